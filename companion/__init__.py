@@ -1,0 +1,1 @@
+"""The Millionaire table companion: banker, broker, auction host and insurance director."""

@@ -1,0 +1,995 @@
+"""The shared core of every edition: turns, movement, money, plots, buildings, debts.
+
+`Rules.apply(state, line)` takes one command line and returns a new state; the
+postings and notes of that command ride on the new state (`state.postings`,
+`state.notes`). Edition modules subclass `Rules` and add cell kinds, card
+effects, commands and options; nothing edition-specific lives here.
+"""
+from dataclasses import dataclass, replace
+
+from companion.errors import BadCommand, EditionError, RuleViolation, check
+from companion.engine.shuffle import shuffled
+from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Posting, Note, State
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision the table must take before play goes on."""
+    kind: str                 # offer, auction, draw, choose, ... (editions add more)
+    player: str | None = None
+    plot: str | None = None
+    seller: str | None = None
+    opening: int = 0
+    bidder: str | None = None
+    bid: int = 0
+    options: tuple = ()
+    stage: str = ""
+    count: int = 0
+
+
+def parse_line(line):
+    """Split a command line into (verb, args); '#' starts a comment."""
+    text = line.split("#", 1)[0].strip()
+    if not text:
+        return None, ()
+    parts = text.split()
+    return parts[0].lower(), tuple(parts[1:])
+
+
+# Effects every edition understands: verb -> required argument keys.
+CORE_EFFECTS = {
+    "pay": ("amount",),                  # the drawing player pays the bank
+    "receive": ("amount",),              # the bank pays the drawing player
+    "pay_each_player": ("amount",),      # the drawing player pays every other player
+    "collect_from_each": ("amount",),    # every other player pays the drawing player
+    "each_player_pays": ("amount",),     # every player pays the bank (collective cards)
+    "each_player_receives": ("amount",),  # the bank pays every player
+    "pay_per_building": ("small", "large"),
+    "move_to": ("cell",),                # optional: collect = false (no START income)
+    "move_steps": ("steps",),            # negative steps move back
+    "move_nearest": ("kind",),           # nearest cell of that kind, ahead or behind
+    "go_to_detention": (),
+    "release": (),                       # keep this card to leave detention for free
+    "skip_turn": (),
+}
+
+
+class Rules:
+    """Rules shared by all editions. Subclasses extend the class-level tables."""
+
+    OPTIONS = {
+        "undo_window": 50,                 # how many recent events may be reversed
+        "dice": 2,
+        "three_doubles_detain": True,
+        "detention_fine": 50,
+        "detention_tries": 3,
+        "detention_third_miss": "pay_next_turn",   # or "pay_and_move" (Monopoly)
+        "monopoly_broken_by_mortgage": True,
+        "mortgage_needs_empty_industry": False,
+        "redeem_interest_percent": 10,
+        "redeem_interest_base": "price",   # or "mortgage"
+        "building_sale_percent": 50,
+        "decline_opens_auction": True,
+        "auction_opening_percent": 50,
+        "card_move_collects": True,
+        "circle_income": 200,
+        "discard_decks": [],               # decks whose cards are not returned (FORTUNE)
+    }
+    CELL_KINDS = {"start", "plot", "card", "free", "tax", "detention", "go_to_detention"}
+    EFFECTS = CORE_EFFECTS
+    SYSTEM_ACCOUNTS = (BANK,)
+
+    # verb -> method; every verb is a command of the script language (docs/script-language.md)
+    COMMANDS = {
+        "roll": "cmd_roll", "end": "cmd_end", "buy": "cmd_buy", "decline": "cmd_decline",
+        "bid": "cmd_bid", "opening": "cmd_opening", "hammer": "cmd_hammer",
+        "build": "cmd_build", "sell_building": "cmd_sell_building",
+        "mortgage": "cmd_mortgage", "redeem": "cmd_redeem", "trade": "cmd_trade",
+        "pay": "cmd_pay", "draw": "cmd_draw", "choose": "cmd_choose",
+        "pay_fine": "cmd_pay_fine", "use_card": "cmd_use_card",
+        "land": "cmd_land", "bankrupt": "cmd_bankrupt", "end_game": "cmd_end_game",
+    }
+    # what a player in debt may still do: raise money, give up, or let others act
+    DEBT_COMMANDS = {"sell_building", "mortgage", "trade", "bankrupt", "bid", "hammer", "opening"}
+
+    def __init__(self, edition):
+        self.edition = edition
+        self.opt = edition.options
+        self.cells = edition.cells
+        self.n_cells = len(edition.cells)
+        self.LANDINGS = {
+            "start": self.land_start, "plot": self.land_plot, "card": self.land_card,
+            "free": self.land_free, "tax": self.land_tax, "detention": self.land_free,
+            "go_to_detention": self.land_go_to_detention,
+        }
+
+    # ----- edition checks -------------------------------------------------------
+
+    @classmethod
+    def check_effect(cls, effect, source, path):
+        if not isinstance(effect, dict) or "do" not in effect:
+            raise EditionError(source, path, "an effect must be a table with a 'do' key")
+        verb = effect["do"]
+        if verb not in cls.EFFECTS:
+            raise EditionError(source, f"{path}.do", f"'{verb}' is not an effect of these rules "
+                               f"(known: {', '.join(sorted(cls.EFFECTS))})")
+        for key in cls.EFFECTS[verb]:
+            if key not in effect:
+                raise EditionError(source, f"{path}.{key}", f"is missing (the '{verb}' effect needs it)")
+
+    @classmethod
+    def check_edition(cls, edition):
+        """Cross-checks a module needs beyond the file's own shape; subclasses extend."""
+        kinds = {c.kind for c in edition.cells}
+        if "detention" in kinds or "go_to_detention" in kinds:
+            if len(edition.cells_of_kind("detention")) != 1:
+                raise EditionError(edition.source, "cells", "needs exactly one detention cell")
+        for card in edition.cards.values():
+            for eff in card.effects:
+                if eff["do"] == "move_to" and edition.cell(eff["cell"]) is None:
+                    raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
+                                       f"moves to unknown cell '{eff['cell']}'")
+
+    # ----- starting a game ------------------------------------------------------
+
+    def new_state(self, players, seed):
+        ed = self.edition
+        if not ed.players_min <= len(players) <= ed.players_max:
+            raise RuleViolation("player_count", min=ed.players_min, max=ed.players_max, given=len(players))
+        for name in players:
+            if name.lower() in SYSTEM_ACCOUNTS or not name.replace("_", "").replace("-", "").isalnum():
+                raise RuleViolation("bad_player_name", name=name)
+        if len({p.lower() for p in players}) != len(players):
+            raise RuleViolation("duplicate_player")
+        s = State()
+        s.players = tuple(players)
+        s.alive = tuple(players)
+        s.turn = players[0]
+        s.rng = seed
+        for name in ed.decks:
+            s.decks[name], s.rng = shuffled(ed.decks[name], s.rng)
+            s.discards[name] = ()
+        for p in players:
+            s.position[p] = 0
+            s.balances[p] = 0
+            self.transfer(s, BANK, p, ed.start_cash)
+        self.setup(s)
+        s.notes.append(Note("game_started", {"edition": ed.id, "players": list(players)}))
+        self.check_invariants(s)
+        return s
+
+    def setup(self, s):
+        """Edition hook: extra money or items handed out at the start."""
+
+    # ----- the one entry point --------------------------------------------------
+
+    def apply(self, state, line):
+        """Apply one command line; returns the new state or raises RuleViolation."""
+        verb, args = parse_line(line)
+        if verb is None:
+            raise BadCommand("empty_command")
+        method = self.COMMANDS.get(verb)
+        if method is None:
+            raise BadCommand("unknown_command", verb=verb)
+        if state.phase == "over":
+            raise RuleViolation("game_over", winner=state.winner)
+        if state.debts and verb not in self.DEBT_COMMANDS:
+            d = state.debts[0]
+            raise RuleViolation("debt_first", player=d.debtor, amount=d.amount, creditor=d.creditor)
+        s = state.copy()
+        getattr(self, method)(s, args)
+        self.after_command(s)
+        self.check_invariants(s)
+        return s
+
+    def after_command(self, s):
+        self.settle_debts(s)
+        if len(s.alive) == 1 and s.phase != "over":
+            s.winner = s.alive[0]
+            s.phase = "over"
+            s.notes.append(Note("winner", {"player": s.winner}))
+
+    # ----- argument helpers -----------------------------------------------------
+
+    def need(self, args, n, usage):
+        if len(args) < n:
+            raise BadCommand("usage", usage=usage)
+
+    def player_arg(self, s, name):
+        for p in s.alive:
+            if p.lower() == name.lower():
+                return p
+        if any(p.lower() == name.lower() for p in s.players):
+            raise RuleViolation("player_out", player=name)
+        raise BadCommand("unknown_player", player=name)
+
+    def plot_arg(self, ref):
+        cell = self.edition.cell(ref)
+        if cell is None or cell.kind != "plot":
+            raise BadCommand("unknown_plot", plot=ref)
+        return cell
+
+    def int_arg(self, text, what="amount", low=0, high=None):
+        try:
+            value = int(text)
+        except ValueError:
+            raise BadCommand("not_a_number", what=what, value=text) from None
+        if value < low or (high is not None and value > high):
+            raise BadCommand("out_of_range", what=what, value=value, low=low, high=high)
+        return value
+
+    def dice_args(self, args, count, usage):
+        if len(args) != count:
+            raise BadCommand("dice_count", count=count, usage=usage)
+        return tuple(self.int_arg(a, "die", 1, 6) for a in args)
+
+    # ----- money ----------------------------------------------------------------
+
+    def transfer(self, s, frm, to, amount):
+        """Move money between two accounts; the only way any balance changes."""
+        check(isinstance(amount, int) and amount >= 0, f"transfer of {amount!r}")
+        if amount == 0 or frm == to:
+            return
+        if frm in s.players:
+            check(s.balances[frm] >= amount, f"{frm} would go below zero paying {amount}")
+        s.balances[frm] = s.balances.get(frm, 0) - amount
+        s.balances[to] = s.balances.get(to, 0) + amount
+        s.postings.append(Posting(frm, -amount))
+        s.postings.append(Posting(to, amount))
+
+    def give(self, s, p, item, count):
+        """Change how many of an item (shares, policies, ...) a player holds."""
+        value = s.holdings.get((p, item), 0) + count
+        check(value >= 0, f"{p} would hold {value} {item}")
+        if value:
+            s.holdings[(p, item)] = value
+        else:
+            s.holdings.pop((p, item), None)
+
+    def in_use(self, s, item):
+        return sum(n for (_, it), n in s.holdings.items() if it == item)
+
+    def spend(self, s, player, to, amount, what):
+        """A voluntary payment: refused when the player cannot afford it."""
+        if s.cash(player) < amount:
+            raise RuleViolation("insufficient_funds", player=player, amount=amount,
+                                cash=s.cash(player), what=what)
+        self.transfer(s, player, to, amount)
+
+    def charge(self, s, debtor, creditor, amount, reason, **params):
+        """A payment the rules impose: paid now, or owed until the player raises it."""
+        if amount <= 0:
+            return
+        if s.cash(debtor) >= amount and not any(d.debtor == debtor for d in s.debts):
+            self.transfer(s, debtor, creditor, amount)
+            s.notes.append(Note(reason, {"player": debtor, "to": creditor, "amount": amount, **params}))
+        else:
+            s.debts = s.debts + (Debt(debtor, creditor, amount, reason),)
+            s.notes.append(Note("debt", {"player": debtor, "to": creditor, "amount": amount,
+                                         "reason": reason, "cash": s.cash(debtor), **params}))
+
+    def settle_debts(self, s):
+        kept = []
+        for d in s.debts:
+            if d.debtor in s.alive and s.cash(d.debtor) >= d.amount and \
+                    not any(k.debtor == d.debtor for k in kept):
+                self.transfer(s, d.debtor, d.creditor, d.amount)
+                s.notes.append(Note("debt_paid", {"player": d.debtor, "to": d.creditor,
+                                                  "amount": d.amount, "reason": d.reason}))
+            elif d.debtor in s.alive:
+                kept.append(d)
+        s.debts = tuple(kept)
+
+    # ----- turns and movement ---------------------------------------------------
+
+    def require_turn_free(self, s):
+        if s.pending is not None:
+            raise RuleViolation("pending_first", pending=s.pending.kind, player=s.pending.player)
+
+    def cmd_roll(self, s, args):
+        n = self.opt["dice"]
+        dice = self.dice_args(args, n, "roll" + " D" * n)
+        self.require_turn_free(s)
+        p = s.turn
+        if not (s.phase in ("setup", "roll") or (s.phase == "moved" and s.again)):
+            raise RuleViolation("already_rolled", player=p)
+        s.phase = "moved"
+        s.again = False
+        s.last_dice = dice
+        s.notes.append(Note("rolled", {"player": p, "dice": list(dice)}))
+        if p in s.detained:
+            self.roll_detained(s, p, dice)
+            return
+        double = n == 2 and dice[0] == dice[1]
+        if double:
+            s.doubles += 1
+            if s.doubles >= 3 and self.opt["three_doubles_detain"]:
+                s.notes.append(Note("three_doubles", {"player": p}))
+                self.send_to_detention(s, p)
+                return
+        self.advance(s, p, sum(dice))
+        if double and p in s.alive and p not in s.detained and s.turn == p:
+            s.again = True
+
+    def cmd_land(self, s, args):
+        """A table throwing its own dice reports where the token landed: `land CELL`."""
+        self.need(args, 1, "land CELL")
+        self.require_turn_free(s)
+        p = s.turn
+        if s.phase not in ("setup", "roll"):
+            raise RuleViolation("already_rolled", player=p)
+        cell = self.edition.cell(args[0])
+        if cell is None:
+            raise BadCommand("unknown_cell", cell=args[0])
+        s.phase = "moved"
+        s.last_dice = ()
+        s.detained.pop(p, None)
+        steps = (cell.index - s.position[p]) % self.n_cells
+        if steps == 0:
+            steps = self.n_cells
+        self.advance(s, p, steps)
+
+    def advance(self, s, p, steps):
+        """Move forward, booking every cell passed, then land."""
+        pos = s.position[p]
+        for k in range(1, steps):
+            self.on_pass(s, p, self.cells[(pos + k) % self.n_cells])
+            if p not in s.alive:
+                return
+        self.place(s, p, (pos + steps) % self.n_cells)
+
+    def place(self, s, p, index):
+        s.position[p] = index
+        cell = self.cells[index]
+        s.notes.append(Note("landed", {"player": p, "cell": cell.id}))
+        self.LANDINGS[cell.kind](s, p, cell)
+
+    def move_to(self, s, p, index, collect=True, forward=True):
+        """Card movement: forward (passing cells as usual) or straight back."""
+        if forward:
+            steps = (index - s.position[p]) % self.n_cells or self.n_cells
+            if collect:
+                self.advance(s, p, steps)
+                return
+            self.place(s, p, index)
+        else:
+            self.place(s, p, index)
+
+    def on_pass(self, s, p, cell):
+        if cell.kind == "start":
+            self.pass_start(s, p)
+
+    def pass_start(self, s, p):
+        amount = self.circle_income(s, p)
+        self.transfer(s, BANK, p, amount)
+        s.notes.append(Note("circle_income", {"player": p, "amount": amount}))
+
+    def circle_income(self, s, p):
+        return self.opt["circle_income"]
+
+    def cmd_end(self, s, args):
+        self.require_turn_free(s)
+        p = s.turn
+        if s.phase != "moved":
+            raise RuleViolation("roll_first", player=p)
+        if s.again:
+            raise RuleViolation("roll_again", player=p)
+        self.next_turn(s)
+
+    def next_turn(self, s):
+        order = s.alive
+        i = order.index(s.turn) if s.turn in order else -1
+        for _ in range(len(order) * 2):
+            i = (i + 1) % len(order)
+            nxt = order[i]
+            if s.skip.get(nxt, 0) > 0:
+                s.skip[nxt] -= 1
+                if not s.skip[nxt]:
+                    del s.skip[nxt]
+                s.notes.append(Note("turn_skipped", {"player": nxt}))
+                continue
+            break
+        s.turn = order[i]
+        s.phase = "roll"
+        s.doubles = 0
+        s.again = False
+        s.turns += 1
+        self.turn_started(s, s.turn)
+        s.notes.append(Note("turn", {"player": s.turn}))
+
+    def turn_started(self, s, p):
+        """Edition hook: anything that happens as a turn begins."""
+
+    # ----- detention (TAX INSPECTION in Millionaire, jail in Monopoly) ---------
+
+    def detention_index(self):
+        return self.edition.cells_of_kind("detention")[0]
+
+    def send_to_detention(self, s, p):
+        s.position[p] = self.detention_index()
+        s.detained[p] = 0
+        s.again = False
+        s.notes.append(Note("detained", {"player": p, "cell": self.cells[s.position[p]].id}))
+
+    def land_go_to_detention(self, s, p, cell):
+        self.send_to_detention(s, p)
+
+    def roll_detained(self, s, p, dice):
+        tries = s.detained[p]
+        if tries >= self.opt["detention_tries"]:
+            raise RuleViolation("must_pay_fine", player=p, fine=self.opt["detention_fine"])
+        if len(dice) == 2 and dice[0] == dice[1]:
+            del s.detained[p]
+            s.notes.append(Note("released_by_double", {"player": p}))
+            self.advance(s, p, sum(dice))
+            return
+        tries += 1
+        s.detained[p] = tries
+        s.notes.append(Note("still_detained", {"player": p, "tries": tries}))
+        if tries >= self.opt["detention_tries"] and self.opt["detention_third_miss"] == "pay_and_move":
+            self.charge(s, p, BANK, self.opt["detention_fine"], "fine_paid")
+            del s.detained[p]
+            self.advance(s, p, sum(dice))
+
+    def cmd_pay_fine(self, s, args):
+        p = s.turn
+        if p not in s.detained:
+            raise RuleViolation("not_detained", player=p)
+        if s.phase == "moved":
+            raise RuleViolation("before_roll_only", player=p)
+        self.spend(s, p, self.fine_account(), self.opt["detention_fine"], "fine")
+        del s.detained[p]
+        s.notes.append(Note("fine_paid", {"player": p, "amount": self.opt["detention_fine"]}))
+
+    def fine_account(self):
+        return BANK
+
+    def cmd_use_card(self, s, args):
+        """Use a kept card that releases from detention: `use_card CARD`."""
+        self.need(args, 1, "use_card CARD")
+        p = s.turn
+        card_id = args[0]
+        if card_id not in s.kept.get(p, ()):
+            raise RuleViolation("card_not_held", player=p, card=card_id)
+        card = self.edition.cards[card_id]
+        if not any(e["do"] == "release" for e in card.effects):
+            raise RuleViolation("card_not_usable", card=card_id)
+        if p not in s.detained:
+            raise RuleViolation("not_detained", player=p)
+        del s.detained[p]
+        self.return_kept_card(s, p, card_id)
+        s.notes.append(Note("released_by_card", {"player": p, "card": card_id}))
+
+    def return_kept_card(self, s, p, card_id):
+        s.kept[p] = tuple(c for c in s.kept[p] if c != card_id)
+        if not s.kept[p]:
+            del s.kept[p]
+        deck = self.edition.cards[card_id].deck
+        s.decks[deck] = s.decks[deck] + (card_id,)
+
+    # ----- landings -------------------------------------------------------------
+
+    def land_start(self, s, p, cell):
+        self.pass_start(s, p)
+
+    def land_free(self, s, p, cell):
+        pass
+
+    def land_tax(self, s, p, cell):
+        self.charge(s, p, self.tax_account(), int(cell.params.get("amount", 0)), "tax_paid", cell=cell.id)
+
+    def tax_account(self):
+        return BANK
+
+    def land_plot(self, s, p, cell):
+        owner = s.owner.get(cell.id)
+        if owner is None:
+            s.pending = Pending("offer", player=p, plot=cell.id)
+            s.notes.append(Note("offer", {"player": p, "plot": cell.id, "price": cell.price}))
+        elif owner == p:
+            s.notes.append(Note("own_plot", {"player": p, "plot": cell.id}))
+        elif cell.id in s.mortgaged:
+            s.notes.append(Note("no_rent_mortgaged", {"player": p, "plot": cell.id}))
+        else:
+            self.charge(s, p, owner, self.rent(s, cell), "rent_paid", plot=cell.id)
+
+    def land_card(self, s, p, cell):
+        s.pending = Pending("draw", player=p, stage=cell.deck)
+        s.notes.append(Note("draw_card", {"player": p, "deck": cell.deck}))
+
+    # ----- plots: buying, rent, monopoly ----------------------------------------
+
+    def industry_owner(self, s, industry_id):
+        """The single owner of every plot of the industry, or None."""
+        owners = {s.owner.get(pid) for pid in self.edition.industry_plots(industry_id)}
+        if len(owners) != 1:
+            return None
+        return owners.pop()
+
+    def is_monopoly(self, s, player, industry_id):
+        if self.industry_owner(s, industry_id) != player:
+            return False
+        if self.opt["monopoly_broken_by_mortgage"]:
+            return not any(pid in s.mortgaged for pid in self.edition.industry_plots(industry_id))
+        return True
+
+    def owned_in_industry(self, s, player, industry_id):
+        return sum(1 for pid in self.edition.industry_plots(industry_id) if s.owner.get(pid) == player)
+
+    def rent(self, s, cell):
+        owner = s.owner[cell.id]
+        ind = self.edition.industries[cell.industry]
+        if ind.rent_by_count:
+            return ind.rent_by_count[self.owned_in_industry(s, owner, ind.id) - 1]
+        if ind.dice_multiplier_by_count:
+            dice = sum(s.last_dice) if s.last_dice else 7
+            return ind.dice_multiplier_by_count[self.owned_in_industry(s, owner, ind.id) - 1] * dice
+        level = s.level.get(cell.id, 0)
+        if level:
+            return cell.rent[1 + level]
+        if self.is_monopoly(s, owner, cell.industry):
+            return cell.rent[1]
+        return cell.rent[0]
+
+    def offer_for(self, s, p):
+        if s.pending is None or s.pending.kind != "offer":
+            raise RuleViolation("no_offer")
+        return self.edition.plots[s.pending.plot]
+
+    def cmd_buy(self, s, args):
+        cell = self.offer_for(s, s.turn)
+        p = s.pending.player
+        self.spend(s, p, BANK, cell.price, cell.id)
+        s.owner[cell.id] = p
+        s.pending = None
+        s.notes.append(Note("bought", {"player": p, "plot": cell.id, "price": cell.price}))
+
+    def cmd_decline(self, s, args):
+        cell = self.offer_for(s, s.turn)
+        p = s.pending.player
+        s.notes.append(Note("declined", {"player": p, "plot": cell.id}))
+        if self.opt["decline_opens_auction"]:
+            self.open_auction(s, cell, BANK)
+        else:
+            s.pending = None
+
+    # ----- auctions -------------------------------------------------------------
+
+    def open_auction(self, s, cell, seller):
+        opening = cell.price * self.opt["auction_opening_percent"] // 100
+        s.pending = Pending("auction", plot=cell.id, seller=seller, opening=max(opening, 1))
+        s.notes.append(Note("auction_opened", {"plot": cell.id, "seller": seller, "opening": max(opening, 1)}))
+
+    def auction(self, s):
+        if s.pending is None or s.pending.kind != "auction":
+            raise RuleViolation("no_auction")
+        return s.pending
+
+    def cmd_opening(self, s, args):
+        """The auction host sets the opening price before the first bid."""
+        self.need(args, 1, "opening AMOUNT")
+        a = self.auction(s)
+        if a.bidder is not None:
+            raise RuleViolation("auction_has_bids")
+        amount = self.int_arg(args[0], low=1)
+        s.pending = replace(a, opening=amount)
+        s.notes.append(Note("auction_opening", {"plot": a.plot, "opening": amount}))
+
+    def cmd_bid(self, s, args):
+        self.need(args, 2, "bid PLAYER AMOUNT")
+        a = self.auction(s)
+        p = self.player_arg(s, args[0])
+        amount = self.int_arg(args[1], low=1)
+        low = a.bid + 1 if a.bidder is not None else a.opening
+        if amount < low:
+            raise RuleViolation("bid_too_low", amount=amount, minimum=low)
+        if s.cash(p) < amount and p != a.seller:
+            raise RuleViolation("insufficient_funds", player=p, amount=amount, cash=s.cash(p), what="bid")
+        s.pending = replace(a, bidder=p, bid=amount)
+        s.notes.append(Note("bid", {"player": p, "amount": amount, "plot": a.plot}))
+
+    def cmd_hammer(self, s, args):
+        """The auction host closes the auction: highest bid wins."""
+        a = self.auction(s)
+        s.pending = None
+        if a.bidder is None:
+            s.notes.append(Note("auction_no_bids", {"plot": a.plot}))
+            return
+        if s.cash(a.bidder) < a.bid and a.bidder != a.seller:
+            raise RuleViolation("insufficient_funds", player=a.bidder, amount=a.bid,
+                                cash=s.cash(a.bidder), what="bid")
+        self.transfer(s, a.bidder, a.seller, a.bid)
+        s.owner[a.plot] = a.bidder
+        s.notes.append(Note("auction_won", {"player": a.bidder, "plot": a.plot, "amount": a.bid,
+                                            "seller": a.seller}))
+
+    # ----- buildings ------------------------------------------------------------
+
+    def owner_of(self, s, cell):
+        owner = s.owner.get(cell.id)
+        if owner is None:
+            raise RuleViolation("plot_unowned", plot=cell.id)
+        return owner
+
+    def levels(self, s, industry_id):
+        return [s.level.get(pid, 0) for pid in self.edition.industry_plots(industry_id)]
+
+    def max_level(self):
+        b = self.edition.buildings
+        return b["small_max"] + b["large_max"]
+
+    def buildings_in_use(self, s):
+        """(small, large) buildings standing on the board, derived from the levels."""
+        b = self.edition.buildings
+        small = large = 0
+        for level in s.level.values():
+            big = max(0, level - b["small_max"])
+            large += big
+            if not (big and b["large_returns_small"]):
+                small += min(level, b["small_max"])
+        return small, large
+
+    def cmd_build(self, s, args):
+        self.need(args, 1, "build PLOT")
+        cell = self.plot_arg(args[0])
+        p = self.owner_of(s, cell)
+        ind = self.edition.industries[cell.industry]
+        if not ind.buildable:
+            raise RuleViolation("not_buildable", plot=cell.id, industry=ind.id)
+        if not self.is_monopoly(s, p, ind.id):
+            raise RuleViolation("need_monopoly", player=p, industry=ind.id)
+        level = s.level.get(cell.id, 0)
+        if level >= self.max_level():
+            raise RuleViolation("fully_built", plot=cell.id)
+        if level > min(self.levels(s, ind.id)):
+            raise RuleViolation("build_evenly", plot=cell.id, industry=ind.id)
+        s.level[cell.id] = level + 1
+        small, large = self.buildings_in_use(s)
+        if small > self.edition.supply.get("small", 10 ** 6):
+            raise RuleViolation("supply_out", kind="small")
+        if large > self.edition.supply.get("large", 10 ** 6):
+            raise RuleViolation("supply_out", kind="large")
+        self.spend(s, p, BANK, cell.build_cost, cell.id)
+        s.notes.append(Note("built", {"player": p, "plot": cell.id, "level": level + 1,
+                                      "cost": cell.build_cost}))
+
+    def cmd_sell_building(self, s, args):
+        self.need(args, 1, "sell_building PLOT")
+        cell = self.plot_arg(args[0])
+        p = self.owner_of(s, cell)
+        level = s.level.get(cell.id, 0)
+        if level == 0:
+            raise RuleViolation("no_building", plot=cell.id)
+        if level < max(self.levels(s, cell.industry)):
+            raise RuleViolation("sell_evenly", plot=cell.id, industry=cell.industry)
+        if level == 1:
+            del s.level[cell.id]
+        else:
+            s.level[cell.id] = level - 1
+        small, large = self.buildings_in_use(s)
+        if small > self.edition.supply.get("small", 10 ** 6):
+            raise RuleViolation("supply_out", kind="small")
+        value = cell.build_cost * self.opt["building_sale_percent"] // 100
+        self.transfer(s, BANK, p, value)
+        s.notes.append(Note("building_sold", {"player": p, "plot": cell.id, "level": level - 1,
+                                              "amount": value}))
+
+    # ----- mortgage ---------------------------------------------------------------
+
+    def cmd_mortgage(self, s, args):
+        self.need(args, 1, "mortgage PLOT")
+        cell = self.plot_arg(args[0])
+        p = self.owner_of(s, cell)
+        if cell.id in s.mortgaged:
+            raise RuleViolation("already_mortgaged", plot=cell.id)
+        if s.level.get(cell.id, 0):
+            raise RuleViolation("sell_buildings_first", plot=cell.id)
+        if self.opt["mortgage_needs_empty_industry"] and any(self.levels(s, cell.industry)):
+            raise RuleViolation("sell_buildings_first", plot=cell.id)
+        s.mortgaged = s.mortgaged | {cell.id}
+        self.transfer(s, BANK, p, cell.mortgage)
+        s.notes.append(Note("mortgaged", {"player": p, "plot": cell.id, "amount": cell.mortgage}))
+
+    def redeem_price(self, cell):
+        base = cell.price if self.opt["redeem_interest_base"] == "price" else cell.mortgage
+        return cell.mortgage + (base * self.opt["redeem_interest_percent"] + 99) // 100
+
+    def cmd_redeem(self, s, args):
+        self.need(args, 1, "redeem PLOT")
+        cell = self.plot_arg(args[0])
+        p = self.owner_of(s, cell)
+        if cell.id not in s.mortgaged:
+            raise RuleViolation("not_mortgaged", plot=cell.id)
+        self.check_redeem_time(s, p)
+        price = self.redeem_price(cell)
+        self.spend(s, p, BANK, price, cell.id)
+        s.mortgaged = s.mortgaged - {cell.id}
+        s.notes.append(Note("redeemed", {"player": p, "plot": cell.id, "amount": price}))
+
+    def check_redeem_time(self, s, p):
+        """Editions that allow redemption only before one's own turn override this."""
+
+    # ----- trades and direct payments ---------------------------------------------
+
+    def cmd_trade(self, s, args):
+        """`trade A B give ITEM... get ITEM...`; items are plot ids or cash amounts."""
+        usage = "trade PLAYER PLAYER give ITEM... get ITEM..."
+        self.need(args, 3, usage)
+        a = self.player_arg(s, args[0])
+        b = self.player_arg(s, args[1])
+        if a == b:
+            raise BadCommand("usage", usage=usage)
+        sides = {"give": [], "get": []}
+        current = None
+        for tok in args[2:]:
+            if tok.lower() in sides:
+                current = tok.lower()
+            elif current is None:
+                raise BadCommand("usage", usage=usage)
+            else:
+                sides[current].append(tok)
+        give = self.trade_items(s, a, sides["give"])
+        get = self.trade_items(s, b, sides["get"])
+        if not (give[0] or give[1] or get[0] or get[1]):
+            raise BadCommand("usage", usage=usage)
+        if give[1] and get[1]:
+            raise RuleViolation("trade_cash_both_ways")
+        self.spend(s, a, b, give[1], "trade")
+        self.spend(s, b, a, get[1], "trade")
+        for pid in give[0]:
+            s.owner[pid] = b
+        for pid in get[0]:
+            s.owner[pid] = a
+        s.notes.append(Note("traded", {"player": a, "other": b, "gave": give[0], "got": get[0],
+                                       "paid": give[1], "received": get[1]}))
+
+    def trade_items(self, s, holder, tokens):
+        plots, cash = [], 0
+        for tok in tokens:
+            if tok.lstrip("$").isdigit():
+                cash += self.int_arg(tok.lstrip("$"))
+                continue
+            cell = self.plot_arg(tok)
+            self.check_tradable(s, holder, cell)
+            if cell.id in plots:
+                raise BadCommand("usage", usage="each plot once")
+            plots.append(cell.id)
+        return plots, cash
+
+    def check_tradable(self, s, holder, cell):
+        if s.owner.get(cell.id) != holder:
+            raise RuleViolation("not_owner", player=holder, plot=cell.id)
+        if s.level.get(cell.id, 0):
+            raise RuleViolation("plot_built", plot=cell.id)
+        if cell.id in s.mortgaged:
+            raise RuleViolation("plot_mortgaged", plot=cell.id)
+
+    def cmd_pay(self, s, args):
+        """An agreed payment between players: `pay FROM TO AMOUNT` (deals, commissions)."""
+        self.need(args, 3, "pay PLAYER PLAYER AMOUNT")
+        a = self.player_arg(s, args[0])
+        b = self.player_arg(s, args[1])
+        amount = self.int_arg(args[2], low=1)
+        if a == b:
+            raise BadCommand("usage", usage="pay PLAYER PLAYER AMOUNT")
+        self.spend(s, a, b, amount, "payment")
+        s.notes.append(Note("paid", {"player": a, "to": b, "amount": amount}))
+
+    # ----- cards ------------------------------------------------------------------
+
+    def cmd_draw(self, s, args):
+        """Draw the top card of the pending deck, or name the physical card: `draw [CARD]`."""
+        if s.pending is None or s.pending.kind != "draw":
+            raise RuleViolation("no_draw")
+        deck = s.pending.stage
+        p = s.pending.player
+        self.draw_card(s, p, deck, args[0] if args else None)
+
+    def draw_card(self, s, p, deck, card_id=None):
+        order = s.decks[deck]
+        if not order:
+            # a discarded deck turned over: the same order it was discarded in
+            order, s.discards[deck] = s.discards[deck], ()
+        if not order:
+            s.pending = None
+            s.notes.append(Note("deck_empty", {"deck": deck}))
+            return
+        if card_id is None:
+            card_id = order[0]
+        elif card_id not in order:
+            raise RuleViolation("card_not_in_deck", card=card_id, deck=deck)
+        rest = tuple(c for c in order if c != card_id)
+        card = self.edition.cards[card_id]
+        s.pending = None
+        s.notes.append(Note("card", {"player": p, "deck": deck, "card": card_id}))
+        if card.keep:
+            s.decks[deck] = rest
+            s.kept[p] = s.kept.get(p, ()) + (card_id,)
+            s.notes.append(Note("card_kept", {"player": p, "card": card_id}))
+            return
+        if deck in self.opt["discard_decks"]:
+            s.decks[deck] = rest
+            s.discards[deck] = s.discards[deck] + (card_id,)
+        else:
+            s.decks[deck] = rest + (card_id,)
+        self.apply_card(s, p, card)
+
+    def apply_card(self, s, p, card):
+        for eff in card.effects:
+            if p not in s.alive:
+                return
+            self.apply_effect(s, p, eff, card)
+
+    def others(self, s, p):
+        return [q for q in s.alive if q != p]
+
+    def apply_effect(self, s, p, eff, card):
+        do = eff["do"]
+        if do == "pay":
+            self.charge(s, p, eff.get("to", BANK), eff["amount"], "card_paid", card=card.id)
+        elif do == "receive":
+            self.transfer(s, eff.get("from", BANK), p, eff["amount"])
+            s.notes.append(Note("card_received", {"player": p, "amount": eff["amount"], "card": card.id}))
+        elif do == "pay_each_player":
+            for q in self.others(s, p):
+                self.charge(s, p, q, eff["amount"], "card_paid", card=card.id)
+        elif do == "collect_from_each":
+            for q in self.others(s, p):
+                self.charge(s, q, p, eff["amount"], "card_paid", card=card.id)
+        elif do == "each_player_pays":
+            for q in s.alive:
+                self.charge(s, q, eff.get("to", BANK), eff["amount"], "card_paid", card=card.id)
+        elif do == "each_player_receives":
+            for q in s.alive:
+                self.transfer(s, BANK, q, eff["amount"])
+                s.notes.append(Note("card_received", {"player": q, "amount": eff["amount"], "card": card.id}))
+        elif do == "pay_per_building":
+            small, large = self.player_buildings(s, p)
+            amount = small * eff["small"] + large * eff["large"]
+            self.charge(s, p, BANK, amount, "card_paid", card=card.id)
+        elif do == "move_to":
+            target = self.edition.cell(eff["cell"]).index
+            self.move_to(s, p, target, collect=eff.get("collect", self.opt["card_move_collects"]))
+        elif do == "move_steps":
+            steps = eff["steps"]
+            if steps >= 0:
+                self.advance(s, p, steps)
+            else:
+                self.place(s, p, (s.position[p] + steps) % self.n_cells)
+        elif do == "move_nearest":
+            self.move_nearest(s, p, eff["kind"], eff.get("deck"))
+        elif do == "go_to_detention":
+            self.send_to_detention(s, p)
+        elif do == "skip_turn":
+            s.skip[p] = s.skip.get(p, 0) + 1
+            s.notes.append(Note("will_skip", {"player": p}))
+        else:
+            check(False, f"effect {do} has no handler")
+
+    def player_buildings(self, s, p):
+        b = self.edition.buildings
+        small = large = 0
+        for pid, level in s.level.items():
+            if s.owner.get(pid) == p:
+                big = max(0, level - b["small_max"])
+                large += big
+                if not (big and b["large_returns_small"]):
+                    small += min(level, b["small_max"])
+        return small, large
+
+    def move_nearest(self, s, p, kind, deck=None):
+        """Nearest cell of a kind ahead or behind; on a tie the player chooses."""
+        pos = s.position[p]
+        targets = [c.index for c in self.cells
+                   if c.kind == kind and (deck is None or c.deck == deck) and c.index != pos]
+        if not targets:
+            return
+        ahead = min(targets, key=lambda i: (i - pos) % self.n_cells)
+        behind = min(targets, key=lambda i: (pos - i) % self.n_cells)
+        d_ahead, d_behind = (ahead - pos) % self.n_cells, (pos - behind) % self.n_cells
+        if d_ahead < d_behind:
+            self.move_to(s, p, ahead)
+        elif d_behind < d_ahead:
+            self.move_to(s, p, behind, forward=False)
+        else:
+            s.pending = Pending("choose", player=p, options=(ahead, behind))
+            s.notes.append(Note("choose_cell", {"player": p, "cells": [self.cells[ahead].id,
+                                                                        self.cells[behind].id]}))
+
+    def cmd_choose(self, s, args):
+        """Pick one of the offered cells: `choose CELL`."""
+        self.need(args, 1, "choose CELL")
+        if s.pending is None or s.pending.kind != "choose":
+            raise RuleViolation("no_choice")
+        cell = self.edition.cell(args[0])
+        if cell is None or cell.index not in s.pending.options:
+            raise RuleViolation("not_an_option", cell=args[0])
+        p = s.pending.player
+        ahead = s.pending.options[0]
+        s.pending = None
+        self.move_to(s, p, cell.index, forward=(cell.index == ahead))
+
+    # ----- bankruptcy and the end -------------------------------------------------
+
+    def cmd_bankrupt(self, s, args):
+        """`bankrupt PLAYER`: a player who owes more than they can pay leaves the game."""
+        self.need(args, 1, "bankrupt PLAYER")
+        p = self.player_arg(s, args[0])
+        mine = [d for d in s.debts if d.debtor == p]
+        if not mine:
+            raise RuleViolation("not_in_debt", player=p)
+        s.debts = tuple(d for d in s.debts if d.debtor != p)
+        self.liquidate(s, p, mine)
+        self.remove_player(s, p)
+
+    def liquidate(self, s, p, debts):
+        """The debtor pays all their cash; the bank pays player creditors the rest."""
+        for d in debts:
+            paid = min(s.cash(p), d.amount)
+            self.transfer(s, p, d.creditor, paid)
+            if d.creditor in s.players and d.amount > paid:
+                self.transfer(s, BANK, d.creditor, d.amount - paid)
+            s.notes.append(Note("bankrupt_paid", {"player": p, "to": d.creditor, "amount": d.amount,
+                                                  "from_debtor": paid}))
+        self.transfer(s, p, BANK, s.cash(p))
+        for key in [k for k in s.holdings if k[0] == p]:
+            del s.holdings[key]
+        for pid in s.plots_of(p):
+            del s.owner[pid]
+            s.level.pop(pid, None)
+        s.mortgaged = frozenset(m for m in s.mortgaged if m in s.owner)
+
+    def remove_player(self, s, p):
+        for card_id in s.kept.get(p, ()):
+            self.return_kept_card(s, p, card_id)
+        was_turn = s.turn == p
+        if was_turn:
+            idx = s.alive.index(p)
+        s.alive = tuple(q for q in s.alive if q != p)
+        s.detained.pop(p, None)
+        s.skip.pop(p, None)
+        if s.pending is not None and p in (s.pending.player, s.pending.bidder):
+            s.pending = None
+        s.notes.append(Note("bankrupt", {"player": p}))
+        if was_turn and s.alive:
+            s.turn = s.alive[(idx - 1) % len(s.alive)]
+            self.next_turn(s)
+
+    def wealth(self, s, p):
+        """Timed game: cash plus plots and buildings at their purchase price."""
+        total = s.cash(p)
+        for pid in s.plots_of(p):
+            cell = self.edition.plots[pid]
+            total += cell.price - (cell.mortgage if pid in s.mortgaged else 0)
+            total += s.level.get(pid, 0) * cell.build_cost
+        return total
+
+    def cmd_end_game(self, s, args):
+        """Timed game over: count wealth; the richest wins (ties share the win)."""
+        if s.debts or s.pending is not None:
+            self.require_turn_free(s)
+        wealth = {p: self.wealth(s, p) for p in s.alive}
+        best = max(wealth.values())
+        s.winner = ",".join(p for p in s.alive if wealth[p] == best)
+        s.phase = "over"
+        s.notes.append(Note("wealth_count", {"wealth": wealth}))
+        s.notes.append(Note("winner", {"player": s.winner}))
+
+    # ----- invariants (assertions that stay on) -----------------------------------
+
+    def check_invariants(self, s):
+        check(sum(p.amount for p in s.postings) == 0, "postings do not sum to zero")
+        check(sum(s.balances.values()) == 0, "balances do not sum to zero")
+        for p in s.players:
+            check(s.balances.get(p, 0) >= 0, f"{p} has negative cash")
+        for pid, owner in s.owner.items():
+            check(owner in s.alive, f"plot {pid} owned by {owner}, who is not playing")
+        small, large = self.buildings_in_use(s)
+        check(small <= self.edition.supply.get("small", 10 ** 6), "more small buildings than the box holds")
+        check(large <= self.edition.supply.get("large", 10 ** 6), "more large buildings than the box holds")
+        for pid, level in s.level.items():
+            check(pid in s.owner and 0 < level <= self.max_level(), f"bad building level on {pid}")
+            levels = self.levels(s, self.edition.plots[pid].industry)
+            check(max(levels) - min(levels) <= 1, f"uneven buildings around {pid}")
+        for pid in s.mortgaged:
+            check(pid in s.owner and not s.level.get(pid), f"bad mortgage on {pid}")

@@ -1,0 +1,518 @@
+"""Millionaire Elite: shares and the EXCHANGE, taxes, insurance, the AUCTION cell, the JACKPOT.
+
+The authority is the Russian rulebook (../shared/rules/millionaire-elite-ru.txt);
+section names in comments are its headings. Ambiguous points are named options
+in the edition file and explained in docs/rule-choices.md.
+"""
+from dataclasses import replace
+
+from companion.errors import BadCommand, EditionError, RuleViolation
+from companion.engine.core import CORE_EFFECTS, Pending, Rules
+from companion.engine.state import BANK, JACKPOT, Note
+
+POLICIES = ("green", "blue", "orange", "red")
+SHORT_TERM = ("green", "blue")
+
+ELITE_EFFECTS = {
+    **CORE_EFFECTS,
+    "share_price": ("points",),          # FORTUNE: the share price moves by points x 10
+    "each_pays_per_share": ("amount",),  # every holder pays the bank per share held
+    "each_receives_per_share": ("amount",),
+    "each_pays_per_building": ("small", "large"),
+    "dividend_percent": ("percent",),    # long-term: dividends at this rate while in force
+    "circle_income": ("amount",),        # long-term: the fixed part of circle income
+    "tax_exemption": (),                 # skip the next circle tax
+    "draw_fortune": ("count",),          # CHANCE: put FORTUNE cards on the wheel
+}
+
+
+class EliteRules(Rules):
+    OPTIONS = {
+        **Rules.OPTIONS,
+        "start_jackpot": 200,
+        "share_start_price": 100,
+        "share_point": 10,
+        "dividend_percent": 20,
+        "share_tax": 10,
+        "exchange_trades": 2,
+        "inspection_landing_detains": True,
+        "circle_tax_when_sent": True,
+        "tax_on_mortgaged": False,
+        "sell_shares_in_debt": True,
+        "wealth_counts_shares": True,
+        "policy_green": 100, "policy_blue": 200, "policy_orange": 300, "policy_red": 500,
+        "jackpot_min_bet": 10,
+        "jackpot_max_bet": 500,
+        "central_industry": "central",
+        "discard_decks": ["fortune"],
+    }
+    CELL_KINDS = Rules.CELL_KINDS | {"exchange", "jackpot", "auction", "tax_exemption"}
+    EFFECTS = ELITE_EFFECTS
+    COMMANDS = {
+        **Rules.COMMANDS,
+        "buy_shares": "cmd_buy_shares", "sell_shares": "cmd_sell_shares",
+        "commission": "cmd_commission", "exchange": "cmd_exchange",
+        "insure": "cmd_insure", "use_policy": "cmd_use_policy",
+        "auction_roll": "cmd_auction_roll", "jackpot": "cmd_jackpot",
+    }
+    DEBT_COMMANDS = Rules.DEBT_COMMANDS | {"sell_shares", "use_policy"}
+
+    def __init__(self, edition):
+        super().__init__(edition)
+        self.LANDINGS.update({
+            "exchange": self.land_exchange, "jackpot": self.land_jackpot,
+            "auction": self.land_auction, "tax_exemption": self.land_tax_exemption,
+            "detention": self.land_inspection,
+        })
+        self.sides = side_layout(edition, self.opt["central_industry"])
+
+    @classmethod
+    def check_edition(cls, edition):
+        super().check_edition(edition)
+        side_layout(edition, edition.options["central_industry"])
+        slot = edition.slot
+        reels = slot.get("reels")
+        if not (isinstance(reels, list) and len(reels) == 3 and
+                all(isinstance(r, list) and len(r) == 6 for r in reels)):
+            raise EditionError(edition.source, "slot.reels", "must be three columns of six symbols")
+        for i, win in enumerate(slot.get("wins", [])):
+            path = f"slot.wins[{i}]"
+            combo = win.get("combo")
+            if not (isinstance(combo, list) and len(combo) == 3):
+                raise EditionError(edition.source, f"{path}.combo", "must list three symbols ('*' for any)")
+            kinds = [k for k in ("multiplier", "amount", "jackpot") if k in win]
+            if len(kinds) != 1:
+                raise EditionError(edition.source, path, "needs exactly one of multiplier, amount, jackpot")
+
+    # ----- setup ------------------------------------------------------------------
+
+    def setup(self, s):
+        # ПОДГОТОВКА К ИГРЕ: the banker puts 200 into the JACKPOT cash box
+        self.transfer(s, BANK, JACKPOT, self.opt["start_jackpot"])
+        s.extra["price"] = self.opt["share_start_price"]
+        s.extra["fortune"] = ()
+
+    def price(self, s):
+        return s.extra["price"]
+
+    # ----- turn hooks -----------------------------------------------------------------
+
+    def turn_started(self, s, p):
+        s.extra.pop("window", None)
+        s.extra.pop("exchange", None)
+        s.extra.pop("jackpot", None)
+
+    def cmd_roll(self, s, args):
+        # a new move ends the share window, the exchange visit and the jackpot chance
+        s.extra.pop("window", None)
+        s.extra.pop("exchange", None)
+        s.extra.pop("jackpot", None)
+        super().cmd_roll(s, args)
+
+    def on_pass(self, s, p, cell):
+        super().on_pass(s, p, cell)
+        if cell.kind == "detention":
+            self.circle_tax(s, p)            # КРУГОВОЙ НАЛОГ: passing TAX INSPECTION
+
+    def pass_start(self, s, p):
+        super().pass_start(s, p)             # КРУГОВОЙ ДОХОД
+        for colour in SHORT_TERM:            # short-term policies go back to the bank
+            if s.held(p, colour):
+                s.notes.append(Note("policy_expired", {"player": p, "policy": colour,
+                                                       "count": s.held(p, colour)}))
+                self.give(s, p, colour, -s.held(p, colour))
+        s.extra["window"] = p                # shares may be bought on passing START
+
+    def in_force(self, s, effect):
+        """The first FORTUNE card in force with this effect (first drawn wins)."""
+        for card_id in s.extra["fortune"]:
+            for eff in self.edition.cards[card_id].effects:
+                if eff["do"] == effect:
+                    return eff
+        return None
+
+    def circle_income(self, s, p):
+        base = self.in_force(s, "circle_income")
+        rate = self.in_force(s, "dividend_percent")
+        percent = rate["percent"] if rate else self.opt["dividend_percent"]
+        fixed = base["amount"] if base else self.opt["circle_income"]
+        return fixed + s.held(p, "shares") * self.price(s) * percent // 100
+
+    # ----- taxes and TAX INSPECTION ----------------------------------------------------
+
+    def plot_tax(self, s, p, cell):
+        ind = self.edition.industries[cell.industry]
+        if ind.tax_by_count:
+            return ind.tax_by_count[self.owned_in_industry(s, p, ind.id) - 1]
+        if not cell.tax:
+            return 0
+        level = s.level.get(cell.id, 0)
+        if level:
+            return cell.tax[1 + level]
+        return cell.tax[1] if self.is_monopoly(s, p, cell.industry) else cell.tax[0]
+
+    def circle_tax_amount(self, s, p):
+        total = s.held(p, "shares") * self.opt["share_tax"]
+        for pid in s.plots_of(p):
+            if pid in s.mortgaged and not self.opt["tax_on_mortgaged"]:
+                continue
+            total += self.plot_tax(s, p, self.edition.plots[pid])
+        return total
+
+    def circle_tax(self, s, p):
+        flags = s.flags.get(p, frozenset())
+        if "tax_exempt" in flags:
+            s.flags[p] = flags - {"tax_exempt"}
+            if not s.flags[p]:
+                del s.flags[p]
+            s.notes.append(Note("tax_exempted", {"player": p}))
+            return
+        self.charge(s, p, BANK, self.circle_tax_amount(s, p), "circle_tax")
+
+    def land_inspection(self, s, p, cell):
+        self.circle_tax(s, p)
+        if self.opt["inspection_landing_detains"] and p in s.alive:
+            s.detained[p] = 0
+            s.again = False
+            s.notes.append(Note("detained", {"player": p, "cell": cell.id}))
+
+    def send_to_detention(self, s, p):
+        # НАЛОГОВАЯ ПОЛИЦИЯ and three doubles: straight there, no circle income
+        super().send_to_detention(s, p)
+        if self.opt["circle_tax_when_sent"]:
+            self.circle_tax(s, p)
+
+    def land_tax_exemption(self, s, p, cell):
+        s.flags[p] = s.flags.get(p, frozenset()) | {"tax_exempt"}
+        s.notes.append(Note("tax_exemption", {"player": p}))
+
+    def check_redeem_time(self, s, p):
+        # ПРАВИЛА ЗАЛОГА: redeem only before one's own turn
+        if s.turn == p and s.phase == "moved":
+            raise RuleViolation("before_own_turn_only", player=p, action="redeem")
+
+    # ----- shares (АКЦИИ) -----------------------------------------------------------------
+
+    def exchange_visit(self, s, p):
+        ex = s.extra.get("exchange")
+        return ex if ex and ex[0] == p else None
+
+    def cmd_buy_shares(self, s, args):
+        """`buy_shares PLAYER N`: before the game, on passing START, or on EXCHANGE."""
+        self.need(args, 2, "buy_shares PLAYER N")
+        p = self.player_arg(s, args[0])
+        n = self.int_arg(args[1], "shares", 1)
+        visit = self.exchange_visit(s, p)
+        if not (s.phase == "setup" or s.extra.get("window") == p or visit):
+            raise RuleViolation("no_share_window", player=p)
+        if visit:
+            self.use_exchange_trade(s, visit)
+        self.sell_to(s, p, n)
+
+    def sell_to(self, s, p, n):
+        price = self.price(s)
+        if price == 0:
+            raise RuleViolation("bank_not_selling")
+        left = self.edition.supply.get("shares", 48) - self.in_use(s, "shares")
+        if n > left:
+            raise RuleViolation("supply_out", kind="shares", left=left)
+        self.spend(s, p, BANK, n * price, "shares")
+        self.give(s, p, "shares", n)
+        s.notes.append(Note("shares_bought", {"player": p, "count": n, "price": price, "amount": n * price}))
+
+    def use_exchange_trade(self, s, visit):
+        p, stage, used, buyers = visit
+        bit = 1 if stage == "before" else 2
+        if used & bit:
+            raise RuleViolation("exchange_trade_used", player=p, stage=stage)
+        s.extra["exchange"] = (p, stage, used | bit, buyers)
+
+    def cmd_sell_shares(self, s, args):
+        """`sell_shares PLAYER N`: to the bank, any time before one's own turn."""
+        self.need(args, 2, "sell_shares PLAYER N")
+        p = self.player_arg(s, args[0])
+        n = self.int_arg(args[1], "shares", 1)
+        if n > s.held(p, "shares"):
+            raise RuleViolation("not_enough_shares", player=p, count=n, held=s.held(p, "shares"))
+        in_debt = any(d.debtor == p for d in s.debts)
+        visit = self.exchange_visit(s, p)
+        if s.turn == p and s.phase == "moved" and not visit and not (in_debt and self.opt["sell_shares_in_debt"]):
+            raise RuleViolation("before_own_turn_only", player=p, action="sell_shares")
+        if visit and not in_debt:
+            self.use_exchange_trade(s, visit)
+        price = self.price(s)
+        self.give(s, p, "shares", -n)
+        self.transfer(s, BANK, p, n * price)
+        s.notes.append(Note("shares_sold", {"player": p, "count": n, "price": price, "amount": n * price}))
+
+    def cmd_commission(self, s, args):
+        """`commission BUYER N FEE`: buy shares through the player on EXCHANGE, once each."""
+        self.need(args, 3, "commission PLAYER N FEE")
+        q = self.player_arg(s, args[0])
+        n = self.int_arg(args[1], "shares", 1)
+        fee = self.int_arg(args[2], "fee", 0)
+        ex = s.extra.get("exchange")
+        if not ex:
+            raise RuleViolation("nobody_on_exchange")
+        p, stage, used, buyers = ex
+        if q == p:
+            raise RuleViolation("commission_self", player=q)
+        if q in buyers:
+            raise RuleViolation("commission_used", player=q)
+        self.spend(s, q, p, fee, "commission")
+        self.sell_to(s, q, n)
+        s.extra["exchange"] = (p, stage, used, buyers + (q,))
+        s.notes.append(Note("commission_paid", {"player": q, "to": p, "amount": fee}))
+
+    def land_exchange(self, s, p, cell):
+        s.extra["exchange"] = (p, "before", 0, ())
+        s.notes.append(Note("on_exchange", {"player": p}))
+
+    def cmd_exchange(self, s, args):
+        """`exchange D D`: ИГРА НА БИРЖЕ. Even first die: up, odd: down; second die: points."""
+        up, points = self.dice_args(args, 2, "exchange D D")
+        ex = s.extra.get("exchange")
+        if not ex or ex[0] != s.turn:
+            raise RuleViolation("not_on_exchange", player=s.turn)
+        if ex[1] != "before":
+            raise RuleViolation("exchange_played", player=s.turn)
+        s.extra["exchange"] = (ex[0], "after", ex[2], ex[3])
+        self.move_price(s, points if up % 2 == 0 else -points)
+
+    def move_price(self, s, points):
+        old = self.price(s)
+        new = max(0, old + points * self.opt["share_point"])
+        s.extra["price"] = new
+        s.notes.append(Note("share_price", {"old": old, "new": new}))
+
+    # ----- insurance (ПРАВИЛА СТРАХОВАНИЯ) ----------------------------------------------
+
+    def cmd_insure(self, s, args):
+        """`insure PLAYER COLOUR`: buy a policy from the bank."""
+        self.need(args, 2, "insure PLAYER green|blue|orange|red")
+        p = self.player_arg(s, args[0])
+        colour = args[1].lower()
+        if colour not in POLICIES:
+            raise BadCommand("unknown_policy", policy=colour)
+        if self.in_use(s, colour) >= self.edition.supply.get(colour, 12):
+            raise RuleViolation("supply_out", kind=colour)
+        price = self.opt[f"policy_{colour}"]
+        self.spend(s, p, BANK, price, colour)
+        self.give(s, p, colour, 1)
+        s.notes.append(Note("insured", {"player": p, "policy": colour, "amount": price}))
+
+    def cmd_use_policy(self, s, args):
+        """`use_policy PLAYER red`: the RED policy cancels one unbearable rent or tax."""
+        self.need(args, 2, "use_policy PLAYER red")
+        p = self.player_arg(s, args[0])
+        if args[1].lower() != "red":
+            raise RuleViolation("policy_not_for_debt", policy=args[1])
+        if not s.held(p, "red"):
+            raise RuleViolation("no_policy", player=p, policy="red")
+        debts = [d for d in s.debts if d.debtor == p and d.reason in ("rent_paid", "circle_tax")]
+        if not debts:
+            raise RuleViolation("nothing_to_cover", player=p)
+        d = debts[0]
+        s.debts = tuple(x for x in s.debts if x is not d)
+        self.give(s, p, "red", -1)
+        s.notes.append(Note("policy_used", {"player": p, "policy": "red", "reason": d.reason,
+                                            "amount": d.amount}))
+
+    def covers(self, s, p, ctx):
+        """Whether p's insurance covers one adverse point of the current FORTUNE card.
+
+        Blue covers one point per card; orange, then red, cover every point of
+        the card and are used up (a long-term policy is used the first time it
+        would cover, see docs/rule-choices.md).
+        """
+        used = ctx.get(p)
+        if used in ("orange", "red"):
+            return True
+        if s.held(p, "blue") and used != "blue":
+            ctx[p] = "blue"
+            s.notes.append(Note("policy_covered", {"player": p, "policy": "blue"}))
+            return True
+        for colour in ("orange", "red"):
+            if s.held(p, colour):
+                self.give(s, p, colour, -1)
+                ctx[p] = colour
+                s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "fortune"}))
+                return True
+        return False
+
+    # ----- cards: CHANCE and FORTUNE --------------------------------------------------
+
+    def draw_card(self, s, p, deck, card_id=None):
+        if deck == "fortune":
+            # a FORTUNE card ends the long-term card in force before it
+            s.extra["fortune"] = ()
+        super().draw_card(s, p, deck, card_id)
+
+    def apply_card(self, s, p, card):
+        if card.long_term:
+            s.extra["fortune"] = s.extra["fortune"] + (card.id,)
+            s.notes.append(Note("fortune_in_force", {"card": card.id}))
+        ctx = {}
+        for eff in card.effects:
+            if p not in s.alive:
+                return
+            if card.deck == "fortune":
+                self.apply_fortune_effect(s, eff, card, ctx)
+            else:
+                self.apply_effect(s, p, eff, card)
+
+    def apply_fortune_effect(self, s, eff, card, ctx):
+        do = eff["do"]
+        if do in ("dividend_percent", "circle_income"):
+            return                          # read while the card is in force
+        if do == "share_price":
+            self.move_price(s, eff["points"])
+            return
+        for q in s.alive:
+            if do == "each_player_pays":
+                amount = eff["amount"]
+            elif do == "each_pays_per_share":
+                amount = eff["amount"] * s.held(q, "shares")
+            elif do == "each_pays_per_building":
+                small, large = self.player_buildings(s, q)
+                amount = small * eff["small"] + large * eff["large"]
+            elif do == "each_player_receives":
+                self.transfer(s, BANK, q, eff["amount"])
+                s.notes.append(Note("card_received", {"player": q, "amount": eff["amount"], "card": card.id}))
+                continue
+            elif do == "each_receives_per_share":
+                amount = eff["amount"] * s.held(q, "shares")
+                self.transfer(s, BANK, q, amount)
+                if amount:
+                    s.notes.append(Note("card_received", {"player": q, "amount": amount, "card": card.id}))
+                continue
+            else:
+                raise EditionError(self.edition.source, f"decks.fortune.{card.id}",
+                                   f"'{do}' is not a collective effect")
+            if amount and not self.covers(s, q, ctx):
+                self.charge(s, q, BANK, amount, "card_paid", card=card.id)
+
+    def apply_effect(self, s, p, eff, card):
+        do = eff["do"]
+        if do == "tax_exemption":
+            self.land_tax_exemption(s, p, None)
+        elif do == "share_price":
+            self.move_price(s, eff["points"])
+        elif do == "draw_fortune":
+            s.extra["fortune"] = ()
+            for _ in range(eff["count"]):
+                if p in s.alive:
+                    Rules.draw_card(self, s, p, "fortune")
+        elif do in ("dividend_percent", "circle_income", "each_pays_per_share",
+                    "each_receives_per_share", "each_pays_per_building"):
+            self.apply_fortune_effect(s, eff, card, {})
+        else:
+            super().apply_effect(s, p, eff, card)
+
+    # ----- the AUCTION cell (ПРАВИЛА АУКЦИОНА) -------------------------------------------
+
+    def land_auction(self, s, p, cell):
+        s.pending = Pending("auction_roll", player=p)
+        s.notes.append(Note("auction_roll_needed", {"player": p}))
+
+    def cmd_auction_roll(self, s, args):
+        """`auction_roll D D D`: side (5-6 cancels), direction, plot."""
+        side, direction, pick = self.dice_args(args, 3, "auction_roll D D D")
+        if s.pending is None or s.pending.kind != "auction_roll":
+            raise RuleViolation("no_auction_roll")
+        s.pending = None
+        if side > 4:
+            s.notes.append(Note("auction_cancelled", {"reason": "side", "die": side}))
+            return
+        clockwise, counter = self.sides[side - 1]
+        plots = clockwise if direction % 2 == 0 else counter
+        index = (pick - 1) * len(plots) // 6
+        cell = self.edition.plots[plots[index]]
+        s.notes.append(Note("auction_selected", {"plot": cell.id, "dice": [side, direction, pick]}))
+        owner = s.owner.get(cell.id)
+        if cell.id in s.mortgaged:
+            s.notes.append(Note("auction_cancelled", {"reason": "mortgaged", "plot": cell.id}))
+            return
+        if s.level.get(cell.id, 0):
+            s.notes.append(Note("auction_cancelled", {"reason": "built", "plot": cell.id}))
+            return
+        if owner is not None and self.insured_against_auction(s, owner):
+            s.notes.append(Note("auction_cancelled", {"reason": "insured", "plot": cell.id, "player": owner}))
+            return
+        self.open_auction(s, cell, owner or BANK)
+
+    def insured_against_auction(self, s, p):
+        if s.held(p, "green") or s.held(p, "blue"):
+            return True
+        for colour in ("orange", "red"):
+            if s.held(p, colour):
+                self.give(s, p, colour, -1)
+                s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "auction"}))
+                return True
+        return False
+
+    # ----- the JACKPOT -------------------------------------------------------------------
+
+    def land_jackpot(self, s, p, cell):
+        s.extra["jackpot"] = p
+        s.notes.append(Note("jackpot_offered", {"player": p}))
+
+    def cmd_jackpot(self, s, args):
+        """`jackpot BET D D D`: bet into the cash box, one die per column."""
+        self.need(args, 4, "jackpot BET D D D")
+        if s.extra.get("jackpot") != s.turn:
+            raise RuleViolation("not_on_jackpot", player=s.turn)
+        p = s.turn
+        bet = self.int_arg(args[0], "bet", self.opt["jackpot_min_bet"], self.opt["jackpot_max_bet"])
+        dice = self.dice_args(args[1:], 3, "jackpot BET D D D")
+        del s.extra["jackpot"]
+        self.spend(s, p, JACKPOT, bet, "jackpot")
+        symbols = [reel[d - 1] for reel, d in zip(self.edition.slot["reels"], dice)]
+        s.notes.append(Note("jackpot_played", {"player": p, "bet": bet, "symbols": symbols}))
+        for win in self.edition.slot.get("wins", []):
+            if all(c in ("*", sym) for c, sym in zip(win["combo"], symbols)):
+                if "jackpot" in win:
+                    amount = s.cash(JACKPOT)
+                    self.transfer(s, JACKPOT, p, amount)
+                else:
+                    amount = win["amount"] if "amount" in win else bet * win["multiplier"]
+                    self.transfer(s, BANK, p, amount)
+                s.notes.append(Note("jackpot_won", {"player": p, "amount": amount, "symbols": symbols}))
+                return
+        s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
+
+    # ----- the end -----------------------------------------------------------------------
+
+    def wealth(self, s, p):
+        total = super().wealth(s, p)
+        if self.opt["wealth_counts_shares"]:
+            total += s.held(p, "shares") * self.price(s)
+        return total
+
+
+def side_layout(edition, central):
+    """For each side 1-4: (plots clockwise of its centre, plots counter-clockwise).
+
+    The AUCTION cell's second roll picks the industry on one side of the central
+    plot; the board must therefore hold one central plot and one industry on
+    each side of it on every side.
+    """
+    n = len(edition.cells)
+    if n % 4:
+        raise EditionError(edition.source, "cells", f"a square board needs a multiple of 4 cells, not {n}")
+    per_side = n // 4
+    sides = []
+    for k in range(4):
+        cells = edition.cells[k * per_side:(k + 1) * per_side]
+        centre = [c for c in cells if c.industry == central]
+        if len(centre) != 1:
+            raise EditionError(edition.source, "cells", f"side {k + 1} needs exactly one '{central}' plot")
+        mid = centre[0].index
+        before = [c for c in cells if c.is_plot and c.industry != central and c.index < mid]
+        after = [c for c in cells if c.is_plot and c.industry != central and c.index > mid]
+        for group, where in ((before, "before"), (after, "after")):
+            if len({c.industry for c in group}) != 1 or len(group) not in (2, 3):
+                raise EditionError(edition.source, "cells", f"side {k + 1} needs one industry of 2 or 3 "
+                                   f"plots {where} its central plot")
+        sides.append((tuple(c.id for c in after), tuple(c.id for c in before)))
+    return tuple(sides)

@@ -1,0 +1,136 @@
+"""A game's history: events in order, the state they derive, and visible undo.
+
+An undo is itself an event (`undo N`) whose postings are the negation of event
+N's. It is accepted only when every later event replays to exactly the same
+postings without N; otherwise it is refused naming the first event that
+depends on N (docs/undo.md). The ledger therefore never changes a row.
+"""
+from dataclasses import dataclass
+
+from companion.errors import BadCommand, RuleViolation, check
+from companion.engine.core import parse_line
+from companion.engine.state import Event, Note, Posting
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """An event computed but not yet accepted (the ledger writes it first)."""
+    event: Event
+    state: object
+    replayed: tuple = ()     # (seq, state) snapshots recomputed by an undo
+
+
+class Game:
+    def __init__(self, rules, first_event, first_state):
+        self.rules = rules
+        self.events = [first_event]
+        self.state = first_state
+        # state after each active event, for the last undo_window events
+        self.after = {first_event.seq: first_state}
+        self.reversed = set()
+
+    @classmethod
+    def start(cls, rules, seed, players):
+        state = rules.new_state(list(players), seed)
+        line = " ".join(["new", rules.edition.id, str(seed), *players])
+        event = Event(1, line, tuple(state.postings), tuple(state.notes))
+        return cls(rules, event, state)
+
+    @staticmethod
+    def parse_start(line):
+        verb, args = parse_line(line)
+        if verb != "new" or len(args) < 3 or not args[1].isdigit():
+            raise BadCommand("usage", usage="new EDITION SEED PLAYER...")
+        return args[0], int(args[1]), list(args[2:])
+
+    # ----- two-phase apply: propose, then accept once the ledger has it -------------
+
+    def propose(self, line):
+        verb, args = parse_line(line)
+        if verb == "undo":
+            return self.propose_undo(args)
+        if verb == "new":
+            raise RuleViolation("game_already_started")
+        new = self.rules.apply(self.state, line)
+        text = " ".join([verb, *args])
+        event = Event(len(self.events) + 1, text, tuple(new.postings), tuple(new.notes))
+        return Proposal(event, new)
+
+    def accept(self, proposal):
+        event = proposal.event
+        check(event.seq == len(self.events) + 1, "proposal is stale")
+        self.events.append(event)
+        self.state = proposal.state
+        if event.reverses is not None:
+            self.reversed.add(event.reverses)
+            self.after.pop(event.reverses, None)
+            self.after.update(proposal.replayed)
+        else:
+            self.after[event.seq] = proposal.state
+        window = self.rules.opt["undo_window"]
+        active = [seq for seq in sorted(self.after)]
+        for seq in active[:-(window + 1)]:
+            del self.after[seq]
+        return event
+
+    def apply(self, line):
+        return self.accept(self.propose(line))
+
+    # ----- undo ------------------------------------------------------------------------
+
+    def active_after(self, seq):
+        return [e for e in self.events[seq:] if e.reverses is None and e.seq not in self.reversed]
+
+    def propose_undo(self, args):
+        if len(args) != 1 or not args[0].isdigit():
+            raise BadCommand("usage", usage="undo EVENT")
+        n = int(args[0])
+        if not 1 <= n <= len(self.events):
+            raise RuleViolation("no_such_event", event=n)
+        target = self.events[n - 1]
+        if n == 1:
+            raise RuleViolation("cannot_undo_start")
+        if target.reverses is not None:
+            raise RuleViolation("cannot_undo_undo", event=n)
+        if n in self.reversed:
+            raise RuleViolation("already_undone", event=n)
+        before = [seq for seq in self.after if seq < n and seq not in self.reversed]
+        if not before or n not in self.after:
+            raise RuleViolation("too_old_to_undo", event=n, window=self.rules.opt["undo_window"])
+        state = self.after[max(before)]
+        replayed = []
+        for e in self.active_after(n):
+            try:
+                new = self.rules.apply(state, e.command)
+            except RuleViolation:
+                raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command) from None
+            if tuple(new.postings) != e.postings:
+                raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command)
+            state = new
+            replayed.append((e.seq, new))
+        postings = tuple(Posting(p.account, -p.amount) for p in target.postings)
+        notes = (Note("undone", {"event": n, "command": target.command}),)
+        # pair assertion: balances from the replay equal the ledger's sums with the correction
+        for account in {p.account for p in target.postings}:
+            expected = self.state.balances.get(account, 0) + sum(p.amount for p in postings if p.account == account)
+            check(state.balances.get(account, 0) == expected, f"undo of {n} disagrees on {account}")
+        final = state.copy()
+        final.postings, final.notes = list(postings), list(notes)
+        event = Event(len(self.events) + 1, f"undo {n}", postings, notes, reverses=n)
+        return Proposal(event, final, tuple(replayed))
+
+    # ----- replay from stored events -------------------------------------------------------
+
+    @classmethod
+    def replay(cls, rules, events):
+        """Rebuild a game from stored events, checking every posting matches."""
+        edition_id, seed, players = cls.parse_start(events[0].command)
+        check(edition_id == rules.edition.id, "stored game is of another edition")
+        game = cls.start(rules, seed, players)
+        check(game.events[0].postings == events[0].postings, "event 1 replays differently")
+        for stored in events[1:]:
+            proposal = game.propose(stored.command)
+            check(proposal.event.postings == stored.postings,
+                  f"event {stored.seq} ({stored.command}) replays to different postings")
+            game.accept(proposal)
+        return game

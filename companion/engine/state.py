@@ -1,0 +1,113 @@
+"""Game state and the records the engine emits: postings, notes and events."""
+from dataclasses import dataclass, field
+
+BANK = "bank"
+JACKPOT = "jackpot"
+CHARITY = "charity"
+POT = "pot"
+SYSTEM_ACCOUNTS = (BANK, JACKPOT, CHARITY, POT)
+
+
+@dataclass(frozen=True)
+class Posting:
+    """One leg of an event: money into (+) or out of (-) one account."""
+    account: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Note:
+    """What happened, as a message code with parameters (rendered at the edge)."""
+    code: str
+    params: dict = field(default_factory=dict, compare=True, hash=False)
+
+    def as_json(self):
+        return {"code": self.code, **self.params}
+
+
+@dataclass(frozen=True)
+class Debt:
+    """Money a player owes but cannot pay yet; settled as soon as cash allows."""
+    debtor: str
+    creditor: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """One accepted command: its text, its postings (summing to zero) and its notes."""
+    seq: int
+    command: str
+    postings: tuple
+    notes: tuple
+    reverses: int | None = None
+
+
+class State:
+    """The whole table at one moment.
+
+    Every field holds immutable values (ints, strings, tuples, frozensets) or
+    dicts of them, so `copy()` (a shallow copy of each dict) gives an
+    independent state. The engine copies once per command and only ever
+    mutates its own fresh copy; a state handed out is never changed again.
+    """
+
+    # holdings: (player, item) -> count, for countable things an edition hands
+    # out (shares, insurance policies, SOLD signs, rating steps ...)
+    DICTS = ("balances", "position", "owner", "level", "holdings", "decks",
+             "discards", "kept", "flags", "detained", "skip", "extra")
+    __slots__ = DICTS + ("players", "alive", "turn", "phase", "pending", "debts",
+                         "doubles", "again", "mortgaged", "winner", "turns",
+                         "rng", "last_dice", "postings", "notes")
+
+    def __init__(self):
+        for name in self.DICTS:
+            setattr(self, name, {})
+        self.players = ()
+        self.alive = ()
+        self.turn = None
+        self.phase = "setup"
+        self.pending = None
+        self.debts = ()
+        self.doubles = 0
+        self.again = False
+        self.mortgaged = frozenset()
+        self.winner = None
+        self.turns = 0
+        self.rng = 0
+        self.last_dice = ()
+        self.postings = []
+        self.notes = []
+
+    def copy(self):
+        new = State.__new__(State)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            setattr(new, name, dict(value) if name in self.DICTS else value)
+        new.postings = []
+        new.notes = []
+        return new
+
+    def cash(self, account):
+        return self.balances.get(account, 0)
+
+    def held(self, player, item):
+        return self.holdings.get((player, item), 0)
+
+    def plots_of(self, player):
+        return sorted(p for p, o in self.owner.items() if o == player)
+
+    def signature(self):
+        """Everything that matters, as plain data: two states with equal signatures are equal."""
+        out = {}
+        for name in self.__slots__:
+            if name in ("postings", "notes"):
+                continue
+            value = getattr(self, name)
+            if isinstance(value, dict):
+                value = sorted(value.items())
+            elif isinstance(value, frozenset):
+                value = sorted(value)
+            out[name] = value
+        return repr(out)

@@ -1,0 +1,187 @@
+"""SQLite storage for one game: one writer, one transaction per event, WAL + FULL.
+
+`Ledger` stores events; `Table` (in open_game/new_game) pairs a ledger with the
+in-memory Game so that an event reaches memory only after its COMMIT returned.
+"""
+import json
+import sqlite3
+from datetime import datetime, timezone
+
+from companion.editions import load_edition, parse_edition, rules_for
+from companion.errors import InvariantViolation, LedgerError, check
+from companion.engine.game import Game
+from companion.engine.state import Event, Note, Posting
+from companion.ledger.schema import migrate
+
+
+def connect(path):
+    """A connection set up the way every ledger connection must be."""
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=5000")
+    except sqlite3.DatabaseError as exc:
+        raise LedgerError(f"{path}: not a usable ledger ({exc})") from None
+    return conn
+
+
+def now_text():
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Ledger:
+    def __init__(self, path):
+        self.path = str(path)
+        self.conn = connect(self.path)
+        migrate(self.conn)
+
+    def close(self):
+        self.conn.close()
+
+    def meta(self):
+        return dict(self.conn.execute("SELECT key, value FROM meta"))
+
+    def is_empty(self):
+        return self.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+
+    def begin_game(self, edition, event):
+        """Write the settings and the first event in one transaction."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]:
+                raise LedgerError(f"{self.path} already holds a game")
+            conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [
+                ("edition_id", edition.id), ("edition_text", edition.text),
+                ("edition_source", edition.source), ("created_at", now_text())])
+            self._insert(event, None)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def append(self, event, request_id=None):
+        """Write one event and its postings in one transaction; returns its seq.
+
+        A request id seen before returns the seq already stored (a retry).
+        """
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if request_id is not None:
+                row = conn.execute("SELECT seq FROM events WHERE request_id = ?", (request_id,)).fetchone()
+                if row:
+                    conn.execute("ROLLBACK")
+                    return row[0]
+            self._insert(event, request_id)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return event.seq
+
+    def _insert(self, event, request_id):
+        check(sum(p.amount for p in event.postings) == 0, f"event {event.seq} does not sum to zero")
+        notes = json.dumps([n.as_json() for n in event.notes], ensure_ascii=False)
+        self.conn.execute(
+            "INSERT INTO events(seq, command, reverses, notes, created_at, request_id) VALUES (?,?,?,?,?,?)",
+            (event.seq, event.command, event.reverses, notes, now_text(), request_id))
+        self.conn.executemany(
+            "INSERT INTO postings(seq, leg, account, amount) VALUES (?,?,?,?)",
+            [(event.seq, i, p.account, p.amount) for i, p in enumerate(event.postings)])
+        # pair assertion: read back what was written, inside the same transaction
+        total, = self.conn.execute("SELECT COALESCE(SUM(amount), 0) FROM postings WHERE seq = ?",
+                                   (event.seq,)).fetchone()
+        check(total == 0, f"event {event.seq} stored postings do not sum to zero")
+
+    def events(self):
+        legs = {}
+        for seq, account, amount in self.conn.execute(
+                "SELECT seq, account, amount FROM postings ORDER BY seq, leg"):
+            legs.setdefault(seq, []).append(Posting(account, amount))
+        out = []
+        for seq, command, reverses, notes, created in self.conn.execute(
+                "SELECT seq, command, reverses, notes, created_at FROM events ORDER BY seq"):
+            check(seq == len(out) + 1, f"event {seq} follows {len(out)}: a gap in the ledger")
+            note_objs = tuple(Note(n.pop("code"), n) for n in json.loads(notes))
+            out.append(Event(seq, command, tuple(legs.get(seq, ())), note_objs, reverses))
+        return out
+
+    def balances(self):
+        return dict(self.conn.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
+
+    def created_at(self):
+        return dict(self.conn.execute("SELECT seq, created_at FROM events"))
+
+
+class Table:
+    """A game with its ledger: the single writer. Memory changes only after COMMIT."""
+
+    def __init__(self, ledger, game):
+        self.ledger = ledger
+        self.game = game
+        self.halted = None
+
+    @property
+    def state(self):
+        return self.game.state
+
+    @property
+    def rules(self):
+        return self.game.rules
+
+    def submit(self, line, request_id=None):
+        """Apply one command durably; returns the Event. RuleViolation changes nothing."""
+        if self.halted:
+            raise InvariantViolation(f"the bank is halted: {self.halted}")
+        try:
+            proposal = self.game.propose(line)
+            seq = self.ledger.append(proposal.event, request_id)
+            if seq != proposal.event.seq:        # a retried request: already stored
+                return self.game.events[seq - 1]
+            event = self.game.accept(proposal)
+        except InvariantViolation as exc:
+            self.halted = str(exc)
+            raise
+        return event
+
+    def verify(self):
+        """Balances from the stored postings equal the engine's: a startup check."""
+        stored = {k: v for k, v in self.ledger.balances().items() if v}
+        derived = {k: v for k, v in self.game.state.balances.items() if v}
+        check(stored == derived, f"ledger balances {stored} differ from replay {derived}")
+
+    def close(self):
+        self.ledger.close()
+
+
+def new_game(path, edition_ref, players, seed):
+    edition = load_edition(edition_ref) if isinstance(edition_ref, str) else edition_ref
+    rules = rules_for(edition)
+    game = Game.start(rules, seed, players)
+    ledger = Ledger(path)
+    try:
+        ledger.begin_game(edition, game.events[0])
+    except BaseException:
+        ledger.close()
+        raise
+    return Table(ledger, game)
+
+
+def open_game(path):
+    """Reopen a stored game: replay every event and check it against the ledger."""
+    ledger = Ledger(path)
+    try:
+        if ledger.is_empty():
+            raise LedgerError(f"{path} holds no game yet (start one with `companion new`)")
+        meta = ledger.meta()
+        edition = parse_edition(meta["edition_text"], meta.get("edition_source", "stored edition"))
+        game = Game.replay(rules_for(edition), ledger.events())
+        table = Table(ledger, game)
+        table.verify()
+    except BaseException:
+        ledger.close()
+        raise
+    return table
