@@ -72,19 +72,18 @@ class Edition:
     slot: dict = field(hash=False)
     extra: dict = field(hash=False)   # edition-module data ([extra] table), checked by the module
     text: str = ""                    # the file as read, stored in the ledger with the game
+    by_id: dict = field(default_factory=dict, hash=False)    # cell id -> Cell
+    groups: dict = field(default_factory=dict, hash=False)   # industry id -> plot ids in board order
 
     def cell(self, ref):
         """A cell by id or index, or None."""
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
             i = int(ref)
             return self.cells[i] if 0 <= i < len(self.cells) else None
-        return self._by_id().get(ref)
-
-    def _by_id(self):
-        return {c.id: c for c in self.cells}
+        return self.by_id.get(ref)
 
     def industry_plots(self, industry_id):
-        return tuple(c.id for c in self.cells if c.industry == industry_id)
+        return self.groups.get(industry_id, ())
 
     def cells_of_kind(self, kind):
         return tuple(c.index for c in self.cells if c.kind == kind)
@@ -273,6 +272,8 @@ def build_edition(data, source, rules_cls, text=""):
         players_min=players_min, players_max=players_max, start_cash=start_cash,
         cells=tuple(cells), industries=industries,
         plots={c.id: c for c in cells if c.kind == "plot"}, options=options, supply=supply,
-        buildings=buildings, decks=decks, cards=cards, slot=slot, extra=extra, text=text)
+        buildings=buildings, decks=decks, cards=cards, slot=slot, extra=extra, text=text,
+        by_id={c.id: c for c in cells},
+        groups={i: tuple(c.id for c in cells if c.industry == i) for i in industries})
     rules_cls.check_edition(edition)
     return edition

@@ -89,11 +89,14 @@ class Rules:
         "pay_fine": "cmd_pay_fine", "use_card": "cmd_use_card",
         "land": "cmd_land", "bankrupt": "cmd_bankrupt", "end_game": "cmd_end_game",
     }
+    # verbs whose dice the table or the reader supplies: verb -> (arguments before the dice, dice)
+    DICE_VERBS = {"roll": (0, 2)}
     # what a player in debt may still do: raise money, give up, or let others act
     DEBT_COMMANDS = {"sell_building", "mortgage", "trade", "bankrupt", "bid", "hammer", "opening"}
 
     def __init__(self, edition):
         self.edition = edition
+        self.DICE_VERBS = {**self.DICE_VERBS, "roll": (0, edition.options["dice"])}
         self.opt = edition.options
         self.cells = edition.cells
         self.n_cells = len(edition.cells)
@@ -974,6 +977,16 @@ class Rules:
         s.phase = "over"
         s.notes.append(Note("wealth_count", {"wealth": wealth}))
         s.notes.append(Note("winner", {"player": s.winner}))
+
+    # ----- hints for the seeded simulation and the demo ----------------------------
+
+    def bot_candidates(self, s, rng):
+        """Edition-specific commands worth trying now, most useful first.
+
+        The autoplayer (companion.autoplay) tries these before its generic
+        moves; `rng` is a random.Random it owns, so the engine stays pure.
+        """
+        return []
 
     # ----- invariants (assertions that stay on) -----------------------------------
 

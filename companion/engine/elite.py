@@ -56,6 +56,7 @@ class EliteRules(Rules):
         "auction_roll": "cmd_auction_roll", "jackpot": "cmd_jackpot",
     }
     DEBT_COMMANDS = Rules.DEBT_COMMANDS | {"sell_shares", "use_policy"}
+    DICE_VERBS = {**Rules.DICE_VERBS, "exchange": (0, 2), "auction_roll": (0, 3), "jackpot": (1, 3)}
 
     def __init__(self, edition):
         super().__init__(edition)
@@ -480,6 +481,38 @@ class EliteRules(Rules):
                 s.notes.append(Note("jackpot_won", {"player": p, "amount": amount, "symbols": symbols}))
                 return
         s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
+
+    # ----- the seeded simulation's hints ----------------------------------------------
+
+    def bot_candidates(self, s, rng):
+        p = s.turn
+        out = []
+        for d in s.debts:
+            if s.held(d.debtor, "red") and d.reason in ("rent_paid", "circle_tax"):
+                out.append(f"use_policy {d.debtor} red")
+            if s.held(d.debtor, "shares"):
+                out.append(f"sell_shares {d.debtor} {s.held(d.debtor, 'shares')}")
+        if s.debts:
+            return out
+        if s.pending is None:
+            ex = s.extra.get("exchange")
+            if ex and ex[0] == p:
+                if rng.random() < 0.5:
+                    out.append(f"buy_shares {p} {rng.randint(1, 3)}")
+                if ex[1] == "before":
+                    out.append(f"exchange {rng.randint(1, 6)} {rng.randint(1, 6)}")
+                if rng.random() < 0.3:
+                    q = rng.choice(s.alive)
+                    out.append(f"commission {q} 1 {rng.randint(0, 20)}")
+            if (s.phase == "setup" or s.extra.get("window") == p) and rng.random() < 0.3:
+                out.append(f"buy_shares {p} {rng.randint(1, 4)}")
+            if s.extra.get("jackpot") == p and rng.random() < 0.5:
+                out.append(f"jackpot {rng.choice((10, 20, 50))} {rng.randint(1, 6)} {rng.randint(1, 6)} {rng.randint(1, 6)}")
+            if rng.random() < 0.03:
+                out.append(f"insure {rng.choice(s.alive)} {rng.choice(POLICIES)}")
+            if rng.random() < 0.05 and s.held(p, "shares") and s.phase == "roll":
+                out.append(f"sell_shares {p} 1")
+        return out
 
     # ----- the end -----------------------------------------------------------------------
 

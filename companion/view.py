@@ -1,0 +1,93 @@
+"""Plain-data and text views of a game state, for JSON output and the terminal."""
+from companion.engine.core import parse_line
+from companion.messages import render
+
+
+def _plain(value):
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return [_plain(v) for v in (sorted(value) if isinstance(value, (set, frozenset)) else value)]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def state_json(rules, s):
+    """Everything a screen shows, as JSON-ready data."""
+    ed = rules.edition
+    players = []
+    for p in s.players:
+        players.append({
+            "name": p,
+            "cash": s.cash(p),
+            "alive": p in s.alive,
+            "position": ed.cells[s.position[p]].id,
+            "plots": s.plots_of(p),
+            "buildings": {pid: s.level[pid] for pid in s.plots_of(p) if pid in s.level},
+            "mortgaged": sorted(pid for pid in s.plots_of(p) if pid in s.mortgaged),
+            "holdings": {item: n for (q, item), n in sorted(s.holdings.items()) if q == p},
+            "detained": s.detained.get(p),
+            "kept_cards": list(s.kept.get(p, ())),
+            "flags": sorted(s.flags.get(p, ())),
+        })
+    pending = None
+    if s.pending is not None:
+        pending = {k: v for k, v in vars_of(s.pending).items() if v not in (None, "", 0, ())}
+    return {
+        "edition": ed.id,
+        "phase": s.phase,
+        "turn": s.turn,
+        "winner": s.winner,
+        "players": players,
+        "accounts": {a: v for a, v in sorted(s.balances.items()) if a not in s.players},
+        "pending": _plain(pending),
+        "debts": [{"debtor": d.debtor, "creditor": d.creditor, "amount": d.amount, "reason": d.reason}
+                  for d in s.debts],
+        "extra": _plain(dict(sorted(s.extra.items()))),
+        "last_dice": list(s.last_dice),
+    }
+
+
+def vars_of(obj):
+    return {f: getattr(obj, f) for f in obj.__dataclass_fields__}
+
+
+def event_lines(rules, event, language="en"):
+    ed = rules.edition
+    return [render(n.code, n.params, language, ed) for n in event.notes]
+
+
+def state_text(rules, s, language="en"):
+    """A compact table for the terminal."""
+    data = state_json(rules, s)
+    ed = rules.edition
+    lines = []
+    for p in data["players"]:
+        mark = ">" if p["name"] == s.turn else " "
+        out = "" if p["alive"] else "  (out)"
+        plots = ", ".join(ed.cell(pid).name + ("*" * s.level.get(pid, 0)) +
+                          (" (m)" if pid in s.mortgaged else "") for pid in p["plots"])
+        held = " ".join(f"{k}={v}" for k, v in p["holdings"].items())
+        lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  @ {ed.cell(p['position']).name:<20} {held}{out}")
+        if plots:
+            lines.append(f"    {plots}")
+    accounts = "  ".join(f"{k} {v}" for k, v in data["accounts"].items())
+    lines.append(f"  accounts: {accounts}")
+    extra = "  ".join(f"{k}={v}" for k, v in data["extra"].items() if v not in ((), [], None))
+    if extra:
+        lines.append(f"  {extra}")
+    if s.pending is not None:
+        lines.append(f"  waiting for: {s.pending.kind} {s.pending.player or ''} {s.pending.plot or ''}".rstrip())
+    if s.winner:
+        lines.append(f"  winner: {s.winner}")
+    return "\n".join(lines)
+
+
+def fill_dice(rules, line, rng):
+    """Add random dice to a command that names none (the CLI stands in for the reader)."""
+    verb, args = parse_line(line)
+    if verb in rules.DICE_VERBS:
+        before, count = rules.DICE_VERBS[verb]
+        if len(args) == before:
+            dice = [str(rng.randint(1, 6)) for _ in range(count)]
+            return " ".join([verb, *args, *dice])
+    return line
