@@ -420,7 +420,12 @@ class Rules:
     def roll_detained(self, s, p, dice):
         tries = s.detained[p]
         if tries >= self.opt["detention_tries"]:
-            raise RuleViolation("must_pay_fine", player=p, fine=self.opt["detention_fine"])
+            # every try used: the fine is the only way out, so the roll collects it
+            # (owed like any charge if the player cannot pay) and the player moves
+            self.charge(s, p, self.fine_account(), self.opt["detention_fine"], "fine_paid")
+            del s.detained[p]
+            self.advance(s, p, sum(dice))
+            return
         if len(dice) == 2 and dice[0] == dice[1]:
             del s.detained[p]
             s.notes.append(Note("released_by_double", {"player": p}))

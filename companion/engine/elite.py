@@ -494,6 +494,8 @@ class EliteRules(Rules):
                 out.append(f"sell_shares {d.debtor} {s.held(d.debtor, 'shares')}")
         if s.debts:
             return out
+        if s.pending is not None and s.pending.kind == "auction_roll":
+            out.append("auction_roll " + " ".join(str(rng.randint(1, 6)) for _ in range(3)))
         if s.pending is None:
             ex = s.extra.get("exchange")
             if ex and ex[0] == p:

@@ -16,9 +16,14 @@ MIGRATIONS = [
         command    TEXT NOT NULL,
         reverses   INTEGER REFERENCES events(seq),
         notes      TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        request_id TEXT UNIQUE
+        created_at TEXT NOT NULL
     );
+    -- client request ids (the reader's boot+seq, a web form's token) make a
+    -- retried command idempotent; only commands that carry one write a row here
+    CREATE TABLE requests (
+        request_id TEXT PRIMARY KEY,
+        seq        INTEGER NOT NULL REFERENCES events(seq)
+    ) WITHOUT ROWID;
     CREATE TABLE postings (
         seq     INTEGER NOT NULL REFERENCES events(seq),
         leg     INTEGER NOT NULL,
@@ -26,7 +31,6 @@ MIGRATIONS = [
         amount  INTEGER NOT NULL,
         PRIMARY KEY (seq, leg)
     );
-    CREATE INDEX postings_account ON postings(account);
     CREATE TRIGGER events_no_update BEFORE UPDATE ON events
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
@@ -34,6 +38,10 @@ MIGRATIONS = [
     CREATE TRIGGER postings_no_update BEFORE UPDATE ON postings
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     CREATE TRIGGER postings_no_delete BEFORE DELETE ON postings
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER requests_no_update BEFORE UPDATE ON requests
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER requests_no_delete BEFORE DELETE ON requests
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta
         BEGIN SELECT RAISE(ABORT, 'game settings are fixed when the game starts'); END;

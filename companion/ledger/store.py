@@ -71,7 +71,7 @@ class Ledger:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if request_id is not None:
-                row = conn.execute("SELECT seq FROM events WHERE request_id = ?", (request_id,)).fetchone()
+                row = conn.execute("SELECT seq FROM requests WHERE request_id = ?", (request_id,)).fetchone()
                 if row:
                     conn.execute("ROLLBACK")
                     return row[0]
@@ -86,8 +86,10 @@ class Ledger:
         check(sum(p.amount for p in event.postings) == 0, f"event {event.seq} does not sum to zero")
         notes = json.dumps([n.as_json() for n in event.notes], ensure_ascii=False)
         self.conn.execute(
-            "INSERT INTO events(seq, command, reverses, notes, created_at, request_id) VALUES (?,?,?,?,?,?)",
-            (event.seq, event.command, event.reverses, notes, now_text(), request_id))
+            "INSERT INTO events(seq, command, reverses, notes, created_at) VALUES (?,?,?,?,?)",
+            (event.seq, event.command, event.reverses, notes, now_text()))
+        if request_id is not None:
+            self.conn.execute("INSERT INTO requests(request_id, seq) VALUES (?, ?)", (request_id, event.seq))
         self.conn.executemany(
             "INSERT INTO postings(seq, leg, account, amount) VALUES (?,?,?,?)",
             [(event.seq, i, p.account, p.amount) for i, p in enumerate(event.postings)])
