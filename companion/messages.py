@@ -334,3 +334,15 @@ def render(code, params, language="en", edition=None):
 
 def render_error(exc, language="en", edition=None):
     return render(exc.code, exc.params, language, edition)
+
+
+def _merge_edition_messages():
+    """Each rules module may carry MESSAGES = {"en": {...}, "ru": {...}} for its own codes."""
+    from companion.engine.rulesets import RULESETS
+    for cls in RULESETS.values():
+        for language, templates in getattr(cls, "MESSAGES", {}).items():
+            for code, text in templates.items():
+                CATALOGS.setdefault(language, {}).setdefault(code, text)
+
+
+_merge_edition_messages()
