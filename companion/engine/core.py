@@ -315,22 +315,26 @@ class Rules:
             s.again = True
 
     def cmd_land(self, s, args):
-        """A table throwing its own dice reports where the token landed: `land CELL`."""
-        self.need(args, 1, "land CELL")
+        """A table throwing its own dice reports where the token landed: `land CELL [double]`."""
+        self.need(args, 1, "land CELL [double]")
+        double = len(args) > 1 and args[1].lower() == "double"
         self.require_turn_free(s)
         p = s.turn
-        if s.phase not in ("setup", "roll"):
-            raise RuleViolation("already_rolled", player=p)
         cell = self.edition.cell(args[0])
         if cell is None:
             raise BadCommand("unknown_cell", cell=args[0])
+        if s.phase == "moved" and not s.again:
+            raise RuleViolation("already_rolled", player=p)
         s.phase = "moved"
+        s.again = False
         s.last_dice = ()
         s.detained.pop(p, None)
         steps = (cell.index - s.position[p]) % self.n_cells
         if steps == 0:
             steps = self.n_cells
         self.advance(s, p, steps)
+        if double and p in s.alive and p not in s.detained and s.turn == p:
+            s.again = True
 
     def advance(self, s, p, steps):
         """Move forward, booking every cell passed, then land."""
