@@ -595,6 +595,9 @@ class Rules:
         low = a.bid + 1 if a.bidder is not None else a.opening
         if amount < low:
             raise RuleViolation("bid_too_low", amount=amount, minimum=low)
+        if any(d.debtor == p for d in s.debts):
+            d = next(d for d in s.debts if d.debtor == p)
+            raise RuleViolation("debt_first", player=p, amount=d.amount, creditor=d.creditor)
         if s.cash(p) < amount and p != a.seller:
             raise RuleViolation("insufficient_funds", player=p, amount=amount, cash=s.cash(p), what="bid")
         s.pending = replace(a, bidder=p, bid=amount)
@@ -608,8 +611,10 @@ class Rules:
             s.notes.append(Note("auction_no_bids", {"plot": a.plot}))
             return
         if s.cash(a.bidder) < a.bid and a.bidder != a.seller:
-            raise RuleViolation("insufficient_funds", player=a.bidder, amount=a.bid,
-                                cash=s.cash(a.bidder), what="bid")
+            # the cash went elsewhere since the bid: the bid lapses and bidding reopens
+            s.pending = replace(a, bidder=None, bid=0)
+            s.notes.append(Note("bid_lapsed", {"player": a.bidder, "amount": a.bid, "plot": a.plot}))
+            return
         self.transfer(s, a.bidder, a.seller, a.bid)
         s.owner[a.plot] = a.bidder
         s.notes.append(Note("auction_won", {"player": a.bidder, "plot": a.plot, "amount": a.bid,
@@ -978,8 +983,7 @@ class Rules:
 
     def cmd_end_game(self, s, args):
         """Timed game over: count wealth; the richest wins (ties share the win)."""
-        if s.debts or s.pending is not None:
-            self.require_turn_free(s)
+        self.require_turn_free(s)
         wealth = {p: self.wealth(s, p) for p in s.alive}
         best = max(wealth.values())
         s.winner = ",".join(p for p in s.alive if wealth[p] == best)
