@@ -232,9 +232,8 @@ def build_edition(data, source, rules_cls, text=""):
             if industry is not None:
                 raise EditionError(source, f"cells[{i}].industry", "only plots belong to an industry")
             deck = r.get("deck", str, None)
-            name = r.get("name", str)
             params = {k: v for k, v in raw.items() if k not in ("id", "kind", "name", "deck")}
-            cell = Cell(id=cid, index=i, kind=kind, name=name, deck=deck, params=params)
+            cell = Cell(id=cid, index=i, kind=kind, name=r.get("name", str), deck=deck, params=params)
         cells.append(cell)
     if not cells or cells[0].kind != "start":
         raise EditionError(source, "cells[0].kind", "the first cell must be the START cell (kind = \"start\")")

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from companion.errors import BadCommand, EditionError, RuleViolation
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
-from companion.engine.state import BANK, JACKPOT, Note
+from companion.engine.millionaire import MillionaireRules, check_slot
+from companion.engine.state import BANK, Note
 
 POLICIES = ("green", "blue", "orange", "red")
 SHORT_TERM = ("green", "blue")
@@ -26,44 +27,40 @@ ELITE_EFFECTS = {
 }
 
 
-class EliteRules(Rules):
+class EliteRules(MillionaireRules):
+    # the JACKPOT, TAX INSPECTION and redemption timing come from MillionaireRules
     OPTIONS = {
-        **Rules.OPTIONS,
-        "start_jackpot": 200,
+        **MillionaireRules.OPTIONS,
         "share_start_price": 100,
         "share_point": 10,
         "dividend_percent": 20,
         "share_tax": 10,
         "exchange_trades": 2,
-        "inspection_landing_detains": True,
         "circle_tax_when_sent": True,
         "tax_on_mortgaged": False,
         "sell_shares_in_debt": True,
         "wealth_counts_shares": True,
         "policy_green": 100, "policy_blue": 200, "policy_orange": 300, "policy_red": 500,
-        "jackpot_min_bet": 10,
-        "jackpot_max_bet": 500,
         "central_industry": "central",
         "discard_decks": ["fortune"],
     }
-    CELL_KINDS = Rules.CELL_KINDS | {"exchange", "jackpot", "auction", "tax_exemption"}
+    CELL_KINDS = MillionaireRules.CELL_KINDS | {"exchange", "auction", "tax_exemption"}
     EFFECTS = ELITE_EFFECTS
     COMMANDS = {
-        **Rules.COMMANDS,
+        **MillionaireRules.COMMANDS,
         "buy_shares": "cmd_buy_shares", "sell_shares": "cmd_sell_shares",
         "commission": "cmd_commission", "exchange": "cmd_exchange",
         "insure": "cmd_insure", "use_policy": "cmd_use_policy",
-        "auction_roll": "cmd_auction_roll", "jackpot": "cmd_jackpot",
+        "auction_roll": "cmd_auction_roll",
     }
-    DEBT_COMMANDS = Rules.DEBT_COMMANDS | {"sell_shares", "use_policy"}
-    DICE_VERBS = {**Rules.DICE_VERBS, "exchange": (0, 2), "auction_roll": (0, 3), "jackpot": (1, 3)}
+    DEBT_COMMANDS = MillionaireRules.DEBT_COMMANDS | {"sell_shares", "use_policy"}
+    DICE_VERBS = {**MillionaireRules.DICE_VERBS, "exchange": (0, 2), "auction_roll": (0, 3)}
 
     def __init__(self, edition):
         super().__init__(edition)
         self.LANDINGS.update({
-            "exchange": self.land_exchange, "jackpot": self.land_jackpot,
+            "exchange": self.land_exchange,
             "auction": self.land_auction, "tax_exemption": self.land_tax_exemption,
-            "detention": self.land_inspection,
         })
         self.sides = side_layout(edition, self.opt["central_industry"])
 
@@ -71,25 +68,12 @@ class EliteRules(Rules):
     def check_edition(cls, edition):
         super().check_edition(edition)
         side_layout(edition, edition.options["central_industry"])
-        slot = edition.slot
-        reels = slot.get("reels")
-        if not (isinstance(reels, list) and len(reels) == 3 and
-                all(isinstance(r, list) and len(r) == 6 for r in reels)):
-            raise EditionError(edition.source, "slot.reels", "must be three columns of six symbols")
-        for i, win in enumerate(slot.get("wins", [])):
-            path = f"slot.wins[{i}]"
-            combo = win.get("combo")
-            if not (isinstance(combo, list) and len(combo) == 3):
-                raise EditionError(edition.source, f"{path}.combo", "must list three symbols ('*' for any)")
-            kinds = [k for k in ("multiplier", "amount", "jackpot") if k in win]
-            if len(kinds) != 1:
-                raise EditionError(edition.source, path, "needs exactly one of multiplier, amount, jackpot")
+        check_slot(edition)
 
     # ----- setup ------------------------------------------------------------------
 
     def setup(self, s):
-        # ПОДГОТОВКА К ИГРЕ: the banker puts 200 into the JACKPOT cash box
-        self.transfer(s, BANK, JACKPOT, self.opt["start_jackpot"])
+        super().setup(s)                     # 200 into the JACKPOT cash box
         s.extra["price"] = self.opt["share_start_price"]
         s.extra["fortune"] = ()
 
@@ -99,15 +83,14 @@ class EliteRules(Rules):
     # ----- turn hooks -----------------------------------------------------------------
 
     def turn_started(self, s, p):
+        super().turn_started(s, p)           # the JACKPOT chance ends
         s.extra.pop("window", None)
         s.extra.pop("exchange", None)
-        s.extra.pop("jackpot", None)
 
     def cmd_roll(self, s, args):
-        # a new move ends the share window, the exchange visit and the jackpot chance
+        # a new move ends the share window and the exchange visit (and, in super, the jackpot chance)
         s.extra.pop("window", None)
         s.extra.pop("exchange", None)
-        s.extra.pop("jackpot", None)
         super().cmd_roll(s, args)
 
     def on_pass(self, s, p, cell):
@@ -172,10 +155,7 @@ class EliteRules(Rules):
 
     def land_inspection(self, s, p, cell):
         self.circle_tax(s, p)
-        if self.opt["inspection_landing_detains"] and p in s.alive:
-            s.detained[p] = 0
-            s.again = False
-            s.notes.append(Note("detained", {"player": p, "cell": cell.id}))
+        super().land_inspection(s, p, cell)  # then held there
 
     def send_to_detention(self, s, p):
         # НАЛОГОВАЯ ПОЛИЦИЯ and three doubles: straight there, no circle income
@@ -186,11 +166,6 @@ class EliteRules(Rules):
     def land_tax_exemption(self, s, p, cell):
         s.flags[p] = s.flags.get(p, frozenset()) | {"tax_exempt"}
         s.notes.append(Note("tax_exemption", {"player": p}))
-
-    def check_redeem_time(self, s, p):
-        # ПРАВИЛА ЗАЛОГА: redeem only before one's own turn
-        if s.turn == p and s.phase == "moved":
-            raise RuleViolation("before_own_turn_only", player=p, action="redeem")
 
     # ----- shares (АКЦИИ) -----------------------------------------------------------------
 
@@ -452,36 +427,6 @@ class EliteRules(Rules):
                 return True
         return False
 
-    # ----- the JACKPOT -------------------------------------------------------------------
-
-    def land_jackpot(self, s, p, cell):
-        s.extra["jackpot"] = p
-        s.notes.append(Note("jackpot_offered", {"player": p}))
-
-    def cmd_jackpot(self, s, args):
-        """`jackpot BET D D D`: bet into the cash box, one die per column."""
-        self.need(args, 4, "jackpot BET D D D")
-        if s.extra.get("jackpot") != s.turn:
-            raise RuleViolation("not_on_jackpot", player=s.turn)
-        p = s.turn
-        bet = self.int_arg(args[0], "bet", self.opt["jackpot_min_bet"], self.opt["jackpot_max_bet"])
-        dice = self.dice_args(args[1:], 3, "jackpot BET D D D")
-        del s.extra["jackpot"]
-        self.spend(s, p, JACKPOT, bet, "jackpot")
-        symbols = [reel[d - 1] for reel, d in zip(self.edition.slot["reels"], dice)]
-        s.notes.append(Note("jackpot_played", {"player": p, "bet": bet, "symbols": symbols}))
-        for win in self.edition.slot.get("wins", []):
-            if all(c in ("*", sym) for c, sym in zip(win["combo"], symbols)):
-                if "jackpot" in win:
-                    amount = s.cash(JACKPOT)
-                    self.transfer(s, JACKPOT, p, amount)
-                else:
-                    amount = win["amount"] if "amount" in win else bet * win["multiplier"]
-                    self.transfer(s, BANK, p, amount)
-                s.notes.append(Note("jackpot_won", {"player": p, "amount": amount, "symbols": symbols}))
-                return
-        s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
-
     # ----- the seeded simulation's hints ----------------------------------------------
 
     def bot_candidates(self, s, rng):
@@ -508,8 +453,7 @@ class EliteRules(Rules):
                     out.append(f"commission {q} 1 {rng.randint(0, 20)}")
             if (s.phase == "setup" or s.extra.get("window") == p) and rng.random() < 0.3:
                 out.append(f"buy_shares {p} {rng.randint(1, 4)}")
-            if s.extra.get("jackpot") == p and rng.random() < 0.5:
-                out.append(f"jackpot {rng.choice((10, 20, 50))} {rng.randint(1, 6)} {rng.randint(1, 6)} {rng.randint(1, 6)}")
+            out += self.jackpot_hint(s, rng)
             if rng.random() < 0.03:
                 out.append(f"insure {rng.choice(s.alive)} {rng.choice(POLICIES)}")
             if rng.random() < 0.05 and s.held(p, "shares") and s.phase == "roll":

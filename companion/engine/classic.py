@@ -1,0 +1,137 @@
+"""Millionaire Classic: 24 plots, CHANCE and MOVEMENT, the CHARITY FUND, white and black business.
+
+The authority is the Classic part of ../shared/rules/millionaire-classic-elite-en.txt
+(a machine translation: "forfeits"/"phantoms" are the game's money); section
+names in comments are its headings ("Surprise" cells, Tax office, Black
+business, ...). The JACKPOT, TAX INSPECTION and redemption timing are the
+Millionaire family's (engine/millionaire.py). Ambiguous points are named options
+in the edition file and explained in docs/editions/classic.md.
+"""
+from companion.errors import EditionError
+from companion.engine.millionaire import MillionaireRules, check_slot
+from companion.engine.state import BANK, CHARITY, JACKPOT, Note
+
+
+class ClassicRules(MillionaireRules):
+    OPTIONS = {
+        **MillionaireRules.OPTIONS,
+        "card_move_collects": True,        # a CHANCE card moving past START pays circle income
+        "movement_deck": "movement",       # the deck whose moves never pay circle income
+        "movement_collects": False,        # "If between these cells there is a START cell, the circular income is not paid"
+        "monopoly_rent_multiplier": 2,     # "If the plot is in monopoly possession ... the rent is doubled"
+        "black_business_fine": 50,
+        "black_business_lands_on_fund": False,  # True: after the fine the fund cell acts as a landing
+    }
+    CELL_KINDS = MillionaireRules.CELL_KINDS | {"charity", "white_business", "black_business"}
+    SYSTEM_ACCOUNTS = (BANK, JACKPOT, CHARITY)
+
+    MESSAGES = {
+        "en": {
+            "fund_taken": "{player} takes {amount} from the CHARITY FUND",
+            "fund_empty": "The CHARITY FUND is empty: {player} takes nothing",
+            "black_business": "{player}: BLACK BUSINESS, off to the CHARITY FUND",
+            "black_business_fine": "{player} paid a fine of {amount} into the CHARITY FUND",
+            "no_circle_income": "{player} moves to {cell}: no circle income",
+        },
+        "ru": {
+            "fund_taken": "{player} забирает {amount} из БЛАГОТВОРИТЕЛЬНОГО ФОНДА",
+            "fund_empty": "БЛАГОТВОРИТЕЛЬНЫЙ ФОНД пуст: {player} ничего не получает",
+            "black_business": "{player}: «ЧЁРНЫЙ» БИЗНЕС, переход в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
+            "black_business_fine": "{player} платит штраф {amount} в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
+            "no_circle_income": "{player} переходит на {cell}: без кругового дохода",
+        },
+    }
+
+    def __init__(self, edition):
+        super().__init__(edition)
+        self.LANDINGS.update({
+            "charity": self.land_charity, "white_business": self.land_white_business,
+            "black_business": self.land_black_business,
+        })
+
+    @classmethod
+    def check_edition(cls, edition):
+        super().check_edition(edition)
+        check_slot(edition)
+        source = edition.source
+        factor = edition.options["monopoly_rent_multiplier"]
+        for pid, cell in edition.plots.items():
+            # Stop at a "foreign" site: the monopoly rent is the printed rent doubled,
+            # so the file's second rent amount must say exactly that
+            if len(cell.rent) > 1 and cell.rent[1] != cell.rent[0] * factor:
+                raise EditionError(source, f"cells[{cell.index}].rent",
+                                   f"the monopoly rent must be {factor} x the printed rent "
+                                   f"({cell.rent[0] * factor}), not {cell.rent[1]}")
+        kinds = [c.kind for c in edition.cells]
+        if ("white_business" in kinds or "black_business" in kinds) and kinds.count("charity") != 1:
+            raise EditionError(source, "cells", "white and black business need exactly one CHARITY FUND cell "
+                               "(kind = \"charity\")")
+        if kinds.count("jackpot") > 1:
+            raise EditionError(source, "cells", "needs at most one JACKPOT cell")
+        if len(edition.cells_of_kind("detention")) != 1:
+            raise EditionError(source, "cells", "needs exactly one TAX INSPECTION cell (kind = \"detention\")")
+
+    # ----- setup -----------------------------------------------------------------------
+
+    def setup(self, s):
+        super().setup(s)                     # 200 into the JACKPOT cash box
+        # the CHARITY FUND BANK is an account of its own, empty at the start
+        s.balances.setdefault(CHARITY, 0)
+
+    # ----- the CHARITY FUND, "white" and "black" business --------------------------------
+
+    def charity_index(self):
+        return self.edition.cells_of_kind("charity")[0]
+
+    def take_fund(self, s, p):
+        # Charitable foundation, "white" business: "he takes all the money located there"
+        amount = s.cash(CHARITY)
+        if amount:
+            self.transfer(s, CHARITY, p, amount)
+            s.notes.append(Note("fund_taken", {"player": p, "amount": amount}))
+        else:
+            s.notes.append(Note("fund_empty", {"player": p}))
+
+    def land_charity(self, s, p, cell):
+        self.take_fund(s, p)
+
+    def land_white_business(self, s, p, cell):
+        self.take_fund(s, p)
+
+    def land_black_business(self, s, p, cell):
+        # Black business: "go to the CHARITY FOUNDATION cell and pay a fine of 50 to the
+        # CHARITY FUND BANK". The token is sent there (START is not counted on the way)
+        # and, by default, the fund cell does not pay out: the player is there to pay,
+        # not to collect (option black_business_lands_on_fund).
+        s.notes.append(Note("black_business", {"player": p}))
+        fund = self.cells[self.charity_index()]
+        s.position[p] = fund.index
+        self.charge(s, p, CHARITY, self.opt["black_business_fine"], "black_business_fine")
+        if self.opt["black_business_lands_on_fund"] and p in s.alive:
+            self.LANDINGS[fund.kind](s, p, fund)
+
+    # ----- MOVEMENT cards ----------------------------------------------------------------
+
+    def apply_effect(self, s, p, eff, card):
+        if eff["do"] == "move_to" and card.deck == self.opt["movement_deck"]:
+            # "Surprise" cells: the MOVEMENT card moves the pawn to the named cell; if START
+            # lies between, no circle income (not even when the named cell is START itself)
+            target = self.edition.cell(eff["cell"]).index
+            self.move_to(s, p, target, collect=eff.get("collect", self.opt["movement_collects"]))
+            return
+        super().apply_effect(s, p, eff, card)
+
+    def move_to(self, s, p, index, collect=True, forward=True):
+        if not collect and self.cells[index].kind == "start":
+            s.position[p] = index
+            s.notes.append(Note("landed", {"player": p, "cell": self.cells[index].id}))
+            s.notes.append(Note("no_circle_income", {"player": p, "cell": self.cells[index].id}))
+            return
+        super().move_to(s, p, index, collect, forward)
+
+    # ----- the seeded simulation's hints ---------------------------------------------------
+
+    def bot_candidates(self, s, rng):
+        if s.debts or s.pending is not None:
+            return []
+        return self.jackpot_hint(s, rng)

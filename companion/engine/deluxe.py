@@ -1,0 +1,133 @@
+"""Millionaire Deluxe: Classic plus the personal rating scale, whose top also ends the game.
+
+The authority is the Russian rulebook ../shared/rules/millionaire-deluxe-ru.txt;
+section names in comments are its headings («Шкала личного рейтинга игроков»,
+«Победитель игры»). Everything else is Millionaire Classic (engine/classic.py).
+The scale's shape (how many steps, how many places on each) is edition data:
+`[extra] rating_places = [places on step 1, step 2, ..., top step]`. A player's
+step is the counter `holdings[(player, "rating")]`; 0 is the yellow line beside
+the scale where every token starts. Choices are in docs/editions/deluxe.md.
+"""
+from companion.errors import EditionError
+from companion.engine.classic import ClassicRules
+from companion.engine.state import Note
+
+RATING = "rating"
+
+
+class DeluxeRules(ClassicRules):
+    OPTIONS = {
+        **ClassicRules.OPTIONS,
+        "rating_top_wins": True,       # «до тех пор, когда один из игроков не достигнет вершины шкалы»
+        "rating_step_value": 100,      # timed game: each step adds this to wealth («оговоренную сумму»)
+        "rating_down_when_sent": True,  # sent to TAX INSPECTION (TAX POLICE, three doubles, a card) counts as landing
+    }
+
+    MESSAGES = {
+        "en": {
+            **ClassicRules.MESSAGES["en"],
+            "rating_up": "{player} moves up to step {step} of the rating scale ({reason})",
+            "rating_down": "{player} moves down to step {step} of the rating scale ({reason})",
+            "rating_blocked": "{player} stays on step {step}: every place on step {target} is taken ({reason})",
+            "rating_bottom": "{player} is already at the foot of the rating scale ({reason})",
+            "rating_top": "{player} reaches the top of the rating scale",
+        },
+        "ru": {
+            **ClassicRules.MESSAGES["ru"],
+            "rating_up": "{player} поднимается на ступень {step} шкалы рейтинга ({reason})",
+            "rating_down": "{player} опускается на ступень {step} шкалы рейтинга ({reason})",
+            "rating_blocked": "{player} остаётся на ступени {step}: все места ступени {target} заняты ({reason})",
+            "rating_bottom": "{player} уже у подножия шкалы рейтинга ({reason})",
+            "rating_top": "{player} достигает вершины шкалы рейтинга",
+        },
+    }
+
+    @classmethod
+    def check_edition(cls, edition):
+        super().check_edition(edition)
+        places = edition.extra.get("rating_places")
+        if not (isinstance(places, list) and places and
+                all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in places)):
+            raise EditionError(edition.source, "extra.rating_places",
+                               "must list the places on each step of the rating scale, bottom to top "
+                               "(whole numbers, at least 1 each)")
+
+    # ----- the rating scale («Шкала личного рейтинга игроков») ----------------------------
+
+    def places(self):
+        return self.edition.extra["rating_places"]
+
+    def rate(self, s, p, direction, reason):
+        """Move p's extra token one step up (+1) or down (-1), if the target step has room."""
+        if p not in s.alive or s.phase == "over":
+            return
+        step = s.held(p, RATING)
+        target = step + direction
+        if target < 0:
+            s.notes.append(Note("rating_bottom", {"player": p, "reason": reason}))
+            return
+        if target > len(self.places()):
+            return                              # already on top (only when the top does not win)
+        if target > 0:
+            # «Если все клетки ступени ... заняты фишками других игроков, игрок оставляет фишку на месте»
+            taken = sum(1 for q in s.alive if q != p and s.held(q, RATING) == target)
+            if taken >= self.places()[target - 1]:
+                s.notes.append(Note("rating_blocked", {"player": p, "step": step, "target": target,
+                                                       "reason": reason}))
+                return
+        self.give(s, p, RATING, direction)
+        s.notes.append(Note("rating_up" if direction > 0 else "rating_down",
+                            {"player": p, "step": target, "reason": reason}))
+        if target == len(self.places()) and self.opt["rating_top_wins"]:
+            # «Победитель игры»: reaching the top of the scale ends the game
+            s.notes.append(Note("rating_top", {"player": p}))
+            s.winner = p
+            s.phase = "over"
+            s.notes.append(Note("winner", {"player": p}))
+
+    # up: «Белый» бизнес, Благотворительный фонд, a favourable CHANCE instruction
+    def land_charity(self, s, p, cell):
+        super().land_charity(s, p, cell)
+        self.rate(s, p, +1, cell.id)
+
+    def land_white_business(self, s, p, cell):
+        super().land_white_business(s, p, cell)
+        self.rate(s, p, +1, cell.id)
+
+    # down: «Чёрный» бизнес, Налоговая инспекция, an unfavourable CHANCE instruction
+    def land_black_business(self, s, p, cell):
+        self.rate(s, p, -1, cell.id)
+        super().land_black_business(s, p, cell)
+
+    def land_inspection(self, s, p, cell):
+        super().land_inspection(s, p, cell)
+        self.rate(s, p, -1, cell.id)
+
+    def send_to_detention(self, s, p):
+        super().send_to_detention(s, p)
+        if self.opt["rating_down_when_sent"]:
+            self.rate(s, p, -1, self.cells[self.detention_index()].id)
+
+    def apply_card(self, s, p, card):
+        super().apply_card(s, p, card)
+        self.rate_card(s, p, card)
+
+    def draw_card(self, s, p, deck, card_id=None):
+        before = len(s.notes)
+        super().draw_card(s, p, deck, card_id)
+        # a card kept for later (leave TAX INSPECTION) is not applied now but was still received
+        for note in s.notes[before:]:
+            if note.code == "card_kept" and note.params["player"] == p:
+                self.rate_card(s, p, self.edition.cards[note.params["card"]])
+
+    def rate_card(self, s, p, card):
+        # cards with no `favourable` key (moves onto a rated cell) leave the step to the cell
+        if card.favourable is not None:
+            self.rate(s, p, +1 if card.favourable else -1, card.id)
+
+    # ----- the end ------------------------------------------------------------------------
+
+    def wealth(self, s, p):
+        # a timed game: «игроки, чьи дополнительные фишки находятся на ступенях шкалы
+        # рейтинга, прибавляют к своему капиталу оговоренную правилами сумму»
+        return super().wealth(s, p) + s.held(p, RATING) * self.opt["rating_step_value"]

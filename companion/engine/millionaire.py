@@ -1,0 +1,110 @@
+"""What the Millionaire family (Elite, Classic, Deluxe) shares: the JACKPOT and TAX INSPECTION.
+
+Every Millionaire rulebook has the same JACKPOT cell (a bet into the cash box,
+one die per column of the slot machine, wins paid by the BANK), the same
+200 put into the JACKPOT cash box at the start, the same TAX INSPECTION that
+holds a token landing on it (pay 50 or a double within three turns) and the
+same "redeem a mortgaged plot only before your own turn". Edition modules
+subclass `MillionaireRules` and add their own cells on top.
+"""
+from companion.errors import EditionError, RuleViolation
+from companion.engine.core import Rules
+from companion.engine.state import BANK, JACKPOT, Note
+
+
+class MillionaireRules(Rules):
+    OPTIONS = {
+        **Rules.OPTIONS,
+        "start_jackpot": 200,
+        "inspection_landing_detains": True,
+        "jackpot_min_bet": 10,
+        "jackpot_max_bet": 500,
+    }
+    CELL_KINDS = Rules.CELL_KINDS | {"jackpot"}
+    COMMANDS = {**Rules.COMMANDS, "jackpot": "cmd_jackpot"}
+    DICE_VERBS = {**Rules.DICE_VERBS, "jackpot": (1, 3)}
+
+    def __init__(self, edition):
+        super().__init__(edition)
+        self.LANDINGS.update({"jackpot": self.land_jackpot, "detention": self.land_inspection})
+
+    # ----- setup and turns ------------------------------------------------------------
+
+    def setup(self, s):
+        # ПОДГОТОВКА К ИГРЕ: the banker puts 200 into the JACKPOT cash box
+        self.transfer(s, BANK, JACKPOT, self.opt["start_jackpot"])
+
+    def turn_started(self, s, p):
+        s.extra.pop("jackpot", None)
+
+    def cmd_roll(self, s, args):
+        # a new move ends the chance to play the JACKPOT
+        s.extra.pop("jackpot", None)
+        super().cmd_roll(s, args)
+
+    # ----- TAX INSPECTION and redemption ---------------------------------------------
+
+    def land_inspection(self, s, p, cell):
+        # НАЛОГОВАЯ ИНСПЕКЦИЯ: a token landing there is held (pay 50 or a double in three turns)
+        if self.opt["inspection_landing_detains"] and p in s.alive:
+            s.detained[p] = 0
+            s.again = False
+            s.notes.append(Note("detained", {"player": p, "cell": cell.id}))
+
+    def check_redeem_time(self, s, p):
+        # ПРАВИЛА ЗАЛОГА: redeem only before one's own turn
+        if s.turn == p and s.phase == "moved":
+            raise RuleViolation("before_own_turn_only", player=p, action="redeem")
+
+    # ----- the JACKPOT ----------------------------------------------------------------
+
+    def land_jackpot(self, s, p, cell):
+        s.extra["jackpot"] = p
+        s.notes.append(Note("jackpot_offered", {"player": p}))
+
+    def cmd_jackpot(self, s, args):
+        """`jackpot BET D D D`: bet into the cash box, one die per column."""
+        self.need(args, 4, "jackpot BET D D D")
+        if s.extra.get("jackpot") != s.turn:
+            raise RuleViolation("not_on_jackpot", player=s.turn)
+        p = s.turn
+        bet = self.int_arg(args[0], "bet", self.opt["jackpot_min_bet"], self.opt["jackpot_max_bet"])
+        dice = self.dice_args(args[1:], 3, "jackpot BET D D D")
+        del s.extra["jackpot"]
+        self.spend(s, p, JACKPOT, bet, "jackpot")
+        symbols = [reel[d - 1] for reel, d in zip(self.edition.slot["reels"], dice)]
+        s.notes.append(Note("jackpot_played", {"player": p, "bet": bet, "symbols": symbols}))
+        for win in self.edition.slot.get("wins", []):
+            if all(c in ("*", sym) for c, sym in zip(win["combo"], symbols)):
+                if "jackpot" in win:
+                    amount = s.cash(JACKPOT)
+                    self.transfer(s, JACKPOT, p, amount)
+                else:
+                    amount = win["amount"] if "amount" in win else bet * win["multiplier"]
+                    self.transfer(s, BANK, p, amount)
+                s.notes.append(Note("jackpot_won", {"player": p, "amount": amount, "symbols": symbols}))
+                return
+        s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
+
+    def jackpot_hint(self, s, rng):
+        """The seeded bot plays the JACKPOT half the times it may."""
+        if s.extra.get("jackpot") == s.turn and rng.random() < 0.5:
+            return [f"jackpot {rng.choice((10, 20, 50))} {rng.randint(1, 6)} {rng.randint(1, 6)} {rng.randint(1, 6)}"]
+        return []
+
+
+def check_slot(edition):
+    """The slot machine table: three columns of six symbols and the winning lines."""
+    slot = edition.slot
+    reels = slot.get("reels")
+    if not (isinstance(reels, list) and len(reels) == 3 and
+            all(isinstance(r, list) and len(r) == 6 for r in reels)):
+        raise EditionError(edition.source, "slot.reels", "must be three columns of six symbols")
+    for i, win in enumerate(slot.get("wins", [])):
+        path = f"slot.wins[{i}]"
+        combo = win.get("combo")
+        if not (isinstance(combo, list) and len(combo) == 3):
+            raise EditionError(edition.source, f"{path}.combo", "must list three symbols ('*' for any)")
+        kinds = [k for k in ("multiplier", "amount", "jackpot") if k in win]
+        if len(kinds) != 1:
+            raise EditionError(edition.source, path, "needs exactly one of multiplier, amount, jackpot")

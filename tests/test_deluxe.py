@@ -1,0 +1,308 @@
+"""Millionaire Deluxe rules (../shared/rules/millionaire-deluxe-ru.txt).
+
+Deluxe is Classic (tests/test_classic.py) plus «Шкала личного рейтинга игроков»,
+the personal rating scale, and its part of «Победитель игры». Every test names
+the rulebook section it checks. Amounts come from companion/editions/deluxe.toml
+(the same board as classic.toml; cell indices: chance1 2, white1 5, movement1 7,
+inspection 10, black1 13, chance2 15, jackpot 20, charity 25, white2 28,
+police 30, black2 35, chance4 37). The shipped scale (placeholder) has 7 steps
+with places [4, 4, 3, 3, 2, 2, 1]; tests that need a small scale edit a copy.
+"""
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.autoplay import next_command, play
+from companion.editions import load_edition, parse_edition, rules_for
+from companion.engine.deluxe import DeluxeRules
+from companion.engine.game import Game
+from companion.engine.state import CHARITY, JACKPOT
+from companion.errors import EditionError, RuleViolation
+from companion.messages import CATALOGS, LANGUAGES
+from companion.script import run_script
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios" / "deluxe").glob("*.game"))
+DELUXE_TOML = Path(__file__).parent.parent / "companion" / "editions" / "deluxe.toml"
+SHIPPED_SCALE = "rating_places = [4, 4, 3, 3, 2, 2, 1]"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return rules_for(load_edition("deluxe"))
+
+
+def edited(*replacements):
+    """The shipped Deluxe file with some lines replaced (a table editing its own copy)."""
+    text = DELUXE_TOML.read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return rules_for(parse_edition(text, "edited-deluxe.toml"))
+
+
+def new(rules, players=("Anna", "Boris"), seed=1):
+    return Game.start(rules, seed, list(players))
+
+
+def run(game, *lines):
+    for line in lines:
+        game.apply(line)
+    return game.state
+
+
+def step(s, p):
+    return s.held(p, "rating")
+
+
+def codes(game):
+    return [n.code for n in game.events[-1].notes]
+
+
+# ----- the edition file ---------------------------------------------------------------------
+
+def test_deluxe_is_classic_with_a_scale_in_the_data(rules):
+    """«Миллионер Делюкс»: 8 industries of 3 plots, CHANCE and MOVEMENT; the scale is edition data."""
+    ed = rules.edition
+    assert isinstance(rules, DeluxeRules)
+    assert len(ed.plots) == 24 and {d: len(c) for d, c in ed.decks.items()} == {"chance": 20, "movement": 20}
+    assert ed.extra["rating_places"] == [4, 4, 3, 3, 2, 2, 1]
+    flags = {c.favourable for c in ed.cards.values() if c.deck == "chance"}
+    assert flags == {True, False, None}
+
+
+def test_a_scale_without_places_is_refused():
+    """«Шкала личного рейтинга»: every step has a number of places; the file must give them."""
+    with pytest.raises(EditionError, match="rating_places"):
+        edited((SHIPPED_SCALE, "rating_places = [3, 0, 1]"))
+
+
+def test_setup_is_classics(rules):
+    """«Подготовка к игре»: 2000 each, 200 into the «Джекпот» cash box; every token off the scale."""
+    s = new(rules).state
+    assert s.cash("Anna") == 2000 and s.cash(JACKPOT) == 200 and s.cash(CHARITY) == 0
+    assert step(s, "Anna") == 0 and step(s, "Boris") == 0
+
+
+# ----- up and down --------------------------------------------------------------------------------
+
+def test_white_business_and_the_fund_move_one_step_up(rules):
+    """Шкала: up one step on «Белый» бизнес and on Благотворительный фонд."""
+    g = new(rules)
+    s = run(g, "land white1")
+    assert step(s, "Anna") == 1
+    s = run(g, "end", "land white2", "end", "land charity")
+    assert step(s, "Anna") == 2 and step(s, "Boris") == 1
+
+
+def test_black_business_moves_one_step_down_and_sends_to_the_fund(rules):
+    """Шкала: down one step on «Чёрный» бизнес; Classic sends the token to the fund with a fine of 50."""
+    g = new(rules)
+    run(g, "land white1", "end", "land jackpot", "end")
+    s = run(g, "land black1")                      # white1 -> black1
+    assert step(s, "Anna") == 0
+    assert s.position["Anna"] == 25 and s.cash("Anna") == 1950 and s.cash(CHARITY) == 50
+    assert codes(g).count("rating_up") == 0       # sent to the fund: no step up there (choice)
+
+
+def test_tax_inspection_moves_one_step_down(rules):
+    """Шкала: down one step on Налоговая инспекция (landing there)."""
+    g = new(rules)
+    run(g, "land white1", "end", "land jackpot", "end")
+    s = run(g, "land inspection")
+    assert step(s, "Anna") == 0 and "Anna" in s.detained
+
+
+def test_sent_to_tax_inspection_also_moves_down(rules):
+    """Шкала (choice rating_down_when_sent): TAX POLICE sends the token onto Налоговая инспекция."""
+    g = new(rules)
+    run(g, "land white1", "end", "land jackpot", "end")
+    s = run(g, "land police")
+    assert step(s, "Anna") == 0 and s.position["Anna"] == 10
+
+
+def test_sent_to_tax_inspection_need_not_count():
+    """Шкала, option rating_down_when_sent = false: only landing on the cell moves the token down."""
+    rules = edited(("rating_down_when_sent = true", "rating_down_when_sent = false"))
+    g = new(rules)
+    run(g, "land white1", "end", "land jackpot", "end")
+    s = run(g, "land police")
+    assert step(s, "Anna") == 1
+
+
+def test_the_token_never_goes_below_the_yellow_line(rules):
+    """Шкала: tokens start on the yellow line beside the scale; there is nothing below it."""
+    g = new(rules)
+    s = run(g, "land black1")
+    assert step(s, "Anna") == 0 and "rating_bottom" in codes(g)
+
+
+def test_favourable_and_unfavourable_chance_cards(rules):
+    """Шкала: up on a favourable CHANCE instruction, down on an unfavourable one."""
+    g = new(rules)
+    s = run(g, "land chance1", "draw c01")          # lottery +100: favourable
+    assert step(s, "Anna") == 1 and s.cash("Anna") == 2100
+    run(g, "end", "land white1", "end")
+    s = run(g, "land chance2", "draw c02")          # fine 50: unfavourable
+    assert step(s, "Anna") == 0 and s.cash("Anna") == 2050
+
+
+def test_a_kept_favourable_card_counts_when_drawn(rules):
+    """Шкала: the card that frees from TAX INSPECTION is favourable though kept for later."""
+    g = new(rules)
+    s = run(g, "land chance1", "draw c05")
+    assert s.kept["Anna"] == ("c05",) and step(s, "Anna") == 1
+
+
+def test_a_card_moving_onto_a_rated_cell_counts_once(rules):
+    """Шкала (data choice): "go to TAX INSPECTION" carries no flag; the cell moves the token once."""
+    g = new(rules)
+    run(g, "land white1", "end", "land jackpot", "end", "land charity", "end", "land white2", "end")
+    assert step(g.state, "Anna") == 2
+    s = run(g, "land chance4", "draw c04")          # charity -> chance4 -> TAX INSPECTION
+    assert step(s, "Anna") == 1 and "Anna" in s.detained
+
+
+def test_movement_card_onto_white_business_moves_up(rules):
+    """Шкала: a MOVEMENT card onto «Белый» бизнес is a landing there (Classic: no income past START)."""
+    g = new(rules)
+    s = run(g, "land movement1", "draw m10")        # movement1 (7) -> white1 (5): past START
+    assert step(s, "Anna") == 1 and s.cash("Anna") == 2000
+
+
+# ----- places on a step -----------------------------------------------------------------------------
+
+def test_a_full_step_keeps_the_token_where_it_is():
+    """Шкала: «Если все клетки ступени ... заняты фишками других игроков, игрок оставляет фишку на месте»."""
+    rules = edited((SHIPPED_SCALE, "rating_places = [1, 1, 1]"))
+    g = new(rules)
+    run(g, "land white1", "end")                    # Anna takes the only place on step 1
+    s = run(g, "land white1")
+    assert step(s, "Boris") == 0 and "rating_blocked" in codes(g)
+    run(g, "end", "land charity", "end")            # Anna climbs to step 2; step 1 is free again
+    s = run(g, "land white2")
+    assert step(s, "Boris") == 1
+    run(g, "end")
+    s = run(g, "land black2")                       # Anna would step down onto Boris's place
+    assert step(s, "Anna") == 2 and "rating_blocked" in codes(g)
+
+
+def test_a_bankrupt_players_token_leaves_the_scale():
+    """«Победитель игры»: a bankrupt player leaves the game, and his token frees its place."""
+    rules = edited((SHIPPED_SCALE, "rating_places = [1, 1, 1]"))
+    g = new(rules, ("Anna", "Boris", "Vera"))
+    run(g, "land transport1", "buy", "end", "land white1", "end", "land jackpot", "end")
+    s = run(g, "land white2")                       # Anna: Boris holds the only place on step 1
+    assert step(s, "Anna") == 0 and step(s, "Boris") == 1
+    run(g, "end", "pay Boris Anna 2000")
+    s = run(g, "land transport1")                   # Boris owes the rent 14 with nothing in hand
+    assert s.debts and s.debts[0].debtor == "Boris"
+    run(g, "bankrupt Boris")
+    assert "Boris" not in g.state.alive and step(g.state, "Boris") == 0
+    s = run(g, "land white2")                       # Vera takes the freed place
+    assert step(s, "Vera") == 1
+
+
+# ----- the end ---------------------------------------------------------------------------------------
+
+def test_reaching_the_top_of_the_scale_wins():
+    """«Победитель игры»: the game goes on «до тех пор, когда один из игроков не достигнет вершины шкалы»."""
+    rules = edited((SHIPPED_SCALE, "rating_places = [2, 1]"))
+    g = new(rules, ("Anna", "Boris", "Vera"))
+    run(g, "land white1", "end", "land jackpot", "end", "land jackpot", "end")
+    s = run(g, "land charity")
+    assert step(s, "Anna") == 2 and s.winner == "Anna" and s.phase == "over"
+    assert "rating_top" in codes(g)
+    with pytest.raises(RuleViolation) as exc:
+        run(g, "end")
+    assert exc.value.code == "game_over"
+
+
+def test_the_top_need_not_end_the_game():
+    """«Победитель игры», option rating_top_wins = false: play on for bankruptcy or the clock."""
+    rules = edited((SHIPPED_SCALE, "rating_places = [2, 1]"), ("rating_top_wins = true", "rating_top_wins = false"))
+    g = new(rules)
+    run(g, "land white1", "end", "land jackpot", "end", "land charity", "end", "land jackpot", "end")
+    s = run(g, "land white2")
+    assert step(s, "Anna") == 2 and s.phase != "over"
+
+
+def test_timed_game_adds_the_agreed_sum_per_step(rules):
+    """«Победитель игры»: on time, tokens on the scale add the agreed sum (100 a step by default)."""
+    g = new(rules)
+    run(g, "land white1", "end", "land jackpot", "end", "land charity", "end")
+    run(g, "end_game")
+    wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]
+    assert wealth == {"Anna": 2000 + 2 * 100, "Boris": 2000}
+    assert g.state.winner == "Anna"
+
+
+def test_timed_game_step_worth_is_an_option():
+    """«Победитель игры»: «оговоренную правилами сумму» is the table's choice (rating_step_value)."""
+    rules = edited(("rating_step_value = 100", "rating_step_value = 250"))
+    g = new(rules)
+    run(g, "land white1", "end", "end_game")
+    wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]
+    assert wealth == {"Anna": 2250, "Boris": 2000}
+
+
+# ----- scenario scripts ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_deluxe_scenario(path):
+    """Scenario scripts (tests/scenarios/deluxe): each names its rulebook sections; balances by hand."""
+    table = run_script(path.read_text(encoding="utf-8"), str(path))
+    assert table.state.winner
+
+
+def test_there_are_deluxe_scenarios():
+    assert len(SCENARIOS) >= 2
+
+
+def test_every_deluxe_message_has_english_and_russian():
+    """Every code the Deluxe module adds speaks both languages."""
+    for language in LANGUAGES:
+        assert set(DeluxeRules.MESSAGES[language]) == set(DeluxeRules.MESSAGES["en"])
+        for code in DeluxeRules.MESSAGES["en"]:
+            assert code in CATALOGS[language]
+
+
+# ----- seeded autoplay -----------------------------------------------------------------------------
+
+def finish(game, rng_seed):
+    """If the autoplayer stopped at its event cap mid-decision, settle it and call time."""
+    rng = random.Random(rng_seed)
+    for _ in range(200):
+        s = game.state
+        if s.phase == "over" or (s.pending is None and not s.debts):
+            break
+        line, _ = next_command(game, rng)
+        if line is None:
+            break
+        game.apply(line)
+    if game.state.phase != "over":
+        game.apply("end_game")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5, 6, 7])
+def test_seeded_autoplay_games_run_to_the_end_with_balanced_books(rules, seed):
+    """Whole games (every rulebook section at once): zero-sum postings, no negative cash, replay."""
+    players = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][: 2 + seed % 5]
+    game = Game.start(rules, seed, players)
+    play(game.apply, game, seed)
+    finish(game, seed)
+    assert game.state.phase == "over" and game.state.winner
+    emitted = set()
+    for event in game.events:
+        assert sum(p.amount for p in event.postings) == 0, event
+        emitted.update(n.code for n in event.notes)
+    for p in players:
+        assert game.state.cash(p) >= 0
+    places = rules.edition.extra["rating_places"]
+    for k, room in enumerate(places, 1):
+        assert sum(1 for p in game.state.alive if step(game.state, p) == k) <= room
+    replayed = Game.replay(rules, game.events)
+    assert replayed.state.signature() == game.state.signature()
+    for code in emitted:
+        for language in LANGUAGES:
+            assert code in CATALOGS[language], (code, language)
