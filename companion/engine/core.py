@@ -439,7 +439,7 @@ class Rules:
         s.detained[p] = tries
         s.notes.append(Note("still_detained", {"player": p, "tries": tries}))
         if tries >= self.opt["detention_tries"] and self.opt["detention_third_miss"] == "pay_and_move":
-            self.charge(s, p, BANK, self.opt["detention_fine"], "fine_paid")
+            self.charge(s, p, self.fine_account(), self.opt["detention_fine"], "fine_paid")
             del s.detained[p]
             self.advance(s, p, sum(dice))
 
@@ -666,9 +666,14 @@ class Rules:
             raise RuleViolation("supply_out", kind="small")
         if large > self.edition.supply.get("large", 10 ** 6):
             raise RuleViolation("supply_out", kind="large")
-        self.spend(s, p, BANK, cell.build_cost, cell.id)
+        cost = self.build_price(s, cell)
+        self.spend(s, p, BANK, cost, cell.id)
         s.notes.append(Note("built", {"player": p, "plot": cell.id, "level": level + 1,
-                                      "cost": cell.build_cost}))
+                                      "cost": cost}))
+
+    def build_price(self, s, cell):
+        """What the next building on a plot costs; editions that auction buildings override this."""
+        return cell.build_cost
 
     def cmd_sell_building(self, s, args):
         self.need(args, 1, "sell_building PLOT")
