@@ -33,8 +33,19 @@ PLAYERS = ("Anna", "Boris", "Vera")
 
 # ----- small helpers ------------------------------------------------------------------
 
-def new(players=PLAYERS, seed=1):
-    return Game.start(RULES, seed, list(players))
+def new(players=PLAYERS, seed=1, rules=None):
+    return Game.start(rules or RULES, seed, list(players))
+
+
+def rules_with(**options):
+    """The shipped edition with some [options] changed, as a table would edit the file."""
+    text = EDITION.text
+    for key, value in options.items():
+        shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
+        lines = [f"{key} = {shown}" if line.split("=")[0].strip() == key else line for line in text.splitlines()]
+        assert lines != text.splitlines(), key
+        text = "\n".join(lines)
+    return rules_for(parse_edition(text, "variant.toml"))
 
 
 def arrange(g, *, owner=None, cash=None, level=None, mortgaged=(), position=None, held=None,
@@ -386,8 +397,6 @@ def test_shares_bought_on_passing_start_until_the_turn_ends():
     refused(g, "buy_shares Anna 1", "no_share_window")    # the window closed with the turn
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: passing START and landing on the EXCHANGE in one move: the START "
-                   "purchase uses up the trade before the exchange roll (АКЦИИ / КУПЛЯ-ПРОДАЖА, ИГРА НА БИРЖЕ)")
 def test_passing_start_onto_the_exchange_keeps_both_exchange_trades():
     """АКЦИИ / КУПЛЯ-ПРОДАЖА: shares are bought «проходя через клетку СТАРТ ..., а также при попадании на
     клетку БИРЖА»; ИГРА НА БИРЖЕ: the two trades are those made «Находясь на БИРЖЕ»."""
@@ -964,8 +973,8 @@ def test_two_fortune_cards_on_the_wheel_first_drawn_wins():
 
 # ===== ПРАВИЛА АУКЦИОНА ===================================================================
 
-def on_auction(players=PLAYERS, **kw):
-    g = new(players)
+def on_auction(players=PLAYERS, rules=None, **kw):
+    g = new(players, rules=rules)
     arrange(g, position={"Anna": "inspection"}, **kw)
     play(g, "roll 2 4")                            # 10 -> 16 AUCTION
     assert g.state.pending.kind == "auction_roll"
@@ -1023,9 +1032,6 @@ def test_plots_never_auctioned(setup, reason):
     assert g.state.pending is None and g.state.owner["media2"] == "Boris"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the plot under the hammer of the AUCTION cell is not locked: "
-                   "its owner can trade, mortgage or build on it mid-auction and the hammer still sells it "
-                   "(ПРАВИЛА АУКЦИОНА / ПРАВИЛА ЗАЛОГА / ТОРГОВЛЯ СОБСТВЕННОСТЬЮ)")
 @pytest.mark.parametrize("meanwhile", ["trade", "mortgage", "build"])
 def test_the_plot_under_the_hammer_stays_as_it_was(meanwhile):
     """ПРАВИЛА АУКЦИОНА: a plot is auctioned only unmortgaged and unbuilt, and only its owner is paid;
@@ -1058,9 +1064,31 @@ def test_green_policy_covers_every_auction_while_held():
     assert g.state.pending is None and g.state.held("Boris", "green") == 1
 
 
-def test_orange_policy_is_used_up_by_an_auction():
-    """ПРАВИЛА СТРАХОВАНИЯ: a long-term policy holds «до наступления страхового случая», then goes back."""
+def test_orange_policy_is_used_up_by_an_auction_when_the_holder_says_so():
+    """ПРАВИЛА СТРАХОВАНИЯ: a long-term policy holds «до наступления страхового случая, то есть того
+    момента, когда игрок сочтёт нужным использовать свой страховой полис» (long_term_policies = "ask")."""
     g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1})
+    event = play(g, "auction_roll 2 2 4")
+    assert "policy_question" in codes(event) and g.state.pending.kind == "claim"
+    refused(g, "end", "pending_first")
+    event = play(g, "use_policy Boris orange")
+    assert "policy_used" in codes(event) and "auction_cancelled" in codes(event)
+    assert g.state.held("Boris", "orange") == 0 and g.state.owner["media2"] == "Boris"
+    assert g.state.pending is None
+
+
+def test_orange_policy_kept_lets_the_auction_run():
+    """ПРАВИЛА СТРАХОВАНИЯ: the holder may keep the policy for a later case; the auction goes ahead."""
+    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1})
+    play(g, "auction_roll 2 2 4", "skip_policy Boris")
+    assert g.state.pending.kind == "auction" and g.state.pending.seller == "Boris"
+    play(g, "bid Vera 200", "hammer")
+    assert g.state.owner["media2"] == "Vera" and g.state.held("Boris", "orange") == 1
+
+
+def test_orange_policy_used_automatically_with_the_auto_option():
+    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto": used the first time it would cover."""
+    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1}, rules=rules_with(long_term_policies="auto"))
     event = play(g, "auction_roll 2 2 4")
     assert "policy_used" in codes(event)
     assert g.state.held("Boris", "orange") == 0 and g.state.owner["media2"] == "Boris"
@@ -1105,8 +1133,8 @@ def test_the_box_holds_12_policies_of_each_colour():
     play(g, "insure Vera green")
 
 
-def fortune_with_policies(card, **kw):
-    g = new()
+def fortune_with_policies(card, rules=None, **kw):
+    g = new(rules=rules)
     arrange(g, held={("Anna", "shares"): 4, ("Boris", "shares"): 4, ("Vera", "shares"): 4,
                      ("Anna", "blue"): 1, ("Boris", "orange"): 1}, **kw)
     on_fortune(g)
@@ -1124,14 +1152,32 @@ def test_blue_covers_one_adverse_point_of_a_fortune_card():
 
 def test_orange_covers_both_adverse_points_and_is_used_up():
     """ПРАВИЛА СТРАХОВАНИЯ: orange «страхует его от обоих!»; used, it goes back to the bank."""
-    g = fortune_with_policies("f23")
-    assert cash(g, "Boris") == 2000
+    g = fortune_with_policies("f23")               # 10 per share (40) and 30 more
+    assert [d.amount for d in g.state.debts if d.debtor == "Boris"] == [40, 30]
+    refused(g, "end", "debt_first")                # the insurance director asks Boris first
+    play(g, "use_policy Boris orange")
+    assert cash(g, "Boris") == 2000 and g.state.debts == ()
     assert g.state.held("Boris", "orange") == 0
+
+
+def test_orange_kept_means_paying_the_card():
+    """ПРАВИЛА СТРАХОВАНИЯ: the holder decides which case is the insured one; keeping it, he pays."""
+    g = fortune_with_policies("f23")
+    play(g, "skip_policy Boris")
+    assert cash(g, "Boris") == 2000 - 40 - 30 and g.state.debts == ()
+    assert g.state.held("Boris", "orange") == 1
+
+
+def test_orange_used_automatically_on_a_fortune_card_with_the_auto_option():
+    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto"."""
+    g = fortune_with_policies("f23", rules=rules_with(long_term_policies="auto"))
+    assert cash(g, "Boris") == 2000 and g.state.held("Boris", "orange") == 0
 
 
 def test_blue_covers_a_one_point_card_each_time():
     """ПРАВИЛА СТРАХОВАНИЯ: blue covers «любого неблагоприятного действия карточки ФОРТУНА» while held."""
     g = fortune_with_policies("f10")               # every player pays 100
+    play(g, "use_policy Boris orange")
     assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000 and cash(g, "Vera") == 1900
     play(g, "end")
     on_fortune(g, "Boris")
@@ -1158,13 +1204,16 @@ def test_red_policy_covers_one_unbearable_rent_or_tax(reason, amount):
     """ПРАВИЛА СТРАХОВАНИЯ: red covers «одной любой неприятности — непосильной аренды или налога»."""
     g = policy_debt(reason)
     assert g.state.debts[0].amount == amount
-    refused(g, "use_policy Anna orange", "policy_not_for_debt")
+    refused(g, "use_policy Anna green", "policy_not_for_debt")
+    refused(g, "use_policy Anna orange", "no_policy")
     refused(g, "use_policy Boris red", "no_policy")
-    cash_before = cash(g, "Anna")
+    cash_before, boris_before = cash(g, "Anna"), cash(g, "Boris")
     event = play(g, "use_policy Anna red")
     assert "policy_used" in codes(event)
     assert g.state.debts == () and g.state.held("Anna", "red") == 0
     assert cash(g, "Anna") == cash_before
+    if reason == "rent":                           # the insurer pays the owner (red_policy_pays_owner)
+        assert cash(g, "Boris") == boris_before + amount
     refused(g, "use_policy Anna red", "no_policy")
 
 
@@ -1259,9 +1308,6 @@ def test_the_box_holds_24_branches():
     assert cash(g, "Anna") == 5000 - 100 - 50 + 50 - 100
 
 
-@pytest.mark.xfail(strict=True, reason="BUG? (reading of КОМПЛЕКТАЦИЯ ИГРЫ / ФИЛИАЛЫ И ПРЕДПРИЯТИЯ): with the "
-                   "branches staying under an enterprise (buildings.large_returns_small = false) at most 8 "
-                   "enterprises can ever stand, so the box's 12 enterprises are never used")
 def test_all_12_enterprises_can_be_built():
     """КОМПЛЕКТАЦИЯ ИГРЫ: 24 branches and 12 enterprises in the box; a board using all 12 enterprises
     must be reachable (it is when an enterprise replaces the three branches under it)."""
@@ -1445,8 +1491,6 @@ def test_end_game_waits_for_open_decisions():
 
 # ===== a table throwing its own dice: `land CELL [double]` =====================================
 
-@pytest.mark.xfail(strict=True, reason="BUG: `land CELL` (without double) moves a player held at TAX INSPECTION "
-                   "out for free: no double, no fine (НАЛОГОВАЯ ИНСПЕКЦИЯ)")
 def test_land_without_a_double_keeps_a_held_player_in():
     """НАЛОГОВАЯ ИНСПЕКЦИЯ: out only «заплатив штраф 50 фантов или выкинув на кубиках дубль»."""
     g = new()
@@ -1455,8 +1499,6 @@ def test_land_without_a_double_keeps_a_held_player_in():
         assert "Anna" in g.state.detained and g.state.position["Anna"] == 10
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: after three misses `land CELL` lets the held player leave without "
-                   "the fine of 50 (НАЛОГОВАЯ ИНСПЕКЦИЯ)")
 def test_land_after_three_misses_collects_the_fine():
     """НАЛОГОВАЯ ИНСПЕКЦИЯ: after the third miss «только одним путём: заплатив штраф 50 фантов»."""
     g = new()
@@ -1465,8 +1507,6 @@ def test_land_after_three_misses_collects_the_fine():
         assert cash(g, "Anna") == 1950
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: three doubles reported with `land CELL double` do not send the "
-                   "player to TAX INSPECTION (ХОД ИГРЫ)")
 def test_three_doubles_reported_with_land():
     """ХОД ИГРЫ: «Если выпадают три дубля подряд, игрок должен отправиться в НАЛОГОВУЮ ИНСПЕКЦИЮ»."""
     g = new()
@@ -1475,8 +1515,6 @@ def test_three_doubles_reported_with_land():
         assert g.state.position["Anna"] == 10 and "Anna" in g.state.detained
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a move reported with `land` does not end the EXCHANGE visit or the "
-                   "JACKPOT chance of the cell left behind (ИГРА НА БИРЖЕ, ДЖЕКПОТ)")
 @pytest.mark.parametrize("cell, command, code", [
     ("exchange1", "exchange 2 6", "not_on_exchange"),
     ("jackpot", "jackpot 10 2 1 1", "not_on_jackpot"),

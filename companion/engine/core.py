@@ -274,7 +274,7 @@ class Rules:
     def settle_debts(self, s):
         kept = []
         for d in s.debts:
-            if d.debtor in s.alive and s.cash(d.debtor) >= d.amount and \
+            if d.debtor in s.alive and s.cash(d.debtor) >= d.amount and not d.claim and \
                     not any(k.debtor == d.debtor for k in kept):
                 self.transfer(s, d.debtor, d.creditor, d.amount)
                 s.notes.append(Note("debt_paid", {"player": d.debtor, "to": d.creditor,
@@ -296,26 +296,16 @@ class Rules:
         p = s.turn
         if not (s.phase in ("setup", "roll") or (s.phase == "moved" and s.again)):
             raise RuleViolation("already_rolled", player=p)
-        s.phase = "moved"
-        s.again = False
         s.last_dice = dice
         s.notes.append(Note("rolled", {"player": p, "dice": list(dice)}))
-        if p in s.detained:
-            self.roll_detained(s, p, dice)
-            return
-        double = n == 2 and dice[0] == dice[1]
-        if double:
-            s.doubles += 1
-            if s.doubles >= 3 and self.opt["three_doubles_detain"]:
-                s.notes.append(Note("three_doubles", {"player": p}))
-                self.send_to_detention(s, p)
-                return
-        self.advance(s, p, sum(dice))
-        if double and p in s.alive and p not in s.detained and s.turn == p:
-            s.again = True
+        self.move(s, p, n == 2 and dice[0] == dice[1], lambda: self.advance(s, p, sum(dice)))
 
     def cmd_land(self, s, args):
-        """A table throwing its own dice reports where the token landed: `land CELL [double]`."""
+        """A table throwing its own dice reports where the token landed: `land CELL [double]`.
+
+        A held player reports a miss with `land` on the detention cell itself
+        (or the cell the fine lets them reach), a double with `land CELL double`.
+        """
         self.need(args, 1, "land CELL [double]")
         double = len(args) > 1 and args[1].lower() == "double"
         self.require_turn_free(s)
@@ -323,18 +313,34 @@ class Rules:
         cell = self.edition.cell(args[0])
         if cell is None:
             raise BadCommand("unknown_cell", cell=args[0])
-        if s.phase == "moved" and not s.again:
+        if not (s.phase in ("setup", "roll") or (s.phase == "moved" and s.again)):
             raise RuleViolation("already_rolled", player=p)
+        if p in s.detained and not double and cell.index != s.position[p] and not self.miss_frees(s, p):
+            raise RuleViolation("detained_stays", player=p, cell=self.cells[s.position[p]].id)
+        s.last_dice = ()
+        steps = (cell.index - s.position[p]) % self.n_cells or self.n_cells
+        self.move(s, p, double, lambda: self.advance(s, p, steps))
+
+    def move(self, s, p, double, go):
+        """One move of the current player, however it was reported: doubles, detention, landing."""
         s.phase = "moved"
         s.again = False
-        s.last_dice = ()
-        s.detained.pop(p, None)
-        steps = (cell.index - s.position[p]) % self.n_cells
-        if steps == 0:
-            steps = self.n_cells
-        self.advance(s, p, steps)
+        self.move_started(s, p)
+        if p in s.detained:
+            self.detained_move(s, p, double, go)
+            return
+        if double:
+            s.doubles += 1
+            if s.doubles >= 3 and self.opt["three_doubles_detain"]:
+                s.notes.append(Note("three_doubles", {"player": p}))
+                self.send_to_detention(s, p)
+                return
+        go()
         if double and p in s.alive and p not in s.detained and s.turn == p:
             s.again = True
+
+    def move_started(self, s, p):
+        """Edition hook: what a new move of the current player ends (a visit, a chance)."""
 
     def advance(self, s, p, steps):
         """Move forward, booking every cell passed, then land."""
@@ -421,19 +427,25 @@ class Rules:
     def land_go_to_detention(self, s, p, cell):
         self.send_to_detention(s, p)
 
-    def roll_detained(self, s, p, dice):
+    def miss_frees(self, s, p):
+        """Whether this turn's move leaves detention even without a double (the fine is due)."""
+        tries = s.detained[p]
+        return tries >= self.opt["detention_tries"] or (
+            tries + 1 >= self.opt["detention_tries"] and self.opt["detention_third_miss"] == "pay_and_move")
+
+    def detained_move(self, s, p, double, go):
         tries = s.detained[p]
         if tries >= self.opt["detention_tries"]:
-            # every try used: the fine is the only way out, so the roll collects it
-            # (owed like any charge if the player cannot pay) and the player moves
+            # every try used: the fine is the only way out, so the move collects it
+            # (owed like any charge if the player cannot pay) and the player goes
             self.charge(s, p, self.fine_account(), self.opt["detention_fine"], "fine_paid")
             del s.detained[p]
-            self.advance(s, p, sum(dice))
+            go()
             return
-        if len(dice) == 2 and dice[0] == dice[1]:
+        if double:
             del s.detained[p]
             s.notes.append(Note("released_by_double", {"player": p}))
-            self.advance(s, p, sum(dice))
+            go()
             return
         tries += 1
         s.detained[p] = tries
@@ -441,7 +453,7 @@ class Rules:
         if tries >= self.opt["detention_tries"] and self.opt["detention_third_miss"] == "pay_and_move":
             self.charge(s, p, self.fine_account(), self.opt["detention_fine"], "fine_paid")
             del s.detained[p]
-            self.advance(s, p, sum(dice))
+            go()
 
     def cmd_pay_fine(self, s, args):
         p = s.turn
@@ -646,9 +658,15 @@ class Rules:
                 small += min(level, b["small_max"])
         return small, large
 
+    def check_not_under_hammer(self, s, cell):
+        """A plot being auctioned stays as it is until the hammer falls."""
+        if s.pending is not None and s.pending.kind == "auction" and s.pending.plot == cell.id:
+            raise RuleViolation("plot_under_auction", plot=cell.id)
+
     def cmd_build(self, s, args):
         self.need(args, 1, "build PLOT")
         cell = self.plot_arg(args[0])
+        self.check_not_under_hammer(s, cell)
         p = self.owner_of(s, cell)
         ind = self.edition.industries[cell.industry]
         if not ind.buildable:
@@ -701,6 +719,7 @@ class Rules:
     def cmd_mortgage(self, s, args):
         self.need(args, 1, "mortgage PLOT")
         cell = self.plot_arg(args[0])
+        self.check_not_under_hammer(s, cell)
         p = self.owner_of(s, cell)
         if cell.id in s.mortgaged:
             raise RuleViolation("already_mortgaged", plot=cell.id)
@@ -772,6 +791,7 @@ class Rules:
                 cash += self.int_arg(tok.lstrip("$"))
                 continue
             cell = self.plot_arg(tok)
+            self.check_not_under_hammer(s, cell)
             self.check_tradable(s, holder, cell)
             if cell.id in plots:
                 raise BadCommand("usage", usage="each plot once")
@@ -970,7 +990,7 @@ class Rules:
         s.alive = tuple(q for q in s.alive if q != p)
         s.detained.pop(p, None)
         s.skip.pop(p, None)
-        if s.pending is not None and p in (s.pending.player, s.pending.bidder):
+        if s.pending is not None and p in (s.pending.player, s.pending.bidder, s.pending.seller):
             s.pending = None
         s.notes.append(Note("bankrupt", {"player": p}))
         if was_turn and s.alive:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from companion.errors import BadCommand, EditionError, RuleViolation
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
 from companion.engine.millionaire import MillionaireRules, check_slot
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Debt, Note
 
 POLICIES = ("green", "blue", "orange", "red")
 SHORT_TERM = ("green", "blue")
@@ -35,12 +35,13 @@ class EliteRules(MillionaireRules):
         "share_point": 10,
         "dividend_percent": 20,
         "share_tax": 10,
-        "exchange_trades": 2,
         "circle_tax_when_sent": True,
         "tax_on_mortgaged": False,
         "sell_shares_in_debt": True,
         "wealth_counts_shares": True,
         "policy_green": 100, "policy_blue": 200, "policy_orange": 300, "policy_red": 500,
+        "long_term_policies": "ask",       # or "auto": used up the first time they would cover
+        "red_policy_pays_owner": True,     # the insurer pays the rent a RED policy cancels
         "central_industry": "central",
         "discard_decks": ["fortune"],
     }
@@ -50,10 +51,10 @@ class EliteRules(MillionaireRules):
         **MillionaireRules.COMMANDS,
         "buy_shares": "cmd_buy_shares", "sell_shares": "cmd_sell_shares",
         "commission": "cmd_commission", "exchange": "cmd_exchange",
-        "insure": "cmd_insure", "use_policy": "cmd_use_policy",
+        "insure": "cmd_insure", "use_policy": "cmd_use_policy", "skip_policy": "cmd_skip_policy",
         "auction_roll": "cmd_auction_roll",
     }
-    DEBT_COMMANDS = MillionaireRules.DEBT_COMMANDS | {"sell_shares", "use_policy"}
+    DEBT_COMMANDS = MillionaireRules.DEBT_COMMANDS | {"sell_shares", "use_policy", "skip_policy"}
     DICE_VERBS = {**MillionaireRules.DICE_VERBS, "exchange": (0, 2), "auction_roll": (0, 3)}
 
     def __init__(self, edition):
@@ -87,11 +88,11 @@ class EliteRules(MillionaireRules):
         s.extra.pop("window", None)
         s.extra.pop("exchange", None)
 
-    def cmd_roll(self, s, args):
+    def move_started(self, s, p):
         # a new move ends the share window and the exchange visit (and, in super, the jackpot chance)
+        super().move_started(s, p)
         s.extra.pop("window", None)
         s.extra.pop("exchange", None)
-        super().cmd_roll(s, args)
 
     def on_pass(self, s, p, cell):
         super().on_pass(s, p, cell)
@@ -181,7 +182,10 @@ class EliteRules(MillionaireRules):
         visit = self.exchange_visit(s, p)
         if not (s.phase == "setup" or s.extra.get("window") == p or visit):
             raise RuleViolation("no_share_window", player=p)
-        if visit:
+        if s.phase != "setup" and s.extra.get("window") == p:
+            # the purchase on passing START (one, of any size); it uses no EXCHANGE trade
+            del s.extra["window"]
+        elif visit:
             self.use_exchange_trade(s, visit)
         self.sell_to(s, p, n)
 
@@ -278,28 +282,68 @@ class EliteRules(MillionaireRules):
         s.notes.append(Note("insured", {"player": p, "policy": colour, "amount": price}))
 
     def cmd_use_policy(self, s, args):
-        """`use_policy PLAYER red`: the RED policy cancels one unbearable rent or tax."""
-        self.need(args, 2, "use_policy PLAYER red")
+        """`use_policy PLAYER COLOUR`: a long-term policy covers the event waiting on it.
+
+        ORANGE or RED: the auction of the player's plot, or a FORTUNE card's
+        payments held as a claim. RED also cancels one unbearable rent or circle tax.
+        """
+        self.need(args, 2, "use_policy PLAYER orange|red")
         p = self.player_arg(s, args[0])
-        if args[1].lower() != "red":
+        colour = args[1].lower()
+        if colour not in ("orange", "red"):
             raise RuleViolation("policy_not_for_debt", policy=args[1])
-        if not s.held(p, "red"):
-            raise RuleViolation("no_policy", player=p, policy="red")
+        if not s.held(p, colour):
+            raise RuleViolation("no_policy", player=p, policy=colour)
+        if s.pending is not None and s.pending.kind == "claim" and s.pending.player == p:
+            plot = s.pending.plot
+            s.pending = None
+            self.give(s, p, colour, -1)
+            s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "auction"}))
+            s.notes.append(Note("auction_cancelled", {"reason": "insured", "plot": plot, "player": p}))
+            return
+        claims = [d for d in s.debts if d.debtor == p and d.claim]
+        if claims:
+            ref = claims[0].claim
+            covered = [d for d in claims if d.claim == ref]
+            s.debts = tuple(d for d in s.debts if d not in covered)
+            self.give(s, p, colour, -1)
+            s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "fortune",
+                                                "amount": sum(d.amount for d in covered)}))
+            return
         debts = [d for d in s.debts if d.debtor == p and d.reason in ("rent_paid", "circle_tax")]
-        if not debts:
+        if colour != "red" or not debts:
             raise RuleViolation("nothing_to_cover", player=p)
         d = debts[0]
         s.debts = tuple(x for x in s.debts if x is not d)
         self.give(s, p, "red", -1)
         s.notes.append(Note("policy_used", {"player": p, "policy": "red", "reason": d.reason,
                                             "amount": d.amount}))
+        if d.creditor in s.alive and self.opt["red_policy_pays_owner"]:
+            self.transfer(s, BANK, d.creditor, d.amount)
+            s.notes.append(Note("insurer_paid", {"player": d.creditor, "amount": d.amount}))
+
+    def cmd_skip_policy(self, s, args):
+        """`skip_policy PLAYER`: keep the long-term policy; the auction or the payment goes ahead."""
+        self.need(args, 1, "skip_policy PLAYER")
+        p = self.player_arg(s, args[0])
+        if s.pending is not None and s.pending.kind == "claim" and s.pending.player == p:
+            cell = self.edition.plots[s.pending.plot]
+            s.notes.append(Note("policy_kept", {"player": p}))
+            self.open_auction(s, cell, p)
+            return
+        claims = [d for d in s.debts if d.debtor == p and d.claim]
+        if not claims:
+            raise RuleViolation("nothing_to_cover", player=p)
+        s.debts = tuple(replace(d, claim="") if d in claims else d for d in s.debts)
+        s.notes.append(Note("policy_kept", {"player": p}))
 
     def covers(self, s, p, ctx):
-        """Whether p's insurance covers one adverse point of the current FORTUNE card.
+        """Whether p's insurance covers one adverse point of the current FORTUNE card now.
 
-        Blue covers one point per card; orange, then red, cover every point of
-        the card and are used up (a long-term policy is used the first time it
-        would cover, see docs/rule-choices.md).
+        Blue covers one point per card. ORANGE and RED cover every point of
+        the card and are used up: with long_term_policies = "ask" the payment
+        waits as a claim until the holder says (use_policy / skip_policy); with
+        "auto" the policy is used the first time it would cover.
         """
         used = ctx.get(p)
         if used in ("orange", "red"):
@@ -308,6 +352,8 @@ class EliteRules(MillionaireRules):
             ctx[p] = "blue"
             s.notes.append(Note("policy_covered", {"player": p, "policy": "blue"}))
             return True
+        if self.opt["long_term_policies"] != "auto":
+            return False
         for colour in ("orange", "red"):
             if s.held(p, colour):
                 self.give(s, p, colour, -1)
@@ -315,6 +361,16 @@ class EliteRules(MillionaireRules):
                 s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "fortune"}))
                 return True
         return False
+
+    def fortune_payment(self, s, p, amount, card, ctx):
+        """An adverse FORTUNE point for p: covered, held as a claim, or charged."""
+        if not amount or self.covers(s, p, ctx):
+            return
+        if self.opt["long_term_policies"] == "ask" and (s.held(p, "orange") or s.held(p, "red")):
+            s.debts = s.debts + (Debt(p, BANK, amount, "card_paid", claim=card.id),)
+            s.notes.append(Note("policy_claim", {"player": p, "amount": amount, "card": card.id}))
+            return
+        self.charge(s, p, BANK, amount, "card_paid", card=card.id)
 
     # ----- cards: CHANCE and FORTUNE --------------------------------------------------
 
@@ -365,8 +421,7 @@ class EliteRules(MillionaireRules):
             else:
                 raise EditionError(self.edition.source, f"decks.fortune.{card.id}",
                                    f"'{do}' is not a collective effect")
-            if amount and not self.covers(s, q, ctx):
-                self.charge(s, q, BANK, amount, "card_paid", card=card.id)
+            self.fortune_payment(s, q, amount, card, ctx)
 
     def apply_effect(self, s, p, eff, card):
         do = eff["do"]
@@ -412,14 +467,21 @@ class EliteRules(MillionaireRules):
         if s.level.get(cell.id, 0):
             s.notes.append(Note("auction_cancelled", {"reason": "built", "plot": cell.id}))
             return
-        if owner is not None and self.insured_against_auction(s, owner):
+        if owner is not None and (s.held(owner, "green") or s.held(owner, "blue")):
+            s.notes.append(Note("auction_cancelled", {"reason": "insured", "plot": cell.id, "player": owner}))
+            return
+        if owner is not None and self.opt["long_term_policies"] == "ask" and \
+                (s.held(owner, "orange") or s.held(owner, "red")):
+            # the holder decides whether this auction is the insured event
+            s.pending = Pending("claim", player=owner, plot=cell.id)
+            s.notes.append(Note("policy_question", {"player": owner, "plot": cell.id}))
+            return
+        if owner is not None and self.used_up_against_auction(s, owner):
             s.notes.append(Note("auction_cancelled", {"reason": "insured", "plot": cell.id, "player": owner}))
             return
         self.open_auction(s, cell, owner or BANK)
 
-    def insured_against_auction(self, s, p):
-        if s.held(p, "green") or s.held(p, "blue"):
-            return True
+    def used_up_against_auction(self, s, p):
         for colour in ("orange", "red"):
             if s.held(p, colour):
                 self.give(s, p, colour, -1)
@@ -432,7 +494,14 @@ class EliteRules(MillionaireRules):
     def bot_candidates(self, s, rng):
         p = s.turn
         out = []
+        if s.pending is not None and s.pending.kind == "claim":
+            q = s.pending.player
+            colour = "orange" if s.held(q, "orange") else "red"
+            return [f"use_policy {q} {colour}" if rng.random() < 0.5 else f"skip_policy {q}"]
         for d in s.debts:
+            if d.claim:
+                colour = "orange" if s.held(d.debtor, "orange") else "red"
+                out.append(f"use_policy {d.debtor} {colour}" if rng.random() < 0.5 else f"skip_policy {d.debtor}")
             if s.held(d.debtor, "red") and d.reason in ("rent_paid", "circle_tax"):
                 out.append(f"use_policy {d.debtor} red")
             if s.held(d.debtor, "shares"):

@@ -37,10 +37,9 @@ class MillionaireRules(Rules):
     def turn_started(self, s, p):
         s.extra.pop("jackpot", None)
 
-    def cmd_roll(self, s, args):
+    def move_started(self, s, p):
         # a new move ends the chance to play the JACKPOT
         s.extra.pop("jackpot", None)
-        super().cmd_roll(s, args)
 
     # ----- TAX INSPECTION and redemption ---------------------------------------------
 

@@ -32,6 +32,7 @@ class Debt:
     creditor: str
     amount: int
     reason: str
+    claim: str = ""   # non-empty: held until the debtor says whether a policy covers it
 
 
 @dataclass(frozen=True)
