@@ -1,0 +1,181 @@
+"""Message codes -> English and Russian text (companion/messages.py): every code the
+engine can emit has a template in both languages, the templates only use parameters
+the engine provides, plot ids are shown by name, and an unknown code still renders."""
+import ast
+import random
+import string
+from pathlib import Path
+
+import pytest
+
+import companion.engine
+from companion.autoplay import next_command
+from companion.editions import load_edition, rules_for, shipped
+from companion.engine.game import Game
+from companion.errors import RuleViolation
+from companion.messages import CATALOGS, render, render_error
+
+ENGINE = Path(companion.engine.__file__).parent
+LANGS = ("en", "ru")
+
+
+def emitted_codes():
+    """(code, file:line) for every literal code in the engine: Note("code"), RuleViolation("code"),
+    BadCommand("code"), and the reason given to self.charge(s, debtor, creditor, amount, "reason")."""
+    found = []
+    for path in sorted(ENGINE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            arg = None
+            if name in ("Note", "RuleViolation", "BadCommand") and node.args:
+                arg = node.args[0]
+            elif name == "charge":
+                arg = node.args[4] if len(node.args) >= 5 else \
+                    next((k.value for k in node.keywords if k.arg == "reason"), None)
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.append((arg.value, f"{path.name}:{node.lineno}"))
+    return found
+
+
+CODES = emitted_codes()
+
+
+def test_the_scan_finds_the_engine_codes():
+    codes = {c for c, _ in CODES}
+    assert {"rolled", "rent_paid", "undo_blocked", "unknown_command", "circle_tax"} <= codes
+    assert len(codes) > 80
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_emitted_code_has_a_template(lang):
+    missing = sorted({f"{code} ({where})" for code, where in CODES if code not in CATALOGS[lang]})
+    assert not missing, f"no {lang} template for: {', '.join(missing)}"
+
+
+def fields(template):
+    return {f[1].split(".")[0].split("[")[0] for f in string.Formatter().parse(template) if f[1]}
+
+
+def test_english_and_russian_catalogues_match():
+    """Same codes in both languages, and the same parameters in each template."""
+    en, ru = CATALOGS["en"], CATALOGS["ru"]
+    assert sorted(set(en) ^ set(ru)) == []
+    differ = [c for c in en if fields(en[c]) != fields(ru[c])]
+    assert not differ, differ
+
+
+# ----- templates against what the engine really says ------------------------------------------
+
+def collect_messages(edition, seeds=3, events=400):
+    """Notes of autoplay games, and refusals of probe commands along the way."""
+    rules = rules_for(load_edition(edition))
+    notes, refusals = [], []
+    probes = ["buy", "end", "hammer", "draw", "bid Anna 1", "build {plot}", "mortgage {plot}",
+              "redeem {plot}", "sell_building {plot}", "pay Anna Boris 999999", "roll 1 2", "roll 9",
+              "trade Anna Boris give {plot} get 5", "bankrupt Boris", "pay_fine", "use_card x",
+              "choose {plot}", "opening 0", "undo 1", "undo 2", "frobnicate"]
+    probes += [f"{verb} Anna 1" for verb in sorted(rules.COMMANDS) if verb != "end_game"]
+    for seed in range(seeds):
+        ed = rules.edition
+        n = max(ed.players_min, min(3, ed.players_max))
+        game = Game.start(rules, seed, ["Anna", "Boris", "Vera"][:n])
+        rng = random.Random(seed)
+        while len(game.events) < events and game.state.phase != "over":
+            if len(game.events) % 7 == 0:
+                plot = rng.choice(list(ed.plots))
+                for probe in probes:
+                    try:
+                        game.propose(probe.format(plot=plot))
+                    except RuleViolation as exc:
+                        refusals.append(exc)
+            line, _ = next_command(game, rng)
+            if line is None:
+                break
+            event = game.apply(line)
+            notes.extend(event.notes)
+        notes.extend(game.events[0].notes)
+    return rules, notes, refusals
+
+
+@pytest.mark.parametrize("edition", shipped())
+def test_templates_use_only_parameters_the_engine_gives(edition):
+    """Every note and refusal met in autoplay games renders from its own template in both
+    languages: no template asks for a parameter the message lacks."""
+    rules, notes, refusals = collect_messages(edition)
+    problems = set()
+    for code, params in [(n.code, n.params) for n in notes] + [(e.code, e.params) for e in refusals]:
+        for lang in LANGS:
+            template = CATALOGS[lang].get(code)
+            if template is None:
+                problems.add(f"{code}: no {lang} template")
+            elif not fields(template) <= set(params):
+                problems.add(f"{code} ({lang}) needs {sorted(fields(template) - set(params))}, "
+                             f"has {sorted(params)}")
+            else:
+                text = render(code, params, lang, rules.edition)
+                assert text and not text.startswith(code + " "), (code, lang, text)
+    assert not problems, "\n".join(sorted(problems))
+    assert len({n.code for n in notes}) > 15 and len({e.code for e in refusals}) > 10
+
+
+# ----- rendering ----------------------------------------------------------------------------------
+
+ELITE = load_edition("elite")
+
+
+def test_render_shows_plot_names_not_ids():
+    name = ELITE.cell("oil3").name
+    assert render("bought", {"player": "Anna", "plot": "oil3", "price": 120}, "en", ELITE) == \
+        f"Anna bought {name} for 120"
+    assert render("bought", {"player": "Anna", "plot": "oil3", "price": 120}, "ru", ELITE) == \
+        f"Anna купил(а) {name} за 120"
+    # lists of plots or cells, and a card id shown by its text
+    traded = render("traded", {"player": "Anna", "other": "Boris", "gave": ["oil1", "oil2"], "got": [],
+                               "paid": 0, "received": 50}, "en", ELITE)
+    assert ELITE.cell("oil1").name in traded and ELITE.cell("oil2").name in traded and "oil1" not in traded
+    card = next(iter(ELITE.cards.values()))
+    assert card.text in render("card", {"player": "Anna", "deck": card.deck, "card": card.id}, "en", ELITE)
+
+
+def test_render_without_an_edition_keeps_ids():
+    assert render("landed", {"player": "Anna", "cell": "oil3"}) == "Anna lands on oil3"
+
+
+def test_unknown_code_still_renders():
+    assert render("a_code_nobody_wrote", {"player": "Anna", "amount": 5}, "ru") == \
+        "a_code_nobody_wrote player=Anna, amount=5"
+    assert render("a_code_nobody_wrote", {}) == "a_code_nobody_wrote"
+
+
+def test_missing_parameter_still_renders():
+    text = render("bought", {"player": "Anna"}, "en", ELITE)
+    assert text.startswith("bought") and "Anna" in text
+
+
+def test_unknown_language_falls_back_to_english():
+    assert render("turn", {"player": "Anna"}, "de") == "Anna's turn"
+
+
+def test_render_error_of_a_refusal():
+    exc = RuleViolation("insufficient_funds", player="Anna", amount=120, cash=100, what="oil3")
+    assert render_error(exc, "en", ELITE) == "Anna has 100, not the 120 needed (oil3)"
+    assert render_error(exc, "ru", ELITE) == "У Anna 100, а нужно 120 (oil3)"
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: the {reason} parameter of debt, policy_used and "
+                                       "auction_cancelled is a message code shown raw: a Russian screen "
+                                       "reads 'rent_paid', 'fortune', 'side' in English")
+def test_reasons_inside_messages_are_translated_too():
+    """A player reading Russian sees no internal code words (debt: ПРАВИЛА БАНКРОТСТВА)."""
+    cases = [
+        ("debt", {"player": "Anna", "to": "Boris", "amount": 120, "reason": "rent_paid", "cash": 50}),
+        ("policy_used", {"player": "Anna", "policy": "red", "reason": "fortune"}),
+        ("auction_cancelled", {"reason": "side", "die": 5}),
+    ]
+    for code, params in cases:
+        text = render(code, params, "ru", ELITE)
+        assert params["reason"] not in text, text
