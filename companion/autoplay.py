@@ -73,18 +73,21 @@ def next_command(game, rng):
 def play(submit, game, seed, max_events=3000, on_event=None):
     """Play until someone wins or max_events; then count wealth (timed game)."""
     rng = random.Random(seed)
-    while game.state.phase != "over" and len(game.events) < max_events:
+    # past max_events the game is called as soon as no decision or debt is open;
+    # until then play goes on (bounded) so the wealth count always happens
+    while game.state.phase != "over" and len(game.events) < max_events + 1000:
+        if len(game.events) >= max_events:
+            try:
+                event = submit("end_game")
+                if on_event:
+                    on_event(event)
+                break
+            except RuleViolation:
+                pass
         line, _ = next_command(game, rng)
         if line is None:
             break
         event = submit(line)
         if on_event:
             on_event(event)
-    if game.state.phase != "over":
-        try:
-            event = submit("end_game")
-            if on_event:
-                on_event(event)
-        except RuleViolation:
-            pass
     return game

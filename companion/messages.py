@@ -302,6 +302,26 @@ RU = {
     "not_on_jackpot": "{player} не на ДЖЕКПОТЕ",
 }
 
+# words for the `reason` parameter, which carries a code too
+REASONS = {
+    "en": {
+        "rent_paid": "rent", "circle_tax": "circle tax", "card_paid": "a card", "tax_paid": "tax",
+        "fine_paid": "a fine", "black_business_fine": "BLACK BUSINESS fine",
+        "transfer_interest": "10% interest on a mortgaged lot", "fortune": "a FORTUNE card",
+        "auction": "an auction", "side": "the die chose no side", "mortgaged": "the plot is mortgaged",
+        "built": "the plot has buildings", "insured": "the owner is insured",
+        "revealed": "a new stunt card shows this spot", "duplicate": "another face-up card shows this spot",
+    },
+    "ru": {
+        "rent_paid": "аренда", "circle_tax": "круговой налог", "card_paid": "карточка", "tax_paid": "налог",
+        "fine_paid": "штраф", "black_business_fine": "штраф ЧЁРНОГО БИЗНЕСА",
+        "transfer_interest": "10% за заложенный участок", "fortune": "карточка ФОРТУНЫ",
+        "auction": "аукцион", "side": "кубик не выбрал сторону", "mortgaged": "участок заложен",
+        "built": "на участке есть постройки", "insured": "владелец застрахован",
+        "revealed": "открыта карточка трюка на этом месте", "duplicate": "это место есть на другой открытой карточке",
+    },
+}
+
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
 
@@ -332,6 +352,14 @@ def render(code, params, language="en", edition=None):
     for key, value in params.items():
         if key in ("plot", "cell"):
             value = _name(edition, value)
+        elif key == "reason":
+            words = REASONS.get(language, REASONS["en"])
+            if value in words:
+                value = words[value]
+            elif edition is not None and value in edition.cards:
+                value = edition.cards[value].text       # a card as the reason (Deluxe rating)
+            else:
+                value = _name(edition, value)             # a cell as the reason
         elif key in ("gave", "got", "cells") and isinstance(value, list):
             value = [_name(edition, v) for v in value]
         elif key in ("card",) and edition is not None and value in edition.cards:

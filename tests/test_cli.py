@@ -217,9 +217,6 @@ def test_state_without_a_game_says_to_start_one(db, capsys):
     assert code == 1 and "no game" in err and "companion new" in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: `companion state/do/history` on a missing file creates a "
-                                       "ledger (schema only) there, and then `companion new` refuses the "
-                                       "file as 'already exists' although the error said to run it")
 def test_new_works_after_asking_for_the_state_of_a_missing_game(db, capsys):
     run(capsys, "state", "--db", db)
     code, out, err = run(capsys, "new", "--db", db, "elite", "Anna", "Boris")

@@ -93,9 +93,6 @@ def test_autoplay_game_ends_with_a_winner(edition, seed):
         assert len(s.alive) == 1 or "winner" in codes
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: autoplay.play() tries `end_game` once when max_events is "
-                                       "reached; during a debt or a pending decision it is refused and the "
-                                       "game is left unfinished (no wealth count, no winner)")
 def test_play_counts_wealth_even_when_time_runs_out_during_a_debt():
     """Elite: Anna buys oil3 (rent 12); Boris, with no cash left, lands there and owes 12.
     The time is up at that moment: play() must still end the game with a wealth count."""

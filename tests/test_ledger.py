@@ -138,10 +138,6 @@ def test_same_request_id_twice_writes_one_event(db):
     table.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Table.submit proposes the retried command against the "
-                                       "current state before looking up the request id, so a retried "
-                                       "`roll` is refused (already rolled / pending) instead of returning "
-                                       "the event already stored")
 def test_retried_roll_with_the_same_request_id_returns_the_stored_event(db):
     """Request ids make a retry idempotent (ledger/store.py): the reader resends `roll 1 2`
     because the reply was lost; the table must answer with event 2, not a refusal."""
@@ -280,8 +276,6 @@ def test_an_empty_ledger_says_to_start_a_game(db):
         open_game(db)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: migrate() runs CREATE TABLE meta on a foreign SQLite file "
-                                       "and the raw sqlite3.OperationalError escapes instead of a LedgerError")
 def test_another_programs_sqlite_file_gives_a_ledger_error(db):
     conn = raw(db)
     conn.execute("CREATE TABLE meta (name TEXT, size INTEGER)")
@@ -331,9 +325,6 @@ def test_a_gap_in_the_events_halts_on_opening(db):
         open_game(db)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Game.replay lets a RuleViolation out when a stored command "
-                                       "no longer replays, so `companion state` prints 'refused: ...' "
-                                       "instead of halting with an InvariantViolation naming the event")
 def test_a_stored_command_the_rules_refuse_halts_on_opening(db):
     money_event(db)
     tamper(db, "UPDATE events SET command = 'pay Anna Boris 999999' WHERE seq = 2")
@@ -341,10 +332,6 @@ def test_a_stored_command_the_rules_refuse_halts_on_opening(db):
         open_game(db)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a second writer on the same ledger file (e.g. `companion do` "
-                                       "while a daemon holds the game) makes the stale writer's next submit "
-                                       "fail with a raw sqlite3.IntegrityError (UNIQUE events.seq), not a "
-                                       "LedgerError saying the file changed under it")
 def test_a_stale_second_writer_gets_a_ledger_error(db):
     """One writer per ledger (ledger/store.py): the stale one must be told clearly."""
     first = new_game(db, "elite", PLAYERS, 1)

@@ -166,9 +166,6 @@ def test_render_error_of_a_refusal():
     assert render_error(exc, "ru", ELITE) == "У Anna 100, а нужно 120 (oil3)"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the {reason} parameter of debt, policy_used and "
-                                       "auction_cancelled is a message code shown raw: a Russian screen "
-                                       "reads 'rent_paid', 'fortune', 'side' in English")
 def test_reasons_inside_messages_are_translated_too():
     """A player reading Russian sees no internal code words (debt: ПРАВИЛА БАНКРОТСТВА)."""
     cases = [

@@ -374,8 +374,6 @@ def test_any_ascii_command_line_is_accepted_or_refused_with_a_code(edition, data
     assert game.state.signature() == sig
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Game.propose_undo checks str.isdigit(), which accepts '²', "
-                                       "then int('²') raises ValueError instead of a BadCommand")
 def test_undo_with_a_unicode_superscript_digit_is_refused_not_a_crash():
     """`undo ²` (a phone keyboard can send it) must be refused with a code (docs/undo.md)."""
     game = midgame(EDITIONS[0])
@@ -383,8 +381,6 @@ def test_undo_with_a_unicode_superscript_digit_is_refused_not_a_crash():
         game.propose("undo ²")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Edition.cell() checks str.isdigit(), which accepts '²', "
-                                       "then int('²') raises ValueError: `land ²`, `build ²` crash")
 def test_cell_reference_with_a_unicode_superscript_digit_is_refused_not_a_crash():
     """Plots and cells may be named by index (docs/script-language.md); `build ²` is no index."""
     game = midgame(EDITIONS[0])

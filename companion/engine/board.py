@@ -77,7 +77,7 @@ class Edition:
 
     def cell(self, ref):
         """A cell by id or index, or None."""
-        if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
             i = int(ref)
             return self.cells[i] if 0 <= i < len(self.cells) else None
         return self.by_id.get(ref)

@@ -787,7 +787,7 @@ class Rules:
     def trade_items(self, s, holder, tokens):
         plots, cash = [], 0
         for tok in tokens:
-            if tok.lstrip("$").isdigit():
+            if tok.lstrip("$").isascii() and tok.lstrip("$").isdigit():
                 cash += self.int_arg(tok.lstrip("$"))
                 continue
             cell = self.plot_arg(tok)

@@ -7,7 +7,7 @@ depends on N (docs/undo.md). The ledger therefore never changes a row.
 """
 from dataclasses import dataclass
 
-from companion.errors import BadCommand, RuleViolation, check
+from companion.errors import BadCommand, InvariantViolation, RuleViolation, check
 from companion.engine.core import parse_line
 from companion.engine.state import Event, Note, Posting
 
@@ -39,7 +39,7 @@ class Game:
     @staticmethod
     def parse_start(line):
         verb, args = parse_line(line)
-        if verb != "new" or len(args) < 3 or not args[1].isdigit():
+        if verb != "new" or len(args) < 3 or not (args[1].isascii() and args[1].isdigit()):
             raise BadCommand("usage", usage="new EDITION SEED PLAYER...")
         return args[0], int(args[1]), list(args[2:])
 
@@ -82,7 +82,7 @@ class Game:
         return [e for e in self.events[seq:] if e.reverses is None and e.seq not in self.reversed]
 
     def propose_undo(self, args):
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
             raise BadCommand("usage", usage="undo EVENT")
         n = int(args[0])
         if not 1 <= n <= len(self.events):
@@ -129,7 +129,11 @@ class Game:
         game = cls.start(rules, seed, players)
         check(game.events[0].postings == events[0].postings, "event 1 replays differently")
         for stored in events[1:]:
-            proposal = game.propose(stored.command)
+            try:
+                proposal = game.propose(stored.command)
+            except RuleViolation as exc:
+                raise InvariantViolation(f"event {stored.seq} ({stored.command}) is refused on replay: "
+                                         f"{exc.code} {exc.params}") from None
             check(proposal.event.postings == stored.postings,
                   f"event {stored.seq} ({stored.command}) replays to different postings")
             game.accept(proposal)

@@ -3,6 +3,7 @@
 Migrations only ever add: a new version is a new entry at the end of
 MIGRATIONS, applied in one transaction. Nothing here drops or rewrites data.
 """
+from companion.errors import LedgerError
 
 MIGRATIONS = [
     # version 1: meta, events, postings; append-only by trigger
@@ -57,8 +58,10 @@ def migrate(conn):
     """Bring a connection's database up to VERSION; returns the version found."""
     found = conn.execute("PRAGMA user_version").fetchone()[0]
     if found > VERSION:
-        from companion.errors import LedgerError
         raise LedgerError(f"the ledger was written by a newer companion (schema {found}, this one knows {VERSION})")
+    if found == 0 and conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+        # tables but no schema version: another program's database, never ours to change
+        raise LedgerError("this SQLite file belongs to another program (it has tables but no companion schema)")
     for version in range(found, VERSION):
         conn.execute("BEGIN IMMEDIATE")
         try:

@@ -5,6 +5,7 @@ in-memory Game so that an event reaches memory only after its COMMIT returned.
 """
 import json
 import sqlite3
+from pathlib import Path
 from datetime import datetime, timezone
 
 from companion.editions import load_edition, parse_edition, rules_for
@@ -35,7 +36,14 @@ class Ledger:
     def __init__(self, path):
         self.path = str(path)
         self.conn = connect(self.path)
-        migrate(self.conn)
+        try:
+            migrate(self.conn)
+        except sqlite3.DatabaseError as exc:
+            self.conn.close()
+            raise LedgerError(f"{self.path}: not a usable ledger ({exc})") from None
+        except BaseException:
+            self.conn.close()
+            raise
 
     def close(self):
         self.conn.close()
@@ -77,10 +85,18 @@ class Ledger:
                     return row[0]
             self._insert(event, request_id)
             conn.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            conn.execute("ROLLBACK")
+            raise LedgerError(f"{self.path}: another program wrote to this game meanwhile; "
+                              "reopen it (one writer per game)") from None
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         return event.seq
+
+    def seq_for_request(self, request_id):
+        row = self.conn.execute("SELECT seq FROM requests WHERE request_id = ?", (request_id,)).fetchone()
+        return row[0] if row else None
 
     def _insert(self, event, request_id):
         check(sum(p.amount for p in event.postings) == 0, f"event {event.seq} does not sum to zero")
@@ -138,6 +154,11 @@ class Table:
         """Apply one command durably; returns the Event. RuleViolation changes nothing."""
         if self.halted:
             raise InvariantViolation(f"the bank is halted: {self.halted}")
+        if request_id is not None:
+            # a retry of a command already stored: answer with its event, whatever the state now
+            seq = self.ledger.seq_for_request(request_id)
+            if seq is not None and seq <= len(self.game.events):
+                return self.game.events[seq - 1]
         try:
             proposal = self.game.propose(line)
             seq = self.ledger.append(proposal.event, request_id)
@@ -174,6 +195,8 @@ def new_game(path, edition_ref, players, seed):
 
 def open_game(path):
     """Reopen a stored game: replay every event and check it against the ledger."""
+    if str(path) != ":memory:" and not Path(path).exists():
+        raise LedgerError(f"{path} holds no game yet (start one with `companion new`)")
     ledger = Ledger(path)
     try:
         if ledger.is_empty():
