@@ -7,7 +7,6 @@ engine: commands per second applied in memory on one core (no ledger).
 """
 import os
 import random
-import sqlite3
 import statistics
 import tempfile
 import time

@@ -4,12 +4,11 @@ import json
 import os
 import random
 import sys
-import time
 from pathlib import Path
 
 from companion import messages
 from companion.editions import load_edition, shipped
-from companion.errors import CompanionError, EditionError, InvariantViolation, RuleViolation
+from companion.errors import CompanionError, InvariantViolation, RuleViolation
 from companion.ledger.store import new_game, open_game
 from companion.view import event_lines, fill_dice, state_json, state_text
 
@@ -87,11 +86,9 @@ def cmd_history(args):
 def cmd_script(args):
     from companion.script import run_script
     text = Path(args.file).read_text(encoding="utf-8")
-    echo = None
-    if args.verbose:
-        def echo(event):
-            out(f"#{event.seq} {event.command}")
-    table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo)
+    def echo(event):
+        out(f"#{event.seq} {event.command}")
+    table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None)
     try:
         show_state(table, args)
     finally:

@@ -20,9 +20,7 @@ from companion.engine.game import Game
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
 from companion.messages import CATALOGS, LANGUAGES
-from companion.script import run_script
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios" / "classic").glob("*.game"))
 CLASSIC_TOML = Path(__file__).parent.parent / "companion" / "editions" / "classic.toml"
 
 
@@ -354,27 +352,6 @@ def test_the_millionaire_family_shares_one_jackpot_and_inspection():
 
 
 # ----- scenario scripts ----------------------------------------------------------------------------
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_classic_scenario(path):
-    """Scenario scripts (tests/scenarios/classic): each names its rulebook sections; balances by hand."""
-    table = run_script(path.read_text(encoding="utf-8"), str(path))
-    assert table.state.players
-
-
-def test_there_are_classic_scenarios():
-    assert len(SCENARIOS) >= 4
-
-
-# ----- messages --------------------------------------------------------------------------------------
-
-def test_every_classic_message_has_english_and_russian():
-    """Every code the Classic module adds speaks both languages."""
-    for language in LANGUAGES:
-        assert set(ClassicRules.MESSAGES[language]) == set(ClassicRules.MESSAGES["en"])
-        for code in ClassicRules.MESSAGES["en"]:
-            assert code in CATALOGS[language]
-
 
 # ----- seeded autoplay -----------------------------------------------------------------------------
 

@@ -25,9 +25,7 @@ from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
 from companion.ledger.store import new_game, open_game
 from companion.messages import CATALOGS, LANGUAGES
-from companion.script import run_script
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios" / "monopoly").glob("*.game"))
 MONOPOLY_TOML = Path(__file__).parent.parent / "companion" / "editions" / "monopoly.toml"
 
 # The US title deeds (2008 onward): price, rent with 0-4 houses and a hotel, house cost,
@@ -184,18 +182,6 @@ def test_unmortgage_costs_the_mortgage_value_plus_ten_percent_of_it(rules):
 
 
 # ----- the scenario scripts ---------------------------------------------------------------------
-
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_scenario_script(path):
-    """Each script checks hand-computed balances after every step (sections named in it)."""
-    table = run_script(path.read_text(encoding="utf-8"), str(path))
-    replayed = Game.replay(table.rules, table.game.events)
-    assert replayed.state.signature() == table.state.signature()
-
-
-def test_there_are_scenario_scripts():
-    assert len(SCENARIOS) >= 5
-
 
 # ----- movement, GO, taxes, jail --------------------------------------------------------------
 
