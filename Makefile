@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/companion demo
+	$(BIN)/companion demo --delay 0.02
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

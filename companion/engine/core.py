@@ -230,11 +230,13 @@ class Rules:
 
     def transfer(self, s, frm, to, amount):
         """Move money between two accounts; the only way any balance changes."""
-        check(isinstance(amount, int) and amount >= 0, f"transfer of {amount!r}")
+        if not (isinstance(amount, int) and amount >= 0):
+            check(False, f"transfer of {amount!r}")
         if amount == 0 or frm == to:
             return
         if frm in s.players:
-            check(s.balances[frm] >= amount, f"{frm} would go below zero paying {amount}")
+            if s.balances[frm] < amount:
+                check(False, f"{frm} would go below zero paying {amount}")
         s.balances[frm] = s.balances.get(frm, 0) - amount
         s.balances[to] = s.balances.get(to, 0) + amount
         s.postings.append(Posting(frm, -amount))
@@ -243,7 +245,8 @@ class Rules:
     def give(self, s, p, item, count):
         """Change how many of an item (shares, policies, ...) a player holds."""
         value = s.holdings.get((p, item), 0) + count
-        check(value >= 0, f"{p} would hold {value} {item}")
+        if value < 0:
+            check(False, f"{p} would hold {value} {item}")
         if value:
             s.holdings[(p, item)] = value
         else:
@@ -1029,18 +1032,30 @@ class Rules:
     # ----- invariants (assertions that stay on) -----------------------------------
 
     def check_invariants(self, s):
+        """Checked after every command; messages are built only when one fails (hot path)."""
         check(sum(p.amount for p in s.postings) == 0, "postings do not sum to zero")
         check(sum(s.balances.values()) == 0, "balances do not sum to zero")
         for p in s.players:
-            check(s.balances.get(p, 0) >= 0, f"{p} has negative cash")
+            if s.balances.get(p, 0) < 0:
+                check(False, f"{p} has negative cash")
+        alive = set(s.alive)
         for pid, owner in s.owner.items():
-            check(owner in s.alive, f"plot {pid} owned by {owner}, who is not playing")
-        small, large = self.buildings_in_use(s)
-        check(small <= self.edition.supply.get("small", 10 ** 6), "more small buildings than the box holds")
-        check(large <= self.edition.supply.get("large", 10 ** 6), "more large buildings than the box holds")
-        for pid, level in s.level.items():
-            check(pid in s.owner and 0 < level <= self.max_level(), f"bad building level on {pid}")
-            levels = self.levels(s, self.edition.plots[pid].industry)
-            check(max(levels) - min(levels) <= 1, f"uneven buildings around {pid}")
+            if owner not in alive:
+                check(False, f"plot {pid} owned by {owner}, who is not playing")
+        if s.level:
+            small, large = self.buildings_in_use(s)
+            check(small <= self.edition.supply.get("small", 10 ** 6), "more small buildings than the box holds")
+            check(large <= self.edition.supply.get("large", 10 ** 6), "more large buildings than the box holds")
+            top = self.max_level()
+            industries = set()
+            for pid, level in s.level.items():
+                if pid not in s.owner or not 0 < level <= top:
+                    check(False, f"bad building level on {pid}")
+                industries.add(self.edition.plots[pid].industry)
+            for industry in industries:
+                levels = self.levels(s, industry)
+                if max(levels) - min(levels) > 1:
+                    check(False, f"uneven buildings in {industry}")
         for pid in s.mortgaged:
-            check(pid in s.owner and not s.level.get(pid), f"bad mortgage on {pid}")
+            if pid not in s.owner or s.level.get(pid):
+                check(False, f"bad mortgage on {pid}")

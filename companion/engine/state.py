@@ -58,9 +58,9 @@ class State:
     # out (shares, insurance policies, SOLD signs, rating steps ...)
     DICTS = ("balances", "position", "owner", "level", "holdings", "decks",
              "discards", "kept", "flags", "detained", "skip", "extra")
-    __slots__ = DICTS + ("players", "alive", "turn", "phase", "pending", "debts",
-                         "doubles", "again", "mortgaged", "winner", "turns",
-                         "rng", "last_dice", "postings", "notes")
+    SCALARS = ("players", "alive", "turn", "phase", "pending", "debts", "doubles",
+               "again", "mortgaged", "winner", "turns", "rng", "last_dice")
+    __slots__ = DICTS + SCALARS + ("postings", "notes")
 
     def __init__(self):
         for name in self.DICTS:
@@ -83,9 +83,10 @@ class State:
 
     def copy(self):
         new = State.__new__(State)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            setattr(new, name, dict(value) if name in self.DICTS else value)
+        for name in self.DICTS:
+            setattr(new, name, getattr(self, name).copy())
+        for name in self.SCALARS:
+            setattr(new, name, getattr(self, name))
         new.postings = []
         new.notes = []
         return new
