@@ -135,7 +135,8 @@ class _Reader:
 
 
 def _kind_name(kind):
-    return {str: "text", bool: "true or false", list: "a list", dict: "a table"}.get(kind, kind.__name__)
+    return {str: "text", bool: "true or false", list: "a list", dict: "a table",
+            int: "a whole number"}.get(kind, kind.__name__)
 
 
 def build_edition(data, source, rules_cls, text=""):
