@@ -208,7 +208,7 @@ def test_event_reaches_memory_only_after_commit(db, monkeypatch):
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(Ledger, "_insert", failing_insert)
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(LedgerError, match="disk I/O error"):
         table.submit("pay Anna Boris 10")
     assert table.state.signature() == sig and len(table.game.events) == 1
     monkeypatch.undo()

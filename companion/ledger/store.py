@@ -54,45 +54,52 @@ class Ledger:
     def is_empty(self):
         return self.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
 
+    def transaction(self, work):
+        """Run work() inside BEGIN IMMEDIATE ... COMMIT; any failure rolls back and is reported.
+
+        SQLite's own errors (a locked file, a full disk, another writer's rows)
+        become LedgerErrors that say so; nothing is half-written either way.
+        """
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            result = work()
+            conn.execute("COMMIT")
+            return result
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.IntegrityError):
+                raise LedgerError(f"{self.path}: another program wrote to this game meanwhile; "
+                                  "reopen it (one writer per game)") from None
+            if isinstance(exc, sqlite3.Error):
+                raise LedgerError(f"{self.path}: the event was not written ({exc})") from None
+            raise
+
     def begin_game(self, edition, event):
         """Write the settings and the first event in one transaction."""
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]:
+        def work():
+            if self.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]:
                 raise LedgerError(f"{self.path} already holds a game")
-            conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [
+            self.conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [
                 ("edition_id", edition.id), ("edition_text", edition.text),
                 ("edition_source", edition.source), ("created_at", now_text())])
             self._insert(event, None)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        self.transaction(work)
 
     def append(self, event, request_id=None):
         """Write one event and its postings in one transaction; returns its seq.
 
         A request id seen before returns the seq already stored (a retry).
         """
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        def work():
             if request_id is not None:
-                row = conn.execute("SELECT seq FROM requests WHERE request_id = ?", (request_id,)).fetchone()
-                if row:
-                    conn.execute("ROLLBACK")
-                    return row[0]
+                seq = self.seq_for_request(request_id)
+                if seq is not None:
+                    return seq
             self._insert(event, request_id)
-            conn.execute("COMMIT")
-        except sqlite3.IntegrityError:
-            conn.execute("ROLLBACK")
-            raise LedgerError(f"{self.path}: another program wrote to this game meanwhile; "
-                              "reopen it (one writer per game)") from None
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        return event.seq
+            return event.seq
+        return self.transaction(work)
 
     def seq_for_request(self, request_id):
         row = self.conn.execute("SELECT seq FROM requests WHERE request_id = ?", (request_id,)).fetchone()
