@@ -8,35 +8,18 @@ texts are placeholders; cell indices: light1 1, chance1 2, light2 3, light3 4,
 white1 5, movement1 7, inspection 10, black1 13, jackpot 20, charity 25,
 white2 28, police 30, black2 35.
 """
-import random
-from pathlib import Path
-
 import pytest
 
-from companion.autoplay import next_command, play
-from companion.editions import load_edition, parse_edition, rules_for
+from companion.editions import load_edition, rules_for
 from companion.engine.classic import ClassicRules
-from companion.engine.game import Game
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
-from companion.messages import CATALOGS, LANGUAGES
-
-CLASSIC_TOML = Path(__file__).parent.parent / "companion" / "editions" / "classic.toml"
+from helpers import edition_variant, new, play_checked, run
 
 
 @pytest.fixture(scope="module")
 def rules():
     return rules_for(load_edition("classic"))
-
-
-def new(rules, players=("Anna", "Boris"), seed=1):
-    return Game.start(rules, seed, list(players))
-
-
-def run(game, *lines):
-    for line in lines:
-        game.apply(line)
-    return game.state
 
 
 # ----- the edition file ---------------------------------------------------------------------
@@ -54,21 +37,15 @@ def test_board_has_eight_industries_of_three_plots_and_two_decks_of_twenty(rules
 
 def test_monopoly_rent_in_the_file_must_be_double_the_printed_rent():
     """"Stop at a foreign site": a monopoly doubles the printed rent; the file must agree."""
-    text = CLASSIC_TOML.read_text(encoding="utf-8")
-    bad = text.replace("rent = [6, 12, 30, 72, 150, 210]", "rent = [6, 13, 30, 72, 150, 210]", 1)
-    assert bad != text
     with pytest.raises(EditionError) as exc:
-        parse_edition(bad, "bad.toml")
+        edition_variant("classic", replace=[("rent = [6, 12, 30, 72, 150, 210]", "rent = [6, 13, 30, 72, 150, 210]")])
     assert "cells[1].rent" in str(exc.value) and "12" in str(exc.value)
 
 
 def test_black_business_needs_a_charity_fund_cell():
     """"Black business": the token goes to the CHARITY FOUNDATION cell, so the board needs one."""
-    text = CLASSIC_TOML.read_text(encoding="utf-8")
-    bad = text.replace('id = "charity"\nkind = "charity"', 'id = "charity"\nkind = "free"', 1)
-    assert bad != text
     with pytest.raises(EditionError, match="CHARITY FUND"):
-        parse_edition(bad, "bad.toml")
+        edition_variant("classic", replace=[('id = "charity"\nkind = "charity"', 'id = "charity"\nkind = "free"')])
 
 
 # ----- setup ----------------------------------------------------------------------------------
@@ -217,10 +194,7 @@ def test_white_business_and_the_fund_cell_take_all_the_money_in_the_fund(rules):
 
 def test_black_business_may_count_as_landing_on_the_fund():
     """"Black business", option black_business_lands_on_fund = true: pay 50, then collect the fund."""
-    text = CLASSIC_TOML.read_text(encoding="utf-8")
-    old = "black_business_lands_on_fund = false"
-    assert old in text
-    rules = rules_for(parse_edition(text.replace(old, "black_business_lands_on_fund = true"), "t.toml"))
+    rules = edition_variant("classic", {"black_business_lands_on_fund": True})
     g = new(rules)
     run(g, "land black1", "end")                    # Anna pays 50 and takes the fund's 50 back
     assert g.state.cash("Anna") == 2000 and g.state.cash(CHARITY) == 0
@@ -355,39 +329,9 @@ def test_the_millionaire_family_shares_one_jackpot_and_inspection():
 
 # ----- seeded autoplay -----------------------------------------------------------------------------
 
-def autoplay(rules, seed, players):
-    game = Game.start(rules, seed, players)
-    play(game.apply, game, seed)
-    # if the autoplayer stopped at its event cap mid-decision, settle it and call time
-    rng = random.Random(seed)
-    for _ in range(200):
-        s = game.state
-        if s.phase == "over" or (s.pending is None and not s.debts):
-            break
-        line, _ = next_command(game, rng)
-        if line is None:
-            break
-        game.apply(line)
-    if game.state.phase != "over":
-        game.apply("end_game")
-    return game
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
 def test_seeded_autoplay_games_run_to_the_end_with_balanced_books(rules, seed):
     """Whole games (every rulebook section at once): zero-sum postings, no negative cash, replay."""
     players = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][: 2 + seed % 5]
-    game = autoplay(rules, seed, players)
-    assert game.state.phase == "over" and game.state.winner
-    codes = set()
-    for event in game.events:
-        assert sum(p.amount for p in event.postings) == 0, event
-        codes.update(n.code for n in event.notes)
-    for p in players:
-        assert game.state.cash(p) >= 0
+    game = play_checked(rules, seed, players)       # ends with a winner, books and replay checked
     assert game.state.cash(CHARITY) >= 0 and game.state.cash(JACKPOT) >= 0
-    replayed = Game.replay(rules, game.events)
-    assert replayed.state.signature() == game.state.signature()
-    for code in codes:                              # every note the game emitted has text
-        for language in LANGUAGES:
-            assert code in CATALOGS[language], (code, language)

@@ -8,20 +8,14 @@ inspection 10, black1 13, chance2 15, jackpot 20, charity 25, white2 28,
 police 30, black2 35, chance4 37). The shipped scale (placeholder) has 7 steps
 with places [4, 4, 3, 3, 2, 2, 1]; tests that need a small scale edit a copy.
 """
-import random
-from pathlib import Path
-
 import pytest
 
-from companion.autoplay import next_command, play
-from companion.editions import load_edition, parse_edition, rules_for
+from companion.editions import load_edition, rules_for
 from companion.engine.deluxe import DeluxeRules
-from companion.engine.game import Game
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
-from companion.messages import CATALOGS, LANGUAGES
+from helpers import edition_variant, new, play_checked, run
 
-DELUXE_TOML = Path(__file__).parent.parent / "companion" / "editions" / "deluxe.toml"
 SHIPPED_SCALE = "rating_places = [4, 4, 3, 3, 2, 2, 1]"
 
 
@@ -30,23 +24,9 @@ def rules():
     return rules_for(load_edition("deluxe"))
 
 
-def edited(*replacements):
-    """The shipped Deluxe file with some lines replaced (a table editing its own copy)."""
-    text = DELUXE_TOML.read_text(encoding="utf-8")
-    for old, new in replacements:
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    return rules_for(parse_edition(text, "edited-deluxe.toml"))
-
-
-def new(rules, players=("Anna", "Boris"), seed=1):
-    return Game.start(rules, seed, list(players))
-
-
-def run(game, *lines):
-    for line in lines:
-        game.apply(line)
-    return game.state
+def scale(places):
+    """The shipped Deluxe file with another scale (a table editing its own copy)."""
+    return edition_variant("deluxe", replace=[(SHIPPED_SCALE, f"rating_places = {places}")])
 
 
 def step(s, p):
@@ -72,7 +52,7 @@ def test_deluxe_is_classic_with_a_scale_in_the_data(rules):
 def test_a_scale_without_places_is_refused():
     """«Шкала личного рейтинга»: every step has a number of places; the file must give them."""
     with pytest.raises(EditionError, match="rating_places"):
-        edited((SHIPPED_SCALE, "rating_places = [3, 0, 1]"))
+        scale([3, 0, 1])
 
 
 def test_setup_is_classics(rules):
@@ -121,7 +101,7 @@ def test_sent_to_tax_inspection_also_moves_down(rules):
 
 def test_sent_to_tax_inspection_need_not_count():
     """Шкала, option rating_down_when_sent = false: only landing on the cell moves the token down."""
-    rules = edited(("rating_down_when_sent = true", "rating_down_when_sent = false"))
+    rules = edition_variant("deluxe", {"rating_down_when_sent": False})
     g = new(rules)
     run(g, "land white1", "end", "land jackpot", "end")
     s = run(g, "land police")
@@ -172,7 +152,7 @@ def test_movement_card_onto_white_business_moves_up(rules):
 
 def test_a_full_step_keeps_the_token_where_it_is():
     """Шкала: «Если все клетки ступени ... заняты фишками других игроков, игрок оставляет фишку на месте»."""
-    rules = edited((SHIPPED_SCALE, "rating_places = [1, 1, 1]"))
+    rules = scale([1, 1, 1])
     g = new(rules)
     run(g, "land white1", "end")                    # Anna takes the only place on step 1
     s = run(g, "land white1")
@@ -187,7 +167,7 @@ def test_a_full_step_keeps_the_token_where_it_is():
 
 def test_a_bankrupt_players_token_leaves_the_scale():
     """«Победитель игры»: a bankrupt player leaves the game, and his token frees its place."""
-    rules = edited((SHIPPED_SCALE, "rating_places = [1, 1, 1]"))
+    rules = scale([1, 1, 1])
     g = new(rules, ("Anna", "Boris", "Vera"))
     run(g, "land transport1", "buy", "end", "land white1", "end", "land jackpot", "end")
     s = run(g, "land white2")                       # Anna: Boris holds the only place on step 1
@@ -205,7 +185,7 @@ def test_a_bankrupt_players_token_leaves_the_scale():
 
 def test_reaching_the_top_of_the_scale_wins():
     """«Победитель игры»: the game goes on «до тех пор, когда один из игроков не достигнет вершины шкалы»."""
-    rules = edited((SHIPPED_SCALE, "rating_places = [2, 1]"))
+    rules = scale([2, 1])
     g = new(rules, ("Anna", "Boris", "Vera"))
     run(g, "land white1", "end", "land jackpot", "end", "land jackpot", "end")
     s = run(g, "land charity")
@@ -218,7 +198,8 @@ def test_reaching_the_top_of_the_scale_wins():
 
 def test_the_top_need_not_end_the_game():
     """«Победитель игры», option rating_top_wins = false: play on for bankruptcy or the clock."""
-    rules = edited((SHIPPED_SCALE, "rating_places = [2, 1]"), ("rating_top_wins = true", "rating_top_wins = false"))
+    rules = edition_variant("deluxe", {"rating_top_wins": False},
+                            replace=[(SHIPPED_SCALE, "rating_places = [2, 1]")])
     g = new(rules)
     run(g, "land white1", "end", "land jackpot", "end", "land charity", "end", "land jackpot", "end")
     s = run(g, "land white2")
@@ -237,7 +218,7 @@ def test_timed_game_adds_the_agreed_sum_per_step(rules):
 
 def test_timed_game_step_worth_is_an_option():
     """«Победитель игры»: «оговоренную правилами сумму» is the table's choice (rating_step_value)."""
-    rules = edited(("rating_step_value = 100", "rating_step_value = 250"))
+    rules = edition_variant("deluxe", {"rating_step_value": 250})
     g = new(rules)
     run(g, "land white1", "end", "end_game")
     wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]
@@ -248,40 +229,11 @@ def test_timed_game_step_worth_is_an_option():
 
 # ----- seeded autoplay -----------------------------------------------------------------------------
 
-def finish(game, rng_seed):
-    """If the autoplayer stopped at its event cap mid-decision, settle it and call time."""
-    rng = random.Random(rng_seed)
-    for _ in range(200):
-        s = game.state
-        if s.phase == "over" or (s.pending is None and not s.debts):
-            break
-        line, _ = next_command(game, rng)
-        if line is None:
-            break
-        game.apply(line)
-    if game.state.phase != "over":
-        game.apply("end_game")
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5, 6, 7])
 def test_seeded_autoplay_games_run_to_the_end_with_balanced_books(rules, seed):
     """Whole games (every rulebook section at once): zero-sum postings, no negative cash, replay."""
     players = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][: 2 + seed % 5]
-    game = Game.start(rules, seed, players)
-    play(game.apply, game, seed)
-    finish(game, seed)
-    assert game.state.phase == "over" and game.state.winner
-    emitted = set()
-    for event in game.events:
-        assert sum(p.amount for p in event.postings) == 0, event
-        emitted.update(n.code for n in event.notes)
-    for p in players:
-        assert game.state.cash(p) >= 0
+    game = play_checked(rules, seed, players)       # ends with a winner, books and replay checked
     places = rules.edition.extra["rating_places"]
     for k, room in enumerate(places, 1):
         assert sum(1 for p in game.state.alive if step(game.state, p) == k) <= room
-    replayed = Game.replay(rules, game.events)
-    assert replayed.state.signature() == game.state.signature()
-    for code in emitted:
-        for language in LANGUAGES:
-            assert code in CATALOGS[language], (code, language)

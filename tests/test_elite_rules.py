@@ -20,11 +20,11 @@ Board (index: id price): 0 start, 1 oil1 100, 2 oil2 100, 3 oil3 120,
 """
 import pytest
 
-from companion.editions import load_edition, parse_edition, rules_for
-from companion.engine.game import Game
+from companion.editions import load_edition, rules_for
 from companion.engine.state import BANK, JACKPOT
 from companion.errors import RuleViolation
 from companion.messages import CATALOGS
+from helpers import edition_variant, new as new_game
 
 EDITION = load_edition("elite")
 RULES = rules_for(EDITION)
@@ -34,18 +34,8 @@ PLAYERS = ("Anna", "Boris", "Vera")
 # ----- small helpers ------------------------------------------------------------------
 
 def new(players=PLAYERS, seed=1, rules=None):
-    return Game.start(rules or RULES, seed, list(players))
-
-
-def rules_with(**options):
-    """The shipped edition with some [options] changed, as a table would edit the file."""
-    text = EDITION.text
-    for key, value in options.items():
-        shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
-        lines = [f"{key} = {shown}" if line.split("=")[0].strip() == key else line for line in text.splitlines()]
-        assert lines != text.splitlines(), key
-        text = "\n".join(lines)
-    return rules_for(parse_edition(text, "variant.toml"))
+    """A fresh Elite game (three players unless told)."""
+    return new_game(rules or RULES, players, seed)
 
 
 def arrange(g, *, owner=None, cash=None, level=None, mortgaged=(), position=None, held=None,
@@ -1088,7 +1078,7 @@ def test_orange_policy_kept_lets_the_auction_run():
 
 def test_orange_policy_used_automatically_with_the_auto_option():
     """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto": used the first time it would cover."""
-    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1}, rules=rules_with(long_term_policies="auto"))
+    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1}, rules=edition_variant("elite", {"long_term_policies": "auto"}))
     event = play(g, "auction_roll 2 2 4")
     assert "policy_used" in codes(event)
     assert g.state.held("Boris", "orange") == 0 and g.state.owner["media2"] == "Boris"
@@ -1170,7 +1160,7 @@ def test_orange_kept_means_paying_the_card():
 
 def test_orange_used_automatically_on_a_fortune_card_with_the_auto_option():
     """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto"."""
-    g = fortune_with_policies("f23", rules=rules_with(long_term_policies="auto"))
+    g = fortune_with_policies("f23", rules=edition_variant("elite", {"long_term_policies": "auto"}))
     assert cash(g, "Boris") == 2000 and g.state.held("Boris", "orange") == 0
 
 
@@ -1324,9 +1314,8 @@ def test_all_12_enterprises_can_be_built():
 
 def test_the_box_holds_12_enterprises():
     """КОМПЛЕКТАЦИЯ ИГРЫ: the enterprise supply is enforced (shown with a box of 1 enterprise)."""
-    text = EDITION.text.replace("large = 12", "large = 1")
-    rules = rules_for(parse_edition(text, "<one enterprise>"))
-    g = Game.start(rules, 1, ["Anna", "Boris"])
+    rules = edition_variant("elite", replace=[("large = 12", "large = 1")])
+    g = new(("Anna", "Boris"), rules=rules)
     s = g.state.copy()
     for p in ("oil1", "oil2", "oil3"):
         s.owner[p], s.level[p] = "Anna", 3

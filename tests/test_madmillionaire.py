@@ -12,38 +12,22 @@ $10k / $20k, buy $30k / $50k); s1..s6 are the small single buildings (buy
 $20k, lease $10k); b2 has no lease price. The ONE WAY street is j10 circus r1
 finish j20.
 """
-import re
-from pathlib import Path
-
 import pytest
 
-from companion.autoplay import play
-from companion.editions import load_edition, parse_edition, rules_for, shipped
-from companion.engine.game import Game
+from companion.editions import load_edition, rules_for, shipped
 from companion.engine.state import BANK
 from companion.errors import EditionError, RuleViolation
 from companion.messages import CATALOGS
+from helpers import edition_variant, new, play_checked
 
-EDITION_FILE = Path(__file__).parent.parent / "companion" / "editions" / "madmillionaire.toml"
-TEXT = EDITION_FILE.read_text(encoding="utf-8")
 RULES = rules_for(load_edition("madmillionaire"))
 
 
 # ----- helpers --------------------------------------------------------------------------
 
-def with_options(**options):
-    """The shipped edition with some [options] lines changed (a table editing its file)."""
-    text = TEXT
-    for key, value in options.items():
-        toml = "true" if value is True else "false" if value is False else repr(value).replace("'", '"')
-        text, n = re.subn(rf"^{key} = .*$", f"{key} = {toml}", text, count=1, flags=re.M)
-        assert n == 1, key
-    return rules_for(parse_edition(text, "test-edition.toml"))
-
-
 def started(rules=RULES, players=("Anna", "Boris"), cards=("zoo1", "park1"), smalls=("s1", "s4", "s6")):
     """A game past SET UP: the named stunt cards face up, one free small business each."""
-    g = Game.start(rules, 1, list(players))
+    g = new(rules, players)
     for card in cards:
         g.apply(f"reveal {card}")
     for p, small in zip(players, smalls):
@@ -82,7 +66,7 @@ def cash(g, p):
 
 def test_setup_ten_thousand_dollars_seven_signs_and_a_free_small_business():
     """SET UP 3 (MONEY): $10k each; 4 (SOLD SIGNS): 7 signs; 5: one small single building free."""
-    g = Game.start(RULES, 1, ["Anna", "Boris"])
+    g = new(RULES)
     assert cash(g, "Anna") == cash(g, "Boris") == 10000
     assert g.state.held("Anna", "signs") == 7
     g.apply("reveal")
@@ -102,7 +86,7 @@ def test_setup_ten_thousand_dollars_seven_signs_and_a_free_small_business():
 def test_setup_cards_dealt_face_up_by_number_of_players(players, face_up):
     """SET UP 2 (CARDS): 2 cards for 2-3 players, 3 for 4 players, 4 for 5-6 players."""
     names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][:players]
-    g = Game.start(RULES, 1, names)
+    g = new(RULES, names)
     assert g.state.pending.kind == "reveal" and g.state.pending.count == face_up
     for _ in range(face_up):
         g.apply("reveal")
@@ -112,7 +96,7 @@ def test_setup_cards_dealt_face_up_by_number_of_players(players, face_up):
 
 def test_setup_the_table_names_the_physical_cards_it_turned_over():
     """SET UP 2: the table may name the card it turned over; a card not in the pile is refused."""
-    g = Game.start(RULES, 1, ["Anna", "Boris"])
+    g = new(RULES)
     g.apply("reveal harbour3")
     refused(g, "reveal harbour3", "card_not_in_deck")
     refused(g, "reveal joker", "card_not_in_deck")
@@ -154,7 +138,7 @@ def test_roll_and_move_the_one_way_street():
     g.apply("roll 1")
     refused(g, "move finish", "unreachable")              # j20 -> finish is against the sign
     g.apply("move b1")
-    loose = started(with_options(one_way=False))
+    loose = started(edition_variant("madmillionaire", {"one_way": False}))
     arrange(loose, "Anna", at="j20")
     loose.apply("roll 1")
     loose.apply("move finish")                            # RULE VARIATIONS 2: ignore the ONE WAY sign
@@ -315,7 +299,7 @@ def test_rolling_a_six_after_a_stunt_reveals_first():
 
 def test_rolling_a_six_rule_can_be_left_out():
     """RULE VARIATIONS 3: play without the six rule."""
-    g = started(with_options(six_rule=False))
+    g = started(edition_variant("madmillionaire", {"six_rule": False}))
     g.apply("roll 6")
     g.apply("move beach")
     assert g.state.pending is None
@@ -474,7 +458,7 @@ def test_selling_half_rounds_up_only_when_needed():
 
 def test_selling_faces_are_an_option():
     """SELLING: the die faces' mapping is edition data (option sale_faces)."""
-    rules = with_options(sale_faces=["half", "half", "full", "full", "double", "triple"])
+    rules = edition_variant("madmillionaire", {"sale_faces": ["half", "half", "full", "full", "double", "triple"]})
     g = started(rules)
     arrange(g, "Anna", bought=("a1",), cash=0)
     g.apply("sell a1 2")
@@ -547,7 +531,7 @@ def test_winning_needs_the_right_number():
 
 def test_winning_variations_target_and_no_exact_roll():
     """RULE VARIATIONS 1 (another target) and 2 (no right number needed to finish)."""
-    rules = with_options(target=200000, finish_exact=False)
+    rules = edition_variant("madmillionaire", {"target": 200000, "finish_exact": False})
     g = started(rules)
     arrange(g, "Anna", cash=200000, at="circus")
     g.apply("roll 5")
@@ -559,7 +543,7 @@ def test_winning_with_cash_raised_later_in_the_turn_is_an_option():
     """WINNING (option finish_late_cash): by default the cash on landing counts; with the
     option, a lease ended on FINISH that same turn can still win."""
     for late, winner in ((False, None), (True, "Anna")):
-        g = started(with_options(finish_late_cash=late))
+        g = started(edition_variant("madmillionaire", {"finish_late_cash": late}))
         arrange(g, "Anna", leased=("f1",), cash=960000, at="circus")
         g.apply("roll 2")
         g.apply("move finish")
@@ -610,9 +594,8 @@ def test_every_code_has_english_and_russian_text():
 ])
 def test_edition_file_errors_name_the_key(old, new, key):
     """The board is edition data: mistakes are reported with the file and the key."""
-    assert old in TEXT
     with pytest.raises(EditionError) as exc:
-        parse_edition(TEXT.replace(old, new, 1), "my-city.toml")
+        edition_variant("madmillionaire", replace=[(old, new)])    # asserts the old text is there
     assert exc.value.key == key, str(exc.value)
 
 
@@ -633,29 +616,19 @@ def test_seeded_autoplay_game_reaches_finish(seed):
     """WINNING: seeded bot games run to a winner on FINISH; every event's postings sum to
     zero, no cash is ever negative, and the history replays to the identical state."""
     players = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][:2 + seed % 5]
-    game = Game.start(RULES, seed, players)
-
-    def submit(line):
-        event = game.apply(line)
-        assert sum(p.amount for p in event.postings) == 0, event
-        assert all(game.state.cash(p) >= 0 for p in players), event
-        return event
-
-    play(submit, game, seed)
+    game = play_checked(RULES, seed, players)      # ends with a winner, books and replay checked
     s = game.state
-    assert s.phase == "over" and s.winner in players
+    assert s.winner in players
     assert s.position[s.winner] == RULES.edition.cell("finish").index
     assert s.cash(s.winner) >= 1000000
     assert game.events[-1].command == "move finish"
-    assert Game.replay(RULES, game.events).state.signature() == s.signature()
 
 
 def test_autoplay_uses_every_rule():
     """The bot hints reach every command of the edition over a few games (no dead rules)."""
     used = set()
     for seed in range(6):
-        game = Game.start(RULES, seed, ["Anna", "Boris", "Vera"])
-        play(game.apply, game, seed)
+        game = play_checked(RULES, seed, ["Anna", "Boris", "Vera"])
         used |= {e.command.split()[0] for e in game.events[1:]}
     assert {"claim", "reveal", "roll", "move", "lease", "buy", "sell", "bonus", "miss",
             "end_lease", "end"} <= used

@@ -12,21 +12,16 @@ Board indices: mediterranean 1, baltic 3, income_tax 4, reading_rr 5, oriental 6
 chance1 7, jail 10, electric 12, free_parking 20, water_works 28, go_to_jail 30,
 luxury_tax 38, boardwalk 39.
 """
-import re
-from pathlib import Path
-
 import pytest
 
 from companion.autoplay import play
-from companion.editions import load_edition, parse_edition, rules_for
-from companion.engine.game import Game
+from companion.editions import load_edition, rules_for
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
 from companion.ledger.store import new_game, open_game
 from companion.messages import CATALOGS, LANGUAGES
-
-MONOPOLY_TOML = Path(__file__).parent.parent / "companion" / "editions" / "monopoly.toml"
+from helpers import edition_variant, new, play_checked, run
 
 # The US title deeds (2008 onward): price, rent with 0-4 houses and a hotel, house cost,
 # mortgage value. Hotels cost the same as a house.
@@ -73,33 +68,6 @@ US_UTILITY_TIMES = [4, 10]                     # x the dice, by how many one pla
 @pytest.fixture(scope="module")
 def rules():
     return rules_for(load_edition("monopoly"))
-
-
-def variant(**options):
-    """The shipped edition with some options changed (as a table would edit the file)."""
-    text = MONOPOLY_TOML.read_text(encoding="utf-8")
-    for key, value in options.items():
-        shown = str(value).lower() if isinstance(value, bool) else (f'"{value}"' if isinstance(value, str) else value)
-        text, n = re.subn(rf"^{key} = .*$", f"{key} = {shown}", text, count=1, flags=re.M)
-        assert n == 1, key
-    return rules_for(parse_edition(text, "variant.toml"))
-
-
-def with_supply(houses, hotels=12):
-    text = MONOPOLY_TOML.read_text(encoding="utf-8")
-    text = re.sub(r"^small = 32 ", f"small = {houses} ", text, count=1, flags=re.M)
-    text = re.sub(r"^large = 12 ", f"large = {hotels} ", text, count=1, flags=re.M)
-    return rules_for(parse_edition(text, "small-box.toml"))
-
-
-def new(rules, players=("Anna", "Boris"), seed=1):
-    return Game.start(rules, seed, list(players))
-
-
-def run(game, *lines):
-    for line in lines:
-        game.apply(line)
-    return game.state
 
 
 def give_lots(game, player, *plots):
@@ -265,7 +233,7 @@ def test_a_mortgaged_lot_stops_double_rent_on_its_group(rules):
     give_lots(g, "Anna", "mediterranean", "baltic")
     run(g, "mortgage mediterranean", "roll 1 3", "end", "roll 1 2")    # Boris lands on Baltic
     assert g.state.cash("Boris") == 1500 - 4
-    us_rules = variant(monopoly_broken_by_mortgage=False)
+    us_rules = edition_variant("monopoly", {"monopoly_broken_by_mortgage": False})
     g = new(us_rules)
     give_lots(g, "Anna", "mediterranean", "baltic")
     run(g, "mortgage mediterranean", "roll 1 3", "end", "roll 1 2")
@@ -304,11 +272,10 @@ def test_utility_rent_after_a_card_move_uses_the_last_throw_when_the_option_is_o
     """card_utility_roll: a card moving you onto a utility asks for a fresh throw (the rulebook);
     off, the throw that brought you to the card square prices it. A card's own 10x always
     asks for the throw, and so does a landing reported without dice (`land`)."""
-    text = MONOPOLY_TOML.read_text(encoding="utf-8")
-    text = text.replace('effects = [{ do = "move_to", cell = "st_charles" }]',
-                        'effects = [{ do = "move_to", cell = "electric" }]', 1)
-    for flag, expected in (("true", None), ("false", 4 * 7)):
-        r = rules_for(parse_edition(text.replace("card_utility_roll = true", f"card_utility_roll = {flag}"), "x"))
+    to_electric = ('effects = [{ do = "move_to", cell = "st_charles" }]',
+                   'effects = [{ do = "move_to", cell = "electric" }]')
+    for flag, expected in ((True, None), (False, 4 * 7)):
+        r = edition_variant("monopoly", {"card_utility_roll": flag}, replace=[to_electric])
         g = new(r)
         give_lots(g, "Boris", "electric")
         run(g, "roll 3 4", "draw ch_st_charles")
@@ -393,7 +360,7 @@ def test_the_box_holds_32_houses(rules):
 
 def small_box_two_builders():
     """Six houses in the box; Anna owns the browns, Boris the light blues."""
-    r = with_supply(6)
+    r = edition_variant("monopoly", replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     give_lots(g, "Boris", "oriental", "vermont", "connecticut")
@@ -430,7 +397,7 @@ def test_shortage_auction_needs_a_shortage_and_a_bidder_who_can_build(rules):
     with pytest.raises(RuleViolation) as exc:
         g.apply("house_auction house")
     assert exc.value.code == "no_shortage"
-    r = with_supply(6)
+    r = edition_variant("monopoly", replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic", "oriental", "vermont", "connecticut")
     with pytest.raises(RuleViolation) as exc:
@@ -458,10 +425,7 @@ def test_shortage_auction_without_bids_and_declining_the_won_house(rules):
 
 def test_shortage_auction_can_be_switched_off():
     """building_shortage_auction = false: plain building even when houses are short."""
-    text = MONOPOLY_TOML.read_text(encoding="utf-8").replace("building_shortage_auction = true",
-                                                             "building_shortage_auction = false")
-    text = re.sub(r"^small = 32 ", "small = 6 ", text, count=1, flags=re.M)
-    r = rules_for(parse_edition(text, "x.toml"))
+    r = edition_variant("monopoly", {"building_shortage_auction": False}, replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     give_lots(g, "Boris", "oriental", "vermont", "connecticut")
@@ -472,7 +436,7 @@ def test_shortage_auction_can_be_switched_off():
 def test_selling_a_hotel_without_houses_in_the_bank_sells_the_group_down(rules):
     """"Lack of buildings"/"Property For Sale": a hotel cannot be broken into houses the bank
     lacks; all hotels of the group are sold at once and the houses left are spread evenly."""
-    r = with_supply(8)
+    r = edition_variant("monopoly", replace=[("small = 32 ", "small = 8 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     for _ in range(4):
@@ -546,7 +510,7 @@ def test_no_trading_a_lot_whose_group_has_buildings(rules):
 
 def test_mortgaged_lots_cannot_be_traded_when_the_option_forbids_it():
     """trade_mortgaged = false follows the first article ("You can not sell the laid real estate")."""
-    r = variant(trade_mortgaged=False)
+    r = edition_variant("monopoly", {"trade_mortgaged": False})
     g = new(r)
     give_lots(g, "Anna", "baltic")
     run(g, "mortgage baltic")
@@ -559,7 +523,7 @@ def test_mortgaged_lots_cannot_be_traded_when_the_option_forbids_it():
 
 def test_bankrupt_to_the_bank_returns_lots_when_the_option_says_so():
     """"Bankruptcy" (first article): the lots go back to the bank for free sale, no auction."""
-    r = variant(bankrupt_to_bank="return")
+    r = edition_variant("monopoly", {"bankrupt_to_bank": "return"})
     g = new(r, players=("Anna", "Boris", "Vera"))
     give_lots(g, "Anna", "baltic")
     run(g, "mortgage baltic", "pay Anna Boris 1500", "land luxury_tax", "bankrupt Anna")
@@ -586,7 +550,7 @@ def test_bankrupt_to_a_player_with_several_debts_pays_the_first_creditor(rules):
 def test_short_game_hotel_after_three_houses():
     """"Rules of a shortened game", 2: three houses on each lot before a hotel; the rent stays
     the deed's (hotel rent), and selling the hotel gives three houses back."""
-    r = variant(hotel_after_houses=3)
+    r = edition_variant("monopoly", {"hotel_after_houses": 3})
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     for _ in range(3):
@@ -604,7 +568,7 @@ def test_short_game_deals_two_deeds_each_and_ends_at_the_second_bankruptcy():
     """"Rules of a shortened game", 1 and 3: two deeds dealt and paid for; the game ends at the
     second bankruptcy and the richest remaining player wins (cash, lots at price, mortgaged
     lots at half, buildings at cost)."""
-    r = variant(start_deal=2, end_at_bankruptcy=2)
+    r = edition_variant("monopoly", {"start_deal": 2, "end_at_bankruptcy": 2})
     g = new(r, players=("Anna", "Boris", "Vera", "Gleb"))
     s = g.state
     assert all(len(s.plots_of(p)) == 2 for p in s.players)
@@ -626,7 +590,7 @@ def test_short_game_deals_two_deeds_each_and_ends_at_the_second_bankruptcy():
 
 def test_free_parking_pot_collects_taxes_and_fines():
     """House rule free_parking_pot: taxes, fines and card payments go to a pot on Free Parking."""
-    r = variant(free_parking_pot=True)
+    r = edition_variant("monopoly", {"free_parking_pot": True})
     g = new(r)
     run(g, "roll 1 3", "end")                       # Anna: Income Tax 200 into the pot
     assert g.state.cash(POT) == 200
@@ -645,7 +609,7 @@ def test_house_rules_are_off_by_default(rules):
 
 def test_go_landing_bonus_and_no_rent_from_jail():
     """House rules go_landing_bonus (landing on GO pays double) and jail_blocks_rent."""
-    r = variant(go_landing_bonus=200, jail_blocks_rent=True)
+    r = edition_variant("monopoly", {"go_landing_bonus": 200, "jail_blocks_rent": True})
     g = new(r)
     give_lots(g, "Anna", "baltic")
     run(g, "land go_to_jail", "end", "roll 1 2")     # Boris on Baltic while Anna is in jail
@@ -664,7 +628,7 @@ def test_go_landing_bonus_and_no_rent_from_jail():
 def test_bad_options_are_reported_with_the_key(option, value, key):
     """An edition file with an impossible option names the key."""
     with pytest.raises(EditionError) as exc:
-        variant(**{option: value})
+        edition_variant("monopoly", {option: value})
     assert exc.value.key == key
 
 
@@ -677,32 +641,12 @@ def test_messages_exist_in_every_language():
 
 # ----- seeded autoplay games to the end ---------------------------------------------------------------
 
-def autoplay(r, seed, players):
-    g = new(r, players=players, seed=seed)
-    codes = set()
-
-    def submit(line):
-        event = g.apply(line)
-        assert sum(p.amount for p in event.postings) == 0, event
-        assert all(g.state.cash(p) >= 0 for p in g.state.players), event
-        codes.update(n.code for n in event.notes)
-        return event
-
-    play(submit, g, seed)
-    return g, codes
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_autoplay_games_run_to_the_end(rules, seed):
     """Seeded bots play whole games: every event balances, cash never goes negative, the replay
     gives the identical state, and the game ends (by bankruptcies, or the timed count)."""
     players = ("Anna", "Boris", "Vera", "Gleb", "Dina")[:2 + seed % 4]
-    g, codes = autoplay(rules, seed, players)
-    assert g.state.phase == "over" and g.state.winner
-    replayed = Game.replay(rules, g.events)
-    assert replayed.state.signature() == g.state.signature()
-    for code in codes:
-        assert all(code in CATALOGS[lang] for lang in LANGUAGES), code
+    play_checked(rules, seed, players)             # ends with a winner, books, replay and texts checked
 
 
 @pytest.mark.parametrize("options", [
@@ -712,11 +656,9 @@ def test_autoplay_games_run_to_the_end(rules, seed):
 ], ids=["short_game", "house_rules", "other_choices"])
 def test_autoplay_variants_run_to_the_end(options):
     """The options' variants also play to the end with balanced events and identical replays."""
-    r = variant(**options)
+    r = edition_variant("monopoly", options)
     for seed in (11, 12):
-        g, _ = autoplay(r, seed, ("Anna", "Boris", "Vera", "Gleb"))
-        assert g.state.phase == "over"
-        assert Game.replay(r, g.events).state.signature() == g.state.signature()
+        play_checked(r, seed, ("Anna", "Boris", "Vera", "Gleb"))   # over, balanced, identical replay
 
 
 def test_autoplay_game_survives_the_ledger(tmp_path):

@@ -6,11 +6,11 @@ import json
 import pytest
 
 from companion import cli
-from companion.editions import load_edition, parse_edition, rules_for
-from companion.engine.game import Game
+from companion.editions import load_edition, rules_for
 from companion.engine.state import Posting
 from companion.errors import RuleViolation
 from companion.ledger.store import new_game, open_game
+from helpers import edition_variant, new, run
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -21,9 +21,8 @@ def rules():
 
 
 def game_of(rules, *lines):
-    game = Game.start(rules, 1, PLAYERS)
-    for line in lines:
-        game.apply(line)
+    game = new(rules, PLAYERS)
+    run(game, *lines)
     return game
 
 
@@ -77,7 +76,7 @@ def test_undo_blocked_names_the_dependent_event(rules):
     game.apply("undo 2")
     s = game.state
     assert s.position["Anna"] == 0 and s.phase == "setup" and s.pending is None
-    assert s.signature() == Game.start(rules, 1, PLAYERS).state.signature()
+    assert s.signature() == new(rules, PLAYERS).state.signature()
 
 
 def test_undo_blocked_when_later_spending_needs_the_money(rules):
@@ -90,9 +89,7 @@ def test_undo_blocked_when_later_spending_needs_the_money(rules):
 
 def test_undo_beyond_the_window_is_refused(rules):
     """With undo_window = 3 only the last three events can be undone."""
-    text = rules.edition.text.replace("undo_window = 50", "undo_window = 3")
-    assert text != rules.edition.text
-    small = rules_for(parse_edition(text, "window-3.toml"))
+    small = edition_variant("elite", {"undo_window": 3})     # the rules fixture is Elite's
     game = game_of(small, *["pay Anna Boris 1"] * 6)          # events 2..7
     err = refused(game, "undo 4")
     assert err.code == "too_old_to_undo" and err.params == {"event": 4, "window": 3}
