@@ -28,7 +28,13 @@ def cmd_new(args):
     if Path(path).exists() and Path(path).stat().st_size:
         raise CompanionError(f"{path} already exists: choose another --db for a new game")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
-    table = new_game(path, args.edition, args.players, seed)
+    options = {}
+    for item in args.option or ():
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise CompanionError(f"--option takes KEY=VALUE, not '{item}'")
+        options[key] = value
+    table = new_game(path, args.edition, args.players, seed, options)
     for line in event_lines(table.rules, table.game.events[0], args.lang):
         out(line)
     out(f"ledger: {path}")
@@ -130,6 +136,8 @@ def build_parser():
     p.add_argument("edition", help="shipped edition id or path to an edition file")
     p.add_argument("players", nargs="+")
     p.add_argument("--seed", type=int, help="deck shuffle seed (random if omitted)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                   help="a rule option for this game (see the edition's docs), e.g. long_term_policies=auto")
     p.set_defaults(func=cmd_new)
 
     p = with_db(sub.add_parser("do", help="apply one command, e.g. `do roll` or `do buy`"))

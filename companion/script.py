@@ -30,8 +30,10 @@ def run_script(text, source="<script>", db=":memory:", on_event=None):
             if verb == "new":
                 if table is not None:
                     raise ScriptError(source, line_no, line, "a script plays one game")
-                edition, seed, players = Game.parse_start(line)
-                table = new_game(db, edition, players, seed)
+                edition, seed, words = Game.parse_start(line)
+                options = dict(w.split("=", 1) for w in words if "=" in w)
+                players = [w for w in words if "=" not in w]
+                table = new_game(db, edition, players, seed, options)
                 if on_event:
                     on_event(table.game.events[0])
                 continue

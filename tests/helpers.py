@@ -1,8 +1,6 @@
 """Test helpers shared by the edition test files: a game, a run of commands, an edited edition, a checked autoplay game."""
-import re
-
 from companion.autoplay import play
-from companion.editions import HERE, parse_edition, rules_for
+from companion.editions import HERE, parse_edition, rules_for, set_options
 from companion.engine.game import Game
 from companion.messages import CATALOGS, LANGUAGES
 
@@ -19,35 +17,23 @@ def run(game, *lines):
     return game.state
 
 
-def toml_value(value):
-    """A Python value as the edition file writes it (true/false, "text", numbers, lists)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return str(value)
-
-
 def edition_variant(edition_id, options=None, replace=None):
     """The shipped edition file as a table would edit its own copy: `replace` is a list of
     (old, new) text replacements (each old text must be there; the first one is replaced),
-    `options` a dict of [options] keys to set (each key must be in [options]). Returns Rules."""
+    `options` a dict of [options] keys to set (companion.editions.set_options). Returns Rules."""
     text = (HERE / f"{edition_id}.toml").read_text(encoding="utf-8")
     for old, new_text in replace or ():
         assert old in text, old
         text = text.replace(old, new_text, 1)
     if options:
-        head, table, rest = text.partition("\n[options]\n")
-        assert table, f"{edition_id}.toml has no [options]"
-        body, next_table, tail = rest.partition("\n[")   # only the [options] table is edited
-        for key, value in options.items():
-            body, n = re.subn(rf"^{re.escape(key)}\s*=.*$", f"{key} = {toml_value(value)}", body,
-                              count=1, flags=re.M)
-            assert n == 1, key
-        text = head + table + body + next_table + tail
+        text = set_options(text, options, f"{edition_id}-variant.toml")
     return rules_for(parse_edition(text, f"{edition_id}-variant.toml"))
+
+
+def teleporting(edition_id, options=None, replace=None):
+    """Rules whose `land CELL` may jump any distance: tests use it to put a token anywhere
+    (with any other option or text changes of edition_variant)."""
+    return edition_variant(edition_id, {"land_checks_distance": False, **(options or {})}, replace)
 
 
 def play_checked(rules, seed, players, max_events=3000):

@@ -10,16 +10,16 @@ white2 28, police 30, black2 35.
 """
 import pytest
 
-from companion.editions import load_edition, rules_for
 from companion.engine.classic import ClassicRules
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
-from helpers import edition_variant, new, play_checked, run
+from helpers import new, play_checked, run, teleporting
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return rules_for(load_edition("classic"))
+    # `land CELL` puts a token anywhere (the rules behind the dice are tested elsewhere)
+    return teleporting("classic")
 
 
 # ----- the edition file ---------------------------------------------------------------------
@@ -38,14 +38,14 @@ def test_board_has_eight_industries_of_three_plots_and_two_decks_of_twenty(rules
 def test_monopoly_rent_in_the_file_must_be_double_the_printed_rent():
     """"Stop at a foreign site": a monopoly doubles the printed rent; the file must agree."""
     with pytest.raises(EditionError) as exc:
-        edition_variant("classic", replace=[("rent = [6, 12, 30, 72, 150, 210]", "rent = [6, 13, 30, 72, 150, 210]")])
+        teleporting("classic", replace=[("rent = [6, 12, 30, 72, 150, 210]", "rent = [6, 13, 30, 72, 150, 210]")])
     assert "cells[1].rent" in str(exc.value) and "12" in str(exc.value)
 
 
 def test_black_business_needs_a_charity_fund_cell():
     """"Black business": the token goes to the CHARITY FOUNDATION cell, so the board needs one."""
     with pytest.raises(EditionError, match="CHARITY FUND"):
-        edition_variant("classic", replace=[('id = "charity"\nkind = "charity"', 'id = "charity"\nkind = "free"')])
+        teleporting("classic", replace=[('id = "charity"\nkind = "charity"', 'id = "charity"\nkind = "free"')])
 
 
 # ----- setup ----------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ def test_white_business_and_the_fund_cell_take_all_the_money_in_the_fund(rules):
 
 def test_black_business_may_count_as_landing_on_the_fund():
     """"Black business", option black_business_lands_on_fund = true: pay 50, then collect the fund."""
-    rules = edition_variant("classic", {"black_business_lands_on_fund": True})
+    rules = teleporting("classic", {"black_business_lands_on_fund": True})
     g = new(rules)
     run(g, "land black1", "end")                    # Anna pays 50 and takes the fund's 50 back
     assert g.state.cash("Anna") == 2000 and g.state.cash(CHARITY) == 0

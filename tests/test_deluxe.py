@@ -10,23 +10,23 @@ with places [4, 4, 3, 3, 2, 2, 1]; tests that need a small scale edit a copy.
 """
 import pytest
 
-from companion.editions import load_edition, rules_for
 from companion.engine.deluxe import DeluxeRules
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
-from helpers import edition_variant, new, play_checked, run
+from helpers import new, play_checked, run, teleporting
 
 SHIPPED_SCALE = "rating_places = [4, 4, 3, 3, 2, 2, 1]"
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return rules_for(load_edition("deluxe"))
+    # `land CELL` puts a token anywhere (the rules behind the dice are tested elsewhere)
+    return teleporting("deluxe")
 
 
 def scale(places):
     """The shipped Deluxe file with another scale (a table editing its own copy)."""
-    return edition_variant("deluxe", replace=[(SHIPPED_SCALE, f"rating_places = {places}")])
+    return teleporting("deluxe", replace=[(SHIPPED_SCALE, f"rating_places = {places}")])
 
 
 def step(s, p):
@@ -101,7 +101,7 @@ def test_sent_to_tax_inspection_also_moves_down(rules):
 
 def test_sent_to_tax_inspection_need_not_count():
     """Шкала, option rating_down_when_sent = false: only landing on the cell moves the token down."""
-    rules = edition_variant("deluxe", {"rating_down_when_sent": False})
+    rules = teleporting("deluxe", {"rating_down_when_sent": False})
     g = new(rules)
     run(g, "land white1", "end", "land jackpot", "end")
     s = run(g, "land police")
@@ -198,7 +198,7 @@ def test_reaching_the_top_of_the_scale_wins():
 
 def test_the_top_need_not_end_the_game():
     """«Победитель игры», option rating_top_wins = false: play on for bankruptcy or the clock."""
-    rules = edition_variant("deluxe", {"rating_top_wins": False},
+    rules = teleporting("deluxe", {"rating_top_wins": False},
                             replace=[(SHIPPED_SCALE, "rating_places = [2, 1]")])
     g = new(rules)
     run(g, "land white1", "end", "land jackpot", "end", "land charity", "end", "land jackpot", "end")
@@ -218,7 +218,7 @@ def test_timed_game_adds_the_agreed_sum_per_step(rules):
 
 def test_timed_game_step_worth_is_an_option():
     """«Победитель игры»: «оговоренную правилами сумму» is the table's choice (rating_step_value)."""
-    rules = edition_variant("deluxe", {"rating_step_value": 250})
+    rules = teleporting("deluxe", {"rating_step_value": 250})
     g = new(rules)
     run(g, "land white1", "end", "end_game")
     wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]

@@ -6,6 +6,7 @@ import pytest
 from companion.autoplay import play
 from companion.editions import HERE, load_edition, parse_edition, rules_for, shipped
 from companion.engine.rulesets import RULESETS
+from companion.errors import EditionError
 from helpers import new, play_checked, run
 
 EDITIONS = shipped()
@@ -84,3 +85,21 @@ def test_play_counts_wealth_even_when_time_runs_out_during_a_debt():
     assert [(d.debtor, d.amount) for d in game.state.debts] == [("Boris", 12)]
     play(game.apply, game, 1, max_events=len(game.events))
     assert game.state.phase == "over" and game.state.winner
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('effects = [{ do = "share_price", points = 3 }]', 'effects = [{ do = "pay", amount = 50 }]',
+     "decks.fortune.f01"),
+    ('effects = [{ do = "receive", amount = 100 }]', 'effects = [{ do = "receive", amount = "100" }]',
+     "decks.chance[0].effects[0].amount"),
+    ("rent_by_count = [60, 120, 240, 480]", "rent_by_count = [60, 120, 240]",
+     "industries.central.rent_by_count"),
+])
+def test_an_edition_that_would_fail_mid_game_is_refused_on_load(old, new, key):
+    """A FORTUNE card with a personal effect, an amount written as text, a count table
+    shorter than its industry: each is named when the file loads, not when the card is drawn."""
+    text = (HERE / "elite.toml").read_text(encoding="utf-8")
+    assert old in text
+    with pytest.raises(EditionError) as info:
+        parse_edition(text.replace(old, new, 1), "edited.toml")
+    assert info.value.key == key

@@ -24,7 +24,7 @@ from companion.editions import load_edition, rules_for
 from companion.engine.state import BANK, JACKPOT
 from companion.errors import RuleViolation
 from companion.messages import CATALOGS
-from helpers import edition_variant, new as new_game
+from helpers import edition_variant, new as new_game, teleporting
 
 EDITION = load_edition("elite")
 RULES = rules_for(EDITION)
@@ -1510,10 +1510,21 @@ def test_three_doubles_reported_with_land():
 ])
 def test_moving_on_with_land_ends_the_visit(cell, command, code):
     """ИГРА НА БИРЖЕ: the exchange is played «Находясь на БИРЖЕ»; ДЖЕКПОТ: by «Игрок, попавший на клетку ДЖЕКПОТ»."""
-    g = new()
+    g = new(rules=teleporting("elite"))
     play(g, f"land {cell} double", "land tele1")   # the double's second move goes on to tele1
     play(g, "decline", "hammer")
     refused(g, command, code)
+
+
+def test_land_reports_only_distances_two_dice_can_make():
+    """ХОД ИГРЫ: two dice move a token 2 to 12 cells, a double an even number of them; a
+    mistyped landing is refused instead of paying a lap's income (land_checks_distance)."""
+    g = new()
+    refused(g, "land oil1", "not_a_roll")          # 1 cell
+    refused(g, "land start", "not_a_roll")         # 40 cells: a whole lap
+    refused(g, "land auto1 double", "not_a_roll")  # 7 cells is no double
+    play(g, "land auto1")                          # 7 cells
+    assert g.state.position["Anna"] == 7
 
 
 # ===== refusals in general =================================================================
@@ -1544,3 +1555,76 @@ def test_refused_commands_change_nothing(line, code):
     with a documented reason (a message code with English and Russian text)."""
     g = new()
     refused(g, line, code)
+
+
+# ===== found in review: each a rule a table would notice ====================================
+
+@pytest.mark.parametrize("action", ["trade Boris Vera give media2 get 100", "mortgage media2"])
+def test_a_plot_waiting_on_the_policy_question_stays_as_it_is(action):
+    """ПРАВИЛА АУКЦИОНА / ПРАВИЛА ЗАЛОГА: while its owner decides whether an ORANGE policy
+    covers the auction, the plot can be neither sold, mortgaged nor built on."""
+    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1})
+    play(g, "auction_roll 2 2 4")
+    refused(g, action, "plot_under_auction")
+
+
+def test_an_owner_may_bid_for_his_own_plot_only_what_he_could_pay():
+    """ПРАВИЛА АУКЦИОНА: «Игрок, назначивший самую высокую цену, забирает участок» — a bid
+    must be money the bidder has, the owner's too."""
+    g = on_auction(owner={"media2": "Boris"}, cash={"Boris": 300})
+    play(g, "auction_roll 2 2 4", "bid Vera 250")
+    refused(g, "bid Boris 99999", "insufficient_funds")
+    play(g, "bid Boris 300", "hammer")             # he buys it back: paying himself costs nothing
+    assert g.state.owner["media2"] == "Boris" and cash(g, "Boris") == 300
+
+
+def test_red_policy_covers_the_payment_the_holder_picks():
+    """ПРАВИЛА СТРАХОВАНИЯ: «игрок сам вправе выбирать, какой случай считать страховым»:
+    owing both the circle tax and a rent, Anna has RED cover the rent."""
+    g = new()
+    arrange(g, owner={"metal1": "Anna", "metal2": "Anna", "metal3": "Anna",
+                      "food1": "Boris", "food2": "Boris", "food3": "Boris"},
+            level={"metal1": 4, "metal2": 4, "metal3": 4, "food1": 4, "food2": 4, "food3": 4},
+            cash={"Anna": 100}, held={("Anna", "red"): 1}, position={"Anna": "auto3"})
+    play(g, "roll 1 2")                            # 9 -> 12 food2, passing TAX INSPECTION
+    owed = {d.reason: d.amount for d in g.state.debts}
+    assert owed == {"circle_tax": 434, "rent_paid": 630}
+    boris = cash(g, "Boris")
+    play(g, "use_policy Anna red rent")
+    assert [d.reason for d in g.state.debts] == ["circle_tax"]
+    assert cash(g, "Boris") == boris + 630         # the insurer pays the owner
+
+
+def test_orange_policy_covers_the_fortune_card_the_holder_picks():
+    """ПРАВИЛА СТРАХОВАНИЯ with two FORTUNE cards on the wheel (ШАНС c14): Boris has ORANGE
+    cover the 100 card and pays the 50 one himself."""
+    g = new()
+    arrange(g, held={("Boris", "orange"): 1}, turn="Boris", phase="roll", fortune_top=("f09", "f10"))
+    play(g, "roll 1 3", "draw c14")                # START -> chance1; f09 (50 each), f10 (100 each)
+    assert sorted(d.amount for d in g.state.debts if d.debtor == "Boris") == [50, 100]
+    play(g, "use_policy Boris orange f10", "skip_policy Boris")
+    assert cash(g, "Boris") == 2000 - 50 and g.state.held("Boris", "orange") == 0
+    assert cash(g, "Anna") == 2000 - 150 and cash(g, "Vera") == 2000 - 150
+
+
+def test_a_debtors_cash_cannot_leave_by_trade():
+    """ОКОНЧАНИЕ ИГРЫ: a player who cannot pay «отдаёт все имеющиеся у него деньги» to the
+    creditors: while owing, cash does not go to another player, by payment or by trade."""
+    g = new()
+    arrange(g, held={("Anna", "shares"): 19}, cash={"Anna": 100}, position={"Anna": "oil3"})
+    play(g, "roll 3 4")                            # 3 -> 10 TAX INSPECTION: 19 x 10 = 190 owed
+    assert g.state.debts[0].amount == 190
+    refused(g, "pay Anna Vera 100", "debt_first")
+    refused(g, "trade Anna Vera give 100", "debt_first")
+
+
+def test_undo_is_refused_when_a_later_card_draw_depends_on_it():
+    """docs/undo.md with ШАНС: a card drawn after a move that another card caused cannot stay
+    when that first card is undone; events are stored naming the card drawn."""
+    g = new(("Anna", "Boris"), seed=18)
+    play(g, "roll 1 3")                            # START -> chance1
+    first = play(g, "draw")                        # the top card: c06, nearest CHANCE -> chance3
+    assert first.command == "draw c06"             # the ledger names the physical card
+    assert g.state.pending.kind == "draw"          # on chance3, another card to draw
+    play(g, "draw")
+    refused(g, f"undo {first.seq}", "undo_blocked")

@@ -15,13 +15,12 @@ luxury_tax 38, boardwalk 39.
 import pytest
 
 from companion.autoplay import play
-from companion.editions import load_edition, rules_for
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
 from companion.ledger.store import new_game, open_game
 from companion.messages import CATALOGS, LANGUAGES
-from helpers import edition_variant, new, play_checked, run
+from helpers import new, play_checked, run, teleporting
 
 # The US title deeds (2008 onward): price, rent with 0-4 houses and a hotel, house cost,
 # mortgage value. Hotels cost the same as a house.
@@ -67,7 +66,8 @@ US_UTILITY_TIMES = [4, 10]                     # x the dice, by how many one pla
 
 @pytest.fixture(scope="module")
 def rules():
-    return rules_for(load_edition("monopoly"))
+    # `land CELL` puts a token anywhere (the rules behind the dice are tested elsewhere)
+    return teleporting("monopoly")
 
 
 def give_lots(game, player, *plots):
@@ -233,7 +233,7 @@ def test_a_mortgaged_lot_stops_double_rent_on_its_group(rules):
     give_lots(g, "Anna", "mediterranean", "baltic")
     run(g, "mortgage mediterranean", "roll 1 3", "end", "roll 1 2")    # Boris lands on Baltic
     assert g.state.cash("Boris") == 1500 - 4
-    us_rules = edition_variant("monopoly", {"monopoly_broken_by_mortgage": False})
+    us_rules = teleporting("monopoly", {"monopoly_broken_by_mortgage": False})
     g = new(us_rules)
     give_lots(g, "Anna", "mediterranean", "baltic")
     run(g, "mortgage mediterranean", "roll 1 3", "end", "roll 1 2")
@@ -275,7 +275,7 @@ def test_utility_rent_after_a_card_move_uses_the_last_throw_when_the_option_is_o
     to_electric = ('effects = [{ do = "move_to", cell = "st_charles" }]',
                    'effects = [{ do = "move_to", cell = "electric" }]')
     for flag, expected in ((True, None), (False, 4 * 7)):
-        r = edition_variant("monopoly", {"card_utility_roll": flag}, replace=[to_electric])
+        r = teleporting("monopoly", {"card_utility_roll": flag}, replace=[to_electric])
         g = new(r)
         give_lots(g, "Boris", "electric")
         run(g, "roll 3 4", "draw ch_st_charles")
@@ -360,7 +360,7 @@ def test_the_box_holds_32_houses(rules):
 
 def small_box_two_builders():
     """Six houses in the box; Anna owns the browns, Boris the light blues."""
-    r = edition_variant("monopoly", replace=[("small = 32 ", "small = 6 ")])
+    r = teleporting("monopoly", replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     give_lots(g, "Boris", "oriental", "vermont", "connecticut")
@@ -397,7 +397,7 @@ def test_shortage_auction_needs_a_shortage_and_a_bidder_who_can_build(rules):
     with pytest.raises(RuleViolation) as exc:
         g.apply("house_auction house")
     assert exc.value.code == "no_shortage"
-    r = edition_variant("monopoly", replace=[("small = 32 ", "small = 6 ")])
+    r = teleporting("monopoly", replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic", "oriental", "vermont", "connecticut")
     with pytest.raises(RuleViolation) as exc:
@@ -425,7 +425,7 @@ def test_shortage_auction_without_bids_and_declining_the_won_house(rules):
 
 def test_shortage_auction_can_be_switched_off():
     """building_shortage_auction = false: plain building even when houses are short."""
-    r = edition_variant("monopoly", {"building_shortage_auction": False}, replace=[("small = 32 ", "small = 6 ")])
+    r = teleporting("monopoly", {"building_shortage_auction": False}, replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     give_lots(g, "Boris", "oriental", "vermont", "connecticut")
@@ -436,7 +436,7 @@ def test_shortage_auction_can_be_switched_off():
 def test_selling_a_hotel_without_houses_in_the_bank_sells_the_group_down(rules):
     """"Lack of buildings"/"Property For Sale": a hotel cannot be broken into houses the bank
     lacks; all hotels of the group are sold at once and the houses left are spread evenly."""
-    r = edition_variant("monopoly", replace=[("small = 32 ", "small = 8 ")])
+    r = teleporting("monopoly", replace=[("small = 32 ", "small = 8 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     for _ in range(4):
@@ -510,7 +510,7 @@ def test_no_trading_a_lot_whose_group_has_buildings(rules):
 
 def test_mortgaged_lots_cannot_be_traded_when_the_option_forbids_it():
     """trade_mortgaged = false follows the first article ("You can not sell the laid real estate")."""
-    r = edition_variant("monopoly", {"trade_mortgaged": False})
+    r = teleporting("monopoly", {"trade_mortgaged": False})
     g = new(r)
     give_lots(g, "Anna", "baltic")
     run(g, "mortgage baltic")
@@ -523,7 +523,7 @@ def test_mortgaged_lots_cannot_be_traded_when_the_option_forbids_it():
 
 def test_bankrupt_to_the_bank_returns_lots_when_the_option_says_so():
     """"Bankruptcy" (first article): the lots go back to the bank for free sale, no auction."""
-    r = edition_variant("monopoly", {"bankrupt_to_bank": "return"})
+    r = teleporting("monopoly", {"bankrupt_to_bank": "return"})
     g = new(r, players=("Anna", "Boris", "Vera"))
     give_lots(g, "Anna", "baltic")
     run(g, "mortgage baltic", "pay Anna Boris 1500", "land luxury_tax", "bankrupt Anna")
@@ -550,7 +550,7 @@ def test_bankrupt_to_a_player_with_several_debts_pays_the_first_creditor(rules):
 def test_short_game_hotel_after_three_houses():
     """"Rules of a shortened game", 2: three houses on each lot before a hotel; the rent stays
     the deed's (hotel rent), and selling the hotel gives three houses back."""
-    r = edition_variant("monopoly", {"hotel_after_houses": 3})
+    r = teleporting("monopoly", {"hotel_after_houses": 3})
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     for _ in range(3):
@@ -568,7 +568,7 @@ def test_short_game_deals_two_deeds_each_and_ends_at_the_second_bankruptcy():
     """"Rules of a shortened game", 1 and 3: two deeds dealt and paid for; the game ends at the
     second bankruptcy and the richest remaining player wins (cash, lots at price, mortgaged
     lots at half, buildings at cost)."""
-    r = edition_variant("monopoly", {"start_deal": 2, "end_at_bankruptcy": 2})
+    r = teleporting("monopoly", {"start_deal": 2, "end_at_bankruptcy": 2})
     g = new(r, players=("Anna", "Boris", "Vera", "Gleb"))
     s = g.state
     assert all(len(s.plots_of(p)) == 2 for p in s.players)
@@ -590,7 +590,7 @@ def test_short_game_deals_two_deeds_each_and_ends_at_the_second_bankruptcy():
 
 def test_free_parking_pot_collects_taxes_and_fines():
     """House rule free_parking_pot: taxes, fines and card payments go to a pot on Free Parking."""
-    r = edition_variant("monopoly", {"free_parking_pot": True})
+    r = teleporting("monopoly", {"free_parking_pot": True})
     g = new(r)
     run(g, "roll 1 3", "end")                       # Anna: Income Tax 200 into the pot
     assert g.state.cash(POT) == 200
@@ -609,7 +609,7 @@ def test_house_rules_are_off_by_default(rules):
 
 def test_go_landing_bonus_and_no_rent_from_jail():
     """House rules go_landing_bonus (landing on GO pays double) and jail_blocks_rent."""
-    r = edition_variant("monopoly", {"go_landing_bonus": 200, "jail_blocks_rent": True})
+    r = teleporting("monopoly", {"go_landing_bonus": 200, "jail_blocks_rent": True})
     g = new(r)
     give_lots(g, "Anna", "baltic")
     run(g, "land go_to_jail", "end", "roll 1 2")     # Boris on Baltic while Anna is in jail
@@ -628,7 +628,7 @@ def test_go_landing_bonus_and_no_rent_from_jail():
 def test_bad_options_are_reported_with_the_key(option, value, key):
     """An edition file with an impossible option names the key."""
     with pytest.raises(EditionError) as exc:
-        edition_variant("monopoly", {option: value})
+        teleporting("monopoly", {option: value})
     assert exc.value.key == key
 
 
@@ -656,7 +656,7 @@ def test_autoplay_games_run_to_the_end(rules, seed):
 ], ids=["short_game", "house_rules", "other_choices"])
 def test_autoplay_variants_run_to_the_end(options):
     """The options' variants also play to the end with balanced events and identical replays."""
-    r = edition_variant("monopoly", options)
+    r = teleporting("monopoly", options)
     for seed in (11, 12):
         play_checked(r, seed, ("Anna", "Boris", "Vera", "Gleb"))   # over, balanced, identical replay
 

@@ -215,7 +215,8 @@ def build_edition(data, source, rules_cls, text=""):
             ind = industries[industry]
             price = r.money("price")
             rent = r.money_list("rent", [])
-            if not rent and not ind.rent_by_count and not ind.dice_multiplier_by_count:
+            if not rent and not ind.rent_by_count and not ind.dice_multiplier_by_count \
+                    and rules_cls.PLOTS_PAY_RENT:
                 raise EditionError(source, f"cells[{i}].rent", "is missing (and the industry has no rent_by_count)")
             if ind.buildable and rent and len(rent) != levels:
                 raise EditionError(source, f"cells[{i}].rent", f"must list {levels} amounts "
@@ -236,6 +237,13 @@ def build_edition(data, source, rules_cls, text=""):
             params = {k: v for k, v in raw.items() if k not in ("id", "kind", "name", "deck")}
             cell = Cell(id=cid, index=i, kind=kind, name=r.get("name", str), deck=deck, params=params)
         cells.append(cell)
+    for ind in industries.values():
+        count = sum(1 for c in cells if c.industry == ind.id)
+        for key in ("rent_by_count", "tax_by_count", "dice_multiplier_by_count"):
+            listed = getattr(ind, key)
+            if listed and len(listed) != count:
+                raise EditionError(source, f"industries.{ind.id}.{key}",
+                                   f"must list one amount per plot owned, 1 to {count}, not {len(listed)}")
     if not cells or cells[0].kind != "start":
         raise EditionError(source, "cells[0].kind", "the first cell must be the START cell (kind = \"start\")")
 

@@ -36,6 +36,9 @@ def parse_line(line):
     return parts[0].lower(), tuple(parts[1:])
 
 
+# effect arguments that are whole numbers (steps and points may be negative)
+EFFECT_NUMBERS = {"amount", "small", "large", "steps", "points", "percent", "count", "multiplier"}
+
 # Effects every edition understands: verb -> required argument keys.
 CORE_EFFECTS = {
     "pay": ("amount",),                  # the drawing player pays the bank
@@ -74,10 +77,12 @@ class Rules:
         "card_move_collects": True,
         "circle_income": 200,
         "discard_decks": [],               # decks whose cards are not returned (FORTUNE)
+        "land_checks_distance": True,      # `land CELL` must be a distance the dice can make
     }
     CELL_KINDS = {"start", "plot", "card", "free", "tax", "detention", "go_to_detention"}
     EFFECTS = CORE_EFFECTS
     SYSTEM_ACCOUNTS = (BANK,)
+    PLOTS_PAY_RENT = True       # plots must list their rent (not so in Mad Millionaire)
 
     # verb -> method; every verb is a command of the script language (docs/script-language.md)
     COMMANDS = {
@@ -119,6 +124,16 @@ class Rules:
         for key in cls.EFFECTS[verb]:
             if key not in effect:
                 raise EditionError(source, f"{path}.{key}", f"is missing (the '{verb}' effect needs it)")
+        for key, value in effect.items():
+            if key in EFFECT_NUMBERS:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise EditionError(source, f"{path}.{key}", f"must be a whole number, not {value!r}")
+                if value < 0 and key not in ("steps", "points"):
+                    raise EditionError(source, f"{path}.{key}", f"must not be negative, not {value}")
+            elif key in ("collect", "keep") and not isinstance(value, bool):
+                raise EditionError(source, f"{path}.{key}", f"must be true or false, not {value!r}")
+            elif key in ("do", "cell", "kind", "deck", "to", "from") and not isinstance(value, str):
+                raise EditionError(source, f"{path}.{key}", f"must be text, not {value!r}")
 
     @classmethod
     def check_edition(cls, edition):
@@ -127,11 +142,20 @@ class Rules:
         if "detention" in kinds or "go_to_detention" in kinds:
             if len(edition.cells_of_kind("detention")) != 1:
                 raise EditionError(edition.source, "cells", "needs exactly one detention cell")
+        kinds = {c.kind for c in edition.cells}
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "move_to" and edition.cell(eff["cell"]) is None:
                     raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
                                        f"moves to unknown cell '{eff['cell']}'")
+                if eff["do"] == "move_nearest" and eff["kind"] not in kinds:
+                    raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
+                                       f"no cell of kind '{eff['kind']}' on the board")
+                for account in (eff.get("to"), eff.get("from")):
+                    if account is not None and account not in cls.SYSTEM_ACCOUNTS:
+                        raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
+                                           f"'{account}' is not an account of these rules "
+                                           f"({', '.join(cls.SYSTEM_ACCOUNTS)})")
 
     # ----- starting a game ------------------------------------------------------
 
@@ -322,6 +346,11 @@ class Rules:
             raise RuleViolation("detained_stays", player=p, cell=self.cells[s.position[p]].id)
         s.last_dice = ()
         steps = (cell.index - s.position[p]) % self.n_cells or self.n_cells
+        n = self.opt["dice"]
+        staying = p in s.detained and cell.index == s.position[p] and not double
+        reachable = n <= steps <= 6 * n and (not double or (n == 2 and steps % 2 == 0))
+        if not staying and not reachable and self.opt["land_checks_distance"]:
+            raise RuleViolation("not_a_roll", player=p, cell=cell.id, steps=steps)
         self.move(s, p, double, lambda: self.advance(s, p, steps))
 
     def move(self, s, p, double, go):
@@ -613,7 +642,8 @@ class Rules:
         if any(d.debtor == p for d in s.debts):
             d = next(d for d in s.debts if d.debtor == p)
             raise RuleViolation("debt_first", player=p, amount=d.amount, creditor=d.creditor)
-        if s.cash(p) < amount and p != a.seller:
+        if s.cash(p) < amount:
+            # the owner may bid for their own plot, but only what they could pay
             raise RuleViolation("insufficient_funds", player=p, amount=amount, cash=s.cash(p), what="bid")
         s.pending = replace(a, bidder=p, bid=amount)
         s.notes.append(Note("bid", {"player": p, "amount": amount, "plot": a.plot}))
@@ -662,8 +692,8 @@ class Rules:
         return small, large
 
     def check_not_under_hammer(self, s, cell):
-        """A plot being auctioned stays as it is until the hammer falls."""
-        if s.pending is not None and s.pending.kind == "auction" and s.pending.plot == cell.id:
+        """A plot an open decision is about (an auction, a policy question) stays as it is."""
+        if s.pending is not None and s.pending.plot == cell.id and s.pending.kind != "offer":
             raise RuleViolation("plot_under_auction", plot=cell.id)
 
     def cmd_build(self, s, args):
@@ -778,6 +808,11 @@ class Rules:
             raise BadCommand("usage", usage=usage)
         if give[1] and get[1]:
             raise RuleViolation("trade_cash_both_ways")
+        for payer, cash in ((a, give[1]), (b, get[1])):
+            owed = [d for d in s.debts if d.debtor == payer]
+            if cash and owed:
+                # a debtor's cash belongs to the creditors (ОКОНЧАНИЕ ИГРЫ)
+                raise RuleViolation("debt_first", player=payer, amount=owed[0].amount, creditor=owed[0].creditor)
         self.spend(s, a, b, give[1], "trade")
         self.spend(s, b, a, get[1], "trade")
         for pid in give[0]:
@@ -828,6 +863,10 @@ class Rules:
             raise RuleViolation("no_draw")
         deck = s.pending.stage
         p = s.pending.player
+        if not args and (s.decks[deck] or s.discards[deck]):
+            top = (s.decks[deck] or s.discards[deck])[0]
+            s.command = f"draw {top}"      # stored naming the card, so replays deal it again
+            args = (top,)
         self.draw_card(s, p, deck, args[0] if args else None)
 
     def draw_card(self, s, p, deck, card_id=None):

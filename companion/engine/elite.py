@@ -25,6 +25,10 @@ ELITE_EFFECTS = {
     "tax_exemption": (),                 # skip the next circle tax
     "draw_fortune": ("count",),          # CHANCE: put FORTUNE cards on the wheel
 }
+# FORTUNE cards are collective instructions («коллективных инструкций»): only these
+FORTUNE_EFFECTS = {"share_price", "each_player_pays", "each_player_receives", "each_pays_per_share",
+                   "each_receives_per_share", "each_pays_per_building", "dividend_percent",
+                   "circle_income"}
 
 
 class EliteRules(MillionaireRules):
@@ -70,6 +74,12 @@ class EliteRules(MillionaireRules):
         super().check_edition(edition)
         side_layout(edition, edition.options["central_industry"])
         check_slot(edition)
+        for card_id in edition.decks.get("fortune", ()):
+            for eff in edition.cards[card_id].effects:
+                if eff["do"] not in FORTUNE_EFFECTS:
+                    raise EditionError(edition.source, f"decks.fortune.{card_id}",
+                                       f"'{eff['do']}' is not a collective effect "
+                                       f"(FORTUNE cards may use: {', '.join(sorted(FORTUNE_EFFECTS))})")
 
     # ----- setup ------------------------------------------------------------------
 
@@ -282,35 +292,38 @@ class EliteRules(MillionaireRules):
         s.notes.append(Note("insured", {"player": p, "policy": colour, "amount": price}))
 
     def cmd_use_policy(self, s, args):
-        """`use_policy PLAYER COLOUR`: a long-term policy covers the event waiting on it.
+        """`use_policy PLAYER COLOUR [WHAT]`: a long-term policy covers the event the holder picks.
 
         ORANGE or RED: the auction of the player's plot, or a FORTUNE card's
-        payments held as a claim. RED also cancels one unbearable rent or circle tax.
+        payments held as a claim (WHAT = the card, else the first card waiting).
+        RED also cancels one unbearable rent or circle tax (WHAT = tax, rent, or
+        the owner owed the rent; else the first such debt): «игрок сам вправе
+        выбирать, какой случай считать страховым».
         """
-        self.need(args, 2, "use_policy PLAYER orange|red")
+        self.need(args, 2, "use_policy PLAYER orange|red [CARD|tax|rent|OWNER]")
         p = self.player_arg(s, args[0])
         colour = args[1].lower()
+        what = args[2] if len(args) > 2 else None
         if colour not in ("orange", "red"):
             raise RuleViolation("policy_not_for_debt", policy=args[1])
         if not s.held(p, colour):
             raise RuleViolation("no_policy", player=p, policy=colour)
-        if s.pending is not None and s.pending.kind == "claim" and s.pending.player == p:
+        if s.pending is not None and s.pending.kind == "claim" and s.pending.player == p and what is None:
             plot = s.pending.plot
             s.pending = None
             self.give(s, p, colour, -1)
             s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "auction"}))
             s.notes.append(Note("auction_cancelled", {"reason": "insured", "plot": plot, "player": p}))
             return
-        claims = [d for d in s.debts if d.debtor == p and d.claim]
+        claims = [d for d in s.debts if d.debtor == p and d.claim and what in (None, d.claim)]
         if claims:
-            ref = claims[0].claim
-            covered = [d for d in claims if d.claim == ref]
+            covered = [d for d in claims if d.claim == claims[0].claim]
             s.debts = tuple(d for d in s.debts if d not in covered)
             self.give(s, p, colour, -1)
             s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "fortune",
                                                 "amount": sum(d.amount for d in covered)}))
             return
-        debts = [d for d in s.debts if d.debtor == p and d.reason in ("rent_paid", "circle_tax")]
+        debts = [d for d in s.debts if d.debtor == p and not d.claim and self.red_covers(d, what)]
         if colour != "red" or not debts:
             raise RuleViolation("nothing_to_cover", player=p)
         d = debts[0]
@@ -322,16 +335,29 @@ class EliteRules(MillionaireRules):
             self.transfer(s, BANK, d.creditor, d.amount)
             s.notes.append(Note("insurer_paid", {"player": d.creditor, "amount": d.amount}))
 
+    @staticmethod
+    def red_covers(debt, what):
+        if debt.reason not in ("rent_paid", "circle_tax"):
+            return False
+        if what is None:
+            return True
+        if what.lower() == "tax":
+            return debt.reason == "circle_tax"
+        if what.lower() == "rent":
+            return debt.reason == "rent_paid"
+        return debt.reason == "rent_paid" and debt.creditor.lower() == what.lower()
+
     def cmd_skip_policy(self, s, args):
-        """`skip_policy PLAYER`: keep the long-term policy; the auction or the payment goes ahead."""
-        self.need(args, 1, "skip_policy PLAYER")
+        """`skip_policy PLAYER [CARD]`: keep the long-term policy; the auction or the payment goes ahead."""
+        self.need(args, 1, "skip_policy PLAYER [CARD]")
         p = self.player_arg(s, args[0])
-        if s.pending is not None and s.pending.kind == "claim" and s.pending.player == p:
+        what = args[1] if len(args) > 1 else None
+        if s.pending is not None and s.pending.kind == "claim" and s.pending.player == p and what is None:
             cell = self.edition.plots[s.pending.plot]
             s.notes.append(Note("policy_kept", {"player": p}))
             self.open_auction(s, cell, p)
             return
-        claims = [d for d in s.debts if d.debtor == p and d.claim]
+        claims = [d for d in s.debts if d.debtor == p and d.claim and what in (None, d.claim)]
         if not claims:
             raise RuleViolation("nothing_to_cover", player=p)
         s.debts = tuple(replace(d, claim="") if d in claims else d for d in s.debts)

@@ -52,7 +52,7 @@ class Game:
         if verb == "new":
             raise RuleViolation("game_already_started")
         new = self.rules.apply(self.state, line)
-        text = " ".join([verb, *args])
+        text = new.command or " ".join([verb, *args])
         event = Event(len(self.events) + 1, text, tuple(new.postings), tuple(new.notes))
         return Proposal(event, new)
 
@@ -104,7 +104,8 @@ class Game:
                 new = self.rules.apply(state, e.command)
             except RuleViolation:
                 raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command) from None
-            if tuple(new.postings) != e.postings:
+            if tuple(new.postings) != e.postings or tuple(new.notes) != e.notes:
+                # a later event would play out differently: it depends on n
                 raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command)
             state = new
             replayed.append((e.seq, new))

@@ -25,6 +25,7 @@ STUNT_DECK = "stunt"
 
 
 class MadMillionaireRules(Rules):
+    PLOTS_PAY_RENT = False      # businesses earn only through publicity stunts
     OPTIONS = {
         "undo_window": 50,
         "dice": 1,                          # one large die
@@ -415,6 +416,8 @@ class MadMillionaireRules(Rules):
             s.discards[STUNT_DECK] = ()
             s.notes.append(Note("stunts_reshuffled", {}))
         card = args[0] if args else (pile[0] if pile else None)
+        if not args and card is not None:
+            s.command = f"reveal {card}"    # stored naming the card, so replays turn over the same one
         if card is None:
             s.pending = None
             s.notes.append(Note("deck_empty", {"deck": STUNT_DECK}))

@@ -21,6 +21,7 @@ class MillionaireRules(Rules):
         "jackpot_max_bet": 500,
     }
     CELL_KINDS = Rules.CELL_KINDS | {"jackpot"}
+    SYSTEM_ACCOUNTS = (BANK, JACKPOT)
     COMMANDS = {**Rules.COMMANDS, "jackpot": "cmd_jackpot"}
     DICE_VERBS = {**Rules.DICE_VERBS, "jackpot": (1, 3)}
 

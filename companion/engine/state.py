@@ -60,7 +60,10 @@ class State:
              "discards", "kept", "flags", "detained", "skip", "extra")
     SCALARS = ("players", "alive", "turn", "phase", "pending", "debts", "doubles",
                "again", "mortgaged", "winner", "turns", "rng", "last_dice")
-    __slots__ = DICTS + SCALARS + ("postings", "notes")
+    # postings, notes and command are the output of the last command, not state:
+    # command is that command's canonical line when it differs from the input
+    # (`draw` names the card it drew, so a replay deals the same card)
+    __slots__ = DICTS + SCALARS + ("postings", "notes", "command")
 
     def __init__(self):
         for name in self.DICTS:
@@ -80,6 +83,7 @@ class State:
         self.last_dice = ()
         self.postings = []
         self.notes = []
+        self.command = None
 
     def copy(self):
         new = State.__new__(State)
@@ -89,6 +93,7 @@ class State:
             setattr(new, name, getattr(self, name))
         new.postings = []
         new.notes = []
+        new.command = None
         return new
 
     def cash(self, account):
@@ -104,7 +109,7 @@ class State:
         """Everything that matters, as plain data: two states with equal signatures are equal."""
         out = {}
         for name in self.__slots__:
-            if name in ("postings", "notes"):
+            if name in ("postings", "notes", "command"):
                 continue
             value = getattr(self, name)
             if isinstance(value, dict):

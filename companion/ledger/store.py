@@ -187,8 +187,13 @@ class Table:
         self.ledger.close()
 
 
-def new_game(path, edition_ref, players, seed):
-    edition = load_edition(edition_ref) if isinstance(edition_ref, str) else edition_ref
+def new_game(path, edition_ref, players, seed, options=None):
+    """Start a game on a new ledger file: the one call every front end uses.
+
+    edition_ref: a shipped edition id, a path to an edition file, or an Edition;
+    options: rule options chosen for this game ({key: value}).
+    """
+    edition = load_edition(edition_ref, options) if isinstance(edition_ref, str) else edition_ref
     rules = rules_for(edition)
     game = Game.start(rules, seed, players)
     ledger = Ledger(path)
