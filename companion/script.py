@@ -114,18 +114,11 @@ def check_expect(table, args, source, line_no, line):
         got = sum(d.amount for d in s.debts if d.debtor == rest[0])
         if got != int(rest[1]):
             fail(f"{rest[0]} owes {got}, expected {rest[1]}")
-    elif what == "mortgaged" and len(rest) == 2:
-        got = "yes" if rest[0] in s.mortgaged else "no"
+    elif what in ("mortgaged", "detained", "alive") and len(rest) == 2:
+        members = {"mortgaged": s.mortgaged, "detained": s.detained, "alive": s.alive}[what]
+        got = "yes" if rest[0] in members else "no"
         if got != rest[1]:
-            fail(f"{rest[0]} mortgaged: {got}, expected {rest[1]}")
-    elif what == "detained" and len(rest) == 2:
-        got = "yes" if rest[0] in s.detained else "no"
-        if got != rest[1]:
-            fail(f"{rest[0]} detained: {got}, expected {rest[1]}")
-    elif what == "alive" and len(rest) == 2:
-        got = "yes" if rest[0] in s.alive else "no"
-        if got != rest[1]:
-            fail(f"{rest[0]} playing: {got}, expected {rest[1]}")
+            fail(f"{rest[0]} {what}: {got}, expected {rest[1]}")
     elif what == "winner" and len(rest) == 1:
         if (s.winner or "none") != rest[0]:
             fail(f"winner is {s.winner}, expected {rest[0]}")
