@@ -132,7 +132,6 @@ EN = {
     "no_choice": "There is nothing to choose now",
     "not_an_option": "{cell} is not one of the choices",
     "not_detained": "{player} is not held",
-    "must_pay_fine": "{player} has used every try: pay the fine of {fine} first",
     "not_in_debt": "{player} owes nothing",
     "no_such_event": "There is no event {event}",
     "cannot_undo_start": "The start of the game cannot be undone",
@@ -280,7 +279,6 @@ RU = {
     "no_choice": "Сейчас нечего выбирать",
     "not_an_option": "{cell} не из предложенных",
     "not_detained": "{player} не задержан(а)",
-    "must_pay_fine": "{player}: попытки кончились, заплатите штраф {fine}",
     "not_in_debt": "{player} никому не должен(на)",
     "no_such_event": "Нет события {event}",
     "cannot_undo_start": "Начало игры отменить нельзя",
@@ -326,11 +324,6 @@ REASONS = {
 
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
-
-
-def extend(language, templates):
-    """Edition modules' message templates join the catalogues here."""
-    CATALOGS[language].update(templates)
 
 
 def _name(edition, ref):
