@@ -1,4 +1,4 @@
-"""The exception tree: expected operating errors versus broken invariants."""
+"""The exception tree: expected operating errors versus broken invariants, and their exit codes."""
 
 
 class CompanionError(Exception):
@@ -22,7 +22,11 @@ class BadCommand(RuleViolation):
     """A command line that does not parse (unknown verb, wrong arguments)."""
 
 
-class EditionError(CompanionError, ValueError):
+class BadInput(CompanionError, ValueError):
+    """A damaged, foreign or malformed input file or value (script, edition file, option)."""
+
+
+class EditionError(BadInput):
     """An edition data file that is missing, malformed or inconsistent."""
 
     def __init__(self, source, key, problem):
@@ -31,7 +35,31 @@ class EditionError(CompanionError, ValueError):
 
 
 class LedgerError(CompanionError, RuntimeError):
-    """The ledger file cannot be used (wrong schema, another game, unreadable)."""
+    """The ledger file cannot be used now (no game in it, locked, read-only, another writer)."""
+
+
+class LedgerDamaged(LedgerError):
+    """The file is not an intact ledger: foreign, corrupt, truncated or tampered with.
+
+    Nothing is written to it; `companion recover` starts a visible new game
+    from the last verified event.
+    """
+
+
+class DiskFull(LedgerError):
+    """The disk holding the ledger is full: nothing was written."""
+
+
+class OutcomeUnknown(LedgerError):
+    """An error struck at or after COMMIT: the event may or may not be stored.
+
+    The table writes nothing more until a later sync of the file tells which;
+    a retry with the same request id is always answered from the ledger.
+    """
+
+    def __init__(self, message, seq=None, request_id=None, command=None):
+        self.seq, self.request_id, self.command = seq, request_id, command
+        super().__init__(message)
 
 
 class InvariantViolation(CompanionError, AssertionError):
@@ -42,3 +70,27 @@ def check(condition, message):
     """An assertion that stays on under -O (TigerBeetle style)."""
     if not condition:
         raise InvariantViolation(message)
+
+
+# Exit codes of the `companion` command (docs/exit-codes.md); distinct so scripts can tell them apart.
+EXIT_OK = 0
+EXIT_USAGE = 2          # the command line itself is wrong (argparse)
+EXIT_REFUSED = 3        # the rules refused the command; nothing changed
+EXIT_BAD_INPUT = 4      # a damaged or malformed input: script, edition file, option, missing file
+EXIT_LEDGER = 5         # the ledger cannot be used now: no game, locked, read-only, another writer
+EXIT_DAMAGED = 6        # the ledger is damaged, foreign or tampered with: see `companion recover`
+EXIT_UNKNOWN = 7        # the outcome of the last write is unknown: retry with the same request id
+EXIT_DISK_FULL = 8      # the disk is full: nothing was written
+EXIT_HALTED = 9         # a broken invariant halted the bank (a bug)
+EXIT_INTERNAL = 70      # an unexpected exception: "internal error", traceback in the log
+
+
+def exit_code(exc: BaseException) -> int:
+    """The exit code for an error the companion raised on purpose (most specific first)."""
+    for kind, code in ((OutcomeUnknown, EXIT_UNKNOWN), (DiskFull, EXIT_DISK_FULL),
+                       (LedgerDamaged, EXIT_DAMAGED), (LedgerError, EXIT_LEDGER),
+                       (InvariantViolation, EXIT_HALTED), (RuleViolation, EXIT_REFUSED),
+                       (BadInput, EXIT_BAD_INPUT), (CompanionError, EXIT_BAD_INPUT)):
+        if isinstance(exc, kind):
+            return code
+    return EXIT_INTERNAL
