@@ -14,7 +14,9 @@ import time
 from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for
 from companion.engine.game import Game
-from companion.ledger.store import connect, new_game
+import sqlite3
+
+from companion.table import new_game
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -56,7 +58,10 @@ def run_raw(games, folder):
     count = 0
     start = time.perf_counter()
     for seed, _, events in games:
-        conn = connect(os.path.join(folder, f"r{seed}-{time.perf_counter_ns()}.sqlite"))
+        conn = sqlite3.connect(os.path.join(folder, f"r{seed}-{time.perf_counter_ns()}.sqlite"),
+                               isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
         conn.execute("CREATE TABLE events(seq INTEGER PRIMARY KEY, command TEXT, notes TEXT, created_at TEXT)")
         conn.execute("CREATE TABLE postings(seq INTEGER, leg INTEGER, account TEXT, amount INTEGER, "
                      "PRIMARY KEY(seq, leg))")

@@ -1,16 +1,21 @@
-"""The `companion` command: start a game, apply commands, show state and history, run scripts."""
+"""The `companion` command: start a game, apply commands, show state and history, check and recover ledgers."""
 import argparse
+import errno
 import json
 import os
 import random
 import sys
+import traceback
+from datetime import datetime, timezone
 from pathlib import Path
 
 from companion import messages
 from companion.editions import load_edition, shipped
-from companion.errors import CompanionError, InvariantViolation, RuleViolation
-from companion.ledger.store import new_game, open_game
-from companion.view import event_lines, fill_dice, state_json, state_text
+from companion.errors import (EXIT_BAD_INPUT, EXIT_DISK_FULL, EXIT_INTERNAL, EXIT_OK, CompanionError, OutcomeUnknown, RuleViolation,
+                              exit_code)
+from companion.ledger.anchor import default_state_dir
+from companion.table import new_game, new_request_id, open_game, recover_game, verify_game
+from companion.view import event_lines, state_json, state_text
 
 DEFAULT_DB = "companion-game.sqlite"
 
@@ -25,78 +30,140 @@ def out(text=""):
 
 def cmd_new(args):
     path = db_path(args)
-    if Path(path).exists() and Path(path).stat().st_size:
-        raise CompanionError(f"{path} already exists: choose another --db for a new game")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
     options = {}
     for item in args.option or ():
         key, sep, value = item.partition("=")
-        if not sep:
+        if not sep or not key:
             raise CompanionError(f"--option takes KEY=VALUE, not '{item}'")
         options[key] = value
     table = new_game(path, args.edition, args.players, seed, options)
-    for line in event_lines(table.rules, table.game.events[0], args.lang):
-        out(line)
-    out(f"ledger: {path}")
-    table.close()
+    try:
+        for line in event_lines(table.rules, table.game.events[0], args.lang):
+            out(line)
+        out(f"ledger: {path}")
+        show_head(table, args)
+    finally:
+        table.close()
 
 
 def cmd_do(args):
     table = open_game(db_path(args))
     try:
-        line = fill_dice(table.rules, " ".join(args.command), random.SystemRandom())
-        event = table.submit(line)
+        request_id = args.request_id
+        if request_id is None:
+            request_id = new_request_id()
+            out(f"request: {request_id} (to retry safely: companion do --request-id {request_id} ...)")
+        line = " ".join(args.command)
+        try:
+            event = table.submit(line, request_id=request_id, rng=random.SystemRandom())
+        except OutcomeUnknown as exc:
+            print(f"outcome unknown: {exc}", file=sys.stderr)
+            try:
+                stored = table.resolve()
+            except OutcomeUnknown:
+                raise OutcomeUnknown(f"still unknown whether `{line}` is stored: when the disk works again, "
+                                     f"run `companion do --request-id {request_id} {line}` (it is answered "
+                                     "from the ledger and never booked twice)", exc.seq, request_id, line) \
+                    from None
+            if not stored:
+                raise OutcomeUnknown(f"a later sync shows `{line}` is NOT stored: nothing was booked; run "
+                                     f"`companion do --request-id {request_id} {line}` to enter it again",
+                                     exc.seq, request_id, line) from None
+            out(f"a later sync shows event #{exc.seq} is stored")
+            event = table.game.events[exc.seq - 1]
         out(f"#{event.seq} {event.command}")
         for text in event_lines(table.rules, event, args.lang):
             out("  " + text)
+        show_head(table, args)
+        for warning in table.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
     finally:
         table.close()
+
+
+def show_head(table, args):
+    seq, head = table.head()
+    out(f"head: #{seq} {table.head_words(args.lang)}")
 
 
 def cmd_state(args):
-    table = open_game(db_path(args))
+    table = open_game(db_path(args), readonly=True)
     try:
-        show_state(table, args)
+        for warning in table.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        if args.json:
+            data = state_json(table.rules, table.state)
+            seq, head = table.head()
+            data["head"] = {"seq": seq, "hash": head, "words": table.head_words(args.lang)}
+            if "recovered_from" in table.meta:
+                data["recovered_from"] = table.meta["recovered_from"]
+            out(json.dumps(data, ensure_ascii=False, indent=2))
+        else:
+            out(state_text(table.rules, table.state, args.lang))
+            if "recovered_from" in table.meta:
+                out(f"  recovered from {table.meta['recovered_from']}")
+            show_head(table, args)
     finally:
         table.close()
 
 
-def show_state(table, args):
-    if args.json:
-        out(json.dumps(state_json(table.rules, table.state), ensure_ascii=False, indent=2))
-    else:
-        out(state_text(table.rules, table.state, args.lang))
-
-
 def cmd_history(args):
-    table = open_game(db_path(args))
+    table = open_game(db_path(args), readonly=True)
     try:
-        events = table.game.events
+        rows = table.stored_events()
+        undone = table.reversed_events()
         if args.json:
-            stamps = table.ledger.created_at()
             out(json.dumps([{
-                "seq": e.seq, "command": e.command, "reverses": e.reverses,
-                "undone": e.seq in table.game.reversed, "at": stamps.get(e.seq),
-                "postings": [[p.account, p.amount] for p in e.postings],
-                "notes": [n.as_json() for n in e.notes]} for e in events], ensure_ascii=False, indent=2))
+                "seq": r.event.seq, "command": r.event.command, "submitted": r.submitted,
+                "actor": r.actor, "request_id": r.request_id, "reverses": r.event.reverses,
+                "undone": r.event.seq in undone, "at": r.created_at,
+                "postings": [[p.account, p.amount] for p in r.event.postings],
+                "notes": [n.as_json() for n in r.event.notes]} for r in rows], ensure_ascii=False, indent=2))
             return
-        for e in events:
-            mark = " (undone)" if e.seq in table.game.reversed else ""
-            out(f"#{e.seq} {e.command}{mark}")
-            for text in event_lines(table.rules, e, args.lang):
+        for r in rows:
+            mark = " (undone)" if r.event.seq in undone else ""
+            out(f"#{r.event.seq} {r.event.command}{mark}")
+            for text in event_lines(table.rules, r.event, args.lang):
                 out("    " + text)
     finally:
         table.close()
 
 
+def cmd_verify(args):
+    table = verify_game(db_path(args))
+    try:
+        seq, _ = table.head()
+        out(f"verified: {seq} events replayed from the start, hash chain and anchor agree")
+        show_head(table, args)
+        for warning in table.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+    finally:
+        table.close()
+
+
+def cmd_recover(args):
+    table, report = recover_game(db_path(args), args.to)
+    try:
+        for line in report:
+            out(line)
+        show_head(table, args)
+    finally:
+        table.close()
+
+
 def cmd_script(args):
-    from companion.script import run_script
-    text = Path(args.file).read_text(encoding="utf-8")
+    from companion.script import read_script, run_script
+    text = read_script(args.file)
+
     def echo(event):
         out(f"#{event.seq} {event.command}")
     table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None)
     try:
-        show_state(table, args)
+        if args.json:
+            out(json.dumps(state_json(table.rules, table.state), ensure_ascii=False, indent=2))
+        else:
+            out(state_text(table.rules, table.state, args.lang))
     finally:
         table.close()
 
@@ -104,7 +171,7 @@ def cmd_script(args):
 def cmd_editions(args):
     for name in shipped():
         ed = load_edition(name)
-        out(f"{name:<10} {ed.name} ({ed.players_min}-{ed.players_max} players, rules '{ed.rules}')")
+        out(f"{name:<14} {ed.name} ({ed.players_min}-{ed.players_max} players, rules '{ed.rules}')")
 
 
 def cmd_check_edition(args):
@@ -124,47 +191,65 @@ def cmd_bench(args):
 
 
 def build_parser():
-    ap = argparse.ArgumentParser(prog="companion", description=__doc__)
-    ap.add_argument("--lang", default="en", choices=messages.LANGUAGES, help="language of messages")
+    ap = argparse.ArgumentParser(prog="companion", description=__doc__,
+                                 epilog="exit codes: docs/exit-codes.md")
+    lang = argparse.ArgumentParser(add_help=False)
+    lang.add_argument("--lang", choices=messages.LANGUAGES, default=argparse.SUPPRESS,
+                      help="language of messages (en, ru)")
+    ap.add_argument("--lang", default=os.environ.get("COMPANION_LANG", "en"), choices=messages.LANGUAGES,
+                    help="language of messages (default $COMPANION_LANG or en)")
     sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def command(name, **kw):
+        p = sub.add_parser(name, parents=[lang], **kw)
+        return p
 
     def with_db(p):
         p.add_argument("--db", help=f"game ledger file (default $COMPANION_DB or {DEFAULT_DB})")
         return p
 
-    p = with_db(sub.add_parser("new", help="start a game: new EDITION PLAYER..."))
+    p = with_db(command("new", help="start a game: new EDITION PLAYER..."))
     p.add_argument("edition", help="shipped edition id or path to an edition file")
-    p.add_argument("players", nargs="+")
-    p.add_argument("--seed", type=int, help="deck shuffle seed (random if omitted)")
+    p.add_argument("players", nargs="+", help="player names, in turn order")
+    p.add_argument("--seed", type=int, help="deck shuffle seed, 0 to 2^64-1 (random if omitted)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE",
                    help="a rule option for this game (see the edition's docs), e.g. long_term_policies=auto")
     p.set_defaults(func=cmd_new)
 
-    p = with_db(sub.add_parser("do", help="apply one command, e.g. `do roll` or `do buy`"))
-    p.add_argument("command", nargs="+")
+    p = with_db(command("do", help="apply one command, e.g. `do roll` or `do buy`"))
+    p.add_argument("--request-id", help="the request's id: a retry with the same id and command is "
+                   "answered from the ledger, never booked twice (one is made and printed if omitted)")
+    p.add_argument("command", nargs="+", help="the command and its arguments (docs/script-language.md)")
     p.set_defaults(func=cmd_do)
 
-    p = with_db(sub.add_parser("state", help="show the table"))
-    p.add_argument("--json", action="store_true")
+    p = with_db(command("state", help="show the table (read-only)"))
+    p.add_argument("--json", action="store_true", help="as JSON")
     p.set_defaults(func=cmd_state)
 
-    p = with_db(sub.add_parser("history", help="show every event"))
-    p.add_argument("--json", action="store_true")
+    p = with_db(command("history", help="show every event (read-only)"))
+    p.add_argument("--json", action="store_true", help="as JSON")
     p.set_defaults(func=cmd_history)
 
-    p = sub.add_parser("script", help="run a game script and print the final state")
-    p.add_argument("file")
+    p = with_db(command("verify", help="replay every event from the start and check the whole ledger"))
+    p.set_defaults(func=cmd_verify)
+
+    p = with_db(command("recover", help="copy the verified part of a damaged ledger into a new game"))
+    p.add_argument("--to", required=True, help="the new ledger file")
+    p.set_defaults(func=cmd_recover)
+
+    p = command("script", help="run a game script and print the final state")
+    p.add_argument("file", help="the script, or - for standard input")
     p.add_argument("--db", help="keep the ledger in this file (default: in memory)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("-v", "--verbose", action="store_true", help="print each event")
+    p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("-v", "--verbose", action="store_true", help="print each event and its notes")
     p.set_defaults(func=cmd_script)
 
-    sub.add_parser("editions", help="list shipped editions").set_defaults(func=cmd_editions)
-    p = sub.add_parser("check-edition", help="validate an edition file")
+    command("editions", help="list shipped editions").set_defaults(func=cmd_editions)
+    p = command("check-edition", help="validate an edition file")
     p.add_argument("file")
     p.set_defaults(func=cmd_check_edition)
 
-    p = sub.add_parser("demo", help="play a sample game through the engine on an SQLite ledger")
+    p = command("demo", help="play a sample game through the engine on an SQLite ledger")
     p.add_argument("--db", help="ledger file (default: a fresh file in a temporary folder)")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--edition", default="elite")
@@ -172,12 +257,27 @@ def build_parser():
     p.add_argument("--events", type=int, default=400, help="stop and count wealth after this many events")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("bench", help="benchmarks: ledger (durable commands/s) or engine")
-    p.add_argument("what", choices=("ledger", "engine"))
+    p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times)")
+    p.add_argument("what", choices=("ledger", "engine", "open"))
     p.add_argument("--events", type=int, default=1000)
     p.add_argument("--runs", type=int, default=5)
     p.set_defaults(func=cmd_bench)
     return ap
+
+
+def log_internal_error(exc: BaseException) -> str:
+    """Append the traceback to the internal-error log; returns where it went."""
+    text = "".join(traceback.format_exception(exc))
+    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    try:
+        folder = default_state_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "internal-errors.log"
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"--- {stamp} companion {' '.join(sys.argv[1:])}\n{text}")
+        return str(path)
+    except OSError:
+        return "standard error (the log could not be written)"
 
 
 def main(argv=None):
@@ -186,11 +286,29 @@ def main(argv=None):
         args.func(args)
     except RuleViolation as exc:
         print("refused: " + messages.render_error(exc, args.lang), file=sys.stderr)
-        return 2
-    except InvariantViolation as exc:
-        print(f"BANK HALTED (a bug, nothing more is written): {exc}", file=sys.stderr)
-        return 3
-    except (CompanionError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+        return exit_code(exc)
+    except CompanionError as exc:
+        label = {6: "ledger damaged", 7: "outcome unknown", 8: "disk full",
+                 9: "BANK HALTED (a bug, nothing more is written)"}.get(exit_code(exc), "error")
+        print(f"{label}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return exit_code(exc)
+    except BrokenPipeError:
+        # `companion history | head`: the reader left; nothing to say
+        sys.stderr.close()
+        return EXIT_OK
+    except OSError as exc:
+        # a file the command was pointed at (not the ledger, whose errors are LedgerErrors)
+        full = exc.errno == errno.ENOSPC
+        print(f"{'disk full' if full else 'error'}: {exc.filename or ''}: {exc.strerror or exc}".replace(": : ", ": "),
+              file=sys.stderr)
+        return EXIT_DISK_FULL if full else EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:            # the one broad catch: a bug, reported as one line and logged
+        where = log_internal_error(exc)
+        if where.startswith("standard error"):
+            traceback.print_exception(exc, file=sys.stderr)
+        print(f"internal error: {type(exc).__name__} (a bug; the traceback is in {where})", file=sys.stderr)
+        return EXIT_INTERNAL
+    return EXIT_OK

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from companion.autoplay import play
-from companion.ledger.store import new_game, open_game
+from companion.table import new_game, open_game
 from companion.view import event_lines, state_text
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]

@@ -9,7 +9,7 @@ import random
 import sys
 
 from companion.autoplay import next_command
-from companion.ledger.store import open_game
+from companion.table import open_game
 
 
 def main(path, round_no):

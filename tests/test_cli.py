@@ -1,6 +1,6 @@
 """The `companion` command line (companion/cli.py, docs/script-language.md): new, do,
 state, history, script, editions, check-edition, languages and exit codes
-(0 done, 1 error, 2 refused by the rules)."""
+(docs/exit-codes.md: 0 done, 3 refused by the rules, 4 bad input, 5 no usable ledger, ...)."""
 import json
 import os
 import subprocess
@@ -48,13 +48,13 @@ def test_new_starts_a_game_and_names_the_ledger(db, capsys):
 
 def test_new_refuses_to_overwrite_a_game(game, capsys):
     code, out, err = run(capsys, "new", "--db", game, "elite", "Vera", "Gleb")
-    assert code == 1 and "already exists" in err
+    assert code == 5 and "already exists" in err
 
 
 def test_new_with_a_wrong_player_count_is_refused(db, capsys):
     """Elite takes 2 to 6 players (rulebook: ПОДГОТОВКА К ИГРЕ)."""
     code, out, err = run(capsys, "new", "--db", db, "elite", "Anna")
-    assert code == 2 and "2 to 6 players" in err
+    assert code == 3 and "2 to 6 players" in err
 
 
 def test_do_applies_a_command_and_shows_plot_names(game, capsys):
@@ -75,12 +75,12 @@ def test_do_roll_without_dice_throws_them(game, capsys):
     assert first[:2] == ["#2", "roll"] and len(first) == 4 and all(d in "123456" for d in first[2:])
 
 
-def test_refused_command_exits_2_with_the_reason(game, capsys):
+def test_refused_command_exits_3_with_the_reason(game, capsys):
     code, out, err = run(capsys, "do", "--db", game, "buy")
-    assert code == 2
+    assert code == 3
     assert err.strip() == "refused: Nothing is offered for sale now"
     code, out, err = run(capsys, "do", "--db", game, "fly", "away")
-    assert code == 2 and "Unknown command 'fly'" in err
+    assert code == 3 and "Unknown command 'fly'" in err
 
 
 def test_state_json_shows_the_table(game, capsys):
@@ -125,7 +125,7 @@ def test_russian_messages(game, capsys):
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "roll", "1", "2")
     assert code == 0 and "Anna: выпало 1, 2" in out
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "end")
-    assert code == 2 and err.strip().startswith("refused: Сначала завершите")
+    assert code == 3 and err.strip().startswith("refused: Сначала завершите")
     code, out, err = run(capsys, "--lang", "ru", "history", "--db", game)
     assert "Новая игра elite: Anna, Boris" in out
 
@@ -153,7 +153,7 @@ def test_script_with_a_failed_expectation_names_the_line(tmp_path, capsys):
     path = tmp_path / "bad.txt"
     path.write_text(SCRIPT.replace("expect cash Anna 1880", "expect cash Anna 1900"), encoding="utf-8")
     code, out, err = run(capsys, "script", str(path))
-    assert code == 1
+    assert code == 4
     assert f"{path}:4" in err and "Anna has 1880, expected 1900" in err
 
 
@@ -201,7 +201,7 @@ def test_check_edition_names_the_file_and_the_key(tmp_path, capsys, what, old, n
     path = tmp_path / "broken.toml"
     path.write_text(ELITE.text.replace(old, new, 1), encoding="utf-8")
     code, out, err = run(capsys, "check-edition", str(path))
-    assert code == 1 and out == ""
+    assert code == 4 and out == ""
     assert err.startswith(f"error: {path}: ")
     for word in words:
         assert word in err, f"{what}: {word!r} not in {err!r}"
@@ -209,12 +209,12 @@ def test_check_edition_names_the_file_and_the_key(tmp_path, capsys, what, old, n
 
 def test_check_edition_of_a_missing_file(tmp_path, capsys):
     code, out, err = run(capsys, "check-edition", str(tmp_path / "nothere.toml"))
-    assert code == 1 and "nothere.toml" in err and "cannot be read" in err
+    assert code == 4 and "nothere.toml" in err and "cannot be read" in err
 
 
 def test_state_without_a_game_says_to_start_one(db, capsys):
     code, out, err = run(capsys, "state", "--db", db)
-    assert code == 1 and "no game" in err and "companion new" in err
+    assert code == 5 and "no game" in err and "companion new" in err
 
 
 def test_new_works_after_asking_for_the_state_of_a_missing_game(db, capsys):
@@ -223,12 +223,12 @@ def test_new_works_after_asking_for_the_state_of_a_missing_game(db, capsys):
     assert code == 0, err
 
 
-def test_console_entry_point_refuses_in_russian_with_exit_2(game):
-    """`python -m companion` is the same program: exit code 2 and the reason on stderr."""
+def test_console_entry_point_refuses_in_russian_with_exit_3(game):
+    """`python -m companion` is the same program: exit code 3 and the reason on stderr."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     proc = subprocess.run([sys.executable, "-m", "companion", "--lang", "ru", "do", "--db", game, "buy"],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert proc.stderr.strip() == "refused: Сейчас ничего не продаётся"
-    assert proc.stdout == ""
+    assert proc.stdout.startswith("request: ") and proc.stdout.count("\n") == 1

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion.autoplay import next_command
-from companion.ledger.store import new_game, open_game
+from companion.table import new_game, open_game
 
 HERE = Path(__file__).parent
 CHILD = HERE / "crash_child.py"

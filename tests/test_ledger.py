@@ -1,6 +1,6 @@
-"""The durable ledger (companion.ledger): append-only, WAL + FULL, versioned schema,
-idempotent request ids, exact restarts, clear errors on bad files, and a halt when
-the stored postings disagree with the replay (money must never be silently wrong)."""
+"""The durable ledger (companion.ledger) and the table service (companion.table): append-only,
+WAL + FULL, versioned schema, request ids bound to their command, exact restarts from checkpoints,
+a hash chain anchored outside the file, and clear errors for files it must not trust."""
 import random
 import sqlite3
 from dataclasses import replace
@@ -11,9 +11,10 @@ from companion.autoplay import next_command
 from companion.editions import load_edition
 from companion.engine.game import Game
 from companion.engine.state import Posting
-from companion.errors import InvariantViolation, LedgerError
-from companion.ledger import schema
-from companion.ledger.store import Ledger, new_game, open_game
+from companion.errors import (BadCommand, InvariantViolation, LedgerDamaged, LedgerError, RuleViolation)
+from companion.ledger import chain, schema
+from companion.ledger.store import Ledger
+from companion.table import CHECKPOINT_EVERY, open_game, new_game, verify_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -44,16 +45,17 @@ def raw(db):
     "DELETE FROM events WHERE seq = 2",
     "UPDATE postings SET amount = amount + 1 WHERE seq = 1",
     "DELETE FROM postings WHERE seq = 1",
-    "UPDATE requests SET seq = 1",
-    "DELETE FROM requests",
+    "UPDATE checkpoints SET state = '{}'",
+    "DELETE FROM resolutions",
     "UPDATE meta SET value = 'x' WHERE key = 'edition_id'",
     "DELETE FROM meta",
 ])
 def test_ledger_rows_cannot_be_changed_or_deleted(db, statement):
     """The ledger is append-only: triggers refuse every UPDATE and DELETE (corrections are
     new events, see docs/undo.md)."""
-    table = played(db, 10)
+    table = played(db, CHECKPOINT_EVERY + 2)
     table.submit("pay Anna Boris 1", request_id="r-1")
+    table.submit("pay Anna Boris 1", request_id="r-1")      # a retry leaves a resolution row
     table.close()
     conn = raw(db)
     with pytest.raises(sqlite3.DatabaseError, match="append-only|fixed when the game starts"):
@@ -89,24 +91,29 @@ def test_new_ledger_carries_the_schema_version_and_the_edition(db):
 
 def test_migrating_an_existing_ledger_keeps_its_data(db, monkeypatch):
     """A later schema version is applied to an existing file on opening; the game's
-    events, postings and request ids survive and the game replays identically."""
+    events, postings, request ids and hash chain survive and the game replays identically."""
     table = played(db, 30)
     table.submit("pay Anna Boris 5", request_id="before-migration")
     sig, count = table.state.signature(), len(table.game.events)
     table.close()
-    v2 = "CREATE TABLE notes_index (seq INTEGER NOT NULL REFERENCES events(seq), code TEXT NOT NULL);"
-    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS + [v2])
-    monkeypatch.setattr(schema, "VERSION", len(schema.MIGRATIONS))
+    later = schema.VERSION + 1
+    v3 = "CREATE TABLE notes_index (seq INTEGER NOT NULL REFERENCES events(seq), code TEXT NOT NULL);"
+    monkeypatch.setattr(schema, "MIGRATIONS", {**schema.MIGRATIONS, later: v3})
+    monkeypatch.setattr(schema, "VERSION", later)
+    monkeypatch.setattr(schema, "_expected", None)
+    with pytest.raises(LedgerError, match="open it writable once"):
+        open_game(db, readonly=True)
     table = open_game(db)
     try:
         conn = table.ledger.conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == later
         assert conn.execute("SELECT COUNT(*) FROM notes_index").fetchone()[0] == 0
         assert len(table.game.events) == count and table.state.signature() == sig
         again = table.submit("pay Anna Boris 5", request_id="before-migration")
         assert again.seq == count and len(table.game.events) == count
     finally:
         table.close()
+    monkeypatch.setattr(schema, "_expected", None)
 
 
 def test_ledger_from_a_newer_companion_is_refused(db):
@@ -192,7 +199,7 @@ def test_game_keeps_the_edition_it_started_with(tmp_path, db):
 
 def test_a_second_game_in_the_same_file_is_refused(db):
     new_game(db, "elite", PLAYERS, 1).close()
-    with pytest.raises(LedgerError, match="already holds a game"):
+    with pytest.raises(LedgerError, match="already exists"):
         new_game(db, "elite", PLAYERS, 2)
     table = open_game(db)
     assert len(table.game.events) == 1
@@ -204,10 +211,12 @@ def test_event_reaches_memory_only_after_commit(db, monkeypatch):
     table = new_game(db, "elite", PLAYERS, 1)
     sig = table.state.signature()
 
-    def failing_insert(self, event, request_id):
+    from companion.ledger import store
+
+    def failing_insert(self, row, checkpoint):
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(Ledger, "_insert", failing_insert)
+    monkeypatch.setattr(store._Writing, "insert", failing_insert)
     with pytest.raises(LedgerError, match="disk I/O error"):
         table.submit("pay Anna Boris 10")
     assert table.state.signature() == sig and len(table.game.events) == 1
@@ -252,7 +261,7 @@ def test_random_bytes_are_not_a_ledger(db):
 def test_a_text_file_is_not_a_ledger(db):
     with open(db, "w") as f:
         f.write("Anna 2000\nBoris 2000\n" * 50)
-    with pytest.raises(LedgerError, match="not a usable ledger"):
+    with pytest.raises(LedgerDamaged, match="not a companion ledger"):
         open_game(db)
 
 
@@ -266,7 +275,7 @@ def test_a_truncated_ledger_gives_a_clear_error(db, fraction):
     data = open(db, "rb").read()
     with open(db, "wb") as f:
         f.write(data[:int(len(data) * fraction)])
-    with pytest.raises((LedgerError, InvariantViolation)):
+    with pytest.raises(LedgerError):
         open_game(db)
 
 
@@ -280,66 +289,285 @@ def test_another_programs_sqlite_file_gives_a_ledger_error(db):
     conn = raw(db)
     conn.execute("CREATE TABLE meta (name TEXT, size INTEGER)")
     conn.close()
-    with pytest.raises(LedgerError):
+    before = open(db, "rb").read()
+    with pytest.raises(LedgerDamaged, match="not a companion ledger"):
         open_game(db)
+    assert open(db, "rb").read() == before         # not switched to WAL, not given a schema
 
 
-# ----- stored postings that disagree with the replay ----------------------------------------------
-
-def tamper(db, *statements):
-    conn = raw(db)
-    for name in ("events_no_update", "events_no_delete", "postings_no_update", "postings_no_delete"):
-        conn.execute(f"DROP TRIGGER {name}")
-    for statement in statements:
-        conn.execute(statement)
-    conn.close()
+def test_an_empty_file_is_left_empty(db):
+    open(db, "wb").close()
+    with pytest.raises(LedgerError, match="no game"):
+        open_game(db)
+    with pytest.raises(LedgerError, match="no game"):
+        open_game(db, readonly=True)
+    assert open(db, "rb").read() == b""
 
 
-def money_event(db):
-    table = new_game(db, "elite", PLAYERS, 1)
-    table.submit("pay Anna Boris 100")
-    table.submit("pay Boris Vera 30")
+# ----- request ids are bound to their command (issue: every retry is answered from the ledger) ----
+
+def test_a_request_id_reused_with_another_command_is_refused(db):
+    table = new_game(db, "classic", ["Anna", "Boris"], 1)
+    table.submit("pay Anna Boris 10", request_id="r-1")
+    with pytest.raises(RuleViolation) as err:
+        table.submit("pay Anna Boris 100", request_id="r-1")
+    assert err.value.code == "request_reused"
+    assert table.state.cash("Boris") - table.state.cash("Anna") == 20
     table.close()
 
 
-def test_changed_posting_amounts_halt_on_opening(db):
-    """Both legs changed (still summing to zero): the replay disagrees, the bank halts."""
-    money_event(db)
-    tamper(db, "UPDATE postings SET amount = amount * 2 WHERE seq = 2")
-    with pytest.raises(InvariantViolation, match="event 2"):
+def test_a_retry_from_a_table_that_is_behind_gets_the_stored_event(db):
+    """The second table opened before the first wrote: it catches up, then answers the retry
+    from the ledger instead of booking the payment again."""
+    first = new_game(db, "classic", ["Anna", "Boris"], 1)
+    behind = open_game(db)
+    first.submit("pay Anna Boris 10", request_id="r-1")
+    again = behind.submit("pay Anna Boris 10", request_id="r-1")
+    assert again.seq == 2 and len(behind.game.events) == 2
+    assert behind.state.cash("Boris") - behind.state.cash("Anna") == 20
+    nxt = behind.submit("pay Boris Anna 5", request_id="r-2")
+    assert nxt.seq == 3
+    first.close()
+    behind.close()
+    assert verify_game(db).head()[0] == 3
+
+
+def test_a_retried_roll_without_dice_gets_the_stored_dice(db):
+    """The id is bound to the command as submitted (`roll`), before the dice are filled."""
+    table = new_game(db, "classic", ["Anna", "Boris"], 1)
+    first = table.submit("roll", request_id="r-1", rng=random.Random(3))
+    again = table.submit("roll", request_id="r-1", rng=random.Random(4))
+    assert again == first and first.command.startswith("roll ")
+    with pytest.raises(RuleViolation):
+        table.submit("roll 1 2", request_id="r-1")
+    table.close()
+
+
+def test_the_actor_is_stored_with_every_event(db):
+    table = new_game(db, "classic", ["Anna", "Boris"], 1)
+    table.submit("pay Anna Boris 10", request_id="r-1")
+    actors = {r.actor for r in table.stored_events()}
+    assert actors == {"table"}
+    with pytest.raises(RuleViolation):
+        table.submit("pay Anna Boris 10", actor="Anna")
+    table.close()
+
+
+# ----- nothing stored that cannot be replayed ------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [-5, 2 ** 64, True])
+def test_a_seed_outside_64_bits_is_refused_and_nothing_is_written(db, seed):
+    with pytest.raises(BadCommand):
+        new_game(db, "classic", ["Anna", "Boris"], seed)
+    import os
+    assert not os.path.exists(db)
+
+
+def test_the_largest_seed_replays(db):
+    new_game(db, "classic", ["Anna", "Boris"], 2 ** 64 - 1).close()
+    assert verify_game(db).head()[0] == 1
+
+
+def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_naming_the_version(
+        db, monkeypatch):
+    table = played(db, 30)
+    table.close()
+    from companion import table as table_module
+    monkeypatch.setattr(table_module, "RULES_VERSION", 99)
+    # the stored game replays identically under "version 99": it opens
+    assert open_game(db).head()[0] == 30
+    real = Game.propose
+
+    def different(self, line):
+        proposal = real(self, line)
+        if proposal.event.seq == 7:
+            return replace(proposal, event=replace(proposal.event, notes=()))
+        return proposal
+
+    monkeypatch.setattr(Game, "propose", different)
+    with pytest.raises(LedgerError, match="rules version 1.*rules version 99"):
         open_game(db)
 
 
-def test_extra_postings_halt_on_opening(db):
-    money_event(db)
-    tamper(db, "INSERT INTO postings(seq, leg, account, amount) VALUES (3, 2, 'bank', -500)",
-           "INSERT INTO postings(seq, leg, account, amount) VALUES (3, 3, 'Vera', 500)")
-    with pytest.raises(InvariantViolation, match="event 3"):
+# ----- opening from checkpoints ----------------------------------------------------------------------
+
+def test_opening_from_a_checkpoint_gives_the_same_game_and_undo_window_as_a_full_replay(db):
+    table = played(db, 3 * CHECKPOINT_EVERY + 17, seed=11)
+    for seq in (len(table.game.events) - 3, len(table.game.events) - 20):
+        try:
+            table.submit(f"undo {seq}")
+        except RuleViolation:
+            pass
+    table.close()
+    quick = open_game(db)
+    full = verify_game(db)
+    assert quick.ledger.conn.execute("SELECT COUNT(*) FROM checkpoints").fetchone()[0] >= 3
+    assert quick.state.signature() == full.state.signature()
+    assert sorted(quick.game.after) == sorted(full.game.after)
+    assert quick.game.reversed == full.game.reversed
+    n = len(full.game.events)
+    for seq in range(n - 60, n + 1):
+        outcomes = []
+        for t in (quick, full):
+            try:
+                outcomes.append(t.game.propose(f"undo {seq}").event)
+            except RuleViolation as exc:
+                outcomes.append(exc.code)
+        assert outcomes[0] == outcomes[1], seq
+    quick.close()
+    full.close()
+
+
+def test_restart_from_checkpoint_goes_on_exactly_like_the_uninterrupted_game(db):
+    table = played(db, 2 * CHECKPOINT_EVERY + 30, seed=4)
+    twin = Game.replay(table.rules, list(table.game.events))
+    table.close()
+    table = open_game(db)
+    rng = random.Random(5)
+    for _ in range(60):
+        if table.state.phase == "over":
+            break
+        line, _ = next_command(table.game, rng)
+        table.submit(line)
+        twin.apply(line)
+        assert table.state.signature() == twin.state.signature()
+    table.close()
+
+
+# ----- tampering: the chain and the anchor outside the file ------------------------------------------
+
+def money_game(db, n=6):
+    table = new_game(db, "classic", ["Anna", "Boris"], 1)
+    for i in range(n):
+        table.submit(f"pay Anna Boris {i + 1}")
+    table.close()
+
+
+def drop_triggers(conn):
+    names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")]
+    for name in names:
+        conn.execute(f"DROP TRIGGER {name}")
+    return names
+
+
+def restore_triggers(conn):
+    for version in sorted(schema.MIGRATIONS):
+        for statement in schema._statements(schema.MIGRATIONS[version]):
+            if statement.startswith("CREATE TRIGGER"):
+                conn.execute(statement)
+
+
+def recompute_chain(conn):
+    """What an attacker who read chain.py does after editing rows: every hash made right again."""
+    meta = dict(conn.execute("SELECT key, value FROM meta"))
+    prev = chain.genesis(meta)
+    rows = conn.execute("SELECT seq, actor, request_id, submitted, command, reverses, notes, created_at, "
+                        "state_hash FROM events ORDER BY seq").fetchall()
+    for row in rows:
+        legs = conn.execute("SELECT account, amount FROM postings WHERE seq = ? ORDER BY leg", (row[0],)).fetchall()
+        h = chain.event_hash(prev, *row, chain.legs_text(legs))
+        conn.execute("UPDATE events SET hash = ? WHERE seq = ?", (h, row[0]))
+        prev = h
+
+
+def attack(db, statements, recompute):
+    conn = raw(db)
+    drop_triggers(conn)
+    for statement in statements:
+        conn.execute(statement)
+    if recompute:
+        recompute_chain(conn)
+    restore_triggers(conn)
+    conn.close()
+
+
+TAMPERING = {
+    "delete the last events": ["DELETE FROM postings WHERE seq >= 6", "DELETE FROM events WHERE seq >= 6"],
+    "append a hand-made payment": [
+        "INSERT INTO events(seq, actor, request_id, submitted, command, reverses, notes, created_at, hash) "
+        "SELECT 8, 'table', 'forged', 'pay Boris Anna 500', 'pay Boris Anna 500', NULL, '[]', created_at, 'x' "
+        "FROM events WHERE seq = 7",
+        "INSERT INTO postings VALUES (8, 0, 'Boris', -500)", "INSERT INTO postings VALUES (8, 1, 'Anna', 500)"],
+    "rewrite a command with its postings": [
+        "UPDATE events SET command = 'pay Anna Boris 9', submitted = 'pay Anna Boris 9' WHERE seq = 3",
+        "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
+        "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1"],
+    "edit the stored edition text": [
+        "UPDATE meta SET value = replace(value, 'start_cash = ', 'start_cash = 1') WHERE key = 'edition_text'"],
+}
+
+
+@pytest.mark.parametrize("recompute", [False, True], ids=["hashes left", "chain recomputed"])
+@pytest.mark.parametrize("case", sorted(TAMPERING))
+def test_tampering_is_detected(db, case, recompute):
+    money_game(db)
+    attack(db, TAMPERING[case], recompute)
+    with pytest.raises(LedgerDamaged):
+        open_game(db, readonly=True)
+    with pytest.raises(LedgerDamaged):
         open_game(db)
 
 
-def test_a_gap_in_the_events_halts_on_opening(db):
-    money_event(db)
-    tamper(db, "DELETE FROM postings WHERE seq = 2", "DELETE FROM events WHERE seq = 2")
-    with pytest.raises(InvariantViolation, match="gap"):
+def test_dropped_triggers_are_detected(db):
+    money_game(db)
+    conn = raw(db)
+    conn.execute("DROP TRIGGER postings_no_update")
+    conn.close()
+    with pytest.raises(LedgerDamaged, match="postings_no_update"):
+        open_game(db, readonly=True)
+
+
+def test_a_lost_wal_after_a_crash_is_detected(db, tmp_path):
+    """Deleting the -wal of a crashed game drops committed events: the anchor still knows them."""
+    import os
+    import shutil
+    money_game(db, 2)
+    keep = raw(db)                        # holds the -wal open so the commits stay in it
+    table = open_game(db)
+    for i in range(3):
+        table.submit(f"pay Anna Boris {i + 10}")
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    shutil.copy(db, crashed / "game.sqlite")          # the main file as a crash leaves it, without the -wal
+    table.close()
+    keep.close()
+    with pytest.raises(LedgerDamaged, match="went back"):
+        open_game(str(crashed / "game.sqlite"))
+    assert os.path.exists(db)
+
+
+def test_a_forked_copy_is_detected(db, tmp_path):
+    import shutil
+    money_game(db, 2)
+    copy = str(tmp_path / "copy.sqlite")
+    shutil.copy(db, copy)
+    a = open_game(db)
+    a.submit("pay Anna Boris 50")
+    a.close()
+    with pytest.raises(LedgerDamaged, match="went back"):
+        open_game(copy)                   # writing a different event 4 there would fork the game
+
+
+def test_without_an_anchor_the_game_opens_with_a_warning_and_gets_one(db, tmp_path, monkeypatch):
+    money_game(db)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "elsewhere"))
+    table = open_game(db, readonly=True)
+    assert any("no anchor" in w for w in table.warnings)
+    table.close()
+    table = open_game(db)
+    table.close()
+    assert not open_game(db, readonly=True).warnings
+
+
+def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_path):
+    from companion.table import recover_game
+    money_game(db)
+    attack(db, ["UPDATE events SET command = 'pay Anna Boris 99' WHERE seq = 5"], recompute=False)
+    with pytest.raises(LedgerDamaged):
         open_game(db)
-
-
-def test_a_stored_command_the_rules_refuse_halts_on_opening(db):
-    money_event(db)
-    tamper(db, "UPDATE events SET command = 'pay Anna Boris 999999' WHERE seq = 2")
-    with pytest.raises(InvariantViolation, match="event 2"):
-        open_game(db)
-
-
-def test_a_stale_second_writer_gets_a_ledger_error(db):
-    """One writer per ledger (ledger/store.py): the stale one must be told clearly."""
-    first = new_game(db, "elite", PLAYERS, 1)
-    second = open_game(db)
-    try:
-        first.submit("pay Anna Boris 5")
-        with pytest.raises(LedgerError):
-            second.submit("pay Anna Boris 7")
-    finally:
-        first.close()
-        second.close()
+    new, report = recover_game(db, str(tmp_path / "recovered.sqlite"))
+    assert new.head()[0] == 4 and "recovered 4 events" in report[0]
+    assert "recovered_from" in new.meta
+    assert new.state.cash("Boris") - new.state.cash("Anna") == 2 * (1 + 2 + 3)
+    new.close()
+    assert verify_game(str(tmp_path / "recovered.sqlite")).head()[0] == 4

@@ -18,7 +18,7 @@ from companion.autoplay import play
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
-from companion.ledger.store import new_game, open_game
+from companion.table import new_game, open_game
 from companion.messages import CATALOGS, LANGUAGES
 from helpers import new, play_checked, run, teleporting
 

@@ -34,7 +34,7 @@ from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
 from companion.engine.state import Posting
 from companion.errors import RuleViolation
-from companion.ledger.store import new_game, open_game
+from companion.table import new_game, open_game
 
 EDITIONS = shipped()
 # COMPANION_PROPERTY_EXAMPLES=500 python3 -m pytest tests/test_properties.py: a deeper hunt

@@ -9,7 +9,7 @@ from companion import cli
 from companion.editions import load_edition, rules_for
 from companion.engine.state import Posting
 from companion.errors import RuleViolation
-from companion.ledger.store import new_game, open_game
+from companion.table import new_game, open_game
 from helpers import edition_variant, new, run
 
 PLAYERS = ["Anna", "Boris", "Vera"]

@@ -11,6 +11,8 @@ from companion.errors import BadCommand, InvariantViolation, RuleViolation, chec
 from companion.engine.core import parse_line
 from companion.engine.state import Event, Note, Posting
 
+MAX_SEED = (1 << 64) - 1     # the deck shuffle is splitmix64: a seed is 64 bits
+
 
 @dataclass(frozen=True)
 class Proposal:
@@ -31,6 +33,8 @@ class Game:
 
     @classmethod
     def start(cls, rules, seed, players):
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise BadCommand("bad_seed", seed=seed, high=MAX_SEED)
         state = rules.new_state(list(players), seed)
         line = " ".join(["new", rules.edition.id, str(seed), *players])
         event = Event(1, line, tuple(state.postings), tuple(state.notes))
@@ -124,18 +128,41 @@ class Game:
 
     @classmethod
     def replay(cls, rules, events):
-        """Rebuild a game from stored events, checking every posting matches."""
+        """Rebuild a game from stored events, checking every posting and note matches."""
         edition_id, seed, players = cls.parse_start(events[0].command)
         check(edition_id == rules.edition.id, "stored game is of another edition")
         game = cls.start(rules, seed, players)
-        check(game.events[0].postings == events[0].postings, "event 1 replays differently")
-        for stored in events[1:]:
+        check(game.events[0].postings == events[0].postings and game.events[0].notes == events[0].notes,
+              "event 1 replays differently")
+        game.replay_onto(events[1:])
+        return game
+
+    @classmethod
+    def resume(cls, rules, events, state, reversed_):
+        """A game whose history is `events` (any sequence) and whose state after the last is `state`.
+
+        Used with a checkpoint: the undo window holds only that state until
+        the events after it are replayed with replay_onto.
+        """
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.events = events
+        game.state = state
+        game.after = {len(events): state}
+        game.reversed = set(reversed_)
+        return game
+
+    def replay_onto(self, stored_events):
+        """Apply stored events in order, each checked against what was stored (postings and notes)."""
+        for stored in stored_events:
             try:
-                proposal = game.propose(stored.command)
+                proposal = self.propose(stored.command)
             except RuleViolation as exc:
                 raise InvariantViolation(f"event {stored.seq} ({stored.command}) is refused on replay: "
                                          f"{exc.code} {exc.params}") from None
+            check(proposal.event.seq == stored.seq, f"event {stored.seq} replays as event {proposal.event.seq}")
             check(proposal.event.postings == stored.postings,
                   f"event {stored.seq} ({stored.command}) replays to different postings")
-            game.accept(proposal)
-        return game
+            check(proposal.event.notes == stored.notes,
+                  f"event {stored.seq} ({stored.command}) replays to different notes")
+            self.accept(proposal)

@@ -12,3 +12,9 @@ RULESETS = {
     "deluxe": DeluxeRules,
     "monopoly": MonopolyRules,
 }
+
+# The version of the rules every stored game is played under. Raise it whenever a change to the
+# engine or a rules module makes some stored command play out differently (other postings, notes
+# or refusals); a game written under another version is replayed in full when opened, and refused
+# in one line naming the version that wrote it if it no longer replays identically.
+RULES_VERSION = 1

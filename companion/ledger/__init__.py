@@ -1,4 +1,4 @@
-"""The durable, append-only ledger: one SQLite file per game."""
-from companion.ledger.store import Ledger, open_game, new_game
+"""The durable, append-only ledger: one hash-chained SQLite file per game, anchored outside it."""
+from companion.ledger.store import EventRow, Ledger
 
-__all__ = ["Ledger", "open_game", "new_game"]
+__all__ = ["Ledger", "EventRow"]

@@ -1,30 +1,46 @@
-"""The ledger's schema and its migrations, versioned with PRAGMA user_version.
+"""The ledger's schema, versioned with PRAGMA user_version and marked with PRAGMA application_id.
 
-Migrations only ever add: a new version is a new entry at the end of
-MIGRATIONS, applied in one transaction. Nothing here drops or rewrites data.
+A new file gets the whole current schema in one transaction. Later versions
+only add (new tables, new columns): a new version is a new entry at the end of
+MIGRATIONS. Schema 1 files (written before the hash chain) are not migrated:
+their rows cannot gain hashes without being rewritten, so `companion recover`
+replays them into a new file instead.
 """
-from companion.errors import LedgerError
+import sqlite3
 
-MIGRATIONS = [
-    # version 1: meta, events, postings; append-only by trigger
-    """
+from companion.errors import LedgerDamaged, LedgerError
+
+# "CMPN": tells our ledgers from every other SQLite file without trusting table names
+APPLICATION_ID = 0x434D504E
+OLDEST_READABLE = 2
+
+_APPEND_ONLY = "".join(f"""
+    CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
+    CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;""" for table in (
+    "meta", "events", "postings", "checkpoints", "resolutions"))
+
+MIGRATIONS = {
+    # version 2: the first hash-chained schema (version 1 had no chain; see the module doc)
+    2: """
     CREATE TABLE meta (
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    -- one row per event; `hash` chains it to the one before (companion/ledger/chain.py)
     CREATE TABLE events (
         seq        INTEGER PRIMARY KEY,
-        command    TEXT NOT NULL,
+        actor      TEXT NOT NULL,
+        request_id TEXT NOT NULL UNIQUE,
+        submitted  TEXT NOT NULL,      -- the command as the client sent it (before dice were filled)
+        command    TEXT NOT NULL,      -- the command as applied (dice filled, card named)
         reverses   INTEGER REFERENCES events(seq),
         notes      TEXT NOT NULL,
-        created_at TEXT NOT NULL
+        created_at TEXT NOT NULL,
+        state_hash TEXT,               -- sha256 of the checkpoint stored with this event, if any
+        hash       TEXT NOT NULL
     );
-    -- client request ids (the reader's boot+seq, a web form's token) make a
-    -- retried command idempotent; only commands that carry one write a row here
-    CREATE TABLE requests (
-        request_id TEXT PRIMARY KEY,
-        seq        INTEGER NOT NULL REFERENCES events(seq)
-    ) WITHOUT ROWID;
     CREATE TABLE postings (
         seq     INTEGER NOT NULL REFERENCES events(seq),
         leg     INTEGER NOT NULL,
@@ -32,50 +48,99 @@ MIGRATIONS = [
         amount  INTEGER NOT NULL,
         PRIMARY KEY (seq, leg)
     );
-    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER postings_no_update BEFORE UPDATE ON postings
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER postings_no_delete BEFORE DELETE ON postings
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER requests_no_update BEFORE UPDATE ON requests
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER requests_no_delete BEFORE DELETE ON requests
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
-    CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta
-        BEGIN SELECT RAISE(ABORT, 'game settings are fixed when the game starts'); END;
-    CREATE TRIGGER meta_no_delete BEFORE DELETE ON meta
-        BEGIN SELECT RAISE(ABORT, 'game settings are fixed when the game starts'); END;
-    """,
-]
+    -- the whole game state after an event, as plain JSON; its hash is in the chain
+    CREATE TABLE checkpoints (
+        seq   INTEGER PRIMARY KEY REFERENCES events(seq),
+        state TEXT NOT NULL
+    );
+    -- each write whose outcome was unknown, and what a later sync found
+    CREATE TABLE resolutions (
+        id         INTEGER PRIMARY KEY,
+        request_id TEXT NOT NULL,
+        seq        INTEGER NOT NULL,
+        stored     INTEGER NOT NULL,
+        at         TEXT NOT NULL
+    );
+    """ + _APPEND_ONLY,
+}
 
-VERSION = len(MIGRATIONS)
+VERSION = max(MIGRATIONS)
 
 
-def migrate(conn):
-    """Bring a connection's database up to VERSION; returns the version found."""
-    found = conn.execute("PRAGMA user_version").fetchone()[0]
-    if found > VERSION:
-        raise LedgerError(f"the ledger was written by a newer companion (schema {found}, this one knows {VERSION})")
-    if found == 0 and conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-        # tables but no schema version: another program's database, never ours to change
-        raise LedgerError("this SQLite file belongs to another program (it has tables but no companion schema)")
-    for version in range(found, VERSION):
+def create(conn: sqlite3.Connection) -> None:
+    """Give an empty database the current schema, in one transaction."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+            raise LedgerDamaged("this SQLite file already holds tables: it is not an empty ledger")
+        for version in sorted(MIGRATIONS):
+            for statement in _statements(MIGRATIONS[version]):
+                conn.execute(statement)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def check_version(conn: sqlite3.Connection, path: str) -> int:
+    """Refuse, without changing anything, a file that is not a ledger this companion reads."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id != APPLICATION_ID:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version == 1 and {"meta", "events", "postings"} <= names:
+            raise LedgerError(f"{path} was written by an older companion (schema 1, before the hash chain): "
+                              f"copy it into a new file with `companion recover --db {path} --to NEW`")
+        if not names:
+            raise LedgerError(f"{path} holds no game yet (start one with `companion new`)")
+        raise LedgerDamaged(f"{path} is not a companion ledger (another program's SQLite database); "
+                            "it was left unchanged")
+    if version > VERSION:
+        raise LedgerError(f"{path} was written by a newer companion (schema {version}, "
+                          f"this one knows {VERSION}): update the companion")
+    if version < OLDEST_READABLE:
+        raise LedgerDamaged(f"{path} has a companion mark but schema version {version}: not a ledger")
+    return version
+
+
+def upgrade(conn: sqlite3.Connection, found: int) -> None:
+    """Apply the migrations after `found`, one transaction each; they only ever add."""
+    for version in sorted(v for v in MIGRATIONS if v > found):
         conn.execute("BEGIN IMMEDIATE")
         try:
             for statement in _statements(MIGRATIONS[version]):
                 conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute(f"PRAGMA user_version = {version}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-    return found
 
 
-def _statements(script):
+_expected: list | None = None
+
+
+def expected_schema() -> list:
+    """The sqlite_master rows a current ledger holds: built once from MIGRATIONS in memory."""
+    global _expected
+    if _expected is None:
+        mem = sqlite3.connect(":memory:", isolation_level=None)
+        create(mem)
+        _expected = schema_rows(mem)
+        mem.close()
+    return _expected
+
+
+def schema_rows(conn: sqlite3.Connection) -> list:
+    return conn.execute("SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master "
+                        "ORDER BY type, name").fetchall()
+
+
+def _statements(script: str) -> list[str]:
     """Split a migration into statements, keeping trigger bodies whole."""
     out, current = [], []
     for line in script.strip().splitlines():

@@ -1,224 +1,477 @@
-"""SQLite storage for one game: one writer, one transaction per event, WAL + FULL.
+"""SQLite storage for one game: one transaction per event, WAL + synchronous=FULL, hash-chained.
 
-`Ledger` stores events; `Table` (in open_game/new_game) pairs a ledger with the
-in-memory Game so that an event reaches memory only after its COMMIT returned.
+The ledger stores what the table hands it and checks what it reads back: the
+file is ours (by its header, before SQLite touches it), the schema is exactly
+ours, every event's hash follows from the one before, and the head agrees with
+the anchor kept outside the file. It imports only the engine's records; the
+table service (companion/table.py) pairs it with the rules.
 """
+import errno
 import json
+import os
 import sqlite3
-from pathlib import Path
+import struct
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import quote
 
-from companion.editions import load_edition, parse_edition, rules_for
-from companion.errors import InvariantViolation, LedgerError, check
-from companion.engine.game import Game
 from companion.engine.state import Event, Note, Posting
-from companion.ledger.schema import migrate
+from companion.errors import (DiskFull, InvariantViolation, LedgerDamaged, LedgerError,
+                              OutcomeUnknown, check)
+from companion.ledger import chain, schema
+from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor, write_anchor
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+MEMORY = ":memory:"
 
 
-def connect(path):
-    """A connection set up the way every ledger connection must be."""
-    try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=5000")
-    except sqlite3.DatabaseError as exc:
-        raise LedgerError(f"{path}: not a usable ledger ({exc})") from None
-    return conn
+@dataclass(frozen=True)
+class EventRow:
+    """One stored event with everything the chain covers."""
+    event: Event
+    actor: str
+    request_id: str
+    submitted: str
+    created_at: str
+    state_hash: str | None
+    hash: str
+    notes_json: str = ""      # the notes exactly as stored (the chain hashes this text)
+
+    def chain_hash(self, prev: str) -> str:
+        """This row's hash given the hash before it."""
+        e = self.event
+        return chain.event_hash(prev, e.seq, self.actor, self.request_id, self.submitted, e.command,
+                                e.reverses, self.notes_json or notes_text(e), self.created_at,
+                                self.state_hash, chain.legs_text((p.account, p.amount) for p in e.postings))
 
 
-def now_text():
+def now_text() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def _disk_full(path: str) -> bool:
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)) or ".")
+    except OSError:
+        return False
+    return st.f_bavail == 0 or st.f_favail == 0
+
+
+def sqlite_failure(exc: Exception, path: str, doing: str) -> LedgerError:
+    """A LedgerError that says what SQLite's (or the OS's) error means for this file."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary == sqlite3.SQLITE_FULL or getattr(exc, "errno", None) == errno.ENOSPC or \
+            (primary == sqlite3.SQLITE_IOERR and _disk_full(path)):
+        return DiskFull(f"{path}: the disk is full: {doing}")
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return LedgerDamaged(f"{path}: the ledger file is damaged ({exc}): see `companion recover`")
+    if primary == sqlite3.SQLITE_BUSY:
+        return LedgerError(f"{path}: another program holds the game too long (busy): try again")
+    if primary == sqlite3.SQLITE_READONLY:
+        return LedgerError(f"{path}: the ledger is read-only here: {doing}")
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        return LedgerError(f"{path}: cannot open the ledger or its -wal/-shm files (check the folder's "
+                           f"permissions and free space): {doing}")
+    return LedgerError(f"{path}: {doing} ({exc})")
+
+
+def read_header(path: str) -> tuple[int, int] | None:
+    """(application_id, user_version) from the file's first 100 bytes, read without SQLite.
+
+    None for an empty file; LedgerDamaged for anything that is not an SQLite file.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise LedgerError(f"{path} is a folder, not a game ledger")
+    try:
+        with open(p, "rb") as f:
+            head = f.read(100)
+    except FileNotFoundError:
+        raise LedgerError(f"{path} holds no game yet (start one with `companion new`)") from None
+    except OSError as exc:
+        raise LedgerError(f"{path}: cannot be read ({exc.strerror})") from None
+    if not head:
+        return None
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        raise LedgerDamaged(f"{path} is not a companion ledger (not an SQLite database); it was left unchanged")
+    user_version, = struct.unpack(">I", head[60:64])
+    app_id, = struct.unpack(">I", head[68:72])
+    return app_id, user_version
+
+
 class Ledger:
-    def __init__(self, path):
+    """One game's SQLite file. Use `Ledger.create` for a new game, `Ledger(path)` to open one."""
+
+    def __init__(self, path, *, readonly: bool = False, state_dir: Path | None = None,
+                 _conn: sqlite3.Connection | None = None):
         self.path = str(path)
-        self.conn = connect(self.path)
+        self.readonly = readonly
+        self.state_dir = Path(state_dir) if state_dir else default_state_dir()
+        self.memory = self.path == MEMORY
+        self.conn = _conn if _conn is not None else self._open()
+        self._game_id: str | None = None
+
+    # ----- opening ------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        header = read_header(self.path)
+        if header is None:
+            raise LedgerError(f"{self.path} holds no game yet (start one with `companion new`)")
+        if header[0] != schema.APPLICATION_ID:
+            # look closer without changing a byte: immutable opens no -wal or -shm
+            conn = self._connect(immutable=True)
+            try:
+                schema.check_version(conn, self.path)
+            finally:
+                conn.close()
+        conn = self._connect(readonly=self.readonly)
         try:
-            migrate(self.conn)
-        except sqlite3.DatabaseError as exc:
-            self.conn.close()
-            raise LedgerError(f"{self.path}: not a usable ledger ({exc})") from None
+            found = schema.check_version(conn, self.path)
+            if found < schema.VERSION:
+                if self.readonly:
+                    raise LedgerError(f"{self.path} uses schema {found}: open it writable once "
+                                      f"(e.g. `companion do`) to bring it to schema {schema.VERSION}")
+                schema.upgrade(conn, found)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise sqlite_failure(exc, self.path, "cannot open the ledger") from None
         except BaseException:
-            self.conn.close()
+            conn.close()
             raise
+        return conn
 
-    def close(self):
-        self.conn.close()
+    def _connect(self, readonly: bool = False, immutable: bool = False) -> sqlite3.Connection:
+        uri = "file:" + quote(os.path.abspath(self.path))
+        if immutable:
+            uri += "?mode=ro&immutable=1"
+        elif readonly:
+            uri += "?mode=ro"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout=10000")
+            if not (readonly or immutable):
+                # set on every connection; the file itself was put in WAL mode when it was created
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            if readonly and not immutable and self._wal_is_empty():
+                # a read-only folder cannot hold the -shm file; with no -wal to recover,
+                # nothing can change under us, so read the file as it stands
+                return self._connect(immutable=True)
+            if readonly and not immutable:
+                raise LedgerError(f"{self.path}: the game's -wal file holds events that need recovery, "
+                                  "which needs write access: mount it writable (or copy the folder) "
+                                  "to read it") from None
+            raise sqlite_failure(exc, self.path, "cannot open the ledger") from None
+        return conn
 
-    def meta(self):
-        return dict(self.conn.execute("SELECT key, value FROM meta"))
+    def _wal_is_empty(self) -> bool:
+        wal = Path(self.path + "-wal")
+        try:
+            return wal.stat().st_size == 0
+        except FileNotFoundError:
+            return True
 
-    def is_empty(self):
-        return self.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+    @classmethod
+    def create(cls, path, meta: dict, first: EventRow, *, state_dir: Path | None = None) -> "Ledger":
+        """A new ledger file holding the settings and the first event, or LedgerError."""
+        path = str(path)
+        memory = path == MEMORY
+        if not memory:
+            p = Path(path)
+            if p.is_dir():
+                raise LedgerError(f"{path} is a folder, not a game ledger")
+            if p.exists() and p.stat().st_size:
+                raise LedgerError(f"{path} already exists: choose another file for a new game")
+            for suffix in ("-wal", "-shm", "-journal"):
+                if Path(path + suffix).exists():
+                    raise LedgerError(f"{path}{suffix} is left over from another game: move it away first")
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=10000")
+            # the schema and the header marks go to the main file through a rollback journal,
+            # so the application id is on disk before anyone can see the file as a ledger
+            schema.create(conn)
+            if not memory:
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                check(mode == "wal", f"SQLite refused WAL mode ({mode})")
+        except sqlite3.Error as exc:
+            raise sqlite_failure(exc, path, "cannot create the ledger") from None
+        ledger = cls(path, state_dir=state_dir, _conn=conn)
+        with ledger.writing() as w:
+            w.add_meta(meta)
+            w.insert(first, None)
+            ledger.set_anchor(Anchor(first.event.seq, first.hash, chain.genesis(meta)))
+        ledger.set_anchor(Anchor(first.event.seq, first.hash, chain.genesis(meta), done=True), sync=False)
+        return ledger
 
-    def transaction(self, work):
-        """Run work() inside BEGIN IMMEDIATE ... COMMIT; any failure rolls back and is reported.
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass
 
-        SQLite's own errors (a locked file, a full disk, another writer's rows)
-        become LedgerErrors that say so; nothing is half-written either way.
-        """
+    # ----- transactions -----------------------------------------------------------------
+
+    @contextmanager
+    def reading(self):
+        """One consistent snapshot for every read inside the block (WAL read transaction)."""
         conn = self.conn
         try:
+            conn.execute("BEGIN")
+            conn.execute("SELECT COUNT(*) FROM meta").fetchone()     # the snapshot starts here
+        except sqlite3.Error as exc:
+            raise sqlite_failure(exc, self.path, "cannot read the ledger") from None
+        try:
+            yield self
+        except sqlite3.Error as exc:
+            raise sqlite_failure(exc, self.path, "cannot read the ledger") from None
+        finally:
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+
+    @contextmanager
+    def writing(self):
+        """BEGIN IMMEDIATE ... COMMIT around the block.
+
+        An error before COMMIT rolls back: nothing was written (LedgerError,
+        DiskFull). An error at or after COMMIT leaves the outcome unknown
+        (OutcomeUnknown): SQLite may have put the event in the -wal file
+        without syncing it.
+        """
+        if self.readonly:
+            raise LedgerError(f"{self.path} is open read-only: nothing can be written")
+        conn = self.conn
+        txn = _Writing(self)
+        try:
             conn.execute("BEGIN IMMEDIATE")
-            result = work()
-            conn.execute("COMMIT")
-            return result
+        except sqlite3.Error as exc:
+            raise sqlite_failure(exc, self.path, "the event was not written") from None
+        try:
+            yield txn
         except BaseException as exc:
             if conn.in_transaction:
-                conn.execute("ROLLBACK")
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             if isinstance(exc, sqlite3.IntegrityError):
-                raise LedgerError(f"{self.path}: another program wrote to this game meanwhile; "
-                                  "reopen it (one writer per game)") from None
+                raise LedgerError(f"{self.path}: another program wrote to this game meanwhile "
+                                  f"({exc}); nothing was written") from None
             if isinstance(exc, sqlite3.Error):
-                raise LedgerError(f"{self.path}: the event was not written ({exc})") from None
+                raise sqlite_failure(exc, self.path, "the event was not written") from None
+            if isinstance(exc, OSError):
+                raise sqlite_failure(exc, self.path, f"the event was not written ({exc.strerror})") from None
             raise
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            seq, request_id, command = txn.pending or (None, None, None)
+            what = f"event #{seq} ({command})" if seq else "the write"
+            raise OutcomeUnknown(f"{self.path}: the disk failed while storing {what} ({exc}): it may "
+                                 "or may not be stored; nothing more is written until a later sync "
+                                 "tells which", seq, request_id, command) from None
 
-    def begin_game(self, edition, event):
-        """Write the settings and the first event in one transaction."""
-        def work():
-            if self.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]:
-                raise LedgerError(f"{self.path} already holds a game")
-            self.conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", [
-                ("edition_id", edition.id), ("edition_text", edition.text),
-                ("edition_source", edition.source), ("created_at", now_text())])
-            self._insert(event, None)
-        self.transaction(work)
+    # ----- reading (inside `reading()` or `writing()`) -------------------------------------
 
-    def append(self, event, request_id=None):
-        """Write one event and its postings in one transaction; returns its seq.
+    def meta(self) -> dict:
+        return dict(self.conn.execute("SELECT key, value FROM meta"))
 
-        A request id seen before returns the seq already stored (a retry).
+    @property
+    def game_id(self) -> str:
+        if self._game_id is None:
+            row = self.conn.execute("SELECT value FROM meta WHERE key = 'game_id'").fetchone()
+            if row is None:
+                raise LedgerDamaged(f"{self.path}: the game's settings are missing: see `companion recover`")
+            self._game_id = row[0]
+        return self._game_id
+
+    def check_schema(self) -> None:
+        found = schema.schema_rows(self.conn)
+        if found != schema.expected_schema():
+            missing = sorted(set(schema.expected_schema()) - set(found))
+            extra = sorted(set(found) - set(schema.expected_schema()))
+            what = (f"{missing[0][0]} {missing[0][1]} is missing" if missing
+                    else f"{extra[0][0]} {extra[0][1]} was added")
+            raise LedgerDamaged(f"{self.path}: the ledger's schema was changed ({what}): "
+                                "see `companion recover`")
+
+    def last_seq(self) -> int:
+        return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+
+    def rows(self, after: int = 0, upto: int | None = None) -> list[EventRow]:
+        """Stored events with seq in (after, upto], in order, with postings and notes decoded."""
+        upto = self.last_seq() if upto is None else upto
+        legs: dict[int, list] = {}
+        for seq, account, amount in self.conn.execute(
+                "SELECT seq, account, amount FROM postings WHERE seq > ? AND seq <= ? ORDER BY seq, leg",
+                (after, upto)):
+            legs.setdefault(seq, []).append(Posting(account, amount))
+        out = []
+        for (seq, actor, request_id, submitted, command, reverses, notes, created, state_hash,
+             hash_) in self.conn.execute(
+                "SELECT seq, actor, request_id, submitted, command, reverses, notes, created_at, "
+                "state_hash, hash FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)):
+            try:
+                note_objs = tuple(Note(n.pop("code"), n) for n in json.loads(notes))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise LedgerDamaged(f"{self.path}: event {seq}'s notes are damaged: see `companion recover`") \
+                    from None
+            event = Event(seq, command, tuple(legs.get(seq, ())), note_objs, reverses)
+            out.append(EventRow(event, actor, request_id, submitted, created, state_hash, hash_, notes))
+        return out
+
+    def verify_chain(self, meta: dict) -> dict:
+        """Recompute every hash from the settings on; LedgerDamaged at the first that differs.
+
+        Returns {"count", "head", "prev", "reversed"} for the whole stored chain, where
+        "reversed" maps each undone event to the undo that reversed it.
         """
-        def work():
-            if request_id is not None:
-                seq = self.seq_for_request(request_id)
-                if seq is not None:
-                    return seq
-            self._insert(event, request_id)
-            return event.seq
-        return self.transaction(work)
+        prev = chain.genesis(meta)
+        legs: dict[int, list] = {}
+        for seq, account, amount in self.conn.execute("SELECT seq, account, amount FROM postings ORDER BY seq, leg"):
+            legs.setdefault(seq, []).append((account, amount))
+        before, expected, reversed_ = prev, 1, {}
+        for (seq, actor, request_id, submitted, command, reverses, notes, created, state_hash,
+             stored) in self.conn.execute(
+                "SELECT seq, actor, request_id, submitted, command, reverses, notes, created_at, "
+                "state_hash, hash FROM events ORDER BY seq"):
+            if seq != expected:
+                raise LedgerDamaged(f"{self.path}: event {expected} is missing (the next is {seq}): "
+                                    "see `companion recover`")
+            leg_list = legs.pop(seq, [])
+            if sum(amount for _, amount in leg_list) != 0:
+                raise LedgerDamaged(f"{self.path}: event {seq}'s postings do not sum to zero")
+            try:
+                h = chain.event_hash(prev, seq, actor, request_id, submitted, command, reverses, notes,
+                                     created, state_hash, chain.legs_text(leg_list))
+            except TypeError:
+                h = None
+            if h != stored:
+                raise LedgerDamaged(f"{self.path}: event {seq} ({command}) does not match its hash: the "
+                                    "ledger was changed after it was written; see `companion recover`")
+            if reverses is not None:
+                reversed_[reverses] = seq
+            before, prev, expected = prev, stored, expected + 1
+        if legs:
+            raise LedgerDamaged(f"{self.path}: postings for event {min(legs)} have no event")
+        if expected == 1:
+            raise LedgerError(f"{self.path} holds no game yet (start one with `companion new`)")
+        return {"count": expected - 1, "head": prev, "prev": before, "reversed": reversed_}
 
-    def seq_for_request(self, request_id):
-        row = self.conn.execute("SELECT seq FROM requests WHERE request_id = ?", (request_id,)).fetchone()
-        return row[0] if row else None
+    def request(self, request_id: str):
+        """(seq, actor, submitted) of a stored request id, or None."""
+        return self.conn.execute("SELECT seq, actor, submitted FROM events WHERE request_id = ?",
+                                 (request_id,)).fetchone()
 
-    def _insert(self, event, request_id):
+    def checkpoint(self, at_most: int):
+        """(seq, state text, state hash) of the newest checkpoint at or before at_most, or None."""
+        return self.conn.execute(
+            "SELECT c.seq, c.state, e.state_hash FROM checkpoints c JOIN events e USING (seq) "
+            "WHERE c.seq <= ? ORDER BY c.seq DESC LIMIT 1", (at_most,)).fetchone()
+
+    def balances(self) -> dict:
+        return dict(self.conn.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
+
+    def created_at(self) -> dict:
+        return dict(self.conn.execute("SELECT seq, created_at FROM events"))
+
+    # ----- the anchor outside the file ---------------------------------------------------
+
+    @property
+    def anchor_file(self) -> Path | None:
+        return None if self.memory else anchor_path(self.state_dir, self.game_id)
+
+    def anchor(self) -> Anchor | None:
+        path = self.anchor_file
+        return read_anchor(path) if path else None
+
+    def set_anchor(self, anchor: Anchor, sync: bool = True) -> None:
+        if self.anchor_file is not None:
+            write_anchor(self.anchor_file, anchor, sync)
+
+    # ----- recovery of an unknown outcome, and backups ------------------------------------
+
+    def reopen(self) -> None:
+        """A fresh connection: SQLite recovers from the -wal what is really there."""
+        self.close()
+        self.conn = self._open()
+
+    def record_resolution(self, request_id: str, seq: int, stored: bool) -> None:
+        """Write (and so sync) a note of what a later look found; OutcomeUnknown if the sync fails."""
+        with self.writing() as w:
+            w.pending = (seq, request_id, "the check of an unknown outcome")
+            self.conn.execute("INSERT INTO resolutions(request_id, seq, stored, at) VALUES (?,?,?,?)",
+                              (request_id, seq, int(stored), now_text()))
+
+    def backup(self, target: str) -> None:
+        """A consistent copy with SQLite's backup API: written aside, synced, then renamed."""
+        tmp = target + ".tmp"
+        for leftover in (tmp, tmp + "-journal"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+        dest = sqlite3.connect(tmp)
+        try:
+            self.conn.backup(dest)
+            dest.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dest.close()
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+        dfd = os.open(os.path.dirname(os.path.abspath(target)), os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+class _Writing:
+    """What may be done inside `Ledger.writing()`."""
+
+    def __init__(self, ledger: Ledger):
+        self.ledger = ledger
+        self.conn = ledger.conn
+        self.pending: tuple | None = None      # (seq, request id, command) being committed
+
+    def add_meta(self, meta: dict) -> None:
+        self.conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", sorted(meta.items()))
+
+    def insert(self, row: EventRow, checkpoint_text: str | None) -> None:
+        event = row.event
         check(sum(p.amount for p in event.postings) == 0, f"event {event.seq} does not sum to zero")
-        notes = json.dumps([n.as_json() for n in event.notes], ensure_ascii=False)
+        notes = row.notes_json or notes_text(event)
         self.conn.execute(
-            "INSERT INTO events(seq, command, reverses, notes, created_at) VALUES (?,?,?,?,?)",
-            (event.seq, event.command, event.reverses, notes, now_text()))
-        if request_id is not None:
-            self.conn.execute("INSERT INTO requests(request_id, seq) VALUES (?, ?)", (request_id, event.seq))
+            "INSERT INTO events(seq, actor, request_id, submitted, command, reverses, notes, created_at, "
+            "state_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (event.seq, row.actor, row.request_id, row.submitted, event.command, event.reverses, notes,
+             row.created_at, row.state_hash, row.hash))
         self.conn.executemany(
             "INSERT INTO postings(seq, leg, account, amount) VALUES (?,?,?,?)",
             [(event.seq, i, p.account, p.amount) for i, p in enumerate(event.postings)])
+        if checkpoint_text is not None:
+            self.conn.execute("INSERT INTO checkpoints(seq, state) VALUES (?, ?)", (event.seq, checkpoint_text))
         # pair assertion: read back what was written, inside the same transaction
         total, = self.conn.execute("SELECT COALESCE(SUM(amount), 0) FROM postings WHERE seq = ?",
                                    (event.seq,)).fetchone()
         check(total == 0, f"event {event.seq} stored postings do not sum to zero")
-
-    def events(self):
-        legs = {}
-        for seq, account, amount in self.conn.execute(
-                "SELECT seq, account, amount FROM postings ORDER BY seq, leg"):
-            legs.setdefault(seq, []).append(Posting(account, amount))
-        out = []
-        for seq, command, reverses, notes, created in self.conn.execute(
-                "SELECT seq, command, reverses, notes, created_at FROM events ORDER BY seq"):
-            check(seq == len(out) + 1, f"event {seq} follows {len(out)}: a gap in the ledger")
-            note_objs = tuple(Note(n.pop("code"), n) for n in json.loads(notes))
-            out.append(Event(seq, command, tuple(legs.get(seq, ())), note_objs, reverses))
-        return out
-
-    def balances(self):
-        return dict(self.conn.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
-
-    def created_at(self):
-        return dict(self.conn.execute("SELECT seq, created_at FROM events"))
+        self.pending = (event.seq, row.request_id, event.command)
 
 
-class Table:
-    """A game with its ledger: the single writer. Memory changes only after COMMIT."""
-
-    def __init__(self, ledger, game):
-        self.ledger = ledger
-        self.game = game
-        self.halted = None
-
-    @property
-    def state(self):
-        return self.game.state
-
-    @property
-    def rules(self):
-        return self.game.rules
-
-    def submit(self, line, request_id=None):
-        """Apply one command durably; returns the Event. RuleViolation changes nothing."""
-        if self.halted:
-            raise InvariantViolation(f"the bank is halted: {self.halted}")
-        if request_id is not None:
-            # a retry of a command already stored: answer with its event, whatever the state now
-            seq = self.ledger.seq_for_request(request_id)
-            if seq is not None and seq <= len(self.game.events):
-                return self.game.events[seq - 1]
-        try:
-            proposal = self.game.propose(line)
-            seq = self.ledger.append(proposal.event, request_id)
-            if seq != proposal.event.seq:        # a retried request: already stored
-                return self.game.events[seq - 1]
-            event = self.game.accept(proposal)
-        except InvariantViolation as exc:
-            self.halted = str(exc)
-            raise
-        return event
-
-    def verify(self):
-        """Balances from the stored postings equal the engine's: a startup check."""
-        stored = {k: v for k, v in self.ledger.balances().items() if v}
-        derived = {k: v for k, v in self.game.state.balances.items() if v}
-        check(stored == derived, f"ledger balances {stored} differ from replay {derived}")
-
-    def close(self):
-        self.ledger.close()
+def notes_text(event: Event) -> str:
+    return json.dumps([n.as_json() for n in event.notes], ensure_ascii=False)
 
 
-def new_game(path, edition_ref, players, seed, options=None):
-    """Start a game on a new ledger file: the one call every front end uses.
-
-    edition_ref: a shipped edition id, a path to an edition file, or an Edition;
-    options: rule options chosen for this game ({key: value}).
-    """
-    edition = load_edition(edition_ref, options) if isinstance(edition_ref, str) else edition_ref
-    rules = rules_for(edition)
-    game = Game.start(rules, seed, players)
-    ledger = Ledger(path)
-    try:
-        ledger.begin_game(edition, game.events[0])
-    except BaseException:
-        ledger.close()
-        raise
-    return Table(ledger, game)
-
-
-def open_game(path):
-    """Reopen a stored game: replay every event and check it against the ledger."""
-    if str(path) != ":memory:" and not Path(path).exists():
-        raise LedgerError(f"{path} holds no game yet (start one with `companion new`)")
-    ledger = Ledger(path)
-    try:
-        if ledger.is_empty():
-            raise LedgerError(f"{path} holds no game yet (start one with `companion new`)")
-        meta = ledger.meta()
-        edition = parse_edition(meta["edition_text"], meta.get("edition_source", "stored edition"))
-        game = Game.replay(rules_for(edition), ledger.events())
-        table = Table(ledger, game)
-        table.verify()
-    except BaseException:
-        ledger.close()
-        raise
-    return table
+__all__ = ["Ledger", "EventRow", "InvariantViolation", "sqlite_failure", "now_text", "notes_text"]

@@ -1,0 +1,92 @@
+"""The chain's head kept outside the ledger file: (sequence, head, previous head), synced.
+
+The writer records the event it is about to commit *before* COMMIT, inside
+the ledger's write lock (synced: an "intent"), and marks it done after COMMIT
+returns (not synced: losing that mark only costs the fork check for one
+event). So the ledger holds either exactly the anchored event, or the one
+before it while the anchored one is still an intent (a write in flight or one
+that failed). Anything else means the ledger went back (events deleted, the
+-wal lost, an older copy), gained events this companion never wrote, or was
+rewritten with a recomputed chain. The file has two fixed-size
+slots written alternately (by sequence parity), each with a CRC, so a torn
+write leaves the other slot readable.
+"""
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+SLOT = 256
+MAGIC = "companion-anchor/1"
+
+
+@dataclass(frozen=True)
+class Anchor:
+    seq: int
+    head: str
+    prev: str
+    done: bool = False       # False: an intent written before COMMIT; True: COMMIT returned
+
+
+def default_state_dir() -> Path:
+    """Where this machine keeps anchors: $COMPANION_STATE_DIR, else $XDG_STATE_HOME/companion."""
+    if os.environ.get("COMPANION_STATE_DIR"):
+        return Path(os.environ["COMPANION_STATE_DIR"])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "companion"
+
+
+def anchor_path(state_dir: Path, game_id: str) -> Path:
+    return Path(state_dir) / "anchors" / f"{game_id}.anchor"
+
+
+def _slot_text(anchor: Anchor) -> bytes:
+    body = f"{MAGIC} {anchor.seq} {anchor.head} {anchor.prev} {'done' if anchor.done else 'intent'}"
+    line = f"{body} {zlib.crc32(body.encode()):08x}\n".encode()
+    return line.ljust(SLOT, b" ")
+
+
+def _parse_slot(raw: bytes) -> Anchor | None:
+    try:
+        words = raw.decode("ascii").split()
+    except UnicodeDecodeError:
+        return None
+    if len(words) != 6 or words[0] != MAGIC or words[4] not in ("intent", "done"):
+        return None
+    body = " ".join(words[:5])
+    if f"{zlib.crc32(body.encode()):08x}" != words[5] or not words[1].isdigit():
+        return None
+    return Anchor(int(words[1]), words[2], words[3], words[4] == "done")
+
+
+def read_anchor(path: Path) -> Anchor | None:
+    """The newest intact slot, or None when the file is missing or holds no intact slot."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return None
+    slots = [_parse_slot(raw[i:i + SLOT]) for i in (0, SLOT)]
+    good = [a for a in slots if a is not None]
+    return max(good, key=lambda a: a.seq) if good else None
+
+
+def write_anchor(path: Path, anchor: Anchor, sync: bool = True) -> None:
+    """Write the anchor into its slot (and sync it); OSError if the disk refuses."""
+    path = Path(path)
+    created = not path.exists()
+    if created:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.pwrite(fd, _slot_text(anchor), (anchor.seq % 2) * SLOT)
+        if sync:
+            os.fdatasync(fd)
+    finally:
+        os.close(fd)
+    if created:
+        # the new file's name must survive a power cut too
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)

@@ -1,0 +1,579 @@
+"""The table service: one game paired with its ledger, the single writer every client goes through.
+
+A command reaches memory only after its event is committed. Each write runs
+inside the ledger's write lock: first the table catches up with any event
+another process wrote, then it answers a known request id from the ledger,
+then it proposes the command to the engine, stores the event (with a
+checkpoint of the state every CHECKPOINT_EVERY events), records the new head
+in the anchor outside the file and commits. Opening verifies the schema, the
+whole hash chain and the anchor, then rebuilds the game from the newest
+checkpoint the undo window allows; `verify_game` replays everything.
+"""
+import os
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion.editions import load_edition, parse_edition, rules_for
+from companion.engine.board import Edition
+from companion.engine.command import parse_command
+from companion.engine.game import Game, Proposal
+from companion.engine.rulesets import RULES_VERSION
+from companion.engine.snapshot import state_from_text, state_to_text
+from companion.engine.state import Event
+from companion.errors import (BadCommand, BadInput, CompanionError, EditionError, InvariantViolation,
+                              LedgerDamaged, LedgerError, OutcomeUnknown, RuleViolation, check)
+from companion.headwords import head_words
+from companion.ledger import chain
+from companion.ledger.anchor import Anchor
+from companion.ledger.store import EventRow, Ledger, notes_text, now_text
+
+TABLE = "table"                 # the banker's role: the command line, scripts, the box's buttons
+CHECKPOINT_EVERY = 50           # events between stored checkpoints of the whole state
+BACKUP_EVERY = 100              # events between backups (SQLite's backup API) beside the ledger
+OPEN_RETRIES = 50               # anchor reads racing a writer before giving up as "busy"
+
+
+def new_request_id() -> str:
+    return uuid.uuid4().hex
+
+
+def canonical(line: str) -> str:
+    """The command as submitted, in its canonical form: what a request id is bound to."""
+    command = parse_command(line)
+    if command is None:
+        raise BadCommand("empty_command")
+    return command.text()
+
+
+class EventLog(Sequence):
+    """A game's events read from the ledger on demand: opening never decodes the whole history."""
+
+    def __init__(self, ledger: Ledger, count: int):
+        self.ledger = ledger
+        self.count = count
+        self.cache: dict[int, Event] = {}
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.count))]
+        if index < 0:
+            index += self.count
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        seq = index + 1
+        event = self.cache.get(seq)
+        if event is None:
+            rows = self.ledger.rows(seq - 1, seq)
+            check(len(rows) == 1, f"event {seq} vanished from the ledger")
+            event = self.cache[seq] = rows[0].event
+        return event
+
+    def append(self, event: Event) -> None:
+        check(event.seq == self.count + 1, f"event {event.seq} appended after {self.count}")
+        self.count += 1
+        self.cache[event.seq] = event
+
+
+class Table:
+    """A game with its ledger: the single writer. Memory changes only after COMMIT."""
+
+    def __init__(self, ledger: Ledger, game: Game, head: tuple[int, str], meta: dict):
+        self.ledger = ledger
+        self.game = game
+        self.head_seq, self.head_hash = head
+        self.meta = meta
+        self.halted: str | None = None
+        self.unknown: OutcomeUnknown | None = None
+        self.warnings: list[str] = []
+
+    @property
+    def state(self):
+        return self.game.state
+
+    @property
+    def rules(self):
+        return self.game.rules
+
+    @property
+    def readonly(self) -> bool:
+        return self.ledger.readonly
+
+    def head(self) -> tuple[int, str]:
+        return self.head_seq, self.head_hash
+
+    def head_words(self, language: str = "en") -> str:
+        return head_words(self.head_hash, language)
+
+    # ----- writing -------------------------------------------------------------------
+
+    def submit(self, line: str, request_id: str | None = None, actor: str = TABLE, rng=None,
+               submitted: str | None = None) -> Event:
+        """Apply one command durably; returns its Event (the stored one for a known request id).
+
+        request_id: every client that may retry passes one; a retry with the
+        same id and the same command is answered from the ledger, with another
+        command refused. In-process callers that never retry may omit it.
+        rng: when given, fills the dice of a command that names none (the CLI
+        stands in for the reader); the request id stays bound to the command
+        as submitted, so a retry gets the stored dice back.
+        submitted: only for recovery, the command as it was first submitted.
+        """
+        if self.halted:
+            raise InvariantViolation(f"the bank is halted: {self.halted}")
+        if self.unknown is not None:
+            raise OutcomeUnknown(f"{self.unknown} (resolve it first)", self.unknown.seq,
+                                 self.unknown.request_id, self.unknown.command)
+        if actor != TABLE:
+            raise RuleViolation("not_the_table", actor=actor)
+        submitted = canonical(submitted or line)
+        request_id = request_id or new_request_id()
+        if rng is not None:
+            line = fill_dice(self.rules, submitted, rng)
+        try:
+            with self.ledger.writing() as w:
+                self._catch_up()
+                self._check_anchor_for_write()
+                found = self.ledger.request(request_id)
+                if found is not None:
+                    seq, stored_actor, stored_submitted = found
+                    if (stored_actor, stored_submitted) != (actor, submitted):
+                        raise RuleViolation("request_reused", request_id=request_id,
+                                            stored=stored_submitted, submitted=submitted)
+                    # answer from the ledger, but only from a synced one: this write syncs it
+                    w.pending = (seq, request_id, stored_submitted)
+                    self.ledger.conn.execute(
+                        "INSERT INTO resolutions(request_id, seq, stored, at) VALUES (?,?,1,?)",
+                        (request_id, seq, now_text()))
+                    return self.game.events[seq - 1]
+                proposal = self.game.propose(line)
+                row, checkpoint = self._row_for(proposal, actor, request_id, submitted)
+                w.insert(row, checkpoint)
+                self.ledger.set_anchor(Anchor(row.event.seq, row.hash, self.head_hash))
+        except OutcomeUnknown as exc:
+            self.unknown = exc
+            raise
+        except InvariantViolation as exc:
+            self.halted = str(exc)
+            raise
+        event = self.game.accept(proposal)
+        self._mark_done(Anchor(row.event.seq, row.hash, self.head_hash, done=True))
+        self.head_seq, self.head_hash = row.event.seq, row.hash
+        if not self.ledger.memory and event.seq % BACKUP_EVERY == 0:
+            self.backup()
+        return event
+
+    def _mark_done(self, anchor: Anchor) -> None:
+        try:
+            self.ledger.set_anchor(anchor, sync=False)
+        except OSError as exc:       # the event is stored; only the fork check of this one event is lost
+            self.warnings.append(f"the anchor could not be marked done ({exc.strerror})")
+
+    def _row_for(self, proposal: Proposal, actor: str, request_id: str, submitted: str):
+        event = proposal.event
+        checkpoint = state_hash = None
+        if event.seq % CHECKPOINT_EVERY == 0:
+            checkpoint = state_to_text(proposal.state)
+            state_hash = chain.text_hash(checkpoint)
+        row = EventRow(event, actor, request_id, submitted, now_text(), state_hash, "", notes_text(event))
+        return EventRow(**{**row.__dict__, "hash": row.chain_hash(self.head_hash)}), checkpoint
+
+    def _catch_up(self) -> None:
+        """Replay, checked, every event another process stored since this table last looked."""
+        n = self.ledger.last_seq()
+        have = len(self.game.events)
+        if n < have:
+            raise LedgerDamaged(f"{self.ledger.path}: the ledger went back from event {have} to {n} "
+                                "while the game was open: see `companion recover`")
+        if n == have:
+            return
+        rows = self.ledger.rows(have, n)
+        for row in rows:
+            h = row.chain_hash(self.head_hash)
+            if h != row.hash:
+                raise LedgerDamaged(f"{self.ledger.path}: event {row.event.seq} does not follow the chain "
+                                    "this table holds: see `companion recover`")
+            self.game.replay_onto([row.event])
+            self.head_seq, self.head_hash = row.event.seq, row.hash
+
+    def _check_anchor_for_write(self) -> None:
+        if self.ledger.memory:
+            return
+        anchor = self.ledger.anchor()
+        if anchor is not None:           # a missing anchor is written with this event
+            check_anchor(self.ledger.path, anchor, self.head_seq, self.head_hash)
+
+    def refresh(self) -> bool:
+        """Catch up with events other processes wrote; True if there were any."""
+        before = self.head_seq
+        with self.ledger.reading():
+            self._catch_up()
+        return self.head_seq != before
+
+    def resolve(self) -> bool:
+        """After OutcomeUnknown: reopen, look, and sync; True if the event is stored, False if not.
+
+        Raises OutcomeUnknown again when the file cannot be reopened or synced.
+        """
+        unknown = self.unknown
+        if unknown is None:
+            return True
+        try:
+            self.ledger.reopen()
+            with self.ledger.reading():
+                found = self.ledger.request(unknown.request_id)
+            stored = found is not None
+            self.ledger.record_resolution(unknown.request_id, unknown.seq or 0, stored)
+        except OutcomeUnknown as exc:
+            raise OutcomeUnknown(f"{unknown} (a later sync failed too: {exc})", unknown.seq,
+                                 unknown.request_id, unknown.command) from None
+        except CompanionError as exc:
+            raise OutcomeUnknown(f"{unknown} (the ledger cannot be reopened yet: {exc})", unknown.seq,
+                                 unknown.request_id, unknown.command) from None
+        self.unknown = None
+        self.refresh()
+        return stored
+
+    def backup(self) -> None:
+        try:
+            self.ledger.backup(self.ledger.path + ".backup")
+        except (OSError, CompanionError, Exception) as exc:   # a backup never stops the game
+            self.warnings.append(f"the backup beside the ledger failed: {exc}")
+
+    # ----- reading -------------------------------------------------------------------------
+
+    def stored_events(self) -> list[EventRow]:
+        """Every stored event with its actor, request id and time (for history views)."""
+        with self.ledger.reading():
+            return self.ledger.rows(0)
+
+    def reversed_events(self) -> set[int]:
+        return set(self.game.reversed)
+
+    def close(self) -> None:
+        self.ledger.close()
+
+
+def fill_dice(rules, line: str, rng) -> str:
+    """Add random dice to a command that names none (the CLI stands in for the reader)."""
+    command = parse_command(line)
+    if command is not None and command.verb in rules.DICE_VERBS:
+        before, count = rules.DICE_VERBS[command.verb]
+        if len(command.args) == before:
+            dice = tuple(str(rng.randint(1, 6)) for _ in range(count))
+            return type(command)(command.verb, command.args + dice).text()
+    return line
+
+
+def check_anchor(path: str, anchor: Anchor, n: int, head: str) -> None:
+    """The ledger (n events, head hash) against this machine's anchor; LedgerDamaged if they disagree."""
+    if anchor.seq == n:
+        if anchor.head != head:
+            raise LedgerDamaged(f"{path}: event {n} differs from the one this machine stored (the ledger "
+                                "was rewritten or forked): see `companion recover`")
+    elif anchor.seq == n + 1 and anchor.done:
+        raise LedgerDamaged(f"{path}: the ledger went back: it ends at event {n}, but this machine "
+                            f"stored event {anchor.seq} (an older copy, or events deleted): "
+                            "see `companion recover`")
+    elif anchor.seq == n + 1:
+        if anchor.prev != head:
+            raise LedgerDamaged(f"{path}: event {n} differs from the one this machine stored (the ledger "
+                                "was rewritten or forked): see `companion recover`")
+    elif anchor.seq > n + 1:
+        raise LedgerDamaged(f"{path}: the ledger went back: it ends at event {n}, but this machine "
+                            f"stored up to event {anchor.seq}: see `companion recover`")
+    else:
+        raise LedgerDamaged(f"{path}: events {anchor.seq + 1}-{n} were not written by this machine's "
+                            "companion (added by hand or by another copy): see `companion recover`")
+
+
+# ----- starting and opening games -------------------------------------------------------------
+
+
+def new_game(path, edition_ref, players, seed, options=None, state_dir=None,
+             recovered_from: str | None = None) -> Table:
+    """Start a game on a new ledger file: the one call every front end uses.
+
+    edition_ref: a shipped edition id, a path to an edition file, or an Edition;
+    options: rule options chosen for this game ({key: value}). Everything is
+    checked before a byte is written: the stored copy must rebuild this game.
+    """
+    edition = edition_ref if isinstance(edition_ref, Edition) else load_edition(edition_ref, options)
+    rules = rules_for(edition)
+    game = Game.start(rules, seed, list(players))
+    first = game.events[0]
+    # nothing is stored that cannot be replayed: rebuild the game from what would be stored
+    try:
+        stored_rules = rules_for(parse_edition(edition.text, edition.source))
+        again = Game.replay(stored_rules, [first])
+    except (CompanionError, ValueError) as exc:
+        raise BadInput(f"this game could not be reopened from its stored form ({exc}); "
+                       "nothing was written") from None
+    if again.state.signature() != game.state.signature():
+        raise BadInput("this game could not be reopened from its stored form; nothing was written")
+    game_id = uuid.uuid4().hex
+    meta = {"game_id": game_id, "edition_id": edition.id, "edition_text": edition.text,
+            "edition_source": edition.source, "rules": edition.rules,
+            "rules_version": str(RULES_VERSION), "created_at": now_text()}
+    if recovered_from:
+        meta["recovered_from"] = recovered_from
+    row = EventRow(first, TABLE, f"new-{game_id}", first.command, now_text(), None, "", notes_text(first))
+    row = EventRow(**{**row.__dict__, "hash": row.chain_hash(chain.genesis(meta))})
+    existed = str(path) == ":memory:" or Path(path).exists()
+    try:
+        ledger = Ledger.create(path, meta, row, state_dir=state_dir)
+    except BaseException:
+        if not existed:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                try:
+                    os.remove(str(path) + suffix)
+                except OSError:
+                    pass
+        raise
+    return Table(ledger, game, (1, row.hash), meta)
+
+
+def open_game(path, *, readonly: bool = False, state_dir=None, full_replay: bool = False) -> Table:
+    """Reopen a stored game: schema, hash chain and anchor checked, state from the newest checkpoint.
+
+    readonly: never write the file (works on a read-only file or mount).
+    full_replay: rebuild from the first event instead of a checkpoint (`companion verify`).
+    """
+    ledger = Ledger(path, readonly=readonly, state_dir=state_dir)
+    try:
+        table = _load(ledger, full_replay)
+    except BaseException:
+        ledger.close()
+        raise
+    return table
+
+
+def _load(ledger: Ledger, full_replay: bool) -> Table:
+    for _ in range(OPEN_RETRIES):
+        before = None if ledger.memory else ledger.anchor()
+        with ledger.reading():
+            ledger.check_schema()
+            meta = ledger.meta()
+            missing = [k for k in ("game_id", "edition_text", "rules_version", "edition_id") if k not in meta]
+            if missing:
+                raise LedgerDamaged(f"{ledger.path}: the game's settings lack {missing[0]}: "
+                                    "see `companion recover`")
+            summary = ledger.verify_chain(meta)
+            anchor = None if ledger.memory else ledger.anchor()
+            if anchor != before:
+                continue                   # a writer moved on meanwhile: look again
+            warnings = []
+            if anchor is not None:
+                check_anchor(ledger.path, anchor, summary["count"], summary["head"])
+            elif not ledger.memory:
+                warnings.append("this machine holds no anchor for this game: a ledger cut short or "
+                                "rewritten elsewhere could not be noticed; compare the head words")
+            rules = _stored_rules(ledger, meta)
+            game = _rebuild(ledger, rules, meta, summary, full_replay)
+            stored = {k: v for k, v in ledger.balances().items() if v}
+            derived = {k: v for k, v in game.state.balances.items() if v}
+            check(stored == derived, f"ledger balances {stored} differ from replay {derived}")
+        table = Table(ledger, game, (summary["count"], summary["head"]), meta)
+        table.warnings.extend(warnings)
+        if anchor is None and not ledger.readonly and not ledger.memory:
+            with ledger.writing():
+                if ledger.last_seq() == summary["count"]:
+                    ledger.set_anchor(Anchor(summary["count"], summary["head"], summary["prev"], done=True))
+        return table
+    raise LedgerError(f"{ledger.path}: the game kept changing while it was read: try again")
+
+
+def _stored_rules(ledger: Ledger, meta: dict):
+    try:
+        edition = parse_edition(meta["edition_text"], f"{ledger.path} (stored edition)")
+    except EditionError as exc:
+        raise LedgerDamaged(f"{ledger.path}: the stored edition text is broken ({exc.key}: {exc.problem}): "
+                            "see `companion recover`") from None
+    if edition.id != meta["edition_id"]:
+        raise LedgerDamaged(f"{ledger.path}: the stored edition is '{edition.id}', "
+                            f"the settings say '{meta['edition_id']}'")
+    return rules_for(edition)
+
+
+def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool) -> Game:
+    n = summary["count"]
+    written_under = meta["rules_version"]
+    if written_under != str(RULES_VERSION):
+        try:
+            return _replay_all(ledger, rules, n)
+        except InvariantViolation as exc:
+            raise LedgerError(f"{ledger.path} was written under rules version {written_under}; this "
+                              f"companion has rules version {RULES_VERSION} and replays it differently "
+                              f"({exc}): open it with a companion of rules version {written_under}") from None
+    if full_replay:
+        return _replay_all(ledger, rules, n)
+    window = rules.opt["undo_window"]
+    found = ledger.checkpoint(n - window - 1)
+    if found is None:
+        return _replay_all(ledger, rules, n)
+    seq, text, state_hash = found
+    if chain.text_hash(text) != state_hash:
+        raise LedgerDamaged(f"{ledger.path}: the checkpoint at event {seq} does not match its hash: "
+                            "see `companion recover`")
+    try:
+        state = state_from_text(text)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise LedgerDamaged(f"{ledger.path}: the checkpoint at event {seq} cannot be read ({exc})") from None
+    reversed_ = {target for target, undo in summary["reversed"].items() if undo <= seq}
+    game = Game.resume(rules, EventLog(ledger, seq), state, reversed_)
+    try:
+        game.replay_onto(row.event for row in ledger.rows(seq, n))
+    except InvariantViolation:
+        # an undo in the tail reached further back than the checkpoint: replay it all
+        return _replay_all(ledger, rules, n)
+    if sum(1 for k in game.after if k > seq) < min(window + 1, n - seq):
+        return _replay_all(ledger, rules, n)     # the undo window would be shorter than a full replay's
+    return game
+
+
+def _replay_all(ledger: Ledger, rules, n: int) -> Game:
+    events = [row.event for row in ledger.rows(0, n)]
+    game = Game.replay(rules, events[:1])
+    log = EventLog(ledger, 1)
+    log.cache[1] = events[0]
+    game.events = log
+    game.replay_onto(events[1:])
+    return game
+
+
+def verify_game(path, state_dir=None) -> Table:
+    """Open read-only and replay every event from the start (the full check); returns the table."""
+    return open_game(path, readonly=True, state_dir=state_dir, full_replay=True)
+
+
+# ----- recovering a damaged ledger ------------------------------------------------------------
+
+
+def _salvage(path: str, state_dir=None) -> tuple[dict, list[EventRow]]:
+    """The settings and the longest run of events that still verify, read from a copy of the file.
+
+    The copy (with its -wal) lives in a temporary folder, so SQLite's own
+    recovery of the -wal happens there and the damaged file stays as it is.
+    """
+    import shutil
+    import sqlite3
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="companion-recover-") as folder:
+        copy = os.path.join(folder, "ledger.sqlite")
+        try:
+            shutil.copyfile(path, copy)
+            if os.path.exists(path + "-wal"):
+                shutil.copyfile(path + "-wal", copy + "-wal")
+        except OSError as exc:
+            raise LedgerError(f"{path}: cannot be read ({exc.strerror})") from None
+        try:
+            conn = sqlite3.connect(copy, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise LedgerDamaged(f"{path}: nothing can be read ({exc})") from None
+        try:
+            return _salvage_rows(conn, path)
+        finally:
+            conn.close()
+
+
+def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
+    import json
+    import sqlite3
+    from companion.engine.state import Note, Posting
+    try:
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+    except sqlite3.Error as exc:
+        raise LedgerDamaged(f"{path}: the game's settings cannot be read ({exc}); nothing to recover") from None
+    if not {"game_id", "edition_text", "edition_id"} <= set(meta):
+        raise LedgerDamaged(f"{path}: the game's settings are incomplete; nothing to recover")
+    prev, rows, seq = chain.genesis(meta), [], 1
+    while True:
+        try:
+            found = conn.execute(
+                "SELECT actor, request_id, submitted, command, reverses, notes, created_at, state_hash, hash "
+                "FROM events WHERE seq = ?", (seq,)).fetchone()
+            legs = conn.execute("SELECT account, amount FROM postings WHERE seq = ? ORDER BY leg",
+                                (seq,)).fetchall()
+        except sqlite3.Error:
+            break
+        if found is None:
+            break
+        actor, request_id, submitted, command, reverses, notes, created, state_hash, stored = found
+        try:
+            note_objs = tuple(Note(n.pop("code"), n) for n in json.loads(notes))
+            row = EventRow(Event(seq, command, tuple(Posting(a, v) for a, v in legs), note_objs, reverses),
+                           actor, request_id, submitted, created, state_hash, stored, notes)
+            ok = row.chain_hash(prev) == stored
+        except (ValueError, KeyError, TypeError, AttributeError):
+            ok = False
+        if not ok:
+            break
+        rows.append(row)
+        prev, seq = stored, seq + 1
+    return meta, rows
+
+
+def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
+    """Replay the verified part of a damaged ledger (or of its backup) into a new game file.
+
+    The new game says where it came from; events after the last verified one
+    are lost and must be entered again. Returns the new table and a report.
+    """
+    path = str(path)
+    sources, problems = [], []
+    for source in (path, path + ".backup"):
+        if not os.path.exists(source):
+            continue
+        try:
+            meta, rows = _salvage(source, state_dir)
+        except CompanionError as exc:
+            problems.append(str(exc))
+            continue
+        sources.append((len(rows), source, meta, rows))
+    if not sources or max(s[0] for s in sources) == 0:
+        raise LedgerDamaged(f"{path}: no event can be verified here or in a backup "
+                            f"({'; '.join(problems) or 'nothing readable'}): nothing to recover")
+    count, source, meta, rows = max(sources, key=lambda s: s[0])
+    report = []
+    ledger_dir = Path(state_dir) if state_dir else None
+    from companion.ledger.anchor import anchor_path, default_state_dir, read_anchor
+    anchor = read_anchor(anchor_path(ledger_dir or default_state_dir(), meta["game_id"]))
+    if anchor is not None:
+        if anchor.seq <= len(rows) and rows[anchor.seq - 1].hash == anchor.head:
+            if len(rows) > anchor.seq:
+                report.append(f"events {anchor.seq + 1}-{len(rows)} were not written by this machine: left out")
+            rows = rows[:anchor.seq]
+        elif anchor.seq > len(rows):
+            report.append(f"this machine stored up to event {anchor.seq}; events {len(rows) + 1}-{anchor.seq} "
+                          "are lost: enter them again")
+        else:
+            report.append(f"the ledger's events differ from what this machine stored at event {anchor.seq}: "
+                          "the recovered events are as the file holds them; check them")
+    try:
+        edition = parse_edition(meta["edition_text"], f"{source} (stored edition)")
+        edition_id, seed, players = Game.parse_start(rows[0].event.command)
+    except CompanionError as exc:
+        raise LedgerDamaged(f"{source}: the game's start cannot be read ({exc}); nothing to recover") from None
+    last = rows[-1]
+    origin = f"game {meta['game_id'][:8]} ({path}) at event {last.event.seq}, head {head_words(last.hash)}"
+    table = new_game(to, edition, players, seed, state_dir=state_dir, recovered_from=origin)
+    replayed = 1
+    try:
+        for row in rows[1:]:
+            try:
+                table.submit(row.event.command, request_id=row.request_id, actor=row.actor,
+                             submitted=row.submitted)
+            except RuleViolation:
+                report.append(f"event {row.event.seq} ({row.event.command}) no longer applies: "
+                              "recovery stops before it")
+                break
+            replayed += 1
+    except BaseException:
+        table.close()
+        raise
+    report.insert(0, f"recovered {replayed} events from {source} into {to}, a new game "
+                     f"(recovered from {origin})")
+    return table, report
