@@ -1,9 +1,11 @@
-"""`companion bench ledger|engine`: throughput figures as medians and ratios in one run.
+"""`companion bench ledger|engine|open`: figures as medians and ratios in one run.
 
 ledger: durable commands per second through engine + ledger (WAL, synchronous=FULL),
         against a raw sqlite3 insert+commit of the same rows in the same file
         system, run alternately; the fsync is the physical floor both share.
 engine: commands per second applied in memory on one core (no ledger).
+open:   time to reopen games of 100 to 10,000 events in a fresh process (checkpoint + tail),
+        against a full replay from the first event in the same run.
 """
 import os
 import random
@@ -88,6 +90,9 @@ def run_engine(rules, games):
 
 
 def main(what, n_events=1000, runs=5):
+    if what == "open":
+        bench_open(runs)
+        return
     rules, games = command_stream(n_events)
     n = sum(len(lines) for _, lines, _ in games)
     if what == "engine":
@@ -115,3 +120,69 @@ def main(what, n_events=1000, runs=5):
     print(f"  raw sqlite3    median {statistics.median(raw):,.0f} insert+commit/s (same rows)")
     print(f"  cost ratio     median {statistics.median(ratios):.2f}x the raw commit "
           f"(min {min(ratios):.2f}, max {max(ratios):.2f}); target <= 2x")
+
+
+OPEN_SIZES = (100, 1000, 3000, 10000)
+
+# a fresh interpreter times one open: the imports come first and are not counted
+_OPEN_CHILD = """
+import sys, time
+from companion.table import open_game
+path, full = sys.argv[1], sys.argv[2] == "full"
+start = time.perf_counter()
+table = open_game(path, full_replay=full)
+seconds = time.perf_counter() - start
+assert table.head()[0] > 0 and table.game.after
+print(seconds)
+table.close()
+"""
+
+
+def build_ledger(path, n_events, seed=1):
+    """A game ledger of exactly n_events events: autoplay, and table payments once a game ends."""
+    table = new_game(path, "classic", PLAYERS, seed)
+    rng = random.Random(seed)
+    while len(table.game.events) < n_events:
+        line = None
+        if table.state.phase != "over":
+            line, _ = next_command(table.game, rng)
+        if line is None:
+            break
+        table.submit(line)
+    count = len(table.game.events)
+    table.close()
+    return count
+
+
+def open_times(path, full, runs):
+    import subprocess
+    import sys
+    times = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", _OPEN_CHILD, path, "full" if full else "quick"],
+                              capture_output=True, text=True, check=True)
+        times.append(float(done.stdout.strip()))
+    return statistics.median(times), min(times), max(times)
+
+
+def bench_open(runs):
+    with tempfile.TemporaryDirectory(prefix="companion-bench-open-", dir=os.environ.get("BENCH_DIR")) as folder:
+        os.environ.setdefault("COMPANION_STATE_DIR", os.path.join(folder, "state"))
+        print(f"open: a fresh process per open, {runs} runs each; medians (min-max)")
+        print("  events   open (checkpoint + tail)     full replay (companion verify)   ratio")
+        for size in OPEN_SIZES:
+            path = os.path.join(folder, f"g{size}.sqlite")
+            seed, count = 1, 0
+            while count < size and seed < 50:
+                if os.path.exists(path):
+                    for suffix in ("", "-wal", "-shm"):
+                        if os.path.exists(path + suffix):
+                            os.remove(path + suffix)
+                count = build_ledger(path, size, seed)
+                seed += 1
+            quick = open_times(path, False, runs)
+            full = open_times(path, True, runs)
+            print(f"  {count:>6}   {quick[0] * 1000:7.1f} ms ({quick[1] * 1000:.1f}-{quick[2] * 1000:.1f})"
+                  f"        {full[0] * 1000:8.1f} ms ({full[1] * 1000:.1f}-{full[2] * 1000:.1f})"
+                  f"        {full[0] / quick[0]:5.1f}x")
+        print("  target: open under 30 ms here")

@@ -18,6 +18,10 @@ from companion.table import new_game, new_request_id, open_game, recover_game, v
 from companion.view import event_lines, state_json, state_text
 
 DEFAULT_DB = "companion-game.sqlite"
+REQUEST_LINE = {
+    "en": "request: {id} (to retry safely: companion do --request-id {id} ...)",
+    "ru": "запрос: {id} (повторить без двойной записи: companion do --request-id {id} ...)",
+}
 
 
 def db_path(args):
@@ -53,7 +57,8 @@ def cmd_do(args):
         request_id = args.request_id
         if request_id is None:
             request_id = new_request_id()
-            out(f"request: {request_id} (to retry safely: companion do --request-id {request_id} ...)")
+            # on stderr, before the write: whatever happens next, the id to retry with is on screen
+            print(REQUEST_LINE[args.lang].format(id=request_id), file=sys.stderr, flush=True)
         line = " ".join(args.command)
         try:
             event = table.submit(line, request_id=request_id, rng=random.SystemRandom())

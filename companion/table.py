@@ -9,12 +9,14 @@ in the anchor outside the file and commits. Opening verifies the schema, the
 whole hash chain and the anchor, then rebuilds the game from the newest
 checkpoint the undo window allows; `verify_game` replays everything.
 """
+import json
 import os
+import tomllib
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion.editions import load_edition, parse_edition, rules_for
+from companion.editions import edition_from_data, load_edition, parse_edition, rules_for
 from companion.engine.board import Edition
 from companion.engine.command import parse_command
 from companion.engine.game import Game, Proposal
@@ -320,6 +322,11 @@ def new_game(path, edition_ref, players, seed, options=None, state_dir=None,
             "rules_version": str(RULES_VERSION), "created_at": now_text()}
     if recovered_from:
         meta["recovered_from"] = recovered_from
+    try:
+        # the parsed edition as JSON: reopening a game then skips the TOML parse (docs/reliability.md)
+        meta["edition_data"] = json.dumps(tomllib.loads(edition.text), ensure_ascii=False)
+    except (TypeError, ValueError, tomllib.TOMLDecodeError):
+        pass                               # dates and times have no JSON form: the text is parsed instead
     row = EventRow(first, TABLE, f"new-{game_id}", first.command, now_text(), None, "", notes_text(first))
     row = EventRow(**{**row.__dict__, "hash": row.chain_hash(chain.genesis(meta))})
     existed = str(path) == ":memory:" or Path(path).exists()
@@ -371,7 +378,7 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             elif not ledger.memory:
                 warnings.append("this machine holds no anchor for this game: a ledger cut short or "
                                 "rewritten elsewhere could not be noticed; compare the head words")
-            rules = _stored_rules(ledger, meta)
+            rules = _stored_rules(ledger, meta, reparse=full_replay)
             game = _rebuild(ledger, rules, meta, summary, full_replay)
             stored = {k: v for k, v in ledger.balances().items() if v}
             derived = {k: v for k, v in game.state.balances.items() if v}
@@ -386,11 +393,21 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
     raise LedgerError(f"{ledger.path}: the game kept changing while it was read: try again")
 
 
-def _stored_rules(ledger: Ledger, meta: dict):
+def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
+    """The rules of the stored edition: from its JSON copy, or (reparse) from its text, checked equal."""
+    source = f"{ledger.path} (stored edition)"
     try:
-        edition = parse_edition(meta["edition_text"], f"{ledger.path} (stored edition)")
-    except EditionError as exc:
-        raise LedgerDamaged(f"{ledger.path}: the stored edition text is broken ({exc.key}: {exc.problem}): "
+        if "edition_data" in meta and not reparse:
+            edition = edition_from_data(json.loads(meta["edition_data"]), source, meta["edition_text"])
+        else:
+            edition = parse_edition(meta["edition_text"], source)
+            if "edition_data" in meta and json.loads(meta["edition_data"]) != tomllib.loads(edition.text):
+                raise LedgerDamaged(f"{ledger.path}: the stored edition's text and its parsed copy differ")
+    except ValueError as exc:
+        if isinstance(exc, EditionError):
+            raise LedgerDamaged(f"{ledger.path}: the stored edition is broken ({exc.key}: {exc.problem}): "
+                                "see `companion recover`") from None
+        raise LedgerDamaged(f"{ledger.path}: the stored edition is broken ({exc}): "
                             "see `companion recover`") from None
     if edition.id != meta["edition_id"]:
         raise LedgerDamaged(f"{ledger.path}: the stored edition is '{edition.id}', "

@@ -78,7 +78,7 @@ def test_do_roll_without_dice_throws_them(game, capsys):
 def test_refused_command_exits_3_with_the_reason(game, capsys):
     code, out, err = run(capsys, "do", "--db", game, "buy")
     assert code == 3
-    assert err.strip() == "refused: Nothing is offered for sale now"
+    assert err.strip().splitlines()[-1] == "refused: Nothing is offered for sale now"
     code, out, err = run(capsys, "do", "--db", game, "fly", "away")
     assert code == 3 and "Unknown command 'fly'" in err
 
@@ -125,7 +125,8 @@ def test_russian_messages(game, capsys):
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "roll", "1", "2")
     assert code == 0 and "Anna: выпало 1, 2" in out
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "end")
-    assert code == 3 and err.strip().startswith("refused: Сначала завершите")
+    assert code == 3 and err.strip().splitlines()[-1].startswith("refused: Сначала завершите")
+    assert err.startswith("запрос: ")
     code, out, err = run(capsys, "--lang", "ru", "history", "--db", game)
     assert "Новая игра elite: Anna, Boris" in out
 
@@ -230,5 +231,6 @@ def test_console_entry_point_refuses_in_russian_with_exit_3(game):
     proc = subprocess.run([sys.executable, "-m", "companion", "--lang", "ru", "do", "--db", game, "buy"],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert proc.returncode == 3
-    assert proc.stderr.strip() == "refused: Сейчас ничего не продаётся"
-    assert proc.stdout.startswith("request: ") and proc.stdout.count("\n") == 1
+    request, refusal = proc.stderr.strip().splitlines()
+    assert request.startswith("запрос: ") and refusal == "refused: Сейчас ничего не продаётся"
+    assert proc.stdout == ""

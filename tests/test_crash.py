@@ -76,7 +76,8 @@ def check_ledger_file(db):
         assert not bad, f"events whose postings do not sum to zero: {bad}"
         legs = conn.execute("SELECT seq, COUNT(*), MAX(leg) FROM postings GROUP BY seq").fetchall()
         assert all(count == top + 1 for _, count, top in legs), "an event is missing some of its legs"
-        dangling = conn.execute("SELECT COUNT(*) FROM requests WHERE seq NOT IN (SELECT seq FROM events)").fetchone()[0]
+        dangling = conn.execute("SELECT COUNT(*) FROM resolutions WHERE seq NOT IN (SELECT seq FROM events) "
+                                "AND stored = 1").fetchone()[0]
         assert dangling == 0
         return set(seqs)
     finally:

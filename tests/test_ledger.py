@@ -466,7 +466,7 @@ def recompute_chain(conn):
     for row in rows:
         legs = conn.execute("SELECT account, amount FROM postings WHERE seq = ? ORDER BY leg", (row[0],)).fetchall()
         h = chain.event_hash(prev, *row, chain.legs_text(legs))
-        conn.execute("UPDATE events SET hash = ? WHERE seq = ?", (h, row[0]))
+        conn.execute("UPDATE events SET hash = ?, legs = ? WHERE seq = ?", (h, chain.legs_text(legs), row[0]))
         prev = h
 
 
@@ -484,9 +484,9 @@ def attack(db, statements, recompute):
 TAMPERING = {
     "delete the last events": ["DELETE FROM postings WHERE seq >= 6", "DELETE FROM events WHERE seq >= 6"],
     "append a hand-made payment": [
-        "INSERT INTO events(seq, actor, request_id, submitted, command, reverses, notes, created_at, hash) "
-        "SELECT 8, 'table', 'forged', 'pay Boris Anna 500', 'pay Boris Anna 500', NULL, '[]', created_at, 'x' "
-        "FROM events WHERE seq = 7",
+        "INSERT INTO events(seq, actor, request_id, submitted, command, reverses, notes, created_at, legs, hash) "
+        "SELECT 8, 'table', 'forged', 'pay Boris Anna 500', 'pay Boris Anna 500', NULL, notes, created_at, "
+        "'Boris:-500;Anna:500', 'x' FROM events WHERE seq = 7",
         "INSERT INTO postings VALUES (8, 0, 'Boris', -500)", "INSERT INTO postings VALUES (8, 1, 'Anna', 500)"],
     "rewrite a command with its postings": [
         "UPDATE events SET command = 'pay Anna Boris 9', submitted = 'pay Anna Boris 9' WHERE seq = 3",

@@ -39,6 +39,7 @@ MIGRATIONS = {
         notes      TEXT NOT NULL,
         created_at TEXT NOT NULL,
         state_hash TEXT,               -- sha256 of the checkpoint stored with this event, if any
+        legs       TEXT NOT NULL,      -- the postings as account:amount;... (what the chain hashes)
         hash       TEXT NOT NULL
     );
     CREATE TABLE postings (

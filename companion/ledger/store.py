@@ -44,7 +44,7 @@ class EventRow:
         e = self.event
         return chain.event_hash(prev, e.seq, self.actor, self.request_id, self.submitted, e.command,
                                 e.reverses, self.notes_json or notes_text(e), self.created_at,
-                                self.state_hash, chain.legs_text((p.account, p.amount) for p in e.postings))
+                                self.state_hash, legs_of(e))
 
 
 def now_text() -> str:
@@ -333,40 +333,39 @@ class Ledger:
     def verify_chain(self, meta: dict) -> dict:
         """Recompute every hash from the settings on; LedgerDamaged at the first that differs.
 
-        Returns {"count", "head", "prev", "reversed"} for the whole stored chain, where
-        "reversed" maps each undone event to the undo that reversed it.
+        Also checks, in SQL, that the postings table says what the chain says.
+        Returns {"count", "head", "prev", "reversed"} for the whole stored chain,
+        where "reversed" maps each undone event to the undo that reversed it.
         """
-        prev = chain.genesis(meta)
-        legs: dict[int, list] = {}
-        for seq, account, amount in self.conn.execute("SELECT seq, account, amount FROM postings ORDER BY seq, leg"):
-            legs.setdefault(seq, []).append((account, amount))
-        before, expected, reversed_ = prev, 1, {}
-        for (seq, actor, request_id, submitted, command, reverses, notes, created, state_hash,
-             stored) in self.conn.execute(
-                "SELECT seq, actor, request_id, submitted, command, reverses, notes, created_at, "
-                "state_hash, hash FROM events ORDER BY seq"):
-            if seq != expected:
-                raise LedgerDamaged(f"{self.path}: event {expected} is missing (the next is {seq}): "
-                                    "see `companion recover`")
-            leg_list = legs.pop(seq, [])
-            if sum(amount for _, amount in leg_list) != 0:
-                raise LedgerDamaged(f"{self.path}: event {seq}'s postings do not sum to zero")
-            try:
-                h = chain.event_hash(prev, seq, actor, request_id, submitted, command, reverses, notes,
-                                     created, state_hash, chain.legs_text(leg_list))
-            except TypeError:
-                h = None
+        conn = self.conn
+        count, first, last = conn.execute("SELECT COUNT(*), MIN(seq), MAX(seq) FROM events").fetchone()
+        if not count:
+            raise LedgerError(f"{self.path} holds no game yet (start one with `companion new`)")
+        if first != 1 or last != count:
+            raise LedgerDamaged(f"{self.path}: events are missing (the ledger holds {count} events "
+                                f"numbered {first} to {last}): see `companion recover`")
+        bad = conn.execute(
+            "SELECT e.seq FROM events e LEFT JOIN (SELECT seq, group_concat(part, ';') AS legs FROM "
+            "(SELECT seq, account || ':' || amount AS part FROM postings ORDER BY seq, leg) GROUP BY seq) p "
+            "ON p.seq = e.seq WHERE COALESCE(p.legs, '') != e.legs OR typeof(e.seq) != 'integer' "
+            "UNION ALL SELECT seq FROM postings WHERE seq NOT IN (SELECT seq FROM events) "
+            "UNION ALL SELECT seq FROM postings GROUP BY seq HAVING SUM(amount) != 0 "
+            "OR typeof(SUM(amount)) != 'integer' LIMIT 1").fetchone()
+        if bad is not None:
+            raise LedgerDamaged(f"{self.path}: the postings of event {bad[0]} were changed after it was "
+                                "written: see `companion recover`")
+        prev = before = chain.genesis(meta)
+        seq = 0
+        link = chain.link
+        for seq, body, stored in conn.execute(f"SELECT seq, {chain.BODY_SQL}, hash FROM events ORDER BY seq"):
+            h = link(prev, body) if body is not None else None
             if h != stored:
+                command = conn.execute("SELECT command FROM events WHERE seq = ?", (seq,)).fetchone()[0]
                 raise LedgerDamaged(f"{self.path}: event {seq} ({command}) does not match its hash: the "
                                     "ledger was changed after it was written; see `companion recover`")
-            if reverses is not None:
-                reversed_[reverses] = seq
-            before, prev, expected = prev, stored, expected + 1
-        if legs:
-            raise LedgerDamaged(f"{self.path}: postings for event {min(legs)} have no event")
-        if expected == 1:
-            raise LedgerError(f"{self.path} holds no game yet (start one with `companion new`)")
-        return {"count": expected - 1, "head": prev, "prev": before, "reversed": reversed_}
+            before, prev = prev, stored
+        reversed_ = dict(conn.execute("SELECT reverses, seq FROM events WHERE reverses IS NOT NULL"))
+        return {"count": count, "head": prev, "prev": before, "reversed": reversed_}
 
     def request(self, request_id: str):
         """(seq, actor, submitted) of a stored request id, or None."""
@@ -455,9 +454,9 @@ class _Writing:
         notes = row.notes_json or notes_text(event)
         self.conn.execute(
             "INSERT INTO events(seq, actor, request_id, submitted, command, reverses, notes, created_at, "
-            "state_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "state_hash, legs, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (event.seq, row.actor, row.request_id, row.submitted, event.command, event.reverses, notes,
-             row.created_at, row.state_hash, row.hash))
+             row.created_at, row.state_hash, legs_of(event), row.hash))
         self.conn.executemany(
             "INSERT INTO postings(seq, leg, account, amount) VALUES (?,?,?,?)",
             [(event.seq, i, p.account, p.amount) for i, p in enumerate(event.postings)])
@@ -468,6 +467,10 @@ class _Writing:
                                    (event.seq,)).fetchone()
         check(total == 0, f"event {event.seq} stored postings do not sum to zero")
         self.pending = (event.seq, row.request_id, event.command)
+
+
+def legs_of(event: Event) -> str:
+    return chain.legs_text((p.account, p.amount) for p in event.postings)
 
 
 def notes_text(event: Event) -> str:
