@@ -31,7 +31,7 @@ from companion.ledger.anchor import Anchor
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 
 TABLE = "table"                 # the banker's role: the command line, scripts, the box's buttons
-CHECKPOINT_EVERY = 50           # events between stored checkpoints of the whole state
+CHECKPOINT_EVERY = 10           # events between stored checkpoints of the whole state (~1.5 kB each)
 BACKUP_EVERY = 100              # events between backups (SQLite's backup API) beside the ledger
 OPEN_RETRIES = 50               # anchor reads racing a writer before giving up as "busy"
 

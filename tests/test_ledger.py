@@ -392,7 +392,7 @@ def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_nami
 # ----- opening from checkpoints ----------------------------------------------------------------------
 
 def test_opening_from_a_checkpoint_gives_the_same_game_and_undo_window_as_a_full_replay(db):
-    table = played(db, 3 * CHECKPOINT_EVERY + 17, seed=11)
+    table = played(db, 3 * CHECKPOINT_EVERY + 97, seed=11)
     for seq in (len(table.game.events) - 3, len(table.game.events) - 20):
         try:
             table.submit(f"undo {seq}")
@@ -402,6 +402,7 @@ def test_opening_from_a_checkpoint_gives_the_same_game_and_undo_window_as_a_full
     quick = open_game(db)
     full = verify_game(db)
     assert quick.ledger.conn.execute("SELECT COUNT(*) FROM checkpoints").fetchone()[0] >= 3
+    assert 2 not in quick.game.events.cache          # rebuilt from a checkpoint, not from event 1
     assert quick.state.signature() == full.state.signature()
     assert sorted(quick.game.after) == sorted(full.game.after)
     assert quick.game.reversed == full.game.reversed
@@ -419,7 +420,7 @@ def test_opening_from_a_checkpoint_gives_the_same_game_and_undo_window_as_a_full
 
 
 def test_restart_from_checkpoint_goes_on_exactly_like_the_uninterrupted_game(db):
-    table = played(db, 2 * CHECKPOINT_EVERY + 30, seed=4)
+    table = played(db, 2 * CHECKPOINT_EVERY + 90, seed=4)
     twin = Game.replay(table.rules, list(table.game.events))
     table.close()
     table = open_game(db)

@@ -49,3 +49,34 @@ def test_the_checker_catches_an_impure_import(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("import os.path\nfrom time import monotonic\nx = __import__('random')\n")
     assert [n for n, _ in imported(sample)] == ["os", "time", "random"]
+
+
+def companion_imports(path):
+    """Full dotted names of the companion modules a file imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("companion"):
+            yield node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("companion"):
+                    yield alias.name
+
+
+LEDGER = ENGINE.parent / "ledger"
+# the ledger stores the engine's records and nothing else: the table service sits above both
+LEDGER_MAY_IMPORT = {"companion.errors", "companion.engine.state", "companion.ledger"}
+
+
+@pytest.mark.parametrize("path", sorted(LEDGER.glob("*.py")), ids=lambda p: p.name)
+def test_the_ledger_imports_only_the_engines_records(path):
+    bad = [name for name in companion_imports(path)
+           if name not in LEDGER_MAY_IMPORT and not name.startswith("companion.ledger.")]
+    assert not bad, f"ledger/{path.name} imports {bad}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ENGINE)) for p in MODULES])
+def test_the_engine_imports_only_itself_and_errors(path):
+    bad = [name for name in companion_imports(path)
+           if name != "companion.errors" and not name.startswith("companion.engine")]
+    assert not bad, f"engine/{path.name} imports {bad}"
