@@ -133,6 +133,7 @@ class Table:
             raise RuleViolation("not_the_table", actor=actor)
         submitted = canonical(submitted or line)
         request_id = request_id or new_request_id()
+        self.ledger.check_space()
         if rng is not None:
             line = fill_dice(self.rules, submitted, rng)
         try:

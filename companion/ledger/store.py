@@ -25,6 +25,9 @@ from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MEMORY = ":memory:"
+# refuse to start a write with less free space than this: an event, its -wal frames, a checkpoint
+# and the -shm's growth fit many times over, so "disk full" is said before anything is written
+SPACE_RESERVE = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -277,9 +280,23 @@ class Ledger:
         except sqlite3.Error as exc:
             seq, request_id, command = txn.pending or (None, None, None)
             what = f"event #{seq} ({command})" if seq else "the write"
-            raise OutcomeUnknown(f"{self.path}: the disk failed while storing {what} ({exc}): it may "
+            cause = "the disk is full" if _disk_full(self.path) else str(exc)
+            raise OutcomeUnknown(f"{self.path}: the disk failed while storing {what} ({cause}): it may "
                                  "or may not be stored; nothing more is written until a later sync "
                                  "tells which", seq, request_id, command) from None
+
+    def check_space(self) -> None:
+        """DiskFull, before anything is written, when the ledger's disk is (nearly) full."""
+        if self.memory:
+            return
+        try:
+            st = os.statvfs(os.path.dirname(os.path.abspath(self.path)) or ".")
+        except OSError:
+            return
+        free = st.f_bavail * st.f_frsize
+        if free < SPACE_RESERVE:
+            raise DiskFull(f"{self.path}: the disk is full ({free // 1024} KiB free): nothing was written; "
+                           "free some space and repeat the command (with the same request id)")
 
     # ----- reading (inside `reading()` or `writing()`) -------------------------------------
 
