@@ -153,6 +153,13 @@ EN = {
     "nothing_to_cover": "{player} has nothing a policy could cover now",
     "no_auction_roll": "No AUCTION roll is due",
     "not_on_jackpot": "{player} is not on the JACKPOT",
+    # ----- the command line itself (companion/engine/command.py) -------------------------
+    "line_too_long": "The line has {length} characters; at most {limit} are read",
+    "bad_character": "Invisible or control character {char} at position {position}: type plain text",
+    "unbalanced_quote": "The quote at position {position} is never closed",
+    "stray_quote": "A quote at position {position} inside a word: quotes enclose whole words",
+    "empty_word": "Empty quotes at position {position}: write a word between them",
+    "trade_one_amount": "One amount per side of a trade, not {amounts}",
 }
 
 RU = {
@@ -300,6 +307,12 @@ RU = {
     "nothing_to_cover": "{player}: полису сейчас нечего покрывать",
     "no_auction_roll": "Бросок для АУКЦИОНА не нужен",
     "not_on_jackpot": "{player} не на ДЖЕКПОТЕ",
+    "line_too_long": "В строке {length} символов, а читается не больше {limit}",
+    "bad_character": "Невидимый или управляющий символ {char} в позиции {position}: наберите обычный текст",
+    "unbalanced_quote": "Кавычка в позиции {position} не закрыта",
+    "stray_quote": "Кавычка в позиции {position} внутри слова: в кавычки берут слово целиком",
+    "empty_word": "Пустые кавычки в позиции {position}: напишите слово между ними",
+    "trade_one_amount": "В сделке одна сумма с каждой стороны, а не {amounts}",
 }
 
 # words for the `reason` parameter, which carries a code too

@@ -3,73 +3,191 @@
 The first command is `new EDITION SEED PLAYER...`; every other line is a
 command the buttons, the reader or the phone would issue, or an `expect` check
 (docs/script-language.md). Scenario tests are scripts with hand-computed
-expected balances.
+expected balances. Whatever a script file holds, running it ends in success or
+one ScriptError naming the file, the line and the problem: never a traceback.
 """
+import sys
+from pathlib import Path
+
 from companion.errors import CompanionError, RuleViolation
-from companion.engine.core import parse_line
+from companion.engine.command import Command, parse_command
 from companion.engine.game import Game
-from companion.ledger.store import new_game
+from companion.table import new_game
 from companion.messages import render_error
+
+BOM = b"\xef\xbb\xbf"
+SHOWN = 80          # characters of a failed line quoted in the error
 
 
 class ScriptError(CompanionError, AssertionError):
+    """A script that cannot run on: one line naming the file, the line number and the problem."""
+
     def __init__(self, source, line_no, text, problem):
         self.source, self.line_no, self.text, self.problem = source, line_no, text, problem
-        super().__init__(f"{source}:{line_no}: {text}\n    {problem}")
+        where = f"{source}:{line_no}" if line_no else f"{source}"
+        super().__init__(f"{where}: `{shown(text)}`: {problem}" if text else f"{where}: {problem}")
+
+
+def shown(text):
+    """A line as it can be printed on one terminal line: escaped if odd, cut if long."""
+    if not text.isprintable():
+        text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
+
+def read_script(path: str) -> str:
+    """The text of a script file, or of standard input for "-": UTF-8, a byte order mark dropped."""
+    source = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is not None:
+                data = stream.read()
+            elif sys.stdin is not None:
+                data = sys.stdin.read().encode("utf-8", "surrogateescape")
+            else:
+                raise ScriptError(source, 0, "", "there is no standard input to read")
+        else:
+            data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ScriptError(source, 0, "", f"cannot read the file: {exc.strerror or exc}") from None
+    except ValueError as exc:           # a path holding a NUL byte
+        raise ScriptError(source, 0, "", f"cannot read the file: {exc}") from None
+    skipped = 0
+    if data.startswith(BOM):
+        data, skipped = data[len(BOM):], len(BOM)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_no = data.count(b"\n", 0, exc.start) + 1
+        raise ScriptError(source, line_no, "", f"not UTF-8 text: byte 0x{data[exc.start]:02x} at byte offset "
+                          f"{exc.start + skipped} cannot be read") from None
+
+
+def script_lines(text):
+    """(line number, line) pairs; lines end at "\\n" (a "\\r" before it is dropped), as editors count them."""
+    for line_no, raw in enumerate(text.split("\n"), 1):
+        yield line_no, raw[:-1] if raw.endswith("\r") else raw
 
 
 def run_script(text, source="<script>", db=":memory:", on_event=None):
     """Run a script; returns the Table. Raises ScriptError at the first failed line."""
     table = None
-    for line_no, raw in enumerate(text.splitlines(), 1):
-        verb, args = parse_line(raw)
-        if verb is None:
-            continue
-        line = raw.split("#", 1)[0].strip()
-        try:
-            if verb == "new":
-                if table is not None:
-                    raise ScriptError(source, line_no, line, "a script plays one game")
-                edition, seed, words = Game.parse_start(line)
-                options = dict(w.split("=", 1) for w in words if "=" in w)
-                players = [w for w in words if "=" not in w]
-                table = new_game(db, edition, players, seed, options)
-                if on_event:
-                    on_event(table.game.events[0])
-                continue
-            if table is None:
-                raise ScriptError(source, line_no, line, "the script must start with `new EDITION SEED PLAYER...`")
-            if verb == "expect":
-                check_expect(table, args, source, line_no, line)
-                continue
-            event = table.submit(line)
-            if on_event:
-                on_event(event)
-        except RuleViolation as exc:
-            edition = table.rules.edition if table else None
-            raise ScriptError(source, line_no, line, "refused: " + render_error(exc, "en", edition)) from None
-        except ScriptError:
-            raise
-        except CompanionError as exc:
-            raise ScriptError(source, line_no, line, str(exc)) from None
-    if table is None:
-        raise ScriptError(source, 0, "", "the script holds no game")
+    try:
+        for line_no, raw in script_lines(text):
+            table = run_line(table, raw, line_no, source, db, on_event)
+        if table is None:
+            raise ScriptError(source, 0, "", "the script holds no game")
+    except BaseException:
+        if table is not None:
+            table.close()
+        raise
     return table
 
 
+def run_line(table, raw, line_no, source, db, on_event):
+    """One script line; returns the table (new after the `new` line)."""
+    try:
+        cmd = parse_command(raw)
+    except RuleViolation as exc:
+        raise ScriptError(source, line_no, raw, render_error(exc, "en")) from None
+    if cmd is None:
+        return table
+    line = cmd.text()
+    try:
+        if cmd.verb == "new":
+            if table is not None:
+                raise ScriptError(source, line_no, line, "a script plays one game")
+            edition, seed, words = Game.parse_start(line)
+            options = dict(w.split("=", 1) for w in words if "=" in w)
+            players = [w for w in words if "=" not in w]
+            table = new_game(db, edition, players, seed, options)
+            if on_event:
+                on_event(table.game.events[0])
+            return table
+        if table is None:
+            raise ScriptError(source, line_no, line, "the script must start with `new EDITION SEED PLAYER...`")
+        if cmd.verb == "expect":
+            check_expect(table, cmd.args, source, line_no, line)
+            return table
+        event = table.submit(line)
+        if on_event:
+            on_event(event)
+        return table
+    except RuleViolation as exc:
+        edition = table.rules.edition if table else None
+        raise ScriptError(source, line_no, line, "refused: " + render_error(exc, "en", edition)) from None
+    except ScriptError:
+        raise
+    except CompanionError as exc:
+        raise ScriptError(source, line_no, line, str(exc)) from None
+
+
+# what -> (words after it, usage); `expect refused[:CODE] COMMAND...` is handled on its own
+EXPECTS = {
+    "cash": (2, "expect cash ACCOUNT N"),
+    "owner": (2, "expect owner PLOT PLAYER|none"),
+    "position": (2, "expect position PLAYER CELL"),
+    "level": (2, "expect level PLOT N"),
+    "held": (3, "expect held PLAYER ITEM N"),
+    "extra": (2, "expect extra KEY VALUE"),
+    "turn": (1, "expect turn PLAYER"),
+    "pending": (1, "expect pending KIND|none"),
+    "debt": (2, "expect debt PLAYER N"),
+    "mortgaged": (2, "expect mortgaged PLOT yes|no"),
+    "detained": (2, "expect detained PLAYER yes|no"),
+    "alive": (2, "expect alive PLAYER yes|no"),
+    "winner": (1, "expect winner PLAYER|none"),
+    "note": (1, "expect note CODE"),
+}
+
+
 def check_expect(table, args, source, line_no, line):
+    """Check one `expect` line against the table; a ScriptError says what differs or what is wrong."""
     s = table.state
     rules = table.rules
 
     def fail(problem):
         raise ScriptError(source, line_no, line, problem)
 
+    def player(name):
+        for p in s.players:
+            if p.lower() == name.lower():
+                return p
+        fail(f"no player named {name} (players: {', '.join(s.players)})")
+
+    def account(name):
+        for a in (*s.players, *rules.SYSTEM_ACCOUNTS, *s.balances):
+            if a.lower() == name.lower():
+                return a
+        fail(f"no account named {name} (players: {', '.join(s.players)}; "
+             f"accounts: {', '.join(rules.SYSTEM_ACCOUNTS)})")
+
+    def plot(ref):
+        cell = rules.edition.cell(ref)
+        if cell is None or cell.kind != "plot":
+            fail(f"no plot called {ref}")
+        return cell.id
+
+    def number(text, signed=False):
+        digits = text[1:] if signed and text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()):
+            fail(f"'{text}' is not a whole number")
+        return int(text)
+
+    def yes_no(text):
+        if text not in ("yes", "no"):
+            fail(f"'{text}' must be yes or no")
+        return text == "yes"
+
     if not args:
-        fail("expect what?")
+        fail("expect what? (see docs/script-language.md)")
     what, rest = args[0], args[1:]
     if what == "refused" or what.startswith("refused:"):
         code = what.split(":", 1)[1] if ":" in what else None
-        command = " ".join(rest)
+        if not rest:
+            fail("usage: expect refused[:CODE] COMMAND...")
+        command = Command(rest[0], rest[1:]).text()
         try:
             table.game.propose(command)
         except RuleViolation as exc:
@@ -77,55 +195,70 @@ def check_expect(table, args, source, line_no, line):
                 fail(f"refused with {exc.code} {exc.params}, expected {code}")
             return
         fail("the command was accepted")
-    if what == "cash" and len(rest) == 2:
-        account = next((p for p in s.players if p.lower() == rest[0].lower()), rest[0])
-        got = s.cash(account)
-        if got != int(rest[1]):
-            fail(f"{account} has {got}, expected {rest[1]}")
-    elif what == "owner" and len(rest) == 2:
-        cell = rules.edition.cell(rest[0])
-        got = s.owner.get(cell.id if cell else rest[0]) or "none"
-        if got.lower() != rest[1].lower():
-            fail(f"{rest[0]} is owned by {got}, expected {rest[1]}")
-    elif what == "position" and len(rest) == 2:
-        got = rules.edition.cells[s.position[rest[0]]].id
-        if got != rest[1]:
-            fail(f"{rest[0]} is on {got}, expected {rest[1]}")
-    elif what == "level" and len(rest) == 2:
-        got = s.level.get(rest[0], 0)
-        if got != int(rest[1]):
-            fail(f"{rest[0]} has level {got}, expected {rest[1]}")
-    elif what == "held" and len(rest) == 3:
-        got = s.held(rest[0], rest[1])
-        if got != int(rest[2]):
-            fail(f"{rest[0]} holds {got} {rest[1]}, expected {rest[2]}")
-    elif what == "extra" and len(rest) == 2:
+    if what not in EXPECTS:
+        fail(f"unknown expectation '{what}' (known: refused, {', '.join(EXPECTS)})")
+    count, usage = EXPECTS[what]
+    if len(rest) != count:
+        fail(f"usage: {usage}")
+    if what == "cash":
+        name, want = account(rest[0]), number(rest[1], signed=True)
+        got = s.cash(name)
+        if got != want:
+            fail(f"{name} has {got}, expected {want}")
+    elif what == "owner":
+        pid = plot(rest[0])
+        want = "none" if rest[1].lower() == "none" else player(rest[1])
+        got = s.owner.get(pid) or "none"
+        if got != want:
+            fail(f"{rest[0]} is owned by {got}, expected {want}")
+    elif what == "position":
+        p = player(rest[0])
+        cell = rules.edition.cell(rest[1])
+        if cell is None:
+            fail(f"no cell called {rest[1]}")
+        got = rules.edition.cells[s.position[p]]
+        if got.index != cell.index:
+            fail(f"{p} is on {got.id}, expected {cell.id}")
+    elif what == "level":
+        pid, want = plot(rest[0]), number(rest[1])
+        got = s.level.get(pid, 0)
+        if got != want:
+            fail(f"{rest[0]} has level {got}, expected {want}")
+    elif what == "held":
+        p, item, want = player(rest[0]), rest[1], number(rest[2])
+        got = s.held(p, item)
+        if got != want:
+            fail(f"{p} holds {got} {item}, expected {want}")
+    elif what == "extra":
         got = s.extra.get(rest[0])
         if str(got) != rest[1]:
             fail(f"{rest[0]} is {got}, expected {rest[1]}")
-    elif what == "turn" and len(rest) == 1:
-        if s.turn != rest[0]:
-            fail(f"it is {s.turn}'s turn, expected {rest[0]}")
-    elif what == "pending" and len(rest) == 1:
+    elif what == "turn":
+        p = player(rest[0])
+        if s.turn != p:
+            fail(f"it is {s.turn}'s turn, expected {p}")
+    elif what == "pending":
         got = s.pending.kind if s.pending else "none"
         if got != rest[0]:
             fail(f"waiting for {got}, expected {rest[0]}")
-    elif what == "debt" and len(rest) == 2:
-        got = sum(d.amount for d in s.debts if d.debtor == rest[0])
-        if got != int(rest[1]):
-            fail(f"{rest[0]} owes {got}, expected {rest[1]}")
-    elif what in ("mortgaged", "detained", "alive") and len(rest) == 2:
+    elif what == "debt":
+        p, want = player(rest[0]), number(rest[1])
+        got = sum(d.amount for d in s.debts if d.debtor == p)
+        if got != want:
+            fail(f"{p} owes {got}, expected {want}")
+    elif what in ("mortgaged", "detained", "alive"):
+        key = plot(rest[0]) if what == "mortgaged" else player(rest[0])
+        want = yes_no(rest[1])
         members = {"mortgaged": s.mortgaged, "detained": s.detained, "alive": s.alive}[what]
-        got = "yes" if rest[0] in members else "no"
-        if got != rest[1]:
-            fail(f"{rest[0]} {what}: {got}, expected {rest[1]}")
-    elif what == "winner" and len(rest) == 1:
-        if (s.winner or "none") != rest[0]:
-            fail(f"winner is {s.winner}, expected {rest[0]}")
-    elif what == "note" and len(rest) == 1:
+        got = key in members
+        if got != want:
+            fail(f"{rest[0]} {what}: {'yes' if got else 'no'}, expected {rest[1]}")
+    elif what == "winner":
+        got = s.winner or "none"
+        if got.lower() != rest[0].lower():
+            fail(f"winner is {got}, expected {rest[0]}")
+    elif what == "note":
         last = table.game.events[-1]
         codes = [n.code for n in last.notes]
         if rest[0] not in codes:
             fail(f"the last event says {codes}, not {rest[0]}")
-    else:
-        fail("unknown expectation (see docs/script-language.md)")

@@ -8,6 +8,7 @@ effects, commands and options; nothing edition-specific lives here.
 from dataclasses import dataclass, replace
 
 from companion.errors import BadCommand, EditionError, RuleViolation, check
+from companion.engine.command import Command, parse_command
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Posting, Note, State
 
@@ -27,13 +28,21 @@ class Pending:
     count: int = 0
 
 
+# The largest number a command may carry: money amounts, bids, fees, share counts.
+# One constant so a slip of the finger (an extra 000) is refused, not paid.
+MAX_AMOUNT = 1_000_000_000
+
+
 def parse_line(line):
-    """Split a command line into (verb, args); '#' starts a comment."""
-    text = line.split("#", 1)[0].strip()
-    if not text:
+    """Split a command line into (verb, args), or (None, ()) for a blank or comment line.
+
+    A thin wrapper over companion.engine.command.parse_command (quotes, comments,
+    the line limit); a malformed line raises BadCommand.
+    """
+    cmd = parse_command(line)
+    if cmd is None:
         return None, ()
-    parts = text.split()
-    return parts[0].lower(), tuple(parts[1:])
+    return cmd.verb, cmd.args
 
 
 # effect arguments that are whole numbers (steps and points may be negative)
@@ -94,6 +103,33 @@ class Rules:
         "pay_fine": "cmd_pay_fine", "use_card": "cmd_use_card",
         "land": "cmd_land", "bankrupt": "cmd_bankrupt", "end_game": "cmd_end_game",
     }
+    # verb -> (fewest, most arguments, usage); most None = no limit (trade's item lists).
+    # Rules.apply refuses a line with a word too few or too many before the command runs,
+    # so a stray word ("pay Anna Boris 1 000") is never dropped. Every COMMANDS verb has
+    # an entry (tests/test_command_parsing.py). The dice of DICE_VERBS count as optional
+    # here: the reader or the CLI adds them, and dice_args says how many are needed.
+    ARITY = {
+        "roll": (0, 2, "roll D D"),
+        "end": (0, 0, "end"),
+        "buy": (0, 0, "buy"),
+        "decline": (0, 0, "decline"),
+        "bid": (2, 2, "bid PLAYER AMOUNT"),
+        "opening": (1, 1, "opening AMOUNT"),
+        "hammer": (0, 0, "hammer"),
+        "build": (1, 1, "build PLOT"),
+        "sell_building": (1, 1, "sell_building PLOT"),
+        "mortgage": (1, 1, "mortgage PLOT"),
+        "redeem": (1, 1, "redeem PLOT"),
+        "trade": (3, None, "trade PLAYER PLAYER give ITEM... get ITEM..."),
+        "pay": (3, 3, "pay PLAYER PLAYER AMOUNT"),
+        "draw": (0, 1, "draw [CARD]"),
+        "choose": (1, 1, "choose CELL"),
+        "pay_fine": (0, 0, "pay_fine"),
+        "use_card": (1, 1, "use_card CARD"),
+        "land": (1, 2, "land CELL [double]"),
+        "bankrupt": (1, 1, "bankrupt PLAYER"),
+        "end_game": (0, 0, "end_game"),
+    }
     # verbs whose dice the table or the reader supplies: verb -> (arguments before the dice, dice)
     DICE_VERBS = {"roll": (0, 2)}
     # what a player in debt may still do: raise money, give up, or let others act
@@ -102,6 +138,7 @@ class Rules:
     def __init__(self, edition):
         self.edition = edition
         self.DICE_VERBS = {**self.DICE_VERBS, "roll": (0, edition.options["dice"])}
+        self.ARITY = {**self.ARITY, "roll": (0, edition.options["dice"], "roll" + " D" * edition.options["dice"])}
         self.opt = edition.options
         self.cells = edition.cells
         self.n_cells = len(edition.cells)
@@ -191,13 +228,17 @@ class Rules:
     # ----- the one entry point --------------------------------------------------
 
     def apply(self, state, line):
-        """Apply one command line; returns the new state or raises RuleViolation."""
-        verb, args = parse_line(line)
-        if verb is None:
+        """Apply one command (a line or a parsed Command); returns the new state or raises RuleViolation."""
+        cmd = line if isinstance(line, Command) else parse_command(line)
+        if cmd is None:
             raise BadCommand("empty_command")
+        verb, args = cmd.verb, cmd.args
         method = self.COMMANDS.get(verb)
         if method is None:
             raise BadCommand("unknown_command", verb=verb)
+        fewest, most, usage = self.ARITY[verb]
+        if len(args) < fewest or (most is not None and len(args) > most):
+            raise BadCommand("usage", usage=usage)
         if state.phase == "over":
             raise RuleViolation("game_over", winner=state.winner)
         if state.debts and verb not in self.DEBT_COMMANDS:
@@ -205,6 +246,8 @@ class Rules:
             raise RuleViolation("debt_first", player=d.debtor, amount=d.amount, creditor=d.creditor)
         s = state.copy()
         getattr(self, method)(s, args)
+        if s.command is None and any(" " in a or "#" in a for a in args):
+            s.command = cmd.text()      # stored with its quotes, so a replay reads the same words
         self.after_command(s)
         self.check_invariants(s)
         return s
@@ -237,11 +280,16 @@ class Rules:
         return cell
 
     def int_arg(self, text, what="amount", low=0, high=None):
-        try:
-            value = int(text)
-        except ValueError:
-            raise BadCommand("not_a_number", what=what, value=text) from None
-        if value < low or (high is not None and value > high):
+        """A number is one word of ASCII digits 0-9 within low..high (at most MAX_AMOUNT).
+
+        Not int(text): that takes '+5', '-3', '1_000', ' 7' and full-width digits.
+        """
+        if high is None:
+            high = MAX_AMOUNT
+        if not (text.isascii() and text.isdigit()):
+            raise BadCommand("not_a_number", what=what, value=text)
+        value = int(text)
+        if value < low or value > high:
             raise BadCommand("out_of_range", what=what, value=value, low=low, high=high)
         return value
 
@@ -334,7 +382,9 @@ class Rules:
         (or the cell the fine lets them reach), a double with `land CELL double`.
         """
         self.need(args, 1, "land CELL [double]")
-        double = len(args) > 1 and args[1].lower() == "double"
+        if len(args) > 1 and args[1].lower() != "double":
+            raise BadCommand("usage", usage="land CELL [double]")    # not silently a plain landing
+        double = len(args) > 1
         self.require_turn_free(s)
         p = s.turn
         cell = self.edition.cell(args[0])
@@ -823,18 +873,23 @@ class Rules:
                                        "paid": give[1], "received": get[1]}))
 
     def trade_items(self, s, holder, tokens):
-        plots, cash = [], 0
+        plots, amounts = [], []
         for tok in tokens:
-            if tok.lstrip("$").isascii() and tok.lstrip("$").isdigit():
-                cash += self.int_arg(tok.lstrip("$"))
+            if tok.isascii() and tok.isdigit():
+                amounts.append(tok)
                 continue
+            if self.edition.cell(tok) is None and (tok[0] in "+-$" or tok[0].isdigit()):
+                self.int_arg(tok)           # refused: a number written wrong ('+5', '1_000', '$5')
             cell = self.plot_arg(tok)
             self.check_not_under_hammer(s, cell)
             self.check_tradable(s, holder, cell)
             if cell.id in plots:
                 raise BadCommand("usage", usage="each plot once")
             plots.append(cell.id)
-        return plots, cash
+        if len(amounts) > 1:
+            # "give 1 000" is a typo for one amount, never 1 + 0
+            raise BadCommand("trade_one_amount", amounts=amounts)
+        return plots, self.int_arg(amounts[0], low=1) if amounts else 0
 
     def check_tradable(self, s, holder, cell):
         if s.owner.get(cell.id) != holder:
@@ -865,7 +920,7 @@ class Rules:
         p = s.pending.player
         if not args and (s.decks[deck] or s.discards[deck]):
             top = (s.decks[deck] or s.discards[deck])[0]
-            s.command = f"draw {top}"      # stored naming the card, so replays deal it again
+            s.command = Command("draw", (top,)).text()   # stored naming the card, so replays deal it again
             args = (top,)
         self.draw_card(s, p, deck, args[0] if args else None)
 

@@ -58,6 +58,14 @@ class EliteRules(MillionaireRules):
         "insure": "cmd_insure", "use_policy": "cmd_use_policy", "skip_policy": "cmd_skip_policy",
         "auction_roll": "cmd_auction_roll",
     }
+    ARITY = {
+        **MillionaireRules.ARITY,
+        "buy_shares": (2, 2, "buy_shares PLAYER N"), "sell_shares": (2, 2, "sell_shares PLAYER N"),
+        "commission": (3, 3, "commission PLAYER N FEE"), "exchange": (0, 2, "exchange D D"),
+        "insure": (2, 2, "insure PLAYER green|blue|orange|red"),
+        "use_policy": (2, 3, "use_policy PLAYER orange|red [CARD|tax|rent|OWNER]"),
+        "skip_policy": (1, 2, "skip_policy PLAYER [CARD]"), "auction_roll": (0, 3, "auction_roll D D D"),
+    }
     DEBT_COMMANDS = MillionaireRules.DEBT_COMMANDS | {"sell_shares", "use_policy", "skip_policy"}
     DICE_VERBS = {**MillionaireRules.DICE_VERBS, "exchange": (0, 2), "auction_roll": (0, 3)}
 

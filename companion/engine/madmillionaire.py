@@ -15,6 +15,7 @@ lease prices and which buildings stand next to each other are edition data too.
 Ambiguous points are options, explained in docs/editions/madmillionaire.md.
 """
 from companion.errors import BadCommand, EditionError, RuleViolation, check
+from companion.engine.command import Command
 from companion.engine.core import Pending, Rules
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, Note
@@ -49,6 +50,14 @@ class MadMillionaireRules(Rules):
         "buy": "cmd_buy", "lease": "cmd_lease", "end_lease": "cmd_end_lease",
         "abandon": "cmd_abandon", "sell": "cmd_sell", "bonus": "cmd_bonus", "miss": "cmd_miss",
         "end": "cmd_end", "end_game": "cmd_end_game",
+    }
+    ARITY = {                               # (fewest, most arguments, usage): see Rules.ARITY
+        "claim": (2, 2, "claim PLAYER BUSINESS"), "reveal": (0, 1, "reveal [CARD]"),
+        "roll": (0, 1, "roll D"), "move": (1, 1, "move CELL"),
+        "buy": (0, 1, "buy [BUSINESS]"), "lease": (0, 1, "lease [BUSINESS]"),
+        "end_lease": (1, 1, "end_lease BUSINESS"), "abandon": (1, 1, "abandon BUSINESS"),
+        "sell": (1, 2, "sell BUSINESS D"), "bonus": (0, 0, "bonus"), "miss": (1, 1, "miss PLAYER"),
+        "end": (0, 0, "end"), "end_game": (0, 0, "end_game"),
     }
     DICE_VERBS = {"roll": (0, 1), "sell": (1, 1)}
     DEBT_COMMANDS = set()                   # nothing the rules impose can leave a debt
@@ -417,7 +426,7 @@ class MadMillionaireRules(Rules):
             s.notes.append(Note("stunts_reshuffled", {}))
         card = args[0] if args else (pile[0] if pile else None)
         if not args and card is not None:
-            s.command = f"reveal {card}"    # stored naming the card, so replays turn over the same one
+            s.command = Command("reveal", (card,)).text()    # stored naming the card, so replays turn over the same one
         if card is None:
             s.pending = None
             s.notes.append(Note("deck_empty", {"deck": STUNT_DECK}))

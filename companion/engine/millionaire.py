@@ -23,6 +23,7 @@ class MillionaireRules(Rules):
     CELL_KINDS = Rules.CELL_KINDS | {"jackpot"}
     SYSTEM_ACCOUNTS = (BANK, JACKPOT)
     COMMANDS = {**Rules.COMMANDS, "jackpot": "cmd_jackpot"}
+    ARITY = {**Rules.ARITY, "jackpot": (1, 4, "jackpot BET D D D")}
     DICE_VERBS = {**Rules.DICE_VERBS, "jackpot": (1, 3)}
 
     def __init__(self, edition):
@@ -65,11 +66,11 @@ class MillionaireRules(Rules):
     def cmd_jackpot(self, s, args):
         """`jackpot BET D D D`: bet into the cash box, one die per column."""
         self.need(args, 4, "jackpot BET D D D")
+        bet = self.int_arg(args[0], "bet", self.opt["jackpot_min_bet"], self.opt["jackpot_max_bet"])
+        dice = self.dice_args(args[1:], 3, "jackpot BET D D D")
         if s.extra.get("jackpot") != s.turn:
             raise RuleViolation("not_on_jackpot", player=s.turn)
         p = s.turn
-        bet = self.int_arg(args[0], "bet", self.opt["jackpot_min_bet"], self.opt["jackpot_max_bet"])
-        dice = self.dice_args(args[1:], 3, "jackpot BET D D D")
         del s.extra["jackpot"]
         self.spend(s, p, JACKPOT, bet, "jackpot")
         symbols = [reel[d - 1] for reel, d in zip(self.edition.slot["reels"], dice)]

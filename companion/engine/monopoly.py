@@ -58,6 +58,12 @@ class MonopolyRules(Rules):
         "house_auction": "cmd_house_auction",
         "keep_mortgage": "cmd_keep_mortgage",
     }
+    ARITY = {
+        **Rules.ARITY,
+        "rent_roll": (0, 2, "rent_roll D D"),
+        "house_auction": (1, 1, "house_auction house|hotel"),
+        "keep_mortgage": (1, 1, "keep_mortgage PLOT"),
+    }
     DICE_VERBS = {**Rules.DICE_VERBS, "rent_roll": (0, 2)}
 
     MESSAGES = {
