@@ -1,5 +1,4 @@
 """Plain-data and text views of a game state, for JSON output and the terminal."""
-from companion.engine.core import parse_line
 from companion.messages import render
 
 
@@ -81,13 +80,3 @@ def state_text(rules, s, language="en"):
         lines.append(f"  winner: {s.winner}")
     return "\n".join(lines)
 
-
-def fill_dice(rules, line, rng):
-    """Add random dice to a command that names none (the CLI stands in for the reader)."""
-    verb, args = parse_line(line)
-    if verb in rules.DICE_VERBS:
-        before, count = rules.DICE_VERBS[verb]
-        if len(args) == before:
-            dice = [str(rng.randint(1, 6)) for _ in range(count)]
-            return " ".join([verb, *args, *dice])
-    return line
