@@ -2,13 +2,16 @@
 mounts, run the steps, print one JSON result per step on stdout.
 
 Usage: python ns_child.py SPEC.json with {"mounts": [[cmd...]...], "steps": [{...}...]}. Steps:
-  {"kind": "cli", "argv": [...], "env": {...}}   companion.cli.main in-process -> code, out, err
+  {"kind": "cli", "argv": [...], "env": {...}, "patch": {"module:NAME": value}}
+                                                  companion.cli.main in-process -> code, out, err
+                                                  (patch: module globals set for this call only)
   {"kind": "fill", "dir": D, "slack": N}         fill D's disk, then free N bytes -> free bytes
   {"kind": "unfill", "dir": D}                    remove the filler files
   {"kind": "files", "dir": D}                     {name: [size, sha256]} of the files in D
 """
 import errno
 import hashlib
+import importlib
 import json
 import os
 import subprocess
@@ -72,9 +75,17 @@ def main(spec_path: str) -> None:
         if kind == "cli":
             saved = dict(os.environ)
             os.environ.update(step.get("env") or {})
+            patched = []
+            for target, value in (step.get("patch") or {}).items():
+                module_name, name = target.split(":")
+                module = importlib.import_module(module_name)
+                patched.append((module, name, getattr(module, name)))
+                setattr(module, name, value)
             try:
                 result = asdict(cli(step["argv"]))
             finally:
+                for module, name, old in reversed(patched):
+                    setattr(module, name, old)
                 os.environ.clear()
                 os.environ.update(saved)
         elif kind == "fill":
