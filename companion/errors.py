@@ -59,6 +59,7 @@ class OutcomeUnknown(LedgerError):
 
     def __init__(self, message, seq=None, request_id=None, command=None):
         self.seq, self.request_id, self.command = seq, request_id, command
+        self.write_failed = False     # the -wal write itself ran out of space (see Table.submit)
         super().__init__(message)
 
 

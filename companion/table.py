@@ -23,7 +23,7 @@ from companion.engine.game import Game, Proposal
 from companion.engine.rulesets import RULES_VERSION
 from companion.engine.snapshot import state_from_text, state_to_text
 from companion.engine.state import Event
-from companion.errors import (BadCommand, BadInput, CompanionError, EditionError, InvariantViolation,
+from companion.errors import (BadCommand, BadInput, CompanionError, DiskFull, EditionError, InvariantViolation,
                               LedgerDamaged, LedgerError, OutcomeUnknown, RuleViolation, check)
 from companion.headwords import head_words
 from companion.ledger import chain
@@ -157,6 +157,9 @@ class Table:
                 w.insert(row, checkpoint)
                 self.ledger.set_anchor(Anchor(row.event.seq, row.hash, self.head_hash))
         except OutcomeUnknown as exc:
+            if exc.write_failed and self._absent_after_reopen(request_id):
+                raise DiskFull(f"{self.ledger.path}: the disk is full: event #{exc.seq} was not written; "
+                               "free some space and repeat the command (with the same request id)") from None
             self.unknown = exc
             raise
         except InvariantViolation as exc:
@@ -168,6 +171,15 @@ class Table:
         if not self.ledger.memory and event.seq % BACKUP_EVERY == 0:
             self.backup()
         return event
+
+    def _absent_after_reopen(self, request_id: str) -> bool:
+        """After a -wal write that ran out of space: True if a fresh connection does not see the event."""
+        try:
+            self.ledger.reopen()
+            with self.ledger.reading():
+                return self.ledger.request(request_id) is None
+        except CompanionError:
+            return False
 
     def _mark_done(self, anchor: Anchor) -> None:
         try:

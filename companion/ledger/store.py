@@ -28,6 +28,8 @@ MEMORY = ":memory:"
 # refuse to start a write with less free space than this: an event, its -wal frames, a checkpoint
 # and the -shm's growth fit many times over, so "disk full" is said before anything is written
 SPACE_RESERVE = 1 << 20
+# what a damaged file can make SQLite or the sqlite3 module raise while reading it
+DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,9 @@ def sqlite_failure(exc: Exception, path: str, doing: str) -> LedgerError:
     """A LedgerError that says what SQLite's (or the OS's) error means for this file."""
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
+    if isinstance(exc, UnicodeDecodeError) or "Could not decode to UTF-8" in str(exc):
+        return LedgerDamaged(f"{path}: the ledger file is damaged (text that is not UTF-8): "
+                             "see `companion recover`")
     if primary == sqlite3.SQLITE_FULL or getattr(exc, "errno", None) == errno.ENOSPC or \
             (primary == sqlite3.SQLITE_IOERR and _disk_full(path)):
         return DiskFull(f"{path}: the disk is full: {doing}")
@@ -128,9 +133,12 @@ class Ledger:
             conn = self._connect(immutable=True)
             try:
                 schema.check_version(conn, self.path)
+            except DB_ERRORS:
+                raise LedgerDamaged(f"{self.path} is not a companion ledger (a damaged or foreign SQLite "
+                                    "file); it was left unchanged") from None
             finally:
                 conn.close()
-        conn = self._connect(readonly=self.readonly)
+        conn = self._connect(readonly=self.readonly, immutable=self.readonly and self._cannot_change())
         try:
             found = schema.check_version(conn, self.path)
             if found < schema.VERSION:
@@ -138,7 +146,7 @@ class Ledger:
                     raise LedgerError(f"{self.path} uses schema {found}: open it writable once "
                                       f"(e.g. `companion do`) to bring it to schema {schema.VERSION}")
                 schema.upgrade(conn, found)
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             conn.close()
             raise sqlite_failure(exc, self.path, "cannot open the ledger") from None
         except BaseException:
@@ -160,7 +168,7 @@ class Ledger:
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             if readonly and not immutable and self._wal_is_empty():
                 # a read-only folder cannot hold the -shm file; with no -wal to recover,
                 # nothing can change under us, so read the file as it stands
@@ -171,6 +179,19 @@ class Ledger:
                                   "to read it") from None
             raise sqlite_failure(exc, self.path, "cannot open the ledger") from None
         return conn
+
+    def _cannot_change(self) -> bool:
+        """True when nobody here can write the file and no -wal waits: read it as it stands.
+
+        (A read-only connection would otherwise create -wal and -shm files with
+        the file's own read-only mode, which refuse its owner's writes later.)
+        """
+        if os.access(self.path, os.W_OK):
+            return False
+        if not self._wal_is_empty():
+            raise LedgerError(f"{self.path}: the game's -wal file holds events that need recovery, which "
+                              "needs write access: mount it writable (or copy the folder) to read it")
+        return True
 
     def _wal_is_empty(self) -> bool:
         wal = Path(self.path + "-wal")
@@ -229,11 +250,11 @@ class Ledger:
         try:
             conn.execute("BEGIN")
             conn.execute("SELECT COUNT(*) FROM meta").fetchone()     # the snapshot starts here
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise sqlite_failure(exc, self.path, "cannot read the ledger") from None
         try:
             yield self
-        except sqlite3.Error as exc:
+        except DB_ERRORS as exc:
             raise sqlite_failure(exc, self.path, "cannot read the ledger") from None
         finally:
             if conn.in_transaction:
@@ -270,7 +291,7 @@ class Ledger:
             if isinstance(exc, sqlite3.IntegrityError):
                 raise LedgerError(f"{self.path}: another program wrote to this game meanwhile "
                                   f"({exc}); nothing was written") from None
-            if isinstance(exc, sqlite3.Error):
+            if isinstance(exc, DB_ERRORS):
                 raise sqlite_failure(exc, self.path, "the event was not written") from None
             if isinstance(exc, OSError):
                 raise sqlite_failure(exc, self.path, f"the event was not written ({exc.strerror})") from None
@@ -281,9 +302,14 @@ class Ledger:
             seq, request_id, command = txn.pending or (None, None, None)
             what = f"event #{seq} ({command})" if seq else "the write"
             cause = "the disk is full" if _disk_full(self.path) else str(exc)
-            raise OutcomeUnknown(f"{self.path}: the disk failed while storing {what} ({cause}): it may "
-                                 "or may not be stored; nothing more is written until a later sync "
-                                 "tells which", seq, request_id, command) from None
+            unknown = OutcomeUnknown(f"{self.path}: the disk failed while storing {what} ({cause}): it may "
+                                     "or may not be stored; nothing more is written until a later sync "
+                                     "tells which", seq, request_id, command)
+            code = getattr(exc, "sqlite_errorcode", 0) or 0
+            # SQLITE_FULL comes only from a write of the -wal that ran out of space, and the commit
+            # frame is the last one written: a fresh look can then tell "not stored" for sure
+            unknown.write_failed = (code & 0xFF) == sqlite3.SQLITE_FULL
+            raise unknown from None
 
     def check_space(self) -> None:
         """DiskFull, before anything is written, when the ledger's disk is (nearly) full."""
