@@ -317,8 +317,6 @@ def test_do_on_a_read_only_ledger_refuses_in_one_line_and_changes_nothing(place,
     assert outputs(path) == seen, "the refused command left a trace in the game"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a read-only look (mode=ro) in a writable folder leaves 0444 "
-                   "-wal/-shm files that refuse the owner's writes after chmod u+w")
 def test_a_ledger_made_writable_again_takes_commands(place):
     """Looking at a read-only ledger must not leave anything that blocks its owner later: after
     `chmod u+w` the next `do` is stored (read-only -wal/-shm files left beside it would refuse it)."""
@@ -466,8 +464,6 @@ def pay_step(db, env, request_id, payer, payee, amount, patch=None):
     return cli_step("do", "--db", db, "--request-id", request_id, "pay", payer, payee, amount, env=env, patch=patch)
 
 
-FULL_AT_COMMIT = ("bug: SQLITE_FULL at COMMIT is reported as an unknown outcome (exit 7, two lines); SQLite "
-                  "has rolled the transaction back (in_transaction is False), so nothing was written: DiskFull")
 # the free-space check before a write (companion.ledger.store.SPACE_RESERVE) turned off: what the
 # disk looks like when another program fills it between that check and the COMMIT
 NO_RESERVE = {"companion.ledger.store:SPACE_RESERVE": 0}
@@ -535,8 +531,7 @@ def test_a_full_disk_refuses_do_loses_nothing_and_still_shows_the_game(place, na
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("reserve", ["as shipped", pytest.param(
-    "filled after the check", marks=pytest.mark.xfail(strict=True, reason=FULL_AT_COMMIT))])
+@pytest.mark.parametrize("reserve", ["as shipped", "filled after the check"])
 def test_a_nearly_full_disk_either_stores_the_event_or_says_the_disk_is_full(place, namespaces, reserve):
     """With a few pages left (fewer than SQLite's 32 KiB -shm, more, about the 1 MiB the companion
     keeps in reserve) each `do` is either stored (exit 0, in the history after) or refused as a full

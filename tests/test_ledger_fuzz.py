@@ -106,8 +106,6 @@ def cases(data: bytes):
             yield f"page {page + 1}: bytes {offsets} flipped (seed 'page {page} case {case}')", bytes(damaged)
 
 
-@pytest.mark.xfail(strict=True, reason="bugs: invalid UTF-8 in a damaged page gives exit 70 (UnicodeDecodeError "
-                   "escapes Ledger._connect) or exit 5 ('Could not decode to UTF-8' is not read as damage)")
 def test_every_damaged_page_shows_the_same_game_or_one_clear_line(ledger, monkeypatch):
     """state, history and verify on each damaged copy: exit 0 with exactly the original output and
     head, or one line and no output with the contract's exit: 6 (damaged) for every damaged file,
