@@ -51,20 +51,20 @@ def canonical(line: str) -> str:
 class EventLog(Sequence):
     """A game's events read from the ledger on demand: opening never decodes the whole history."""
 
-    def __init__(self, ledger: Ledger, count: int):
+    def __init__(self, ledger: Ledger, length: int):
         self.ledger = ledger
-        self.count = count
+        self.length = length
         self.cache: dict[int, Event] = {}
 
     def __len__(self) -> int:
-        return self.count
+        return self.length
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self.count))]
+            return [self[i] for i in range(*index.indices(self.length))]
         if index < 0:
-            index += self.count
-        if not 0 <= index < self.count:
+            index += self.length
+        if not 0 <= index < self.length:
             raise IndexError(index)
         seq = index + 1
         event = self.cache.get(seq)
@@ -75,8 +75,8 @@ class EventLog(Sequence):
         return event
 
     def append(self, event: Event) -> None:
-        check(event.seq == self.count + 1, f"event {event.seq} appended after {self.count}")
-        self.count += 1
+        check(event.seq == self.length + 1, f"event {event.seq} appended after {self.length}")
+        self.length += 1
         self.cache[event.seq] = event
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from companion.errors import BadCommand, InvariantViolation, RuleViolation, check
 from companion.engine.core import parse_line
-from companion.engine.state import Event, Note, Posting
+from companion.engine.state import Event, Note, Posting, State
 
 MAX_SEED = (1 << 64) - 1     # the deck shuffle is splitmix64: a seed is 64 bits
 
@@ -18,7 +18,7 @@ MAX_SEED = (1 << 64) - 1     # the deck shuffle is splitmix64: a seed is 64 bits
 class Proposal:
     """An event computed but not yet accepted (the ledger writes it first)."""
     event: Event
-    state: object
+    state: State
     replayed: tuple = ()     # (seq, state) snapshots recomputed by an undo
 
 
