@@ -11,7 +11,8 @@ from pathlib import Path
 
 from companion import messages
 from companion.editions import load_edition, shipped
-from companion.errors import (EXIT_BAD_INPUT, EXIT_DISK_FULL, EXIT_INTERNAL, EXIT_OK, CompanionError, OutcomeUnknown, RuleViolation,
+from companion.errors import (EXIT_BAD_INPUT, EXIT_DISK_FULL, EXIT_INTERNAL, EXIT_OK, CompanionError, LedgerError,
+                              OutcomeUnknown, RuleViolation,
                               exit_code)
 from companion.ledger.anchor import default_state_dir
 from companion.table import new_game, new_request_id, open_game, recover_game, verify_game
@@ -63,19 +64,19 @@ def cmd_do(args):
         try:
             event = table.submit(line, request_id=request_id, rng=random.SystemRandom())
         except OutcomeUnknown as exc:
-            print(f"outcome unknown: {exc}", file=sys.stderr)
+            # a later synced look tells which; only if that fails too is the outcome left unknown
             try:
                 stored = table.resolve()
             except OutcomeUnknown:
-                raise OutcomeUnknown(f"still unknown whether `{line}` is stored: when the disk works again, "
-                                     f"run `companion do --request-id {request_id} {line}` (it is answered "
-                                     "from the ledger and never booked twice)", exc.seq, request_id, line) \
-                    from None
+                raise OutcomeUnknown(f"{exc} When the disk works again, run `companion do --request-id "
+                                     f"{request_id} {line}`: it is answered from the ledger and never "
+                                     "booked twice", exc.seq, request_id, line) from None
             if not stored:
-                raise OutcomeUnknown(f"a later sync shows `{line}` is NOT stored: nothing was booked; run "
-                                     f"`companion do --request-id {request_id} {line}` to enter it again",
-                                     exc.seq, request_id, line) from None
-            out(f"a later sync shows event #{exc.seq} is stored")
+                raise LedgerError(f"the disk failed while storing `{line}`, and a later synced look shows it "
+                                  f"was NOT stored: nothing was booked; repeat it with `companion do "
+                                  f"--request-id {request_id} {line}`") from None
+            print(f"warning: the disk failed while storing event #{exc.seq}; a later synced look shows it "
+                  "IS stored", file=sys.stderr)
             event = table.game.events[exc.seq - 1]
         out(f"#{event.seq} {event.command}")
         for text in event_lines(table.rules, event, args.lang):

@@ -27,7 +27,7 @@ from companion.errors import (BadCommand, BadInput, CompanionError, DiskFull, Ed
                               LedgerDamaged, LedgerError, OutcomeUnknown, RuleViolation, check)
 from companion.headwords import head_words
 from companion.ledger import chain
-from companion.ledger.anchor import Anchor
+from companion.ledger.anchor import Anchor, anchor_path, default_state_dir
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 
 TABLE = "table"                 # the banker's role: the command line, scripts, the box's buttons
@@ -345,13 +345,22 @@ def new_game(path, edition_ref, players, seed, options=None, state_dir=None,
     existed = str(path) == ":memory:" or Path(path).exists()
     try:
         ledger = Ledger.create(path, meta, row, state_dir=state_dir)
-    except BaseException:
-        if not existed:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                try:
-                    os.remove(str(path) + suffix)
-                except OSError:
-                    pass
+    except BaseException as exc:
+        if existed:
+            raise
+        # nothing of a game that failed to start is kept, so its outcome is known: there is no game
+        for leftover in [str(path) + suffix for suffix in ("", "-wal", "-shm", "-journal")] + \
+                [str(anchor_path(Path(state_dir) if state_dir else default_state_dir(), game_id))]:
+            try:
+                os.remove(leftover)
+            except OSError:
+                pass
+        if isinstance(exc, OutcomeUnknown):
+            raise LedgerError(f"{path}: the disk failed while the game was being created; nothing was "
+                              "kept: start it again") from None
+        if isinstance(exc, OSError):
+            raise LedgerError(f"{path}: the game could not be created ({exc.strerror}); "
+                              "nothing was kept") from None
         raise
     return Table(ledger, game, (1, row.hash), meta)
 
@@ -569,7 +578,7 @@ def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
     count, source, meta, rows = max(sources, key=lambda s: s[0])
     report = []
     ledger_dir = Path(state_dir) if state_dir else None
-    from companion.ledger.anchor import anchor_path, default_state_dir, read_anchor
+    from companion.ledger.anchor import read_anchor
     anchor = read_anchor(anchor_path(ledger_dir or default_state_dir(), meta["game_id"]))
     if anchor is not None:
         if anchor.seq <= len(rows) and rows[anchor.seq - 1].hash == anchor.head:

@@ -228,11 +228,18 @@ class Ledger:
         except sqlite3.Error as exc:
             raise sqlite_failure(exc, path, "cannot create the ledger") from None
         ledger = cls(path, state_dir=state_dir, _conn=conn)
-        with ledger.writing() as w:
-            w.add_meta(meta)
-            w.insert(first, None)
-            ledger.set_anchor(Anchor(first.event.seq, first.hash, chain.genesis(meta)))
-        ledger.set_anchor(Anchor(first.event.seq, first.hash, chain.genesis(meta), done=True), sync=False)
+        try:
+            with ledger.writing() as w:
+                w.add_meta(meta)
+                w.insert(first, None)
+                ledger.set_anchor(Anchor(first.event.seq, first.hash, chain.genesis(meta)))
+        except BaseException:
+            ledger.close()
+            raise
+        try:
+            ledger.set_anchor(Anchor(first.event.seq, first.hash, chain.genesis(meta), done=True), sync=False)
+        except OSError:
+            pass            # the intent already names event 1: only the fork check of event 1 is lost
         return ledger
 
     def close(self) -> None:
@@ -294,7 +301,7 @@ class Ledger:
             if isinstance(exc, DB_ERRORS):
                 raise sqlite_failure(exc, self.path, "the event was not written") from None
             if isinstance(exc, OSError):
-                raise sqlite_failure(exc, self.path, f"the event was not written ({exc.strerror})") from None
+                raise sqlite_failure(exc, self.path, "the event was not written") from None
             raise
         try:
             conn.execute("COMMIT")
