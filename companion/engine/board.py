@@ -2,11 +2,32 @@
 
 The engine never reads files: the loader in companion.editions parses TOML and
 hands the resulting dict to `build_edition`, which checks every key and names
-the file, the key and the problem when something is wrong.
+the file, the key and the problem when something is wrong. Every number has a
+range (docs/edition-format.md): a value the engine would choke on mid-game (a
+negative price, an amount SQLite cannot store, text where a number belongs) is
+refused when the file loads, never when a player first lands on it.
 """
+import re
 from dataclasses import dataclass, field
 
 from companion.errors import EditionError
+
+# Every amount of money an edition file holds (prices, rents, fines, incomes, start
+# cash, option amounts, card amounts) lies in 0..MONEY_MAX: far above any box's
+# figures, and far below what a 64-bit ledger integer holds even after a long game.
+MONEY_MAX = 1_000_000_000
+MONEY = (0, MONEY_MAX)
+PERCENT = (0, 100)
+PLAYERS = (1, 8)                 # seats around one board
+BOX_ITEMS = (0, 1000)            # how many of one item the box holds ([supply])
+BUILDING_LEVELS = (0, 10)        # small_max, large_max: buildings of one kind on one plot
+DICE_MULTIPLIER = (0, 100)       # dice_multiplier_by_count: rent = multiplier x the dice
+# An edition id travels in the first event's command line (`new EDITION SEED PLAYER...`).
+EDITION_ID = re.compile(r"[a-z0-9_-]{1,32}")
+# Cell, industry, deck and card ids are typed in commands and stored in the ledger's
+# command lines: one word; never all digits (a number is a cell index or an amount).
+REF = re.compile(r"[A-Za-z0-9_-]{1,32}")
+LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?")   # en, ru, pt-BR
 
 
 @dataclass(frozen=True)
@@ -89,6 +110,78 @@ class Edition:
         return tuple(c.index for c in self.cells if c.kind == kind)
 
 
+# ----- value checks shared by the loader and the rules modules' check_edition -------------
+
+def shown(value) -> str:
+    """A value as an error message quotes it: repr, cut short (a message stays one short line)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def keyname(key) -> str:
+    """A key as an error's key path shows it: as written when it is a plain word, else quoted."""
+    return key if isinstance(key, str) and re.fullmatch(r"[A-Za-z0-9_-]+", key) else shown(key)
+
+
+def check_number(value, bounds: tuple, source: str, key: str) -> int:
+    """A whole number within bounds (low, high), or an EditionError naming the key."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EditionError(source, key, f"must be a whole number, not {shown(value)}")
+    low, high = bounds
+    if not low <= value <= high:
+        raise EditionError(source, key, f"must be a whole number within {low}..{high}, not {value}")
+    return value
+
+
+def check_numbers(value, bounds: tuple, source: str, key: str) -> tuple:
+    """A list of whole numbers, each within bounds; the error names the item (key[i])."""
+    if not isinstance(value, list):
+        raise EditionError(source, key, f"must be a list of whole numbers, not {shown(value)}")
+    return tuple(check_number(v, bounds, source, f"{key}[{i}]") for i, v in enumerate(value))
+
+
+def check_text(value, source: str, key: str) -> str:
+    """Non-empty text (names, labels)."""
+    if not isinstance(value, str):
+        raise EditionError(source, key, f"must be text, not {shown(value)}")
+    if not value.strip():
+        raise EditionError(source, key, "must not be empty")
+    return value
+
+
+def check_ref(value, source: str, key: str) -> str:
+    """An id typed in commands: 1 to 32 letters, digits, '_' or '-', not all digits."""
+    if not isinstance(value, str):
+        raise EditionError(source, key, f"must be text, not {shown(value)}")
+    if not REF.fullmatch(value) or value.isdigit():
+        raise EditionError(source, key, "must be 1 to 32 letters, digits, '_' or '-' (one word, "
+                           f"not all digits), not {shown(value)}")
+    return value
+
+
+def check_option(rules_cls, rules_name: str, key: str, value, source: str):
+    """One [options] value: a known option, of its default's type, within its range or choices.
+
+    Cross-checks that need the rest of the file (a deck that must exist, a minimum
+    below a maximum) are the rules module's check_edition.
+    """
+    options = rules_cls.OPTIONS
+    if key not in options:
+        raise EditionError(source, f"options.{keyname(key)}", f"is not an option of the '{rules_name}' rules "
+                           f"(known: {', '.join(sorted(options))})")
+    default = options[key]
+    if type(value) is not type(default):
+        raise EditionError(source, f"options.{key}",
+                           f"must be {_kind_name(type(default))} like the default {shown(default)}, "
+                           f"not {shown(value)}")
+    if key in rules_cls.OPTION_RANGES:
+        check_number(value, rules_cls.OPTION_RANGES[key], source, f"options.{key}")
+    if key in rules_cls.OPTION_CHOICES and value not in rules_cls.OPTION_CHOICES[key]:
+        raise EditionError(source, f"options.{key}", f"must be one of "
+                           f"{', '.join(rules_cls.OPTION_CHOICES[key])}, not {shown(value)}")
+    return value
+
+
 class _Reader:
     """Typed access to one table of the file, reporting the key path on error."""
 
@@ -98,40 +191,49 @@ class _Reader:
         self.source, self.path, self.table = source, path, table
         self.used = set()
 
-    def _key(self, key):
+    def key(self, key):
         return f"{self.path}.{key}" if self.path else key
 
     def get(self, key, kind, default=...):
         self.used.add(key)
         if key not in self.table:
             if default is ...:
-                raise EditionError(self.source, self._key(key), "is missing")
+                raise EditionError(self.source, self.key(key), "is missing")
             return default
         value = self.table[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise EditionError(self.source, self._key(key), f"must be a whole number, not {value!r}")
+            raise EditionError(self.source, self.key(key), f"must be a whole number, not {shown(value)}")
         if kind is not int and not isinstance(value, kind):
-            raise EditionError(self.source, self._key(key), f"must be {_kind_name(kind)}, not {value!r}")
+            raise EditionError(self.source, self.key(key), f"must be {_kind_name(kind)}, not {shown(value)}")
         return value
+
+    def number(self, key, bounds, default=...):
+        value = self.get(key, int, default)
+        return value if key not in self.table else check_number(value, bounds, self.source, self.key(key))
 
     def money(self, key, default=...):
-        value = self.get(key, int, default)
-        if value is not None and value < 0:
-            raise EditionError(self.source, self._key(key), f"must not be negative, not {value}")
-        return value
+        return self.number(key, MONEY, default)
+
+    def numbers(self, key, bounds, default=...):
+        value = self.get(key, list, default)
+        return check_numbers(value, bounds, self.source, self.key(key))
 
     def money_list(self, key, default=...):
-        value = self.get(key, list, default)
-        for i, v in enumerate(value):
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise EditionError(self.source, f"{self._key(key)}[{i}]",
-                                   f"must be a whole non-negative number, not {v!r}")
-        return tuple(value)
+        return self.numbers(key, MONEY, default)
+
+    def text(self, key, default=...):
+        """Non-empty text."""
+        value = self.get(key, str, default)
+        return value if key not in self.table else check_text(value, self.source, self.key(key))
+
+    def ref(self, key, default=...):
+        value = self.get(key, str, default)
+        return value if key not in self.table else check_ref(value, self.source, self.key(key))
 
     def done(self, allowed_extra=()):
         unknown = set(self.table) - self.used - set(allowed_extra)
         if unknown:
-            raise EditionError(self.source, self._key(sorted(unknown)[0]), "is not a known key here")
+            raise EditionError(self.source, self.key(keyname(sorted(unknown)[0])), "is not a known key here")
 
 
 def _kind_name(kind):
@@ -144,39 +246,39 @@ def build_edition(data, source, rules_cls, text=""):
     top = _Reader(source, "", data)
     head = _Reader(source, "edition", top.get("edition", dict))
     ed_id = head.get("id", str)
-    name = head.get("name", str)
+    if not EDITION_ID.fullmatch(ed_id):
+        raise EditionError(source, "edition.id", "must be 1 to 32 lower-case letters, digits, '_' or '-' "
+                           f"(it is written in the game's first command), not {shown(ed_id)}")
+    name = head.text("name")
     language = head.get("language", str, "en")
+    if not LANGUAGE.fullmatch(language):
+        raise EditionError(source, "edition.language", f"must be a language code such as en, ru or pt-BR, "
+                           f"not {shown(language)}")
     rules = head.get("rules", str)
-    players_min = head.get("players_min", int, 2)
-    players_max = head.get("players_max", int, 6)
+    players_min = head.number("players_min", PLAYERS, 2)
+    players_max = head.number("players_max", PLAYERS, 6)
     start_cash = head.money("start_cash")
     head.get("check_against_box", str, "")
     head.done()
-    if not 1 <= players_min <= players_max <= 8:
-        raise EditionError(source, "edition.players_min", "players_min..players_max must lie within 1..8")
+    if players_min > players_max:
+        raise EditionError(source, "edition.players_min", f"must not exceed players_max ({players_max}), "
+                           f"not {players_min}")
 
     options = dict(rules_cls.OPTIONS)
-    given = top.get("options", dict, {})
-    for key, value in given.items():
-        if key not in options:
-            raise EditionError(source, f"options.{key}", "is not an option of the "
-                               f"'{rules}' rules (known: {', '.join(sorted(options))})")
-        default = options[key]
-        if type(value) is not type(default):
-            raise EditionError(source, f"options.{key}",
-                               f"must be {_kind_name(type(default))} like the default {default!r}, not {value!r}")
-        options[key] = value
+    for key, value in top.get("options", dict, {}).items():
+        options[key] = check_option(rules_cls, rules, key, value, source)
 
     supply = {}
     for key, value in top.get("supply", dict, {}).items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise EditionError(source, f"supply.{key}", f"must be a whole non-negative number, not {value!r}")
-        supply[key] = value
+        if key not in rules_cls.SUPPLY:
+            raise EditionError(source, f"supply.{keyname(key)}", f"is not an item of the '{rules}' rules "
+                               f"(known: {', '.join(rules_cls.SUPPLY)})")
+        supply[key] = check_number(value, BOX_ITEMS, source, f"supply.{key}")
 
     b = _Reader(source, "buildings", top.get("buildings", dict, {}))
     buildings = {
-        "small_max": b.get("small_max", int, 0),
-        "large_max": b.get("large_max", int, 0),
+        "small_max": b.number("small_max", BUILDING_LEVELS, 0),
+        "large_max": b.number("large_max", BUILDING_LEVELS, 0),
         "large_returns_small": b.get("large_returns_small", bool, False),
     }
     b.done()
@@ -185,12 +287,12 @@ def build_edition(data, source, rules_cls, text=""):
     for i, raw in enumerate(top.get("industries", list, [])):
         r = _Reader(source, f"industries[{i}]", raw)
         ind = Industry(
-            id=r.get("id", str), name=r.get("name", str),
+            id=r.ref("id"), name=r.text("name"),
             buildable=r.get("buildable", bool, True),
             build_cost=r.money("build_cost", 0),
             rent_by_count=r.money_list("rent_by_count", []),
             tax_by_count=r.money_list("tax_by_count", []),
-            dice_multiplier_by_count=r.money_list("dice_multiplier_by_count", []))
+            dice_multiplier_by_count=r.numbers("dice_multiplier_by_count", DICE_MULTIPLIER, []))
         r.done()
         if ind.id in industries:
             raise EditionError(source, f"industries[{i}].id", f"'{ind.id}' is used twice")
@@ -200,42 +302,50 @@ def build_edition(data, source, rules_cls, text=""):
     cells, seen = [], set()
     for i, raw in enumerate(top.get("cells", list)):
         r = _Reader(source, f"cells[{i}]", raw)
-        cid = r.get("id", str)
+        cid = r.ref("id")
         kind = r.get("kind", str)
         if cid in seen:
             raise EditionError(source, f"cells[{i}].id", f"'{cid}' is used twice")
         seen.add(cid)
         if kind not in rules_cls.CELL_KINDS:
-            raise EditionError(source, f"cells[{i}].kind", f"'{kind}' is not a cell kind of the "
+            raise EditionError(source, f"cells[{i}].kind", f"{shown(kind)} is not a cell kind of the "
                                f"'{rules}' rules (known: {', '.join(sorted(rules_cls.CELL_KINDS))})")
         industry = r.get("industry", str, None)
         if kind == "plot":
             if industry not in industries:
-                raise EditionError(source, f"cells[{i}].industry", f"'{industry}' is not a listed industry")
+                raise EditionError(source, f"cells[{i}].industry", f"{shown(industry)} is not a listed industry")
             ind = industries[industry]
             price = r.money("price")
             rent = r.money_list("rent", [])
             if not rent and not ind.rent_by_count and not ind.dice_multiplier_by_count \
                     and rules_cls.PLOTS_PAY_RENT:
                 raise EditionError(source, f"cells[{i}].rent", "is missing (and the industry has no rent_by_count)")
-            if ind.buildable and rent and len(rent) != levels:
-                raise EditionError(source, f"cells[{i}].rent", f"must list {levels} amounts "
-                                   "(printed, monopoly, then one per building level), "
-                                   f"not {len(rent)}")
+            # the rent row is read by building level; an unbuildable plot has two levels
+            # of rent only: printed and monopoly
+            row = levels if ind.buildable else 2
+            if rent and len(rent) != row:
+                raise EditionError(source, f"cells[{i}].rent", f"must list {row} amounts "
+                                   + ("(printed, monopoly, then one per building level), " if ind.buildable
+                                      else "(printed, monopoly: the industry is not buildable), ")
+                                   + f"not {len(rent)}")
             tax = r.money_list("tax", [])
-            if tax and ind.buildable and len(tax) != levels:
-                raise EditionError(source, f"cells[{i}].tax", f"must list {levels} amounts, not {len(tax)}")
-            cell = Cell(id=cid, index=i, kind=kind, name=r.get("name", str), industry=industry,
+            if tax and len(tax) != row:
+                raise EditionError(source, f"cells[{i}].tax", f"must list {row} amounts, not {len(tax)}")
+            mortgage = r.money("mortgage", price // 2)
+            if mortgage > price:
+                raise EditionError(source, f"cells[{i}].mortgage", f"must not exceed the price ({price}), "
+                                   f"not {mortgage}")
+            cell = Cell(id=cid, index=i, kind=kind, name=r.text("name"), industry=industry,
                         price=price, rent=rent, tax=tax,
-                        build_cost=r.money("build_cost", ind.build_cost),
-                        mortgage=r.money("mortgage", price // 2))
+                        build_cost=r.money("build_cost", ind.build_cost), mortgage=mortgage)
             r.done()
         else:
             if industry is not None:
                 raise EditionError(source, f"cells[{i}].industry", "only plots belong to an industry")
-            deck = r.get("deck", str, None)
+            deck = r.ref("deck", None)
+            # the other keys are the kind's own parameters, checked by the rules module
             params = {k: v for k, v in raw.items() if k not in ("id", "kind", "name", "deck")}
-            cell = Cell(id=cid, index=i, kind=kind, name=r.get("name", str), deck=deck, params=params)
+            cell = Cell(id=cid, index=i, kind=kind, name=r.text("name"), deck=deck, params=params)
         cells.append(cell)
     for ind in industries.values():
         count = sum(1 for c in cells if c.industry == ind.id)
@@ -249,13 +359,14 @@ def build_edition(data, source, rules_cls, text=""):
 
     decks, cards = {}, {}
     for deck_name, raw_cards in top.get("decks", dict, {}).items():
+        check_ref(deck_name, source, f"decks.{keyname(deck_name)}")
         if not isinstance(raw_cards, list) or not raw_cards:
             raise EditionError(source, f"decks.{deck_name}", "must be a non-empty list of cards")
         ids = []
         for j, raw in enumerate(raw_cards):
             path = f"decks.{deck_name}[{j}]"
             r = _Reader(source, path, raw)
-            card_id = r.get("id", str)
+            card_id = r.ref("id")
             if card_id in cards:
                 raise EditionError(source, f"{path}.id", f"'{card_id}' is used twice")
             effects = r.get("effects", list)

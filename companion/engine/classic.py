@@ -8,7 +8,8 @@ Millionaire family's (engine/millionaire.py). Ambiguous points are named options
 in the edition file and explained in docs/editions/classic.md.
 """
 from companion.errors import EditionError
-from companion.engine.millionaire import MillionaireRules, check_slot
+from companion.engine.board import MONEY, shown
+from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, CHARITY, JACKPOT, Note
 
 
@@ -21,6 +22,11 @@ class ClassicRules(MillionaireRules):
         "monopoly_rent_multiplier": 2,     # "If the plot is in monopoly possession ... the rent is doubled"
         "black_business_fine": 50,
         "black_business_lands_on_fund": False,  # True: after the fine the fund cell acts as a landing
+    }
+    OPTION_RANGES = {
+        **MillionaireRules.OPTION_RANGES,
+        "monopoly_rent_multiplier": (1, 10),
+        "black_business_fine": MONEY,
     }
     CELL_KINDS = MillionaireRules.CELL_KINDS | {"charity", "white_business", "black_business"}
     SYSTEM_ACCOUNTS = (BANK, JACKPOT, CHARITY)
@@ -51,9 +57,11 @@ class ClassicRules(MillionaireRules):
 
     @classmethod
     def check_edition(cls, edition):
-        super().check_edition(edition)
-        check_slot(edition)
+        super().check_edition(edition)      # the slot machine and the bets: MillionaireRules
         source = edition.source
+        if edition.options["movement_deck"] not in edition.decks:
+            raise EditionError(source, "options.movement_deck", f"{shown(edition.options['movement_deck'])} "
+                               f"is not a deck in [decks] (known: {', '.join(edition.decks) or 'none'})")
         factor = edition.options["monopoly_rent_multiplier"]
         for pid, cell in edition.plots.items():
             # Stop at a "foreign" site: the monopoly rent is the printed rent doubled,

@@ -8,6 +8,7 @@ effects, commands and options; nothing edition-specific lives here.
 from dataclasses import dataclass, replace
 
 from companion.errors import BadCommand, EditionError, RuleViolation, check
+from companion.engine.board import MONEY, PERCENT, check_number, keyname, shown
 from companion.engine.command import Command, parse_command
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Posting, Note, State
@@ -45,8 +46,23 @@ def parse_line(line):
     return cmd.verb, cmd.args
 
 
-# effect arguments that are whole numbers (steps and points may be negative)
-EFFECT_NUMBERS = {"amount", "small", "large", "steps", "points", "percent", "count", "multiplier"}
+# effect arguments that are whole numbers, with their ranges (steps and points may be negative)
+EFFECT_NUMBERS = {
+    "amount": MONEY, "small": MONEY, "large": MONEY,     # money: per card, per building
+    "steps": (-100, 100),                # cells forward (back when negative)
+    "points": (-100, 100),               # share price points (Elite)
+    "percent": PERCENT,                  # dividend rate (Elite)
+    "count": (1, 10),                    # FORTUNE cards put on the wheel (Elite)
+}
+# effect arguments that are text (a cell, a cell kind, a deck, an account, an industry)
+EFFECT_TEXTS = {"do", "cell", "kind", "deck", "to", "from", "industry"}
+# optional arguments each effect reads besides its required ones (any other key is refused)
+CORE_EFFECT_OPTIONAL = {
+    "pay": ("to",), "each_player_pays": ("to",),      # a system account instead of the bank
+    "receive": ("from",),
+    "move_to": ("collect",),             # false: no START income on the way
+    "move_nearest": ("deck",),           # the nearest card cell of this deck
+}
 
 # Effects every edition understands: verb -> required argument keys.
 CORE_EFFECTS = {
@@ -88,8 +104,33 @@ class Rules:
         "discard_decks": [],               # decks whose cards are not returned (FORTUNE)
         "land_checks_distance": True,      # `land CELL` must be a distance the dice can make
     }
+    # The range (low, high) of every whole-number option, checked when the file loads
+    # (board.check_option) and documented in docs/edition-format.md; tests/test_edition_ranges.py
+    # refuses an integer option without one. Money is 0..MONEY_MAX.
+    OPTION_RANGES = {
+        "undo_window": (0, 1000),          # 0: no undo; each step keeps one state in memory
+        "dice": (1, 2),                    # doubles need two
+        "detention_fine": MONEY,
+        "detention_tries": (1, 10),
+        "redeem_interest_percent": PERCENT,
+        "building_sale_percent": PERCENT,  # never more than the building cost
+        "auction_opening_percent": PERCENT,
+        "circle_income": MONEY,
+    }
+    # the values a text option may take (text naming a deck or an industry: check_edition)
+    OPTION_CHOICES = {
+        "detention_third_miss": ("pay_next_turn", "pay_and_move"),
+        "redeem_interest_base": ("price", "mortgage"),
+    }
     CELL_KINDS = {"start", "plot", "card", "free", "tax", "detention", "go_to_detention"}
+    # the parameters a non-plot cell kind reads, with their ranges; any other key is refused
+    CELL_PARAMS = {"tax": {"amount": MONEY}}
+    SUPPLY = ("small", "large")             # [supply] items the rules count (BOX_ITEMS each)
     EFFECTS = CORE_EFFECTS
+    EFFECT_NUMBERS = EFFECT_NUMBERS
+    EFFECT_OPTIONAL = CORE_EFFECT_OPTIONAL
+    READS_SLOT = False                      # [slot]: only the Millionaire family has a slot machine
+    EXTRA_KEYS = ()                         # [extra] keys the rules module reads
     SYSTEM_ACCOUNTS = (BANK,)
     PLOTS_PAY_RENT = True       # plots must list their rent (not so in Mad Millionaire)
 
@@ -152,47 +193,83 @@ class Rules:
 
     @classmethod
     def check_effect(cls, effect, source, path):
+        """One card effect: a verb of these rules and only its arguments, each of its type and range."""
         if not isinstance(effect, dict) or "do" not in effect:
             raise EditionError(source, path, "an effect must be a table with a 'do' key")
         verb = effect["do"]
-        if verb not in cls.EFFECTS:
-            raise EditionError(source, f"{path}.do", f"'{verb}' is not an effect of these rules "
+        if not isinstance(verb, str) or verb not in cls.EFFECTS:
+            raise EditionError(source, f"{path}.do", f"{shown(verb)} is not an effect of these rules "
                                f"(known: {', '.join(sorted(cls.EFFECTS))})")
-        for key in cls.EFFECTS[verb]:
+        needed = cls.EFFECTS[verb]
+        for key in needed:
             if key not in effect:
                 raise EditionError(source, f"{path}.{key}", f"is missing (the '{verb}' effect needs it)")
+        takes = (*needed, *cls.EFFECT_OPTIONAL.get(verb, ()))
         for key, value in effect.items():
-            if key in EFFECT_NUMBERS:
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise EditionError(source, f"{path}.{key}", f"must be a whole number, not {value!r}")
-                if value < 0 and key not in ("steps", "points"):
-                    raise EditionError(source, f"{path}.{key}", f"must not be negative, not {value}")
-            elif key in ("collect", "keep") and not isinstance(value, bool):
-                raise EditionError(source, f"{path}.{key}", f"must be true or false, not {value!r}")
-            elif key in ("do", "cell", "kind", "deck", "to", "from") and not isinstance(value, str):
-                raise EditionError(source, f"{path}.{key}", f"must be text, not {value!r}")
+            where = f"{path}.{keyname(key)}"
+            if key == "do":
+                continue
+            if key not in takes:
+                raise EditionError(source, where, f"is not an argument of the '{verb}' effect "
+                                   f"(it takes: {', '.join(takes) or 'none'})")
+            if key in cls.EFFECT_NUMBERS:
+                check_number(value, cls.EFFECT_NUMBERS[key], source, where)
+            elif key in EFFECT_TEXTS:
+                if not isinstance(value, str):
+                    raise EditionError(source, where, f"must be text, not {shown(value)}")
+            elif not isinstance(value, bool):          # a flag (collect)
+                raise EditionError(source, where, f"must be true or false, not {shown(value)}")
 
     @classmethod
     def check_edition(cls, edition):
-        """Cross-checks a module needs beyond the file's own shape; subclasses extend."""
+        """Cross-checks a module needs beyond the file's own shape; subclasses extend.
+
+        The core checks what it reads: the parameters of non-plot cells, card cells'
+        decks, the decks named by options and effects, and that [slot] and [extra]
+        hold only what the rules module reads.
+        """
+        src = edition.source
         kinds = {c.kind for c in edition.cells}
         if "detention" in kinds or "go_to_detention" in kinds:
             if len(edition.cells_of_kind("detention")) != 1:
-                raise EditionError(edition.source, "cells", "needs exactly one detention cell")
-        kinds = {c.kind for c in edition.cells}
+                raise EditionError(src, "cells", "needs exactly one detention cell")
+        for cell in edition.cells:
+            where = f"cells[{cell.index}]"
+            if cell.kind == "card" and cell.deck is None:
+                raise EditionError(src, f"{where}.deck", "is missing (a card cell names the deck it draws from)")
+            if cell.kind != "card" and cell.deck is not None:
+                raise EditionError(src, f"{where}.deck", "only card cells (kind = \"card\") name a deck")
+            known = cls.CELL_PARAMS.get(cell.kind, {})
+            for key, value in cell.params.items():
+                if key not in known:
+                    raise EditionError(src, f"{where}.{keyname(key)}", f"is not a key of a '{cell.kind}' cell "
+                                       f"(it takes: {', '.join(('id', 'kind', 'name', *known))})")
+                check_number(value, known[key], src, f"{where}.{key}")
+        for i, deck in enumerate(edition.options.get("discard_decks", ())):
+            if not isinstance(deck, str) or deck not in edition.decks:
+                raise EditionError(src, f"options.discard_decks[{i}]", f"{shown(deck)} is not a deck in [decks]")
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "move_to" and edition.cell(eff["cell"]) is None:
-                    raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
-                                       f"moves to unknown cell '{eff['cell']}'")
+                    raise EditionError(src, f"decks.{card.deck}.{card.id}",
+                                       f"moves to unknown cell {shown(eff['cell'])}")
                 if eff["do"] == "move_nearest" and eff["kind"] not in kinds:
-                    raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
-                                       f"no cell of kind '{eff['kind']}' on the board")
+                    raise EditionError(src, f"decks.{card.deck}.{card.id}",
+                                       f"no cell of kind {shown(eff['kind'])} on the board")
+                if eff["do"] == "move_nearest" and "deck" in eff and eff["deck"] not in edition.decks:
+                    raise EditionError(src, f"decks.{card.deck}.{card.id}",
+                                       f"{shown(eff['deck'])} is not a deck in [decks]")
                 for account in (eff.get("to"), eff.get("from")):
                     if account is not None and account not in cls.SYSTEM_ACCOUNTS:
-                        raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
-                                           f"'{account}' is not an account of these rules "
+                        raise EditionError(src, f"decks.{card.deck}.{card.id}",
+                                           f"{shown(account)} is not an account of these rules "
                                            f"({', '.join(cls.SYSTEM_ACCOUNTS)})")
+        if edition.slot and not cls.READS_SLOT:
+            raise EditionError(src, "slot", "these rules have no slot machine: remove the [slot] table")
+        for key in edition.extra:
+            if key not in cls.EXTRA_KEYS:
+                raise EditionError(src, f"extra.{keyname(key)}", "is not read by these rules "
+                                   f"(known: {', '.join(cls.EXTRA_KEYS) or 'none'})")
 
     # ----- starting a game ------------------------------------------------------
 

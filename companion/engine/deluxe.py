@@ -9,6 +9,7 @@ step is the counter `holdings[(player, "rating")]`; 0 is the yellow line beside
 the scale where every token starts. Choices are in docs/editions/deluxe.md.
 """
 from companion.errors import EditionError
+from companion.engine.board import MONEY, PLAYERS, check_numbers
 from companion.engine.classic import ClassicRules
 from companion.engine.state import Note
 
@@ -22,6 +23,9 @@ class DeluxeRules(ClassicRules):
         "rating_step_value": 100,      # timed game: each step adds this to wealth («оговоренную сумму»)
         "rating_down_when_sent": True,  # sent to TAX INSPECTION (TAX POLICE, three doubles, a card) counts as landing
     }
+    OPTION_RANGES = {**ClassicRules.OPTION_RANGES, "rating_step_value": MONEY}
+    EXTRA_KEYS = ("rating_places",)
+    RATING_STEPS = (1, 20)              # steps on the scale: len(rating_places)
 
     MESSAGES = {
         "en": {
@@ -46,11 +50,13 @@ class DeluxeRules(ClassicRules):
     def check_edition(cls, edition):
         super().check_edition(edition)
         places = edition.extra.get("rating_places")
-        if not (isinstance(places, list) and places and
-                all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in places)):
+        low, high = cls.RATING_STEPS
+        if not (isinstance(places, list) and low <= len(places) <= high):
             raise EditionError(edition.source, "extra.rating_places",
                                "must list the places on each step of the rating scale, bottom to top "
-                               "(whole numbers, at least 1 each)")
+                               f"({low} to {high} steps; whole numbers within {PLAYERS[0]}..{PLAYERS[1]} each)")
+        # a step holds at least one token and never more than there are players
+        check_numbers(places, PLAYERS, edition.source, "extra.rating_places")
 
     # ----- the rating scale («Шкала личного рейтинга игроков») ----------------------------
 

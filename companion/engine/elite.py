@@ -7,8 +7,9 @@ in the edition file and explained in docs/rule-choices.md.
 from dataclasses import replace
 
 from companion.errors import BadCommand, EditionError, RuleViolation
+from companion.engine.board import MONEY, PERCENT, shown
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
-from companion.engine.millionaire import MillionaireRules, check_slot
+from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, Debt, Note
 
 POLICIES = ("green", "blue", "orange", "red")
@@ -49,6 +50,16 @@ class EliteRules(MillionaireRules):
         "central_industry": "central",
         "discard_decks": ["fortune"],
     }
+    OPTION_RANGES = {
+        **MillionaireRules.OPTION_RANGES,
+        "share_start_price": MONEY,
+        "share_point": MONEY,              # the price moves by points x share_point
+        "dividend_percent": PERCENT,
+        "share_tax": MONEY,
+        "policy_green": MONEY, "policy_blue": MONEY, "policy_orange": MONEY, "policy_red": MONEY,
+    }
+    OPTION_CHOICES = {**MillionaireRules.OPTION_CHOICES, "long_term_policies": ("ask", "auto")}
+    SUPPLY = (*MillionaireRules.SUPPLY, "shares", *POLICIES)
     CELL_KINDS = MillionaireRules.CELL_KINDS | {"exchange", "auction", "tax_exemption"}
     EFFECTS = ELITE_EFFECTS
     COMMANDS = {
@@ -79,9 +90,12 @@ class EliteRules(MillionaireRules):
 
     @classmethod
     def check_edition(cls, edition):
-        super().check_edition(edition)
-        side_layout(edition, edition.options["central_industry"])
-        check_slot(edition)
+        super().check_edition(edition)      # the slot machine and the bets: MillionaireRules
+        central = edition.options["central_industry"]
+        if central not in edition.industries:
+            raise EditionError(edition.source, "options.central_industry",
+                               f"{shown(central)} is not an industry in [[industries]]")
+        side_layout(edition, central)
         for card_id in edition.decks.get("fortune", ()):
             for eff in edition.cards[card_id].effects:
                 if eff["do"] not in FORTUNE_EFFECTS:

@@ -15,6 +15,7 @@ lease prices and which buildings stand next to each other are edition data too.
 Ambiguous points are options, explained in docs/editions/madmillionaire.md.
 """
 from companion.errors import BadCommand, EditionError, RuleViolation, check
+from companion.engine.board import MONEY, check_number, check_numbers, keyname, shown
 from companion.engine.command import Command
 from companion.engine.core import Pending, Rules
 from companion.engine.shuffle import shuffled
@@ -43,6 +44,18 @@ class MadMillionaireRules(Rules):
         "check_moves": True,                # refuse stops the dice cannot reach on the edition's map
         "finish_late_cash": False,          # cash raised later in the turn on FINISH also wins
     }
+    OPTION_RANGES = {
+        "undo_window": (0, 1000),
+        "dice": (1, 1),
+        "target": MONEY,
+        "signs": (1, 100),                  # at least one: the free small business needs a sign
+        "stunt_unit": MONEY,
+        "six_bonus": MONEY,
+        "sale_round": MONEY,                # 0: HALF is not rounded
+    }
+    OPTION_CHOICES = {}
+    FACE_UP = (1, 100)                      # face_up: cards face up, each fewer than the stunt cards
+    EXTRA_KEYS = ("lease", "rows", "streets")
     CELL_KINDS = {"start", "plot", "free", "landmark", "real_estate", "finish"}
     EFFECTS = {"stunt": ("cell",)}          # a Publicity Stunt card names its location
     COMMANDS = {
@@ -163,12 +176,9 @@ class MadMillionaireRules(Rules):
 
     @classmethod
     def check_edition(cls, edition):
+        super().check_edition(edition)      # cells, decks, [extra] keys (EXTRA_KEYS)
         src = edition.source
         extra = edition.extra
-        for key in extra:
-            if key not in ("lease", "rows", "streets"):
-                raise EditionError(src, f"extra.{key}", "is not a key of the 'madmillionaire' rules "
-                                   "(known: lease, rows, streets)")
         if len(edition.cells_of_kind("finish")) != 1:
             raise EditionError(src, "cells", "needs exactly one FINISH cell (kind = \"finish\")")
         lease = extra.get("lease", {})
@@ -176,9 +186,8 @@ class MadMillionaireRules(Rules):
             raise EditionError(src, "extra.lease", "must be a table: business id = lease price")
         for pid, value in lease.items():
             if pid not in edition.plots:
-                raise EditionError(src, f"extra.lease.{pid}", "is not a business (a plot cell)")
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise EditionError(src, f"extra.lease.{pid}", f"must be a whole non-negative number, not {value!r}")
+                raise EditionError(src, f"extra.lease.{keyname(pid)}", "is not a business (a plot cell)")
+            check_number(value, MONEY, src, f"extra.lease.{pid}")
             if value and value >= edition.plots[pid].price:
                 raise EditionError(src, f"extra.lease.{pid}", "leasing must be cheaper than buying")
         next_to(edition)
@@ -191,10 +200,10 @@ class MadMillionaireRules(Rules):
         faces = opts["sale_faces"]
         if len(faces) != 6 or any(f not in SALE_FACES for f in faces):
             raise EditionError(src, "options.sale_faces", f"must list six of {', '.join(SALE_FACES)} (die 1..6)")
-        if len(opts["face_up"]) < edition.players_max or \
-                any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in opts["face_up"]):
+        if len(opts["face_up"]) < edition.players_max:
             raise EditionError(src, "options.face_up", f"must list at least {edition.players_max} "
                                "whole numbers of face-up cards (for 1, 2, ... players)")
+        check_numbers(opts["face_up"], cls.FACE_UP, src, "options.face_up")
         if opts["dice"] != 1:
             raise EditionError(src, "options.dice", "Mad Millionaire is played with one die")
         deck = edition.decks.get(STUNT_DECK)
@@ -759,8 +768,8 @@ def next_to(edition):
         if not isinstance(row, list) or len(row) < 2:
             raise EditionError(src, f"extra.rows[{i}]", "must list two or more business ids")
         for pid in row:
-            if pid not in edition.plots:
-                raise EditionError(src, f"extra.rows[{i}]", f"'{pid}' is not a business (a plot cell)")
+            if not isinstance(pid, str) or pid not in edition.plots:
+                raise EditionError(src, f"extra.rows[{i}]", f"{shown(pid)} is not a business (a plot cell)")
         for a, b in zip(row, row[1:]):
             if a == b:
                 raise EditionError(src, f"extra.rows[{i}]", f"'{a}' cannot stand next to itself")
@@ -789,7 +798,9 @@ def road_map(edition, one_way):
             raise EditionError(src, f"{path}.cells", "must list two or more cells in driving order")
         for key in street:
             if key not in ("name", "cells", "one_way"):
-                raise EditionError(src, f"{path}.{key}", "is not a known key here (name, cells, one_way)")
+                raise EditionError(src, f"{path}.{keyname(key)}", "is not a known key here (name, cells, one_way)")
+        if not isinstance(street.get("name", ""), str):
+            raise EditionError(src, f"{path}.name", f"must be text, not {shown(street['name'])}")
         idx = []
         for cid in street["cells"]:
             cell = edition.cell(cid) if isinstance(cid, str) else None

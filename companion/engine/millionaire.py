@@ -8,6 +8,7 @@ same "redeem a mortgaged plot only before your own turn". Edition modules
 subclass `MillionaireRules` and add their own cells on top.
 """
 from companion.errors import EditionError, RuleViolation
+from companion.engine.board import MONEY, MONEY_MAX, check_number, keyname, shown
 from companion.engine.core import Rules
 from companion.engine.state import BANK, JACKPOT, Note
 
@@ -20,6 +21,13 @@ class MillionaireRules(Rules):
         "jackpot_min_bet": 10,
         "jackpot_max_bet": 500,
     }
+    OPTION_RANGES = {
+        **Rules.OPTION_RANGES,
+        "start_jackpot": MONEY,
+        "jackpot_min_bet": (1, MONEY_MAX),     # and at most jackpot_max_bet (check_edition)
+        "jackpot_max_bet": (1, MONEY_MAX),
+    }
+    READS_SLOT = True
     CELL_KINDS = Rules.CELL_KINDS | {"jackpot"}
     SYSTEM_ACCOUNTS = (BANK, JACKPOT)
     COMMANDS = {**Rules.COMMANDS, "jackpot": "cmd_jackpot"}
@@ -29,6 +37,15 @@ class MillionaireRules(Rules):
     def __init__(self, edition):
         super().__init__(edition)
         self.LANDINGS.update({"jackpot": self.land_jackpot, "detention": self.land_inspection})
+
+    @classmethod
+    def check_edition(cls, edition):
+        super().check_edition(edition)
+        check_slot(edition)
+        low, high = edition.options["jackpot_min_bet"], edition.options["jackpot_max_bet"]
+        if low > high:
+            raise EditionError(edition.source, "options.jackpot_min_bet",
+                               f"must not exceed jackpot_max_bet ({high}), not {low}")
 
     # ----- setup and turns ------------------------------------------------------------
 
@@ -95,17 +112,41 @@ class MillionaireRules(Rules):
 
 
 def check_slot(edition):
-    """The slot machine table: three columns of six symbols and the winning lines."""
-    slot = edition.slot
+    """The slot machine table: three columns of six symbols and the winning lines.
+
+    A win pays `multiplier` x the bet (1..1000), a fixed `amount` (money) or, with
+    `jackpot = true`, the whole JACKPOT cash box.
+    """
+    src, slot = edition.source, edition.slot
+    for key in slot:
+        if key not in ("reels", "wins"):
+            raise EditionError(src, f"slot.{keyname(key)}", "is not a known key here (reels, wins)")
     reels = slot.get("reels")
     if not (isinstance(reels, list) and len(reels) == 3 and
-            all(isinstance(r, list) and len(r) == 6 for r in reels)):
-        raise EditionError(edition.source, "slot.reels", "must be three columns of six symbols")
-    for i, win in enumerate(slot.get("wins", [])):
+            all(isinstance(r, list) and len(r) == 6 and all(isinstance(x, str) and x for x in r)
+                for r in reels)):
+        raise EditionError(src, "slot.reels", "must be three columns of six symbols (text)")
+    wins = slot.get("wins", [])
+    if not isinstance(wins, list):
+        raise EditionError(src, "slot.wins", "must be a list of winning lines ([[slot.wins]])")
+    for i, win in enumerate(wins):
         path = f"slot.wins[{i}]"
+        if not isinstance(win, dict):
+            raise EditionError(src, path, "must be a table: combo and one of multiplier, amount, jackpot")
+        for key in win:
+            if key not in ("combo", "multiplier", "amount", "jackpot"):
+                raise EditionError(src, f"{path}.{keyname(key)}", "is not a known key here "
+                                   "(combo, multiplier, amount, jackpot)")
         combo = win.get("combo")
-        if not (isinstance(combo, list) and len(combo) == 3):
-            raise EditionError(edition.source, f"{path}.combo", "must list three symbols ('*' for any)")
+        if not (isinstance(combo, list) and len(combo) == 3 and all(isinstance(x, str) and x for x in combo)):
+            raise EditionError(src, f"{path}.combo", "must list three symbols ('*' for any)")
         kinds = [k for k in ("multiplier", "amount", "jackpot") if k in win]
         if len(kinds) != 1:
-            raise EditionError(edition.source, path, "needs exactly one of multiplier, amount, jackpot")
+            raise EditionError(src, path, "needs exactly one of multiplier, amount, jackpot")
+        if "multiplier" in win:
+            check_number(win["multiplier"], (1, 1000), src, f"{path}.multiplier")
+        if "amount" in win:
+            check_number(win["amount"], MONEY, src, f"{path}.amount")
+        if "jackpot" in win and win["jackpot"] is not True:
+            raise EditionError(src, f"{path}.jackpot", f"must be true (pays the whole cash box), "
+                               f"not {shown(win['jackpot'])}")

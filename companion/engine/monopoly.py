@@ -14,6 +14,7 @@ to the bank, so a lot at H + 1 holds one hotel and no house.
 from dataclasses import replace
 
 from companion.errors import BadCommand, EditionError, RuleViolation
+from companion.engine.board import MONEY, PERCENT
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, POT, Note
@@ -49,6 +50,17 @@ class MonopolyRules(Rules):
         "go_landing_bonus": 0,
         "jail_blocks_rent": False,
     }
+    OPTION_RANGES = {
+        **Rules.OPTION_RANGES,
+        "hotel_after_houses": (1, 10),     # and at most [buildings] small_max (check_edition)
+        "end_at_bankruptcy": (0, 7),       # 0: play to the last player
+        "start_deal": (0, 10),             # deeds dealt to each player; start_cash must pay for them
+        "transfer_interest_percent": PERCENT,
+        "go_landing_bonus": MONEY,
+    }
+    OPTION_CHOICES = {**Rules.OPTION_CHOICES, "bankrupt_to_bank": ("auction", "return")}
+    EFFECT_NUMBERS = {**Rules.EFFECT_NUMBERS, "rent_multiplier": (1, 10), "dice_multiplier": (1, 100)}
+    EFFECT_OPTIONAL = {**Rules.EFFECT_OPTIONAL, "advance_to_nearest": ("rent_multiplier", "dice_multiplier")}
     CELL_KINDS = Rules.CELL_KINDS | {"parking"}
     EFFECTS = MONOPOLY_EFFECTS
     SYSTEM_ACCOUNTS = (BANK, POT)
@@ -142,15 +154,11 @@ class MonopolyRules(Rules):
                                "(large_max = 1, large_returns_small = true)")
         if not 1 <= opt["hotel_after_houses"] <= b["small_max"]:
             raise EditionError(src, "options.hotel_after_houses", f"must lie within 1..{b['small_max']} (small_max)")
-        choices = {"detention_third_miss": ("pay_and_move", "pay_next_turn"),
-                   "bankrupt_to_bank": ("auction", "return"),
-                   "redeem_interest_base": ("mortgage", "price")}
-        for key, allowed in choices.items():
-            if opt[key] not in allowed:
-                raise EditionError(src, f"options.{key}", f"must be one of {', '.join(allowed)}, not {opt[key]!r}")
-        for key in ("end_at_bankruptcy", "start_deal", "transfer_interest_percent", "go_landing_bonus"):
-            if opt[key] < 0:
-                raise EditionError(src, f"options.{key}", "must not be negative")
+        # the short game's deal is paid from the start cash: even the dearest deeds must be affordable
+        dearest = sum(sorted((c.price for c in edition.plots.values()), reverse=True)[:opt["start_deal"]])
+        if dearest > edition.start_cash:
+            raise EditionError(src, "options.start_deal", f"{opt['start_deal']} deeds can cost {dearest}, "
+                               f"more than start_cash ({edition.start_cash})")
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "advance_to_nearest" and not edition.industry_plots(eff["industry"]):
