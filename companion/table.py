@@ -33,6 +33,7 @@ from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 TABLE = "table"                 # the banker's role: the command line, scripts, the box's buttons
 CHECKPOINT_EVERY = 10           # events between stored checkpoints of the whole state (~1.5 kB each)
 BACKUP_EVERY = 100              # events between backups (SQLite's backup API) beside the ledger
+MAX_REQUEST_ID = 100           # characters in a request id (printable ones)
 OPEN_RETRIES = 50               # anchor reads racing a writer before giving up as "busy"
 
 
@@ -133,6 +134,8 @@ class Table:
             raise RuleViolation("not_the_table", actor=actor)
         submitted = canonical(submitted or line)
         request_id = request_id or new_request_id()
+        if not (0 < len(request_id) <= MAX_REQUEST_ID and request_id.isprintable()):
+            raise BadCommand("bad_request_id", limit=MAX_REQUEST_ID)
         self.ledger.check_space()
         if rng is not None:
             line = fill_dice(self.rules, submitted, rng)
@@ -390,7 +393,7 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             if missing:
                 raise LedgerDamaged(f"{ledger.path}: the game's settings lack {missing[0]}: "
                                     "see `companion recover`")
-            summary = ledger.verify_chain(meta)
+            summary = ledger.verify_chain(meta, postings=full_replay)
             anchor = None if ledger.memory else ledger.anchor()
             if anchor != before:
                 continue                   # a writer moved on meanwhile: look again
@@ -404,7 +407,11 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             game = _rebuild(ledger, rules, meta, summary, full_replay)
             stored = {k: v for k, v in ledger.balances().items() if v}
             derived = {k: v for k, v in game.state.balances.items() if v}
-            check(stored == derived, f"ledger balances {stored} differ from replay {derived}")
+            if stored != derived:
+                # the events (chain-checked) replayed to the derived balances: the postings table is off
+                ledger.check_postings()
+                raise LedgerDamaged(f"{ledger.path}: the postings table's sums differ from the events "
+                                    "(it was changed after they were written): see `companion recover`")
         table = Table(ledger, game, (summary["count"], summary["head"]), meta)
         table.warnings.extend(warnings)
         if anchor is None and not ledger.readonly and not ledger.memory:
@@ -519,9 +526,7 @@ def _salvage(path: str, state_dir=None) -> tuple[dict, list[EventRow]]:
 
 
 def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
-    import json
     import sqlite3
-    from companion.engine.state import Note, Posting
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     except sqlite3.Error as exc:
@@ -531,27 +536,20 @@ def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
     prev, rows, seq = chain.genesis(meta), [], 1
     while True:
         try:
-            found = conn.execute(
-                "SELECT actor, request_id, submitted, command, reverses, notes, created_at, state_hash, hash "
-                "FROM events WHERE seq = ?", (seq,)).fetchone()
-            legs = conn.execute("SELECT account, amount FROM postings WHERE seq = ? ORDER BY leg",
-                                (seq,)).fetchall()
-        except sqlite3.Error:
+            found = conn.execute("SELECT body, hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        except (sqlite3.Error, UnicodeDecodeError):
             break
         if found is None:
             break
-        actor, request_id, submitted, command, reverses, notes, created, state_hash, stored = found
         try:
-            note_objs = tuple(Note(n.pop("code"), n) for n in json.loads(notes))
-            row = EventRow(Event(seq, command, tuple(Posting(a, v) for a, v in legs), note_objs, reverses),
-                           actor, request_id, submitted, created, state_hash, stored, notes)
-            ok = row.chain_hash(prev) == stored
+            row = EventRow.from_body(seq, *found)
+            ok = row.chain_hash(prev) == found[1] == chain.link(prev, found[0])
         except (ValueError, KeyError, TypeError, AttributeError):
             ok = False
         if not ok:
             break
         rows.append(row)
-        prev, seq = stored, seq + 1
+        prev, seq = found[1], seq + 1
     return meta, rows
 
 

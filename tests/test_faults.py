@@ -32,6 +32,7 @@ import pytest
 
 from companion import cli
 from companion.errors import EXIT_DISK_FULL, EXIT_LEDGER, EXIT_OK, EXIT_UNKNOWN
+from companion.ledger.chain import split_body
 from companion.table import new_game, open_game
 from faults.shim import build, preload_env
 
@@ -172,7 +173,8 @@ def stored_events(db: str) -> tuple[dict, list]:
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)], "integrity_check failed"
-        rows = conn.execute("SELECT seq, request_id, submitted FROM events ORDER BY seq").fetchall()
+        rows = [(seq, rid, split_body(body)["submitted"])
+                for seq, rid, body in conn.execute("SELECT seq, request_id, body FROM events ORDER BY seq")]
     finally:
         conn.close()
     return {rid: (seq, submitted) for seq, rid, submitted in rows}, [r[2] for r in rows]

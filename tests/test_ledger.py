@@ -41,7 +41,7 @@ def raw(db):
 # ----- append-only ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("statement", [
-    "UPDATE events SET command = 'roll 6 6' WHERE seq = 2",
+    "UPDATE events SET body = replace(body, 'roll', 'ROLL') WHERE seq = 2",
     "DELETE FROM events WHERE seq = 2",
     "UPDATE postings SET amount = amount + 1 WHERE seq = 1",
     "DELETE FROM postings WHERE seq = 1",
@@ -459,23 +459,50 @@ def restore_triggers(conn):
 
 
 def recompute_chain(conn):
-    """What an attacker who read chain.py does after editing rows: every hash made right again."""
+    """What an attacker who read chain.py does after editing rows: every body and hash made right
+    again (the postings in each body taken from the postings table)."""
     meta = dict(conn.execute("SELECT key, value FROM meta"))
     prev = chain.genesis(meta)
-    rows = conn.execute("SELECT seq, actor, request_id, submitted, command, reverses, notes, created_at, "
-                        "state_hash FROM events ORDER BY seq").fetchall()
-    for row in rows:
-        legs = conn.execute("SELECT account, amount FROM postings WHERE seq = ? ORDER BY leg", (row[0],)).fetchall()
-        h = chain.event_hash(prev, *row, chain.legs_text(legs))
-        conn.execute("UPDATE events SET hash = ?, legs = ? WHERE seq = ?", (h, chain.legs_text(legs), row[0]))
+    for seq, body in conn.execute("SELECT seq, body FROM events ORDER BY seq").fetchall():
+        fields = chain.split_body(body)
+        legs = conn.execute("SELECT account, amount FROM postings WHERE seq = ? ORDER BY leg", (seq,)).fetchall()
+        fields.update(seq=seq, legs=chain.legs_text(legs))
+        body = chain.join_body(fields)
+        h = chain.link(prev, body)
+        conn.execute("UPDATE events SET body = ?, hash = ? WHERE seq = ?", (body, h, seq))
         prev = h
+
+
+def edit_field(seq, field, value):
+    """SQL that rewrites one field of an event's body (the attacker's sqlite3 shell, with Python's help)."""
+    def statement(conn):
+        body, = conn.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()
+        fields = chain.split_body(body)
+        fields[field] = value
+        conn.execute("UPDATE events SET body = ? WHERE seq = ?", (chain.join_body(fields), seq))
+    return statement
+
+
+def append_payment(conn):
+    """A hand-made event 8 paying Anna 500 from Boris, copied from event 7's shape."""
+    body, = conn.execute("SELECT body FROM events WHERE seq = 7").fetchone()
+    fields = chain.split_body(body)
+    fields.update(request_id="forged", seq=8, submitted="pay Boris Anna 500", command="pay Boris Anna 500",
+                  legs="Boris:-500;Anna:500")
+    conn.execute("INSERT INTO events(seq, request_id, body, hash) VALUES (8, 'forged', ?, 'x')",
+                 (chain.join_body(fields),))
+    conn.execute("INSERT INTO postings VALUES (8, 0, 'Boris', -500)")
+    conn.execute("INSERT INTO postings VALUES (8, 1, 'Anna', 500)")
 
 
 def attack(db, statements, recompute):
     conn = raw(db)
     drop_triggers(conn)
     for statement in statements:
-        conn.execute(statement)
+        if callable(statement):
+            statement(conn)
+        else:
+            conn.execute(statement)
     if recompute:
         recompute_chain(conn)
     restore_triggers(conn)
@@ -484,17 +511,17 @@ def attack(db, statements, recompute):
 
 TAMPERING = {
     "delete the last events": ["DELETE FROM postings WHERE seq >= 6", "DELETE FROM events WHERE seq >= 6"],
-    "append a hand-made payment": [
-        "INSERT INTO events(seq, actor, request_id, submitted, command, reverses, notes, created_at, legs, hash) "
-        "SELECT 8, 'table', 'forged', 'pay Boris Anna 500', 'pay Boris Anna 500', NULL, notes, created_at, "
-        "'Boris:-500;Anna:500', 'x' FROM events WHERE seq = 7",
-        "INSERT INTO postings VALUES (8, 0, 'Boris', -500)", "INSERT INTO postings VALUES (8, 1, 'Anna', 500)"],
+    "append a hand-made payment": [append_payment],
     "rewrite a command with its postings": [
-        "UPDATE events SET command = 'pay Anna Boris 9', submitted = 'pay Anna Boris 9' WHERE seq = 3",
+        edit_field(3, "command", "pay Anna Boris 9"), edit_field(3, "submitted", "pay Anna Boris 9"),
+        edit_field(3, "legs", "Anna:-9;Boris:9"),
         "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
         "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1"],
     "edit the stored edition text": [
         "UPDATE meta SET value = replace(value, 'start_cash = ', 'start_cash = 1') WHERE key = 'edition_text'"],
+    "change a request id (the indexed copy)": ["UPDATE events SET request_id = 'other' WHERE seq = 4"],
+    "change a request id (everywhere)": ["UPDATE events SET request_id = 'other' WHERE seq = 4",
+                                         edit_field(4, "request_id", "other")],
 }
 
 
@@ -563,7 +590,7 @@ def test_without_an_anchor_the_game_opens_with_a_warning_and_gets_one(db, tmp_pa
 def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_path):
     from companion.table import recover_game
     money_game(db)
-    attack(db, ["UPDATE events SET command = 'pay Anna Boris 99' WHERE seq = 5"], recompute=False)
+    attack(db, [edit_field(5, "command", "pay Anna Boris 99")], recompute=False)
     with pytest.raises(LedgerDamaged):
         open_game(db)
     new, report = recover_game(db, str(tmp_path / "recovered.sqlite"))

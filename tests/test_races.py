@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import EXIT_REFUSED, RuleViolation
+from companion.ledger.chain import split_body
 from companion.table import new_game, open_game
 
 HERE = Path(__file__).resolve().parent
@@ -95,7 +96,8 @@ def stored(db: str) -> dict:
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        rows = conn.execute("SELECT seq, request_id, submitted FROM events ORDER BY seq").fetchall()
+        rows = [(seq, rid, split_body(body)["submitted"])
+                for seq, rid, body in conn.execute("SELECT seq, request_id, body FROM events ORDER BY seq")]
     finally:
         conn.close()
     assert [seq for seq, _, _ in rows] == list(range(1, len(rows) + 1))

@@ -23,29 +23,28 @@ def legs_text(postings) -> str:
     return ";".join(f"{account}:{amount}" for account, amount in postings)
 
 
-def event_body(seq: int, actor: str, request_id: str, submitted: str, command: str,
-               reverses: int | None, notes: str, created_at: str, state_hash: str | None,
-               legs: str) -> str:
-    """The text of one event row that the chain hashes (BODY_SQL builds the same text in SQLite)."""
-    return SEP.join((str(seq), actor, request_id, submitted, command,
-                     "" if reverses is None else str(reverses), notes, created_at,
-                     state_hash or "", legs))
+# the fields of an event's body, in order; none may hold SEP (commands refuse control characters,
+# JSON escapes them, request ids are checked), so the body splits back into exactly these
+FIELDS = ("request_id", "seq", "actor", "submitted", "command", "reverses", "notes", "created_at",
+          "state_hash", "legs")
 
 
-# the same text as event_body, built by SQLite so that verifying a long chain stays fast
-BODY_SQL = " || char(31) || ".join((
-    "seq", "actor", "request_id", "submitted", "command", "COALESCE(reverses, '')", "notes",
-    "created_at", "COALESCE(state_hash, '')", "legs"))
+def join_body(fields: dict) -> str:
+    """An event's body: the text the chain hashes and the ledger stores."""
+    return SEP.join("" if fields[name] is None else str(fields[name]) for name in FIELDS)
+
+
+def split_body(body: str) -> dict:
+    """The fields of a body (all text; empty for none); ValueError if it does not have them all."""
+    parts = body.split(SEP)
+    if len(parts) != len(FIELDS):
+        raise ValueError(f"an event body has {len(parts)} fields, not {len(FIELDS)}")
+    return dict(zip(FIELDS, parts, strict=True))
 
 
 def link(prev: str, body: str) -> str:
     """The chain hash of an event body given the hash before it."""
     return hashlib.sha256((prev + SEP + body).encode()).hexdigest()
-
-
-def event_hash(prev: str, *fields) -> str:
-    """The chain hash of one event row (event_body's fields), given the hash before it."""
-    return link(prev, event_body(*fields))
 
 
 def text_hash(text: str) -> str:

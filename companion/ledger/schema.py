@@ -28,20 +28,16 @@ MIGRATIONS = {
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
-    -- one row per event; `hash` chains it to the one before (companion/ledger/chain.py)
+    -- one row per event: its body holds every field, joined by U+001F, in the order of
+    -- companion/ledger/chain.py FIELDS; `hash` chains the body to the event before it;
+    -- request_id is the body's first field, copied out for the index that answers retries
     CREATE TABLE events (
         seq        INTEGER PRIMARY KEY,
-        actor      TEXT NOT NULL,
         request_id TEXT NOT NULL UNIQUE,
-        submitted  TEXT NOT NULL,      -- the command as the client sent it (before dice were filled)
-        command    TEXT NOT NULL,      -- the command as applied (dice filled, card named)
-        reverses   INTEGER REFERENCES events(seq),
-        notes      TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        state_hash TEXT,               -- sha256 of the checkpoint stored with this event, if any
-        legs       TEXT NOT NULL,      -- the postings as account:amount;... (what the chain hashes)
+        body       TEXT NOT NULL,
         hash       TEXT NOT NULL
     );
+    -- the postings again, one row per leg, for sums in SQL (opening compares them with the replay)
     CREATE TABLE postings (
         seq     INTEGER NOT NULL REFERENCES events(seq),
         leg     INTEGER NOT NULL,

@@ -44,12 +44,31 @@ class EventRow:
     hash: str
     notes_json: str = ""      # the notes exactly as stored (the chain hashes this text)
 
+    def body(self) -> str:
+        """The text the chain hashes and the ledger stores (chain.FIELDS, joined)."""
+        e = self.event
+        return chain.join_body({
+            "request_id": self.request_id, "seq": e.seq, "actor": self.actor, "submitted": self.submitted,
+            "command": e.command, "reverses": e.reverses, "notes": self.notes_json or notes_text(e),
+            "created_at": self.created_at, "state_hash": self.state_hash, "legs": legs_of(e)})
+
     def chain_hash(self, prev: str) -> str:
         """This row's hash given the hash before it."""
-        e = self.event
-        return chain.event_hash(prev, e.seq, self.actor, self.request_id, self.submitted, e.command,
-                                e.reverses, self.notes_json or notes_text(e), self.created_at,
-                                self.state_hash, legs_of(e))
+        return chain.link(prev, self.body())
+
+    @classmethod
+    def from_body(cls, seq: int, body: str, hash_: str) -> "EventRow":
+        """Decode a stored body; ValueError (and friends) if it is not one, or not event `seq`'s."""
+        f = chain.split_body(body)
+        if f["seq"] != str(seq):
+            raise ValueError(f"the body of event {seq} says it is event {f['seq']}")
+        notes = tuple(Note(n.pop("code"), n) for n in json.loads(f["notes"]))
+        postings = tuple(Posting(account, int(amount)) for account, _, amount in
+                         (leg.rpartition(":") for leg in f["legs"].split(";") if leg))
+        reverses = int(f["reverses"]) if f["reverses"] else None
+        event = Event(seq, f["command"], postings, notes, reverses)
+        return cls(event, f["actor"], f["request_id"], f["submitted"], f["created_at"],
+                   f["state_hash"] or None, hash_, f["notes"])
 
 
 def now_text() -> str:
@@ -359,31 +378,38 @@ class Ledger:
         return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
 
     def rows(self, after: int = 0, upto: int | None = None) -> list[EventRow]:
-        """Stored events with seq in (after, upto], in order, with postings and notes decoded."""
+        """Stored events with seq in (after, upto], in order, decoded from their bodies."""
         upto = self.last_seq() if upto is None else upto
-        legs: dict[int, list] = {}
-        for seq, account, amount in self.conn.execute(
-                "SELECT seq, account, amount FROM postings WHERE seq > ? AND seq <= ? ORDER BY seq, leg",
-                (after, upto)):
-            legs.setdefault(seq, []).append(Posting(account, amount))
         out = []
-        for (seq, actor, request_id, submitted, command, reverses, notes, created, state_hash,
-             hash_) in self.conn.execute(
-                "SELECT seq, actor, request_id, submitted, command, reverses, notes, created_at, "
-                "state_hash, hash FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)):
+        for seq, body, hash_ in self.conn.execute(
+                "SELECT seq, body, hash FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)):
             try:
-                note_objs = tuple(Note(n.pop("code"), n) for n in json.loads(notes))
+                out.append(EventRow.from_body(seq, body, hash_))
             except (ValueError, KeyError, TypeError, AttributeError):
-                raise LedgerDamaged(f"{self.path}: event {seq}'s notes are damaged: see `companion recover`") \
-                    from None
-            event = Event(seq, command, tuple(legs.get(seq, ())), note_objs, reverses)
-            out.append(EventRow(event, actor, request_id, submitted, created, state_hash, hash_, notes))
+                raise LedgerDamaged(f"{self.path}: event {seq} is damaged: see `companion recover`") from None
         return out
 
-    def verify_chain(self, meta: dict) -> dict:
+    def check_postings(self) -> None:
+        """The postings table says, event by event, what the chain says; LedgerDamaged if not.
+
+        Opening reads postings from the event bodies (covered by the chain) and
+        compares the table's sums per account with the replayed balances; this
+        full check runs in `companion verify`.
+        """
+        table: dict[int, list] = {}
+        for seq, account, amount in self.conn.execute("SELECT seq, account, amount FROM postings ORDER BY seq, leg"):
+            table.setdefault(seq, []).append((account, amount))
+        for seq, body in self.conn.execute("SELECT seq, body FROM events ORDER BY seq"):
+            if body.rpartition(chain.SEP)[2] != chain.legs_text(table.pop(seq, [])):
+                raise LedgerDamaged(f"{self.path}: the postings of event {seq} were changed after it was "
+                                    "written: see `companion recover`")
+        if table:
+            raise LedgerDamaged(f"{self.path}: postings for event {min(table)} have no event")
+
+    def verify_chain(self, meta: dict, postings: bool = False) -> dict:
         """Recompute every hash from the settings on; LedgerDamaged at the first that differs.
 
-        Also checks, in SQL, that the postings table says what the chain says.
+        postings: also check the postings table event by event (check_postings).
         Returns {"count", "head", "prev", "reversed"} for the whole stored chain,
         where "reversed" maps each undone event to the undo that reversed it.
         """
@@ -394,45 +420,51 @@ class Ledger:
         if first != 1 or last != count:
             raise LedgerDamaged(f"{self.path}: events are missing (the ledger holds {count} events "
                                 f"numbered {first} to {last}): see `companion recover`")
-        bad = conn.execute(
-            "SELECT e.seq FROM events e LEFT JOIN (SELECT seq, group_concat(part, ';') AS legs FROM "
-            "(SELECT seq, account || ':' || amount AS part FROM postings ORDER BY seq, leg) GROUP BY seq) p "
-            "ON p.seq = e.seq WHERE COALESCE(p.legs, '') != e.legs OR typeof(e.seq) != 'integer' "
-            "UNION ALL SELECT seq FROM postings WHERE seq NOT IN (SELECT seq FROM events) "
-            "UNION ALL SELECT seq FROM postings GROUP BY seq HAVING SUM(amount) != 0 "
-            "OR typeof(SUM(amount)) != 'integer' LIMIT 1").fetchone()
-        if bad is not None:
-            raise LedgerDamaged(f"{self.path}: the postings of event {bad[0]} were changed after it was "
-                                "written: see `companion recover`")
+        if postings:
+            self.check_postings()
         prev = before = chain.genesis(meta)
-        seq = 0
-        link = chain.link
-        for seq, body, stored in conn.execute(f"SELECT seq, {chain.BODY_SQL}, hash FROM events ORDER BY seq"):
-            h = link(prev, body) if body is not None else None
-            if h != stored:
-                command = conn.execute("SELECT command FROM events WHERE seq = ?", (seq,)).fetchone()[0]
-                raise LedgerDamaged(f"{self.path}: event {seq} ({command}) does not match its hash: the "
-                                    "ledger was changed after it was written; see `companion recover`")
+        link, sep, reversed_ = chain.link, chain.SEP, {}
+        for seq, request_id, body, stored in conn.execute(
+                "SELECT seq, request_id, body, hash FROM events ORDER BY seq"):
+            if not (isinstance(body, str) and body.startswith(f"{request_id}{sep}{seq}{sep}")) \
+                    or link(prev, body) != stored:
+                raise LedgerDamaged(f"{self.path}: event {seq} does not match its hash: the ledger was "
+                                    "changed after it was written; see `companion recover`")
+            if f"{sep}undo " in body:
+                fields = body.split(sep, 6)
+                if fields[4].startswith("undo ") and fields[5]:
+                    reversed_[int(fields[5])] = seq
             before, prev = prev, stored
-        reversed_ = dict(conn.execute("SELECT reverses, seq FROM events WHERE reverses IS NOT NULL"))
         return {"count": count, "head": prev, "prev": before, "reversed": reversed_}
 
     def request(self, request_id: str):
         """(seq, actor, submitted) of a stored request id, or None."""
-        return self.conn.execute("SELECT seq, actor, submitted FROM events WHERE request_id = ?",
-                                 (request_id,)).fetchone()
+        found = self.conn.execute("SELECT seq, body FROM events WHERE request_id = ?", (request_id,)).fetchone()
+        if found is None:
+            return None
+        try:
+            fields = chain.split_body(found[1])
+        except (ValueError, AttributeError):
+            fields = {}
+        if fields.get("request_id") != request_id or fields.get("seq") != str(found[0]):
+            raise LedgerDamaged(f"{self.path}: event {found[0]}'s request id was changed: see `companion recover`")
+        return found[0], fields["actor"], fields["submitted"]
 
     def checkpoint(self, at_most: int):
         """(seq, state text, state hash) of the newest checkpoint at or before at_most, or None."""
-        return self.conn.execute(
-            "SELECT c.seq, c.state, e.state_hash FROM checkpoints c JOIN events e USING (seq) "
+        found = self.conn.execute(
+            "SELECT c.seq, c.state, e.body FROM checkpoints c JOIN events e USING (seq) "
             "WHERE c.seq <= ? ORDER BY c.seq DESC LIMIT 1", (at_most,)).fetchone()
+        if found is None:
+            return None
+        try:
+            state_hash = chain.split_body(found[2])["state_hash"]
+        except (ValueError, AttributeError):
+            state_hash = ""
+        return found[0], found[1], state_hash
 
     def balances(self) -> dict:
         return dict(self.conn.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
-
-    def created_at(self) -> dict:
-        return dict(self.conn.execute("SELECT seq, created_at FROM events"))
 
     # ----- the anchor outside the file ---------------------------------------------------
 
@@ -501,12 +533,10 @@ class _Writing:
     def insert(self, row: EventRow, checkpoint_text: str | None) -> None:
         event = row.event
         check(sum(p.amount for p in event.postings) == 0, f"event {event.seq} does not sum to zero")
-        notes = row.notes_json or notes_text(event)
-        self.conn.execute(
-            "INSERT INTO events(seq, actor, request_id, submitted, command, reverses, notes, created_at, "
-            "state_hash, legs, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (event.seq, row.actor, row.request_id, row.submitted, event.command, event.reverses, notes,
-             row.created_at, row.state_hash, legs_of(event), row.hash))
+        check(all(chain.SEP not in str(v) for v in (row.request_id, row.actor, row.submitted, event.command)),
+              f"event {event.seq} holds the field separator")
+        self.conn.execute("INSERT INTO events(seq, request_id, body, hash) VALUES (?,?,?,?)",
+                          (event.seq, row.request_id, row.body(), row.hash))
         self.conn.executemany(
             "INSERT INTO postings(seq, leg, account, amount) VALUES (?,?,?,?)",
             [(event.seq, i, p.account, p.amount) for i, p in enumerate(event.postings)])
