@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,17 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/companion demo --delay 0.02
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check companion tests
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/companion bench ledger
 	$(BIN)/companion bench engine
+	$(BIN)/companion bench open
 
 clean:
 	rm -rf $(VENV) build *.egg-info

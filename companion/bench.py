@@ -9,6 +9,7 @@ open:   time to reopen games of 100 to 10,000 events in a fresh process (checkpo
 """
 import os
 import random
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -16,8 +17,6 @@ import time
 from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for
 from companion.engine.game import Game
-import sqlite3
-
 from companion.table import new_game
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]

@@ -7,13 +7,20 @@ import random
 import sys
 import traceback
 from datetime import datetime, timezone
-from pathlib import Path
 
 from companion import messages
 from companion.editions import load_edition, shipped
-from companion.errors import (EXIT_BAD_INPUT, EXIT_DISK_FULL, EXIT_INTERNAL, EXIT_OK, CompanionError, LedgerError,
-                              OutcomeUnknown, RuleViolation,
-                              exit_code)
+from companion.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_DISK_FULL,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    CompanionError,
+    LedgerError,
+    OutcomeUnknown,
+    RuleViolation,
+    exit_code,
+)
 from companion.ledger.anchor import default_state_dir
 from companion.table import new_game, new_request_id, open_game, recover_game, verify_game
 from companion.view import event_lines, state_json, state_text

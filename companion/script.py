@@ -9,11 +9,11 @@ one ScriptError naming the file, the line and the problem: never a traceback.
 import sys
 from pathlib import Path
 
-from companion.errors import CompanionError, RuleViolation
 from companion.engine.command import Command, parse_command
 from companion.engine.game import Game
-from companion.table import new_game
+from companion.errors import CompanionError, RuleViolation
 from companion.messages import render_error
+from companion.table import new_game
 
 BOM = b"\xef\xbb\xbf"
 SHOWN = 80          # characters of a failed line quoted in the error

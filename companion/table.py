@@ -23,8 +23,19 @@ from companion.engine.game import Game, Proposal
 from companion.engine.rulesets import RULES_VERSION
 from companion.engine.snapshot import state_from_text, state_to_text
 from companion.engine.state import Event
-from companion.errors import (BadCommand, BadInput, CompanionError, DiskFull, EditionError, InvariantViolation,
-                              LedgerDamaged, LedgerError, OutcomeUnknown, RuleViolation, check)
+from companion.errors import (
+    BadCommand,
+    BadInput,
+    CompanionError,
+    DiskFull,
+    EditionError,
+    InvariantViolation,
+    LedgerDamaged,
+    LedgerError,
+    OutcomeUnknown,
+    RuleViolation,
+    check,
+)
 from companion.headwords import head_words
 from companion.ledger import chain
 from companion.ledger.anchor import Anchor, anchor_path, default_state_dir

@@ -9,11 +9,11 @@ white1 5, movement1 7, inspection 10, black1 13, jackpot 20, charity 25,
 white2 28, police 30, black2 35.
 """
 import pytest
+from helpers import new, play_checked, run, teleporting
 
 from companion.engine.classic import ClassicRules
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
-from helpers import new, play_checked, run, teleporting
 
 
 @pytest.fixture(scope="module")

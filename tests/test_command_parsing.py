@@ -7,7 +7,9 @@ digits within bounds, the 200-character line, no control or invisible characters
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from helpers import new
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
@@ -17,7 +19,6 @@ from companion.engine.game import Game
 from companion.engine.rulesets import RULESETS
 from companion.errors import BadCommand, RuleViolation
 from companion.messages import CATALOGS
-from helpers import new
 
 # one shipped edition per rules class (RULESETS), so every class's verbs are played
 EDITION_OF = {load_edition(e).rules: e for e in shipped()}

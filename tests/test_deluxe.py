@@ -9,11 +9,11 @@ police 30, black2 35, chance4 37). The shipped scale (placeholder) has 7 steps
 with places [4, 4, 3, 3, 2, 2, 1]; tests that need a small scale edit a copy.
 """
 import pytest
+from helpers import new, play_checked, run, teleporting
 
 from companion.engine.deluxe import DeluxeRules
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
-from helpers import new, play_checked, run, teleporting
 
 SHIPPED_SCALE = "rating_places = [4, 4, 3, 3, 2, 2, 1]"
 

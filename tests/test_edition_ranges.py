@@ -9,12 +9,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import play_checked
 
 from companion.editions import HERE, decode_edition, load_edition, parse_edition, rules_for, set_options, shipped
 from companion.engine.board import MONEY, MONEY_MAX, build_edition
 from companion.engine.rulesets import RULESETS
 from companion.errors import EditionError
-from helpers import play_checked
 
 EDITIONS = shipped()
 ROOT = Path(__file__).resolve().parent.parent
@@ -518,7 +518,7 @@ def money_at_the_top(edition_id):
     if "lease" in extra:
         extra["lease"] = {pid: v * factor for pid, v in extra["lease"].items()}
     opts = data.setdefault("options", {})
-    for key, (low, high) in cls.OPTION_RANGES.items():
+    for key, (_, high) in cls.OPTION_RANGES.items():
         if high == MONEY_MAX:
             opts[key] = min(MONEY_MAX, opts.get(key, cls.OPTIONS[key]) * factor) or MONEY_MAX
     assert largest_amount(data) > MONEY_MAX // 2

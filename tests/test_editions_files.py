@@ -2,12 +2,12 @@
 from the copy stored in a ledger, and plays a whole autoplay game to a winner (last
 player standing) or to a wealth count (the timed game) without stalling."""
 import pytest
+from helpers import new, play_checked, run
 
 from companion.autoplay import play
 from companion.editions import HERE, load_edition, parse_edition, rules_for, shipped
 from companion.engine.rulesets import RULESETS
 from companion.errors import EditionError
-from helpers import new, play_checked, run
 
 EDITIONS = shipped()
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]

@@ -19,12 +19,13 @@ Board (index: id price): 0 start, 1 oil1 100, 2 oil2 100, 3 oil3 120,
 37 metal1 400, 38 metal2 400, 39 metal3 450.
 """
 import pytest
+from helpers import edition_variant, teleporting
+from helpers import new as new_game
 
 from companion.editions import load_edition, rules_for
 from companion.engine.state import BANK, JACKPOT
 from companion.errors import RuleViolation
 from companion.messages import CATALOGS
-from helpers import edition_variant, new as new_game, teleporting
 
 EDITION = load_edition("elite")
 RULES = rules_for(EDITION)

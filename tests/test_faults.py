@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from faults.shim import build, preload_env
 
 from companion import cli
 from companion.errors import EXIT_DISK_FULL, EXIT_LEDGER, EXIT_OK, EXIT_UNKNOWN
 from companion.ledger.chain import split_body
 from companion.table import new_game, open_game
-from faults.shim import build, preload_env
 
 HERE = Path(__file__).resolve().parent
 FAULTS = HERE / "faults"

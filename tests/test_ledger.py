@@ -11,10 +11,9 @@ from companion.autoplay import next_command
 from companion.editions import load_edition
 from companion.engine.game import Game
 from companion.engine.state import Posting
-from companion.errors import (BadCommand, InvariantViolation, LedgerDamaged, LedgerError, RuleViolation)
+from companion.errors import BadCommand, InvariantViolation, LedgerDamaged, LedgerError, RuleViolation
 from companion.ledger import chain, schema
-from companion.ledger.store import Ledger
-from companion.table import CHECKPOINT_EVERY, open_game, new_game, verify_game
+from companion.table import CHECKPOINT_EVERY, new_game, open_game, verify_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

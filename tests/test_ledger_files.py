@@ -14,12 +14,22 @@ import stat
 from pathlib import Path
 
 import pytest
+from files.sandbox import (
+    as_user,
+    can_write,
+    cli,
+    cli_as_user,
+    give_to_user,
+    in_mount_namespace,
+    mount_namespace_problem,
+    one_line_error,
+    open_dir,
+    readonly_bind_mounts,
+    tmpfs_mount,
+    user_uid,
+)
 
-from companion.errors import (EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_DISK_FULL, EXIT_LEDGER, LedgerDamaged,
-                              LedgerError)
-from files.sandbox import (can_write, cli, cli_as_user, give_to_user, in_mount_namespace, as_user,
-                           mount_namespace_problem, one_line_error, open_dir, readonly_bind_mounts,
-                           tmpfs_mount, user_uid)
+from companion.errors import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_DISK_FULL, EXIT_LEDGER, LedgerDamaged, LedgerError
 
 READERS = ["state", "history", "verify"]
 COMMANDS = READERS + ["do"]
@@ -559,7 +569,7 @@ def test_a_nearly_full_disk_either_stores_the_event_or_says_the_disk_is_full(pla
     r = run_plan([tmpfs_mount(disk, DISK)], plan)
     assert r["new"]["run"].code == 0, str(r["new"]["run"])
     stored, problems = [], []
-    for k, slack in enumerate(slacks):
+    for k in range(len(slacks)):
         free = r[f"{k} fill"]["free"]
         where = f"{free} bytes free{' (after a look)' if k % 2 else ''}"
         acked, do, state, history = (r[f"{k} {label}"]["run"] for label in ("acked", "do", "state", "history"))

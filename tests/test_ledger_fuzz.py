@@ -12,10 +12,10 @@ import struct
 from pathlib import Path
 
 import pytest
+from files.sandbox import cli
 
 from companion.autoplay import next_command
 from companion.errors import EXIT_DAMAGED, EXIT_LEDGER, RuleViolation
-from files.sandbox import cli
 
 READERS = ("state", "history", "verify")
 EVENTS = 40

@@ -13,12 +13,12 @@ $20k, lease $10k); b2 has no lease price. The ONE WAY street is j10 circus r1
 finish j20.
 """
 import pytest
+from helpers import edition_variant, new, play_checked
 
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.state import BANK
 from companion.errors import EditionError, RuleViolation
 from companion.messages import CATALOGS
-from helpers import edition_variant, new, play_checked
 
 RULES = rules_for(load_edition("madmillionaire"))
 

@@ -13,14 +13,14 @@ chance1 7, jail 10, electric 12, free_parking 20, water_works 28, go_to_jail 30,
 luxury_tax 38, boardwalk 39.
 """
 import pytest
+from helpers import new, play_checked, run, teleporting
 
 from companion.autoplay import play
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
-from companion.table import new_game, open_game
 from companion.messages import CATALOGS, LANGUAGES
-from helpers import new, play_checked, run, teleporting
+from companion.table import new_game, open_game
 
 # The US title deeds (2008 onward): price, rent with 0-4 houses and a hotel, house cost,
 # mortgage value. Hotels cost the same as a house.

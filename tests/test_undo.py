@@ -4,13 +4,13 @@ window, never of the start or of another undo, and replayed like any event."""
 import json
 
 import pytest
+from helpers import edition_variant, new, run
 
 from companion import cli
 from companion.editions import load_edition, rules_for
 from companion.engine.state import Posting
 from companion.errors import RuleViolation
 from companion.table import new_game, open_game
-from helpers import edition_variant, new, run
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

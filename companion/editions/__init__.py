@@ -4,9 +4,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from companion.errors import EditionError
 from companion.engine.board import build_edition, check_option, shown
 from companion.engine.rulesets import RULESETS
+from companion.errors import EditionError
 
 HERE = Path(__file__).parent
 
@@ -127,7 +127,8 @@ def set_options(text, options, source):
         nxt = _NEXT_TABLE.search(rest)      # only the [options] table is edited
         body, tail = (rest[:nxt.start()], rest[nxt.start():]) if nxt else (rest, "")
     for key, line in lines:
-        body, n = re.subn(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", lambda m: line, body, count=1, flags=re.M)
+        body, n = re.subn(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", lambda m, line=line: line, body, count=1,
+                          flags=re.M)
         if not n:
             body = line + "\n" + body
     return head + body + tail

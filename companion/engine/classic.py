@@ -7,10 +7,10 @@ business, ...). The JACKPOT, TAX INSPECTION and redemption timing are the
 Millionaire family's (engine/millionaire.py). Ambiguous points are named options
 in the edition file and explained in docs/editions/classic.md.
 """
-from companion.errors import EditionError
 from companion.engine.board import MONEY, shown
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, CHARITY, JACKPOT, Note
+from companion.errors import EditionError
 
 
 class ClassicRules(MillionaireRules):
@@ -63,7 +63,7 @@ class ClassicRules(MillionaireRules):
             raise EditionError(source, "options.movement_deck", f"{shown(edition.options['movement_deck'])} "
                                f"is not a deck in [decks] (known: {', '.join(edition.decks) or 'none'})")
         factor = edition.options["monopoly_rent_multiplier"]
-        for pid, cell in edition.plots.items():
+        for cell in edition.plots.values():
             # Stop at a "foreign" site: the monopoly rent is the printed rent doubled,
             # so the file's second rent amount must say exactly that
             if len(cell.rent) > 1 and cell.rent[1] != cell.rent[0] * factor:

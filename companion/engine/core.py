@@ -7,11 +7,11 @@ effects, commands and options; nothing edition-specific lives here.
 """
 from dataclasses import dataclass, replace
 
-from companion.errors import BadCommand, EditionError, RuleViolation, check
-from companion.engine.board import MONEY, PERCENT, check_number, keyname, shown
+from companion.engine.board import MONEY, MONEY_MAX, PERCENT, check_number, keyname, shown
 from companion.engine.command import Command, parse_command
 from companion.engine.shuffle import shuffled
-from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Posting, Note, State
+from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Note, Posting, State
+from companion.errors import BadCommand, EditionError, RuleViolation, check
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,9 @@ class Pending:
     count: int = 0
 
 
-# The largest number a command may carry: money amounts, bids, fees, share counts.
-# One constant so a slip of the finger (an extra 000) is refused, not paid.
-MAX_AMOUNT = 1_000_000_000
+# The largest number a command may carry: money amounts, bids, fees, share counts; the same
+# bound as every amount in an edition file, so a slip of the finger (an extra 000) is refused.
+MAX_AMOUNT = MONEY_MAX
 
 
 def parse_line(line):
@@ -57,7 +57,7 @@ EFFECT_NUMBERS = {
 # effect arguments that are text (a cell, a cell kind, a deck, an account, an industry)
 EFFECT_TEXTS = {"do", "cell", "kind", "deck", "to", "from", "industry"}
 # optional arguments each effect reads besides its required ones (any other key is refused)
-CORE_EFFECT_OPTIONAL = {
+CORE_EFFECT_OPTIONAL: dict[str, tuple[str, ...]] = {
     "pay": ("to",), "each_player_pays": ("to",),      # a system account instead of the bank
     "receive": ("from",),
     "move_to": ("collect",),             # false: no START income on the way
@@ -65,7 +65,7 @@ CORE_EFFECT_OPTIONAL = {
 }
 
 # Effects every edition understands: verb -> required argument keys.
-CORE_EFFECTS = {
+CORE_EFFECTS: dict[str, tuple[str, ...]] = {
     "pay": ("amount",),                  # the drawing player pays the bank
     "receive": ("amount",),              # the bank pays the drawing player
     "pay_each_player": ("amount",),      # the drawing player pays every other player
@@ -125,13 +125,13 @@ class Rules:
     CELL_KINDS = {"start", "plot", "card", "free", "tax", "detention", "go_to_detention"}
     # the parameters a non-plot cell kind reads, with their ranges; any other key is refused
     CELL_PARAMS = {"tax": {"amount": MONEY}}
-    SUPPLY = ("small", "large")             # [supply] items the rules count (BOX_ITEMS each)
+    SUPPLY: tuple[str, ...] = ("small", "large")   # [supply] items the rules count (BOX_ITEMS each)
     EFFECTS = CORE_EFFECTS
     EFFECT_NUMBERS = EFFECT_NUMBERS
     EFFECT_OPTIONAL = CORE_EFFECT_OPTIONAL
     READS_SLOT = False                      # [slot]: only the Millionaire family has a slot machine
-    EXTRA_KEYS = ()                         # [extra] keys the rules module reads
-    SYSTEM_ACCOUNTS = (BANK,)
+    EXTRA_KEYS: tuple[str, ...] = ()        # [extra] keys the rules module reads
+    SYSTEM_ACCOUNTS: tuple[str, ...] = (BANK,)
     PLOTS_PAY_RENT = True       # plots must list their rent (not so in Mad Millionaire)
 
     # verb -> method; every verb is a command of the script language (docs/script-language.md)

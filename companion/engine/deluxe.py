@@ -8,10 +8,10 @@ The scale's shape (how many steps, how many places on each) is edition data:
 step is the counter `holdings[(player, "rating")]`; 0 is the yellow line beside
 the scale where every token starts. Choices are in docs/editions/deluxe.md.
 """
-from companion.errors import EditionError
 from companion.engine.board import MONEY, PLAYERS, check_numbers
 from companion.engine.classic import ClassicRules
 from companion.engine.state import Note
+from companion.errors import EditionError
 
 RATING = "rating"
 

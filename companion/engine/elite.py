@@ -6,11 +6,11 @@ in the edition file and explained in docs/rule-choices.md.
 """
 from dataclasses import replace
 
-from companion.errors import BadCommand, EditionError, RuleViolation
 from companion.engine.board import MONEY, PERCENT, shown
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, Debt, Note
+from companion.errors import BadCommand, EditionError, RuleViolation
 
 POLICIES = ("green", "blue", "orange", "red")
 SHORT_TERM = ("green", "blue")

@@ -7,9 +7,9 @@ depends on N (docs/undo.md). The ledger therefore never changes a row.
 """
 from dataclasses import dataclass
 
-from companion.errors import BadCommand, InvariantViolation, RuleViolation, check
 from companion.engine.core import parse_line
 from companion.engine.state import Event, Note, Posting, State
+from companion.errors import BadCommand, InvariantViolation, RuleViolation, check
 
 MAX_SEED = (1 << 64) - 1     # the deck shuffle is splitmix64: a seed is 64 bits
 

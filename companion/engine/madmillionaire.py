@@ -14,12 +14,12 @@ U-turn. Businesses are the board's plots (their `industry` is the building set);
 lease prices and which buildings stand next to each other are edition data too.
 Ambiguous points are options, explained in docs/editions/madmillionaire.md.
 """
-from companion.errors import BadCommand, EditionError, RuleViolation, check
 from companion.engine.board import MONEY, check_number, check_numbers, keyname, shown
 from companion.engine.command import Command
 from companion.engine.core import Pending, Rules
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, Note
+from companion.errors import BadCommand, EditionError, RuleViolation, check
 
 SALE_FACES = ("half", "full", "double", "triple")
 SMALL = "small"          # the industry of the six small single buildings (one is free at the start)

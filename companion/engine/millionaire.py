@@ -7,10 +7,10 @@ holds a token landing on it (pay 50 or a double within three turns) and the
 same "redeem a mortgaged plot only before your own turn". Edition modules
 subclass `MillionaireRules` and add their own cells on top.
 """
-from companion.errors import EditionError, RuleViolation
 from companion.engine.board import MONEY, MONEY_MAX, check_number, keyname, shown
 from companion.engine.core import Rules
 from companion.engine.state import BANK, JACKPOT, Note
+from companion.errors import EditionError, RuleViolation
 
 
 class MillionaireRules(Rules):
@@ -29,7 +29,7 @@ class MillionaireRules(Rules):
     }
     READS_SLOT = True
     CELL_KINDS = Rules.CELL_KINDS | {"jackpot"}
-    SYSTEM_ACCOUNTS = (BANK, JACKPOT)
+    SYSTEM_ACCOUNTS: tuple[str, ...] = (BANK, JACKPOT)
     COMMANDS = {**Rules.COMMANDS, "jackpot": "cmd_jackpot"}
     ARITY = {**Rules.ARITY, "jackpot": (1, 4, "jackpot BET D D D")}
     DICE_VERBS = {**Rules.DICE_VERBS, "jackpot": (1, 3)}

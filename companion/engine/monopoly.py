@@ -13,11 +13,11 @@ to the bank, so a lot at H + 1 holds one hotel and no house.
 """
 from dataclasses import replace
 
-from companion.errors import BadCommand, EditionError, RuleViolation
 from companion.engine.board import MONEY, PERCENT
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, POT, Note
+from companion.errors import BadCommand, EditionError, RuleViolation
 
 MONOPOLY_EFFECTS = {
     **CORE_EFFECTS,

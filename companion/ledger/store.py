@@ -18,8 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from companion.engine.state import Event, Note, Posting
-from companion.errors import (DiskFull, InvariantViolation, LedgerDamaged, LedgerError,
-                              OutcomeUnknown, check)
+from companion.errors import DiskFull, InvariantViolation, LedgerDamaged, LedgerError, OutcomeUnknown, check
 from companion.ledger import chain, schema
 from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor, write_anchor
 
