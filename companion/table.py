@@ -161,10 +161,7 @@ class Table:
                         raise RuleViolation("request_reused", request_id=request_id,
                                             stored=stored_submitted, submitted=submitted)
                     # answer from the ledger, but only from a synced one: this write syncs it
-                    w.pending = (seq, request_id, stored_submitted)
-                    self.ledger.conn.execute(
-                        "INSERT INTO resolutions(request_id, seq, stored, at) VALUES (?,?,1,?)",
-                        (request_id, seq, now_text()))
+                    w.record_resolution(request_id, seq, True, stored_submitted)
                     return self.game.events[seq - 1]
                 proposal = self.game.propose(line)
                 row, checkpoint = self._row_for(proposal, actor, request_id, submitted)
@@ -255,7 +252,7 @@ class Table:
             with self.ledger.reading():
                 found = self.ledger.request(unknown.request_id)
             stored = found is not None
-            self.ledger.record_resolution(unknown.request_id, unknown.seq or 0, stored)
+            self.ledger.record_resolution(unknown.request_id, unknown.seq or 0, stored, unknown.command or "")
         except OutcomeUnknown as exc:
             raise OutcomeUnknown(f"{unknown} (a later sync failed too: {exc})", unknown.seq,
                                  unknown.request_id, unknown.command) from None

@@ -486,12 +486,10 @@ class Ledger:
         self.close()
         self.conn = self._open()
 
-    def record_resolution(self, request_id: str, seq: int, stored: bool) -> None:
+    def record_resolution(self, request_id: str, seq: int, stored: bool, command: str) -> None:
         """Write (and so sync) a note of what a later look found; OutcomeUnknown if the sync fails."""
         with self.writing() as w:
-            w.pending = (seq, request_id, "the check of an unknown outcome")
-            self.conn.execute("INSERT INTO resolutions(request_id, seq, stored, at) VALUES (?,?,?,?)",
-                              (request_id, seq, int(stored), now_text()))
+            w.record_resolution(request_id, seq, stored, command)
 
     def backup(self, target: str) -> None:
         """A consistent copy with SQLite's backup API: written aside, synced, then renamed."""
@@ -525,6 +523,12 @@ class _Writing:
         self.ledger = ledger
         self.conn = ledger.conn
         self.pending: tuple | None = None      # (seq, request id, command) being committed
+
+    def record_resolution(self, request_id: str, seq: int, stored: bool, command: str) -> None:
+        """Note what a look at the ledger found for a request; its COMMIT syncs the answer."""
+        self.pending = (seq, request_id, command)
+        self.conn.execute("INSERT INTO resolutions(request_id, seq, stored, at) VALUES (?,?,?,?)",
+                          (request_id, seq, int(stored), now_text()))
 
     def add_meta(self, meta: dict) -> None:
         self.conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", sorted(meta.items()))
