@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from faults.payments import cash_after
 from faults.shim import build, preload_env
 
 from companion import cli
@@ -39,7 +40,6 @@ from companion.table import new_game, open_game
 HERE = Path(__file__).resolve().parent
 FAULTS = HERE / "faults"
 CHILD_TIMEOUT_S = 150
-START_CASH = 2000                  # classic.toml start_cash, two players
 ERRNOS = {"EIO": errno.EIO, "ENOSPC": errno.ENOSPC, "short": 0}     # 0: a short write, no error
 
 
@@ -156,16 +156,6 @@ def test_the_shim_sees_the_calls_the_game_commits_with(calibration):
     """SQLite commits with pwrite64 + fdatasync (strace-confirmed): if the shim stopped seeing
     them (another libsqlite3, another path), every sweep below would inject nothing."""
     assert calibration["all"]["fdatasync"] > 0 and calibration["all"]["pwrite64"] > 0, calibration
-
-
-def pays(commands) -> dict:
-    """Cash of each player after these `pay FROM TO AMOUNT` commands, from the start cash."""
-    cash = {"Anna": START_CASH, "Boris": START_CASH}
-    for line in commands:
-        _, payer, payee, amount = line.split()
-        cash[payer] -= int(amount)
-        cash[payee] += int(amount)
-    return cash
 
 
 def stored_events(db: str) -> tuple[dict, list]:
@@ -318,7 +308,7 @@ def resubmit(db: str, expect: dict, stored: dict) -> list:
     twice = {line for line in submitted if submitted.count(line) > 1}
     if twice:
         out.append(f"booked twice after re-submitting: {sorted(twice)}")
-    expected_cash = pays(stored[rid][1] for rid in wanted if rid in stored)
+    expected_cash = cash_after(stored[rid][1] for rid in wanted if rid in stored)
     if cash != expected_cash:
         out.append(f"balances {cash}, the stored payments make {expected_cash}")
     return out
@@ -478,7 +468,7 @@ def test_the_command_line_under_a_failing_disk(shim_so, tmp_path, monkeypatch, c
     assert len(submitted) == 1 + len(sent), f"booked twice: {submitted}"
     table = open_game(str(db))
     try:
-        assert {p: table.state.balances[p] for p in ("Anna", "Boris")} == pays(sent.values())
+        assert {p: table.state.balances[p] for p in ("Anna", "Boris")} == cash_after(sent.values())
     finally:
         table.close()
     assert not companion_verify({"dir": str(tmp_path)})

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from faults.payments import cash_after
 
 from companion.errors import EXIT_REFUSED, RuleViolation
 from companion.ledger.chain import split_body
@@ -26,7 +27,6 @@ from companion.table import new_game, open_game
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "faults" / "race_child.py"
 WRITERS, READERS, PER_WRITER = 10, 10, 30
-START_CASH = 2000                   # classic.toml start_cash
 READY_TIMEOUT_S = 60
 WORK_TIMEOUT_S = 150
 
@@ -102,15 +102,6 @@ def stored(db: str) -> dict:
         conn.close()
     assert [seq for seq, _, _ in rows] == list(range(1, len(rows) + 1))
     return {rid: (seq, submitted) for seq, rid, submitted in rows}
-
-
-def cash_after(commands) -> dict:
-    cash = {"Anna": START_CASH, "Boris": START_CASH}
-    for line in commands:
-        _, payer, payee, amount = line.split()
-        cash[payer] -= int(amount)
-        cash[payee] += int(amount)
-    return cash
 
 
 def companion(*args) -> subprocess.CompletedProcess:

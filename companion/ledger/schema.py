@@ -66,15 +66,25 @@ VERSION = max(MIGRATIONS)
 
 def create(conn: sqlite3.Connection) -> None:
     """Give an empty database the current schema, in one transaction."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    def work():
         if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
             raise LedgerDamaged("this SQLite file already holds tables: it is not an empty ledger")
         for version in sorted(MIGRATIONS):
-            for statement in _statements(MIGRATIONS[version]):
-                conn.execute(statement)
+            _apply(conn, version)
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        conn.execute(f"PRAGMA user_version = {VERSION}")
+    _in_transaction(conn, work)
+
+
+def _apply(conn: sqlite3.Connection, version: int) -> None:
+    for statement in _statements(MIGRATIONS[version]):
+        conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {version}")
+
+
+def _in_transaction(conn: sqlite3.Connection, work) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        work()
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -106,16 +116,7 @@ def check_version(conn: sqlite3.Connection, path: str) -> int:
 def upgrade(conn: sqlite3.Connection, found: int) -> None:
     """Apply the migrations after `found`, one transaction each; they only ever add."""
     for version in sorted(v for v in MIGRATIONS if v > found):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in _statements(MIGRATIONS[version]):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {version}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        _in_transaction(conn, lambda version=version: _apply(conn, version))
 
 
 _expected: list | None = None
