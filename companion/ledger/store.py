@@ -21,7 +21,7 @@ from urllib.parse import quote
 from companion.engine.state import Event, Note, Posting
 from companion.errors import DiskFull, InvariantViolation, LedgerDamaged, LedgerError, OutcomeUnknown, check
 from companion.ledger import chain, schema
-from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor, write_anchor
+from companion.ledger.anchor import Anchor, AnchorFile, anchor_path, default_state_dir
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MEMORY = ":memory:"
@@ -140,6 +140,7 @@ class Ledger:
         self.memory = self.path == MEMORY
         self.conn = _conn if _conn is not None else self._open()
         self._game_id: str | None = None
+        self._anchor: AnchorFile | None = None
 
     # ----- opening ------------------------------------------------------------------
 
@@ -262,6 +263,8 @@ class Ledger:
         return ledger
 
     def close(self) -> None:
+        if self._anchor is not None:
+            self._anchor.close()
         try:
             self.conn.close()
         except sqlite3.Error:
@@ -472,16 +475,21 @@ class Ledger:
     # ----- the anchor outside the file ---------------------------------------------------
 
     @property
-    def anchor_file(self) -> Path | None:
-        return None if self.memory else anchor_path(self.state_dir, self.game_id)
+    def anchor_file(self) -> AnchorFile | None:
+        if self.memory:
+            return None
+        if self._anchor is None:
+            self._anchor = AnchorFile(anchor_path(self.state_dir, self.game_id))
+        return self._anchor
 
     def anchor(self) -> Anchor | None:
-        path = self.anchor_file
-        return read_anchor(path) if path else None
+        file = self.anchor_file
+        return file.read() if file else None
 
     def set_anchor(self, anchor: Anchor, sync: bool = True) -> None:
-        if self.anchor_file is not None:
-            write_anchor(self.anchor_file, anchor, sync)
+        file = self.anchor_file
+        if file is not None:
+            file.write(anchor, sync)
 
     # ----- recovery of an unknown outcome, and backups ------------------------------------
 
