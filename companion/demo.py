@@ -43,7 +43,8 @@ def run_demo(db=None, seed=2026, language="en", delay=0.0, edition="elite", max_
     table.close()
     reopened = open_game(db)
     same = reopened.state.signature() == table.state.signature()
-    print(f"\n{n} events on the ledger; reopened from disk, replayed and checked: "
+    print(f"\n{n} events on the ledger; reopened from disk, hash chain and anchor checked: "
           f"{'identical state' if same else 'DIFFERENT STATE'}")
+    print(f"head: #{reopened.head()[0]} {reopened.head_words(language)} (the words every screen can compare)")
     reopened.close()
     return 0 if same else 1
