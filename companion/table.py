@@ -11,6 +11,9 @@ checkpoint the undo window allows; `verify_game` replays everything.
 """
 import json
 import os
+import shutil
+import sqlite3
+import tempfile
 import tomllib
 import uuid
 from collections.abc import Sequence
@@ -38,7 +41,7 @@ from companion.errors import (
 )
 from companion.headwords import head_words
 from companion.ledger import chain
-from companion.ledger.anchor import Anchor, anchor_path, default_state_dir
+from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 
 TABLE = "table"                 # the banker's role: the command line, scripts, the box's buttons
@@ -266,7 +269,7 @@ class Table:
     def backup(self) -> None:
         try:
             self.ledger.backup(self.ledger.path + ".backup")
-        except (OSError, CompanionError, Exception) as exc:   # a backup never stops the game
+        except (OSError, sqlite3.Error) as exc:        # a backup never stops the game
             self.warnings.append(f"the backup beside the ledger failed: {exc}")
 
     # ----- reading -------------------------------------------------------------------------
@@ -512,9 +515,6 @@ def _salvage(path: str, state_dir=None) -> tuple[dict, list[EventRow]]:
     The copy (with its -wal) lives in a temporary folder, so SQLite's own
     recovery of the -wal happens there and the damaged file stays as it is.
     """
-    import shutil
-    import sqlite3
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="companion-recover-") as folder:
         copy = os.path.join(folder, "ledger.sqlite")
         try:
@@ -534,7 +534,6 @@ def _salvage(path: str, state_dir=None) -> tuple[dict, list[EventRow]]:
 
 
 def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
-    import sqlite3
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     except sqlite3.Error as exc:
@@ -584,7 +583,6 @@ def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
     count, source, meta, rows = max(sources, key=lambda s: s[0])
     report = []
     ledger_dir = Path(state_dir) if state_dir else None
-    from companion.ledger.anchor import read_anchor
     anchor = read_anchor(anchor_path(ledger_dir or default_state_dir(), meta["game_id"]))
     if anchor is not None:
         if anchor.seq <= len(rows) and rows[anchor.seq - 1].hash == anchor.head:

@@ -582,3 +582,24 @@ def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_pa
     assert new.state.cash("Boris") - new.state.cash("Anna") == 2 * (1 + 2 + 3)
     new.close()
     assert verify_game(str(tmp_path / "recovered.sqlite")).head()[0] == 4
+
+
+def test_a_backup_every_100_events_lets_recover_survive_a_ruined_file(db, tmp_path):
+    from companion.table import BACKUP_EVERY, recover_game
+    table = new_game(db, "classic", ["Anna", "Boris"], 1)
+    for i in range(BACKUP_EVERY + 5):
+        table.submit(f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} {i + 1}")
+    head = table.head()
+    table.close()
+    import os
+    assert os.path.exists(db + ".backup")
+    with open(db, "r+b") as f:                 # the main file ruined past its header
+        f.truncate(100)
+    if os.path.exists(db + "-wal"):
+        os.remove(db + "-wal")
+    with pytest.raises(LedgerDamaged):
+        open_game(db)
+    new, report = recover_game(db, str(tmp_path / "again.sqlite"))
+    assert new.head()[0] == BACKUP_EVERY and "backup" in report[0]
+    assert any(f"{BACKUP_EVERY + 1}-{head[0]} are lost" in line for line in report)
+    new.close()
