@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from companion.engine.state import Event, Note, Posting
-from companion.errors import DiskFull, InvariantViolation, LedgerDamaged, LedgerError, OutcomeUnknown, check
+from companion.errors import DiskFull, LedgerDamaged, LedgerError, OutcomeUnknown, check
 from companion.ledger import chain, schema
 from companion.ledger.anchor import Anchor, AnchorFile, anchor_path, default_state_dir
 
@@ -572,4 +572,4 @@ def notes_text(event: Event) -> str:
     return json.dumps([n.as_json() for n in event.notes], ensure_ascii=False)
 
 
-__all__ = ["Ledger", "EventRow", "InvariantViolation", "sqlite_failure", "now_text", "notes_text"]
+__all__ = ["Ledger", "EventRow", "sqlite_failure", "now_text", "notes_text"]
