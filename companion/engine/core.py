@@ -458,7 +458,6 @@ class Rules:
         A held player reports a miss with `land` on the detention cell itself
         (or the cell the fine lets them reach), a double with `land CELL double`.
         """
-        self.need(args, 1, "land CELL [double]")
         if len(args) > 1 and args[1].lower() != "double":
             raise BadCommand("usage", usage="land CELL [double]")    # not silently a plain landing
         double = len(args) > 1
@@ -629,7 +628,6 @@ class Rules:
 
     def cmd_use_card(self, s, args):
         """Use a kept card that releases from detention: `use_card CARD`."""
-        self.need(args, 1, "use_card CARD")
         p = s.turn
         card_id = args[0]
         if card_id not in s.kept.get(p, ()):
@@ -750,7 +748,6 @@ class Rules:
 
     def cmd_opening(self, s, args):
         """The auction host sets the opening price before the first bid."""
-        self.need(args, 1, "opening AMOUNT")
         a = self.auction(s)
         if a.bidder is not None:
             raise RuleViolation("auction_has_bids")
@@ -759,7 +756,6 @@ class Rules:
         s.notes.append(Note("auction_opening", {"plot": a.plot, "opening": amount}))
 
     def cmd_bid(self, s, args):
-        self.need(args, 2, "bid PLAYER AMOUNT")
         a = self.auction(s)
         p = self.player_arg(s, args[0])
         amount = self.int_arg(args[1], low=1)
@@ -824,7 +820,6 @@ class Rules:
             raise RuleViolation("plot_under_auction", plot=cell.id)
 
     def cmd_build(self, s, args):
-        self.need(args, 1, "build PLOT")
         cell = self.plot_arg(args[0])
         self.check_not_under_hammer(s, cell)
         p = self.owner_of(s, cell)
@@ -854,7 +849,6 @@ class Rules:
         return cell.build_cost
 
     def cmd_sell_building(self, s, args):
-        self.need(args, 1, "sell_building PLOT")
         cell = self.plot_arg(args[0])
         p = self.owner_of(s, cell)
         level = s.level.get(cell.id, 0)
@@ -877,7 +871,6 @@ class Rules:
     # ----- mortgage ---------------------------------------------------------------
 
     def cmd_mortgage(self, s, args):
-        self.need(args, 1, "mortgage PLOT")
         cell = self.plot_arg(args[0])
         self.check_not_under_hammer(s, cell)
         p = self.owner_of(s, cell)
@@ -896,7 +889,6 @@ class Rules:
         return cell.mortgage + (base * self.opt["redeem_interest_percent"] + 99) // 100
 
     def cmd_redeem(self, s, args):
-        self.need(args, 1, "redeem PLOT")
         cell = self.plot_arg(args[0])
         p = self.owner_of(s, cell)
         if cell.id not in s.mortgaged:
@@ -978,7 +970,6 @@ class Rules:
 
     def cmd_pay(self, s, args):
         """An agreed payment between players: `pay FROM TO AMOUNT` (deals, commissions)."""
-        self.need(args, 3, "pay PLAYER PLAYER AMOUNT")
         a = self.player_arg(s, args[0])
         b = self.player_arg(s, args[1])
         amount = self.int_arg(args[2], low=1)
@@ -1114,7 +1105,6 @@ class Rules:
 
     def cmd_choose(self, s, args):
         """Pick one of the offered cells: `choose CELL`."""
-        self.need(args, 1, "choose CELL")
         if s.pending is None or s.pending.kind != "choose":
             raise RuleViolation("no_choice")
         cell = self.edition.cell(args[0])
@@ -1129,7 +1119,6 @@ class Rules:
 
     def cmd_bankrupt(self, s, args):
         """`bankrupt PLAYER`: a player who owes more than they can pay leaves the game."""
-        self.need(args, 1, "bankrupt PLAYER")
         p = self.player_arg(s, args[0])
         mine = [d for d in s.debts if d.debtor == p]
         if not mine:

@@ -208,7 +208,6 @@ class EliteRules(MillionaireRules):
 
     def cmd_buy_shares(self, s, args):
         """`buy_shares PLAYER N`: before the game, on passing START, or on EXCHANGE."""
-        self.need(args, 2, "buy_shares PLAYER N")
         p = self.player_arg(s, args[0])
         n = self.int_arg(args[1], "shares", 1)
         visit = self.exchange_visit(s, p)
@@ -241,7 +240,6 @@ class EliteRules(MillionaireRules):
 
     def cmd_sell_shares(self, s, args):
         """`sell_shares PLAYER N`: to the bank, any time before one's own turn."""
-        self.need(args, 2, "sell_shares PLAYER N")
         p = self.player_arg(s, args[0])
         n = self.int_arg(args[1], "shares", 1)
         if n > s.held(p, "shares"):
@@ -259,7 +257,6 @@ class EliteRules(MillionaireRules):
 
     def cmd_commission(self, s, args):
         """`commission BUYER N FEE`: buy shares through the player on EXCHANGE, once each."""
-        self.need(args, 3, "commission PLAYER N FEE")
         q = self.player_arg(s, args[0])
         n = self.int_arg(args[1], "shares", 1)
         fee = self.int_arg(args[2], "fee", 0)
@@ -301,7 +298,6 @@ class EliteRules(MillionaireRules):
 
     def cmd_insure(self, s, args):
         """`insure PLAYER COLOUR`: buy a policy from the bank."""
-        self.need(args, 2, "insure PLAYER green|blue|orange|red")
         p = self.player_arg(s, args[0])
         colour = args[1].lower()
         if colour not in POLICIES:
@@ -322,7 +318,6 @@ class EliteRules(MillionaireRules):
         the owner owed the rent; else the first such debt): «игрок сам вправе
         выбирать, какой случай считать страховым».
         """
-        self.need(args, 2, "use_policy PLAYER orange|red [CARD|tax|rent|OWNER]")
         p = self.player_arg(s, args[0])
         colour = args[1].lower()
         what = args[2] if len(args) > 2 else None
@@ -371,7 +366,6 @@ class EliteRules(MillionaireRules):
 
     def cmd_skip_policy(self, s, args):
         """`skip_policy PLAYER [CARD]`: keep the long-term policy; the auction or the payment goes ahead."""
-        self.need(args, 1, "skip_policy PLAYER [CARD]")
         p = self.player_arg(s, args[0])
         what = args[1] if len(args) > 1 else None
         if s.pending is not None and s.pending.kind == "claim" and s.pending.player == p and what is None:

@@ -236,7 +236,6 @@ class MadMillionaireRules(Rules):
 
     def cmd_claim(self, s, args):
         """`claim PLAYER BUSINESS`: SET UP 5, one small single building free of charge."""
-        self.need(args, 2, "claim PLAYER BUSINESS")
         p = self.player_arg(s, args[0])
         cell = self.business_arg(args[1])
         if s.phase != "setup":
@@ -316,7 +315,6 @@ class MadMillionaireRules(Rules):
 
     def cmd_move(self, s, args):
         """`move CELL`: the space where the car stopped."""
-        self.need(args, 1, "move CELL")
         if s.pending is None or s.pending.kind != "move":
             raise RuleViolation("no_move")
         cell = self.edition.cell(args[0])
@@ -483,7 +481,6 @@ class MadMillionaireRules(Rules):
 
     def cmd_miss(self, s, args):
         """`miss PLAYER`: the chosen opponent misses a turn (not one already waiting to)."""
-        self.need(args, 1, "miss PLAYER")
         p = self.six_for(s)
         q = self.player_arg(s, args[0])
         if q == p:
@@ -568,7 +565,6 @@ class MadMillionaireRules(Rules):
 
     def cmd_end_lease(self, s, args):
         """`end_lease BUSINESS`: ENDING A LEASE, any time in one's turn, full refund."""
-        self.need(args, 1, "end_lease BUSINESS")
         cell = self.business_arg(args[0])
         p = self.in_own_turn(s)
         if s.owner.get(cell.id) != p or not self.leased(s, cell.id):
@@ -580,7 +576,6 @@ class MadMillionaireRules(Rules):
 
     def cmd_abandon(self, s, args):
         """`abandon BUSINESS`: MOVE WITHOUT SELLING, the sign comes off, no money."""
-        self.need(args, 1, "abandon BUSINESS")
         cell = self.business_arg(args[0])
         p = self.in_own_turn(s)
         if s.owner.get(cell.id) != p or self.leased(s, cell.id):

@@ -268,7 +268,6 @@ class MonopolyRules(Rules):
         return a if a is not None and a.kind == "place_building" else None
 
     def cmd_build(self, s, args):
-        self.need(args, 1, "build PLOT")
         cell = self.plot_arg(args[0])
         p = self.owner_of(s, cell)
         ind = self.edition.industries[cell.industry]
@@ -294,7 +293,6 @@ class MonopolyRules(Rules):
         return super().build_price(s, cell)
 
     def cmd_sell_building(self, s, args):
-        self.need(args, 1, "sell_building PLOT")
         cell = self.plot_arg(args[0])
         p = self.owner_of(s, cell)
         if s.level.get(cell.id, 0) > self.houses_max() and self.left(s, "house") < self.houses_max():
@@ -331,7 +329,6 @@ class MonopolyRules(Rules):
 
     def cmd_house_auction(self, s, args):
         """`house_auction house|hotel`: the bank auctions one building while they are short."""
-        self.need(args, 1, "house_auction house|hotel")
         kind = args[0].lower()
         if kind not in KINDS:
             raise BadCommand("usage", usage="house_auction house|hotel")
@@ -545,7 +542,6 @@ class MonopolyRules(Rules):
 
     def cmd_keep_mortgage(self, s, args):
         """`keep_mortgage PLOT`: the new owner of a mortgaged lot pays the interest and keeps it mortgaged."""
-        self.need(args, 1, "keep_mortgage PLOT")
         cell = self.plot_arg(args[0])
         a = s.pending
         if a is None or a.kind != "mortgage_transfer" or a.plot != cell.id:
