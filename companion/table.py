@@ -17,6 +17,7 @@ import tempfile
 import tomllib
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from companion.editions import edition_from_data, load_edition, parse_edition, rules_for
@@ -115,10 +116,6 @@ class Table:
     def rules(self):
         return self.game.rules
 
-    @property
-    def readonly(self) -> bool:
-        return self.ledger.readonly
-
     def head(self) -> tuple[int, str]:
         return self.head_seq, self.head_hash
 
@@ -208,7 +205,7 @@ class Table:
             checkpoint = state_to_text(proposal.state)
             state_hash = chain.text_hash(checkpoint)
         row = EventRow(event, actor, request_id, submitted, now_text(), state_hash, "", notes_text(event))
-        return EventRow(**{**row.__dict__, "hash": row.chain_hash(self.head_hash)}), checkpoint
+        return replace(row, hash=row.chain_hash(self.head_hash)), checkpoint
 
     def _catch_up(self) -> None:
         """Replay, checked, every event another process stored since this table last looked."""
@@ -355,7 +352,7 @@ def new_game(path, edition_ref, players, seed, options=None, state_dir=None,
     except (TypeError, ValueError, tomllib.TOMLDecodeError):
         pass                               # dates and times have no JSON form: the text is parsed instead
     row = EventRow(first, TABLE, f"new-{game_id}", first.command, now_text(), None, "", notes_text(first))
-    row = EventRow(**{**row.__dict__, "hash": row.chain_hash(chain.genesis(meta))})
+    row = replace(row, hash=row.chain_hash(chain.genesis(meta)))
     existed = str(path) == ":memory:" or Path(path).exists()
     try:
         ledger = Ledger.create(path, meta, row, state_dir=state_dir)
