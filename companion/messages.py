@@ -323,6 +323,202 @@ RU = {
     "trade_one_amount": "В сделке одна сумма с каждой стороны, а не {amounts}",
 }
 
+# ===== the editions' own codes, each edition's English and Russian side by side =====
+# They join EN and RU below; a code already there keeps its text (test_messages checks that
+# no edition's code is shadowed so).
+
+# ----- Millionaire Classic (engine/classic.py); Deluxe uses these too ------------------------
+CLASSIC = {
+    "en": {
+        "fund_taken": "{player} takes {amount} from the CHARITY FUND",
+        "fund_empty": "The CHARITY FUND is empty: {player} takes nothing",
+        "black_business": "{player}: BLACK BUSINESS, off to the CHARITY FUND",
+        "black_business_fine": "{player} paid a fine of {amount} into the CHARITY FUND",
+        "no_circle_income": "{player} moves to {cell}: no circle income",
+    },
+    "ru": {
+        "fund_taken": "{player} забирает {amount} из БЛАГОТВОРИТЕЛЬНОГО ФОНДА",
+        "fund_empty": "БЛАГОТВОРИТЕЛЬНЫЙ ФОНД пуст: {player} ничего не получает",
+        "black_business": "{player}: «ЧЁРНЫЙ» БИЗНЕС, переход в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
+        "black_business_fine": "{player} платит штраф {amount} в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
+        "no_circle_income": "{player} переходит на {cell}: без кругового дохода",
+    },
+}
+
+
+# ----- Millionaire Deluxe (engine/deluxe.py): the rating scale -------------------------------
+DELUXE = {
+    "en": {
+        "rating_up": "{player} moves up to step {step} of the rating scale ({reason})",
+        "rating_down": "{player} moves down to step {step} of the rating scale ({reason})",
+        "rating_blocked": "{player} stays on step {step}: every place on step {target} is taken ({reason})",
+        "rating_bottom": "{player} is already at the foot of the rating scale ({reason})",
+        "rating_top": "{player} reaches the top of the rating scale",
+    },
+    "ru": {
+        "rating_up": "{player} поднимается на ступень {step} шкалы рейтинга ({reason})",
+        "rating_down": "{player} опускается на ступень {step} шкалы рейтинга ({reason})",
+        "rating_blocked": "{player} остаётся на ступени {step}: все места ступени {target} заняты ({reason})",
+        "rating_bottom": "{player} уже у подножия шкалы рейтинга ({reason})",
+        "rating_top": "{player} достигает вершины шкалы рейтинга",
+    },
+}
+
+
+# ----- Monopoly (engine/monopoly.py) ---------------------------------------------------------
+MONOPOLY = {
+    "en": {
+        "rent_roll_needed": "{player}: throw the dice for the rent of {plot} ({times} x the throw)",
+        "rent_dice": "{player} threw {dice} for the rent",
+        "card_rent_multiplied": "{player} pays {times} x the rent of {plot} (card)",
+        "no_rent_jailed": "{player} is in jail: no rent for {plot}",
+        "house_auction_opened": "Building shortage: one {kind} at auction ({left} left), opening {opening}",
+        "house_bid": "{player} bids {amount} for a {kind}",
+        "house_bid_lapsed": "{player} can no longer pay {amount}: the bid lapses, bidding for the {kind} reopens",
+        "house_auction_won": "{player} wins a {kind} for {amount}: place it with build",
+        "house_auction_no_bids": "No bids: the {kind} stays in the bank",
+        "place_declined": "{player} does not take the {kind}",
+        "hotels_sold_short": "{player} sold the hotels of {industry} without enough houses in the bank: +{amount}",
+        "mortgage_transfer_due": "{player} receives mortgaged {plot}: redeem it now for {redeem}, or keep_mortgage and pay {interest} interest",
+        "transfer_interest": "{player} paid {amount} interest on mortgaged {plot}",
+        "bankrupt_to_player": "{player} is bankrupt to {to}, who takes {cash} cash, {plots} and {cards}",
+        "bankrupt_to_bank": "{player} is bankrupt to the bank: {plots} return to the bank",
+        "debt_lapsed": "The {amount} {player} owed to {to} is lost in the bankruptcy",
+        "cards_traded": "{player} and {other} traded cards: gave {gave}, got {got}",
+        "pot_collected": "{player} collects the Free Parking pot: {amount}",
+        "go_bonus": "{player} landed on GO: {amount} more",
+        "dealt": "{player} is dealt {plot} and pays {price}",
+        "group_mortgaged": "A lot of {industry} is mortgaged: no building on {plot} until it is redeemed",
+        "group_built": "{industry} has buildings: sell them to the bank before trading {plot}",
+        "shortage_auction": "Houses are short ({left} {kind} left, 2+ players can build): use house_auction {kind}",
+        "no_shortage": "No shortage of {kind}s ({left} left): build directly",
+        "cannot_place": "{player} has no lot where a {kind} can go now",
+        "place_won_building": "{player} first places the {kind} won at auction (build) or declines it",
+        "no_rent_roll": "No rent throw is due",
+        "no_mortgage_transfer": "No decision on mortgaged {plot} is due",
+    },
+    "ru": {
+        "rent_roll_needed": "{player}: бросьте кубики для ренты {plot} ({times} x сумма очков)",
+        "rent_dice": "{player}: выпало {dice} для ренты",
+        "card_rent_multiplied": "{player} платит ренту за {plot} в {times} раза больше (карточка)",
+        "no_rent_jailed": "{player} в тюрьме: рента за {plot} не взимается",
+        "house_auction_opened": "Нехватка построек: {kind} на аукционе (осталось {left}), стартовая цена {opening}",
+        "house_bid": "{player} предлагает {amount} за {kind}",
+        "house_bid_lapsed": "{player} уже не может заплатить {amount}: ставка снята, торги за {kind} продолжаются",
+        "house_auction_won": "{player} получает {kind} за {amount}: поставьте командой build",
+        "house_auction_no_bids": "Ставок нет: {kind} остаётся в банке",
+        "place_declined": "{player} отказывается от {kind}",
+        "hotels_sold_short": "{player} продал(а) отели группы {industry} при нехватке домов в банке: +{amount}",
+        "mortgage_transfer_due": "{player} получает заложенный {plot}: выкупите сейчас за {redeem} или keep_mortgage и заплатите {interest} процентов",
+        "transfer_interest": "{player} заплатил(а) {amount} процентов за заложенный {plot}",
+        "bankrupt_to_player": "{player} банкрот перед {to}: тот получает {cash} наличными, {plots} и {cards}",
+        "bankrupt_to_bank": "{player} банкрот перед банком: {plots} возвращаются банку",
+        "debt_lapsed": "Долг {amount} ({player} перед {to}) пропадает при банкротстве",
+        "cards_traded": "{player} и {other} обменялись карточками: отдано {gave}, получено {got}",
+        "pot_collected": "{player} забирает копилку Бесплатной стоянки: {amount}",
+        "go_bonus": "{player} остановился(ась) на ВПЕРЁД: ещё {amount}",
+        "dealt": "{player} получает {plot} и платит {price}",
+        "group_mortgaged": "Участок группы {industry} заложен: строить на {plot} нельзя до выкупа",
+        "group_built": "В группе {industry} есть постройки: продайте их банку, прежде чем продавать {plot}",
+        "shortage_auction": "Домов не хватает (осталось {left}, {kind}; строить могут 2+ игрока): house_auction {kind}",
+        "no_shortage": "Нехватки нет ({kind}: осталось {left}): стройте напрямую",
+        "cannot_place": "У {player} нет участка, куда сейчас можно поставить {kind}",
+        "place_won_building": "{player} сначала ставит выигранный {kind} (build) или отказывается от него",
+        "no_rent_roll": "Бросок для ренты не нужен",
+        "no_mortgage_transfer": "Решение по заложенному {plot} не требуется",
+    },
+}
+
+
+# ----- Mad Millionaire (engine/madmillionaire.py) --------------------------------------------
+MAD_MILLIONAIRE = {
+    "en": {
+        "small_claimed": "{player} takes {plot} free of charge",
+        "stunt_revealed": "Publicity stunt: {card}",
+        "stunts_reshuffled": "The publicity stunt cards are shuffled and reused",
+        "sent_home": "{player} goes back to START ({reason})",
+        "stunt_completed": "{player} completes the stunt at {cell}: +${amount} (runs {runs})",
+        "business_offer": "{player} may buy {plot} for ${price} or lease it for ${lease}",
+        "business_offer_taken": "{plot} is {holder}'s ({tenure})",
+        "real_estate_offer": "{player} may buy or lease one business anywhere, or sell one",
+        "business_leased": "{player} leases {plot} for ${price}",
+        "lease_bought_out": "{player}'s lease on {plot} ends: refund ${amount}",
+        "lease_converted": "{player} buys their leased {plot} for the difference ${amount}",
+        "lease_ended": "{player} ends the lease on {plot}: refund ${amount}",
+        "business_abandoned": "{player} takes the SOLD sign off {plot} without selling",
+        "business_sold": "{player} sells {plot} ({face}, die {die}) for ${amount}",
+        "six_rolled": "{player} rolled a six: take ${amount} or choose an opponent to miss a turn",
+        "six_bonus": "{player} takes the ${amount} bonus",
+        "finish_short": "{player} is on FINISH with ${cash}, needs ${target}",
+        "claim_setup_only": "A free small business is chosen before the first roll",
+        "claim_first": "Every player first chooses a free small business ({players})",
+        "not_small": "{plot} is not one of the small single buildings",
+        "already_claimed": "{player} already has a free business",
+        "business_taken": "{plot} already has a SOLD sign on it",
+        "unknown_business": "No business called {plot}",
+        "no_reveal": "No publicity stunt card is to be turned over now",
+        "no_move": "There is no move to make now",
+        "unreachable": "A roll of {steps} cannot stop on {cell}",
+        "no_sign_left": "{player} has no SOLD sign left: end a lease or take a sign off first",
+        "already_bought": "{plot} is bought by {holder} and cannot be bought or leased",
+        "not_offered": "{player} cannot buy or lease {plot} now",
+        "no_lease_price": "{plot} has no lease price",
+        "own_business": "{player} already holds {plot}",
+        "not_your_lease": "{player} does not lease {plot}",
+        "not_bought_by_you": "{player} has not bought {plot}",
+        "sell_not_now": "{player} may sell only instead of moving or on a Real Estate space",
+        "no_six": "No six to use now",
+        "miss_self": "{player} must choose an opponent",
+        "already_missing": "{player} is already waiting to miss a turn",
+    },
+    "ru": {
+        "small_claimed": "{player} бесплатно получает {plot}",
+        "stunt_revealed": "Рекламная акция: {card}",
+        "stunts_reshuffled": "Карточки рекламных акций перетасованы и снова в игре",
+        "sent_home": "{player} возвращается к СТАРТУ ({reason})",
+        "stunt_completed": "{player} проводит акцию: {cell}, +${amount} (ряды {runs})",
+        "business_offer": "{player} может купить {plot} за ${price} или арендовать за ${lease}",
+        "business_offer_taken": "{plot} занят игроком {holder} ({tenure})",
+        "real_estate_offer": "{player} может купить или арендовать любое предприятие или продать одно",
+        "business_leased": "{player} арендует {plot} за ${price}",
+        "lease_bought_out": "Аренда {player} на {plot} окончена: возврат ${amount}",
+        "lease_converted": "{player} выкупает арендованное {plot}, доплата ${amount}",
+        "lease_ended": "{player} прекращает аренду {plot}: возврат ${amount}",
+        "business_abandoned": "{player} снимает табличку SOLD с {plot} без продажи",
+        "business_sold": "{player} продаёт {plot} ({face}, кубик {die}) за ${amount}",
+        "six_rolled": "{player} выбросил шестёрку: взять ${amount} или заставить соперника пропустить ход",
+        "six_bonus": "{player} берёт премию ${amount}",
+        "finish_short": "{player} на ФИНИШЕ с ${cash}, нужно ${target}",
+        "claim_setup_only": "Бесплатное малое предприятие выбирают до первого броска",
+        "claim_first": "Сначала каждый выбирает бесплатное малое предприятие ({players})",
+        "not_small": "{plot} не из шести малых отдельных зданий",
+        "already_claimed": "У {player} уже есть бесплатное предприятие",
+        "business_taken": "На {plot} уже стоит табличка SOLD",
+        "unknown_business": "Нет предприятия {plot}",
+        "no_reveal": "Сейчас не нужно открывать карточку акции",
+        "no_move": "Сейчас нет хода",
+        "unreachable": "С броском {steps} нельзя остановиться на {cell}",
+        "no_sign_left": "У {player} не осталось табличек SOLD: прекратите аренду или снимите табличку",
+        "already_bought": "{plot} куплено игроком {holder}: его нельзя купить или арендовать",
+        "not_offered": "{player} не может сейчас купить или арендовать {plot}",
+        "no_lease_price": "У {plot} нет цены аренды",
+        "own_business": "{plot} уже у {player}",
+        "not_your_lease": "{player} не арендует {plot}",
+        "not_bought_by_you": "{player} не покупал {plot}",
+        "sell_not_now": "{player} продаёт только вместо хода или на клетке «Недвижимость»",
+        "no_six": "Сейчас нет шестёрки",
+        "miss_self": "{player} выбирает соперника",
+        "already_missing": "{player} уже пропускает ход",
+    },
+}
+
+EDITIONS = {"madmillionaire": MAD_MILLIONAIRE, "classic": CLASSIC, "deluxe": DELUXE, "monopoly": MONOPOLY}
+for _texts in EDITIONS.values():
+    for _code, _text in _texts["en"].items():
+        EN.setdefault(_code, _text)
+    for _code, _text in _texts["ru"].items():
+        RU.setdefault(_code, _text)
+
 # words for the `reason` parameter, which carries a code too
 REASONS = {
     "en": {
@@ -392,15 +588,3 @@ def render(code, params, language="en", edition=None):
 
 def render_error(exc, language="en", edition=None):
     return render(exc.code, exc.params, language, edition)
-
-
-def _merge_edition_messages():
-    """Each rules module may carry MESSAGES = {"en": {...}, "ru": {...}} for its own codes."""
-    from companion.engine.rulesets import RULESETS
-    for cls in RULESETS.values():
-        for language, templates in getattr(cls, "MESSAGES", {}).items():
-            for code, text in templates.items():
-                CATALOGS.setdefault(language, {}).setdefault(code, text)
-
-
-_merge_edition_messages()

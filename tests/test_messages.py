@@ -13,7 +13,7 @@ from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
 from companion.errors import RuleViolation
-from companion.messages import CATALOGS, render, render_error
+from companion.messages import CATALOGS, EDITIONS, render, render_error
 
 ENGINE = Path(companion.engine.__file__).parent
 LANGS = ("en", "ru")
@@ -66,6 +66,17 @@ def test_english_and_russian_catalogues_match():
     assert sorted(set(en) ^ set(ru)) == []
     differ = [c for c in en if fields(en[c]) != fields(ru[c])]
     assert not differ, differ
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_edition_codes_are_in_the_catalogues_unshadowed(edition):
+    """An edition's own codes (messages.EDITIONS) have English and Russian text, and each
+    is the text the catalogues render: no shared or other edition's template shadows it."""
+    texts = EDITIONS[edition]
+    assert set(texts) == set(LANGS) and set(texts["en"]) == set(texts["ru"])
+    for lang in LANGS:
+        shadowed = [code for code, text in texts[lang].items() if CATALOGS[lang].get(code) != text]
+        assert not shadowed, f"{edition} {lang}: {shadowed}"
 
 
 # ----- templates against what the engine really says ------------------------------------------

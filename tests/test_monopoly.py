@@ -19,7 +19,7 @@ from companion.autoplay import play
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
-from companion.messages import CATALOGS, LANGUAGES
+from companion.messages import CATALOGS, LANGUAGES, MONOPOLY
 from companion.table import new_game, open_game
 
 # The US title deeds (2008 onward): price, rent with 0-4 houses and a hotel, house cost,
@@ -634,7 +634,7 @@ def test_bad_options_are_reported_with_the_key(option, value, key):
 
 def test_messages_exist_in_every_language():
     """Every code the module emits has an English and a Russian template."""
-    for code in MonopolyRules.MESSAGES["en"]:
+    for code in MONOPOLY["en"]:
         for lang in LANGUAGES:
             assert code in CATALOGS[lang], (lang, code)
 

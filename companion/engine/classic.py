@@ -31,23 +31,6 @@ class ClassicRules(MillionaireRules):
     CELL_KINDS = MillionaireRules.CELL_KINDS | {"charity", "white_business", "black_business"}
     SYSTEM_ACCOUNTS = (BANK, JACKPOT, CHARITY)
 
-    MESSAGES = {
-        "en": {
-            "fund_taken": "{player} takes {amount} from the CHARITY FUND",
-            "fund_empty": "The CHARITY FUND is empty: {player} takes nothing",
-            "black_business": "{player}: BLACK BUSINESS, off to the CHARITY FUND",
-            "black_business_fine": "{player} paid a fine of {amount} into the CHARITY FUND",
-            "no_circle_income": "{player} moves to {cell}: no circle income",
-        },
-        "ru": {
-            "fund_taken": "{player} забирает {amount} из БЛАГОТВОРИТЕЛЬНОГО ФОНДА",
-            "fund_empty": "БЛАГОТВОРИТЕЛЬНЫЙ ФОНД пуст: {player} ничего не получает",
-            "black_business": "{player}: «ЧЁРНЫЙ» БИЗНЕС, переход в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
-            "black_business_fine": "{player} платит штраф {amount} в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
-            "no_circle_income": "{player} переходит на {cell}: без кругового дохода",
-        },
-    }
-
     def __init__(self, edition):
         super().__init__(edition)
         self.LANDINGS.update({
@@ -136,10 +119,3 @@ class ClassicRules(MillionaireRules):
             s.notes.append(Note("no_circle_income", {"player": p, "cell": self.cells[index].id}))
             return
         super().move_to(s, p, index, collect, forward)
-
-    # ----- the seeded simulation's hints ---------------------------------------------------
-
-    def bot_candidates(self, s, rng):
-        if s.debts or s.pending is not None:
-            return []
-        return self.jackpot_hint(s, rng)

@@ -1179,16 +1179,6 @@ class Rules:
         s.notes.append(Note("wealth_count", {"wealth": wealth}))
         s.notes.append(Note("winner", {"player": s.winner}))
 
-    # ----- hints for the seeded simulation and the demo ----------------------------
-
-    def bot_candidates(self, s, rng):
-        """Edition-specific commands worth trying now, most useful first.
-
-        The autoplayer (companion.autoplay) tries these before its generic
-        moves; `rng` is a random.Random it owns, so the engine stays pure.
-        """
-        return []
-
     # ----- invariants (assertions that stay on) -----------------------------------
 
     def check_invariants(self, s):

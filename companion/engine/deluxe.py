@@ -27,25 +27,6 @@ class DeluxeRules(ClassicRules):
     EXTRA_KEYS = ("rating_places",)
     RATING_STEPS = (1, 20)              # steps on the scale: len(rating_places)
 
-    MESSAGES = {
-        "en": {
-            **ClassicRules.MESSAGES["en"],
-            "rating_up": "{player} moves up to step {step} of the rating scale ({reason})",
-            "rating_down": "{player} moves down to step {step} of the rating scale ({reason})",
-            "rating_blocked": "{player} stays on step {step}: every place on step {target} is taken ({reason})",
-            "rating_bottom": "{player} is already at the foot of the rating scale ({reason})",
-            "rating_top": "{player} reaches the top of the rating scale",
-        },
-        "ru": {
-            **ClassicRules.MESSAGES["ru"],
-            "rating_up": "{player} поднимается на ступень {step} шкалы рейтинга ({reason})",
-            "rating_down": "{player} опускается на ступень {step} шкалы рейтинга ({reason})",
-            "rating_blocked": "{player} остаётся на ступени {step}: все места ступени {target} заняты ({reason})",
-            "rating_bottom": "{player} уже у подножия шкалы рейтинга ({reason})",
-            "rating_top": "{player} достигает вершины шкалы рейтинга",
-        },
-    }
-
     @classmethod
     def check_edition(cls, edition):
         super().check_edition(edition)

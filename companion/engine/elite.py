@@ -531,46 +531,6 @@ class EliteRules(MillionaireRules):
                 return True
         return False
 
-    # ----- the seeded simulation's hints ----------------------------------------------
-
-    def bot_candidates(self, s, rng):
-        p = s.turn
-        out = []
-        if s.pending is not None and s.pending.kind == "claim":
-            q = s.pending.player
-            colour = "orange" if s.held(q, "orange") else "red"
-            return [f"use_policy {q} {colour}" if rng.random() < 0.5 else f"skip_policy {q}"]
-        for d in s.debts:
-            if d.claim:
-                colour = "orange" if s.held(d.debtor, "orange") else "red"
-                out.append(f"use_policy {d.debtor} {colour}" if rng.random() < 0.5 else f"skip_policy {d.debtor}")
-            if s.held(d.debtor, "red") and d.reason in ("rent_paid", "circle_tax"):
-                out.append(f"use_policy {d.debtor} red")
-            if s.held(d.debtor, "shares"):
-                out.append(f"sell_shares {d.debtor} {s.held(d.debtor, 'shares')}")
-        if s.debts:
-            return out
-        if s.pending is not None and s.pending.kind == "auction_roll":
-            out.append("auction_roll " + " ".join(str(rng.randint(1, 6)) for _ in range(3)))
-        if s.pending is None:
-            ex = s.extra.get("exchange")
-            if ex and ex[0] == p:
-                if rng.random() < 0.5:
-                    out.append(f"buy_shares {p} {rng.randint(1, 3)}")
-                if ex[1] == "before":
-                    out.append(f"exchange {rng.randint(1, 6)} {rng.randint(1, 6)}")
-                if rng.random() < 0.3:
-                    q = rng.choice(s.alive)
-                    out.append(f"commission {q} 1 {rng.randint(0, 20)}")
-            if (s.phase == "setup" or s.extra.get("window") == p) and rng.random() < 0.3:
-                out.append(f"buy_shares {p} {rng.randint(1, 4)}")
-            out += self.jackpot_hint(s, rng)
-            if rng.random() < 0.03:
-                out.append(f"insure {rng.choice(s.alive)} {rng.choice(POLICIES)}")
-            if rng.random() < 0.05 and s.held(p, "shares") and s.phase == "roll":
-                out.append(f"sell_shares {p} 1")
-        return out
-
     # ----- the end -----------------------------------------------------------------------
 
     def wealth(self, s, p):

@@ -104,12 +104,6 @@ class MillionaireRules(Rules):
                 return
         s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
 
-    def jackpot_hint(self, s, rng):
-        """The seeded bot plays the JACKPOT half the times it may."""
-        if s.extra.get("jackpot") == s.turn and rng.random() < 0.5:
-            return [f"jackpot {rng.choice((10, 20, 50))} {rng.randint(1, 6)} {rng.randint(1, 6)} {rng.randint(1, 6)}"]
-        return []
-
 
 def check_slot(edition):
     """The slot machine table: three columns of six symbols and the winning lines.
