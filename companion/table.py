@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.editions import edition_from_data, load_edition, parse_edition, rules_for
+from companion.engine.actions import TABLE
 from companion.engine.board import Edition
 from companion.engine.command import parse_command
 from companion.engine.game import Game, Proposal
@@ -45,7 +46,6 @@ from companion.ledger import chain
 from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 
-TABLE = "table"                 # the banker's role: the command line, scripts, the box's buttons
 CHECKPOINT_EVERY = 10           # events between stored checkpoints of the whole state (~1.5 kB each)
 BACKUP_EVERY = 100              # events between backups (SQLite's backup API) beside the ledger
 MAX_REQUEST_ID = 100           # characters in a request id (printable ones)
@@ -122,6 +122,15 @@ class Table:
     def head_words(self, language: str = "en") -> str:
         return head_words(self.head_hash, language)
 
+    def actor_name(self, actor: str) -> str:
+        """TABLE, or the player `actor` names (any case) as the game spells them; BadCommand otherwise."""
+        if actor.lower() == TABLE:
+            return TABLE
+        for p in self.state.players:
+            if p.lower() == actor.lower():
+                return p
+        raise BadCommand("unknown_actor", actor=actor, players=", ".join(self.state.players))
+
     # ----- writing -------------------------------------------------------------------
 
     def submit(self, line: str, request_id: str | None = None, actor: str = TABLE, rng=None,
@@ -141,8 +150,7 @@ class Table:
         if self.unknown is not None:
             raise OutcomeUnknown(f"{self.unknown} (resolve it first)", self.unknown.seq,
                                  self.unknown.request_id, self.unknown.command)
-        if actor != TABLE:
-            raise RuleViolation("not_the_table", actor=actor)
+        actor = self.actor_name(actor)
         submitted = canonical(submitted or line)
         request_id = request_id or new_request_id()
         if not (0 < len(request_id) <= MAX_REQUEST_ID and request_id.isprintable()):
@@ -163,7 +171,7 @@ class Table:
                     # answer from the ledger, but only from a synced one: this write syncs it
                     w.record_resolution(request_id, seq, True, stored_submitted)
                     return self.game.events[seq - 1]
-                proposal = self.game.propose(line)
+                proposal = self.game.propose(line, actor)
                 row, checkpoint = self._row_for(proposal, actor, request_id, submitted)
                 w.insert(row, checkpoint)
                 self.ledger.set_anchor(Anchor(row.event.seq, row.hash, self.head_hash))

@@ -7,10 +7,11 @@ effects, commands and options; nothing edition-specific lives here.
 """
 from dataclasses import dataclass, replace
 
+from companion.engine.actions import TABLE, Action, OneOf, Side, Span, Terms, dice
 from companion.engine.board import MONEY, MONEY_MAX, PERCENT, check_number, keyname, shown
 from companion.engine.command import Command, parse_command
 from companion.engine.shuffle import shuffled
-from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Note, Posting, State
+from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Note, Offer, Posting, State
 from companion.errors import BadCommand, EditionError, RuleViolation, check
 
 
@@ -143,6 +144,7 @@ class Rules:
         "pay": "cmd_pay", "draw": "cmd_draw", "choose": "cmd_choose",
         "pay_fine": "cmd_pay_fine", "use_card": "cmd_use_card",
         "land": "cmd_land", "bankrupt": "cmd_bankrupt", "end_game": "cmd_end_game",
+        "accept": "cmd_accept", "reject": "cmd_reject", "withdraw": "cmd_withdraw",
     }
     # verb -> (fewest, most arguments, usage); most None = no limit (trade's item lists).
     # Rules.apply refuses a line with a word too few or too many before the command runs,
@@ -170,11 +172,13 @@ class Rules:
         "land": (1, 2, "land CELL [double]"),
         "bankrupt": (1, 1, "bankrupt PLAYER"),
         "end_game": (0, 0, "end_game"),
+        "accept": (1, 1, "accept OFFER"), "reject": (1, 1, "reject OFFER"), "withdraw": (1, 1, "withdraw OFFER"),
     }
     # verbs whose dice the table or the reader supplies: verb -> (arguments before the dice, dice)
     DICE_VERBS = {"roll": (0, 2)}
     # what a player in debt may still do: raise money, give up, or let others act
-    DEBT_COMMANDS = {"sell_building", "mortgage", "trade", "bankrupt", "bid", "hammer", "opening"}
+    DEBT_COMMANDS = {"sell_building", "mortgage", "trade", "bankrupt", "bid", "hammer", "opening",
+                     "accept", "reject", "withdraw"}
 
     def __init__(self, edition):
         self.edition = edition
@@ -304,8 +308,11 @@ class Rules:
 
     # ----- the one entry point --------------------------------------------------
 
-    def apply(self, state, line):
-        """Apply one command (a line or a parsed Command); returns the new state or raises RuleViolation."""
+    def apply(self, state: State, line: Command | str, actor: str = TABLE) -> State:
+        """Apply one command issued by `actor` (TABLE or a player); the new state, or RuleViolation/BadCommand.
+
+        `line` is a parsed Command (a str is parsed here, for tests and tools).
+        """
         cmd = line if isinstance(line, Command) else parse_command(line)
         if cmd is None:
             raise BadCommand("empty_command")
@@ -321,8 +328,13 @@ class Rules:
         if state.debts and verb not in self.DEBT_COMMANDS:
             d = state.debts[0]
             raise RuleViolation("debt_first", player=d.debtor, amount=d.amount, creditor=d.creditor)
+        if actor != TABLE:
+            self.check_actor(state, cmd, actor)
         s = state.copy()
-        getattr(self, method)(s, args)
+        if verb == "trade" and actor != TABLE:
+            self.propose_trade(s, args, actor)
+        else:
+            getattr(self, method)(s, args)
         if s.command is None and any(" " in a or "#" in a for a in args):
             s.command = cmd.text()      # stored with its quotes, so a replay reads the same words
         self.after_command(s)
@@ -331,10 +343,370 @@ class Rules:
 
     def after_command(self, s):
         self.settle_debts(s)
+        if "offers" in s.extra:
+            self.lapse_offers(s)
         if len(s.alive) == 1 and s.phase != "over":
             s.winner = s.alive[0]
             s.phase = "over"
             s.notes.append(Note("winner", {"player": s.winner}))
+
+    # ----- who may act, and what is legal now (docs/actors.md) ----------------------
+
+    # Who besides the table may issue each verb (the table may issue every one):
+    #   turn: the player whose turn it is; pending: the player the open decision is about;
+    #   named: the player the first argument names (a player may name only themselves);
+    #   owner: the owner of the plot the first argument names; offer_to / offer_from: the
+    #   player a trade offer is made to / by; drawer: the pending player drawing the top
+    #   card (naming any other card is the table's); table: the table alone.
+    WHO = {
+        "roll": "turn", "end": "turn", "buy": "pending", "decline": "pending",
+        "bid": "named", "opening": "table", "hammer": "table",
+        "build": "owner", "sell_building": "owner", "mortgage": "owner", "redeem": "owner",
+        "trade": "named", "accept": "offer_to", "reject": "offer_to", "withdraw": "offer_from",
+        "pay": "named", "draw": "drawer", "choose": "pending",
+        "pay_fine": "turn", "use_card": "turn", "land": "table", "bankrupt": "named",
+        "end_game": "table",
+    }
+
+    def party(self, s: State, cmd: Command) -> str | None:
+        """The player who may issue cmd now besides the table; None: the table alone (or nobody)."""
+        who = self.WHO[cmd.verb]
+        args = cmd.args
+        try:
+            if who == "turn":
+                return s.turn
+            if who == "pending":
+                return s.pending.player if s.pending is not None else None
+            if who == "named":
+                return self.player_arg(s, args[0])
+            if who == "owner":
+                return s.owner.get(self.plot_arg(args[0]).id)
+            if who == "offer_to":
+                return self.offer_arg(s, args[0]).other
+            if who == "offer_from":
+                return self.offer_arg(s, args[0]).proposer
+            if who == "drawer":
+                return self.drawer(s, args)
+        except (BadCommand, RuleViolation):
+            return None
+        return None
+
+    def check_actor(self, s: State, cmd: Command, actor: str) -> None:
+        """Refuse cmd from a player it does not belong to, saying who may issue it."""
+        if actor not in s.players:
+            raise BadCommand("unknown_actor", actor=actor, players=", ".join(s.players))
+        party = self.party(s, cmd)
+        if party == actor:
+            return
+        if party is None:
+            # the table's alone, or nobody's now: the command's own refusal says more, if it has one
+            getattr(self, self.COMMANDS[cmd.verb])(s.copy(), cmd.args)
+            raise RuleViolation("table_only", actor=actor, verb=cmd.verb)
+        raise RuleViolation("not_yours", actor=actor, verb=cmd.verb, player=party)
+
+    def legal(self, state: State, actor: str = TABLE) -> list[Action]:
+        """Every command `actor` may issue now, as patterns with exact bounds (engine/actions.py).
+
+        Derived from the rules' own checks, never by trying lines through apply; the
+        table sees every action, each marked with the player it belongs to.
+        """
+        if state.phase == "over":
+            return []
+        out: list[Action] = []
+        for verb in self.COMMANDS:
+            if state.debts and verb not in self.DEBT_COMMANDS:
+                continue
+            out.extend(getattr(self, "legal_" + verb)(state))
+        if actor != TABLE:
+            out = [a for a in out if a.party == actor]
+        return out
+
+    # ----- trade offers: proposed by one player, answered by the other (docs/actors.md) ----
+
+    def offers(self, s: State) -> tuple[Offer, ...]:
+        return s.extra.get("offers", ())
+
+    def offer_arg(self, s: State, word: str) -> Offer:
+        number = self.int_arg(word, "offer", 1)
+        for offer in self.offers(s):
+            if offer.number == number:
+                return offer
+        raise RuleViolation("no_such_offer", number=number)
+
+    def stamp(self, s: State, a: str, b: str) -> tuple:
+        """Both sides' holdings, as a value: a change to either lapses an offer between them."""
+        return tuple((p, s.cash(p), tuple((pid, s.level.get(pid, 0), pid in s.mortgaged) for pid in s.plots_of(p)),
+                      s.kept.get(p, ()), tuple(sorted((k[1], n) for k, n in s.holdings.items() if k[0] == p)))
+                     for p in (a, b))
+
+    def propose_trade(self, s: State, args: tuple[str, ...], actor: str) -> None:
+        """A player's `trade`: an offer the other side accepts or rejects (one open offer per proposer)."""
+        trial = s.copy()
+        self.cmd_trade(trial, args)             # the terms must hold now; nothing moves yet
+        a, b = self.player_arg(s, args[0]), self.player_arg(s, args[1])
+        number = s.extra.get("offer_count", 0) + 1
+        for old in self.offers(s):
+            if old.proposer == a:
+                s.notes.append(Note("offer_lapsed", {"number": old.number, "player": a, "other": old.other,
+                                                     "reason": "replaced"}))
+        terms = tuple(w.lower() if w.lower() in ("give", "get") else w for w in args[2:])
+        s.extra["offer_count"] = number
+        s.extra["offers"] = tuple(o for o in self.offers(s) if o.proposer != a) + \
+            (Offer(number, a, b, terms, self.stamp(s, a, b)),)
+        what = {"gave": [], "got": [], "paid": 0, "received": 0}
+        for note in trial.notes:
+            if note.code in ("traded", "cards_traded"):
+                what["gave"] += note.params["gave"]
+                what["got"] += note.params["got"]
+                what["paid"] += note.params.get("paid", 0)
+                what["received"] += note.params.get("received", 0)
+        s.notes.append(Note("offer_made", {"number": number, "player": a, "other": b, **what}))
+
+    def take_offer(self, s: State, word: str) -> Offer:
+        offer = self.offer_arg(s, word)
+        rest = tuple(o for o in self.offers(s) if o is not offer)
+        if rest:
+            s.extra["offers"] = rest
+        else:
+            s.extra.pop("offers", None)
+        return offer
+
+    def cmd_accept(self, s: State, args: tuple[str, ...]) -> None:
+        """`accept N`: the other side takes trade offer N; the trade happens now."""
+        offer = self.take_offer(s, args[0])
+        s.notes.append(Note("offer_accepted", {"number": offer.number, "player": offer.other,
+                                               "other": offer.proposer}))
+        self.cmd_trade(s, (offer.proposer, offer.other, *offer.terms))
+
+    def cmd_reject(self, s: State, args: tuple[str, ...]) -> None:
+        """`reject N`: the other side turns trade offer N down."""
+        offer = self.take_offer(s, args[0])
+        s.notes.append(Note("offer_rejected", {"number": offer.number, "player": offer.other,
+                                               "other": offer.proposer}))
+
+    def cmd_withdraw(self, s: State, args: tuple[str, ...]) -> None:
+        """`withdraw N`: the proposer takes trade offer N back."""
+        offer = self.take_offer(s, args[0])
+        s.notes.append(Note("offer_withdrawn", {"number": offer.number, "player": offer.proposer,
+                                                "other": offer.other}))
+
+    def lapse_offers(self, s: State, turn_over: bool = False) -> None:
+        """Offers whose sides' holdings changed (or, at the turn's end, every offer) lapse."""
+        kept = []
+        for o in self.offers(s):
+            alive = o.proposer in s.alive and o.other in s.alive
+            if not turn_over and alive and self.stamp(s, o.proposer, o.other) == o.stamp:
+                kept.append(o)
+            else:
+                s.notes.append(Note("offer_lapsed", {"number": o.number, "player": o.proposer, "other": o.other,
+                                                     "reason": "turn" if turn_over else "holdings"}))
+        if kept:
+            s.extra["offers"] = tuple(kept)
+        else:
+            s.extra.pop("offers", None)
+
+    # ----- legal actions of the core verbs (each mirrors its cmd_ method's checks) ----
+
+    def may_move(self, s: State) -> bool:
+        return s.pending is None and (s.phase in ("setup", "roll") or (s.phase == "moved" and s.again))
+
+    def legal_roll(self, s: State) -> list[Action]:
+        if not self.may_move(s):
+            return []
+        return [Action("roll", dice(self.opt["dice"]), s.turn)]
+
+    def legal_land(self, s: State) -> list[Action]:
+        if not self.may_move(s):
+            return []
+        p, n = s.turn, self.opt["dice"]
+        found: dict[bool, list[str]] = {False: [], True: []}
+        for cell in self.cells:
+            for double in (False, True):
+                if p in s.detained and not double and cell.index != s.position[p] and not self.miss_frees(s, p):
+                    continue
+                steps = (cell.index - s.position[p]) % self.n_cells or self.n_cells
+                staying = p in s.detained and cell.index == s.position[p] and not double
+                reachable = n <= steps <= 6 * n and (not double or (n == 2 and steps % 2 == 0))
+                if staying or reachable or not self.opt["land_checks_distance"]:
+                    found[double].append(cell.id)
+        out = []
+        if found[False]:
+            out.append(Action("land", (OneOf(tuple(found[False]), "cell"),)))
+        if found[True]:
+            out.append(Action("land", (OneOf(tuple(found[True]), "cell"), "double")))
+        return out
+
+    def legal_end(self, s: State) -> list[Action]:
+        if s.pending is None and s.phase == "moved" and not s.again:
+            return [Action("end", (), s.turn)]
+        return []
+
+    def legal_buy(self, s: State) -> list[Action]:
+        a = s.pending
+        if a is not None and a.kind == "offer" and s.cash(a.player) >= self.edition.plots[a.plot].price:
+            return [Action("buy", (), a.player)]
+        return []
+
+    def legal_decline(self, s: State) -> list[Action]:
+        a = s.pending
+        if a is not None and a.kind == "offer":
+            return [Action("decline", (), a.player)]
+        return []
+
+    def open_auction_of(self, s: State) -> Pending | None:
+        """The auction under way (the kinds `auction()` accepts), or None."""
+        try:
+            return self.auction(s)
+        except RuleViolation:
+            return None
+
+    def may_bid(self, s: State, a: Pending, p: str) -> bool:
+        """Whether p may bid at this auction at all (editions narrow it)."""
+        return not any(d.debtor == p for d in s.debts)
+
+    def legal_bid(self, s: State) -> list[Action]:
+        a = self.open_auction_of(s)
+        if a is None:
+            return []
+        low = a.bid + 1 if a.bidder is not None else a.opening
+        out = []
+        for p in s.alive:
+            high = min(s.cash(p), MAX_AMOUNT)
+            if max(low, 1) <= high and self.may_bid(s, a, p):
+                out.append(Action("bid", (p, Span(max(low, 1), high)), p))
+        return out
+
+    def legal_opening(self, s: State) -> list[Action]:
+        a = self.open_auction_of(s)
+        if a is None or a.bidder is not None:
+            return []
+        return [Action("opening", (Span(1, MAX_AMOUNT),))]
+
+    def legal_hammer(self, s: State) -> list[Action]:
+        return [Action("hammer")] if self.open_auction_of(s) is not None else []
+
+    def plots_passing(self, s: State, check) -> list[Action]:
+        """(plot, owner) of every owned plot `check(s, cell)` lets through."""
+        out = []
+        for pid in self.edition.plots:
+            if pid in s.owner:
+                try:
+                    check(s, self.edition.plots[pid])
+                except RuleViolation:
+                    continue
+                out.append((pid, s.owner[pid]))
+        return out
+
+    def legal_build(self, s: State) -> list[Action]:
+        return [Action("build", (pid,), p) for pid, p in self.plots_passing(s, self.check_build)]
+
+    def legal_sell_building(self, s: State) -> list[Action]:
+        return [Action("sell_building", (pid,), p) for pid, p in self.plots_passing(s, self.check_sell_building)]
+
+    def legal_mortgage(self, s: State) -> list[Action]:
+        return [Action("mortgage", (pid,), p) for pid, p in self.plots_passing(s, self.check_mortgage)]
+
+    def legal_redeem(self, s: State) -> list[Action]:
+        return [Action("redeem", (pid,), p) for pid, p in self.plots_passing(s, self.check_redeem)]
+
+    def tradable(self, s: State, holder: str, cell) -> bool:
+        try:
+            self.check_not_under_hammer(s, cell)
+            self.check_tradable(s, holder, cell)
+        except RuleViolation:
+            return False
+        return True
+
+    def trade_side(self, s: State, p: str) -> Side:
+        """What p may hand over in a trade now."""
+        plots = tuple(pid for pid in s.plots_of(p) if self.tradable(s, p, self.edition.plots[pid]))
+        in_debt = any(d.debtor == p for d in s.debts)
+        cash = Span(1, min(s.cash(p), MAX_AMOUNT)) if s.cash(p) >= 1 and not in_debt else None
+        return Side(plots, self.tradable_cards(s, p), cash)
+
+    def tradable_cards(self, s: State, p: str) -> tuple[str, ...]:
+        """Kept cards a trade may hand over (editions that trade them say which)."""
+        return ()
+
+    def legal_trade(self, s: State) -> list[Action]:
+        sides = {p: self.trade_side(s, p) for p in s.alive}
+        out = []
+        for a in s.alive:
+            for b in s.alive:
+                if a != b and (sides[a] != Side() or sides[b] != Side()):
+                    out.append(Action("trade", (a, b, Terms(sides[a], sides[b])), a))
+        return out
+
+    def legal_accept(self, s: State) -> list[Action]:
+        trades = self.legal_trade(s) if self.offers(s) else []
+        out = []
+        for o in self.offers(s):
+            cmd = Command("trade", (o.proposer, o.other, *o.terms))
+            if any(t.matches(cmd) for t in trades):
+                out.append(Action("accept", (str(o.number),), o.other))
+        return out
+
+    def legal_reject(self, s: State) -> list[Action]:
+        return [Action("reject", (str(o.number),), o.other) for o in self.offers(s)]
+
+    def legal_withdraw(self, s: State) -> list[Action]:
+        return [Action("withdraw", (str(o.number),), o.proposer) for o in self.offers(s)]
+
+    def legal_pay(self, s: State) -> list[Action]:
+        out = []
+        for a in s.alive:
+            if s.cash(a) >= 1:
+                amount = Span(1, min(s.cash(a), MAX_AMOUNT))
+                out.extend(Action("pay", (a, b, amount), a) for b in s.alive if b != a)
+        return out
+
+    def legal_draw(self, s: State) -> list[Action]:
+        a = s.pending
+        if a is None or a.kind != "draw":
+            return []
+        order = s.decks[a.stage] or s.discards[a.stage]
+        out = [Action("draw", (), a.player)]
+        if order:
+            out.append(Action("draw", (order[0],), a.player))
+        if len(order) > 1:
+            out.append(Action("draw", (OneOf(order[1:], "card"),)))
+        return out
+
+    def drawer(self, s: State, args: tuple[str, ...]) -> str | None:
+        """Who may `draw` now: the pending player, drawing the top card; naming another is the table's."""
+        a = s.pending
+        if a is None or a.kind != "draw":
+            return None
+        order = s.decks[a.stage] or s.discards[a.stage]
+        if args and (not order or args[0] != order[0]):
+            return None
+        return a.player
+
+    def legal_choose(self, s: State) -> list[Action]:
+        a = s.pending
+        if a is None or a.kind != "choose":
+            return []
+        return [Action("choose", (OneOf(tuple(self.cells[i].id for i in a.options), "cell"),), a.player)]
+
+    def legal_pay_fine(self, s: State) -> list[Action]:
+        p = s.turn
+        if p in s.detained and s.phase != "moved" and s.cash(p) >= self.opt["detention_fine"]:
+            return [Action("pay_fine", (), p)]
+        return []
+
+    def legal_use_card(self, s: State) -> list[Action]:
+        p = s.turn
+        if p not in s.detained:
+            return []
+        return [Action("use_card", (c,), p) for c in s.kept.get(p, ())
+                if any(e["do"] == "release" for e in self.edition.cards[c].effects)]
+
+    def legal_bankrupt(self, s: State) -> list[Action]:
+        debtors = dict.fromkeys(d.debtor for d in s.debts if d.debtor in s.alive)
+        return [Action("bankrupt", (p,), p) for p in debtors]
+
+    def legal_end_game(self, s: State) -> list[Action]:
+        return [Action("end_game")] if s.pending is None else []
 
     # ----- argument helpers -----------------------------------------------------
 
@@ -565,6 +937,8 @@ class Rules:
         s.doubles = 0
         s.again = False
         s.turns += 1
+        if "offers" in s.extra:
+            self.lapse_offers(s, turn_over=True)
         self.turn_started(s, s.turn)
         s.notes.append(Note("turn", {"player": s.turn}))
 
@@ -805,9 +1179,13 @@ class Rules:
 
     def buildings_in_use(self, s):
         """(small, large) buildings standing on the board, derived from the levels."""
+        return self.count_buildings(s.level.values())
+
+    def count_buildings(self, levels):
+        """(small, large) buildings that plots at these levels hold."""
         b = self.edition.buildings
         small = large = 0
-        for level in s.level.values():
+        for level in levels:
             big = max(0, level - b["small_max"])
             large += big
             if not (big and b["large_returns_small"]):
@@ -819,8 +1197,12 @@ class Rules:
         if s.pending is not None and s.pending.plot == cell.id and s.pending.kind != "offer":
             raise RuleViolation("plot_under_auction", plot=cell.id)
 
-    def cmd_build(self, s, args):
-        cell = self.plot_arg(args[0])
+    def levels_with(self, s, pid, level):
+        """Every plot's building level if pid stood at `level`."""
+        return [lv for other, lv in s.level.items() if other != pid] + [level]
+
+    def check_build(self, s, cell):
+        """(owner, cost) of one more building on cell now; RuleViolation if the rules refuse it."""
         self.check_not_under_hammer(s, cell)
         p = self.owner_of(s, cell)
         ind = self.edition.industries[cell.industry]
@@ -833,36 +1215,48 @@ class Rules:
             raise RuleViolation("fully_built", plot=cell.id)
         if level > min(self.levels(s, ind.id)):
             raise RuleViolation("build_evenly", plot=cell.id, industry=ind.id)
-        s.level[cell.id] = level + 1
-        small, large = self.buildings_in_use(s)
+        small, large = self.count_buildings(self.levels_with(s, cell.id, level + 1))
         if small > self.edition.supply.get("small", 10 ** 6):
             raise RuleViolation("supply_out", kind="small")
         if large > self.edition.supply.get("large", 10 ** 6):
             raise RuleViolation("supply_out", kind="large")
         cost = self.build_price(s, cell)
+        if s.cash(p) < cost:
+            raise RuleViolation("insufficient_funds", player=p, amount=cost, cash=s.cash(p), what=cell.id)
+        return p, cost
+
+    def cmd_build(self, s, args):
+        cell = self.plot_arg(args[0])
+        p, cost = self.check_build(s, cell)
+        level = s.level.get(cell.id, 0) + 1
+        s.level[cell.id] = level
         self.spend(s, p, BANK, cost, cell.id)
-        s.notes.append(Note("built", {"player": p, "plot": cell.id, "level": level + 1,
-                                      "cost": cost}))
+        s.notes.append(Note("built", {"player": p, "plot": cell.id, "level": level, "cost": cost}))
 
     def build_price(self, s, cell):
         """What the next building on a plot costs; editions that auction buildings override this."""
         return cell.build_cost
 
-    def cmd_sell_building(self, s, args):
-        cell = self.plot_arg(args[0])
+    def check_sell_building(self, s, cell):
+        """(owner, level) of a building the owner may sell back now; RuleViolation if not."""
         p = self.owner_of(s, cell)
         level = s.level.get(cell.id, 0)
         if level == 0:
             raise RuleViolation("no_building", plot=cell.id)
         if level < max(self.levels(s, cell.industry)):
             raise RuleViolation("sell_evenly", plot=cell.id, industry=cell.industry)
+        small, _ = self.count_buildings(self.levels_with(s, cell.id, level - 1))
+        if small > self.edition.supply.get("small", 10 ** 6):
+            raise RuleViolation("supply_out", kind="small")
+        return p, level
+
+    def cmd_sell_building(self, s, args):
+        cell = self.plot_arg(args[0])
+        p, level = self.check_sell_building(s, cell)
         if level == 1:
             del s.level[cell.id]
         else:
             s.level[cell.id] = level - 1
-        small, large = self.buildings_in_use(s)
-        if small > self.edition.supply.get("small", 10 ** 6):
-            raise RuleViolation("supply_out", kind="small")
         value = cell.build_cost * self.opt["building_sale_percent"] // 100
         self.transfer(s, BANK, p, value)
         s.notes.append(Note("building_sold", {"player": p, "plot": cell.id, "level": level - 1,
@@ -870,8 +1264,8 @@ class Rules:
 
     # ----- mortgage ---------------------------------------------------------------
 
-    def cmd_mortgage(self, s, args):
-        cell = self.plot_arg(args[0])
+    def check_mortgage(self, s, cell):
+        """The owner who may mortgage cell now; RuleViolation if not."""
         self.check_not_under_hammer(s, cell)
         p = self.owner_of(s, cell)
         if cell.id in s.mortgaged:
@@ -880,6 +1274,11 @@ class Rules:
             raise RuleViolation("sell_buildings_first", plot=cell.id)
         if self.opt["mortgage_needs_empty_industry"] and any(self.levels(s, cell.industry)):
             raise RuleViolation("sell_buildings_first", plot=cell.id)
+        return p
+
+    def cmd_mortgage(self, s, args):
+        cell = self.plot_arg(args[0])
+        p = self.check_mortgage(s, cell)
         s.mortgaged = s.mortgaged | {cell.id}
         self.transfer(s, BANK, p, cell.mortgage)
         s.notes.append(Note("mortgaged", {"player": p, "plot": cell.id, "amount": cell.mortgage}))
@@ -888,13 +1287,20 @@ class Rules:
         base = cell.price if self.opt["redeem_interest_base"] == "price" else cell.mortgage
         return cell.mortgage + (base * self.opt["redeem_interest_percent"] + 99) // 100
 
-    def cmd_redeem(self, s, args):
-        cell = self.plot_arg(args[0])
+    def check_redeem(self, s, cell):
+        """(owner, price) of redeeming cell now; RuleViolation if not."""
         p = self.owner_of(s, cell)
         if cell.id not in s.mortgaged:
             raise RuleViolation("not_mortgaged", plot=cell.id)
         self.check_redeem_time(s, p)
         price = self.redeem_price(cell)
+        if s.cash(p) < price:
+            raise RuleViolation("insufficient_funds", player=p, amount=price, cash=s.cash(p), what=cell.id)
+        return p, price
+
+    def cmd_redeem(self, s, args):
+        cell = self.plot_arg(args[0])
+        p, price = self.check_redeem(s, cell)
         self.spend(s, p, BANK, price, cell.id)
         s.mortgaged = s.mortgaged - {cell.id}
         s.notes.append(Note("redeemed", {"player": p, "plot": cell.id, "amount": price}))

@@ -7,6 +7,8 @@ depends on N (docs/undo.md). The ledger therefore never changes a row.
 """
 from dataclasses import dataclass
 
+from companion.engine.actions import TABLE
+from companion.engine.command import Command, parse_command
 from companion.engine.core import parse_line
 from companion.engine.state import Event, Note, Posting, State
 from companion.errors import BadCommand, InvariantViolation, RuleViolation, check
@@ -49,15 +51,20 @@ class Game:
 
     # ----- two-phase apply: propose, then accept once the ledger has it -------------
 
-    def propose(self, line):
-        verb, args = parse_line(line)
-        if verb == "undo":
-            return self.propose_undo(args)
-        if verb == "new":
+    def propose(self, line: Command | str, actor: str = TABLE) -> Proposal:
+        """The event `line` would make, issued by `actor` (TABLE or a player); nothing changes yet."""
+        cmd = line if isinstance(line, Command) else parse_command(line)
+        if cmd is None:
+            raise BadCommand("empty_command")
+        if cmd.verb == "undo":
+            if actor != TABLE:
+                raise RuleViolation("table_only", actor=actor, verb="undo")
+            return self.propose_undo(cmd.args)
+        if cmd.verb == "new":
             raise RuleViolation("game_already_started")
-        new = self.rules.apply(self.state, line)
-        text = new.command or " ".join([verb, *args])
-        event = Event(len(self.events) + 1, text, tuple(new.postings), tuple(new.notes))
+        new = self.rules.apply(self.state, cmd, actor)
+        text = new.command or cmd.text()
+        event = Event(len(self.events) + 1, text, tuple(new.postings), tuple(new.notes), actor=actor)
         return Proposal(event, new)
 
     def accept(self, proposal):
@@ -77,8 +84,8 @@ class Game:
             del self.after[seq]
         return event
 
-    def apply(self, line):
-        return self.accept(self.propose(line))
+    def apply(self, line: Command | str, actor: str = TABLE) -> Event:
+        return self.accept(self.propose(line, actor))
 
     # ----- undo ------------------------------------------------------------------------
 
@@ -105,7 +112,7 @@ class Game:
         replayed = []
         for e in self.active_after(n):
             try:
-                new = self.rules.apply(state, e.command)
+                new = self.rules.apply(state, e.command, e.actor)
             except RuleViolation:
                 raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command) from None
             if tuple(new.postings) != e.postings or tuple(new.notes) != e.notes:
@@ -156,7 +163,7 @@ class Game:
         """Apply stored events in order, each checked against what was stored (postings and notes)."""
         for stored in stored_events:
             try:
-                proposal = self.propose(stored.command)
+                proposal = self.propose(stored.command, stored.actor)
             except RuleViolation as exc:
                 raise InvariantViolation(f"event {stored.seq} ({stored.command}) is refused on replay: "
                                          f"{exc.code} {exc.params}") from None

@@ -204,8 +204,7 @@ class MonopolyRules(Rules):
         a = s.pending
         return a if a is not None and a.kind == "place_building" else None
 
-    def cmd_build(self, s, args):
-        cell = self.plot_arg(args[0])
+    def check_build(self, s, cell):
         p = self.owner_of(s, cell)
         ind = self.edition.industries[cell.industry]
         if ind.buildable and self.industry_owner(s, ind.id) == p and self.group_mortgaged(s, ind.id):
@@ -218,6 +217,10 @@ class MonopolyRules(Rules):
                 raise RuleViolation("place_won_building", player=right.player, kind=right.stage)
         elif self.opt["building_shortage_auction"] and self.left(s, kind) >= 1 and self.shortage(s, kind):
             raise RuleViolation("shortage_auction", kind=kind, left=self.left(s, kind))
+        return super().check_build(s, cell)
+
+    def cmd_build(self, s, args):
+        right = self.building_right(s)
         super().cmd_build(s, args)
         if right is not None:
             s.pending = None
@@ -229,10 +232,19 @@ class MonopolyRules(Rules):
             return right.bid
         return super().build_price(s, cell)
 
+    def sells_short(self, s, cell):
+        """A hotel the bank lacks the houses to swap back: the group's hotels go at once."""
+        return s.level.get(cell.id, 0) > self.houses_max() and self.left(s, "house") < self.houses_max()
+
+    def check_sell_building(self, s, cell):
+        if self.sells_short(s, cell):
+            return self.owner_of(s, cell), s.level[cell.id]
+        return super().check_sell_building(s, cell)
+
     def cmd_sell_building(self, s, args):
         cell = self.plot_arg(args[0])
         p = self.owner_of(s, cell)
-        if s.level.get(cell.id, 0) > self.houses_max() and self.left(s, "house") < self.houses_max():
+        if self.sells_short(s, cell):
             self.sell_hotels_short(s, p, cell)
             return
         super().cmd_sell_building(s, args)

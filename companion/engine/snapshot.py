@@ -1,7 +1,7 @@
 """A game state as plain JSON data and back, exactly (checkpoints; never pickle).
 
 Every value a State holds is an int, str, bool, None, tuple, frozenset, dict,
-or one of the engine's frozen records (Pending, Debt). Each is written with a
+or one of the engine's frozen records (Pending, Debt, Offer). Each is written with a
 one-letter tag so that reading it back gives equal values of the same types,
 dicts in the same order (the engine iterates some of them).
 """
@@ -9,10 +9,10 @@ import json
 from dataclasses import fields
 
 from companion.engine.core import Pending
-from companion.engine.state import Debt, State
+from companion.engine.state import Debt, Offer, State
 from companion.errors import check
 
-_RECORDS = {"P": Pending, "D": Debt}
+_RECORDS = {"P": Pending, "D": Debt, "O": Offer}
 _TAGS = {cls: tag for tag, cls in _RECORDS.items()}
 
 

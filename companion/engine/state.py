@@ -36,13 +36,24 @@ class Debt:
 
 
 @dataclass(frozen=True)
+class Offer:
+    """A trade one player proposed and the other has not answered yet (docs/actors.md)."""
+    number: int           # how the table and the phones name it: `accept 3`
+    proposer: str
+    other: str
+    terms: tuple          # the trade's `give ... get ...` words, canonical
+    stamp: tuple          # both sides' holdings when proposed: any change lapses the offer
+
+
+@dataclass(frozen=True)
 class Event:
-    """One accepted command: its text, its postings (summing to zero) and its notes."""
+    """One accepted command: its text, its postings (summing to zero), its notes, and who issued it."""
     seq: int
     command: str
     postings: tuple
     notes: tuple
     reverses: int | None = None
+    actor: str = "table"      # TABLE, or the player who issued it (companion.engine.actions)
 
 
 class State:

@@ -66,7 +66,7 @@ class EventRow:
         postings = tuple(Posting(account, int(amount)) for account, _, amount in
                          (leg.rpartition(":") for leg in f["legs"].split(";") if leg))
         reverses = int(f["reverses"]) if f["reverses"] else None
-        event = Event(seq, f["command"], postings, notes, reverses)
+        event = Event(seq, f["command"], postings, notes, reverses, actor=f["actor"])
         return cls(event, f["actor"], f["request_id"], f["submitted"], f["created_at"],
                    f["state_hash"] or None, hash_, f["notes"])
 
