@@ -233,8 +233,8 @@ def test_unbalanced_event_halts_the_bank(db, monkeypatch):
     table = new_game(db, "elite", PLAYERS, 1)
     real = table.game.propose
 
-    def broken(line):
-        proposal = real(line)
+    def broken(line, actor="table"):
+        proposal = real(line, actor)
         return replace(proposal, event=replace(proposal.event, postings=(Posting("Anna", 5),)))
 
     monkeypatch.setattr(table.game, "propose", broken)
@@ -343,13 +343,21 @@ def test_a_retried_roll_without_dice_gets_the_stored_dice(db):
 
 
 def test_the_actor_is_stored_with_every_event(db):
+    """Issue 7, point 1: the actor is stored with the event; the same request from another
+    actor is another request, and a player cannot pay from someone else's cash."""
     table = new_game(db, "classic", ["Anna", "Boris"], 1)
     table.submit("pay Anna Boris 10", request_id="r-1")
-    actors = {r.actor for r in table.stored_events()}
-    assert actors == {"table"}
-    with pytest.raises(RuleViolation):
-        table.submit("pay Anna Boris 10", actor="Anna")
+    table.submit("pay anna Boris 5", request_id="r-2", actor="anna")
+    assert [(r.actor, r.event.command) for r in table.stored_events()][1:] == [
+        ("table", "pay Anna Boris 10"), ("Anna", "pay anna Boris 5")]
+    with pytest.raises(RuleViolation, match="not_yours"):
+        table.submit("pay Boris Anna 10", actor="Anna")
+    with pytest.raises(RuleViolation, match="request_reused"):
+        table.submit("pay Anna Boris 10", request_id="r-1", actor="Anna")
     table.close()
+    again = open_game(db)
+    assert [e.actor for e in again.game.events] == ["table", "table", "Anna"]
+    again.close()
 
 
 # ----- nothing stored that cannot be replayed ------------------------------------------------------
@@ -377,14 +385,14 @@ def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_nami
     assert open_game(db).head()[0] == 30
     real = Game.propose
 
-    def different(self, line):
-        proposal = real(self, line)
+    def different(self, line, actor="table"):
+        proposal = real(self, line, actor)
         if proposal.event.seq == 7:
             return replace(proposal, event=replace(proposal.event, notes=()))
         return proposal
 
     monkeypatch.setattr(Game, "propose", different)
-    with pytest.raises(LedgerError, match="rules version 1.*rules version 99"):
+    with pytest.raises(LedgerError, match="rules version 2.*rules version 99"):
         open_game(db)
 
 

@@ -95,14 +95,30 @@ Slot = Union[str, Span, OneOf, Terms]
 
 
 @dataclass(frozen=True)
+class Budget:
+    """Free numbers that must fit together: the sum of weight x value is at most limit.
+
+    Buying shares through a broker: N shares at the price plus the fee within
+    the buyer's cash (`commission Boris 1..5 0..480`, weights (0, 100, 1), limit 500).
+    Each Span's bounds are exact with the other numbers at their lowest.
+    """
+    weights: tuple[int, ...]      # one per argument; 0 for the words that are not counted
+    limit: int
+
+    def holds(self, words: tuple[str, ...]) -> bool:
+        return sum(w * int(word) for w, word in zip(self.weights, words) if w) <= self.limit
+
+
+@dataclass(frozen=True)
 class Action:
     """One command pattern `party` may issue now (TABLE: only the table may)."""
     verb: str
     args: tuple[Slot, ...] = ()
     party: str = TABLE
+    budget: Budget | None = None
 
     def matches(self, cmd: Command) -> bool:
-        """Whether this pattern covers `cmd` (written canonically: Rules.canonical)."""
+        """Whether this pattern covers `cmd`, spelled canonically (ids, player names as the game spells them)."""
         if cmd.verb != self.verb:
             return False
         slots, words = self.args, cmd.args
@@ -110,11 +126,17 @@ class Action:
             fixed = len(slots) - 1
             return len(words) >= fixed and all(_holds(s, w) for s, w in zip(slots[:fixed], words)) \
                 and slots[-1].holds_words(words[fixed:])
-        return len(words) == len(slots) and all(_holds(s, w) for s, w in zip(slots, words))
+        return len(words) == len(slots) and all(_holds(s, w) for s, w in zip(slots, words)) \
+            and (self.budget is None or self.budget.holds(words))
 
     def text(self) -> str:
         """The pattern as one line: `bid Anna 51..300`, `draw c1|c2|c3`."""
-        return " ".join([self.verb, *(s if isinstance(s, str) else s.text() for s in self.args)])
+        line = " ".join([self.verb, *(s if isinstance(s, str) else s.text() for s in self.args)])
+        if self.budget is not None:
+            counted = [f"{w}x{s.what}" if w != 1 else s.what for w, s in zip(self.budget.weights, self.args)
+                       if w and isinstance(s, Span)]
+            line += f" ({' + '.join(counted)} <= {self.budget.limit})"
+        return line
 
     def fixed(self) -> Command | None:
         """The one command of an action without free values, else None."""

@@ -108,3 +108,44 @@ def split_quoted(text: str) -> list[str]:
             words.append(text[i:j])
             i = j
     return words
+
+
+ACTOR_MARK = ":"
+ACTOR_USAGE = "NAME: COMMAND... (NAME: a player's name, or table)"
+
+
+def is_name(word: str) -> bool:
+    """Letters, digits, `_` and `-` only: a player's name (or `table`) as a line's actor."""
+    return bool(word) and word.replace("_", "").replace("-", "").isalnum()
+
+
+def split_actor(text: str) -> tuple[str | None, str]:
+    """(actor, command text) of a line that may begin with `NAME:` (docs/actors.md).
+
+    The actor is the word before a colon that ends the line's first word
+    (`Anna: roll 3 4`, `Boris:accept 1`); a line without one gives (None, text).
+    A colon inside quotes or a comment never marks an actor. A first word
+    ending in a colon whose name is empty or not a name (`: roll`, `"Anna": roll`,
+    `An@na: roll`) is refused with the usage, never read as a command. The name is
+    not looked up here: the table matches it to a player (any case) or `table`.
+    """
+    if len(text) > MAX_LINE:
+        raise BadCommand("line_too_long", length=len(text), limit=MAX_LINE)
+    if ACTOR_MARK not in text:
+        return None, text
+    start = len(text) - len(text.lstrip(" "))
+    i, n = start, len(text)
+    if i < n and text[i] == QUOTE:
+        end = text.find(QUOTE, i + 1)
+        if end >= 0 and end + 1 < n and text[end + 1] == ACTOR_MARK:
+            raise BadCommand("usage", usage=ACTOR_USAGE)        # a quoted name: names never need quotes
+        return None, text
+    j = i
+    while j < n and text[j] not in (" ", COMMENT, QUOTE, ACTOR_MARK):
+        j += 1
+    if j == n or text[j] != ACTOR_MARK:
+        return None, text
+    name = text[i:j]
+    if not is_name(name):
+        raise BadCommand("usage", usage=ACTOR_USAGE)
+    return name, text[j + 1:]

@@ -6,7 +6,9 @@ in the edition file and explained in docs/rule-choices.md.
 """
 from dataclasses import replace
 
+from companion.engine.actions import Action, Budget, Span, dice
 from companion.engine.board import MONEY, PERCENT, shown
+from companion.engine.core import MAX_AMOUNT
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, Debt, Note
@@ -79,6 +81,9 @@ class EliteRules(MillionaireRules):
     }
     DEBT_COMMANDS = MillionaireRules.DEBT_COMMANDS | {"sell_shares", "use_policy", "skip_policy"}
     DICE_VERBS = {**MillionaireRules.DICE_VERBS, "exchange": (0, 2), "auction_roll": (0, 3)}
+    WHO = {**MillionaireRules.WHO, "buy_shares": "named", "sell_shares": "named", "commission": "named",
+           "exchange": "turn", "insure": "named", "use_policy": "named", "skip_policy": "named",
+           "auction_roll": "pending"}
 
     def __init__(self, edition):
         super().__init__(edition)
@@ -530,6 +535,118 @@ class EliteRules(MillionaireRules):
                 s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "auction"}))
                 return True
         return False
+
+    # ----- legal actions of Elite's verbs (each mirrors its cmd_ method's checks) ---------
+
+    def shares_left(self, s):
+        return self.edition.supply.get("shares", 48) - self.in_use(s, "shares")
+
+    @staticmethod
+    def trade_used(visit):
+        """Whether the EXCHANGE visit's trade of its stage (before or after the roll) is used."""
+        return bool(visit[2] & (1 if visit[1] == "before" else 2))
+
+    def legal_buy_shares(self, s):
+        price = self.price(s)
+        if price == 0:
+            return []
+        out = []
+        for p in s.alive:
+            visit = self.exchange_visit(s, p)
+            if s.phase != "setup" and s.extra.get("window") == p:
+                pass                            # the purchase on passing START
+            elif visit:
+                if self.trade_used(visit):
+                    continue
+            elif s.phase != "setup":
+                continue
+            most = min(self.shares_left(s), s.cash(p) // price, MAX_AMOUNT)
+            if most >= 1:
+                out.append(Action("buy_shares", (p, Span(1, most, "shares")), p))
+        return out
+
+    def legal_sell_shares(self, s):
+        out = []
+        for p in s.alive:
+            held = s.held(p, "shares")
+            if not held:
+                continue
+            in_debt = any(d.debtor == p for d in s.debts)
+            visit = self.exchange_visit(s, p)
+            if s.turn == p and s.phase == "moved" and not visit and not (in_debt and self.opt["sell_shares_in_debt"]):
+                continue
+            if visit and not in_debt and self.trade_used(visit):
+                continue
+            out.append(Action("sell_shares", (p, Span(1, held, "shares")), p))
+        return out
+
+    def legal_commission(self, s):
+        ex = s.extra.get("exchange")
+        price = self.price(s)
+        if not ex or price == 0:
+            return []
+        broker, _, _, buyers = ex
+        most = self.shares_left(s)
+        out = []
+        for q in s.alive:
+            cash = s.cash(q)
+            n = min(most, cash // price)
+            if q == broker or q in buyers or n < 1:
+                continue
+            # N shares at the price, plus a fee of 0 or more, within the buyer's cash
+            out.append(Action("commission", (q, Span(1, n, "shares"), Span(0, min(cash - price, MAX_AMOUNT), "fee")), q,
+                              budget=Budget((0, price, 1), cash)))
+        return out
+
+    def legal_exchange(self, s):
+        ex = s.extra.get("exchange")
+        if ex and ex[0] == s.turn and ex[1] == "before":
+            return [Action("exchange", dice(2), s.turn)]
+        return []
+
+    def legal_insure(self, s):
+        out = []
+        for colour in POLICIES:
+            if self.in_use(s, colour) >= self.edition.supply.get(colour, 12):
+                continue
+            price = self.opt[f"policy_{colour}"]
+            out.extend(Action("insure", (p, colour), p) for p in s.alive if s.cash(p) >= price)
+        return out
+
+    def claim_waiting(self, s, p):
+        return s.pending is not None and s.pending.kind == "claim" and s.pending.player == p
+
+    def legal_use_policy(self, s):
+        out = []
+        for p in s.alive:
+            claims = list(dict.fromkeys(d.claim for d in s.debts if d.debtor == p and d.claim))
+            reds = [d for d in s.debts if d.debtor == p and not d.claim and self.red_covers(d, None)]
+            for colour in ("orange", "red"):
+                if not s.held(p, colour):
+                    continue
+                covers = reds if colour == "red" else []
+                if self.claim_waiting(s, p) or claims or covers:
+                    out.append(Action("use_policy", (p, colour), p))
+                whats = list(claims)
+                for d in covers:
+                    whats += ["tax"] if d.reason == "circle_tax" else ["rent", d.creditor]
+                out.extend(Action("use_policy", (p, colour, w), p) for w in dict.fromkeys(whats))
+        return out
+
+    def legal_skip_policy(self, s):
+        out = []
+        for p in s.alive:
+            claims = list(dict.fromkeys(d.claim for d in s.debts if d.debtor == p and d.claim))
+            if self.claim_waiting(s, p) or claims:
+                out.append(Action("skip_policy", (p,), p))
+            out.extend(Action("skip_policy", (p, c), p) for c in claims)
+        return out
+
+    def legal_auction_roll(self, s):
+        a = s.pending
+        if a is not None and a.kind == "auction_roll":
+            return [Action("auction_roll", dice(3), a.player)]
+        return []
 
     # ----- the end -----------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ U-turn. Businesses are the board's plots (their `industry` is the building set);
 lease prices and which buildings stand next to each other are edition data too.
 Ambiguous points are options, explained in docs/editions/madmillionaire.md.
 """
+from companion.engine.actions import TABLE, Action, OneOf, Span, dice
 from companion.engine.board import MONEY, check_number, check_numbers, keyname, shown
 from companion.engine.command import Command
 from companion.engine.core import Pending, Rules
@@ -74,6 +75,13 @@ class MadMillionaireRules(Rules):
     }
     DICE_VERBS = {"roll": (0, 1), "sell": (1, 1)}
     DEBT_COMMANDS = set()                   # nothing the rules impose can leave a debt
+    # who besides the table may issue each verb (Rules.WHO); "revealer": the player a
+    # stunt card is turned over for, turning the top card (naming another is the table's)
+    WHO = {
+        "claim": "named", "reveal": "revealer", "roll": "turn", "move": "pending",
+        "buy": "turn", "lease": "turn", "end_lease": "turn", "abandon": "turn", "sell": "turn",
+        "bonus": "pending", "miss": "pending", "end": "turn", "end_game": "table",
+    }
 
     def __init__(self, edition):
         super().__init__(edition)
@@ -536,6 +544,143 @@ class MadMillionaireRules(Rules):
             del s.extra["may"]
         else:
             s.phase = "moved"            # the sale is this turn's go: no roll and move
+
+    # ----- who may act, and the legal actions (each mirrors its cmd_ method's checks) ----------
+
+    def party(self, s, cmd):
+        if self.WHO[cmd.verb] != "revealer":
+            return super().party(s, cmd)
+        a = s.pending
+        if a is None or a.kind != "reveal":
+            return None
+        pile = self.stunt_pile(s)
+        if cmd.args and (not pile or cmd.args[0] != pile[0]):
+            return None
+        return a.player
+
+    def stunt_pile(self, s):
+        """The stunt cards `reveal` turns over from, in order (the discards reshuffled if none are left)."""
+        if s.decks[STUNT_DECK]:
+            return s.decks[STUNT_DECK]
+        pile, _ = shuffled(s.discards[STUNT_DECK], s.rng)
+        return pile
+
+    def legal_claim(self, s):
+        if s.phase != "setup":
+            return []
+        free = tuple(pid for pid in self.edition.industry_plots(SMALL) if pid not in s.owner)
+        if not free:
+            return []
+        return [Action("claim", (p, OneOf(free, "business")), p) for p in s.alive
+                if p not in s.extra["claimed"] and s.held(p, "signs")]
+
+    def legal_reveal(self, s):
+        a = s.pending
+        if a is None or a.kind != "reveal":
+            return []
+        pile = self.stunt_pile(s)
+        party = a.player if a.player is not None else TABLE
+        out = [Action("reveal", (), party)]
+        if pile:
+            out.append(Action("reveal", (pile[0],), party))
+        if len(pile) > 1:
+            out.append(Action("reveal", (OneOf(tuple(pile[1:]), "card"),)))
+        return out
+
+    def may_move_now(self, s):
+        try:
+            self.ready_to_move(s)
+        except RuleViolation:
+            return False
+        return True
+
+    def legal_roll(self, s):
+        return [Action("roll", dice(1), s.turn)] if self.may_move_now(s) else []
+
+    def legal_move(self, s):
+        a = s.pending
+        if a is None or a.kind != "move":
+            return []
+        if self.opt["check_moves"]:
+            stops = self.destinations(s, a.player, a.count)
+        else:
+            stops = range(len(self.cells))
+        ids = tuple(c.id for c in self.cells if c.index in stops and c.index != 0)
+        return [Action("move", (OneOf(ids, "cell"),), a.player)] if ids else []
+
+    def may_take(self, s):
+        """(player, scope) of the landing's buy/lease chance now, or None."""
+        may = s.extra.get("may")
+        if s.pending is not None or not may or may[0] != s.turn:
+            return None
+        return may
+
+    def legal_buy(self, s):
+        may = self.may_take(s)
+        if may is None:
+            return []
+        p = may[0]
+        out = []
+        for cell in self.edition.plots.values() if may[1] == "*" else [self.edition.plots[may[1]]]:
+            holder = s.owner.get(cell.id)
+            if holder is not None and not self.leased(s, cell.id):
+                continue
+            if holder == p:
+                cost = cell.price - self.lease_price[cell.id]
+            elif s.held(p, "signs"):
+                cost = cell.price
+            else:
+                continue
+            if s.cash(p) >= cost:
+                out.append(Action("buy", (cell.id,), p))
+                if may[1] != "*":
+                    out.append(Action("buy", (), p))
+        return out
+
+    def legal_lease(self, s):
+        may = self.may_take(s)
+        if may is None:
+            return []
+        p = may[0]
+        out = []
+        for cell in self.edition.plots.values() if may[1] == "*" else [self.edition.plots[may[1]]]:
+            price = self.lease_price[cell.id]
+            if s.owner.get(cell.id) is None and price and s.held(p, "signs") and s.cash(p) >= price:
+                out.append(Action("lease", (cell.id,), p))
+                if may[1] != "*":
+                    out.append(Action("lease", (), p))
+        return out
+
+    def own_signs(self, s, leased):
+        """The turn player's businesses (leased or bought) whose sign may come off now."""
+        try:
+            p = self.in_own_turn(s)
+        except RuleViolation:
+            return []
+        return [pid for pid in s.plots_of(p) if self.leased(s, pid) == leased]
+
+    def legal_end_lease(self, s):
+        return [Action("end_lease", (pid,), s.turn) for pid in self.own_signs(s, True)]
+
+    def legal_abandon(self, s):
+        return [Action("abandon", (pid,), s.turn) for pid in self.own_signs(s, False)]
+
+    def legal_sell(self, s):
+        p = s.turn
+        if s.pending is not None or not (s.extra.get("may") == (p, "*") or self.may_move_now(s)):
+            return []
+        return [Action("sell", (pid, Span(1, 6, "die")), p) for pid in s.plots_of(p) if not self.leased(s, pid)]
+
+    def legal_bonus(self, s):
+        a = s.pending
+        return [Action("bonus", (), a.player)] if a is not None and a.kind == "six" else []
+
+    def legal_miss(self, s):
+        a = s.pending
+        if a is None or a.kind != "six":
+            return []
+        others = tuple(q for q in s.alive if q != a.player and not s.skip.get(q))
+        return [Action("miss", (OneOf(others, "player"),), a.player)] if others else []
 
     # ----- the end ------------------------------------------------------------------------
 

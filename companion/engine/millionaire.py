@@ -7,6 +7,7 @@ holds a token landing on it (pay 50 or a double within three turns) and the
 same "redeem a mortgaged plot only before your own turn". Edition modules
 subclass `MillionaireRules` and add their own cells on top.
 """
+from companion.engine.actions import Action, Span, dice
 from companion.engine.board import MONEY, MONEY_MAX, check_number, keyname, shown
 from companion.engine.core import Rules
 from companion.engine.state import BANK, JACKPOT, Note
@@ -33,6 +34,7 @@ class MillionaireRules(Rules):
     COMMANDS = {**Rules.COMMANDS, "jackpot": "cmd_jackpot"}
     ARITY = {**Rules.ARITY, "jackpot": (1, 4, "jackpot BET D D D")}
     DICE_VERBS = {**Rules.DICE_VERBS, "jackpot": (1, 3)}
+    WHO = {**Rules.WHO, "jackpot": "turn"}
 
     def __init__(self, edition):
         super().__init__(edition)
@@ -103,6 +105,13 @@ class MillionaireRules(Rules):
                 s.notes.append(Note("jackpot_won", {"player": p, "amount": amount, "symbols": symbols}))
                 return
         s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
+
+    def legal_jackpot(self, s):
+        p = s.turn
+        high = min(self.opt["jackpot_max_bet"], s.cash(p))
+        if s.extra.get("jackpot") != p or high < self.opt["jackpot_min_bet"]:
+            return []
+        return [Action("jackpot", (Span(self.opt["jackpot_min_bet"], high, "bet"), *dice(3)), p)]
 
 
 def check_slot(edition):

@@ -13,6 +13,7 @@ to the bank, so a lot at H + 1 holds one hotel and no house.
 """
 from dataclasses import replace
 
+from companion.engine.actions import TABLE, Action, dice
 from companion.engine.board import MONEY, PERCENT
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
 from companion.engine.shuffle import shuffled
@@ -77,6 +78,8 @@ class MonopolyRules(Rules):
         "keep_mortgage": (1, 1, "keep_mortgage PLOT"),
     }
     DICE_VERBS = {**Rules.DICE_VERBS, "rent_roll": (0, 2)}
+    # house_auction is the auction host's, like opening and hammer: the table's alone
+    WHO = {**Rules.WHO, "rent_roll": "pending", "house_auction": "table", "keep_mortgage": "pending"}
 
     def __init__(self, edition):
         super().__init__(edition)
@@ -521,6 +524,39 @@ class MonopolyRules(Rules):
             s.extra["queue"] = queue
         else:
             s.extra.pop("queue", None)
+
+    # ----- legal actions of Monopoly's verbs (each mirrors its cmd_ method's checks) ----------
+
+    def may_bid(self, s, a, p):
+        # a shortage auction is only for players with a lot where the building can go now
+        return super().may_bid(s, a, p) and (a.kind != "house_auction" or bool(self.placeable(s, p, a.stage)))
+
+    def legal_decline(self, s):
+        right = self.building_right(s)
+        if right is not None:
+            return [Action("decline", (), right.player)]
+        return super().legal_decline(s)
+
+    def tradable_cards(self, s, p):
+        return s.kept.get(p, ())
+
+    def legal_rent_roll(self, s):
+        a = s.pending
+        if a is not None and a.kind == "rent_roll":
+            return [Action("rent_roll", dice(2), a.player)]
+        return []
+
+    def legal_house_auction(self, s):
+        if s.pending is not None:
+            return []
+        return [Action("house_auction", (kind,), TABLE) for kind in KINDS
+                if self.left(s, kind) >= 1 and self.shortage(s, kind)]
+
+    def legal_keep_mortgage(self, s):
+        a = s.pending
+        if a is not None and a.kind == "mortgage_transfer":
+            return [Action("keep_mortgage", (a.plot,), a.player)]
+        return []
 
     # ----- bankruptcy and the end ------------------------------------------------------------
 
