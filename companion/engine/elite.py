@@ -8,8 +8,7 @@ from dataclasses import replace
 
 from companion.engine.actions import Action, Budget, Span, dice
 from companion.engine.board import MONEY, PERCENT, shown
-from companion.engine.core import MAX_AMOUNT
-from companion.engine.core import CORE_EFFECTS, Pending, Rules
+from companion.engine.core import CORE_EFFECTS, MAX_AMOUNT, Pending, Rules
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, Debt, Note
 from companion.errors import BadCommand, EditionError, RuleViolation
