@@ -585,7 +585,7 @@ class Rules:
     def legal_hammer(self, s: State) -> list[Action]:
         return [Action("hammer")] if self.open_auction_of(s) is not None else []
 
-    def plots_passing(self, s: State, check) -> list[Action]:
+    def plots_passing(self, s: State, check) -> list[tuple[str, str]]:
         """(plot, owner) of every owned plot `check(s, cell)` lets through."""
         out = []
         for pid in self.edition.plots:
@@ -653,7 +653,7 @@ class Rules:
         return [Action("withdraw", (str(o.number),), o.proposer) for o in self.offers(s)]
 
     def legal_pay(self, s: State) -> list[Action]:
-        out = []
+        out: list[Action] = []
         for a in s.alive:
             if s.cash(a) >= 1:
                 amount = Span(1, min(s.cash(a), MAX_AMOUNT))

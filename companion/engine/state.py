@@ -1,5 +1,6 @@
 """Game state and the records the engine emits: postings, notes and events."""
 from dataclasses import dataclass, field
+from typing import Any
 
 BANK = "bank"
 JACKPOT = "jackpot"
@@ -71,6 +72,36 @@ class State:
              "discards", "kept", "flags", "detained", "skip", "extra")
     SCALARS = ("players", "alive", "turn", "phase", "pending", "debts", "doubles",
                "again", "mortgaged", "winner", "turns", "rng", "last_dice")
+    # the fields, typed for the checkers (the values live in the slots below)
+    balances: dict[str, int]
+    position: dict[str, int]
+    owner: dict[str, str]
+    level: dict[str, int]
+    holdings: dict[tuple[str, str], int]
+    decks: dict[str, tuple[str, ...]]
+    discards: dict[str, tuple[str, ...]]
+    kept: dict[str, tuple[str, ...]]
+    flags: dict[str, frozenset]
+    detained: dict[str, int]
+    skip: dict[str, int]
+    extra: dict[str, Any]
+    players: tuple[str, ...]
+    alive: tuple[str, ...]
+    turn: str
+    phase: str
+    pending: Any
+    debts: tuple[Debt, ...]
+    doubles: int
+    again: bool
+    mortgaged: frozenset[str]
+    winner: str | None
+    turns: int
+    rng: int
+    last_dice: tuple[int, ...]
+    postings: list[Posting]
+    notes: list[Note]
+    command: str | None
+
     # postings, notes and command are the output of the last command, not state:
     # command is that command's canonical line when it differs from the input
     # (`draw` names the card it drew, so a replay deals the same card)
