@@ -585,29 +585,35 @@ class Rules:
     def legal_hammer(self, s: State) -> list[Action]:
         return [Action("hammer")] if self.open_auction_of(s) is not None else []
 
-    def plots_passing(self, s: State, check) -> list[tuple[str, str]]:
-        """(plot, owner) of every owned plot `check(s, cell)` lets through."""
+    def plots_passing(self, s: State, check, plots) -> list[tuple[str, str]]:
+        """(plot, owner) of each of these owned plots `check(s, cell)` lets through (board order)."""
         out = []
-        for pid in self.edition.plots:
-            if pid in s.owner:
-                try:
-                    check(s, self.edition.plots[pid])
-                except RuleViolation:
-                    continue
-                out.append((pid, s.owner[pid]))
+        for pid in plots:
+            try:
+                check(s, self.edition.plots[pid])
+            except RuleViolation:
+                continue
+            out.append((pid, s.owner[pid]))
         return out
 
     def legal_build(self, s: State) -> list[Action]:
-        return [Action("build", (pid,), p) for pid, p in self.plots_passing(s, self.check_build)]
+        # only a whole buildable industry in one hand can take a building: the others are skipped cheaply
+        plots = [pid for ind in self.edition.industries.values()
+                 if ind.buildable and self.industry_owner(s, ind.id) is not None
+                 for pid in self.edition.industry_plots(ind.id)]
+        return [Action("build", (pid,), p) for pid, p in self.plots_passing(s, self.check_build, plots)]
 
     def legal_sell_building(self, s: State) -> list[Action]:
-        return [Action("sell_building", (pid,), p) for pid, p in self.plots_passing(s, self.check_sell_building)]
+        plots = [pid for pid in self.edition.plots if s.level.get(pid)]
+        return [Action("sell_building", (pid,), p) for pid, p in self.plots_passing(s, self.check_sell_building, plots)]
 
     def legal_mortgage(self, s: State) -> list[Action]:
-        return [Action("mortgage", (pid,), p) for pid, p in self.plots_passing(s, self.check_mortgage)]
+        plots = [pid for pid in self.edition.plots if pid in s.owner and pid not in s.mortgaged]
+        return [Action("mortgage", (pid,), p) for pid, p in self.plots_passing(s, self.check_mortgage, plots)]
 
     def legal_redeem(self, s: State) -> list[Action]:
-        return [Action("redeem", (pid,), p) for pid, p in self.plots_passing(s, self.check_redeem)]
+        plots = [pid for pid in self.edition.plots if pid in s.mortgaged]
+        return [Action("redeem", (pid,), p) for pid, p in self.plots_passing(s, self.check_redeem, plots)]
 
     def tradable(self, s: State, holder: str, cell) -> bool:
         try:

@@ -188,20 +188,18 @@ class MonopolyRules(Rules):
                     out.append(pid)
         return out
 
-    def demand(self, s, p, kind):
-        """How many buildings of this kind p could still put up (as many as p may want)."""
-        total = 0
-        for ind_id in self.edition.industries:
-            if self.can_build_group(s, p, ind_id):
-                for level in self.levels(s, ind_id):
-                    if level <= self.houses_max():
-                        total += self.houses_max() - level if kind == "house" else 1
-        return total
-
     def shortage(self, s, kind):
         # Lack of buildings: two or more players want more buildings than the bank holds
-        wants = [self.demand(s, p, kind) for p in s.alive]
-        return sum(1 for w in wants if w) >= 2 and sum(wants) > self.left(s, kind)
+        # (each whole group's owner is found once: the sum of demand() over the players)
+        wants: dict[str, int] = {}
+        for ind_id in self.edition.industries:
+            p = self.industry_owner(s, ind_id)
+            if p is not None and p in s.alive and self.can_build_group(s, p, ind_id):
+                for level in self.levels(s, ind_id):
+                    if level <= self.houses_max():
+                        wants[p] = wants.get(p, 0) + (self.houses_max() - level if kind == "house" else 1)
+        wanting = [w for w in wants.values() if w]
+        return len(wanting) >= 2 and sum(wanting) > self.left(s, kind)
 
     def building_right(self, s):
         a = s.pending
