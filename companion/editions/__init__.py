@@ -2,21 +2,23 @@
 import codecs
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from companion.engine.board import build_edition, check_option, shown
+from companion.engine.board import Edition, build_edition, check_option, shown
+from companion.engine.core import Rules
 from companion.engine.rulesets import RULESETS
 from companion.errors import EditionError
 
 HERE = Path(__file__).parent
 
 
-def shipped():
+def shipped() -> list[str]:
     """Ids of the edition files that ship with the companion."""
     return sorted(p.stem for p in HERE.glob("*.toml"))
 
 
-def load_edition(ref, options=None):
+def load_edition(ref: str | Path, options: Mapping[str, object] | None = None) -> Edition:
     """Load an edition by shipped id ('elite') or by path to a TOML file.
 
     `options` ({key: value}) are rule options chosen as the game starts; they
@@ -108,7 +110,7 @@ _OPTIONS_HEADER = re.compile(r"^[ \t]*\[[ \t]*options[ \t]*\][ \t]*(#.*)?$", re.
 _NEXT_TABLE = re.compile(r"^[ \t]*\[", re.M)
 
 
-def set_options(text, options, source):
+def set_options(text: str, options: Mapping[str, object], source: str) -> str:
     """The edition text with [options] keys set; unknown keys, wrong types and values out of
     range are EditionErrors naming `options.KEY` (the file is checked again as it loads)."""
     text = text.replace("\r\n", "\n")
@@ -127,24 +129,29 @@ def set_options(text, options, source):
         nxt = _NEXT_TABLE.search(rest)      # only the [options] table is edited
         body, tail = (rest[:nxt.start()], rest[nxt.start():]) if nxt else (rest, "")
     for key, line in lines:
-        body, n = re.subn(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", lambda m, line=line: line, body, count=1,
-                          flags=re.M)
+        # the new line is the replacement as it stands (a function, so no backslash is read as an escape)
+        body, n = re.subn(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", _literally(line), body, count=1, flags=re.M)
         if not n:
             body = line + "\n" + body
     return head + body + tail
 
 
-def parse_edition(text, source):
+def _literally(text: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: text
+
+
+def parse_edition(text: str, source: str) -> Edition:
     """Build an Edition from file text (also used to restore a game's stored copy)."""
     text = text.removeprefix("\ufeff")
     return edition_from_data(_toml(text, source), source, text)
 
 
-def edition_from_data(data, source, text):
+def edition_from_data(data: dict, source: str, text: str) -> Edition:
     """Build an Edition from the parsed file (a ledger keeps it as JSON: reopening skips the TOML parse)."""
     name, rules_cls = _rules_class(data, source)
     return build_edition(data, source, rules_cls, text=text)
 
 
-def rules_for(edition):
+def rules_for(edition: Edition) -> Rules:
+    """The rules module the edition names, set up for it."""
     return RULESETS[edition.rules](edition)

@@ -241,7 +241,7 @@ def _kind_name(kind):
             int: "a whole number"}.get(kind, kind.__name__)
 
 
-def build_edition(data, source, rules_cls, text=""):
+def build_edition(data: dict, source: str, rules_cls: type, text: str = "") -> "Edition":
     """Check a parsed edition file against the rules module and return an Edition."""
     top = _Reader(source, "", data)
     head = _Reader(source, "edition", top.get("edition", dict))

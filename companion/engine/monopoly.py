@@ -190,8 +190,8 @@ class MonopolyRules(Rules):
 
     def shortage(self, s, kind):
         # Lack of buildings: two or more players want more buildings than the bank holds
-        # (each whole group's owner is found once: the sum of demand() over the players)
-        wants: dict[str, int] = {}
+        # (each whole group's owner is found once; wants: player -> buildings they could put up)
+        wants = {}
         for ind_id in self.edition.industries:
             p = self.industry_owner(s, ind_id)
             if p is not None and p in s.alive and self.can_build_group(s, p, ind_id):
