@@ -9,8 +9,12 @@ refused when the file loads, never when a player first lands on it.
 """
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from companion.errors import EditionError
+
+if TYPE_CHECKING:                       # the rules import this module: only the checker reads the name
+    from companion.engine.core import Rules
 
 # Every amount of money an edition file holds (prices, rents, fines, incomes, start
 # cash, option amounts, card amounts) lies in 0..MONEY_MAX: far above any box's
@@ -241,7 +245,7 @@ def _kind_name(kind):
             int: "a whole number"}.get(kind, kind.__name__)
 
 
-def build_edition(data: dict, source: str, rules_cls: type, text: str = "") -> "Edition":
+def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str = "") -> "Edition":
     """Check a parsed edition file against the rules module and return an Edition."""
     top = _Reader(source, "", data)
     head = _Reader(source, "edition", top.get("edition", dict))
