@@ -54,7 +54,8 @@ class Side:
 @dataclass(frozen=True)
 class Terms:
     """The `give ... get ...` words of a trade: any choice of each side's items, each at most once,
-    at most one amount a side, cash on one side only, and something changing hands."""
+    at most one amount a side, cash on one side only, and something changing hands, within the
+    200 characters of a command line (command.MAX_LINE: a longer line is no command at all)."""
     give: Side
     get: Side
 
