@@ -1,24 +1,27 @@
 """A seeded autoplayer: picks commands for a game so it can run unattended.
 
-Used by the demo, the benchmarks and the simulation tests. It proposes
+Used by the demo, the benchmarks and the simulation tests. The bots propose
 candidate commands (the edition's hints first, then generic moves: companion/bots.py)
-and keeps the first one the engine accepts, so it never needs to know the rules itself.
+and it keeps the first one the rules list as legal now (Rules.legal), so it never
+needs to know the rules itself and never tries a line the rules would refuse.
 """
 import random
 
 from companion.bots import edition_candidates, generic_candidates
+from companion.engine.actions import listed
+from companion.engine.command import parse_command
 from companion.errors import RuleViolation
 
 
 def next_command(game, rng):
-    """The first candidate command the engine accepts, as (line, new_state)."""
+    """The first candidate command the rules list as legal for the table, as (line, new_state)."""
     rules, s = game.rules, game.state
     candidates = edition_candidates(rules, s, rng) + generic_candidates(rules, s, rng)
+    actions = rules.legal(s)
     for line in candidates:
-        try:
-            return line, rules.apply(s, line)
-        except RuleViolation:
-            continue
+        cmd = parse_command(line)
+        if cmd is not None and listed(actions, cmd):
+            return line, rules.apply(s, cmd)
     return None, None
 
 

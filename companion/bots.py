@@ -53,7 +53,7 @@ def generic_candidates(rules, s, rng):
         elif pending.kind == "draw":
             out.append("draw")
         elif pending.kind == "choose":
-            out.append(f"choose {rng.choice(pending.options)}")
+            out.append(f"choose {rules.cells[rng.choice(pending.options)].id}")
         return out
     if p in s.detained:
         if rng.random() < 0.4:
