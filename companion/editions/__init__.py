@@ -1,4 +1,5 @@
 """Edition data files: the shipped ones live here; a table may load its own."""
+
 import codecs
 import re
 import tomllib
@@ -51,8 +52,9 @@ def decode_edition(raw: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         offset = start + exc.start
         line = raw[:offset].count(b"\n") + 1
-        raise EditionError(source, "file", f"is not UTF-8 text: byte {offset} (line {line}) "
-                           f"is 0x{raw[offset]:02x}") from None
+        raise EditionError(
+            source, "file", f"is not UTF-8 text: byte {offset} (line {line}) is 0x{raw[offset]:02x}"
+        ) from None
 
 
 def _toml(text: str, source: str) -> dict:
@@ -61,7 +63,7 @@ def _toml(text: str, source: str) -> dict:
         return tomllib.loads(text)
     except RecursionError:
         raise EditionError(source, "syntax", "tables or lists nested too deeply") from None
-    except ValueError as exc:       # TOMLDecodeError, or an integer of thousands of digits
+    except ValueError as exc:  # TOMLDecodeError, or an integer of thousands of digits
         raise EditionError(source, "syntax", " ".join(str(exc).split())) from None
 
 
@@ -73,8 +75,11 @@ def _rules_name(data: dict):
 def _rules_class(data: dict, source: str):
     name = _rules_name(data)
     if not isinstance(name, str) or name not in RULESETS:
-        raise EditionError(source, "edition.rules",
-                           f"must name one of the rules modules: {', '.join(sorted(RULESETS))} (not {shown(name)})")
+        raise EditionError(
+            source,
+            "edition.rules",
+            f"must name one of the rules modules: {', '.join(sorted(RULESETS))} (not {shown(name)})",
+        )
     return name, RULESETS[name]
 
 
@@ -85,10 +90,18 @@ def toml_value(value):
     if isinstance(value, str):
         # a TOML basic string: quotes, backslashes and control characters escaped, so a
         # typed option can never end the string and write another key into the file
-        return '"' + "".join(
-            "\\" + ch if ch in '"\\' else
-            f"\\u{ord(ch):04x}" if ord(ch) < 0x20 or ord(ch) == 0x7f or 0xd800 <= ord(ch) <= 0xdfff else ch
-            for ch in value) + '"'
+        return (
+            '"'
+            + "".join(
+                "\\" + ch
+                if ch in '"\\'
+                else f"\\u{ord(ch):04x}"
+                if ord(ch) < 0x20 or ord(ch) == 0x7F or 0xD800 <= ord(ch) <= 0xDFFF
+                else ch
+                for ch in value
+            )
+            + '"'
+        )
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     return str(value)
@@ -125,9 +138,9 @@ def set_options(text: str, options: Mapping[str, object], source: str) -> str:
     if header is None:
         head, body, tail = text.rstrip("\n") + "\n\n[options]\n", "", ""
     else:
-        head, rest = text[:header.end() + 1], text[header.end() + 1:]
-        nxt = _NEXT_TABLE.search(rest)      # only the [options] table is edited
-        body, tail = (rest[:nxt.start()], rest[nxt.start():]) if nxt else (rest, "")
+        head, rest = text[: header.end() + 1], text[header.end() + 1 :]
+        nxt = _NEXT_TABLE.search(rest)  # only the [options] table is edited
+        body, tail = (rest[: nxt.start()], rest[nxt.start() :]) if nxt else (rest, "")
     for key, line in lines:
         # the new line is the replacement as it stands (a function, so no backslash is read as an escape)
         body, n = re.subn(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", _literally(line), body, count=1, flags=re.M)

@@ -8,17 +8,19 @@ the table, which may issue anything); every accepted command matches some
 listed action. The OLED's menus, the phone's buttons and the bots choose from
 these lists; docs/actors.md explains the parties and the table-only commands.
 """
+
 from dataclasses import dataclass
 from typing import Union
 
 from companion.engine.command import Command
 
-TABLE = "table"     # the banker's role: the command line, scripts, the buttons on the box
+TABLE = "table"  # the banker's role: the command line, scripts, the buttons on the box
 
 
 @dataclass(frozen=True)
 class Span:
     """A whole number from low to high, both included (a bid, a payment, a share count, a die)."""
+
     low: int
     high: int
     what: str = "amount"
@@ -33,6 +35,7 @@ class Span:
 @dataclass(frozen=True)
 class OneOf:
     """Exactly one of these words (a card, a cell, a policy colour), in their canonical spelling."""
+
     words: tuple[str, ...]
     what: str = "word"
 
@@ -46,9 +49,10 @@ class OneOf:
 @dataclass(frozen=True)
 class Side:
     """What one side of a trade may hand over: any of these plots and kept cards, and cash."""
+
     plots: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
-    cash: Span | None = None      # None: this side may not pay cash now
+    cash: Span | None = None  # None: this side may not pay cash now
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Terms:
     """The `give ... get ...` words of a trade: any choice of each side's items, each at most once,
     at most one amount a side, cash on one side only, and something changing hands, within the
     200 characters of a command line (command.MAX_LINE: a longer line is no command at all)."""
+
     give: Side
     get: Side
 
@@ -89,6 +94,7 @@ class Terms:
         def side(s: Side) -> str:
             items = [*s.plots, *s.cards] + ([s.cash.text()] if s.cash else [])
             return "{" + ",".join(items) + "}"
+
         return f"give {side(self.give)} get {side(self.get)}"
 
 
@@ -103,7 +109,8 @@ class Budget:
     the buyer's cash (`commission Boris 1..5 0..480`, weights (0, 100, 1), limit 500).
     Each Span's bounds are exact with the other numbers at their lowest.
     """
-    weights: tuple[int, ...]      # one per argument; 0 for the words that are not counted
+
+    weights: tuple[int, ...]  # one per argument; 0 for the words that are not counted
     limit: int
 
     def holds(self, words: tuple[str, ...]) -> bool:
@@ -113,6 +120,7 @@ class Budget:
 @dataclass(frozen=True)
 class Action:
     """One command pattern `party` may issue now (TABLE: only the table may)."""
+
     verb: str
     args: tuple[Slot, ...] = ()
     party: str = TABLE
@@ -125,17 +133,26 @@ class Action:
         slots, words = self.args, cmd.args
         if slots and isinstance(slots[-1], Terms):
             fixed = len(slots) - 1
-            return len(words) >= fixed and all(_holds(s, w) for s, w in zip(slots[:fixed], words)) \
+            return (
+                len(words) >= fixed
+                and all(_holds(s, w) for s, w in zip(slots[:fixed], words))
                 and slots[-1].holds_words(words[fixed:])
-        return len(words) == len(slots) and all(_holds(s, w) for s, w in zip(slots, words)) \
+            )
+        return (
+            len(words) == len(slots)
+            and all(_holds(s, w) for s, w in zip(slots, words))
             and (self.budget is None or self.budget.holds(words))
+        )
 
     def text(self) -> str:
         """The pattern as one line: `bid Anna 51..300`, `draw c1|c2|c3`."""
         line = " ".join([self.verb, *(s if isinstance(s, str) else s.text() for s in self.args)])
         if self.budget is not None:
-            counted = [f"{w}x{s.what}" if w != 1 else s.what for w, s in zip(self.budget.weights, self.args)
-                       if w and isinstance(s, Span)]
+            counted = [
+                f"{w}x{s.what}" if w != 1 else s.what
+                for w, s in zip(self.budget.weights, self.args)
+                if w and isinstance(s, Span)
+            ]
             line += f" ({' + '.join(counted)} <= {self.budget.limit})"
         return line
 

@@ -7,13 +7,14 @@ range (docs/edition-format.md): a value the engine would choke on mid-game (a
 negative price, an amount SQLite cannot store, text where a number belongs) is
 refused when the file loads, never when a player first lands on it.
 """
+
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from companion.errors import EditionError
 
-if TYPE_CHECKING:                       # the rules import this module: only the checker reads the name
+if TYPE_CHECKING:  # the rules import this module: only the checker reads the name
     from companion.engine.core import Rules
 
 # Every amount of money an edition file holds (prices, rents, fines, incomes, start
@@ -22,16 +23,16 @@ if TYPE_CHECKING:                       # the rules import this module: only the
 MONEY_MAX = 1_000_000_000
 MONEY = (0, MONEY_MAX)
 PERCENT = (0, 100)
-PLAYERS = (1, 8)                 # seats around one board
-BOX_ITEMS = (0, 1000)            # how many of one item the box holds ([supply])
-BUILDING_LEVELS = (0, 10)        # small_max, large_max: buildings of one kind on one plot
-DICE_MULTIPLIER = (0, 100)       # dice_multiplier_by_count: rent = multiplier x the dice
+PLAYERS = (1, 8)  # seats around one board
+BOX_ITEMS = (0, 1000)  # how many of one item the box holds ([supply])
+BUILDING_LEVELS = (0, 10)  # small_max, large_max: buildings of one kind on one plot
+DICE_MULTIPLIER = (0, 100)  # dice_multiplier_by_count: rent = multiplier x the dice
 # An edition id travels in the first event's command line (`new EDITION SEED PLAYER...`).
 EDITION_ID = re.compile(r"[a-z0-9_-]{1,32}")
 # Cell, industry, deck and card ids are typed in commands and stored in the ledger's
 # command lines: one word; never all digits (a number is a cell index or an amount).
 REF = re.compile(r"[A-Za-z0-9_-]{1,32}")
-LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?")   # en, ru, pt-BR
+LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?")  # en, ru, pt-BR
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,8 @@ class Industry:
     name: str
     buildable: bool = True
     build_cost: int = 0
-    rent_by_count: tuple = ()          # rent by number of plots of the industry owned
-    tax_by_count: tuple = ()           # circle tax by number owned (Elite central industry)
+    rent_by_count: tuple = ()  # rent by number of plots of the industry owned
+    tax_by_count: tuple = ()  # circle tax by number owned (Elite central industry)
     dice_multiplier_by_count: tuple = ()  # rent = multiplier x dice (Monopoly utilities)
 
 
@@ -53,8 +54,8 @@ class Cell:
     name: str
     industry: str | None = None
     price: int = 0
-    rent: tuple = ()       # [printed, monopoly, level 1, level 2, ...]
-    tax: tuple = ()        # same shape as rent, for circle tax (Elite)
+    rent: tuple = ()  # [printed, monopoly, level 1, level 2, ...]
+    tax: tuple = ()  # same shape as rent, for circle tax (Elite)
     build_cost: int = 0
     mortgage: int = 0
     deck: str | None = None
@@ -70,8 +71,8 @@ class Card:
     id: str
     deck: str
     text: str
-    effects: tuple          # tuple of dicts: {"do": verb, ...arguments}
-    keep: bool = False      # kept by the player until used (e.g. leave TAX INSPECTION)
+    effects: tuple  # tuple of dicts: {"do": verb, ...arguments}
+    keep: bool = False  # kept by the player until used (e.g. leave TAX INSPECTION)
     long_term: bool = False  # FORTUNE: in force until the next card is drawn
     favourable: bool | None = None  # Deluxe rating scale: up (True) or down (False)
 
@@ -95,10 +96,10 @@ class Edition:
     decks: dict = field(hash=False)
     cards: dict = field(hash=False)
     slot: dict = field(hash=False)
-    extra: dict = field(hash=False)   # edition-module data ([extra] table), checked by the module
-    text: str = ""                    # the file as read, stored in the ledger with the game
-    by_id: dict = field(default_factory=dict, hash=False)    # cell id -> Cell
-    groups: dict = field(default_factory=dict, hash=False)   # industry id -> plot ids in board order
+    extra: dict = field(hash=False)  # edition-module data ([extra] table), checked by the module
+    text: str = ""  # the file as read, stored in the ledger with the game
+    by_id: dict = field(default_factory=dict, hash=False)  # cell id -> Cell
+    groups: dict = field(default_factory=dict, hash=False)  # industry id -> plot ids in board order
 
     def cell(self, ref):
         """A cell by id or index, or None."""
@@ -115,6 +116,7 @@ class Edition:
 
 
 # ----- value checks shared by the loader and the rules modules' check_edition -------------
+
 
 def shown(value) -> str:
     """A value as an error message quotes it: repr, cut short (a message stays one short line)."""
@@ -158,8 +160,9 @@ def check_ref(value, source: str, key: str) -> str:
     if not isinstance(value, str):
         raise EditionError(source, key, f"must be text, not {shown(value)}")
     if not REF.fullmatch(value) or value.isdigit():
-        raise EditionError(source, key, "must be 1 to 32 letters, digits, '_' or '-' (one word, "
-                           f"not all digits), not {shown(value)}")
+        raise EditionError(
+            source, key, f"must be 1 to 32 letters, digits, '_' or '-' (one word, not all digits), not {shown(value)}"
+        )
     return value
 
 
@@ -171,18 +174,24 @@ def check_option(rules_cls, rules_name: str, key: str, value, source: str):
     """
     options = rules_cls.OPTIONS
     if key not in options:
-        raise EditionError(source, f"options.{keyname(key)}", f"is not an option of the '{rules_name}' rules "
-                           f"(known: {', '.join(sorted(options))})")
+        raise EditionError(
+            source,
+            f"options.{keyname(key)}",
+            f"is not an option of the '{rules_name}' rules (known: {', '.join(sorted(options))})",
+        )
     default = options[key]
     if type(value) is not type(default):
-        raise EditionError(source, f"options.{key}",
-                           f"must be {_kind_name(type(default))} like the default {shown(default)}, "
-                           f"not {shown(value)}")
+        raise EditionError(
+            source,
+            f"options.{key}",
+            f"must be {_kind_name(type(default))} like the default {shown(default)}, not {shown(value)}",
+        )
     if key in rules_cls.OPTION_RANGES:
         check_number(value, rules_cls.OPTION_RANGES[key], source, f"options.{key}")
     if key in rules_cls.OPTION_CHOICES and value not in rules_cls.OPTION_CHOICES[key]:
-        raise EditionError(source, f"options.{key}", f"must be one of "
-                           f"{', '.join(rules_cls.OPTION_CHOICES[key])}, not {shown(value)}")
+        raise EditionError(
+            source, f"options.{key}", f"must be one of {', '.join(rules_cls.OPTION_CHOICES[key])}, not {shown(value)}"
+        )
     return value
 
 
@@ -241,8 +250,9 @@ class _Reader:
 
 
 def _kind_name(kind):
-    return {str: "text", bool: "true or false", list: "a list", dict: "a table",
-            int: "a whole number"}.get(kind, kind.__name__)
+    return {str: "text", bool: "true or false", list: "a list", dict: "a table", int: "a whole number"}.get(
+        kind, kind.__name__
+    )
 
 
 def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str = "") -> "Edition":
@@ -251,13 +261,18 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     head = _Reader(source, "edition", top.get("edition", dict))
     ed_id = head.get("id", str)
     if not EDITION_ID.fullmatch(ed_id):
-        raise EditionError(source, "edition.id", "must be 1 to 32 lower-case letters, digits, '_' or '-' "
-                           f"(it is written in the game's first command), not {shown(ed_id)}")
+        raise EditionError(
+            source,
+            "edition.id",
+            "must be 1 to 32 lower-case letters, digits, '_' or '-' "
+            f"(it is written in the game's first command), not {shown(ed_id)}",
+        )
     name = head.text("name")
     language = head.get("language", str, "en")
     if not LANGUAGE.fullmatch(language):
-        raise EditionError(source, "edition.language", f"must be a language code such as en, ru or pt-BR, "
-                           f"not {shown(language)}")
+        raise EditionError(
+            source, "edition.language", f"must be a language code such as en, ru or pt-BR, not {shown(language)}"
+        )
     rules = head.get("rules", str)
     players_min = head.number("players_min", PLAYERS, 2)
     players_max = head.number("players_max", PLAYERS, 6)
@@ -265,8 +280,9 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     head.get("check_against_box", str, "")
     head.done()
     if players_min > players_max:
-        raise EditionError(source, "edition.players_min", f"must not exceed players_max ({players_max}), "
-                           f"not {players_min}")
+        raise EditionError(
+            source, "edition.players_min", f"must not exceed players_max ({players_max}), not {players_min}"
+        )
 
     options = dict(rules_cls.OPTIONS)
     for key, value in top.get("options", dict, {}).items():
@@ -275,8 +291,11 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     supply = {}
     for key, value in top.get("supply", dict, {}).items():
         if key not in rules_cls.SUPPLY:
-            raise EditionError(source, f"supply.{keyname(key)}", f"is not an item of the '{rules}' rules "
-                               f"(known: {', '.join(rules_cls.SUPPLY)})")
+            raise EditionError(
+                source,
+                f"supply.{keyname(key)}",
+                f"is not an item of the '{rules}' rules (known: {', '.join(rules_cls.SUPPLY)})",
+            )
         supply[key] = check_number(value, BOX_ITEMS, source, f"supply.{key}")
 
     b = _Reader(source, "buildings", top.get("buildings", dict, {}))
@@ -291,12 +310,14 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     for i, raw in enumerate(top.get("industries", list, [])):
         r = _Reader(source, f"industries[{i}]", raw)
         ind = Industry(
-            id=r.ref("id"), name=r.text("name"),
+            id=r.ref("id"),
+            name=r.text("name"),
             buildable=r.get("buildable", bool, True),
             build_cost=r.money("build_cost", 0),
             rent_by_count=r.money_list("rent_by_count", []),
             tax_by_count=r.money_list("tax_by_count", []),
-            dice_multiplier_by_count=r.numbers("dice_multiplier_by_count", DICE_MULTIPLIER, []))
+            dice_multiplier_by_count=r.numbers("dice_multiplier_by_count", DICE_MULTIPLIER, []),
+        )
         r.done()
         if ind.id in industries:
             raise EditionError(source, f"industries[{i}].id", f"'{ind.id}' is used twice")
@@ -312,8 +333,12 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
             raise EditionError(source, f"cells[{i}].id", f"'{cid}' is used twice")
         seen.add(cid)
         if kind not in rules_cls.CELL_KINDS:
-            raise EditionError(source, f"cells[{i}].kind", f"{shown(kind)} is not a cell kind of the "
-                               f"'{rules}' rules (known: {', '.join(sorted(rules_cls.CELL_KINDS))})")
+            raise EditionError(
+                source,
+                f"cells[{i}].kind",
+                f"{shown(kind)} is not a cell kind of the "
+                f"'{rules}' rules (known: {', '.join(sorted(rules_cls.CELL_KINDS))})",
+            )
         industry = r.get("industry", str, None)
         if kind == "plot":
             if industry not in industries:
@@ -321,27 +346,43 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
             ind = industries[industry]
             price = r.money("price")
             rent = r.money_list("rent", [])
-            if not rent and not ind.rent_by_count and not ind.dice_multiplier_by_count \
-                    and rules_cls.PLOTS_PAY_RENT:
+            if not rent and not ind.rent_by_count and not ind.dice_multiplier_by_count and rules_cls.PLOTS_PAY_RENT:
                 raise EditionError(source, f"cells[{i}].rent", "is missing (and the industry has no rent_by_count)")
             # the rent row is read by building level; an unbuildable plot has two levels
             # of rent only: printed and monopoly
             row = levels if ind.buildable else 2
             if rent and len(rent) != row:
-                raise EditionError(source, f"cells[{i}].rent", f"must list {row} amounts "
-                                   + ("(printed, monopoly, then one per building level), " if ind.buildable
-                                      else "(printed, monopoly: the industry is not buildable), ")
-                                   + f"not {len(rent)}")
+                raise EditionError(
+                    source,
+                    f"cells[{i}].rent",
+                    f"must list {row} amounts "
+                    + (
+                        "(printed, monopoly, then one per building level), "
+                        if ind.buildable
+                        else "(printed, monopoly: the industry is not buildable), "
+                    )
+                    + f"not {len(rent)}",
+                )
             tax = r.money_list("tax", [])
             if tax and len(tax) != row:
                 raise EditionError(source, f"cells[{i}].tax", f"must list {row} amounts, not {len(tax)}")
             mortgage = r.money("mortgage", price // 2)
             if mortgage > price:
-                raise EditionError(source, f"cells[{i}].mortgage", f"must not exceed the price ({price}), "
-                                   f"not {mortgage}")
-            cell = Cell(id=cid, index=i, kind=kind, name=r.text("name"), industry=industry,
-                        price=price, rent=rent, tax=tax,
-                        build_cost=r.money("build_cost", ind.build_cost), mortgage=mortgage)
+                raise EditionError(
+                    source, f"cells[{i}].mortgage", f"must not exceed the price ({price}), not {mortgage}"
+                )
+            cell = Cell(
+                id=cid,
+                index=i,
+                kind=kind,
+                name=r.text("name"),
+                industry=industry,
+                price=price,
+                rent=rent,
+                tax=tax,
+                build_cost=r.money("build_cost", ind.build_cost),
+                mortgage=mortgage,
+            )
             r.done()
         else:
             if industry is not None:
@@ -356,10 +397,13 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         for key in ("rent_by_count", "tax_by_count", "dice_multiplier_by_count"):
             listed = getattr(ind, key)
             if listed and len(listed) != count:
-                raise EditionError(source, f"industries.{ind.id}.{key}",
-                                   f"must list one amount per plot owned, 1 to {count}, not {len(listed)}")
+                raise EditionError(
+                    source,
+                    f"industries.{ind.id}.{key}",
+                    f"must list one amount per plot owned, 1 to {count}, not {len(listed)}",
+                )
     if not cells or cells[0].kind != "start":
-        raise EditionError(source, "cells[0].kind", "the first cell must be the START cell (kind = \"start\")")
+        raise EditionError(source, "cells[0].kind", 'the first cell must be the START cell (kind = "start")')
 
     decks, cards = {}, {}
     for deck_name, raw_cards in top.get("decks", dict, {}).items():
@@ -376,9 +420,15 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
             effects = r.get("effects", list)
             for k, eff in enumerate(effects):
                 rules_cls.check_effect(eff, source, f"{path}.effects[{k}]")
-            card = Card(id=card_id, deck=deck_name, text=r.get("text", str), effects=tuple(effects),
-                        keep=r.get("keep", bool, False), long_term=r.get("long_term", bool, False),
-                        favourable=r.get("favourable", bool, None))
+            card = Card(
+                id=card_id,
+                deck=deck_name,
+                text=r.get("text", str),
+                effects=tuple(effects),
+                keep=r.get("keep", bool, False),
+                long_term=r.get("long_term", bool, False),
+                favourable=r.get("favourable", bool, None),
+            )
             r.done()
             cards[card_id] = card
             ids.append(card_id)
@@ -391,12 +441,27 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     extra = top.get("extra", dict, {})
     top.done()
     edition = Edition(
-        id=ed_id, name=name, language=language, rules=rules, source=source,
-        players_min=players_min, players_max=players_max, start_cash=start_cash,
-        cells=tuple(cells), industries=industries,
-        plots={c.id: c for c in cells if c.kind == "plot"}, options=options, supply=supply,
-        buildings=buildings, decks=decks, cards=cards, slot=slot, extra=extra, text=text,
+        id=ed_id,
+        name=name,
+        language=language,
+        rules=rules,
+        source=source,
+        players_min=players_min,
+        players_max=players_max,
+        start_cash=start_cash,
+        cells=tuple(cells),
+        industries=industries,
+        plots={c.id: c for c in cells if c.kind == "plot"},
+        options=options,
+        supply=supply,
+        buildings=buildings,
+        decks=decks,
+        cards=cards,
+        slot=slot,
+        extra=extra,
+        text=text,
         by_id={c.id: c for c in cells},
-        groups={i: tuple(c.id for c in cells if c.industry == i) for i in industries})
+        groups={i: tuple(c.id for c in cells if c.industry == i) for i in industries},
+    )
     rules_cls.check_edition(edition)
     return edition

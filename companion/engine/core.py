@@ -5,6 +5,7 @@ postings and notes of that command ride on the new state (`state.postings`,
 `state.notes`). Edition modules subclass `Rules` and add cell kinds, card
 effects, commands and options; nothing edition-specific lives here.
 """
+
 from dataclasses import dataclass, replace
 
 from companion.engine.actions import TABLE, Action, OneOf, Side, Span, Terms, dice
@@ -18,7 +19,8 @@ from companion.errors import BadCommand, EditionError, RuleViolation, check
 @dataclass(frozen=True)
 class Pending:
     """A decision the table must take before play goes on."""
-    kind: str                 # offer, auction, draw, choose, ... (editions add more)
+
+    kind: str  # offer, auction, draw, choose, ... (editions add more)
     player: str | None = None
     plot: str | None = None
     seller: str | None = None
@@ -49,36 +51,41 @@ def parse_line(line):
 
 # effect arguments that are whole numbers, with their ranges (steps and points may be negative)
 EFFECT_NUMBERS = {
-    "amount": MONEY, "small": MONEY, "large": MONEY,     # money: per card, per building
-    "steps": (-100, 100),                # cells forward (back when negative)
-    "points": (-100, 100),               # share price points (Elite)
-    "percent": PERCENT,                  # dividend rate (Elite)
-    "count": (1, 10),                    # FORTUNE cards put on the wheel (Elite)
+    # money: per card, per building
+    "amount": MONEY,
+    "small": MONEY,
+    "large": MONEY,
+    "steps": (-100, 100),  # cells forward (back when negative)
+    "points": (-100, 100),  # share price points (Elite)
+    "percent": PERCENT,  # dividend rate (Elite)
+    "count": (1, 10),  # FORTUNE cards put on the wheel (Elite)
 }
 # effect arguments that are text (a cell, a cell kind, a deck, an account, an industry)
 EFFECT_TEXTS = {"do", "cell", "kind", "deck", "to", "from", "industry"}
 # optional arguments each effect reads besides its required ones (any other key is refused)
 CORE_EFFECT_OPTIONAL: dict[str, tuple[str, ...]] = {
-    "pay": ("to",), "each_player_pays": ("to",),      # a system account instead of the bank
+    # a system account instead of the bank
+    "pay": ("to",),
+    "each_player_pays": ("to",),
     "receive": ("from",),
-    "move_to": ("collect",),             # false: no START income on the way
-    "move_nearest": ("deck",),           # the nearest card cell of this deck
+    "move_to": ("collect",),  # false: no START income on the way
+    "move_nearest": ("deck",),  # the nearest card cell of this deck
 }
 
 # Effects every edition understands: verb -> required argument keys.
 CORE_EFFECTS: dict[str, tuple[str, ...]] = {
-    "pay": ("amount",),                  # the drawing player pays the bank
-    "receive": ("amount",),              # the bank pays the drawing player
-    "pay_each_player": ("amount",),      # the drawing player pays every other player
-    "collect_from_each": ("amount",),    # every other player pays the drawing player
-    "each_player_pays": ("amount",),     # every player pays the bank (collective cards)
+    "pay": ("amount",),  # the drawing player pays the bank
+    "receive": ("amount",),  # the bank pays the drawing player
+    "pay_each_player": ("amount",),  # the drawing player pays every other player
+    "collect_from_each": ("amount",),  # every other player pays the drawing player
+    "each_player_pays": ("amount",),  # every player pays the bank (collective cards)
     "each_player_receives": ("amount",),  # the bank pays every player
     "pay_per_building": ("small", "large"),
-    "move_to": ("cell",),                # optional: collect = false (no START income)
-    "move_steps": ("steps",),            # negative steps move back
-    "move_nearest": ("kind",),           # nearest cell of that kind, ahead or behind
+    "move_to": ("cell",),  # optional: collect = false (no START income)
+    "move_steps": ("steps",),  # negative steps move back
+    "move_nearest": ("kind",),  # nearest cell of that kind, ahead or behind
     "go_to_detention": (),
-    "release": (),                       # keep this card to leave detention for free
+    "release": (),  # keep this card to leave detention for free
     "skip_turn": (),
 }
 
@@ -87,30 +94,30 @@ class Rules:
     """Rules shared by all editions. Subclasses extend the class-level tables."""
 
     OPTIONS = {
-        "undo_window": 50,                 # how many recent events may be reversed
+        "undo_window": 50,  # how many recent events may be reversed
         "dice": 2,
         "three_doubles_detain": True,
         "detention_fine": 50,
         "detention_tries": 3,
-        "detention_third_miss": "pay_next_turn",   # or "pay_and_move" (Monopoly)
+        "detention_third_miss": "pay_next_turn",  # or "pay_and_move" (Monopoly)
         "monopoly_broken_by_mortgage": True,
         "mortgage_needs_empty_industry": False,
         "redeem_interest_percent": 10,
-        "redeem_interest_base": "price",   # or "mortgage"
+        "redeem_interest_base": "price",  # or "mortgage"
         "building_sale_percent": 50,
         "decline_opens_auction": True,
         "auction_opening_percent": 50,
         "card_move_collects": True,
         "circle_income": 200,
-        "discard_decks": [],               # decks whose cards are not returned (FORTUNE)
-        "land_checks_distance": True,      # `land CELL` must be a distance the dice can make
+        "discard_decks": [],  # decks whose cards are not returned (FORTUNE)
+        "land_checks_distance": True,  # `land CELL` must be a distance the dice can make
     }
     # The range (low, high) of every whole-number option, checked when the file loads
     # (board.check_option) and documented in docs/edition-format.md; tests/test_edition_ranges.py
     # refuses an integer option without one. Money is 0..MONEY_MAX.
     OPTION_RANGES = {
-        "undo_window": (0, 1000),          # 0: no undo; each step keeps one state in memory
-        "dice": (1, 2),                    # doubles need two
+        "undo_window": (0, 1000),  # 0: no undo; each step keeps one state in memory
+        "dice": (1, 2),  # doubles need two
         "detention_fine": MONEY,
         "detention_tries": (1, 10),
         "redeem_interest_percent": PERCENT,
@@ -126,25 +133,40 @@ class Rules:
     CELL_KINDS = {"start", "plot", "card", "free", "tax", "detention", "go_to_detention"}
     # the parameters a non-plot cell kind reads, with their ranges; any other key is refused
     CELL_PARAMS = {"tax": {"amount": MONEY}}
-    SUPPLY: tuple[str, ...] = ("small", "large")   # [supply] items the rules count (BOX_ITEMS each)
+    SUPPLY: tuple[str, ...] = ("small", "large")  # [supply] items the rules count (BOX_ITEMS each)
     EFFECTS = CORE_EFFECTS
     EFFECT_NUMBERS = EFFECT_NUMBERS
     EFFECT_OPTIONAL = CORE_EFFECT_OPTIONAL
-    READS_SLOT = False                      # [slot]: only the Millionaire family has a slot machine
-    EXTRA_KEYS: tuple[str, ...] = ()        # [extra] keys the rules module reads
+    READS_SLOT = False  # [slot]: only the Millionaire family has a slot machine
+    EXTRA_KEYS: tuple[str, ...] = ()  # [extra] keys the rules module reads
     SYSTEM_ACCOUNTS: tuple[str, ...] = (BANK,)
-    PLOTS_PAY_RENT = True       # plots must list their rent (not so in Mad Millionaire)
+    PLOTS_PAY_RENT = True  # plots must list their rent (not so in Mad Millionaire)
 
     # verb -> method; every verb is a command of the script language (docs/script-language.md)
     COMMANDS = {
-        "roll": "cmd_roll", "end": "cmd_end", "buy": "cmd_buy", "decline": "cmd_decline",
-        "bid": "cmd_bid", "opening": "cmd_opening", "hammer": "cmd_hammer",
-        "build": "cmd_build", "sell_building": "cmd_sell_building",
-        "mortgage": "cmd_mortgage", "redeem": "cmd_redeem", "trade": "cmd_trade",
-        "pay": "cmd_pay", "draw": "cmd_draw", "choose": "cmd_choose",
-        "pay_fine": "cmd_pay_fine", "use_card": "cmd_use_card",
-        "land": "cmd_land", "bankrupt": "cmd_bankrupt", "end_game": "cmd_end_game",
-        "accept": "cmd_accept", "reject": "cmd_reject", "withdraw": "cmd_withdraw",
+        "roll": "cmd_roll",
+        "end": "cmd_end",
+        "buy": "cmd_buy",
+        "decline": "cmd_decline",
+        "bid": "cmd_bid",
+        "opening": "cmd_opening",
+        "hammer": "cmd_hammer",
+        "build": "cmd_build",
+        "sell_building": "cmd_sell_building",
+        "mortgage": "cmd_mortgage",
+        "redeem": "cmd_redeem",
+        "trade": "cmd_trade",
+        "pay": "cmd_pay",
+        "draw": "cmd_draw",
+        "choose": "cmd_choose",
+        "pay_fine": "cmd_pay_fine",
+        "use_card": "cmd_use_card",
+        "land": "cmd_land",
+        "bankrupt": "cmd_bankrupt",
+        "end_game": "cmd_end_game",
+        "accept": "cmd_accept",
+        "reject": "cmd_reject",
+        "withdraw": "cmd_withdraw",
     }
     # verb -> (fewest, most arguments, usage); most None = no limit (trade's item lists).
     # Rules.apply refuses a line with a word too few or too many before the command runs,
@@ -172,13 +194,25 @@ class Rules:
         "land": (1, 2, "land CELL [double]"),
         "bankrupt": (1, 1, "bankrupt PLAYER"),
         "end_game": (0, 0, "end_game"),
-        "accept": (1, 1, "accept OFFER"), "reject": (1, 1, "reject OFFER"), "withdraw": (1, 1, "withdraw OFFER"),
+        "accept": (1, 1, "accept OFFER"),
+        "reject": (1, 1, "reject OFFER"),
+        "withdraw": (1, 1, "withdraw OFFER"),
     }
     # verbs whose dice the table or the reader supplies: verb -> (arguments before the dice, dice)
     DICE_VERBS = {"roll": (0, 2)}
     # what a player in debt may still do: raise money, give up, or let others act
-    DEBT_COMMANDS = {"sell_building", "mortgage", "trade", "bankrupt", "bid", "hammer", "opening",
-                     "accept", "reject", "withdraw"}
+    DEBT_COMMANDS = {
+        "sell_building",
+        "mortgage",
+        "trade",
+        "bankrupt",
+        "bid",
+        "hammer",
+        "opening",
+        "accept",
+        "reject",
+        "withdraw",
+    }
 
     def __init__(self, edition):
         self.edition = edition
@@ -188,8 +222,12 @@ class Rules:
         self.cells = edition.cells
         self.n_cells = len(edition.cells)
         self.LANDINGS = {
-            "start": self.land_start, "plot": self.land_plot, "card": self.land_card,
-            "free": self.land_free, "tax": self.land_tax, "detention": self.land_free,
+            "start": self.land_start,
+            "plot": self.land_plot,
+            "card": self.land_card,
+            "free": self.land_free,
+            "tax": self.land_tax,
+            "detention": self.land_free,
             "go_to_detention": self.land_go_to_detention,
         }
 
@@ -202,8 +240,11 @@ class Rules:
             raise EditionError(source, path, "an effect must be a table with a 'do' key")
         verb = effect["do"]
         if not isinstance(verb, str) or verb not in cls.EFFECTS:
-            raise EditionError(source, f"{path}.do", f"{shown(verb)} is not an effect of these rules "
-                               f"(known: {', '.join(sorted(cls.EFFECTS))})")
+            raise EditionError(
+                source,
+                f"{path}.do",
+                f"{shown(verb)} is not an effect of these rules (known: {', '.join(sorted(cls.EFFECTS))})",
+            )
         needed = cls.EFFECTS[verb]
         for key in needed:
             if key not in effect:
@@ -214,14 +255,15 @@ class Rules:
             if key == "do":
                 continue
             if key not in takes:
-                raise EditionError(source, where, f"is not an argument of the '{verb}' effect "
-                                   f"(it takes: {', '.join(takes) or 'none'})")
+                raise EditionError(
+                    source, where, f"is not an argument of the '{verb}' effect (it takes: {', '.join(takes) or 'none'})"
+                )
             if key in cls.EFFECT_NUMBERS:
                 check_number(value, cls.EFFECT_NUMBERS[key], source, where)
             elif key in EFFECT_TEXTS:
                 if not isinstance(value, str):
                     raise EditionError(source, where, f"must be text, not {shown(value)}")
-            elif not isinstance(value, bool):          # a flag (collect)
+            elif not isinstance(value, bool):  # a flag (collect)
                 raise EditionError(source, where, f"must be true or false, not {shown(value)}")
 
     @classmethod
@@ -242,12 +284,15 @@ class Rules:
             if cell.kind == "card" and cell.deck is None:
                 raise EditionError(src, f"{where}.deck", "is missing (a card cell names the deck it draws from)")
             if cell.kind != "card" and cell.deck is not None:
-                raise EditionError(src, f"{where}.deck", "only card cells (kind = \"card\") name a deck")
+                raise EditionError(src, f"{where}.deck", 'only card cells (kind = "card") name a deck')
             known = cls.CELL_PARAMS.get(cell.kind, {})
             for key, value in cell.params.items():
                 if key not in known:
-                    raise EditionError(src, f"{where}.{keyname(key)}", f"is not a key of a '{cell.kind}' cell "
-                                       f"(it takes: {', '.join(('id', 'kind', 'name', *known))})")
+                    raise EditionError(
+                        src,
+                        f"{where}.{keyname(key)}",
+                        f"is not a key of a '{cell.kind}' cell (it takes: {', '.join(('id', 'kind', 'name', *known))})",
+                    )
                 check_number(value, known[key], src, f"{where}.{key}")
         for i, deck in enumerate(edition.options.get("discard_decks", ())):
             if not isinstance(deck, str) or deck not in edition.decks:
@@ -255,25 +300,33 @@ class Rules:
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "move_to" and edition.cell(eff["cell"]) is None:
-                    raise EditionError(src, f"decks.{card.deck}.{card.id}",
-                                       f"moves to unknown cell {shown(eff['cell'])}")
+                    raise EditionError(
+                        src, f"decks.{card.deck}.{card.id}", f"moves to unknown cell {shown(eff['cell'])}"
+                    )
                 if eff["do"] == "move_nearest" and eff["kind"] not in kinds:
-                    raise EditionError(src, f"decks.{card.deck}.{card.id}",
-                                       f"no cell of kind {shown(eff['kind'])} on the board")
+                    raise EditionError(
+                        src, f"decks.{card.deck}.{card.id}", f"no cell of kind {shown(eff['kind'])} on the board"
+                    )
                 if eff["do"] == "move_nearest" and "deck" in eff and eff["deck"] not in edition.decks:
-                    raise EditionError(src, f"decks.{card.deck}.{card.id}",
-                                       f"{shown(eff['deck'])} is not a deck in [decks]")
+                    raise EditionError(
+                        src, f"decks.{card.deck}.{card.id}", f"{shown(eff['deck'])} is not a deck in [decks]"
+                    )
                 for account in (eff.get("to"), eff.get("from")):
                     if account is not None and account not in cls.SYSTEM_ACCOUNTS:
-                        raise EditionError(src, f"decks.{card.deck}.{card.id}",
-                                           f"{shown(account)} is not an account of these rules "
-                                           f"({', '.join(cls.SYSTEM_ACCOUNTS)})")
+                        raise EditionError(
+                            src,
+                            f"decks.{card.deck}.{card.id}",
+                            f"{shown(account)} is not an account of these rules ({', '.join(cls.SYSTEM_ACCOUNTS)})",
+                        )
         if edition.slot and not cls.READS_SLOT:
             raise EditionError(src, "slot", "these rules have no slot machine: remove the [slot] table")
         for key in edition.extra:
             if key not in cls.EXTRA_KEYS:
-                raise EditionError(src, f"extra.{keyname(key)}", "is not read by these rules "
-                                   f"(known: {', '.join(cls.EXTRA_KEYS) or 'none'})")
+                raise EditionError(
+                    src,
+                    f"extra.{keyname(key)}",
+                    f"is not read by these rules (known: {', '.join(cls.EXTRA_KEYS) or 'none'})",
+                )
 
     # ----- starting a game ------------------------------------------------------
 
@@ -336,7 +389,7 @@ class Rules:
         else:
             getattr(self, method)(s, args)
         if s.command is None and any(" " in a or "#" in a for a in args):
-            s.command = cmd.text()      # stored with its quotes, so a replay reads the same words
+            s.command = cmd.text()  # stored with its quotes, so a replay reads the same words
         self.after_command(s)
         self.check_invariants(s)
         return s
@@ -359,12 +412,28 @@ class Rules:
     #   player a trade offer is made to / by; drawer: the pending player drawing the top
     #   card (naming any other card is the table's); table: the table alone.
     WHO = {
-        "roll": "turn", "end": "turn", "buy": "pending", "decline": "pending",
-        "bid": "named", "opening": "table", "hammer": "table",
-        "build": "owner", "sell_building": "owner", "mortgage": "owner", "redeem": "owner",
-        "trade": "named", "accept": "offer_to", "reject": "offer_to", "withdraw": "offer_from",
-        "pay": "named", "draw": "drawer", "choose": "pending",
-        "pay_fine": "turn", "use_card": "turn", "land": "table", "bankrupt": "named",
+        "roll": "turn",
+        "end": "turn",
+        "buy": "pending",
+        "decline": "pending",
+        "bid": "named",
+        "opening": "table",
+        "hammer": "table",
+        "build": "owner",
+        "sell_building": "owner",
+        "mortgage": "owner",
+        "redeem": "owner",
+        "trade": "named",
+        "accept": "offer_to",
+        "reject": "offer_to",
+        "withdraw": "offer_from",
+        "pay": "named",
+        "draw": "drawer",
+        "choose": "pending",
+        "pay_fine": "turn",
+        "use_card": "turn",
+        "land": "table",
+        "bankrupt": "named",
         "end_game": "table",
     }
 
@@ -435,24 +504,33 @@ class Rules:
 
     def stamp(self, s: State, a: str, b: str) -> tuple:
         """Both sides' holdings, as a value: a change to either lapses an offer between them."""
-        return tuple((p, s.cash(p), tuple((pid, s.level.get(pid, 0), pid in s.mortgaged) for pid in s.plots_of(p)),
-                      s.kept.get(p, ()), tuple(sorted((k[1], n) for k, n in s.holdings.items() if k[0] == p)))
-                     for p in (a, b))
+        return tuple(
+            (
+                p,
+                s.cash(p),
+                tuple((pid, s.level.get(pid, 0), pid in s.mortgaged) for pid in s.plots_of(p)),
+                s.kept.get(p, ()),
+                tuple(sorted((k[1], n) for k, n in s.holdings.items() if k[0] == p)),
+            )
+            for p in (a, b)
+        )
 
     def propose_trade(self, s: State, args: tuple[str, ...], actor: str) -> None:
         """A player's `trade`: an offer the other side accepts or rejects (one open offer per proposer)."""
         trial = s.copy()
-        self.cmd_trade(trial, args)             # the terms must hold now; nothing moves yet
+        self.cmd_trade(trial, args)  # the terms must hold now; nothing moves yet
         a, b = self.player_arg(s, args[0]), self.player_arg(s, args[1])
         number = s.extra.get("offer_count", 0) + 1
         for old in self.offers(s):
             if old.proposer == a:
-                s.notes.append(Note("offer_lapsed", {"number": old.number, "player": a, "other": old.other,
-                                                     "reason": "replaced"}))
+                s.notes.append(
+                    Note("offer_lapsed", {"number": old.number, "player": a, "other": old.other, "reason": "replaced"})
+                )
         terms = tuple(w.lower() if w.lower() in ("give", "get") else w for w in args[2:])
         s.extra["offer_count"] = number
-        s.extra["offers"] = tuple(o for o in self.offers(s) if o.proposer != a) + \
-            (Offer(number, a, b, terms, self.stamp(s, a, b)),)
+        s.extra["offers"] = tuple(o for o in self.offers(s) if o.proposer != a) + (
+            Offer(number, a, b, terms, self.stamp(s, a, b)),
+        )
         what = {"gave": [], "got": [], "paid": 0, "received": 0}
         for note in trial.notes:
             if note.code in ("traded", "cards_traded"):
@@ -474,21 +552,20 @@ class Rules:
     def cmd_accept(self, s: State, args: tuple[str, ...]) -> None:
         """`accept N`: the other side takes trade offer N; the trade happens now."""
         offer = self.take_offer(s, args[0])
-        s.notes.append(Note("offer_accepted", {"number": offer.number, "player": offer.other,
-                                               "other": offer.proposer}))
+        s.notes.append(Note("offer_accepted", {"number": offer.number, "player": offer.other, "other": offer.proposer}))
         self.cmd_trade(s, (offer.proposer, offer.other, *offer.terms))
 
     def cmd_reject(self, s: State, args: tuple[str, ...]) -> None:
         """`reject N`: the other side turns trade offer N down."""
         offer = self.take_offer(s, args[0])
-        s.notes.append(Note("offer_rejected", {"number": offer.number, "player": offer.other,
-                                               "other": offer.proposer}))
+        s.notes.append(Note("offer_rejected", {"number": offer.number, "player": offer.other, "other": offer.proposer}))
 
     def cmd_withdraw(self, s: State, args: tuple[str, ...]) -> None:
         """`withdraw N`: the proposer takes trade offer N back."""
         offer = self.take_offer(s, args[0])
-        s.notes.append(Note("offer_withdrawn", {"number": offer.number, "player": offer.proposer,
-                                                "other": offer.other}))
+        s.notes.append(
+            Note("offer_withdrawn", {"number": offer.number, "player": offer.proposer, "other": offer.other})
+        )
 
     def lapse_offers(self, s: State, turn_over: bool = False) -> None:
         """Offers whose sides' holdings changed (or, at the turn's end, every offer) lapse."""
@@ -498,8 +575,17 @@ class Rules:
             if not turn_over and alive and self.stamp(s, o.proposer, o.other) == o.stamp:
                 kept.append(o)
             else:
-                s.notes.append(Note("offer_lapsed", {"number": o.number, "player": o.proposer, "other": o.other,
-                                                     "reason": "turn" if turn_over else "holdings"}))
+                s.notes.append(
+                    Note(
+                        "offer_lapsed",
+                        {
+                            "number": o.number,
+                            "player": o.proposer,
+                            "other": o.other,
+                            "reason": "turn" if turn_over else "holdings",
+                        },
+                    )
+                )
         if kept:
             s.extra["offers"] = tuple(kept)
         else:
@@ -598,9 +684,12 @@ class Rules:
 
     def legal_build(self, s: State) -> list[Action]:
         # only a whole buildable industry in one hand can take a building: the others are skipped cheaply
-        plots = [pid for ind in self.edition.industries.values()
-                 if ind.buildable and self.industry_owner(s, ind.id) is not None
-                 for pid in self.edition.industry_plots(ind.id)]
+        plots = [
+            pid
+            for ind in self.edition.industries.values()
+            if ind.buildable and self.industry_owner(s, ind.id) is not None
+            for pid in self.edition.industry_plots(ind.id)
+        ]
         return [Action("build", (pid,), p) for pid, p in self.plots_passing(s, self.check_build, plots)]
 
     def legal_sell_building(self, s: State) -> list[Action]:
@@ -704,8 +793,11 @@ class Rules:
         p = s.turn
         if p not in s.detained:
             return []
-        return [Action("use_card", (c,), p) for c in s.kept.get(p, ())
-                if any(e["do"] == "release" for e in self.edition.cards[c].effects)]
+        return [
+            Action("use_card", (c,), p)
+            for c in s.kept.get(p, ())
+            if any(e["do"] == "release" for e in self.edition.cards[c].effects)
+        ]
 
     def legal_bankrupt(self, s: State) -> list[Action]:
         debtors = dict.fromkeys(d.debtor for d in s.debts if d.debtor in s.alive)
@@ -785,8 +877,7 @@ class Rules:
     def spend(self, s, player, to, amount, what):
         """A voluntary payment: refused when the player cannot afford it."""
         if s.cash(player) < amount:
-            raise RuleViolation("insufficient_funds", player=player, amount=amount,
-                                cash=s.cash(player), what=what)
+            raise RuleViolation("insufficient_funds", player=player, amount=amount, cash=s.cash(player), what=what)
         self.transfer(s, player, to, amount)
 
     def charge(self, s, debtor, creditor, amount, reason, **params):
@@ -798,17 +889,33 @@ class Rules:
             s.notes.append(Note(reason, {"player": debtor, "to": creditor, "amount": amount, **params}))
         else:
             s.debts = s.debts + (Debt(debtor, creditor, amount, reason),)
-            s.notes.append(Note("debt", {"player": debtor, "to": creditor, "amount": amount,
-                                         "reason": reason, "cash": s.cash(debtor), **params}))
+            s.notes.append(
+                Note(
+                    "debt",
+                    {
+                        "player": debtor,
+                        "to": creditor,
+                        "amount": amount,
+                        "reason": reason,
+                        "cash": s.cash(debtor),
+                        **params,
+                    },
+                )
+            )
 
     def settle_debts(self, s):
         kept = []
         for d in s.debts:
-            if d.debtor in s.alive and s.cash(d.debtor) >= d.amount and not d.claim and \
-                    not any(k.debtor == d.debtor for k in kept):
+            if (
+                d.debtor in s.alive
+                and s.cash(d.debtor) >= d.amount
+                and not d.claim
+                and not any(k.debtor == d.debtor for k in kept)
+            ):
                 self.transfer(s, d.debtor, d.creditor, d.amount)
-                s.notes.append(Note("debt_paid", {"player": d.debtor, "to": d.creditor,
-                                                  "amount": d.amount, "reason": d.reason}))
+                s.notes.append(
+                    Note("debt_paid", {"player": d.debtor, "to": d.creditor, "amount": d.amount, "reason": d.reason})
+                )
             elif d.debtor in s.alive:
                 kept.append(d)
         s.debts = tuple(kept)
@@ -837,7 +944,7 @@ class Rules:
         (or the cell the fine lets them reach), a double with `land CELL double`.
         """
         if len(args) > 1 and args[1].lower() != "double":
-            raise BadCommand("usage", usage="land CELL [double]")    # not silently a plain landing
+            raise BadCommand("usage", usage="land CELL [double]")  # not silently a plain landing
         double = len(args) > 1
         self.require_turn_free(s)
         p = s.turn
@@ -969,7 +1076,8 @@ class Rules:
         """Whether this turn's move leaves detention even without a double (the fine is due)."""
         tries = s.detained[p]
         return tries >= self.opt["detention_tries"] or (
-            tries + 1 >= self.opt["detention_tries"] and self.opt["detention_third_miss"] == "pay_and_move")
+            tries + 1 >= self.opt["detention_tries"] and self.opt["detention_third_miss"] == "pay_and_move"
+        )
 
     def detained_move(self, s, p, double, go):
         tries = s.detained[p]
@@ -1165,8 +1273,7 @@ class Rules:
             return
         self.transfer(s, a.bidder, a.seller, a.bid)
         s.owner[a.plot] = a.bidder
-        s.notes.append(Note("auction_won", {"player": a.bidder, "plot": a.plot, "amount": a.bid,
-                                            "seller": a.seller}))
+        s.notes.append(Note("auction_won", {"player": a.bidder, "plot": a.plot, "amount": a.bid, "seller": a.seller}))
 
     # ----- buildings ------------------------------------------------------------
 
@@ -1222,9 +1329,9 @@ class Rules:
         if level > min(self.levels(s, ind.id)):
             raise RuleViolation("build_evenly", plot=cell.id, industry=ind.id)
         small, large = self.count_buildings(self.levels_with(s, cell.id, level + 1))
-        if small > self.edition.supply.get("small", 10 ** 6):
+        if small > self.edition.supply.get("small", 10**6):
             raise RuleViolation("supply_out", kind="small")
-        if large > self.edition.supply.get("large", 10 ** 6):
+        if large > self.edition.supply.get("large", 10**6):
             raise RuleViolation("supply_out", kind="large")
         cost = self.build_price(s, cell)
         if s.cash(p) < cost:
@@ -1252,7 +1359,7 @@ class Rules:
         if level < max(self.levels(s, cell.industry)):
             raise RuleViolation("sell_evenly", plot=cell.id, industry=cell.industry)
         small, _ = self.count_buildings(self.levels_with(s, cell.id, level - 1))
-        if small > self.edition.supply.get("small", 10 ** 6):
+        if small > self.edition.supply.get("small", 10**6):
             raise RuleViolation("supply_out", kind="small")
         return p, level
 
@@ -1265,8 +1372,7 @@ class Rules:
             s.level[cell.id] = level - 1
         value = cell.build_cost * self.opt["building_sale_percent"] // 100
         self.transfer(s, BANK, p, value)
-        s.notes.append(Note("building_sold", {"player": p, "plot": cell.id, "level": level - 1,
-                                              "amount": value}))
+        s.notes.append(Note("building_sold", {"player": p, "plot": cell.id, "level": level - 1, "amount": value}))
 
     # ----- mortgage ---------------------------------------------------------------
 
@@ -1350,8 +1456,11 @@ class Rules:
             s.owner[pid] = b
         for pid in get[0]:
             s.owner[pid] = a
-        s.notes.append(Note("traded", {"player": a, "other": b, "gave": give[0], "got": get[0],
-                                       "paid": give[1], "received": get[1]}))
+        s.notes.append(
+            Note(
+                "traded", {"player": a, "other": b, "gave": give[0], "got": get[0], "paid": give[1], "received": get[1]}
+            )
+        )
 
     def trade_items(self, s, holder, tokens):
         plots, amounts = [], []
@@ -1360,7 +1469,7 @@ class Rules:
                 amounts.append(tok)
                 continue
             if self.edition.cell(tok) is None and (tok[0] in "+-$" or tok[0].isdigit()):
-                self.int_arg(tok)           # refused: a number written wrong ('+5', '1_000', '$5')
+                self.int_arg(tok)  # refused: a number written wrong ('+5', '1_000', '$5')
             cell = self.plot_arg(tok)
             self.check_not_under_hammer(s, cell)
             self.check_tradable(s, holder, cell)
@@ -1400,7 +1509,7 @@ class Rules:
         p = s.pending.player
         if not args and (s.decks[deck] or s.discards[deck]):
             top = (s.decks[deck] or s.discards[deck])[0]
-            s.command = Command("draw", (top,)).text()   # stored naming the card, so replays deal it again
+            s.command = Command("draw", (top,)).text()  # stored naming the card, so replays deal it again
             args = (top,)
         self.draw_card(s, p, deck, args[0] if args else None)
 
@@ -1499,8 +1608,9 @@ class Rules:
     def move_nearest(self, s, p, kind, deck=None):
         """Nearest cell of a kind ahead or behind; on a tie the player chooses."""
         pos = s.position[p]
-        targets = [c.index for c in self.cells
-                   if c.kind == kind and (deck is None or c.deck == deck) and c.index != pos]
+        targets = [
+            c.index for c in self.cells if c.kind == kind and (deck is None or c.deck == deck) and c.index != pos
+        ]
         if not targets:
             return
         ahead = min(targets, key=lambda i: (i - pos) % self.n_cells)
@@ -1512,8 +1622,7 @@ class Rules:
             self.move_to(s, p, behind, forward=False)
         else:
             s.pending = Pending("choose", player=p, options=(ahead, behind))
-            s.notes.append(Note("choose_cell", {"player": p, "cells": [self.cells[ahead].id,
-                                                                        self.cells[behind].id]}))
+            s.notes.append(Note("choose_cell", {"player": p, "cells": [self.cells[ahead].id, self.cells[behind].id]}))
 
     def cmd_choose(self, s, args):
         """Pick one of the offered cells: `choose CELL`."""
@@ -1546,8 +1655,9 @@ class Rules:
             self.transfer(s, p, d.creditor, paid)
             if d.creditor in s.players and d.amount > paid:
                 self.transfer(s, BANK, d.creditor, d.amount - paid)
-            s.notes.append(Note("bankrupt_paid", {"player": p, "to": d.creditor, "amount": d.amount,
-                                                  "from_debtor": paid}))
+            s.notes.append(
+                Note("bankrupt_paid", {"player": p, "to": d.creditor, "amount": d.amount, "from_debtor": paid})
+            )
         self.transfer(s, p, BANK, s.cash(p))
         for key in [k for k in s.holdings if k[0] == p]:
             del s.holdings[key]
@@ -1606,8 +1716,8 @@ class Rules:
                 check(False, f"plot {pid} owned by {owner}, who is not playing")
         if s.level:
             small, large = self.buildings_in_use(s)
-            check(small <= self.edition.supply.get("small", 10 ** 6), "more small buildings than the box holds")
-            check(large <= self.edition.supply.get("large", 10 ** 6), "more large buildings than the box holds")
+            check(small <= self.edition.supply.get("small", 10**6), "more small buildings than the box holds")
+            check(large <= self.edition.supply.get("large", 10**6), "more large buildings than the box holds")
             top = self.max_level()
             industries = set()
             for pid, level in s.level.items():

@@ -5,6 +5,7 @@ N's. It is accepted only when every later event replays to exactly the same
 postings without N; otherwise it is refused naming the first event that
 depends on N (docs/undo.md). The ledger therefore never changes a row.
 """
+
 from dataclasses import dataclass
 
 from companion.engine.actions import TABLE
@@ -13,15 +14,16 @@ from companion.engine.core import parse_line
 from companion.engine.state import Event, Note, Posting, State
 from companion.errors import BadCommand, InvariantViolation, RuleViolation, check
 
-MAX_SEED = (1 << 64) - 1     # the deck shuffle is splitmix64: a seed is 64 bits
+MAX_SEED = (1 << 64) - 1  # the deck shuffle is splitmix64: a seed is 64 bits
 
 
 @dataclass(frozen=True)
 class Proposal:
     """An event computed but not yet accepted (the ledger writes it first)."""
+
     event: Event
     state: State
-    replayed: tuple = ()     # (seq, state) snapshots recomputed by an undo
+    replayed: tuple = ()  # (seq, state) snapshots recomputed by an undo
 
 
 class Game:
@@ -80,7 +82,7 @@ class Game:
             self.after[event.seq] = proposal.state
         window = self.rules.opt["undo_window"]
         active = [seq for seq in sorted(self.after)]
-        for seq in active[:-(window + 1)]:
+        for seq in active[: -(window + 1)]:
             del self.after[seq]
         return event
 
@@ -139,8 +141,10 @@ class Game:
         edition_id, seed, players = cls.parse_start(events[0].command)
         check(edition_id == rules.edition.id, "stored game is of another edition")
         game = cls.start(rules, seed, players)
-        check(game.events[0].postings == events[0].postings and game.events[0].notes == events[0].notes,
-              "event 1 replays differently")
+        check(
+            game.events[0].postings == events[0].postings and game.events[0].notes == events[0].notes,
+            "event 1 replays differently",
+        )
         game.replay_onto(events[1:])
         return game
 
@@ -165,11 +169,16 @@ class Game:
             try:
                 proposal = self.propose(stored.command, stored.actor)
             except RuleViolation as exc:
-                raise InvariantViolation(f"event {stored.seq} ({stored.command}) is refused on replay: "
-                                         f"{exc.code} {exc.params}") from None
+                raise InvariantViolation(
+                    f"event {stored.seq} ({stored.command}) is refused on replay: {exc.code} {exc.params}"
+                ) from None
             check(proposal.event.seq == stored.seq, f"event {stored.seq} replays as event {proposal.event.seq}")
-            check(proposal.event.postings == stored.postings,
-                  f"event {stored.seq} ({stored.command}) replays to different postings")
-            check(proposal.event.notes == stored.notes,
-                  f"event {stored.seq} ({stored.command}) replays to different notes")
+            check(
+                proposal.event.postings == stored.postings,
+                f"event {stored.seq} ({stored.command}) replays to different postings",
+            )
+            check(
+                proposal.event.notes == stored.notes,
+                f"event {stored.seq} ({stored.command}) replays to different notes",
+            )
             self.accept(proposal)

@@ -1,4 +1,5 @@
 """Game state and the records the engine emits: postings, notes and events."""
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,7 @@ SYSTEM_ACCOUNTS = (BANK, JACKPOT, CHARITY, POT)
 @dataclass(frozen=True)
 class Posting:
     """One leg of an event: money into (+) or out of (-) one account."""
+
     account: str
     amount: int
 
@@ -19,6 +21,7 @@ class Posting:
 @dataclass(frozen=True)
 class Note:
     """What happened, as a message code with parameters (rendered at the edge)."""
+
     code: str
     params: dict = field(default_factory=dict, compare=True, hash=False)
 
@@ -29,32 +32,35 @@ class Note:
 @dataclass(frozen=True)
 class Debt:
     """Money a player owes but cannot pay yet; settled as soon as cash allows."""
+
     debtor: str
     creditor: str
     amount: int
     reason: str
-    claim: str = ""   # non-empty: held until the debtor says whether a policy covers it
+    claim: str = ""  # non-empty: held until the debtor says whether a policy covers it
 
 
 @dataclass(frozen=True)
 class Offer:
     """A trade one player proposed and the other has not answered yet (docs/actors.md)."""
-    number: int           # how the table and the phones name it: `accept 3`
+
+    number: int  # how the table and the phones name it: `accept 3`
     proposer: str
     other: str
-    terms: tuple          # the trade's `give ... get ...` words, canonical
-    stamp: tuple          # both sides' holdings when proposed: any change lapses the offer
+    terms: tuple  # the trade's `give ... get ...` words, canonical
+    stamp: tuple  # both sides' holdings when proposed: any change lapses the offer
 
 
 @dataclass(frozen=True)
 class Event:
     """One accepted command: its text, its postings (summing to zero), its notes, and who issued it."""
+
     seq: int
     command: str
     postings: tuple
     notes: tuple
     reverses: int | None = None
-    actor: str = "table"      # TABLE, or the player who issued it (companion.engine.actions)
+    actor: str = "table"  # TABLE, or the player who issued it (companion.engine.actions)
 
 
 class State:
@@ -68,10 +74,35 @@ class State:
 
     # holdings: (player, item) -> count, for countable things an edition hands
     # out (shares, insurance policies, SOLD signs, rating steps ...)
-    DICTS = ("balances", "position", "owner", "level", "holdings", "decks",
-             "discards", "kept", "flags", "detained", "skip", "extra")
-    SCALARS = ("players", "alive", "turn", "phase", "pending", "debts", "doubles",
-               "again", "mortgaged", "winner", "turns", "rng", "last_dice")
+    DICTS = (
+        "balances",
+        "position",
+        "owner",
+        "level",
+        "holdings",
+        "decks",
+        "discards",
+        "kept",
+        "flags",
+        "detained",
+        "skip",
+        "extra",
+    )
+    SCALARS = (
+        "players",
+        "alive",
+        "turn",
+        "phase",
+        "pending",
+        "debts",
+        "doubles",
+        "again",
+        "mortgaged",
+        "winner",
+        "turns",
+        "rng",
+        "last_dice",
+    )
     # the fields, typed for the checkers (the values live in the slots below)
     balances: dict[str, int]
     position: dict[str, int]
