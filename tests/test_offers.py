@@ -1,0 +1,272 @@
+"""Trade offers between players (docs/actors.md), the issue's third point: "Trade proposals:
+accept, decline (reject), withdraw, lapse, each a test; undo of each."
+
+A player's own `trade A B give ... get ...` (A themselves) moves nothing: it is offer N,
+which B accepts (the trade happens then) or rejects, and A may withdraw; the table may
+answer for either side. An offer lapses when either side's holdings change or the turn
+ends, and a proposer's new offer replaces their open one. The table's own `trade` still
+happens at once. `undo N` (the table's) of any of these gives back the holdings and the
+open offers as they were before event N.
+
+The games are Classic (Millionaire) with `land` reports at any distance, so each player
+gets a plot in three lines: Anna light1 (price 60), Boris food1 (100), Vera transport1
+(140); then it is Anna's turn again, before her roll, with Anna 1940, Boris 1900, Vera 1860.
+"""
+import pytest
+
+from companion.editions import load_edition, rules_for
+from companion.engine.actions import TABLE
+from companion.engine.game import Game
+from companion.errors import RuleViolation
+from companion.table import new_game, open_game
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+OPTIONS = {"land_checks_distance": False}
+DEAL = ("land light1", "buy", "end", "land food1", "buy", "end", "land transport1", "buy", "end")
+OFFER = "trade Anna Boris give light1 get 50"      # Anna's light1 for 50 of Boris's cash
+
+
+@pytest.fixture
+def game():
+    g = Game.start(rules_for(load_edition("classic", OPTIONS)), 1, PLAYERS)
+    for line in DEAL:
+        g.apply(line)
+    return g
+
+
+def cash(game):
+    return {p: game.state.cash(p) for p in PLAYERS}
+
+
+def owners(game):
+    return dict(game.state.owner)
+
+
+def offers(game):
+    """The open offers as a player's phone shows them: number, proposer, other side, terms."""
+    return [(o.number, o.proposer, o.other, " ".join(o.terms)) for o in game.state.extra.get("offers", ())]
+
+
+def codes(event):
+    return [n.code for n in event.notes]
+
+
+def refused(game, line, actor):
+    """The refusal of line from actor; nothing may change."""
+    before = (len(game.events), game.state.signature())
+    with pytest.raises(RuleViolation) as err:
+        game.apply(line, actor)
+    assert (len(game.events), game.state.signature()) == before
+    return err.value
+
+
+def test_the_deal_gives_each_player_a_plot(game):
+    """The fixture itself: what every test below starts from."""
+    assert owners(game) == {"light1": "Anna", "food1": "Boris", "transport1": "Vera"}
+    assert cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
+    assert game.state.turn == "Anna" and offers(game) == []
+
+
+def test_a_players_trade_is_an_offer_and_nothing_moves(game):
+    """Anna's own trade is offer 1 to Boris: no money or plot moves, the event is hers, and
+    its note says what she would give and get (light1 for 50)."""
+    event = game.apply(OFFER, "Anna")
+    assert event.actor == "Anna" and event.postings == ()
+    assert event.notes[0].code == "offer_made"
+    assert event.notes[0].params == {"number": 1, "player": "Anna", "other": "Boris", "gave": ["light1"],
+                                     "got": [], "paid": 0, "received": 50}
+    assert owners(game)["light1"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
+    assert offers(game) == [(1, "Anna", "Boris", "give light1 get 50")]
+
+
+def test_a_player_may_not_offer_another_players_goods(game):
+    """Boris may not put forward a trade in Anna's name (not_yours, naming Anna); Anna may not
+    offer Boris's food1 as hers, nor more cash than she has: nothing is offered."""
+    err = refused(game, OFFER, "Boris")
+    assert (err.code, err.params["player"]) == ("not_yours", "Anna")
+    assert refused(game, "trade Anna Boris give food1 get 50", "Anna").code == "not_owner"
+    assert refused(game, "trade Anna Boris give 1941 get food1", "Anna").code == "insufficient_funds"
+    assert offers(game) == []
+
+
+def test_accept_the_other_side_takes_the_offer_and_the_trade_happens(game):
+    """Only Boris may accept (Anna and Vera are told it is Boris's); then light1 is his and 50
+    of his cash is Anna's, offer 1 is gone and cannot be accepted twice."""
+    game.apply(OFFER, "Anna")
+    for player in ("Anna", "Vera"):
+        err = refused(game, "accept 1", player)
+        assert (err.code, err.params["player"]) == ("not_yours", "Boris")
+    event = game.apply("accept 1", "Boris")
+    assert codes(event) == ["offer_accepted", "traded"] and event.actor == "Boris"
+    assert owners(game)["light1"] == "Boris"
+    assert cash(game) == {"Anna": 1990, "Boris": 1850, "Vera": 1860}
+    assert offers(game) == []
+    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+
+
+def test_accept_by_the_table_for_the_other_side(game):
+    """The table may answer an offer (a player without a phone): the same trade happens."""
+    game.apply(OFFER, "Anna")
+    game.apply("accept 1", TABLE)
+    assert owners(game)["light1"] == "Boris" and cash(game)["Anna"] == 1990 and offers(game) == []
+
+
+def test_reject_the_other_side_declines_and_nothing_moves(game):
+    """Boris rejects offer 1 (Anna may not reject her own: it is Boris's to answer): no money
+    or plot moves, the offer is gone, and accepting it afterwards is refused."""
+    game.apply(OFFER, "Anna")
+    err = refused(game, "reject 1", "Anna")
+    assert (err.code, err.params["player"]) == ("not_yours", "Boris")
+    event = game.apply("reject 1", "Boris")
+    assert codes(event) == ["offer_rejected"] and event.postings == ()
+    assert owners(game)["light1"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
+    assert offers(game) == []
+    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+
+
+def test_withdraw_the_proposer_takes_the_offer_back(game):
+    """Only Anna may withdraw her offer (Boris is told it is Anna's); afterwards Boris can no
+    longer accept it and nothing has moved."""
+    game.apply(OFFER, "Anna")
+    err = refused(game, "withdraw 1", "Boris")
+    assert (err.code, err.params["player"]) == ("not_yours", "Anna")
+    event = game.apply("withdraw 1", "Anna")
+    assert codes(event) == ["offer_withdrawn"] and event.postings == ()
+    assert offers(game) == []
+    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    assert owners(game)["light1"] == "Anna" and cash(game)["Boris"] == 1900
+
+
+@pytest.mark.parametrize("change, actor", [
+    ("pay Anna Vera 10", TABLE),          # the proposer's cash
+    ("pay Vera Boris 10", "Vera"),        # the other side's cash, paid by a third player
+    ("mortgage food1", "Boris"),          # the other side's plot (and cash)
+    ("mortgage light1", "Anna"),          # the very plot on offer
+])
+def test_lapse_when_either_sides_holdings_change(game, change, actor):
+    """Offer 1 was made on Anna's and Boris's holdings as they stood; once either side's cash
+    or plots change the offer lapses (offer_lapsed, reason holdings) and accepting it is
+    refused: Boris cannot take a deal Anna never made on these terms."""
+    game.apply(OFFER, "Anna")
+    event = game.apply(change, actor)
+    lapsed = [n.params for n in event.notes if n.code == "offer_lapsed"]
+    assert lapsed == [{"number": 1, "player": "Anna", "other": "Boris", "reason": "holdings"}]
+    assert offers(game) == []
+    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    assert owners(game)["light1"] == "Anna"
+
+
+def test_a_third_players_change_does_not_lapse_an_offer(game):
+    """Vera mortgaging her own plot changes neither side: offer 1 stays open and Boris can
+    still accept it."""
+    game.apply(OFFER, "Anna")
+    event = game.apply("mortgage transport1", "Vera")
+    assert "offer_lapsed" not in codes(event)
+    assert offers(game) == [(1, "Anna", "Boris", "give light1 get 50")]
+    game.apply("accept 1", "Boris")
+    assert owners(game)["light1"] == "Boris"
+
+
+def test_lapse_when_the_turn_ends(game):
+    """Boris offers Vera food1 for 120 during Anna's turn; when Anna's turn ends every open
+    offer lapses (reason turn), and Vera can no longer accept it."""
+    game.apply("trade Boris Vera give food1 get 120", "Boris")
+    game.apply("land inspection")                  # the table reports Anna's move: neither side
+    assert offers(game) == [(1, "Boris", "Vera", "give food1 get 120")]
+    event = game.apply("end", "Anna")
+    lapsed = [n.params for n in event.notes if n.code == "offer_lapsed"]
+    assert lapsed == [{"number": 1, "player": "Boris", "other": "Vera", "reason": "turn"}]
+    assert offers(game) == [] and game.state.turn == "Boris"
+    assert refused(game, "accept 1", "Vera").code == "no_such_offer"
+    assert owners(game)["food1"] == "Boris"
+
+
+def test_a_new_offer_replaces_the_proposers_open_one(game):
+    """One open offer per proposer: Anna's second offer (to Vera) replaces her first (to Boris,
+    which lapses as replaced); Boris's own offer to Vera stands beside it."""
+    game.apply(OFFER, "Anna")
+    event = game.apply("trade Anna Vera give light1 get 70", "Anna")
+    assert [n.params for n in event.notes if n.code == "offer_lapsed"] == [
+        {"number": 1, "player": "Anna", "other": "Boris", "reason": "replaced"}]
+    game.apply("trade Boris Vera give food1 get 120", "Boris")
+    assert offers(game) == [(2, "Anna", "Vera", "give light1 get 70"), (3, "Boris", "Vera", "give food1 get 120")]
+    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    game.apply("accept 2", "Vera")
+    assert owners(game)["light1"] == "Vera" and cash(game)["Anna"] == 2010
+
+
+def test_the_tables_trade_happens_at_once(game):
+    """The table's `trade` is the trade itself, as before offers existed: no offer is made."""
+    event = game.apply(OFFER, TABLE)
+    assert codes(event) == ["traded"]
+    assert owners(game)["light1"] == "Boris" and cash(game)["Anna"] == 1990 and offers(game) == []
+
+
+# ----- undo of each (docs/undo.md): the table's `undo N` gives back what was before event N ------
+
+def undo_case(game, case):
+    """Play one case; returns (event number to undo, what the phones showed before it)."""
+    if case == "propose":
+        before = (owners(game), cash(game), offers(game))
+        n = game.apply(OFFER, "Anna").seq
+        return n, before
+    if case == "turn end":
+        game.apply("trade Boris Vera give food1 get 120", "Boris")
+        game.apply("land inspection")
+    else:
+        game.apply(OFFER, "Anna")
+    before = (owners(game), cash(game), offers(game))
+    line, actor = {"accept": ("accept 1", "Boris"), "reject": ("reject 1", "Boris"),
+                   "withdraw": ("withdraw 1", "Anna"), "lapse": ("pay Anna Vera 10", TABLE),
+                   "turn end": ("end", "Anna")}[case]
+    return game.apply(line, actor).seq, before
+
+
+@pytest.mark.parametrize("case", ["propose", "accept", "reject", "withdraw", "lapse", "turn end"])
+def test_undo_gives_back_the_holdings_and_the_offers(game, case):
+    """`undo N` of a proposal, an acceptance, a rejection, a withdrawal, a lapse by a payment
+    and a lapse at the turn's end: plots, cash and the open offers are as before event N, and
+    the offer can be answered again (or, for an undone proposal, no longer)."""
+    n, before = undo_case(game, case)
+    event = game.apply(f"undo {n}")
+    assert event.reverses == n
+    assert (owners(game), cash(game), offers(game)) == before
+    if case == "propose":
+        assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    elif case == "turn end":
+        assert game.state.turn == "Anna"
+        game.apply("accept 1", "Vera")
+        assert owners(game)["food1"] == "Vera"
+    else:
+        game.apply("accept 1", "Boris")
+        assert owners(game)["light1"] == "Boris"
+
+
+def test_undo_of_an_offer_is_the_tables_alone(game):
+    """Anna may not undo her own proposal; only the table may (docs/actors.md)."""
+    n = game.apply(OFFER, "Anna").seq
+    assert refused(game, f"undo {n}", "Anna").code == "table_only"
+    assert offers(game) == [(1, "Anna", "Boris", "give light1 get 50")]
+
+
+def test_offers_through_the_table_service(tmp_path):
+    """The same through companion.table, as the phones use it: actors are named in any case and
+    stored with each event; an open offer survives closing and reopening the bank (replay), is
+    accepted after it, and the table's `undo` of the acceptance gives light1 back to Anna."""
+    path = str(tmp_path / "game.sqlite")
+    table = new_game(path, "classic", PLAYERS, 1, options=OPTIONS)
+    for line in DEAL:
+        table.submit(line)
+    table.submit(OFFER, actor="anna")
+    table.close()
+    table = open_game(path)
+    assert [(o.number, o.proposer, o.other) for o in table.state.extra["offers"]] == [(1, "Anna", "Boris")]
+    with pytest.raises(RuleViolation):
+        table.submit("accept 1", actor="Vera")
+    accepted = table.submit("accept 1", actor="BORIS")
+    assert table.state.owner["light1"] == "Boris" and table.state.cash("Anna") == 1990
+    assert [r.actor for r in table.stored_events()][-2:] == ["Anna", "Boris"]
+    table.submit(f"undo {accepted.seq}")
+    assert table.state.owner["light1"] == "Anna" and table.state.cash("Anna") == 1940
+    assert [o.number for o in table.state.extra["offers"]] == [1]
+    table.close()
