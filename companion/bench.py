@@ -3,7 +3,9 @@
 ledger: durable commands per second through engine + ledger (WAL, synchronous=FULL),
         against a raw sqlite3 insert+commit of the same rows in the same file
         system, run alternately; the fsync is the physical floor both share.
-engine: commands per second applied in memory on one core (no ledger).
+engine: commands per second applied in memory on one core (no ledger); then, per edition,
+        the cost of one `legal` call (for the table and for the player whose turn it is)
+        over the states of a seeded autoplay game, against one `apply` in the same run.
 open:   time to reopen games of 100 to 10,000 events in a fresh process (checkpoint + tail),
         against a full replay from the first event in the same run.
 """
@@ -15,7 +17,8 @@ import tempfile
 import time
 
 from companion.autoplay import next_command
-from companion.editions import load_edition, rules_for
+from companion.editions import load_edition, rules_for, shipped
+from companion.engine.actions import TABLE
 from companion.engine.game import Game
 from companion.table import new_game
 
@@ -115,6 +118,7 @@ def main(what, n_events=1000, runs=5):
         print(f"engine: {n} commands x {runs} runs, in memory, one core")
         print(f"  median {statistics.median(rates):,.0f} commands/s "
               f"(min {min(rates):,.0f}, max {max(rates):,.0f}); target >= 20,000")
+        bench_legal(n_events, runs)
         return
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=os.environ.get("BENCH_DIR")) as folder:
         durable, raw, floor, ratios, floor_ratios = [], [], [], [], []
@@ -135,6 +139,58 @@ def main(what, n_events=1000, runs=5):
           f"(min {min(ratios):.2f}, max {max(ratios):.2f}); the anchor's second sync alone makes ~2x")
     print(f"  against the two-sync floor  median {statistics.median(floor_ratios):.2f}x "
           f"(min {min(floor_ratios):.2f}, max {max(floor_ratios):.2f}); target <= 2x")
+
+
+def game_states(rules, games):
+    """(state before, command) of every command of the games, replayed in memory."""
+    pairs = []
+    for seed, lines, _ in games:
+        state = rules.new_state(PLAYERS, seed)
+        for line in lines:
+            pairs.append((state, line))
+            state = rules.apply(state, line)
+    return pairs
+
+
+def per_call_us(pairs, call, runs):
+    """Median microseconds of call(state, line) over every pair, all runs pooled (the first run warms up)."""
+    clock = time.perf_counter_ns
+    times = []
+    for run in range(runs + 1):
+        for state, line in pairs:
+            start = clock()
+            call(state, line)
+            elapsed = clock() - start
+            if run:
+                times.append(elapsed)
+    return statistics.median(times) / 1000
+
+
+def on_turn(state):
+    """The player actor measured: the one whose turn it is (or the first still playing)."""
+    return state.turn if state.turn in state.alive else state.alive[0]
+
+
+def legal_figures(edition, n_events, runs):
+    """(states, apply, legal for the table, legal for the player on turn): medians in us per call."""
+    rules, games = command_stream(n_events, seed=1, edition=edition)
+    pairs = game_states(rules, games)
+    apply = per_call_us(pairs, rules.apply, runs)
+    table = per_call_us(pairs, lambda s, _: rules.legal(s, TABLE), runs)
+    player = per_call_us(pairs, lambda s, _: rules.legal(s, on_turn(s)), runs)
+    return len(pairs), apply, table, player
+
+
+def bench_legal(n_events, runs):
+    """Per edition: one `legal` call for the table and for a player, against one `apply`, in one run."""
+    print(f"legal: median us per call over the states of seeded autoplay play ({runs} runs); "
+          "x = against one apply, measured alongside")
+    print(f"  {'edition':<15} {'states':>6}  {'apply':>9}  {'legal, table':>21}  {'legal, player on turn':>21}")
+    for edition in shipped():
+        states, apply, table, player = legal_figures(edition, n_events, runs)
+        print(f"  {edition:<15} {states:>6}  {apply:>6.1f} us  "
+              f"{table:>9.1f} us ({table / apply:>5.1f}x)  "
+              f"{player:>9.1f} us ({player / apply:>5.1f}x)")
 
 
 OPEN_SIZES = (100, 1000, 3000, 10000)

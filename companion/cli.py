@@ -10,11 +10,15 @@ from datetime import datetime, timezone
 
 from companion import messages
 from companion.editions import load_edition, shipped
+from companion.engine.actions import TABLE
+from companion.engine.command import Command, parse_command, split_actor
 from companion.errors import (
     EXIT_BAD_INPUT,
     EXIT_DISK_FULL,
     EXIT_INTERNAL,
     EXIT_OK,
+    BadCommand,
+    BadInput,
     CompanionError,
     LedgerError,
     OutcomeUnknown,
@@ -29,6 +33,16 @@ DEFAULT_DB = "companion-game.sqlite"
 REQUEST_LINE = {
     "en": "request: {id} (to retry safely: companion do --request-id {id} ...)",
     "ru": "запрос: {id} (повторить без двойной записи: companion do --request-id {id} ...)",
+}
+LEGAL_HEADING = {
+    "en": {"table": "what may be done now (by whom):", "player": "what {player} may do now:",
+           "none": "  nothing now"},
+    "ru": {"table": "что можно сделать сейчас (кто):", "player": "что может сделать {player} сейчас:",
+           "none": "  сейчас ничего"},
+}
+AS_CONFLICT = {
+    "en": "--as {flag} and the line's {prefix} name two different actors; give one",
+    "ru": "--as {flag} и {prefix} в начале строки называют разных участников; укажите одного",
 }
 
 
@@ -59,33 +73,63 @@ def cmd_new(args):
         table.close()
 
 
+def actor_of(table, name, lang, where="--as") -> str:
+    """The actor `--as NAME` (or a line's `NAME:`) names: TABLE or a player as the game spells them.
+
+    An unknown name is bad input (exit code 4), said in one line naming where it was given.
+    """
+    if name is None:
+        return TABLE
+    try:
+        return table.actor_name(name)
+    except BadCommand as exc:
+        raise BadInput(f"{where}: " + messages.render_error(exc, lang)) from None
+
+
+def parse_do(words) -> tuple[str | None, Command]:
+    """The `do` words as one line, parsed once: (the actor a leading `NAME:` gives, the Command)."""
+    prefix, text = split_actor(" ".join(words))
+    command = parse_command(text)
+    if command is None:
+        raise BadCommand("empty_command")
+    return prefix, command
+
+
 def cmd_do(args):
     table = open_game(db_path(args))
     try:
+        actor = actor_of(table, args.as_player, args.lang)
         request_id = args.request_id
         if request_id is None:
             request_id = new_request_id()
             # on stderr, before the write: whatever happens next, the id to retry with is on screen
             print(REQUEST_LINE[args.lang].format(id=request_id), file=sys.stderr, flush=True)
-        line = " ".join(args.command)
+        prefix, command = parse_do(args.command)
+        if prefix is not None:
+            named = actor_of(table, prefix, args.lang, where=prefix)
+            if args.as_player is not None and named != actor:
+                raise BadInput(AS_CONFLICT[args.lang].format(flag=args.as_player, prefix=prefix + ":"))
+            actor = named
+        line = command.text()
+        retry = ("" if actor == TABLE else f"--as {actor} ") + line
         try:
-            event = table.submit(line, request_id=request_id, rng=random.SystemRandom())
+            event = table.submit(command, request_id=request_id, actor=actor, rng=random.SystemRandom())
         except OutcomeUnknown as exc:
             # a later synced look tells which; only if that fails too is the outcome left unknown
             try:
                 stored = table.resolve()
             except OutcomeUnknown:
                 raise OutcomeUnknown(f"{exc} When the disk works again, run `companion do --request-id "
-                                     f"{request_id} {line}`: it is answered from the ledger and never "
+                                     f"{request_id} {retry}`: it is answered from the ledger and never "
                                      "booked twice", exc.seq, request_id, line) from None
             if not stored:
                 raise LedgerError(f"the disk failed while storing `{line}`, and a later synced look shows it "
                                   f"was NOT stored: nothing was booked; repeat it with `companion do "
-                                  f"--request-id {request_id} {line}`") from None
+                                  f"--request-id {request_id} {retry}`") from None
             print(f"warning: the disk failed while storing event #{exc.seq}; a later synced look shows it "
                   "IS stored", file=sys.stderr)
             event = table.game.events[exc.seq - 1]
-        out(f"#{event.seq} {event.command}")
+        out(f"#{event.seq} {event_text(event)}")
         for text in event_lines(table.rules, event, args.lang):
             out("  " + text)
         show_head(table, args)
@@ -93,6 +137,27 @@ def cmd_do(args):
             print(f"warning: {warning}", file=sys.stderr)
     finally:
         table.close()
+
+
+def event_text(event) -> str:
+    """An event's command as a script writes it: `Anna: accept 1` for a player's, the bare command for the table's."""
+    return event.command if event.actor == TABLE else f"{event.actor}: {event.command}"
+
+
+def legal_lines(table, actor, lang) -> list[str]:
+    """What `actor` may do now, one action pattern a line; for the table each is marked with whose it is."""
+    heading = LEGAL_HEADING[lang]
+    actions = table.rules.legal(table.state, actor)
+    lines = [heading["table"] if actor == TABLE else heading["player"].format(player=actor)]
+    width = max((len(a.party) for a in actions), default=0) + 2
+    for action in actions:
+        if actor == TABLE:
+            lines.append(f"  {'[' + action.party + ']':<{width}} {action.text()}")
+        else:
+            lines.append(f"  {action.text()}")
+    if not actions:
+        lines.append(heading["none"])
+    return lines
 
 
 def show_head(table, args):
@@ -105,18 +170,27 @@ def cmd_state(args):
     try:
         for warning in table.warnings:
             print(f"warning: {warning}", file=sys.stderr)
+        legal = args.legal or args.as_player is not None
+        actor = actor_of(table, args.as_player, args.lang)
         if args.json:
             data = state_json(table.rules, table.state)
             seq, head = table.head()
             data["head"] = {"seq": seq, "hash": head, "words": table.head_words(args.lang)}
             if "recovered_from" in table.meta:
                 data["recovered_from"] = table.meta["recovered_from"]
+            if legal:
+                data["legal"] = {"actor": actor, "actions": [
+                    {"party": a.party, "verb": a.verb, "pattern": a.text()}
+                    for a in table.rules.legal(table.state, actor)]}
             out(json.dumps(data, ensure_ascii=False, indent=2))
         else:
             out(state_text(table.rules, table.state, args.lang))
             if "recovered_from" in table.meta:
                 out(f"  recovered from {table.meta['recovered_from']}")
             show_head(table, args)
+            if legal:
+                for line in legal_lines(table, actor, args.lang):
+                    out(line)
     finally:
         table.close()
 
@@ -136,7 +210,7 @@ def cmd_history(args):
             return
         for r in rows:
             mark = " (undone)" if r.event.seq in undone else ""
-            out(f"#{r.event.seq} {r.event.command}{mark}")
+            out(f"#{r.event.seq} {event_text(r.event)}{mark}")
             for text in event_lines(table.rules, r.event, args.lang):
                 out("    " + text)
     finally:
@@ -170,7 +244,7 @@ def cmd_script(args):
     text = read_script(args.file)
 
     def echo(event):
-        out(f"#{event.seq} {event.command}")
+        out(f"#{event.seq} {event_text(event)}")
     table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None)
     try:
         if args.json:
@@ -232,11 +306,19 @@ def build_parser():
     p = with_db(command("do", help="apply one command, e.g. `do roll` or `do buy`"))
     p.add_argument("--request-id", help="the request's id: a retry with the same id and command is "
                    "answered from the ledger, never booked twice (one is made and printed if omitted)")
-    p.add_argument("command", nargs="+", help="the command and its arguments (docs/script-language.md)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER",
+                   help="issue the command as this player (any case; docs/actors.md); default: the table")
+    p.add_argument("command", nargs="+", help="the command and its arguments (docs/script-language.md); "
+                   "a leading `NAME:` names the actor too, like a script line")
     p.set_defaults(func=cmd_do)
 
     p = with_db(command("state", help="show the table (read-only)"))
     p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("--legal", action="store_true",
+                   help="also list what may be done now, one action pattern a line (docs/actors.md)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER",
+                   help="with --legal: only what this player may do (implies --legal); default: the table, "
+                   "which sees every action marked with whose it is")
     p.set_defaults(func=cmd_state)
 
     p = with_db(command("history", help="show every event (read-only)"))

@@ -2,14 +2,17 @@
 
 The first command is `new EDITION SEED PLAYER...`; every other line is a
 command the buttons, the reader or the phone would issue, or an `expect` check
-(docs/script-language.md). Scenario tests are scripts with hand-computed
-expected balances. Whatever a script file holds, running it ends in success or
-one ScriptError naming the file, the line and the problem: never a traceback.
+(docs/script-language.md). A command line may begin with `NAME:`, the player
+who issues it (or `table`, the default): `Boris: accept 1` (docs/actors.md).
+Scenario tests are scripts with hand-computed expected balances. Whatever a
+script file holds, running it ends in success or one ScriptError naming the
+file, the line and the problem: never a traceback.
 """
 import sys
 from pathlib import Path
 
-from companion.engine.command import Command, parse_command
+from companion.engine.actions import TABLE
+from companion.engine.command import needs_quotes, parse_command, split_actor
 from companion.engine.game import Game
 from companion.errors import CompanionError, RuleViolation
 from companion.messages import render_error
@@ -88,13 +91,19 @@ def run_script(text, source="<script>", db=":memory:", on_event=None):
 def run_line(table, raw, line_no, source, db, on_event):
     """One script line; returns the table (new after the `new` line)."""
     try:
-        cmd = parse_command(raw)
+        name, text = split_actor(raw)
+        cmd = parse_command(text)
     except RuleViolation as exc:
         raise ScriptError(source, line_no, raw, render_error(exc, "en")) from None
     if cmd is None:
+        if name is not None:
+            raise ScriptError(source, line_no, raw, f"{name}: what? (a command follows the name and colon)")
         return table
-    line = cmd.text()
+    line = cmd.text() if name is None else f"{name}: {cmd.text()}"
     try:
+        if name is not None and cmd.verb in ("new", "expect"):
+            raise ScriptError(source, line_no, line, f"`{cmd.verb}` lines take no actor; "
+                              "write `expect refused NAME: COMMAND...` to check a player's command")
         if cmd.verb == "new":
             if table is not None:
                 raise ScriptError(source, line_no, line, "a script plays one game")
@@ -110,7 +119,7 @@ def run_line(table, raw, line_no, source, db, on_event):
         if cmd.verb == "expect":
             check_expect(table, cmd.args, source, line_no, line)
             return table
-        event = table.submit(line)
+        event = table.submit(cmd, actor=TABLE if name is None else name)
         if on_event:
             on_event(event)
         return table
@@ -186,10 +195,14 @@ def check_expect(table, args, source, line_no, line):
     if what == "refused" or what.startswith("refused:"):
         code = what.split(":", 1)[1] if ":" in what else None
         if not rest:
-            fail("usage: expect refused[:CODE] COMMAND...")
-        command = Command(rest[0], rest[1:]).text()
+            fail("usage: expect refused[:CODE] [NAME:] COMMAND...")
+        name, text = split_actor(" ".join(f'"{w}"' if needs_quotes(w) else w for w in rest))
+        command = parse_command(text)
+        if command is None:
+            fail("usage: expect refused[:CODE] [NAME:] COMMAND...")
+        actor = TABLE if name is None else table.actor_name(name)
         try:
-            table.game.propose(command)
+            table.game.propose(command, actor)
         except RuleViolation as exc:
             if code and exc.code != code:
                 fail(f"refused with {exc.code} {exc.params}, expected {code}")

@@ -23,7 +23,7 @@ from pathlib import Path
 from companion.editions import edition_from_data, load_edition, parse_edition, rules_for
 from companion.engine.actions import TABLE
 from companion.engine.board import Edition
-from companion.engine.command import parse_command
+from companion.engine.command import Command, parse_command
 from companion.engine.game import Game, Proposal
 from companion.engine.rulesets import RULES_VERSION
 from companion.engine.snapshot import state_from_text, state_to_text
@@ -56,12 +56,17 @@ def new_request_id() -> str:
     return uuid.uuid4().hex
 
 
-def canonical(line: str) -> str:
-    """The command as submitted, in its canonical form: what a request id is bound to."""
-    command = parse_command(line)
+def parsed(line: Command | str) -> Command:
+    """The command of a line (a Command passes through); BadCommand for a blank or malformed one."""
+    command = line if isinstance(line, Command) else parse_command(line)
     if command is None:
         raise BadCommand("empty_command")
-    return command.text()
+    return command
+
+
+def canonical(line: Command | str) -> str:
+    """The command as submitted, in its canonical form: what a request id is bound to."""
+    return parsed(line).text()
 
 
 class EventLog(Sequence):
@@ -133,9 +138,12 @@ class Table:
 
     # ----- writing -------------------------------------------------------------------
 
-    def submit(self, line: str, request_id: str | None = None, actor: str = TABLE, rng=None,
+    def submit(self, line: Command | str, request_id: str | None = None, actor: str = TABLE, rng=None,
                submitted: str | None = None) -> Event:
         """Apply one command durably; returns its Event (the stored one for a known request id).
+
+        line: a Command parsed at the edge (the CLI and scripts parse each line once),
+        or its text. actor: TABLE or a player's name (any case).
 
         request_id: every client that may retry passes one; a retry with the
         same id and the same command is answered from the ledger, with another
@@ -151,13 +159,15 @@ class Table:
             raise OutcomeUnknown(f"{self.unknown} (resolve it first)", self.unknown.seq,
                                  self.unknown.request_id, self.unknown.command)
         actor = self.actor_name(actor)
-        submitted = canonical(submitted or line)
+        command = parsed(line)
+        first = parsed(submitted) if submitted else command
+        submitted = first.text()
         request_id = request_id or new_request_id()
         if not (0 < len(request_id) <= MAX_REQUEST_ID and request_id.isprintable()):
             raise BadCommand("bad_request_id", limit=MAX_REQUEST_ID)
         self.ledger.check_space()
         if rng is not None:
-            line = fill_dice(self.rules, submitted, rng)
+            command = fill_dice(self.rules, first, rng)
         try:
             with self.ledger.writing() as w:
                 self._catch_up()
@@ -171,7 +181,7 @@ class Table:
                     # answer from the ledger, but only from a synced one: this write syncs it
                     w.record_resolution(request_id, seq, True, stored_submitted)
                     return self.game.events[seq - 1]
-                proposal = self.game.propose(line, actor)
+                proposal = self.game.propose(command, actor)
                 row, checkpoint = self._row_for(proposal, actor, request_id, submitted)
                 w.insert(row, checkpoint)
                 self.ledger.set_anchor(Anchor(row.event.seq, row.hash, self.head_hash))
@@ -291,15 +301,14 @@ class Table:
         self.ledger.close()
 
 
-def fill_dice(rules, line: str, rng) -> str:
+def fill_dice(rules, command: Command, rng) -> Command:
     """Add random dice to a command that names none (the CLI stands in for the reader)."""
-    command = parse_command(line)
-    if command is not None and command.verb in rules.DICE_VERBS:
+    if command.verb in rules.DICE_VERBS:
         before, count = rules.DICE_VERBS[command.verb]
         if len(command.args) == before:
             dice = tuple(str(rng.randint(1, 6)) for _ in range(count))
-            return type(command)(command.verb, command.args + dice).text()
-    return line
+            return Command(command.verb, command.args + dice)
+    return command
 
 
 def check_anchor(path: str, anchor: Anchor, n: int, head: str) -> None:
