@@ -41,9 +41,15 @@ def state_json(rules, s):
         "pending": _plain(pending),
         "debts": [{"debtor": d.debtor, "creditor": d.creditor, "amount": d.amount, "reason": d.reason}
                   for d in s.debts],
-        "extra": _plain(dict(sorted(s.extra.items()))),
+        "offers": [{"number": o.number, "proposer": o.proposer, "to": o.other, "terms": " ".join(o.terms)}
+                   for o in s.extra.get("offers", ())],
+        "extra": _plain({k: v for k, v in sorted(s.extra.items()) if k not in OFFER_KEYS}),
         "last_dice": list(s.last_dice),
     }
+
+
+# trade offers have their own entry in the views, not the edition's `extra` data
+OFFER_KEYS = ("offers", "offer_count")
 
 
 def vars_of(obj):
@@ -74,6 +80,8 @@ def state_text(rules, s, language="en"):
     extra = "  ".join(f"{k}={v}" for k, v in data["extra"].items() if v not in ((), [], None))
     if extra:
         lines.append(f"  {extra}")
+    for o in data["offers"]:
+        lines.append(f"  trade offer {o['number']}: {o['proposer']} -> {o['to']}: {o['terms']}")
     if s.pending is not None:
         lines.append(f"  waiting for: {s.pending.kind} {s.pending.player or ''} {s.pending.plot or ''}".rstrip())
     if s.winner:

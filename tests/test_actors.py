@@ -27,12 +27,11 @@ from functools import lru_cache
 import candidates
 import pytest
 from candidates import EDITIONS, Crash, Findings, accepts, rules_of, tried
-from helpers import new
+from helpers import new, teleporting
 
 from companion.editions import load_edition, rules_for
 from companion.engine.actions import TABLE
-from companion.engine.madmillionaire import STUNT_DECK, MadMillionaireRules
-from companion.engine.shuffle import shuffled
+from companion.engine.madmillionaire import MadMillionaireRules
 from companion.errors import BadCommand, RuleViolation
 from companion.table import new_game
 
@@ -47,31 +46,16 @@ DECISION = {"buy", "decline", "choose", "auction_roll", "rent_roll", "keep_mortg
 MM_TURN = {"roll", "move", "buy", "lease", "end_lease", "abandon", "sell", "bonus", "miss", "end"}
 
 
-def top_card(s):
-    """The card on top of the pile the open draw is from (a spent pile is turned over)."""
-    a = s.pending
-    pile = s.decks.get(a.stage) or s.discards.get(a.stage) or ()
-    return pile[0] if pile else None
-
-
 def table_only(rules, s, cmd):
     """Whether the rules and docs/actors.md reserve this command for the table."""
     if cmd.verb in TABLE_ONLY:
         return True
-    if cmd.verb == "draw" and cmd.args and s.pending is not None and s.pending.kind == "draw":
-        return cmd.args[0] != top_card(s)
+    # naming a physical card is the table's; the player draws the deck's next card (docs/actors.md)
+    if cmd.verb == "draw" and cmd.args:
+        return True
     if cmd.verb == "reveal" and cmd.args and isinstance(rules, MadMillionaireRules):
-        return cmd.args[0] != top_stunt(s)
+        return True
     return False
-
-
-def top_stunt(s):
-    """Mad Millionaire: the Publicity Stunt card `reveal` turns over next (a spent pile is
-    shuffled from the discards, with the game's seed)."""
-    if s.decks[STUNT_DECK]:
-        return s.decks[STUNT_DECK][0]
-    pile, _ = shuffled(s.discards[STUNT_DECK], s.rng)
-    return pile[0] if pile else None
 
 
 def named(s, word):
@@ -276,3 +260,36 @@ def test_a_players_own_move_is_theirs_alone():
     assert err.value.code == "table_only"
     game.apply("hammer")
     assert game.state.owner["light2"] == "Boris" and game.state.cash("Boris") == 1960
+
+
+def test_a_players_draw_takes_the_next_card_and_only_the_table_names_one(tmp_path):
+    """docs/actors.md, drawer: the player draws the deck's next card with `draw`; naming a card,
+    even the next one, is the table's; the ledger stores the draw naming the card, as the
+    player's, and the game opens again from it; no list shows a player which card is next."""
+    table = new_game(str(tmp_path / "g.sqlite"), teleporting("classic").edition, ["Anna", "Boris"], 3)
+    table.submit("land chance1")                   # the table says where Anna's token stopped
+    s = table.state
+    player, deck = s.pending.player, s.pending.stage
+    nxt = (s.decks[deck] or s.discards[deck])[0]
+    mine = [a.text() for a in table.rules.legal(s, player) if a.verb == "draw"]
+    assert mine == ["draw"]
+    everyone = [a for a in table.rules.legal(s) if a.verb == "draw" and a.args]
+    assert len(everyone) == 1 and everyone[0].party == TABLE and list(everyone[0].args[0].words) == sorted(
+        everyone[0].args[0].words)
+    with pytest.raises(RuleViolation, match="table_only"):
+        table.submit(f"draw {nxt}", actor=player)
+    event = table.submit("draw", actor=player)
+    assert (event.actor, event.command) == (player, f"draw {nxt}")
+    path = table.ledger.path
+    table.close()
+    from companion.table import open_game
+    again = open_game(path, full_replay=True)
+    assert again.game.events[-1].command == f"draw {nxt}" and again.game.events[-1].actor == player
+    again.close()
+
+
+def test_nobody_may_be_called_table():
+    """The table is an actor of its own: a player called "Table" could never act as themselves."""
+    rules = rules_for(load_edition("classic"))
+    with pytest.raises(RuleViolation, match="bad_player_name"):
+        new(rules, ("Anna", "Table"))

@@ -158,7 +158,7 @@ def test_script_offer_and_acceptance_show_in_history_and_state(tmp_path, capsys)
     assert "#4 Anna: trade Anna Boris give oil3 get 150" in out and "#5 Boris: accept 1" in out
     code, out, err = run(capsys, "history", "--db", db)
     assert "#4 Anna: trade Anna Boris give oil3 get 150" in out
-    assert "Trade offer 1: Anna offers Boris" in out
+    assert "Trade offer 1: Anna gives Boris НПЗ and gets 150" in out
     assert "#5 Boris: accept 1" in out and "Boris accepts trade offer 1 from Anna" in out
     data = json.loads(run(capsys, "state", "--db", db, "--json")[1])
     anna, boris = data["players"]

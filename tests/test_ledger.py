@@ -233,8 +233,8 @@ def test_unbalanced_event_halts_the_bank(db, monkeypatch):
     table = new_game(db, "elite", PLAYERS, 1)
     real = table.game.propose
 
-    def broken(line, actor="table"):
-        proposal = real(line, actor)
+    def broken(line, actor="table", trusted=False):
+        proposal = real(line, actor, trusted)
         return replace(proposal, event=replace(proposal.event, postings=(Posting("Anna", 5),)))
 
     monkeypatch.setattr(table.game, "propose", broken)
@@ -385,8 +385,8 @@ def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_nami
     assert open_game(db).head()[0] == 30
     real = Game.propose
 
-    def different(self, line, actor="table"):
-        proposal = real(self, line, actor)
+    def different(self, line, actor="table", trusted=False):
+        proposal = real(self, line, actor, trusted)
         if proposal.event.seq == 7:
             return replace(proposal, event=replace(proposal.event, notes=()))
         return proposal

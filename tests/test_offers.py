@@ -18,6 +18,7 @@ from companion.editions import load_edition, rules_for
 from companion.engine.actions import TABLE
 from companion.engine.game import Game
 from companion.errors import RuleViolation
+from companion.messages import render
 from companion.table import new_game, open_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -74,7 +75,9 @@ def test_a_players_trade_is_an_offer_and_nothing_moves(game):
     assert event.actor == "Anna" and event.postings == ()
     assert event.notes[0].code == "offer_made"
     assert event.notes[0].params == {"number": 1, "player": "Anna", "other": "Boris", "gave": ["light1"],
-                                     "got": [], "paid": 0, "received": 50}
+                                     "got": [50]}
+    assert render("offer_made", event.notes[0].params, "en", game.rules.edition) == \
+        "Trade offer 1: Anna gives Boris Швейная фабрика and gets 50"
     assert owners(game)["light1"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
     assert offers(game) == [(1, "Anna", "Boris", "give light1 get 50")]
 

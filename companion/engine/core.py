@@ -335,7 +335,7 @@ class Rules:
         if not ed.players_min <= len(players) <= ed.players_max:
             raise RuleViolation("player_count", min=ed.players_min, max=ed.players_max, given=len(players))
         for name in players:
-            if name.lower() in SYSTEM_ACCOUNTS or not name.replace("_", "").replace("-", "").isalnum():
+            if name.lower() in (*SYSTEM_ACCOUNTS, TABLE) or not name.replace("_", "").replace("-", "").isalnum():
                 raise RuleViolation("bad_player_name", name=name)
         if len({p.lower() for p in players}) != len(players):
             raise RuleViolation("duplicate_player")
@@ -361,10 +361,11 @@ class Rules:
 
     # ----- the one entry point --------------------------------------------------
 
-    def apply(self, state: State, line: Command | str, actor: str = TABLE) -> State:
+    def apply(self, state: State, line: Command | str, actor: str = TABLE, trusted: bool = False) -> State:
         """Apply one command issued by `actor` (TABLE or a player); the new state, or RuleViolation/BadCommand.
 
         `line` is a parsed Command (a str is parsed here, for tests and tools).
+        `trusted`: a stored event replayed, whose actor was checked when it was submitted.
         """
         cmd = line if isinstance(line, Command) else parse_command(line)
         if cmd is None:
@@ -381,7 +382,7 @@ class Rules:
         if state.debts and verb not in self.DEBT_COMMANDS:
             d = state.debts[0]
             raise RuleViolation("debt_first", player=d.debtor, amount=d.amount, creditor=d.creditor)
-        if actor != TABLE:
+        if actor != TABLE and not trusted:
             self.check_actor(state, cmd, actor)
         s = state.copy()
         if verb == "trade" and actor != TABLE:
@@ -409,8 +410,10 @@ class Rules:
     #   turn: the player whose turn it is; pending: the player the open decision is about;
     #   named: the player the first argument names (a player may name only themselves);
     #   owner: the owner of the plot the first argument names; offer_to / offer_from: the
-    #   player a trade offer is made to / by; drawer: the pending player drawing the top
-    #   card (naming any other card is the table's); table: the table alone.
+    #   player a trade offer is made to / by; drawer: the pending player drawing the deck's
+    #   next card (naming a physical card is the table's); table: the table alone.
+    # A stored event is replayed as its actor without this check (apply's `trusted`): it was
+    # checked when it was submitted, and an electronic draw is stored naming the card it drew.
     WHO = {
         "roll": "turn",
         "end": "turn",
@@ -531,14 +534,14 @@ class Rules:
         s.extra["offers"] = tuple(o for o in self.offers(s) if o.proposer != a) + (
             Offer(number, a, b, terms, self.stamp(s, a, b)),
         )
-        what = {"gave": [], "got": [], "paid": 0, "received": 0}
+        # what each side hands over, as the trade's notes say it: plots and cards, then cash
+        gave: list = []
+        got: list = []
         for note in trial.notes:
             if note.code in ("traded", "cards_traded"):
-                what["gave"] += note.params["gave"]
-                what["got"] += note.params["got"]
-                what["paid"] += note.params.get("paid", 0)
-                what["received"] += note.params.get("received", 0)
-        s.notes.append(Note("offer_made", {"number": number, "player": a, "other": b, **what}))
+                gave += note.params["gave"] + ([note.params["paid"]] if note.params.get("paid") else [])
+                got += note.params["got"] + ([note.params["received"]] if note.params.get("received") else [])
+        s.notes.append(Note("offer_made", {"number": number, "player": a, "other": b, "gave": gave, "got": got}))
 
     def take_offer(self, s: State, word: str) -> Offer:
         offer = self.offer_arg(s, word)
@@ -762,18 +765,14 @@ class Rules:
         order = s.decks[a.stage] or s.discards[a.stage]
         out = [Action("draw", (), a.player)]
         if order:
-            out.append(Action("draw", (order[0],), a.player))
-        if len(order) > 1:
-            out.append(Action("draw", (OneOf(order[1:], "card"),)))
+            # the cards in name order, never the deck's: a list must not tell the next card
+            out.append(Action("draw", (OneOf(tuple(sorted(order)), "card"),)))
         return out
 
     def drawer(self, s: State, args: tuple[str, ...]) -> str | None:
-        """Who may `draw` now: the pending player, drawing the top card; naming another is the table's."""
+        """Who may `draw` now: the pending player draws the deck's next card; naming one is the table's."""
         a = s.pending
-        if a is None or a.kind != "draw":
-            return None
-        order = s.decks[a.stage] or s.discards[a.stage]
-        if args and (not order or args[0] != order[0]):
+        if a is None or a.kind != "draw" or args:
             return None
         return a.player
 

@@ -53,8 +53,11 @@ class Game:
 
     # ----- two-phase apply: propose, then accept once the ledger has it -------------
 
-    def propose(self, line: Command | str, actor: str = TABLE) -> Proposal:
-        """The event `line` would make, issued by `actor` (TABLE or a player); nothing changes yet."""
+    def propose(self, line: Command | str, actor: str = TABLE, trusted: bool = False) -> Proposal:
+        """The event `line` would make, issued by `actor` (TABLE or a player); nothing changes yet.
+
+        trusted: a stored event replayed (its actor was checked when it was submitted).
+        """
         cmd = line if isinstance(line, Command) else parse_command(line)
         if cmd is None:
             raise BadCommand("empty_command")
@@ -64,7 +67,7 @@ class Game:
             return self.propose_undo(cmd.args)
         if cmd.verb == "new":
             raise RuleViolation("game_already_started")
-        new = self.rules.apply(self.state, cmd, actor)
+        new = self.rules.apply(self.state, cmd, actor, trusted)
         text = new.command or cmd.text()
         event = Event(len(self.events) + 1, text, tuple(new.postings), tuple(new.notes), actor=actor)
         return Proposal(event, new)
@@ -114,7 +117,7 @@ class Game:
         replayed = []
         for e in self.active_after(n):
             try:
-                new = self.rules.apply(state, e.command, e.actor)
+                new = self.rules.apply(state, e.command, e.actor, trusted=True)
             except RuleViolation:
                 raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command) from None
             if tuple(new.postings) != e.postings or tuple(new.notes) != e.notes:
@@ -167,7 +170,7 @@ class Game:
         """Apply stored events in order, each checked against what was stored (postings and notes)."""
         for stored in stored_events:
             try:
-                proposal = self.propose(stored.command, stored.actor)
+                proposal = self.propose(stored.command, stored.actor, trusted=True)
             except RuleViolation as exc:
                 raise InvariantViolation(
                     f"event {stored.seq} ({stored.command}) is refused on replay: {exc.code} {exc.params}"

@@ -76,7 +76,7 @@ class MadMillionaireRules(Rules):
     DICE_VERBS = {"roll": (0, 1), "sell": (1, 1)}
     DEBT_COMMANDS = set()                   # nothing the rules impose can leave a debt
     # who besides the table may issue each verb (Rules.WHO); "revealer": the player a
-    # stunt card is turned over for, turning the top card (naming another is the table's)
+    # stunt card is turned over for, turning the next one (naming a card is the table's)
     WHO = {
         "claim": "named", "reveal": "revealer", "roll": "turn", "move": "pending",
         "buy": "turn", "lease": "turn", "end_lease": "turn", "abandon": "turn", "sell": "turn",
@@ -551,10 +551,7 @@ class MadMillionaireRules(Rules):
         if self.WHO[cmd.verb] != "revealer":
             return super().party(s, cmd)
         a = s.pending
-        if a is None or a.kind != "reveal":
-            return None
-        pile = self.stunt_pile(s)
-        if cmd.args and (not pile or cmd.args[0] != pile[0]):
+        if a is None or a.kind != "reveal" or cmd.args:
             return None
         return a.player
 
@@ -582,9 +579,8 @@ class MadMillionaireRules(Rules):
         party = a.player if a.player is not None else TABLE
         out = [Action("reveal", (), party)]
         if pile:
-            out.append(Action("reveal", (pile[0],), party))
-        if len(pile) > 1:
-            out.append(Action("reveal", (OneOf(tuple(pile[1:]), "card"),)))
+            # the cards in name order, never the pile's: a list must not tell the next card
+            out.append(Action("reveal", (OneOf(tuple(sorted(pile)), "card"),)))
         return out
 
     def may_move_now(self, s):
