@@ -9,6 +9,7 @@ in the anchor outside the file and commits. Opening verifies the schema, the
 whole hash chain and the anchor, then rebuilds the game from the newest
 checkpoint the undo window allows; `verify_game` replays everything.
 """
+
 import json
 import os
 import shutil
@@ -46,10 +47,10 @@ from companion.ledger import chain
 from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 
-CHECKPOINT_EVERY = 10           # events between stored checkpoints of the whole state (~1.5 kB each)
-BACKUP_EVERY = 100              # events between backups (SQLite's backup API) beside the ledger
-MAX_REQUEST_ID = 100           # characters in a request id (printable ones)
-OPEN_RETRIES = 50               # anchor reads racing a writer before giving up as "busy"
+CHECKPOINT_EVERY = 10  # events between stored checkpoints of the whole state (~1.5 kB each)
+BACKUP_EVERY = 100  # events between backups (SQLite's backup API) beside the ledger
+MAX_REQUEST_ID = 100  # characters in a request id (printable ones)
+OPEN_RETRIES = 50  # anchor reads racing a writer before giving up as "busy"
 
 
 def new_request_id() -> str:
@@ -138,8 +139,14 @@ class Table:
 
     # ----- writing -------------------------------------------------------------------
 
-    def submit(self, line: Command | str, request_id: str | None = None, actor: str = TABLE, rng=None,
-               submitted: str | None = None) -> Event:
+    def submit(
+        self,
+        line: Command | str,
+        request_id: str | None = None,
+        actor: str = TABLE,
+        rng=None,
+        submitted: str | None = None,
+    ) -> Event:
         """Apply one command durably; returns its Event (the stored one for a known request id).
 
         line: a Command parsed at the edge (the CLI and scripts parse each line once),
@@ -156,8 +163,9 @@ class Table:
         if self.halted:
             raise InvariantViolation(f"the bank is halted: {self.halted}")
         if self.unknown is not None:
-            raise OutcomeUnknown(f"{self.unknown} (resolve it first)", self.unknown.seq,
-                                 self.unknown.request_id, self.unknown.command)
+            raise OutcomeUnknown(
+                f"{self.unknown} (resolve it first)", self.unknown.seq, self.unknown.request_id, self.unknown.command
+            )
         actor = self.actor_name(actor)
         recovering = submitted is not None
         command = parsed(line)
@@ -177,8 +185,9 @@ class Table:
                 if found is not None:
                     seq, stored_actor, stored_submitted = found
                     if (stored_actor, stored_submitted) != (actor, submitted):
-                        raise RuleViolation("request_reused", request_id=request_id,
-                                            stored=stored_submitted, submitted=submitted)
+                        raise RuleViolation(
+                            "request_reused", request_id=request_id, stored=stored_submitted, submitted=submitted
+                        )
                     # answer from the ledger, but only from a synced one: this write syncs it
                     w.record_resolution(request_id, seq, True, stored_submitted)
                     return self.game.events[seq - 1]
@@ -189,8 +198,10 @@ class Table:
                 self.ledger.set_anchor(Anchor(row.event.seq, row.hash, self.head_hash))
         except OutcomeUnknown as exc:
             if exc.write_failed and self._absent_after_reopen(request_id):
-                raise DiskFull(f"{self.ledger.path}: the disk is full: event #{exc.seq} was not written; "
-                               "free some space and repeat the command (with the same request id)") from None
+                raise DiskFull(
+                    f"{self.ledger.path}: the disk is full: event #{exc.seq} was not written; "
+                    "free some space and repeat the command (with the same request id)"
+                ) from None
             self.unknown = exc
             raise
         except InvariantViolation as exc:
@@ -215,7 +226,7 @@ class Table:
     def _mark_done(self, anchor: Anchor) -> None:
         try:
             self.ledger.set_anchor(anchor, sync=False)
-        except OSError as exc:       # the event is stored; only the fork check of this one event is lost
+        except OSError as exc:  # the event is stored; only the fork check of this one event is lost
             self.warnings.append(f"the anchor could not be marked done ({exc.strerror})")
 
     def _row_for(self, proposal: Proposal, actor: str, request_id: str, submitted: str):
@@ -232,16 +243,20 @@ class Table:
         n = self.ledger.last_seq()
         have = len(self.game.events)
         if n < have:
-            raise LedgerDamaged(f"{self.ledger.path}: the ledger went back from event {have} to {n} "
-                                "while the game was open: see `companion recover`")
+            raise LedgerDamaged(
+                f"{self.ledger.path}: the ledger went back from event {have} to {n} "
+                "while the game was open: see `companion recover`"
+            )
         if n == have:
             return
         rows = self.ledger.rows(have, n)
         for row in rows:
             h = row.chain_hash(self.head_hash)
             if h != row.hash:
-                raise LedgerDamaged(f"{self.ledger.path}: event {row.event.seq} does not follow the chain "
-                                    "this table holds: see `companion recover`")
+                raise LedgerDamaged(
+                    f"{self.ledger.path}: event {row.event.seq} does not follow the chain "
+                    "this table holds: see `companion recover`"
+                )
             self.game.replay_onto([row.event])
             self.head_seq, self.head_hash = row.event.seq, row.hash
 
@@ -249,7 +264,7 @@ class Table:
         if self.ledger.memory:
             return
         anchor = self.ledger.anchor()
-        if anchor is not None:           # a missing anchor is written with this event
+        if anchor is not None:  # a missing anchor is written with this event
             check_anchor(self.ledger.path, anchor, self.head_seq, self.head_hash)
 
     def refresh(self) -> bool:
@@ -274,11 +289,16 @@ class Table:
             stored = found is not None
             self.ledger.record_resolution(unknown.request_id, unknown.seq or 0, stored, unknown.command or "")
         except OutcomeUnknown as exc:
-            raise OutcomeUnknown(f"{unknown} (a later sync failed too: {exc})", unknown.seq,
-                                 unknown.request_id, unknown.command) from None
+            raise OutcomeUnknown(
+                f"{unknown} (a later sync failed too: {exc})", unknown.seq, unknown.request_id, unknown.command
+            ) from None
         except CompanionError as exc:
-            raise OutcomeUnknown(f"{unknown} (the ledger cannot be reopened yet: {exc})", unknown.seq,
-                                 unknown.request_id, unknown.command) from None
+            raise OutcomeUnknown(
+                f"{unknown} (the ledger cannot be reopened yet: {exc})",
+                unknown.seq,
+                unknown.request_id,
+                unknown.command,
+            ) from None
         self.unknown = None
         self.refresh()
         return stored
@@ -286,7 +306,7 @@ class Table:
     def backup(self) -> None:
         try:
             self.ledger.backup(self.ledger.path + ".backup")
-        except (OSError, sqlite3.Error) as exc:        # a backup never stops the game
+        except (OSError, sqlite3.Error) as exc:  # a backup never stops the game
             self.warnings.append(f"the backup beside the ledger failed: {exc}")
 
     # ----- reading -------------------------------------------------------------------------
@@ -317,29 +337,40 @@ def check_anchor(path: str, anchor: Anchor, n: int, head: str) -> None:
     """The ledger (n events, head hash) against this machine's anchor; LedgerDamaged if they disagree."""
     if anchor.seq == n:
         if anchor.head != head:
-            raise LedgerDamaged(f"{path}: event {n} differs from the one this machine stored (the ledger "
-                                "was rewritten or forked): see `companion recover`")
+            raise LedgerDamaged(
+                f"{path}: event {n} differs from the one this machine stored (the ledger "
+                "was rewritten or forked): see `companion recover`"
+            )
     elif anchor.seq == n + 1 and anchor.done:
-        raise LedgerDamaged(f"{path}: the ledger went back: it ends at event {n}, but this machine "
-                            f"stored event {anchor.seq} (an older copy, or events deleted): "
-                            "see `companion recover`")
+        raise LedgerDamaged(
+            f"{path}: the ledger went back: it ends at event {n}, but this machine "
+            f"stored event {anchor.seq} (an older copy, or events deleted): "
+            "see `companion recover`"
+        )
     elif anchor.seq == n + 1:
         if anchor.prev != head:
-            raise LedgerDamaged(f"{path}: event {n} differs from the one this machine stored (the ledger "
-                                "was rewritten or forked): see `companion recover`")
+            raise LedgerDamaged(
+                f"{path}: event {n} differs from the one this machine stored (the ledger "
+                "was rewritten or forked): see `companion recover`"
+            )
     elif anchor.seq > n + 1:
-        raise LedgerDamaged(f"{path}: the ledger went back: it ends at event {n}, but this machine "
-                            f"stored up to event {anchor.seq}: see `companion recover`")
+        raise LedgerDamaged(
+            f"{path}: the ledger went back: it ends at event {n}, but this machine "
+            f"stored up to event {anchor.seq}: see `companion recover`"
+        )
     else:
-        raise LedgerDamaged(f"{path}: events {anchor.seq + 1}-{n} were not written by this machine's "
-                            "companion (added by hand or by another copy): see `companion recover`")
+        raise LedgerDamaged(
+            f"{path}: events {anchor.seq + 1}-{n} were not written by this machine's "
+            "companion (added by hand or by another copy): see `companion recover`"
+        )
 
 
 # ----- starting and opening games -------------------------------------------------------------
 
 
-def new_game(path, edition_ref, players, seed, options=None, state_dir=None,
-             recovered_from: str | None = None) -> Table:
+def new_game(
+    path, edition_ref, players, seed, options=None, state_dir=None, recovered_from: str | None = None
+) -> Table:
     """Start a game on a new ledger file: the one call every front end uses.
 
     edition_ref: a shipped edition id, a path to an edition file, or an Edition;
@@ -355,21 +386,26 @@ def new_game(path, edition_ref, players, seed, options=None, state_dir=None,
         stored_rules = rules_for(parse_edition(edition.text, edition.source))
         again = Game.replay(stored_rules, [first])
     except (CompanionError, ValueError) as exc:
-        raise BadInput(f"this game could not be reopened from its stored form ({exc}); "
-                       "nothing was written") from None
+        raise BadInput(f"this game could not be reopened from its stored form ({exc}); nothing was written") from None
     if again.state.signature() != game.state.signature():
         raise BadInput("this game could not be reopened from its stored form; nothing was written")
     game_id = uuid.uuid4().hex
-    meta = {"game_id": game_id, "edition_id": edition.id, "edition_text": edition.text,
-            "edition_source": edition.source, "rules": edition.rules,
-            "rules_version": str(RULES_VERSION), "created_at": now_text()}
+    meta = {
+        "game_id": game_id,
+        "edition_id": edition.id,
+        "edition_text": edition.text,
+        "edition_source": edition.source,
+        "rules": edition.rules,
+        "rules_version": str(RULES_VERSION),
+        "created_at": now_text(),
+    }
     if recovered_from:
         meta["recovered_from"] = recovered_from
     try:
         # the parsed edition as JSON: reopening a game then skips the TOML parse (docs/reliability.md)
         meta["edition_data"] = json.dumps(tomllib.loads(edition.text), ensure_ascii=False)
     except (TypeError, ValueError, tomllib.TOMLDecodeError):
-        pass                               # dates and times have no JSON form: the text is parsed instead
+        pass  # dates and times have no JSON form: the text is parsed instead
     row = EventRow(first, TABLE, f"new-{game_id}", first.command, now_text(), None, "", notes_text(first))
     row = replace(row, hash=row.chain_hash(chain.genesis(meta)))
     existed = str(path) == ":memory:" or Path(path).exists()
@@ -379,18 +415,19 @@ def new_game(path, edition_ref, players, seed, options=None, state_dir=None,
         if existed:
             raise
         # nothing of a game that failed to start is kept, so its outcome is known: there is no game
-        for leftover in [str(path) + suffix for suffix in ("", "-wal", "-shm", "-journal")] + \
-                [str(anchor_path(Path(state_dir) if state_dir else default_state_dir(), game_id))]:
+        for leftover in [str(path) + suffix for suffix in ("", "-wal", "-shm", "-journal")] + [
+            str(anchor_path(Path(state_dir) if state_dir else default_state_dir(), game_id))
+        ]:
             try:
                 os.remove(leftover)
             except OSError:
                 pass
         if isinstance(exc, OutcomeUnknown):
-            raise LedgerError(f"{path}: the disk failed while the game was being created; nothing was "
-                              "kept: start it again") from None
+            raise LedgerError(
+                f"{path}: the disk failed while the game was being created; nothing was kept: start it again"
+            ) from None
         if isinstance(exc, OSError):
-            raise LedgerError(f"{path}: the game could not be created ({exc.strerror}); "
-                              "nothing was kept") from None
+            raise LedgerError(f"{path}: the game could not be created ({exc.strerror}); nothing was kept") from None
         raise
     return Table(ledger, game, (1, row.hash), meta)
 
@@ -418,18 +455,19 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             meta = ledger.meta()
             missing = [k for k in ("game_id", "edition_text", "rules_version", "edition_id") if k not in meta]
             if missing:
-                raise LedgerDamaged(f"{ledger.path}: the game's settings lack {missing[0]}: "
-                                    "see `companion recover`")
+                raise LedgerDamaged(f"{ledger.path}: the game's settings lack {missing[0]}: see `companion recover`")
             summary = ledger.verify_chain(meta, postings=full_replay)
             anchor = None if ledger.memory else ledger.anchor()
             if anchor != before:
-                continue                   # a writer moved on meanwhile: look again
+                continue  # a writer moved on meanwhile: look again
             warnings = []
             if anchor is not None:
                 check_anchor(ledger.path, anchor, summary["count"], summary["head"])
             elif not ledger.memory:
-                warnings.append("this machine holds no anchor for this game: a ledger cut short or "
-                                "rewritten elsewhere could not be noticed; compare the head words")
+                warnings.append(
+                    "this machine holds no anchor for this game: a ledger cut short or "
+                    "rewritten elsewhere could not be noticed; compare the head words"
+                )
             rules = _stored_rules(ledger, meta, reparse=full_replay)
             game = _rebuild(ledger, rules, meta, summary, full_replay)
             stored = {k: v for k, v in ledger.balances().items() if v}
@@ -437,8 +475,10 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             if stored != derived:
                 # the events (chain-checked) replayed to the derived balances: the postings table is off
                 ledger.check_postings()
-                raise LedgerDamaged(f"{ledger.path}: the postings table's sums differ from the events "
-                                    "(it was changed after they were written): see `companion recover`")
+                raise LedgerDamaged(
+                    f"{ledger.path}: the postings table's sums differ from the events "
+                    "(it was changed after they were written): see `companion recover`"
+                )
         table = Table(ledger, game, (summary["count"], summary["head"]), meta)
         table.warnings.extend(warnings)
         if anchor is None and not ledger.readonly and not ledger.memory:
@@ -461,13 +501,14 @@ def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
                 raise LedgerDamaged(f"{ledger.path}: the stored edition's text and its parsed copy differ")
     except ValueError as exc:
         if isinstance(exc, EditionError):
-            raise LedgerDamaged(f"{ledger.path}: the stored edition is broken ({exc.key}: {exc.problem}): "
-                                "see `companion recover`") from None
-        raise LedgerDamaged(f"{ledger.path}: the stored edition is broken ({exc}): "
-                            "see `companion recover`") from None
+            raise LedgerDamaged(
+                f"{ledger.path}: the stored edition is broken ({exc.key}: {exc.problem}): see `companion recover`"
+            ) from None
+        raise LedgerDamaged(f"{ledger.path}: the stored edition is broken ({exc}): see `companion recover`") from None
     if edition.id != meta["edition_id"]:
-        raise LedgerDamaged(f"{ledger.path}: the stored edition is '{edition.id}', "
-                            f"the settings say '{meta['edition_id']}'")
+        raise LedgerDamaged(
+            f"{ledger.path}: the stored edition is '{edition.id}', the settings say '{meta['edition_id']}'"
+        )
     return rules_for(edition)
 
 
@@ -478,9 +519,11 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
         try:
             return _replay_all(ledger, rules, n)
         except InvariantViolation as exc:
-            raise LedgerError(f"{ledger.path} was written under rules version {written_under}; this "
-                              f"companion has rules version {RULES_VERSION} and replays it differently "
-                              f"({exc}): open it with a companion of rules version {written_under}") from None
+            raise LedgerError(
+                f"{ledger.path} was written under rules version {written_under}; this "
+                f"companion has rules version {RULES_VERSION} and replays it differently "
+                f"({exc}): open it with a companion of rules version {written_under}"
+            ) from None
     if full_replay:
         return _replay_all(ledger, rules, n)
     window = rules.opt["undo_window"]
@@ -489,8 +532,9 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
         return _replay_all(ledger, rules, n)
     seq, text, state_hash = found
     if chain.text_hash(text) != state_hash:
-        raise LedgerDamaged(f"{ledger.path}: the checkpoint at event {seq} does not match its hash: "
-                            "see `companion recover`")
+        raise LedgerDamaged(
+            f"{ledger.path}: the checkpoint at event {seq} does not match its hash: see `companion recover`"
+        )
     try:
         state = state_from_text(text)
     except (ValueError, KeyError, TypeError) as exc:
@@ -503,7 +547,7 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
         # an undo in the tail reached further back than the checkpoint: replay it all
         return _replay_all(ledger, rules, n)
     if sum(1 for k in game.after if k > seq) < min(window + 1, n - seq):
-        return _replay_all(ledger, rules, n)     # the undo window would be shorter than a full replay's
+        return _replay_all(ledger, rules, n)  # the undo window would be shorter than a full replay's
     return game
 
 
@@ -594,8 +638,10 @@ def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
             continue
         sources.append((len(rows), source, meta, rows))
     if not sources or max(s[0] for s in sources) == 0:
-        raise LedgerDamaged(f"{path}: no event can be verified here or in a backup "
-                            f"({'; '.join(problems) or 'nothing readable'}): nothing to recover")
+        raise LedgerDamaged(
+            f"{path}: no event can be verified here or in a backup "
+            f"({'; '.join(problems) or 'nothing readable'}): nothing to recover"
+        )
     count, source, meta, rows = max(sources, key=lambda s: s[0])
     report = []
     ledger_dir = Path(state_dir) if state_dir else None
@@ -604,13 +650,17 @@ def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
         if anchor.seq <= len(rows) and rows[anchor.seq - 1].hash == anchor.head:
             if len(rows) > anchor.seq:
                 report.append(f"events {anchor.seq + 1}-{len(rows)} were not written by this machine: left out")
-            rows = rows[:anchor.seq]
+            rows = rows[: anchor.seq]
         elif anchor.seq > len(rows):
-            report.append(f"this machine stored up to event {anchor.seq}; events {len(rows) + 1}-{anchor.seq} "
-                          "are lost: enter them again")
+            report.append(
+                f"this machine stored up to event {anchor.seq}; events {len(rows) + 1}-{anchor.seq} "
+                "are lost: enter them again"
+            )
         else:
-            report.append(f"the ledger's events differ from what this machine stored at event {anchor.seq}: "
-                          "the recovered events are as the file holds them; check them")
+            report.append(
+                f"the ledger's events differ from what this machine stored at event {anchor.seq}: "
+                "the recovered events are as the file holds them; check them"
+            )
     try:
         edition = parse_edition(meta["edition_text"], f"{source} (stored edition)")
         edition_id, seed, players = Game.parse_start(rows[0].event.command)
@@ -623,16 +673,15 @@ def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
     try:
         for row in rows[1:]:
             try:
-                table.submit(row.event.command, request_id=row.request_id, actor=row.actor,
-                             submitted=row.submitted)
+                table.submit(row.event.command, request_id=row.request_id, actor=row.actor, submitted=row.submitted)
             except RuleViolation:
-                report.append(f"event {row.event.seq} ({row.event.command}) no longer applies: "
-                              "recovery stops before it")
+                report.append(
+                    f"event {row.event.seq} ({row.event.command}) no longer applies: recovery stops before it"
+                )
                 break
             replayed += 1
     except BaseException:
         table.close()
         raise
-    report.insert(0, f"recovered {replayed} events from {source} into {to}, a new game "
-                     f"(recovered from {origin})")
+    report.insert(0, f"recovered {replayed} events from {source} into {to}, a new game (recovered from {origin})")
     return table, report

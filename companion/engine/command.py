@@ -7,11 +7,12 @@ control or invisible character (tab, NUL, non-breaking space, zero-width or
 direction marks). The verb is lower-cased. Anything else is refused with a
 BadCommand, never guessed at, so a typo cannot turn into a different command.
 """
+
 from dataclasses import dataclass
 
 from companion.errors import BadCommand
 
-MAX_LINE = 200      # characters in one line, comment included: longer is refused, not cut
+MAX_LINE = 200  # characters in one line, comment included: longer is refused, not cut
 QUOTE = '"'
 COMMENT = "#"
 
@@ -19,6 +20,7 @@ COMMENT = "#"
 @dataclass(frozen=True)
 class Command:
     """A parsed command: the lower-case verb and its argument words, quotes removed."""
+
     verb: str
     args: tuple[str, ...] = ()
 
@@ -31,7 +33,7 @@ class Command:
         if type(self.args) is not tuple:
             object.__setattr__(self, "args", tuple(self.args))
         words = (self.verb, *self.args)
-        joined = " ".join(words)        # a TypeError for a word that is not text
+        joined = " ".join(words)  # a TypeError for a word that is not text
         if QUOTE in joined or "" in words or not joined.isprintable():
             for word in words:
                 check_word(word)
@@ -97,7 +99,7 @@ def split_quoted(text: str) -> list[str]:
                 raise BadCommand("empty_word", position=i + 1)
             if end + 1 < n and text[end + 1] not in (" ", COMMENT):
                 raise BadCommand("stray_quote", position=end + 2)
-            words.append(text[i + 1:end])
+            words.append(text[i + 1 : end])
             i = end + 1
         else:
             j = i
@@ -138,7 +140,7 @@ def split_actor(text: str) -> tuple[str | None, str]:
     if i < n and text[i] == QUOTE:
         end = text.find(QUOTE, i + 1)
         if end >= 0 and end + 1 < n and text[end + 1] == ACTOR_MARK:
-            raise BadCommand("usage", usage=ACTOR_USAGE)        # a quoted name: names never need quotes
+            raise BadCommand("usage", usage=ACTOR_USAGE)  # a quoted name: names never need quotes
         return None, text
     j = i
     while j < n and text[j] not in (" ", COMMENT, QUOTE, ACTOR_MARK):
@@ -148,4 +150,4 @@ def split_actor(text: str) -> tuple[str | None, str]:
     name = text[i:j]
     if not is_name(name):
         raise BadCommand("usage", usage=ACTOR_USAGE)
-    return name, text[j + 1:]
+    return name, text[j + 1 :]
