@@ -12,6 +12,7 @@ checkpoint the undo window allows; `verify_game` replays everything.
 
 import json
 import os
+import random
 import shutil
 import sqlite3
 import tempfile
@@ -144,7 +145,7 @@ class Table:
         line: Command | str,
         request_id: str | None = None,
         actor: str = TABLE,
-        rng=None,
+        rng: random.Random | None = None,
         submitted: str | None = None,
     ) -> Event:
         """Apply one command durably; returns its Event (the stored one for a known request id).
