@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from companion import messages
 from companion.editions import load_edition, shipped
-from companion.engine.actions import TABLE
+from companion.engine.actions import TABLE, issued
 from companion.engine.command import Command, parse_command, split_actor
 from companion.errors import (
     EXIT_BAD_INPUT,
@@ -37,7 +37,7 @@ REQUEST_LINE = {
 LEGAL_HEADING = {
     "en": {"table": "what may be done now (by whom):", "player": "what {player} may do now:",
            "none": "  nothing now"},
-    "ru": {"table": "что можно сделать сейчас (кто):", "player": "что может сделать {player} сейчас:",
+    "ru": {"table": "что можно сделать сейчас (и кто):", "player": "что {player} может сделать сейчас:",
            "none": "  сейчас ничего"},
 }
 AS_CONFLICT = {
@@ -99,17 +99,17 @@ def cmd_do(args):
     table = open_game(db_path(args))
     try:
         actor = actor_of(table, args.as_player, args.lang)
-        request_id = args.request_id
-        if request_id is None:
-            request_id = new_request_id()
-            # on stderr, before the write: whatever happens next, the id to retry with is on screen
-            print(REQUEST_LINE[args.lang].format(id=request_id), file=sys.stderr, flush=True)
         prefix, command = parse_do(args.command)
         if prefix is not None:
             named = actor_of(table, prefix, args.lang, where=prefix)
             if args.as_player is not None and named != actor:
                 raise BadInput(AS_CONFLICT[args.lang].format(flag=args.as_player, prefix=prefix + ":"))
             actor = named
+        request_id = args.request_id
+        if request_id is None:
+            request_id = new_request_id()
+            # on stderr, before the write: whatever happens next, the id to retry with is on screen
+            print(REQUEST_LINE[args.lang].format(id=request_id), file=sys.stderr, flush=True)
         line = command.text()
         retry = ("" if actor == TABLE else f"--as {actor} ") + line
         try:
@@ -141,7 +141,7 @@ def cmd_do(args):
 
 def event_text(event) -> str:
     """An event's command as a script writes it: `Anna: accept 1` for a player's, the bare command for the table's."""
-    return event.command if event.actor == TABLE else f"{event.actor}: {event.command}"
+    return issued(event.actor, event.command)
 
 
 def legal_lines(table, actor, lang) -> list[str]:

@@ -58,7 +58,8 @@ EN = {
     "wealth_count": "Wealth: {wealth}",
     "winner": "{player} wins!",
     "undone": "Event {event} ({command}) reversed",
-    "offer_made": "Trade offer {number}: {player} gives {other} {gave} and gets {got}",
+    "offer_made": "Trade offer {number}: {player} offers {other} {gave} for {got}",
+    "offer_open": "Open trade offer {number}: {player} would give {other} {gave} and get {got}",
     "offer_accepted": "{player} accepts trade offer {number} from {other}",
     "offer_rejected": "{player} rejects trade offer {number} from {other}",
     "offer_withdrawn": "{player} withdraws trade offer {number} to {other}",
@@ -105,8 +106,10 @@ EN = {
     "game_already_started": "A game is already running",
     "bad_seed": "The deck seed must be a whole number from 0 to {high}, not {seed}",
     "request_reused": "Request {request_id} was already used for `{stored}`, so it cannot carry `{submitted}`: send a new request id",
-    "table_only": "Only the table may {verb}, not {actor}",
+    "table_only": "Only the banker (the table) may {verb}, not {actor}",
     "not_yours": "Only {player} may {verb} now, not {actor}",
+    "for_yourself": "{actor} may {verb} only for themselves, not for {player}",
+    "owner_only": "Only {player}, the owner of {plot}, may {verb}, not {actor}",
     "unknown_actor": "No player called '{actor}' at this table ({players})",
     "no_such_offer": "There is no open trade offer {number}",
     "bad_request_id": "A request id is 1 to {limit} printable characters",
@@ -225,10 +228,11 @@ RU = {
     "wealth_count": "Состояние: {wealth}",
     "winner": "Победитель: {player}!",
     "undone": "Событие {event} ({command}) отменено",
-    "offer_made": "Предложение сделки {number}: {player} отдаёт игроку {other} {gave} и получает {got}",
+    "offer_made": "Предложение сделки {number}: {player} предлагает игроку {other} {gave} в обмен на {got}",
+    "offer_open": "Открытое предложение сделки {number}: {player} отдаст игроку {other} {gave} и получит {got}",
     "offer_accepted": "{player} принимает предложение сделки {number} от игрока {other}",
     "offer_rejected": "{player} отклоняет предложение сделки {number} от игрока {other}",
-    "offer_withdrawn": "{player} отзывает предложение сделки {number} игроку {other}",
+    "offer_withdrawn": "{player} отзывает своё предложение сделки {number}, сделанное игроку {other}",
     "offer_lapsed": "Предложение сделки {number} ({player} → {other}) утратило силу ({reason})",
     "shares_bought": "{player} купил(а) {count} акций по {price} ({amount})",
     "shares_sold": "{player} продал(а) {count} акций по {price} ({amount})",
@@ -271,8 +275,10 @@ RU = {
     "game_already_started": "Игра уже идёт",
     "bad_seed": "Число для тасовки колод — целое от 0 до {high}, а не {seed}",
     "request_reused": "Запрос {request_id} уже использован для «{stored}» и не может нести «{submitted}»: нужен новый номер запроса",
-    "table_only": "Команду {verb} подаёт только стол, не {actor}",
-    "not_yours": "Сейчас команду {verb} подаёт {player}, не {actor}",
+    "table_only": "Только банкир (стол) может {verb}, а не {actor}",
+    "not_yours": "Сейчас {verb} может только {player}, а не {actor}",
+    "for_yourself": "{actor} может {verb} только за себя, а не за {player}",
+    "owner_only": "Только {player}, владелец участка «{plot}», может {verb}, а не {actor}",
     "unknown_actor": "За столом нет игрока «{actor}» ({players})",
     "no_such_offer": "Нет открытого предложения сделки {number}",
     "bad_request_id": "Номер запроса — от 1 до {limit} печатных символов",
@@ -544,6 +550,8 @@ REASONS = {
         "auction": "an auction", "side": "the die chose no side", "mortgaged": "the plot is mortgaged",
         "built": "the plot has buildings", "insured": "the owner is insured",
         "revealed": "a new stunt card shows this spot", "duplicate": "another face-up card shows this spot",
+        "replaced": "a newer offer replaces it", "holdings": "what one side holds has changed",
+        "turn": "the turn is over",
     },
     "ru": {
         "rent_paid": "аренда", "circle_tax": "круговой налог", "card_paid": "карточка", "tax_paid": "налог",
@@ -552,6 +560,48 @@ REASONS = {
         "auction": "аукцион", "side": "кубик не выбрал сторону", "mortgaged": "участок заложен",
         "built": "на участке есть постройки", "insured": "владелец застрахован",
         "revealed": "открыта карточка трюка на этом месте", "duplicate": "это место есть на другой открытой карточке",
+        "replaced": "его сменило новое предложение", "holdings": "у одной из сторон изменилось имущество",
+        "turn": "ход закончился",
+    },
+}
+
+# what each command does, for refusals that name a command ("Only Anna may roll the dice now")
+VERBS = {
+    "en": {
+        "roll": "roll the dice", "end": "end the turn", "buy": "buy the plot", "decline": "decline the plot",
+        "bid": "bid", "opening": "set the opening price", "hammer": "close the auction", "build": "build",
+        "sell_building": "sell a building", "mortgage": "mortgage a plot", "redeem": "redeem a plot",
+        "trade": "propose a trade", "accept": "accept the offer", "reject": "reject the offer",
+        "withdraw": "withdraw the offer", "pay": "pay", "draw": "draw the card", "choose": "choose the cell",
+        "pay_fine": "pay the fine", "use_card": "use the card", "land": "say where the token landed",
+        "bankrupt": "declare bankruptcy", "end_game": "end the game", "undo": "undo an event",
+        "jackpot": "play the JACKPOT", "buy_shares": "buy shares", "sell_shares": "sell shares",
+        "commission": "buy shares through the broker", "exchange": "play the EXCHANGE",
+        "insure": "buy a policy", "use_policy": "use a policy", "skip_policy": "keep the policy",
+        "auction_roll": "roll for the AUCTION", "rent_roll": "roll for the rent",
+        "house_auction": "auction a building", "keep_mortgage": "keep the lot mortgaged",
+        "claim": "take a free business", "reveal": "turn over a stunt card", "move": "say where the car stopped",
+        "lease": "lease a business", "end_lease": "end a lease", "abandon": "take a SOLD sign off",
+        "sell": "sell a business", "bonus": "take the bonus", "miss": "choose who misses a turn",
+    },
+    "ru": {
+        "roll": "бросить кубики", "end": "закончить ход", "buy": "купить участок",
+        "decline": "отказаться от участка", "bid": "делать ставку", "opening": "назначить стартовую цену",
+        "hammer": "закрыть торги", "build": "строить", "sell_building": "продать постройку",
+        "mortgage": "заложить участок", "redeem": "выкупить участок", "trade": "предложить сделку",
+        "accept": "принять предложение", "reject": "отклонить предложение", "withdraw": "отозвать предложение",
+        "pay": "платить", "draw": "взять карточку", "choose": "выбрать клетку", "pay_fine": "заплатить штраф",
+        "use_card": "использовать карточку", "land": "указать, куда встала фишка",
+        "bankrupt": "объявить себя банкротом", "end_game": "закончить игру", "undo": "отменить событие",
+        "jackpot": "играть в ДЖЕКПОТ", "buy_shares": "покупать акции", "sell_shares": "продавать акции",
+        "commission": "покупать акции через маклера", "exchange": "играть на БИРЖЕ",
+        "insure": "покупать страховой полис", "use_policy": "применить полис", "skip_policy": "сохранить полис",
+        "auction_roll": "бросить кубики для АУКЦИОНА", "rent_roll": "бросить кубики для аренды",
+        "house_auction": "выставить постройку на аукцион", "keep_mortgage": "оставить участок в залоге",
+        "claim": "взять бесплатное предприятие", "reveal": "открыть карточку рекламной акции",
+        "move": "указать, где остановилась машина", "lease": "арендовать предприятие",
+        "end_lease": "прекратить аренду", "abandon": "снять табличку SOLD", "sell": "продать предприятие",
+        "bonus": "взять премию", "miss": "выбрать, кто пропустит ход",
     },
 }
 
@@ -589,9 +639,12 @@ def render(code, params, language="en", edition=None):
             else:
                 value = _name(edition, value)             # a cell as the reason
         elif key in ("gave", "got", "cells") and isinstance(value, list):
-            value = [_name(edition, v) for v in value]
+            value = [edition.cards[v].text if edition is not None and v in edition.cards else _name(edition, v)
+                     for v in value]
         elif key in ("card",) and edition is not None and value in edition.cards:
             value = edition.cards[value].text
+        elif key == "verb":
+            value = VERBS.get(language, VERBS["en"]).get(value, value)
         shown[key] = _show(value)
     template = CATALOGS.get(language, EN).get(code) or EN.get(code)
     if template is None:

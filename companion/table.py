@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.editions import edition_from_data, load_edition, parse_edition, rules_for
-from companion.engine.actions import TABLE
+from companion.engine.actions import TABLE, issued
 from companion.engine.board import Edition
 from companion.engine.command import Command, parse_command
 from companion.engine.game import Game, Proposal
@@ -187,7 +187,10 @@ class Table:
                     seq, stored_actor, stored_submitted = found
                     if (stored_actor, stored_submitted) != (actor, submitted):
                         raise RuleViolation(
-                            "request_reused", request_id=request_id, stored=stored_submitted, submitted=submitted
+                            "request_reused",
+                            request_id=request_id,
+                            stored=issued(stored_actor, stored_submitted),
+                            submitted=issued(actor, submitted),
                         )
                     # answer from the ledger, but only from a synced one: this write syncs it
                     w.record_resolution(request_id, seq, True, stored_submitted)

@@ -41,11 +41,22 @@ def state_json(rules, s):
         "pending": _plain(pending),
         "debts": [{"debtor": d.debtor, "creditor": d.creditor, "amount": d.amount, "reason": d.reason}
                   for d in s.debts],
-        "offers": [{"number": o.number, "proposer": o.proposer, "to": o.other, "terms": " ".join(o.terms)}
-                   for o in s.extra.get("offers", ())],
+        "offers": [offer_json(o) for o in s.extra.get("offers", ())],
         "extra": _plain({k: v for k, v in sorted(s.extra.items()) if k not in OFFER_KEYS}),
         "last_dice": list(s.last_dice),
     }
+
+
+def offer_json(o):
+    """An open trade offer: who offers whom what (`give`: the proposer's items, `get`: the other side's)."""
+    sides = {"give": [], "get": []}
+    side = None
+    for word in o.terms:
+        if word in sides:
+            side = word
+        elif side is not None:
+            sides[side].append(int(word) if word.isdigit() else word)
+    return {"number": o.number, "proposer": o.proposer, "to": o.other, **sides}
 
 
 # trade offers have their own entry in the views, not the edition's `extra` data
@@ -81,7 +92,8 @@ def state_text(rules, s, language="en"):
     if extra:
         lines.append(f"  {extra}")
     for o in data["offers"]:
-        lines.append(f"  trade offer {o['number']}: {o['proposer']} -> {o['to']}: {o['terms']}")
+        lines.append("  " + render("offer_open", {"number": o["number"], "player": o["proposer"], "other": o["to"],
+                                                  "gave": o["give"], "got": o["get"]}, language, ed))
     if s.pending is not None:
         lines.append(f"  waiting for: {s.pending.kind} {s.pending.player or ''} {s.pending.plot or ''}".rstrip())
     if s.winner:

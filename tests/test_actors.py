@@ -173,10 +173,14 @@ def test_every_table_only_command_is_refused_to_every_player(edition):
         assert {"hammer", "opening"} <= checked, checked
 
 
+WHO_REFUSALS = ("not_yours", "for_yourself", "owner_only")
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_a_refused_player_is_told_who_may(edition):
-    """docs/actors.md: a command that is another player's is refused as not_yours naming that
-    player, so the phone can say "it is Boris's to do"."""
+    """docs/actors.md: a command that is another player's is refused naming that player, so the
+    phone can say "it is Boris's to do": not_yours, for_yourself (the command names another
+    player: each acts only for themselves) or owner_only (another player's plot)."""
     found = Findings(f"actors: a refusal that does not name who may ({edition})")
     told = 0
     for sample, cmd, answers in player_verdicts(edition):
@@ -187,8 +191,8 @@ def test_a_refused_player_is_told_who_may(edition):
             if answer is None or isinstance(answer, Crash):
                 continue
             told += 1
-            if answer.code != "not_yours" or answer.params.get("player") != takers[0]:
-                found.add(f"refused as `{answer.code}` {answer.params}, not not_yours naming {takers[0]}",
+            if answer.code not in WHO_REFUSALS or answer.params.get("player") != takers[0]:
+                found.add(f"refused as `{answer.code}` {answer.params}, not naming {takers[0]} as who may",
                           sample, cmd, p)
     found.check()
     assert told > 50
@@ -253,7 +257,7 @@ def test_a_players_own_move_is_theirs_alone():
     game.apply("decline", "Anna")                   # the bank auctions light2
     with pytest.raises(RuleViolation) as err:
         game.propose("bid Anna 40", "Boris")
-    assert (err.value.code, err.value.params["player"]) == ("not_yours", "Anna")
+    assert (err.value.code, err.value.params["player"]) == ("for_yourself", "Anna")
     game.apply("bid Boris 40", "Boris")
     with pytest.raises(RuleViolation) as err:
         game.propose("hammer", "Boris")

@@ -48,17 +48,17 @@ def test_do_as_the_player_on_turn_is_booked_as_theirs(game, capsys):
 def test_do_as_another_player_is_refused_naming_who_may(game, capsys):
     code, out, err = run(capsys, "do", "--db", game, "--as", "Boris", "roll", "1", "2")
     assert code == 3 and out == ""
-    assert err.strip().splitlines()[-1] == "refused: Only Anna may roll now, not Boris"
+    assert err.strip().splitlines()[-1] == "refused: Only Anna may roll the dice now, not Boris"
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "--as", "Boris", "roll", "1", "2")
     assert code == 3
-    assert err.strip().splitlines()[-1] == "refused: Сейчас команду roll подаёт Anna, не Boris"
+    assert err.strip().splitlines()[-1] == "refused: Сейчас бросить кубики может только Anna, а не Boris"
     assert events(capsys, game) == ["#1 new elite 7 Anna Boris"]        # nothing was booked
 
 
 def test_do_as_a_player_of_a_table_only_command_is_refused(game, capsys):
     code, out, err = run(capsys, "do", "--db", game, "--as", "Anna", "land", "oil3")
     assert code == 3
-    assert err.strip().splitlines()[-1] == "refused: Only the table may land, not Anna"
+    assert err.strip().splitlines()[-1] == "refused: Only the banker (the table) may say where the token landed, not Anna"
 
 
 def test_do_as_an_unknown_name_is_bad_input_and_writes_nothing(game, capsys):
@@ -141,9 +141,9 @@ Anna: roll 1 2                                # START -> oil3, price 120
 Anna: buy
 Anna: trade Anna Boris give oil3 get 150      # an offer: nothing moves yet
 expect owner oil3 Anna
-expect refused:not_yours Anna: accept 1       # only Boris answers it
+expect refused:not_yours Anna: accept 4       # only Boris answers it (offer 4: event #4 made it)
 expect refused:table_only Boris: end_game      # the table calls time
-Boris: accept 1
+Boris: accept 4
 expect owner oil3 Boris
 expect cash Anna 2030
 expect cash Boris 1850
@@ -155,11 +155,11 @@ def test_script_offer_and_acceptance_show_in_history_and_state(tmp_path, capsys)
     path.write_text(TRADE, encoding="utf-8")
     code, out, err = run(capsys, "script", str(path), "--db", db, "-v")
     assert code == 0, err
-    assert "#4 Anna: trade Anna Boris give oil3 get 150" in out and "#5 Boris: accept 1" in out
+    assert "#4 Anna: trade Anna Boris give oil3 get 150" in out and "#5 Boris: accept 4" in out
     code, out, err = run(capsys, "history", "--db", db)
     assert "#4 Anna: trade Anna Boris give oil3 get 150" in out
-    assert "Trade offer 1: Anna gives Boris НПЗ and gets 150" in out
-    assert "#5 Boris: accept 1" in out and "Boris accepts trade offer 1 from Anna" in out
+    assert "Trade offer 4: Anna offers Boris НПЗ for 150" in out
+    assert "#5 Boris: accept 4" in out and "Boris accepts trade offer 4 from Anna" in out
     data = json.loads(run(capsys, "state", "--db", db, "--json")[1])
     anna, boris = data["players"]
     assert anna["plots"] == [] and boris["plots"] == ["oil3"]
@@ -178,7 +178,7 @@ def test_a_table_trade_in_a_script_happens_at_once():
 
 @pytest.mark.parametrize("line, words", [
     ("Zed: roll 1 2", "No player called 'Zed'"),
-    ("Boris: roll 1 2", "refused: Only Anna may roll now, not Boris"),
+    ("Boris: roll 1 2", "refused: Only Anna may roll the dice now, not Boris"),
     (": roll 1 2", "Usage: NAME: COMMAND"),
     ('"Anna": roll 1 2', "Usage: NAME: COMMAND"),
     ("An@na: roll 1 2", "Usage: NAME: COMMAND"),
@@ -210,7 +210,10 @@ def test_bad_actor_lines_are_one_script_error(line, words):
     ("expect refused:not_yours accept 1", None, "expect refused:not_yours accept 1"),
 ])
 def test_split_actor(text, actor, rest):
-    assert split_actor(text) == (actor, rest)
+    """The name and the command; the command keeps the line's length (the name and colon become
+    spaces), so a refusal's position counts from the start of the line as typed."""
+    name, command = split_actor(text)
+    assert (name, command.lstrip()) == (actor, rest.lstrip()) and len(command) == len(text)
 
 
 @pytest.mark.parametrize("text", [":", ": roll", '"Anna": roll', "A@: roll", "x" * 201])

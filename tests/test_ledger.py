@@ -350,7 +350,7 @@ def test_the_actor_is_stored_with_every_event(db):
     table.submit("pay anna Boris 5", request_id="r-2", actor="anna")
     assert [(r.actor, r.event.command) for r in table.stored_events()][1:] == [
         ("table", "pay Anna Boris 10"), ("Anna", "pay anna Boris 5")]
-    with pytest.raises(RuleViolation, match="not_yours"):
+    with pytest.raises(RuleViolation, match="for_yourself"):
         table.submit("pay Boris Anna 10", actor="Anna")
     with pytest.raises(RuleViolation, match="request_reused"):
         table.submit("pay Anna Boris 10", request_id="r-1", actor="Anna")

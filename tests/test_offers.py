@@ -74,19 +74,19 @@ def test_a_players_trade_is_an_offer_and_nothing_moves(game):
     event = game.apply(OFFER, "Anna")
     assert event.actor == "Anna" and event.postings == ()
     assert event.notes[0].code == "offer_made"
-    assert event.notes[0].params == {"number": 1, "player": "Anna", "other": "Boris", "gave": ["light1"],
+    assert event.notes[0].params == {"number": 11, "player": "Anna", "other": "Boris", "gave": ["light1"],
                                      "got": [50]}
     assert render("offer_made", event.notes[0].params, "en", game.rules.edition) == \
-        "Trade offer 1: Anna gives Boris Швейная фабрика and gets 50"
+        "Trade offer 11: Anna offers Boris Швейная фабрика for 50"
     assert owners(game)["light1"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
-    assert offers(game) == [(1, "Anna", "Boris", "give light1 get 50")]
+    assert offers(game) == [(11, "Anna", "Boris", "give light1 get 50")]
 
 
 def test_a_player_may_not_offer_another_players_goods(game):
-    """Boris may not put forward a trade in Anna's name (not_yours, naming Anna); Anna may not
+    """Boris may not put forward a trade in Anna's name (for_yourself, naming Anna); Anna may not
     offer Boris's food1 as hers, nor more cash than she has: nothing is offered."""
     err = refused(game, OFFER, "Boris")
-    assert (err.code, err.params["player"]) == ("not_yours", "Anna")
+    assert (err.code, err.params["player"]) == ("for_yourself", "Anna")
     assert refused(game, "trade Anna Boris give food1 get 50", "Anna").code == "not_owner"
     assert refused(game, "trade Anna Boris give 1941 get food1", "Anna").code == "insufficient_funds"
     assert offers(game) == []
@@ -97,20 +97,20 @@ def test_accept_the_other_side_takes_the_offer_and_the_trade_happens(game):
     of his cash is Anna's, offer 1 is gone and cannot be accepted twice."""
     game.apply(OFFER, "Anna")
     for player in ("Anna", "Vera"):
-        err = refused(game, "accept 1", player)
+        err = refused(game, "accept 11", player)
         assert (err.code, err.params["player"]) == ("not_yours", "Boris")
-    event = game.apply("accept 1", "Boris")
+    event = game.apply("accept 11", "Boris")
     assert codes(event) == ["offer_accepted", "traded"] and event.actor == "Boris"
     assert owners(game)["light1"] == "Boris"
     assert cash(game) == {"Anna": 1990, "Boris": 1850, "Vera": 1860}
     assert offers(game) == []
-    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    assert refused(game, "accept 11", "Boris").code == "no_such_offer"
 
 
 def test_accept_by_the_table_for_the_other_side(game):
     """The table may answer an offer (a player without a phone): the same trade happens."""
     game.apply(OFFER, "Anna")
-    game.apply("accept 1", TABLE)
+    game.apply("accept 11", TABLE)
     assert owners(game)["light1"] == "Boris" and cash(game)["Anna"] == 1990 and offers(game) == []
 
 
@@ -118,25 +118,25 @@ def test_reject_the_other_side_declines_and_nothing_moves(game):
     """Boris rejects offer 1 (Anna may not reject her own: it is Boris's to answer): no money
     or plot moves, the offer is gone, and accepting it afterwards is refused."""
     game.apply(OFFER, "Anna")
-    err = refused(game, "reject 1", "Anna")
+    err = refused(game, "reject 11", "Anna")
     assert (err.code, err.params["player"]) == ("not_yours", "Boris")
-    event = game.apply("reject 1", "Boris")
+    event = game.apply("reject 11", "Boris")
     assert codes(event) == ["offer_rejected"] and event.postings == ()
     assert owners(game)["light1"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
     assert offers(game) == []
-    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    assert refused(game, "accept 11", "Boris").code == "no_such_offer"
 
 
 def test_withdraw_the_proposer_takes_the_offer_back(game):
     """Only Anna may withdraw her offer (Boris is told it is Anna's); afterwards Boris can no
     longer accept it and nothing has moved."""
     game.apply(OFFER, "Anna")
-    err = refused(game, "withdraw 1", "Boris")
+    err = refused(game, "withdraw 11", "Boris")
     assert (err.code, err.params["player"]) == ("not_yours", "Anna")
-    event = game.apply("withdraw 1", "Anna")
+    event = game.apply("withdraw 11", "Anna")
     assert codes(event) == ["offer_withdrawn"] and event.postings == ()
     assert offers(game) == []
-    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    assert refused(game, "accept 11", "Boris").code == "no_such_offer"
     assert owners(game)["light1"] == "Anna" and cash(game)["Boris"] == 1900
 
 
@@ -153,9 +153,9 @@ def test_lapse_when_either_sides_holdings_change(game, change, actor):
     game.apply(OFFER, "Anna")
     event = game.apply(change, actor)
     lapsed = [n.params for n in event.notes if n.code == "offer_lapsed"]
-    assert lapsed == [{"number": 1, "player": "Anna", "other": "Boris", "reason": "holdings"}]
+    assert lapsed == [{"number": 11, "player": "Anna", "other": "Boris", "reason": "holdings"}]
     assert offers(game) == []
-    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+    assert refused(game, "accept 11", "Boris").code == "no_such_offer"
     assert owners(game)["light1"] == "Anna"
 
 
@@ -165,8 +165,8 @@ def test_a_third_players_change_does_not_lapse_an_offer(game):
     game.apply(OFFER, "Anna")
     event = game.apply("mortgage transport1", "Vera")
     assert "offer_lapsed" not in codes(event)
-    assert offers(game) == [(1, "Anna", "Boris", "give light1 get 50")]
-    game.apply("accept 1", "Boris")
+    assert offers(game) == [(11, "Anna", "Boris", "give light1 get 50")]
+    game.apply("accept 11", "Boris")
     assert owners(game)["light1"] == "Boris"
 
 
@@ -175,26 +175,27 @@ def test_lapse_when_the_turn_ends(game):
     offer lapses (reason turn), and Vera can no longer accept it."""
     game.apply("trade Boris Vera give food1 get 120", "Boris")
     game.apply("land inspection")                  # the table reports Anna's move: neither side
-    assert offers(game) == [(1, "Boris", "Vera", "give food1 get 120")]
+    assert offers(game) == [(11, "Boris", "Vera", "give food1 get 120")]
     event = game.apply("end", "Anna")
     lapsed = [n.params for n in event.notes if n.code == "offer_lapsed"]
-    assert lapsed == [{"number": 1, "player": "Boris", "other": "Vera", "reason": "turn"}]
+    assert lapsed == [{"number": 11, "player": "Boris", "other": "Vera", "reason": "turn"}]
     assert offers(game) == [] and game.state.turn == "Boris"
-    assert refused(game, "accept 1", "Vera").code == "no_such_offer"
+    assert refused(game, "accept 11", "Vera").code == "no_such_offer"
     assert owners(game)["food1"] == "Boris"
 
 
 def test_a_new_offer_replaces_the_proposers_open_one(game):
     """One open offer per proposer: Anna's second offer (to Vera) replaces her first (to Boris,
-    which lapses as replaced); Boris's own offer to Vera stands beside it."""
+    which lapses as replaced); Boris's own offer to Vera stands beside it. An offer is named by
+    the number of the event that made it (#11, #12, #13)."""
     game.apply(OFFER, "Anna")
     event = game.apply("trade Anna Vera give light1 get 70", "Anna")
     assert [n.params for n in event.notes if n.code == "offer_lapsed"] == [
-        {"number": 1, "player": "Anna", "other": "Boris", "reason": "replaced"}]
+        {"number": 11, "player": "Anna", "other": "Boris", "reason": "replaced"}]
     game.apply("trade Boris Vera give food1 get 120", "Boris")
-    assert offers(game) == [(2, "Anna", "Vera", "give light1 get 70"), (3, "Boris", "Vera", "give food1 get 120")]
-    assert refused(game, "accept 1", "Boris").code == "no_such_offer"
-    game.apply("accept 2", "Vera")
+    assert offers(game) == [(12, "Anna", "Vera", "give light1 get 70"), (13, "Boris", "Vera", "give food1 get 120")]
+    assert refused(game, "accept 11", "Boris").code == "no_such_offer"
+    game.apply("accept 12", "Vera")
     assert owners(game)["light1"] == "Vera" and cash(game)["Anna"] == 2010
 
 
@@ -219,8 +220,8 @@ def undo_case(game, case):
     else:
         game.apply(OFFER, "Anna")
     before = (owners(game), cash(game), offers(game))
-    line, actor = {"accept": ("accept 1", "Boris"), "reject": ("reject 1", "Boris"),
-                   "withdraw": ("withdraw 1", "Anna"), "lapse": ("pay Anna Vera 10", TABLE),
+    line, actor = {"accept": ("accept 11", "Boris"), "reject": ("reject 11", "Boris"),
+                   "withdraw": ("withdraw 11", "Anna"), "lapse": ("pay Anna Vera 10", TABLE),
                    "turn end": ("end", "Anna")}[case]
     return game.apply(line, actor).seq, before
 
@@ -235,13 +236,13 @@ def test_undo_gives_back_the_holdings_and_the_offers(game, case):
     assert event.reverses == n
     assert (owners(game), cash(game), offers(game)) == before
     if case == "propose":
-        assert refused(game, "accept 1", "Boris").code == "no_such_offer"
+        assert refused(game, "accept 11", "Boris").code == "no_such_offer"
     elif case == "turn end":
         assert game.state.turn == "Anna"
-        game.apply("accept 1", "Vera")
+        game.apply("accept 11", "Vera")
         assert owners(game)["food1"] == "Vera"
     else:
-        game.apply("accept 1", "Boris")
+        game.apply("accept 11", "Boris")
         assert owners(game)["light1"] == "Boris"
 
 
@@ -249,7 +250,7 @@ def test_undo_of_an_offer_is_the_tables_alone(game):
     """Anna may not undo her own proposal; only the table may (docs/actors.md)."""
     n = game.apply(OFFER, "Anna").seq
     assert refused(game, f"undo {n}", "Anna").code == "table_only"
-    assert offers(game) == [(1, "Anna", "Boris", "give light1 get 50")]
+    assert offers(game) == [(11, "Anna", "Boris", "give light1 get 50")]
 
 
 def test_offers_through_the_table_service(tmp_path):
@@ -263,13 +264,26 @@ def test_offers_through_the_table_service(tmp_path):
     table.submit(OFFER, actor="anna")
     table.close()
     table = open_game(path)
-    assert [(o.number, o.proposer, o.other) for o in table.state.extra["offers"]] == [(1, "Anna", "Boris")]
+    assert [(o.number, o.proposer, o.other) for o in table.state.extra["offers"]] == [(11, "Anna", "Boris")]
     with pytest.raises(RuleViolation):
-        table.submit("accept 1", actor="Vera")
-    accepted = table.submit("accept 1", actor="BORIS")
+        table.submit("accept 11", actor="Vera")
+    accepted = table.submit("accept 11", actor="BORIS")
     assert table.state.owner["light1"] == "Boris" and table.state.cash("Anna") == 1990
     assert [r.actor for r in table.stored_events()][-2:] == ["Anna", "Boris"]
     table.submit(f"undo {accepted.seq}")
     assert table.state.owner["light1"] == "Anna" and table.state.cash("Anna") == 1940
-    assert [o.number for o in table.state.extra["offers"]] == [1]
+    assert [o.number for o in table.state.extra["offers"]] == [11]
     table.close()
+
+
+def test_an_offer_number_is_never_given_twice_even_after_undo(game):
+    """An offer is named by the event that made it: after `undo` of offer 11 (get 150) and a new
+    offer from Anna (get 1), the new one is 13, so Boris's `accept 11`, meant for the undone
+    offer, cannot take the other one."""
+    game.apply("trade Anna Boris give light1 get 150", "Anna")
+    game.apply("undo 11")
+    event = game.apply("trade Anna Boris give light1 get 1", "Anna")
+    assert event.seq == 13 and offers(game) == [(13, "Anna", "Boris", "give light1 get 1")]
+    assert refused(game, "accept 11", "Boris").code == "no_such_offer"
+    game.apply("accept 13", "Boris")
+    assert owners(game)["light1"] == "Boris" and cash(game)["Anna"] == 1941

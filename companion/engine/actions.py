@@ -17,6 +17,11 @@ from companion.engine.command import Command
 TABLE = "table"  # the banker's role: the command line, scripts, the buttons on the box
 
 
+def issued(actor: str, command: str) -> str:
+    """A command as its actor issued it (`Boris: accept 4`; the table's bare), as scripts write it."""
+    return command if actor == TABLE else f"{actor}: {command}"
+
+
 @dataclass(frozen=True)
 class Span:
     """A whole number from low to high, both included (a bid, a payment, a share count, a die)."""

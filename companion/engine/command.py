@@ -126,6 +126,8 @@ def split_actor(text: str) -> tuple[str | None, str]:
 
     The actor is the word before a colon that ends the line's first word
     (`Anna: roll 3 4`, `Boris:accept 1`); a line without one gives (None, text).
+    The command text keeps the line's length (the name and colon become spaces),
+    so positions in refusals count from the start of the line.
     A colon inside quotes or a comment never marks an actor. A first word
     ending in a colon whose name is empty or not a name (`: roll`, `"Anna": roll`,
     `An@na: roll`) is refused with the usage, never read as a command. The name is
@@ -148,6 +150,10 @@ def split_actor(text: str) -> tuple[str | None, str]:
     if j == n or text[j] != ACTOR_MARK:
         return None, text
     name = text[i:j]
+    if not text[:j].isprintable():
+        check_characters(text[:j])  # an invisible character in the name: say which, and where
     if not is_name(name):
         raise BadCommand("usage", usage=ACTOR_USAGE)
-    return name, text[j + 1 :]
+    # the name and colon become spaces: the command keeps its place, so a position in a
+    # refusal (a tab, a stray quote) counts from the start of the line as typed
+    return name, " " * (j + 1) + text[j + 1 :]

@@ -32,6 +32,9 @@ class Pending:
     count: int = 0
 
 
+# The longest player name: it appears in commands (at most 200 characters) and on a 128-pixel screen.
+MAX_NAME = 20
+
 # The largest number a command may carry: money amounts, bids, fees, share counts; the same
 # bound as every amount in an edition file, so a slip of the finger (an extra 000) is refused.
 MAX_AMOUNT = MONEY_MAX
@@ -335,7 +338,11 @@ class Rules:
         if not ed.players_min <= len(players) <= ed.players_max:
             raise RuleViolation("player_count", min=ed.players_min, max=ed.players_max, given=len(players))
         for name in players:
-            if name.lower() in (*SYSTEM_ACCOUNTS, TABLE) or not name.replace("_", "").replace("-", "").isalnum():
+            if (
+                name.lower() in (*SYSTEM_ACCOUNTS, TABLE)
+                or not name.replace("_", "").replace("-", "").isalnum()
+                or len(name) > MAX_NAME
+            ):
                 raise RuleViolation("bad_player_name", name=name)
         if len({p.lower() for p in players}) != len(players):
             raise RuleViolation("duplicate_player")
@@ -361,11 +368,15 @@ class Rules:
 
     # ----- the one entry point --------------------------------------------------
 
-    def apply(self, state: State, line: Command | str, actor: str = TABLE, trusted: bool = False) -> State:
+    def apply(
+        self, state: State, line: Command | str, actor: str = TABLE, trusted: bool = False, seq: int | None = None
+    ) -> State:
         """Apply one command issued by `actor` (TABLE or a player); the new state, or RuleViolation/BadCommand.
 
         `line` is a parsed Command (a str is parsed here, for tests and tools).
         `trusted`: a stored event replayed, whose actor was checked when it was submitted.
+        `seq`: the number the event will have in the game's history (engine/game.py passes
+        it): a trade offer is named by it, so no number is ever given to two offers.
         """
         cmd = line if isinstance(line, Command) else parse_command(line)
         if cmd is None:
@@ -386,7 +397,7 @@ class Rules:
             self.check_actor(state, cmd, actor)
         s = state.copy()
         if verb == "trade" and actor != TABLE:
-            self.propose_trade(s, args, actor)
+            self.propose_trade(s, args, actor, seq)
         else:
             getattr(self, method)(s, args)
         if s.command is None and any(" " in a or "#" in a for a in args):
@@ -474,6 +485,11 @@ class Rules:
             # the table's alone, or nobody's now: the command's own refusal says more, if it has one
             getattr(self, self.COMMANDS[cmd.verb])(s.copy(), cmd.args)
             raise RuleViolation("table_only", actor=actor, verb=cmd.verb)
+        who = self.WHO[cmd.verb]
+        if who == "named":  # the player named another: each acts only for themselves
+            raise RuleViolation("for_yourself", actor=actor, verb=cmd.verb, player=party)
+        if who == "owner":
+            raise RuleViolation("owner_only", actor=actor, verb=cmd.verb, player=party, plot=cmd.args[0])
         raise RuleViolation("not_yours", actor=actor, verb=cmd.verb, player=party)
 
     def legal(self, state: State, actor: str = TABLE) -> list[Action]:
@@ -518,12 +534,16 @@ class Rules:
             for p in (a, b)
         )
 
-    def propose_trade(self, s: State, args: tuple[str, ...], actor: str) -> None:
-        """A player's `trade`: an offer the other side accepts or rejects (one open offer per proposer)."""
+    def propose_trade(self, s: State, args: tuple[str, ...], actor: str, seq: int | None = None) -> None:
+        """A player's `trade`: an offer the other side accepts or rejects (one open offer per proposer).
+
+        The offer is named by its event's number (`accept 7` takes the offer event #7 made),
+        or, applied outside a game's history, by the next number after any given so far.
+        """
         trial = s.copy()
         self.cmd_trade(trial, args)  # the terms must hold now; nothing moves yet
         a, b = self.player_arg(s, args[0]), self.player_arg(s, args[1])
-        number = s.extra.get("offer_count", 0) + 1
+        number = seq if seq is not None else s.extra.get("offer_count", 0) + 1
         for old in self.offers(s):
             if old.proposer == a:
                 s.notes.append(

@@ -8,7 +8,7 @@ depends on N (docs/undo.md). The ledger therefore never changes a row.
 
 from dataclasses import dataclass
 
-from companion.engine.actions import TABLE
+from companion.engine.actions import TABLE, issued
 from companion.engine.command import Command, parse_command
 from companion.engine.core import parse_line
 from companion.engine.state import Event, Note, Posting, State
@@ -67,7 +67,7 @@ class Game:
             return self.propose_undo(cmd.args)
         if cmd.verb == "new":
             raise RuleViolation("game_already_started")
-        new = self.rules.apply(self.state, cmd, actor, trusted)
+        new = self.rules.apply(self.state, cmd, actor, trusted, seq=len(self.events) + 1)
         text = new.command or cmd.text()
         event = Event(len(self.events) + 1, text, tuple(new.postings), tuple(new.notes), actor=actor)
         return Proposal(event, new)
@@ -117,16 +117,16 @@ class Game:
         replayed = []
         for e in self.active_after(n):
             try:
-                new = self.rules.apply(state, e.command, e.actor, trusted=True)
+                new = self.rules.apply(state, e.command, e.actor, trusted=True, seq=e.seq)
             except RuleViolation:
-                raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command) from None
+                raise RuleViolation("undo_blocked", event=n, by=e.seq, command=issued(e.actor, e.command)) from None
             if tuple(new.postings) != e.postings or tuple(new.notes) != e.notes:
                 # a later event would play out differently: it depends on n
-                raise RuleViolation("undo_blocked", event=n, by=e.seq, command=e.command)
+                raise RuleViolation("undo_blocked", event=n, by=e.seq, command=issued(e.actor, e.command))
             state = new
             replayed.append((e.seq, new))
         postings = tuple(Posting(p.account, -p.amount) for p in target.postings)
-        notes = (Note("undone", {"event": n, "command": target.command}),)
+        notes = (Note("undone", {"event": n, "command": issued(target.actor, target.command)}),)
         # pair assertion: balances from the replay equal the ledger's sums with the correction
         for account in {p.account for p in target.postings}:
             expected = self.state.balances.get(account, 0) + sum(p.amount for p in postings if p.account == account)
