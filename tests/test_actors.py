@@ -297,3 +297,11 @@ def test_nobody_may_be_called_table():
     rules = rules_for(load_edition("classic"))
     with pytest.raises(RuleViolation, match="bad_player_name"):
         new(rules, ("Anna", "Table"))
+
+
+def test_a_name_is_at_most_twenty_characters():
+    """A player's name goes into commands (200 characters at most) and onto a small screen."""
+    rules = rules_for(load_edition("classic"))
+    assert new(rules, ("Anna", "B" * 20)).state.players[1] == "B" * 20
+    with pytest.raises(RuleViolation, match="bad_player_name"):
+        new(rules, ("Anna", "B" * 21))

@@ -352,8 +352,10 @@ def test_the_actor_is_stored_with_every_event(db):
         ("table", "pay Anna Boris 10"), ("Anna", "pay anna Boris 5")]
     with pytest.raises(RuleViolation, match="for_yourself"):
         table.submit("pay Boris Anna 10", actor="Anna")
-    with pytest.raises(RuleViolation, match="request_reused"):
+    with pytest.raises(RuleViolation, match="request_reused") as err:
         table.submit("pay Anna Boris 10", request_id="r-1", actor="Anna")
+    assert (err.value.params["stored"], err.value.params["submitted"]) == (
+        "pay Anna Boris 10", "Anna: pay Anna Boris 10")     # the same words, another actor: say so
     table.close()
     again = open_game(db)
     assert [e.actor for e in again.game.events] == ["table", "table", "Anna"]
