@@ -86,6 +86,7 @@ EN = {
     "jackpot_offered": "{player} may play the JACKPOT",
     "jackpot_played": "{player} bet {bet}: {symbols}",
     "jackpot_won": "{player} wins {amount} on the JACKPOT",
+    "jackpot_bet_back": "{player} takes the bet of {bet} back from the JACKPOT cash box",
     "jackpot_lost": "{player} lost the bet of {bet}",
     # ----- refusals -------------------------------------------------------------
     "empty_command": "Empty command",
@@ -256,6 +257,7 @@ RU = {
     "jackpot_offered": "{player} может сыграть в ДЖЕКПОТ",
     "jackpot_played": "{player}: ставка {bet}, выпало {symbols}",
     "jackpot_won": "{player} выигрывает {amount} в ДЖЕКПОТ",
+    "jackpot_bet_back": "{player} забирает свою ставку {bet} из кассы «Джекпот»",
     "jackpot_lost": "{player} проиграл(а) ставку {bet}",
     "empty_command": "Пустая команда",
     "unknown_command": "Неизвестная команда '{verb}'",

@@ -137,6 +137,33 @@ def test_chance_card_to_start_pays_circle_income(rules):
     assert s.position["Anna"] == 0 and s.cash("Anna") == 2200
 
 
+M01 = 'id = "m01"\ntext = "Перейдите на клетку СТАРТ."\neffects = [{ do = "move_to", cell = "start" }]'
+
+
+def test_a_movement_card_of_any_kind_never_pays_circle_income():
+    """"Surprise" cells, MOVEMENT: "If between these cells there is a START cell, the circular
+    income is not paid", whatever kind of move the card makes: an edited deck whose m01 says
+    "forward 9" takes Anna from movement3 past START to chance1 with no 200; the same card with
+    movement_collects = true (the control) pays it."""
+    forward = [(M01, 'id = "m01"\ntext = "Вперёд на 9 клеток."\neffects = [{ do = "move_steps", steps = 9 }]')]
+    for option, paid in ((False, 0), (True, 200)):
+        g = new(teleporting("classic", {"movement_collects": option}, replace=forward))
+        s = run(g, "land movement3", "draw m01")
+        assert s.position["Anna"] == 2 and s.cash("Anna") == 2000 + paid
+
+
+@pytest.mark.parametrize("steps, cell", [(3, 0), (5, 2)])
+def test_card_move_collects_false_holds_for_a_forward_card(steps, cell):
+    """Circular income, card moves: with card_move_collects = false no card move pays it: CHANCE
+    "forward N" from chance4 onto START (3) or past it to chance1 (5) leaves Anna's cash as it
+    was; with the option true (the control) the same card pays 200."""
+    forward = [('effects = [{ do = "move_steps", steps = 3 }]', f'effects = [{{ do = "move_steps", steps = {steps} }}]')]
+    for option, paid in ((False, 0), (True, 200)):
+        g = new(teleporting("classic", {"card_move_collects": option}, replace=forward))
+        s = run(g, "land chance4", "draw c10")
+        assert s.position["Anna"] == cell and s.cash("Anna") == 2000 + paid
+
+
 def test_movement_card_to_white_business_takes_the_fund(rules):
     """"Charitable foundation, white business": reached by a MOVEMENT card, the player takes the fund."""
     g = new(rules)

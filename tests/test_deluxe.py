@@ -237,3 +237,15 @@ def test_seeded_autoplay_games_run_to_the_end_with_balanced_books(rules, seed):
     places = rules.edition.extra["rating_places"]
     for k, room in enumerate(places, 1):
         assert sum(1 for p in game.state.alive if step(game.state, p) == k) <= room
+
+
+def test_three_doubles_move_again_and_do_not_detain():
+    """«Как ходят игроки в «Миллионер Делюкс»»: a double gives another move, and the text has no
+    three-doubles rule, so the third double moves the token on (three_doubles_detain = false);
+    the option set to true (the control) sends it to TAX INSPECTION as in Classic."""
+    for option, held in ((False, False), (True, True)):
+        g = new(teleporting("deluxe", {"three_doubles_detain": option}))
+        run(g, "roll 6 6", "buy", "roll 4 4")
+        s = run(g, "roll 3 3")
+        assert ("Anna" in s.detained) is held
+        assert s.position["Anna"] == (10 if held else 26)

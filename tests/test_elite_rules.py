@@ -790,12 +790,14 @@ def test_losing_jackpot_bet_stays_in_the_cash_box():
     ("4 3 6", 10 * 50),                            # bar bar bar: x10
 ])
 def test_winning_combination_paid_by_the_bank(dice, win):
-    """ДЖЕКПОТ: a winning combination «получает из БАНКА соответствующую сумму»; the bet stays in the box."""
+    """ДЖЕКПОТ: a winning combination «получает из БАНКА соответствующую сумму», and only a lost
+    bet stays in the box («Если игрок проиграл, ставка остаётся в кассе»): the winner has the
+    bet back and the box holds its 200 as before."""
     g = on_jackpot()
     event = play(g, f"jackpot 50 {dice}")
-    assert "jackpot_won" in codes(event)
-    assert cash(g, "Anna") == 2000 - 50 + win
-    assert cash(g, JACKPOT) == 250
+    assert codes(event)[-2:] == ["jackpot_won", "jackpot_bet_back"]
+    assert cash(g, "Anna") == 2000 + win
+    assert cash(g, JACKPOT) == 200
 
 
 def test_the_jackpot_combination_takes_the_cash_box():
@@ -1629,3 +1631,31 @@ def test_undo_is_refused_when_a_later_card_draw_depends_on_it():
     assert g.state.pending.kind == "draw"          # on chance3, another card to draw
     play(g, "draw")
     refused(g, f"undo {first.seq}", "undo_blocked")
+
+
+# ----- a landing the dice can only make as a double (ХОД ИГРЫ) ----------------------------------------
+
+def test_land_two_or_twelve_cells_away_is_a_double():
+    """ХОД ИГРЫ: «Если очередным ходом игрок выбрасывает на кубиках дубль, то он делает ещё один
+    ход». A table throwing its own dice and reporting `land food2` (12 cells from START: only
+    6+6) or `land oil2` (2 cells: only 1+1) has thrown a double, said or not: Anna moves again,
+    and it counts towards three doubles; 7 cells (auto1) is no double."""
+    g = new()
+    play(g, "land food2", "decline", "hammer")
+    assert g.state.again and g.state.doubles == 1
+    play(g, "land air2", "decline", "hammer")      # 12 -> 22 (10 cells, said as no double): the turn can end
+    assert not g.state.again
+    g2 = new()
+    play(g2, "land auto1", "decline", "hammer")
+    assert not g2.state.again and g2.state.doubles == 0
+
+
+def test_a_held_player_landing_two_cells_on_leaves_by_the_double():
+    """НАЛОГОВАЯ ИНСПЕКЦИЯ: leaving «выкинув на кубиках дубль»: a held player reported two cells
+    on (food2, only 1+1) has thrown a double and leaves; one three cells on (food3) has not and
+    is refused (the token stays until a double, the fine or the third try)."""
+    g = new()
+    arrange(g, position={"Anna": "inspection"}, detained={"Anna": 0})
+    refused(g, "land food3", "detained_stays")
+    play(g, "land food2")
+    assert "Anna" not in g.state.detained and g.state.position["Anna"] == 12

@@ -12,6 +12,8 @@ from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, CHARITY, JACKPOT, Note
 from companion.errors import EditionError
 
+CARD_MOVES = ("move_to", "move_steps", "move_nearest")   # the effects that move the token
+
 
 class ClassicRules(MillionaireRules):
     OPTIONS = {
@@ -104,12 +106,11 @@ class ClassicRules(MillionaireRules):
     # ----- MOVEMENT cards ----------------------------------------------------------------
 
     def apply_effect(self, s, p, eff, card):
-        if eff["do"] == "move_to" and card.deck == self.opt["movement_deck"]:
-            # "Surprise" cells: the MOVEMENT card moves the pawn to the named cell; if START
-            # lies between, no circle income (not even when the named cell is START itself)
-            target = self.edition.cell(eff["cell"]).index
-            self.move_to(s, p, target, collect=eff.get("collect", self.opt["movement_collects"]))
-            return
+        if eff["do"] in CARD_MOVES and card.deck == self.opt["movement_deck"]:
+            # "Surprise" cells: the MOVEMENT card moves the pawn; if START lies between, no
+            # circle income (not even when the named cell is START itself), whatever kind
+            # of move the card makes (to a cell, some steps, the nearest cell of a kind)
+            eff = {**eff, "collect": eff.get("collect", self.opt["movement_collects"])}
         super().apply_effect(s, p, eff, card)
 
     def move_to(self, s, p, index, collect=True, forward=True):

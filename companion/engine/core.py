@@ -32,6 +32,9 @@ class Pending:
     count: int = 0
 
 
+# A pending `choose` after a card move that pays no circle income (Pending.stage)
+NO_INCOME = "no_income"
+
 # The longest player name: it appears in commands (at most 200 characters) and on a 128-pixel screen.
 MAX_NAME = 20
 
@@ -72,7 +75,8 @@ CORE_EFFECT_OPTIONAL: dict[str, tuple[str, ...]] = {
     "each_player_pays": ("to",),
     "receive": ("from",),
     "move_to": ("collect",),  # false: no START income on the way
-    "move_nearest": ("deck",),  # the nearest card cell of this deck
+    "move_steps": ("collect",),  # forward steps: the same
+    "move_nearest": ("deck", "collect"),  # the nearest card cell of this deck; collect as above
 }
 
 # Effects every edition understands: verb -> required argument keys.
@@ -627,17 +631,15 @@ class Rules:
     def legal_land(self, s: State) -> list[Action]:
         if not self.may_move(s):
             return []
-        p, n = s.turn, self.opt["dice"]
+        p = s.turn
         found: dict[bool, list[str]] = {False: [], True: []}
         for cell in self.cells:
             for double in (False, True):
-                if p in s.detained and not double and cell.index != s.position[p] and not self.miss_frees(s, p):
+                try:
+                    self.landing(s, p, cell, double)
+                except RuleViolation:
                     continue
-                steps = (cell.index - s.position[p]) % self.n_cells or self.n_cells
-                staying = p in s.detained and cell.index == s.position[p] and not double
-                reachable = n <= steps <= 6 * n and (not double or (n == 2 and steps % 2 == 0))
-                if staying or reachable or not self.opt["land_checks_distance"]:
-                    found[double].append(cell.id)
+                found[double].append(cell.id)
         out = []
         if found[False]:
             out.append(Action("land", (OneOf(tuple(found[False]), "cell"),)))
@@ -964,7 +966,6 @@ class Rules:
         """
         if len(args) > 1 and args[1].lower() != "double":
             raise BadCommand("usage", usage="land CELL [double]")  # not silently a plain landing
-        double = len(args) > 1
         self.require_turn_free(s)
         p = s.turn
         cell = self.edition.cell(args[0])
@@ -972,16 +973,28 @@ class Rules:
             raise BadCommand("unknown_cell", cell=args[0])
         if not (s.phase in ("setup", "roll") or (s.phase == "moved" and s.again)):
             raise RuleViolation("already_rolled", player=p)
-        if p in s.detained and not double and cell.index != s.position[p] and not self.miss_frees(s, p):
-            raise RuleViolation("detained_stays", player=p, cell=self.cells[s.position[p]].id)
+        steps, double = self.landing(s, p, cell, len(args) > 1)
         s.last_dice = ()
-        steps = (cell.index - s.position[p]) % self.n_cells or self.n_cells
-        n = self.opt["dice"]
-        staying = p in s.detained and cell.index == s.position[p] and not double
-        reachable = n <= steps <= 6 * n and (not double or (n == 2 and steps % 2 == 0))
-        if not staying and not reachable and self.opt["land_checks_distance"]:
-            raise RuleViolation("not_a_roll", player=p, cell=cell.id, steps=steps)
         self.move(s, p, double, lambda: self.advance(s, p, steps))
+
+    def landing(self, s, p, cell, double):
+        """(steps, double) of p's token reported on cell; RuleViolation if the dice cannot have done it.
+
+        With two dice, 2 or 12 cells can only be thrown as a double (1+1, 6+6), so such a
+        landing counts as one, said or not (unless `land` may jump anywhere: the option
+        land_checks_distance = false, where a distance is no throw).
+        """
+        n = self.opt["dice"]
+        steps = (cell.index - s.position[p]) % self.n_cells or self.n_cells
+        staying = p in s.detained and cell.index == s.position[p]
+        if n == 2 and steps in (2, 12) and not staying and self.opt["land_checks_distance"]:
+            double = True
+        if p in s.detained and not double and not staying and not self.miss_frees(s, p):
+            raise RuleViolation("detained_stays", player=p, cell=self.cells[s.position[p]].id)
+        reachable = n <= steps <= 6 * n and (not double or (n == 2 and steps % 2 == 0))
+        if not (staying and not double) and not reachable and self.opt["land_checks_distance"]:
+            raise RuleViolation("not_a_roll", player=p, cell=cell.id, steps=steps)
+        return steps, double
 
     def move(self, s, p, double, go):
         """One move of the current player, however it was reported: doubles, detention, landing."""
@@ -1599,12 +1612,16 @@ class Rules:
             self.move_to(s, p, target, collect=eff.get("collect", self.opt["card_move_collects"]))
         elif do == "move_steps":
             steps = eff["steps"]
-            if steps >= 0:
+            # a card move pays circle income on passing START only if the card (or the option) says so
+            collect = eff.get("collect", self.opt["card_move_collects"])
+            if steps >= 0 and collect:
                 self.advance(s, p, steps)
+            elif steps >= 0:
+                self.move_to(s, p, (s.position[p] + steps) % self.n_cells, collect=False)
             else:
                 self.place(s, p, (s.position[p] + steps) % self.n_cells)
         elif do == "move_nearest":
-            self.move_nearest(s, p, eff["kind"], eff.get("deck"))
+            self.move_nearest(s, p, eff["kind"], eff.get("deck"), eff.get("collect", self.opt["card_move_collects"]))
         elif do == "go_to_detention":
             self.send_to_detention(s, p)
         elif do == "skip_turn":
@@ -1624,8 +1641,10 @@ class Rules:
                     small += min(level, b["small_max"])
         return small, large
 
-    def move_nearest(self, s, p, kind, deck=None):
-        """Nearest cell of a kind ahead or behind; on a tie the player chooses."""
+    def move_nearest(self, s, p, kind, deck=None, collect=True):
+        """Nearest cell of a kind ahead or behind; on a tie the player chooses.
+
+        collect: whether passing START on the way pays circle income (a card says)."""
         pos = s.position[p]
         targets = [
             c.index for c in self.cells if c.kind == kind and (deck is None or c.deck == deck) and c.index != pos
@@ -1636,11 +1655,12 @@ class Rules:
         behind = min(targets, key=lambda i: (pos - i) % self.n_cells)
         d_ahead, d_behind = (ahead - pos) % self.n_cells, (pos - behind) % self.n_cells
         if d_ahead < d_behind:
-            self.move_to(s, p, ahead)
+            self.move_to(s, p, ahead, collect=collect)
         elif d_behind < d_ahead:
             self.move_to(s, p, behind, forward=False)
         else:
-            s.pending = Pending("choose", player=p, options=(ahead, behind))
+            # the choice remembers whether the move ahead may pay circle income
+            s.pending = Pending("choose", player=p, options=(ahead, behind), stage="" if collect else NO_INCOME)
             s.notes.append(Note("choose_cell", {"player": p, "cells": [self.cells[ahead].id, self.cells[behind].id]}))
 
     def cmd_choose(self, s, args):
@@ -1652,8 +1672,9 @@ class Rules:
             raise RuleViolation("not_an_option", cell=args[0])
         p = s.pending.player
         ahead = s.pending.options[0]
+        collect = s.pending.stage != NO_INCOME
         s.pending = None
-        self.move_to(s, p, cell.index, forward=(cell.index == ahead))
+        self.move_to(s, p, cell.index, collect=collect, forward=(cell.index == ahead))
 
     # ----- bankruptcy and the end -------------------------------------------------
 

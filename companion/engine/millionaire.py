@@ -97,12 +97,17 @@ class MillionaireRules(Rules):
         for win in self.edition.slot.get("wins", []):
             if all(c in ("*", sym) for c, sym in zip(win["combo"], symbols)):
                 if "jackpot" in win:
-                    amount = s.cash(JACKPOT)
+                    amount = s.cash(JACKPOT)  # the whole cash box, the bet in it
                     self.transfer(s, JACKPOT, p, amount)
-                else:
-                    amount = win["amount"] if "amount" in win else bet * win["multiplier"]
-                    self.transfer(s, BANK, p, amount)
+                    s.notes.append(Note("jackpot_won", {"player": p, "amount": amount, "symbols": symbols}))
+                    return
+                # ДЖЕКПОТ: the win comes from the BANK; «Если игрок проиграл, ставка остаётся в
+                # кассе»: only a lost bet stays in the box, so a winner takes theirs back
+                amount = win["amount"] if "amount" in win else bet * win["multiplier"]
+                self.transfer(s, JACKPOT, p, bet)
+                self.transfer(s, BANK, p, amount)
                 s.notes.append(Note("jackpot_won", {"player": p, "amount": amount, "symbols": symbols}))
+                s.notes.append(Note("jackpot_bet_back", {"player": p, "bet": bet}))
                 return
         s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
 
