@@ -111,6 +111,20 @@ def test_building_rent_follows_the_level_and_building_needs_a_monopoly(rules):
     assert s.cash("Boris") == 2000 + 200 - 72
 
 
+def test_an_enterprise_replaces_the_three_branches(rules):
+    """"Branches and enterprises": three branches on every plot of the industry, then
+    enterprises; an enterprise takes the place of its plot's three branches, which go back
+    to the bank (the box holds 24 branches and 12 enterprises: only that reading fits)."""
+    g = new(rules)
+    run(g, "land light1", "buy", "end", "land light2", "decline", "bid Anna 30", "hammer", "end",
+        "land light3", "buy")
+    for _ in range(3):
+        run(g, "build light1", "build light2", "build light3")
+    assert g.rules.buildings_in_use(g.state) == (9, 0)
+    s = run(g, "build light1")
+    assert g.rules.buildings_in_use(s) == (6, 1) and s.level["light1"] == 4
+
+
 # ----- MOVEMENT and CHANCE ----------------------------------------------------------------------
 
 def test_movement_card_past_start_pays_no_circle_income(rules):
