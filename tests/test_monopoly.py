@@ -478,6 +478,25 @@ def test_repairs_cards_count_houses_and_hotels(rules):
     assert g.state.cash("Anna") == cash - (4 * 25 + 100)
 
 
+def test_mortgaged_lots_of_a_bankrupt_come_to_the_creditor_in_board_order(rules):
+    """"Bankruptcy" and "Pledge": the creditor decides about each mortgaged lot received, one at
+    a time in board order (docs/editions/monopoly.md): Mediterranean (cell 1) before Baltic
+    (cell 3), though "baltic" comes first by name."""
+    g = new(rules, ("Anna", "Boris", "Vera"))
+    give_lots(g, "Anna", "baltic", "mediterranean")
+    give_lots(g, "Boris", "boardwalk", "park_place")
+    s = g.state.copy()
+    s.balances["Anna"] -= 1490                     # Anna is down to 10
+    s.balances["bank"] += 1490
+    g.state = s
+    run(g, "mortgage mediterranean", "mortgage baltic", "land boardwalk")   # 70 cash, 100 rent
+    assert g.state.debts and g.state.debts[0].creditor == "Boris"
+    run(g, "bankrupt Anna")
+    assert g.state.pending.kind == "mortgage_transfer" and g.state.pending.plot == "mediterranean"
+    run(g, "keep_mortgage mediterranean")
+    assert g.state.pending.plot == "baltic"
+
+
 # ----- trades and mortgaged lots ------------------------------------------------------------------
 
 def test_trading_a_mortgaged_lot_interest_at_once_or_redeem_at_once(rules):

@@ -568,7 +568,7 @@ class MonopolyRules(Rules):
         creditor = debts[0].creditor
         for d in debts[1:]:
             s.notes.append(Note("debt_lapsed", {"player": p, "to": d.creditor, "amount": d.amount}))
-        plots = s.plots_of(p)
+        plots = [pid for pid in self.edition.plots if s.owner.get(pid) == p]  # board order
         value = 0
         for pid in plots:
             level = s.level.pop(pid, 0)
