@@ -607,6 +607,38 @@ VERBS = {
     },
 }
 
+# ----- an undo's notes: what to put back on the board (Rules.board_changes) ------------------
+PUT_BACK = {
+    "en": {
+        "put_token": "Put back: {player}'s token on {cell}",
+        "put_buildings": "Put back: buildings on {plot}: {small} small, {large} large",
+        "put_deed": "Put back: the deed of {plot} to {player}",
+        "put_mortgaged": "Put back: {plot} mortgaged (its deed face down)",
+        "put_redeemed": "Put back: {plot} not mortgaged (its deed face up)",
+        "put_kept_card": "Put back: the card {card} to {player}",
+        "put_card_on_top": "Put back: the card {card} on top of its deck",
+        "put_items": "Put back: {player} holds {item}: {count}",
+        "put_price": "Put back: the share price marker on {price}",
+        "put_fortune": "Put back: FORTUNE cards on the wheel: {cards}",
+        "put_stunts": "Put back: the stunt cards face up: {cards}",
+    },
+    "ru": {
+        "put_token": "Вернуть: фишку игрока {player} на клетку «{cell}»",
+        "put_buildings": "Вернуть: постройки на участке «{plot}»: малых — {small}, больших — {large}",
+        "put_deed": "Вернуть: карточку участка «{plot}» — {player}",
+        "put_mortgaged": "Вернуть: участок «{plot}» в залог (карточку рубашкой вверх)",
+        "put_redeemed": "Вернуть: участок «{plot}» без залога (карточку лицом вверх)",
+        "put_kept_card": "Вернуть: карточку «{card}» игроку {player}",
+        "put_card_on_top": "Вернуть: карточку «{card}» наверх её колоды",
+        "put_items": "Вернуть: у игрока {player} — {item}: {count}",
+        "put_price": "Вернуть: курс акций на отметку {price}",
+        "put_fortune": "Вернуть: на КОЛЕСО ФОРТУНЫ карточки: {cards}",
+        "put_stunts": "Вернуть: открытые карточки рекламных акций: {cards}",
+    },
+}
+EN.update(PUT_BACK["en"])
+RU.update(PUT_BACK["ru"])
+
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
 

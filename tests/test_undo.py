@@ -43,7 +43,9 @@ def test_undo_adds_a_correcting_event_and_money_returns(rules):
     undo = game.apply("undo 3")
     assert (undo.seq, undo.command, undo.reverses) == (4, "undo 3", 3)
     assert undo.postings == tuple(Posting(p.account, -p.amount) for p in buy.postings)
-    assert [n.code for n in undo.notes] == ["undone"] and undo.notes[0].params["event"] == 3
+    assert [n.code for n in undo.notes] == ["undone", "put_deed"] and undo.notes[0].params["event"] == 3
+    # what to put back on the board: oil3's deed goes back to the bank
+    assert undo.notes[1].params == {"plot": "oil3", "player": "bank"}
     s = game.state
     assert s.cash("Anna") == 2000 and s.cash("bank") == bank_before - 120
     assert "oil3" not in s.owner
@@ -156,3 +158,17 @@ def test_history_shows_the_undone_event_and_the_undo(tmp_path, capsys):
     rows = json.loads(capsys.readouterr().out)
     assert rows[2]["undone"] is True and rows[3]["reverses"] == 3
     assert rows[3]["postings"] == [[a, -n] for a, n in rows[2]["postings"]]
+
+
+def test_undo_says_what_to_put_back_on_the_board(rules):
+    """Issue 8, undo: the correcting event names what moves on the board, for the OLED and the
+    phones: Anna's roll onto oil3 undone puts her token back on START; a drawn card goes back
+    on top of its deck."""
+    game = game_of(rules, "roll 1 2")
+    undo = game.apply("undo 2")
+    assert [(n.code, n.params) for n in undo.notes[1:]] == [("put_token", {"player": "Anna", "cell": "start"})]
+    game = game_of(rules, "roll 1 3")                 # START -> chance1
+    top = game.state.decks["chance"][0]
+    game.apply("draw")
+    undo = game.apply("undo 3")
+    assert ("put_card_on_top", {"deck": "chance", "card": top}) in [(n.code, n.params) for n in undo.notes]

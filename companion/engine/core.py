@@ -1741,6 +1741,43 @@ class Rules:
         s.notes.append(Note("wealth_count", {"wealth": wealth}))
         s.notes.append(Note("winner", {"player": s.winner}))
 
+    # ----- what to put back on the board (an undo's notes) ------------------------
+
+    def board_changes(self, before: State, after: State) -> list[Note]:
+        """What moves on the physical board going from `before` to `after`, one note per item.
+
+        An undo's event carries these, so the OLED and the phones say what to put
+        back: tokens, buildings, deeds, mortgages (a deed turned over), kept cards,
+        the card on top of a deck, and counted items (shares, policies, signs, steps).
+        """
+        notes = []
+        for p in after.players:
+            if before.position.get(p) != after.position.get(p) and p in after.position:
+                notes.append(Note("put_token", {"player": p, "cell": self.cells[after.position[p]].id}))
+        for pid in self.edition.plots:
+            level = after.level.get(pid, 0)
+            if before.level.get(pid, 0) != level:
+                small, large = self.count_buildings([level])
+                notes.append(Note("put_buildings", {"plot": pid, "small": small, "large": large}))
+            if before.owner.get(pid) != after.owner.get(pid):
+                notes.append(Note("put_deed", {"plot": pid, "player": after.owner.get(pid, BANK)}))
+            if (pid in before.mortgaged) != (pid in after.mortgaged):
+                notes.append(Note("put_mortgaged" if pid in after.mortgaged else "put_redeemed", {"plot": pid}))
+        for p in after.players:
+            for card in after.kept.get(p, ()):
+                if card not in before.kept.get(p, ()):
+                    notes.append(Note("put_kept_card", {"player": p, "card": card}))
+        for deck, order in after.decks.items():
+            top = order[0] if order else None
+            old = before.decks.get(deck, ())
+            if top is not None and (not old or old[0] != top):
+                notes.append(Note("put_card_on_top", {"deck": deck, "card": top}))
+        for key in sorted(set(before.holdings) | set(after.holdings)):
+            count = after.holdings.get(key, 0)
+            if before.holdings.get(key, 0) != count:
+                notes.append(Note("put_items", {"player": key[0], "item": key[1], "count": count}))
+        return notes
+
     # ----- invariants (assertions that stay on) -----------------------------------
 
     def check_invariants(self, s):

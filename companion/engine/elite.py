@@ -535,6 +535,15 @@ class EliteRules(MillionaireRules):
                 return True
         return False
 
+    def board_changes(self, before, after):
+        # and the share price marker and the FORTUNE cards on the wheel
+        notes = super().board_changes(before, after)
+        if before.extra.get("price") != after.extra.get("price"):
+            notes.append(Note("put_price", {"price": after.extra["price"]}))
+        if before.extra.get("fortune") != after.extra.get("fortune"):
+            notes.append(Note("put_fortune", {"cards": list(after.extra.get("fortune", ()))}))
+        return notes
+
     # ----- legal actions of Elite's verbs (each mirrors its cmd_ method's checks) ---------
 
     def shares_left(self, s):

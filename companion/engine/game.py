@@ -131,6 +131,8 @@ class Game:
         for account in {p.account for p in target.postings}:
             expected = self.state.balances.get(account, 0) + sum(p.amount for p in postings if p.account == account)
             check(state.balances.get(account, 0) == expected, f"undo of {n} disagrees on {account}")
+        # what to put back on the board, for every screen to show
+        notes += tuple(self.rules.board_changes(self.state, state))
         final = state.copy()
         final.postings, final.notes = list(postings), list(notes)
         event = Event(len(self.events) + 1, f"undo {n}", postings, notes, reverses=n)

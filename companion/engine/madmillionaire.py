@@ -545,6 +545,13 @@ class MadMillionaireRules(Rules):
         else:
             s.phase = "moved"            # the sale is this turn's go: no roll and move
 
+    def board_changes(self, before, after):
+        # and the Publicity Stunt cards lying face up
+        notes = super().board_changes(before, after)
+        if before.extra.get("stunts") != after.extra.get("stunts"):
+            notes.append(Note("put_stunts", {"cards": list(after.extra.get("stunts", ()))}))
+        return notes
+
     # ----- who may act, and the legal actions (each mirrors its cmd_ method's checks) ----------
 
     def party(self, s, cmd):
