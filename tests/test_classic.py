@@ -178,6 +178,32 @@ def test_card_move_collects_false_holds_for_a_forward_card(steps, cell):
         assert s.position["Anna"] == cell and s.cash("Anna") == 2000 + paid
 
 
+def test_a_card_the_player_cannot_carry_out_now_stays_with_them(rules):
+    """"Surprise" cells, CHANCE: "If the player cannot this moment follow the instruction, then
+    the card remains with him until he completes the task": Anna, with 10, draws the fine of 50;
+    she keeps the card, owes no debt and the table goes on (her turn ends); when 100 comes to
+    her the fine is paid by itself and the card goes back under the deck."""
+    g = new(rules)
+    run(g, "pay Anna Boris 1990")
+    s = run(g, "land chance1", "draw c02")
+    assert s.kept["Anna"] == ("c02",) and "c02" not in s.decks["chance"]
+    assert not s.debts and s.cash("Anna") == 10
+    assert "card_kept_until_paid" in [n.code for n in g.events[-1].notes]
+    run(g, "end")                                  # nothing holds the table up
+    s = run(g, "pay Boris Anna 100")
+    assert s.cash("Anna") == 10 + 100 - 50 and "Anna" not in s.kept
+    assert s.decks["chance"][-1] == "c02"
+    assert [n.code for n in g.events[-1].notes][-2:] == ["card_carried_out", "card_paid"]
+
+
+def test_with_the_option_off_an_unpayable_card_is_a_debt():
+    """unpayable_card_kept = false (the choice before the rulebook's reading): the fine is owed."""
+    g = new(teleporting("classic", {"unpayable_card_kept": False}))
+    run(g, "pay Anna Boris 1990", "land chance1")
+    s = run(g, "draw c02")
+    assert s.debts and s.debts[0].amount == 50 and "Anna" not in s.kept
+
+
 def test_movement_card_to_white_business_takes_the_fund(rules):
     """"Charitable foundation, white business": reached by a MOVEMENT card, the player takes the fund."""
     g = new(rules)

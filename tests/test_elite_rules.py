@@ -1411,17 +1411,18 @@ def test_bankruptcy_to_a_player_the_bank_pays_the_rest():
     """ОКОНЧАНИЕ ИГРЫ: the debtor gives all the cash and leaves; «БАНК выплачивает его кредиторам
     оставшуюся часть»; buildings to the bank, plot cards back on the board."""
     g = new()
-    arrange(g, owner={"oil1": "Boris", "oil2": "Boris", "oil3": "Boris",
+    arrange(g, owner={"tele1": "Boris", "tele2": "Boris", "tele3": "Boris",
                       "food1": "Anna", "food2": "Anna", "food3": "Anna", "auto1": "Anna"},
-            level={"oil1": 4, "oil2": 4, "oil3": 4, "food1": 1, "food2": 1, "food3": 1},
-            mortgaged={"auto1"}, cash={"Anna": 300},
+            level={"tele1": 4, "tele2": 4, "tele3": 4, "food1": 1, "food2": 1, "food3": 1},
+            mortgaged={"auto1"}, cash={"Anna": 300}, position={"Anna": "media2"},
             held={("Anna", "shares"): 2, ("Anna", "orange"): 1}, kept={"Anna": ("c08",)})
-    play(g, "roll 1 2")                            # rent 420 to Boris, Anna has 300
+    play(g, "roll 5 6")                            # media2 -> tele3: rent 1120 to Boris
+    # Anna could raise 300 cash + 150 (branches) + 280 (mortgages) + 200 (shares) = 930 < 1120
     refused(g, "bankrupt Boris", "not_in_debt")
     play(g, "bankrupt Anna")
     assert "Anna" not in g.state.alive
     assert cash(g, "Anna") == 0
-    assert cash(g, "Boris") == 2000 + 420          # 300 from Anna, 120 from the bank
+    assert cash(g, "Boris") == 2000 + 1120         # 300 from Anna, 820 from the bank
     for p in ("food1", "food2", "food3", "auto1"):
         assert p not in g.state.owner and not g.state.level.get(p)
     assert "auto1" not in g.state.mortgaged
@@ -1431,8 +1432,12 @@ def test_bankruptcy_to_a_player_the_bank_pays_the_rest():
 
 
 def test_bankruptcy_to_the_bank():
-    """ОКОНЧАНИЕ ИГРЫ: a circle tax the player cannot pay: all the cash to the bank, then out."""
-    g = policy_debt("tax")                         # owes 434 circle tax, has 100
+    """ОКОНЧАНИЕ ИГРЫ: a CHANCE fine the player cannot pay from everything held: all the cash to
+    the bank, then out."""
+    g = new(("Anna", "Boris"))
+    arrange(g, cash={"Anna": 10})
+    play(g, "roll 1 3", "draw c17")                # START -> chance1: pay 100, Anna has 10 and nothing else
+    assert g.state.debts[0].amount == 100
     play(g, "bankrupt Anna")
     assert cash(g, "Anna") == 0
     assert not any(o == "Anna" for o in g.state.owner.values())
@@ -1659,3 +1664,38 @@ def test_a_held_player_landing_two_cells_on_leaves_by_the_double():
     refused(g, "land food3", "detained_stays")
     play(g, "land food2")
     assert "Anna" not in g.state.detained and g.state.position["Anna"] == 12
+
+
+# ----- bankrupt only when nothing left can raise the debt (ОКОНЧАНИЕ ИГРЫ) --------------------------------
+
+def test_a_debtor_who_could_still_pay_may_not_go_bankrupt():
+    """ОКОНЧАНИЕ ИГРЫ: bankrupt is who owes «больше, чем в состоянии заплатить»: Anna owes a circle
+    tax of 434 with 100 in cash but metal branches and shares worth more; `bankrupt Anna` is
+    refused (can_still_pay, naming what she could raise) until she has sold and mortgaged
+    what she holds; selling buildings settles the tax by itself."""
+    g = policy_debt("tax")                         # owes 434 circle tax, has 100
+    refused(g, "bankrupt Anna", "can_still_pay")
+    assert [a for a in g.rules.legal(g.state, "Anna") if a.verb == "bankrupt"] == []
+    play(g, "sell_building metal1", "sell_building metal2", "sell_building metal3", "sell_building metal1")
+    assert not g.state.debts and cash(g, "Anna") == 100 + 4 * 100 - 434
+
+
+def test_an_enterprise_the_box_cannot_take_back_is_sold_with_its_industry():
+    """ПРАВИЛА ЗАЛОГА («продать в БАНК ... все постройки») and the box of 24 branches: when the box
+    lacks the three branches an enterprise gives back, the industry's enterprises are sold at
+    once and the branches it keeps are spread evenly (as Monopoly's hotels): a debtor is never
+    trapped holding an enterprise nobody can take back (docs/rule-choices.md)."""
+    g = new()
+    # metal1-3 carry enterprises; every other branch of the box (24) stands on tele, air, food, media, auto
+    arrange(g, owner={**{p: "Anna" for p in ("metal1", "metal2", "metal3")},
+                      **{p: "Boris" for p in ("tele1", "tele2", "tele3", "air1", "air2", "air3",
+                                              "food1", "food2", "food3")}},
+            level={"metal1": 4, "metal2": 4, "metal3": 4,
+                   **{p: 3 for p in ("tele1", "tele2", "tele3", "air1", "air2", "air3")},
+                   **{p: 2 for p in ("food1", "food2", "food3")}})
+    assert g.rules.small_left(g.state) == 0
+    before = cash(g, "Anna")
+    event = play(g, "sell_building metal2")
+    assert codes(event) == ["large_sold_short"]
+    assert all(not g.state.level.get(p) for p in ("metal1", "metal2", "metal3"))
+    assert cash(g, "Anna") == before + 3 * 4 * 100  # twelve levels at half of 200

@@ -24,6 +24,10 @@ class ClassicRules(MillionaireRules):
         "monopoly_rent_multiplier": 2,     # "If the plot is in monopoly possession ... the rent is doubled"
         "black_business_fine": 50,
         "black_business_lands_on_fund": False,  # True: after the fine the fund cell acts as a landing
+        # "If the player cannot this moment follow the instruction, then the card remains with him
+        # until he completes the task": a card whose payments the player cannot make now is kept
+        # and carried out as soon as the cash allows (False: the payment becomes a debt)
+        "unpayable_card_kept": True,
     }
     OPTION_RANGES = {
         **MillionaireRules.OPTION_RANGES,
@@ -112,6 +116,59 @@ class ClassicRules(MillionaireRules):
             # of move the card makes (to a cell, some steps, the nearest cell of a kind)
             eff = {**eff, "collect": eff.get("collect", self.opt["movement_collects"])}
         super().apply_effect(s, p, eff, card)
+
+    # ----- a CHANCE card the player cannot carry out now is kept ("Surprise" cells) ------------
+
+    def card_cost(self, s, p, card):
+        """What carrying out the card costs p from their own cash now (0: nothing to pay)."""
+        total = 0
+        for eff in card.effects:
+            if eff["do"] in ("pay", "each_player_pays"):
+                total += eff["amount"]
+            elif eff["do"] == "pay_each_player":
+                total += eff["amount"] * len(self.others(s, p))
+            elif eff["do"] == "pay_per_building":
+                small, large = self.player_buildings(s, p)
+                total += small * eff["small"] + large * eff["large"]
+        return total
+
+    def apply_card(self, s, p, card):
+        cost = self.card_cost(s, p, card)
+        if self.opt["unpayable_card_kept"] and cost and s.cash(p) < cost and not card.keep:
+            # the card stays with the player, out of the deck, until they can carry it out
+            s.decks[card.deck] = tuple(c for c in s.decks[card.deck] if c != card.id)
+            s.discards[card.deck] = tuple(c for c in s.discards[card.deck] if c != card.id)
+            s.kept[p] = s.kept.get(p, ()) + (card.id,)
+            s.extra["due_cards"] = s.extra.get("due_cards", ()) + ((p, card.id),)
+            s.notes.append(Note("card_kept_until_paid", {"player": p, "card": card.id, "amount": cost}))
+            return
+        super().apply_card(s, p, card)
+
+    def after_command(self, s):
+        super().after_command(s)
+        if s.extra.get("due_cards") and s.phase != "over":
+            self.carry_out_due_cards(s)
+
+    def carry_out_due_cards(self, s):
+        """Kept cards whose holder can now pay are carried out, and go back under their deck."""
+        waiting = []
+        for p, card_id in s.extra["due_cards"]:
+            card = self.edition.cards[card_id]
+            if p not in s.alive or card_id not in s.kept.get(p, ()):
+                continue                        # the holder left the game: the card went back
+            if s.cash(p) < self.card_cost(s, p, card) or s.debts or s.pending is not None:
+                waiting.append((p, card_id))
+                continue
+            s.kept[p] = tuple(c for c in s.kept[p] if c != card_id)
+            if not s.kept[p]:
+                del s.kept[p]
+            s.decks[card.deck] = s.decks[card.deck] + (card_id,)
+            s.notes.append(Note("card_carried_out", {"player": p, "card": card_id}))
+            self.apply_card(s, p, card)
+        if waiting:
+            s.extra["due_cards"] = tuple(waiting)
+        else:
+            s.extra.pop("due_cards", None)
 
     def move_to(self, s, p, index, collect=True, forward=True):
         if not collect and self.cells[index].kind == "start":

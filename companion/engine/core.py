@@ -822,7 +822,8 @@ class Rules:
 
     def legal_bankrupt(self, s: State) -> list[Action]:
         debtors = dict.fromkeys(d.debtor for d in s.debts if d.debtor in s.alive)
-        return [Action("bankrupt", (p,), p) for p in debtors]
+        owed = {p: sum(d.amount for d in s.debts if d.debtor == p) for p in debtors}
+        return [Action("bankrupt", (p,), p) for p in debtors if self.raisable(s, p) < owed[p]]
 
     def legal_end_game(self, s: State) -> list[Action]:
         return [Action("end_game")] if s.pending is None else []
@@ -1382,8 +1383,62 @@ class Rules:
         """What the next building on a plot costs; editions that auction buildings override this."""
         return cell.build_cost
 
+    # ----- selling a large building the box lacks the small ones for -------------------
+
+    SHORT_SALE_NOTE = "large_sold_short"
+
+    def small_top(self) -> int:
+        """Small buildings a plot holds before its large one (three branches; Monopoly: its houses)."""
+        return self.edition.buildings["small_max"]
+
+    def small_left(self, s: State) -> int:
+        return self.edition.supply.get("small", 10**6) - self.buildings_in_use(s)[0]
+
+    def sells_short(self, s: State, cell) -> bool:
+        """A large building that replaced its small ones, which the box cannot give back now."""
+        return (
+            self.edition.buildings["large_returns_small"]
+            and s.level.get(cell.id, 0) > self.small_top()
+            and self.small_left(s) < self.small_top()
+        )
+
+    def sell_large_short(self, s: State, p: str, cell) -> None:
+        """The box lacks the small buildings a large one gives back: the industry's large ones go at once.
+
+        The small buildings the industry keeps (those on its plots now plus the box's
+        spare ones) are spread evenly, the named plot taking the fewest; every level
+        taken off is paid at the sale price. Monopoly's "Lack of buildings" (all
+        hotels of one colour group sold together); in Elite, Classic and Deluxe the
+        same way out, so a debtor is never trapped with an enterprise nobody can
+        take back (docs/rule-choices.md).
+        """
+        group = self.edition.industry_plots(cell.industry)
+        old = {pid: s.level.get(pid, 0) for pid in group}
+        top = self.small_top()
+        smalls = sum(min(level, top) for level in old.values() if level <= top) + self.small_left(s)
+        order = [pid for pid in group if pid != cell.id] + [cell.id]
+        base, extra = divmod(smalls, len(group))
+        amount = 0
+        for i, pid in enumerate(order):
+            new = min(old[pid], top, base + (1 if i < extra else 0))
+            amount += (old[pid] - new) * self.edition.plots[pid].build_cost * self.opt["building_sale_percent"] // 100
+            if new:
+                s.level[pid] = new
+            else:
+                s.level.pop(pid, None)
+        self.transfer(s, BANK, p, amount)
+        s.notes.append(
+            Note(
+                self.SHORT_SALE_NOTE,
+                {"player": p, "industry": cell.industry, "amount": amount,
+                 "levels": {pid: s.level.get(pid, 0) for pid in group}},
+            )
+        )
+
     def check_sell_building(self, s, cell):
         """(owner, level) of a building the owner may sell back now; RuleViolation if not."""
+        if self.sells_short(s, cell):
+            return self.owner_of(s, cell), s.level[cell.id]
         p = self.owner_of(s, cell)
         level = s.level.get(cell.id, 0)
         if level == 0:
@@ -1398,6 +1453,9 @@ class Rules:
     def cmd_sell_building(self, s, args):
         cell = self.plot_arg(args[0])
         p, level = self.check_sell_building(s, cell)
+        if self.sells_short(s, cell):
+            self.sell_large_short(s, p, cell)
+            return
         if level == 1:
             del s.level[cell.id]
         else:
@@ -1681,12 +1739,35 @@ class Rules:
     def cmd_bankrupt(self, s, args):
         """`bankrupt PLAYER`: a player who owes more than they can pay leaves the game."""
         p = self.player_arg(s, args[0])
+        self.check_bankrupt(s, p)
         mine = [d for d in s.debts if d.debtor == p]
-        if not mine:
-            raise RuleViolation("not_in_debt", player=p)
         s.debts = tuple(d for d in s.debts if d.debtor != p)
         self.liquidate(s, p, mine)
         self.remove_player(s, p)
+
+    def check_bankrupt(self, s: State, p: str) -> None:
+        """A debtor goes bankrupt only when everything they hold cannot raise what they owe.
+
+        Every rulebook: bankrupt is who «должен ... больше, чем в состоянии заплатить»
+        once buildings are sold and plots mortgaged; until then the debtor raises the money.
+        """
+        owed = sum(d.amount for d in s.debts if d.debtor == p)
+        if not owed:
+            raise RuleViolation("not_in_debt", player=p)
+        could = self.raisable(s, p)
+        if could >= owed:
+            raise RuleViolation("can_still_pay", player=p, amount=owed, could=could)
+
+    def raisable(self, s: State, p: str) -> int:
+        """What p could raise now: cash, every building sold back, every plot then mortgaged."""
+        pct = self.opt["building_sale_percent"]
+        total = s.cash(p)
+        for pid in s.plots_of(p):
+            cell = self.edition.plots[pid]
+            total += s.level.get(pid, 0) * (cell.build_cost * pct // 100)
+            if pid not in s.mortgaged:
+                total += cell.mortgage
+        return total
 
     def liquidate(self, s, p, debts):
         """The debtor pays all their cash; the bank pays player creditors the rest."""

@@ -96,8 +96,11 @@ class DeluxeRules(ClassicRules):
             self.rate(s, p, -1, self.cells[self.detention_index()].id)
 
     def apply_card(self, s, p, card):
+        before = len(s.notes)
         super().apply_card(s, p, card)
-        self.rate_card(s, p, card)
+        # a card kept until the player can pay it moves the token on the scale when carried out
+        if not any(n.code == "card_kept_until_paid" for n in s.notes[before:]):
+            self.rate_card(s, p, card)
 
     def draw_card(self, s, p, deck, card_id=None):
         before = len(s.notes)

@@ -535,6 +535,14 @@ class EliteRules(MillionaireRules):
                 return True
         return False
 
+    def raisable(self, s, p):
+        # and the shares, sold to the bank at the price (АКЦИИ: «в любой момент ... перед своим ходом»,
+        # and by a debtor at any time: sell_shares_in_debt)
+        total = super().raisable(s, p)
+        if self.opt["sell_shares_in_debt"]:
+            total += s.held(p, "shares") * self.price(s)
+        return total
+
     def board_changes(self, before, after):
         # and the share price marker and the FORTUNE cards on the wheel
         notes = super().board_changes(before, after)

@@ -233,47 +233,15 @@ class MonopolyRules(Rules):
             return right.bid
         return super().build_price(s, cell)
 
-    def sells_short(self, s, cell):
-        """A hotel the bank lacks the houses to swap back: the group's hotels go at once."""
-        return s.level.get(cell.id, 0) > self.houses_max() and self.left(s, "house") < self.houses_max()
+    # a hotel the bank lacks the houses to swap back for: the group's hotels go at once
+    # (Rules.sell_large_short, "All hotels of one color group must be sold at the same time")
+    SHORT_SALE_NOTE = "hotels_sold_short"
 
-    def check_sell_building(self, s, cell):
-        if self.sells_short(s, cell):
-            return self.owner_of(s, cell), s.level[cell.id]
-        return super().check_sell_building(s, cell)
+    def small_top(self):
+        return self.houses_max()
 
-    def cmd_sell_building(self, s, args):
-        cell = self.plot_arg(args[0])
-        p = self.owner_of(s, cell)
-        if self.sells_short(s, cell):
-            self.sell_hotels_short(s, p, cell)
-            return
-        super().cmd_sell_building(s, args)
-
-    def sell_hotels_short(self, s, p, cell):
-        """Lack of buildings: a hotel cannot be swapped back for houses the bank lacks.
-
-        All hotels of the group are sold at once ("All hotels of one color group
-        must be sold at the same time"); the houses the group keeps (those on
-        its lots now plus the bank's spare ones) are spread evenly, the named
-        lot taking the fewest. Every level taken off is paid at half price.
-        """
-        group = self.edition.industry_plots(cell.industry)
-        old = {pid: s.level.get(pid, 0) for pid in group}
-        houses = sum(self.split(level)[0] for level in old.values()) + self.left(s, "house")
-        order = [pid for pid in group if pid != cell.id] + [cell.id]
-        base, extra = divmod(houses, len(group))
-        amount = 0
-        for i, pid in enumerate(order):
-            new = min(old[pid], self.houses_max(), base + (1 if i < extra else 0))
-            amount += (old[pid] - new) * self.edition.plots[pid].build_cost * self.opt["building_sale_percent"] // 100
-            if new:
-                s.level[pid] = new
-            else:
-                s.level.pop(pid, None)
-        self.transfer(s, BANK, p, amount)
-        s.notes.append(Note("hotels_sold_short", {"player": p, "industry": cell.industry, "amount": amount,
-                                                  "levels": {pid: s.level.get(pid, 0) for pid in group}}))
+    def small_left(self, s):
+        return self.left(s, "house")
 
     # ----- Lack of buildings: the shortage auction -----------------------------------------
 
