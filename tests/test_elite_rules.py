@@ -1699,3 +1699,16 @@ def test_an_enterprise_the_box_cannot_take_back_is_sold_with_its_industry():
     assert codes(event) == ["large_sold_short"]
     assert all(not g.state.level.get(p) for p in ("metal1", "metal2", "metal3"))
     assert cash(g, "Anna") == before + 3 * 4 * 100  # twelve levels at half of 200
+
+
+def test_the_blue_policy_covers_the_point_its_holder_picks():
+    """ПРАВИЛА СТРАХОВАНИЯ: with both points of a FORTUNE card adverse, BLUE «страхует только от
+    одного», the one its holder picks: the dearer for them. f23 charges 10 a share and 30 more;
+    Anna (BLUE, 1 share) is covered for the 30 and pays 10; Boris (BLUE, 5 shares) for the 50
+    and pays 30; Vera (no policy, no shares) pays 30."""
+    g = new()
+    arrange(g, held={("Anna", "blue"): 1, ("Anna", "shares"): 1, ("Boris", "blue"): 1, ("Boris", "shares"): 5},
+            fortune_top=("f23",))
+    on_fortune(g)
+    play(g, "draw f23")
+    assert (cash(g, "Anna"), cash(g, "Boris"), cash(g, "Vera")) == (2000 - 10, 2000 - 30, 2000 - 30)

@@ -14,6 +14,9 @@ from companion.engine.state import BANK, Debt, Note
 from companion.errors import BadCommand, EditionError, RuleViolation
 
 POLICIES = ("green", "blue", "orange", "red")
+# keys of a FORTUNE card's cover context besides player names (tuples: never a name)
+BLUE_PICKS = ("blue picks",)
+EFFECT = ("effect",)
 SHORT_TERM = ("green", "blue")
 
 ELITE_EFFECTS = {
@@ -394,7 +397,8 @@ class EliteRules(MillionaireRules):
         used = ctx.get(p)
         if used in ("orange", "red"):
             return True
-        if s.held(p, "blue") and used != "blue":
+        picked = ctx.get(BLUE_PICKS, {}).get(p, ctx.get(EFFECT))
+        if s.held(p, "blue") and used != "blue" and picked == ctx.get(EFFECT):
             ctx[p] = "blue"
             s.notes.append(Note("policy_covered", {"player": p, "policy": "blue"}))
             return True
@@ -430,14 +434,44 @@ class EliteRules(MillionaireRules):
         if card.long_term:
             s.extra["fortune"] = s.extra["fortune"] + (card.id,)
             s.notes.append(Note("fortune_in_force", {"card": card.id}))
-        ctx = {}
-        for eff in card.effects:
+        ctx: dict = {}
+        if card.deck == "fortune":
+            ctx[BLUE_PICKS] = self.blue_picks(s, card)
+        for i, eff in enumerate(card.effects):
             if p not in s.alive:
                 return
+            ctx[EFFECT] = i
             if card.deck == "fortune":
                 self.apply_fortune_effect(s, eff, card, ctx)
             else:
                 self.apply_effect(s, p, eff, card)
+
+    def fortune_costs(self, s, q, eff):
+        """What one point of a FORTUNE card makes q pay (0: nothing)."""
+        do = eff["do"]
+        if do == "each_player_pays":
+            return eff["amount"]
+        if do == "each_pays_per_share":
+            return eff["amount"] * s.held(q, "shares")
+        if do == "each_pays_per_building":
+            small, large = self.player_buildings(s, q)
+            return small * eff["small"] + large * eff["large"]
+        return 0
+
+    def blue_picks(self, s, card):
+        """Player -> the point of the card their BLUE policy covers: the dearest for them.
+
+        ПРАВИЛА СТРАХОВАНИЯ: «если на карточке ФОРТУНА оба пункта неблагоприятны для игрока,
+        синий страховой полис страхует только от одного», and the holder picks which:
+        the point that costs them most, the pick every holder makes (the first on a tie).
+        """
+        picks = {}
+        for q in s.alive:
+            if s.held(q, "blue"):
+                costs = [self.fortune_costs(s, q, eff) for eff in card.effects]
+                if any(costs):
+                    picks[q] = costs.index(max(costs))
+        return picks
 
     def apply_fortune_effect(self, s, eff, card, ctx):
         do = eff["do"]
