@@ -26,8 +26,10 @@ from companion.errors import (
     exit_code,
 )
 from companion.ledger.anchor import default_state_dir
+from companion.messages import label
 from companion.table import new_game, new_request_id, open_game, recover_game, verify_game
 from companion.view import event_lines, state_json, state_text
+from companion.words import ENV_LANG, language_from_env
 
 DEFAULT_DB = "companion-game.sqlite"
 REQUEST_LINE = {
@@ -39,6 +41,10 @@ LEGAL_HEADING = {
            "none": "  nothing now"},
     "ru": {"table": "что можно сделать сейчас (и кто):", "player": "что {player} может сделать сейчас:",
            "none": "  сейчас ничего"},
+}
+OPTION_FORM = {
+    "en": "--option takes KEY=VALUE, not '{item}'",
+    "ru": "--option ждёт КЛЮЧ=ЗНАЧЕНИЕ, а не «{item}»",
 }
 AS_CONFLICT = {
     "en": "--as {flag} and the line's {prefix} name two different actors; give one",
@@ -61,13 +67,13 @@ def cmd_new(args):
     for item in args.option or ():
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise CompanionError(f"--option takes KEY=VALUE, not '{item}'")
+            raise CompanionError(OPTION_FORM[args.lang].format(item=item))
         options[key] = value
     table = new_game(path, args.edition, args.players, seed, options)
     try:
         for line in event_lines(table.rules, table.game.events[0], args.lang):
             out(line)
-        out(f"ledger: {path}")
+        out(f"{label('ledger', args.lang)}: {path}")
         show_head(table, args)
     finally:
         table.close()
@@ -126,15 +132,15 @@ def cmd_do(args):
                 raise LedgerError(f"the disk failed while storing `{line}`, and a later synced look shows it "
                                   f"was NOT stored: nothing was booked; repeat it with `companion do "
                                   f"--request-id {request_id} {retry}`") from None
-            print(f"warning: the disk failed while storing event #{exc.seq}; a later synced look shows it "
-                  "IS stored", file=sys.stderr)
+            print(f"{label('warning', args.lang)}: the disk failed while storing event #{exc.seq}; a later "
+                  "synced look shows it IS stored", file=sys.stderr)
             event = table.game.events[exc.seq - 1]
         out(f"#{event.seq} {event_text(event)}")
         for text in event_lines(table.rules, event, args.lang):
             out("  " + text)
         show_head(table, args)
         for warning in table.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"{label('warning', args.lang)}: {warning}", file=sys.stderr)
     finally:
         table.close()
 
@@ -162,14 +168,14 @@ def legal_lines(table, actor, lang) -> list[str]:
 
 def show_head(table, args):
     seq, head = table.head()
-    out(f"head: #{seq} {table.head_words(args.lang)}")
+    out(f"{label('head', args.lang)}: #{seq} {table.head_words(args.lang)}")
 
 
 def cmd_state(args):
     table = open_game(db_path(args), readonly=True)
     try:
         for warning in table.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"{label('warning', args.lang)}: {warning}", file=sys.stderr)
         legal = args.legal or args.as_player is not None
         actor = actor_of(table, args.as_player, args.lang)
         if args.json:
@@ -186,7 +192,7 @@ def cmd_state(args):
         else:
             out(state_text(table.rules, table.state, args.lang))
             if "recovered_from" in table.meta:
-                out(f"  recovered from {table.meta['recovered_from']}")
+                out(f"  {label('recovered', args.lang)} {table.meta['recovered_from']}")
             show_head(table, args)
             if legal:
                 for line in legal_lines(table, actor, args.lang):
@@ -209,7 +215,7 @@ def cmd_history(args):
                 "notes": [n.as_json() for n in r.event.notes]} for r in rows], ensure_ascii=False, indent=2))
             return
         for r in rows:
-            mark = " (undone)" if r.event.seq in undone else ""
+            mark = " " + label("undone", args.lang) if r.event.seq in undone else ""
             out(f"#{r.event.seq} {event_text(r.event)}{mark}")
             for text in event_lines(table.rules, r.event, args.lang):
                 out("    " + text)
@@ -221,10 +227,10 @@ def cmd_verify(args):
     table = verify_game(db_path(args))
     try:
         seq, _ = table.head()
-        out(f"verified: {seq} events replayed from the start, hash chain and anchor agree")
+        out(label("verified", args.lang, count=seq))
         show_head(table, args)
         for warning in table.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"{label('warning', args.lang)}: {warning}", file=sys.stderr)
     finally:
         table.close()
 
@@ -245,7 +251,8 @@ def cmd_script(args):
 
     def echo(event):
         out(f"#{event.seq} {event_text(event)}")
-    table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None)
+    table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None,
+                       language=args.lang)
     try:
         if args.json:
             out(json.dumps(state_json(table.rules, table.state), ensure_ascii=False, indent=2))
@@ -258,13 +265,14 @@ def cmd_script(args):
 def cmd_editions(args):
     for name in shipped():
         ed = load_edition(name)
-        out(f"{name:<14} {ed.name} ({ed.players_min}-{ed.players_max} players, rules '{ed.rules}')")
+        out(label("edition_line", args.lang, id=name, name=ed.name, low=ed.players_min, high=ed.players_max,
+                  rules=ed.rules))
 
 
 def cmd_check_edition(args):
     ed = load_edition(args.file)
-    out(f"{args.file}: ok ({ed.name}, {len(ed.cells)} cells, {len(ed.plots)} plots, "
-        f"{sum(len(d) for d in ed.decks.values())} cards)")
+    out(label("edition_ok", args.lang, file=args.file, name=ed.name, cells=len(ed.cells), plots=len(ed.plots),
+              cards=sum(len(d) for d in ed.decks.values())))
 
 
 def cmd_demo(args):
@@ -281,10 +289,12 @@ def build_parser():
     ap = argparse.ArgumentParser(prog="companion", description=__doc__,
                                  epilog="exit codes: docs/exit-codes.md")
     lang = argparse.ArgumentParser(add_help=False)
+    # --lang may come before or after the subcommand; without it, $COMPANION_LANG, then the locale
     lang.add_argument("--lang", choices=messages.LANGUAGES, default=argparse.SUPPRESS,
-                      help="language of messages (en, ru)")
-    ap.add_argument("--lang", default=os.environ.get("COMPANION_LANG", "en"), choices=messages.LANGUAGES,
-                    help="language of messages (default $COMPANION_LANG or en)")
+                      help="language of messages and labels (en, ru)")
+    ap.add_argument("--lang", default=None, choices=messages.LANGUAGES,
+                    help=f"language of messages and labels (default ${ENV_LANG}, else the locale: "
+                    "LC_ALL, LC_MESSAGES or LANG ru* gives ru, anything else en)")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     def command(name, **kw):
@@ -375,17 +385,22 @@ def log_internal_error(exc: BaseException) -> str:
         return "standard error (the log could not be written)"
 
 
+def language(args) -> str:
+    """--lang if given (before or after the subcommand), else $COMPANION_LANG, else the locale."""
+    return args.lang if getattr(args, "lang", None) else language_from_env()
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    args.lang = language(args)
     try:
         args.func(args)
     except RuleViolation as exc:
-        print("refused: " + messages.render_error(exc, args.lang), file=sys.stderr)
+        print(f"{label('refused', args.lang)}: " + messages.render_error(exc, args.lang), file=sys.stderr)
         return exit_code(exc)
     except CompanionError as exc:
-        label = {6: "ledger damaged", 7: "outcome unknown", 8: "disk full",
-                 9: "BANK HALTED (a bug, nothing more is written)"}.get(exit_code(exc), "error")
-        print(f"{label}: {' '.join(str(exc).split())}", file=sys.stderr)
+        key = {6: "ledger damaged", 7: "outcome unknown", 8: "disk full", 9: "halted"}.get(exit_code(exc), "error")
+        print(f"{label(key, args.lang)}: {' '.join(str(exc).split())}", file=sys.stderr)
         return exit_code(exc)
     except BrokenPipeError:
         # `companion history | head`: the reader left; nothing to say
@@ -394,16 +409,16 @@ def main(argv=None):
     except OSError as exc:
         # a file the command was pointed at (not the ledger, whose errors are LedgerErrors)
         full = exc.errno == errno.ENOSPC
-        print(f"{'disk full' if full else 'error'}: {exc.filename or ''}: {exc.strerror or exc}".replace(": : ", ": "),
-              file=sys.stderr)
+        print(f"{label('disk full' if full else 'error', args.lang)}: {exc.filename or ''}: "
+              f"{exc.strerror or exc}".replace(": : ", ": "), file=sys.stderr)
         return EXIT_DISK_FULL if full else EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(label("interrupted", args.lang), file=sys.stderr)
         return 130
     except Exception as exc:            # the one broad catch: a bug, reported as one line and logged
         where = log_internal_error(exc)
         if where.startswith("standard error"):
             traceback.print_exception(exc, file=sys.stderr)
-        print(f"internal error: {type(exc).__name__} (a bug; the traceback is in {where})", file=sys.stderr)
+        print(label("internal", args.lang, kind=type(exc).__name__, where=where), file=sys.stderr)
         return EXIT_INTERNAL
     return EXIT_OK

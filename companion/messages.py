@@ -5,6 +5,7 @@ command line call `render` with the language they show. A code without a
 template still renders (as the code and its parameters), and a test checks
 that every code the engine emits has a template in every language.
 """
+from companion.words import Formatter, Word, term
 
 EN = {
     # ----- what happened ------------------------------------------------------
@@ -20,7 +21,7 @@ EN = {
     "circle_income": "{player} passed START: +{amount}",
     "circle_tax": "{player} paid circle tax {amount}",
     "tax_paid": "{player} paid tax {amount}",
-    "card_paid": "{player} paid {amount} ({card})",
+    "card_paid": "{player} paid {amount} to {to} ({card})",
     "card_received": "{player} received {amount} ({card})",
     "debt": "{player} owes {amount} to {to} ({reason}) but has {cash}: raise money or go bankrupt",
     "debt_paid": "{player} paid the {amount} owed to {to}",
@@ -47,8 +48,8 @@ EN = {
     "auction_roll_needed": "{player}: roll three times to choose the plot for auction",
     "auction_selected": "The dice choose {plot}",
     "auction_cancelled": "Auction cancelled ({reason})",
-    "built": "{player} built on {plot} (level {level}) for {cost}",
-    "building_sold": "{player} sold a building on {plot} for {amount}",
+    "built": "{player} built on {plot} ({building}) for {cost}",
+    "building_sold": "{player} sold a building on {plot} ({building}) for {amount}",
     "mortgaged": "{player} mortgaged {plot} for {amount}",
     "redeemed": "{player} redeemed {plot} for {amount}",
     "traded": "{player} and {other} traded: gave {gave} + {paid}, got {got} + {received}",
@@ -64,12 +65,12 @@ EN = {
     "offer_rejected": "{player} rejects trade offer {number} from {other}",
     "offer_withdrawn": "{player} withdraws trade offer {number} to {other}",
     "offer_lapsed": "Trade offer {number} ({player} to {other}) lapses ({reason})",
-    "shares_bought": "{player} bought {count} shares at {price} ({amount})",
-    "shares_sold": "{player} sold {count} shares at {price} ({amount})",
+    "shares_bought": "{player} bought {count:p:share|shares} at {price} ({amount})",
+    "shares_sold": "{player} sold {count:p:share|shares} at {price} ({amount})",
     "share_price": "Share price {old} -> {new}",
     "on_exchange": "{player} is on the EXCHANGE",
     "commission_paid": "{player} paid {amount} commission to {to}",
-    "policy_expired": "{player}'s {policy} policy expired",
+    "policy_expired": "{player}'s {policy} {count:w:policy|policies} expired ({count} back to the bank)",
     "insured": "{player} bought a {policy} policy for {amount}",
     "policy_used": "{player} used a {policy} policy ({reason})",
     "policy_covered": "{player}'s {policy} policy covers this",
@@ -79,7 +80,7 @@ EN = {
     "insurer_paid": "The insurer pays {player} {amount}",
     "detained_stays": "{player} is held at {cell}: without a double the token stays there",
     "plot_under_auction": "{plot} is being decided on (auction or policy): it stays as it is until then",
-    "not_a_roll": "{player} cannot reach {cell} with this roll ({steps} cells)",
+    "not_a_roll": "{player} cannot reach {cell} with this roll ({steps:p:cell|cells})",
     "tax_exemption": "{player} will skip the next circle tax",
     "tax_exempted": "{player} is exempt from this circle tax",
     "fortune_in_force": "Card {card} is in force until the next FORTUNE card",
@@ -98,12 +99,12 @@ EN = {
     "unknown_cell": "No cell called {cell}",
     "unknown_policy": "No policy colour {policy}",
     "not_a_number": "{what} must be a number, not '{value}'",
-    "out_of_range": "{what} {value} is outside {low}..{high}",
-    "dice_count": "Give {count} dice: {usage}",
+    "out_of_range": "{what} {value} is out of range: {bounds}",
+    "dice_count": "Give {count:p:die|dice}: {usage}",
     "player_count": "This edition takes {min} to {max} players, not {given}",
     "bad_player_name": "'{name}' cannot be a player's name",
     "duplicate_player": "Two players have the same name",
-    "game_over": "The game is over ({winner} won)",
+    "game_over": "The game is over (winner: {winner})",
     "game_already_started": "A game is already running",
     "bad_seed": "The deck seed must be a whole number from 0 to {high}, not {seed}",
     "request_reused": "Request {request_id} was already used for `{stored}`, so it cannot carry `{submitted}`: send a new request id",
@@ -113,9 +114,9 @@ EN = {
     "owner_only": "Only {player}, the owner of {plot}, may {verb}, not {actor}",
     "unknown_actor": "No player called '{actor}' at this table ({players})",
     "no_such_offer": "There is no open trade offer {number}",
-    "bad_request_id": "A request id is 1 to {limit} printable characters",
+    "bad_request_id": "A request id is 1 to {limit:p:printable character|printable characters}",
     "debt_first": "{player} must first pay {amount} to {creditor} (sell, mortgage, or go bankrupt)",
-    "pending_first": "First settle the {pending} ({player})",
+    "pending_first": "First settle {pending}{whose}",
     "already_rolled": "{player} has already rolled",
     "roll_first": "{player} must roll first",
     "roll_again": "{player} rolled a double and rolls again",
@@ -130,7 +131,7 @@ EN = {
     "fully_built": "{plot} is fully built",
     "build_evenly": "Build evenly: other plots of {industry} come first",
     "sell_evenly": "Sell evenly: take buildings off the other plots of {industry} first",
-    "supply_out": "The box has no more {kind}",
+    "supply_out": "The box has no more {kind:gen_pl}",
     "no_building": "There is no building on {plot}",
     "already_mortgaged": "{plot} is already mortgaged",
     "sell_buildings_first": "Sell the buildings on {plot} first",
@@ -153,12 +154,12 @@ EN = {
     "cannot_undo_start": "The start of the game cannot be undone",
     "cannot_undo_undo": "Event {event} is itself an undo: repeat the command instead",
     "already_undone": "Event {event} is already undone",
-    "too_old_to_undo": "Event {event} is too old to undo (the last {window} can be)",
+    "too_old_to_undo": "Event {event} is too old to undo (the last {window:p:event|events} can be)",
     "undo_blocked": "Event {event} cannot be undone: event {by} ({command}) depends on it; undo that first",
     "no_share_window": "{player} may buy shares only before the game, on passing START or on the EXCHANGE",
     "bank_not_selling": "The share price is 0: the bank sells no shares",
     "exchange_trade_used": "{player} has used the {stage} trade on the EXCHANGE",
-    "not_enough_shares": "{player} holds {held} shares, not {count}",
+    "not_enough_shares": "{player} holds {held:p:share|shares}, not {count}",
     "nobody_on_exchange": "Nobody is on the EXCHANGE",
     "commission_self": "{player} is on the EXCHANGE and trades directly",
     "commission_used": "{player} has already bought through the EXCHANGE this visit",
@@ -170,7 +171,7 @@ EN = {
     "no_auction_roll": "No AUCTION roll is due",
     "not_on_jackpot": "{player} is not on the JACKPOT",
     # ----- the command line itself (companion/engine/command.py) -------------------------
-    "line_too_long": "The line has {length} characters; at most {limit} are read",
+    "line_too_long": "The line has {length:p:character|characters}; at most {limit} are read",
     "bad_character": "Invisible or control character {char} at position {position}: type plain text",
     "unbalanced_quote": "The quote at position {position} is never closed",
     "stray_quote": "A quote at position {position} inside a word: quotes enclose whole words",
@@ -179,168 +180,171 @@ EN = {
 }
 
 RU = {
-    "game_started": "Новая игра {edition}: {players}",
+    # Names are never declined: a player's name stands as typed (the subject of a verb in the
+    # present tense, which has no gender, or before a colon or an arrow), a plot's or a card's
+    # name in «quotes» after a noun that takes the case (участок «Пекарня», по карточке «...»).
+    "game_started": "Новая игра «{edition}»: {players}",
     "rolled": "{player}: выпало {dice}",
-    "landed": "{player} на клетке {cell}",
-    "offer": "{player} может купить {plot} за {price}",
-    "bought": "{player} купил(а) {plot} за {price}",
-    "declined": "{player} отказался(ась) от {plot}",
-    "own_plot": "{player} на своём участке {plot}",
-    "no_rent_mortgaged": "{plot} заложен: аренда не платится",
-    "rent_paid": "{player} заплатил(а) {amount} аренды {to} за {plot}",
-    "circle_income": "{player} прошёл(ла) СТАРТ: +{amount}",
-    "circle_tax": "{player} заплатил(а) круговой налог {amount}",
-    "tax_paid": "{player} заплатил(а) налог {amount}",
-    "card_paid": "{player} заплатил(а) {amount} ({card})",
-    "card_received": "{player} получил(а) {amount} ({card})",
-    "debt": "{player} должен(на) {amount} ({to}, {reason}), а есть {cash}: продайте, заложите или объявите банкротство",
-    "debt_paid": "{player} выплатил(а) долг {amount} ({to})",
+    "landed": "{player} на клетке «{cell}»",
+    "offer": "{player} может купить участок «{plot}» за {price}",
+    "bought": "{player} покупает участок «{plot}» за {price}",
+    "declined": "{player} отказывается от участка «{plot}»",
+    "own_plot": "{player} на своём участке «{plot}»",
+    "no_rent_mortgaged": "Участок «{plot}» заложен: аренда не платится",
+    "rent_paid": "{player} → {to}: {amount}, аренда за участок «{plot}»",
+    "circle_income": "{player} проходит СТАРТ: +{amount}",
+    "circle_tax": "{player} платит круговой налог: {amount}",
+    "tax_paid": "{player} платит налог: {amount}",
+    "card_paid": "{player} → {to}: {amount} по карточке «{card}»",
+    "card_received": "{player} получает {amount} по карточке «{card}»",
+    "debt": "{player} → {to}: долг {amount} ({reason}), а наличных {cash}: продайте, заложите или объявите банкротство",
+    "debt_paid": "{player} → {to}: долг {amount} погашен",
     "turn": "Ход: {player}",
     "turn_skipped": "{player} пропускает ход",
     "will_skip": "{player} пропустит ход",
     "three_doubles": "{player}: три дубля подряд",
-    "detained": "{player} задержан(а): {cell}",
-    "still_detained": "{player} остаётся (попытка {tries})",
+    "detained": "{player}: задержание на клетке «{cell}»",
+    "still_detained": "{player} остаётся на месте (попытка {tries})",
     "released_by_double": "{player} выходит по дублю",
-    "released_by_card": "{player} выходит по карточке {card}",
-    "fine_paid": "{player} заплатил(а) штраф {amount}",
+    "released_by_card": "{player} выходит по карточке «{card}»",
+    "fine_paid": "{player} платит штраф {amount}",
     "draw_card": "{player}: возьмите карточку {deck}",
-    "card": "{player} вытянул(а) {card}",
-    "card_kept": "{player} сохраняет карточку {card}",
+    "card": "{player} тянет карточку «{card}»",
+    "card_kept": "{player} оставляет у себя карточку «{card}»",
     "deck_empty": "Колода {deck} пуста",
-    "choose_cell": "{player}: выберите {cells}",
-    "auction_opened": "Аукцион: {plot} (продавец {seller}), стартовая цена {opening}",
-    "auction_opening": "Стартовая цена {plot}: {opening}",
-    "bid": "{player} предлагает {amount} за {plot}",
-    "auction_won": "{player} получает {plot} за {amount}",
-    "auction_no_bids": "Ставок нет: {plot} остаётся на месте",
-    "bid_lapsed": "{player} уже не может заплатить {amount}: ставка снята, торги за {plot} продолжаются",
-    "auction_roll_needed": "{player}: три броска кубика выбирают участок для аукциона",
-    "auction_selected": "Кубики выбрали {plot}",
-    "auction_cancelled": "Аукцион отменён ({reason})",
-    "built": "{player} построил(а) на {plot} (уровень {level}) за {cost}",
-    "building_sold": "{player} продал(а) постройку на {plot} за {amount}",
-    "mortgaged": "{player} заложил(а) {plot} за {amount}",
-    "redeemed": "{player} выкупил(а) {plot} за {amount}",
-    "traded": "{player} и {other}: отдано {gave} + {paid}, получено {got} + {received}",
-    "paid": "{player} заплатил(а) {amount} игроку {to}",
-    "bankrupt_paid": "{player} был(а) должен(на) {amount} ({to}), отдано {from_debtor}",
-    "bankrupt": "{player} банкрот и выходит из игры",
-    "wealth_count": "Состояние: {wealth}",
+    "choose_cell": "{player}: выберите клетку — {cells}",
+    "auction_opened": "Аукцион: участок «{plot}», продавец {seller}, стартовая цена {opening}",
+    "auction_opening": "Стартовая цена участка «{plot}»: {opening}",
+    "bid": "{player} предлагает {amount} за участок «{plot}»",
+    "auction_won": "{player} получает участок «{plot}» за {amount}",
+    "auction_no_bids": "Ставок нет: участок «{plot}» остаётся, где был",
+    "bid_lapsed": "{player} уже не может заплатить {amount}: ставка снята, торги за участок «{plot}» продолжаются",
+    "auction_roll_needed": "{player}: бросьте кубик три раза, чтобы выбрать участок для АУКЦИОНА",
+    "auction_selected": "Кубик выбрал участок «{plot}»",
+    "auction_cancelled": "Аукцион отменён: {reason}",
+    "built": "{player} строит {building:acc} на участке «{plot}» за {cost}",
+    "building_sold": "{player} продаёт в БАНК {building:acc} с участка «{plot}» за {amount}",
+    "mortgaged": "{player} закладывает участок «{plot}» за {amount}",
+    "redeemed": "{player} выкупает участок «{plot}» за {amount}",
+    "traded": "Сделка: {player} отдаёт {gave} + {paid}, {other} отдаёт {got} + {received}",
+    "paid": "{player} → {to}: {amount}",
+    "bankrupt_paid": "{player} → {to}: долг {amount}, отдано {from_debtor}",
+    "bankrupt": "{player} — банкрот и выходит из игры",
+    "wealth_count": "Подсчёт состояния: {wealth}",
     "winner": "Победитель: {player}!",
-    "undone": "Событие {event} ({command}) отменено",
-    "offer_made": "Предложение сделки {number}: {player} предлагает игроку {other} {gave} в обмен на {got}",
-    "offer_open": "Открытое предложение сделки {number}: {player} отдаст игроку {other} {gave} и получит {got}",
-    "offer_accepted": "{player} принимает предложение сделки {number} от игрока {other}",
-    "offer_rejected": "{player} отклоняет предложение сделки {number} от игрока {other}",
-    "offer_withdrawn": "{player} отзывает своё предложение сделки {number}, сделанное игроку {other}",
-    "offer_lapsed": "Предложение сделки {number} ({player} → {other}) утратило силу ({reason})",
-    "shares_bought": "{player} купил(а) {count} акций по {price} ({amount})",
-    "shares_sold": "{player} продал(а) {count} акций по {price} ({amount})",
-    "share_price": "Курс акций {old} -> {new}",
+    "undone": "Событие {event} (`{command}`) отменено",
+    "offer_made": "Предложение сделки {number}: {player} → {other}: {gave} в обмен на {got}",
+    "offer_open": "Открытое предложение сделки {number}: {player} → {other}: {gave} в обмен на {got}",
+    "offer_accepted": "Предложение сделки {number} ({other} → {player}) принято",
+    "offer_rejected": "Предложение сделки {number} ({other} → {player}) отклонено",
+    "offer_withdrawn": "Предложение сделки {number} ({player} → {other}) отозвано",
+    "offer_lapsed": "Предложение сделки {number} ({player} → {other}) больше не действует: {reason}",
+    "shares_bought": "{player} покупает {count:p:акцию|акции|акций} по {price} (всего {amount})",
+    "shares_sold": "{player} продаёт {count:p:акцию|акции|акций} по {price} (всего {amount})",
+    "share_price": "Курс акций: {old} → {new}",
     "on_exchange": "{player} на БИРЖЕ",
-    "commission_paid": "{player} заплатил(а) {amount} посреднических {to}",
-    "policy_expired": "{player}: полис {policy} истёк",
-    "insured": "{player} купил(а) полис {policy} за {amount}",
-    "policy_used": "{player} использовал(а) полис {policy} ({reason})",
-    "policy_covered": "{player}: полис {policy} покрывает это",
-    "policy_claim": "{player} должен(на) {amount} ({card}): использовать ОРАНЖЕВЫЙ или КРАСНЫЙ полис или сохранить его и заплатить?",
-    "policy_question": "Участок {plot} игрока {player} выставляется на аукцион: использовать ОРАНЖЕВЫЙ или КРАСНЫЙ полис или сохранить его?",
+    "commission_paid": "{player} → {to}: {amount}, посреднический процент",
+    "policy_expired": "{player}: срок полиса истёк, {policy} полис возвращается в БАНК ({count} шт.)",
+    "insured": "{player} покупает {policy} полис за {amount}",
+    "policy_used": "{player} использует {policy} полис: {reason}",
+    "policy_covered": "{player}: {policy} полис страхует от этого",
+    "policy_claim": "{player}: к оплате {amount} по карточке «{card}» — использовать ОРАНЖЕВЫЙ или КРАСНЫЙ полис или сохранить его и заплатить?",
+    "policy_question": "Участок «{plot}» (владелец {player}) выставляется на аукцион: использовать ОРАНЖЕВЫЙ или КРАСНЫЙ полис или сохранить его?",
     "policy_kept": "{player} сохраняет полис",
-    "insurer_paid": "Страховая компания платит {player} {amount}",
-    "detained_stays": "{player} задержан(а) на {cell}: без дубля фишка остаётся там",
-    "plot_under_auction": "{plot} сейчас решается (аукцион или полис): участок не меняется до решения",
-    "not_a_roll": "{player} не может попасть на {cell} этим броском ({steps} клеток)",
-    "tax_exemption": "{player} освобождён(а) от следующего кругового налога",
+    "insurer_paid": "Страховая компания → {player}: {amount}",
+    "detained_stays": "{player} на клетке «{cell}»: без дубля фишка остаётся на месте",
+    "plot_under_auction": "Судьба участка «{plot}» сейчас решается (аукцион или полис): до решения он не меняется",
+    "not_a_roll": "{player} не может попасть на клетку «{cell}» этим броском ({steps:p:клетка|клетки|клеток})",
+    "tax_exemption": "{player} освобождается от следующего кругового налога",
     "tax_exempted": "{player} не платит этот круговой налог",
-    "fortune_in_force": "Карточка {card} действует до следующей карточки ФОРТУНЫ",
+    "fortune_in_force": "Карточка «{card}» действует до следующей карточки ФОРТУНЫ",
     "jackpot_offered": "{player} может сыграть в ДЖЕКПОТ",
-    "jackpot_played": "{player}: ставка {bet}, выпало {symbols}",
+    "jackpot_played": "{player}: ставка {bet}, выпало: {symbols}",
     "jackpot_won": "{player} выигрывает {amount} в ДЖЕКПОТ",
     "jackpot_bet_back": "{player} забирает свою ставку {bet} из кассы «Джекпот»",
-    "jackpot_lost": "{player} проиграл(а) ставку {bet}",
+    "jackpot_lost": "{player} теряет ставку {bet}: она остаётся в кассе «Джекпот»",
     "empty_command": "Пустая команда",
-    "unknown_command": "Неизвестная команда '{verb}'",
+    "unknown_command": "Неизвестная команда `{verb}`",
     "usage": "Формат: {usage}",
-    "unknown_player": "Нет игрока {player}",
-    "player_out": "{player} выбыл(а) из игры",
-    "unknown_plot": "Нет участка {plot}",
-    "unknown_cell": "Нет клетки {cell}",
-    "unknown_policy": "Нет полиса цвета {policy}",
-    "not_a_number": "{what}: нужно число, а не '{value}'",
-    "out_of_range": "{what} {value} вне пределов {low}..{high}",
-    "dice_count": "Нужно {count} кубика: {usage}",
-    "player_count": "В эту игру играют от {min} до {max} игроков, а не {given}",
-    "bad_player_name": "'{name}' не может быть именем игрока",
+    "unknown_player": "Нет игрока с именем {player}",
+    "player_out": "{player} уже вне игры",
+    "unknown_plot": "Нет участка «{plot}»",
+    "unknown_cell": "Нет клетки «{cell}»",
+    "unknown_policy": "Нет полиса цвета «{policy}»",
+    "not_a_number": "{what}: нужно число, а не «{value}»",
+    "out_of_range": "{what}: {value} — вне пределов, нужно {bounds}",
+    "dice_count": "Нужно {count:p:кубик|кубика|кубиков}: {usage}",
+    "player_count": "Игроков в этой игре — от {min} до {max}, а не {given}",
+    "bad_player_name": "«{name}» не может быть именем игрока",
     "duplicate_player": "У двух игроков одно имя",
-    "game_over": "Игра окончена (победитель {winner})",
+    "game_over": "Игра окончена, победитель: {winner}",
     "game_already_started": "Игра уже идёт",
     "bad_seed": "Число для тасовки колод — целое от 0 до {high}, а не {seed}",
-    "request_reused": "Запрос {request_id} уже использован для «{stored}» и не может нести «{submitted}»: нужен новый номер запроса",
+    "request_reused": "Запрос {request_id} уже использован для `{stored}` и не может нести `{submitted}`: нужен новый номер запроса",
     "table_only": "Только банкир (стол) может {verb}, а не {actor}",
     "not_yours": "Сейчас {verb} может только {player}, а не {actor}",
-    "for_yourself": "{actor} может {verb} только за себя, а не за {player}",
+    "for_yourself": "{actor} может {verb} только за себя, а в команде назван игрок {player}",
     "owner_only": "Только {player}, владелец участка «{plot}», может {verb}, а не {actor}",
-    "unknown_actor": "За столом нет игрока «{actor}» ({players})",
+    "unknown_actor": "За столом нет игрока «{actor}» (игроки: {players})",
     "no_such_offer": "Нет открытого предложения сделки {number}",
-    "bad_request_id": "Номер запроса — от 1 до {limit} печатных символов",
-    "debt_first": "{player} сначала должен(на) заплатить {amount} ({creditor}): продайте, заложите или объявите банкротство",
-    "pending_first": "Сначала завершите: {pending} ({player})",
-    "already_rolled": "{player} уже бросил(а) кубики",
-    "roll_first": "{player} должен(на) сначала бросить кубики",
+    "bad_request_id": "Номер запроса — от 1 до {limit:p:печатного символа|печатных символов|печатных символов}",
+    "debt_first": "{player} → {creditor}: сначала долг {amount} (продайте, заложите или объявите банкротство)",
+    "pending_first": "Сначала завершите: {pending}{whose}",
+    "already_rolled": "{player}: кубики уже брошены",
+    "roll_first": "{player}: сначала бросьте кубики",
     "roll_again": "{player}: дубль, бросайте ещё раз",
-    "insufficient_funds": "У {player} {cash}, а нужно {amount} ({what})",
+    "insufficient_funds": "{player}: наличных {cash}, а нужно {amount} ({what})",
     "no_offer": "Сейчас ничего не продаётся",
     "no_auction": "Аукцион не идёт",
     "auction_has_bids": "На аукционе уже есть ставки",
-    "bid_too_low": "Ставка {amount} мала: минимум {minimum}",
-    "plot_unowned": "У {plot} нет владельца",
-    "not_buildable": "На {plot} строить нельзя",
-    "need_monopoly": "{player} должен(на) владеть всей отраслью {industry} без залогов",
-    "fully_built": "{plot} застроен полностью",
-    "build_evenly": "Стройте равномерно: сначала другие участки отрасли {industry}",
-    "sell_evenly": "Продавайте равномерно: сначала с других участков отрасли {industry}",
-    "supply_out": "В коробке больше нет: {kind}",
-    "no_building": "На {plot} нет построек",
-    "already_mortgaged": "{plot} уже заложен",
-    "sell_buildings_first": "Сначала продайте постройки на {plot}",
-    "not_mortgaged": "{plot} не заложен",
+    "bid_too_low": "Ставка {amount} мала: нужно не меньше {minimum}",
+    "plot_unowned": "У участка «{plot}» нет владельца",
+    "not_buildable": "На участке «{plot}» строить нельзя",
+    "need_monopoly": "{player}: строить можно, только владея всей отраслью «{industry}» без заложенных участков",
+    "fully_built": "Участок «{plot}» застроен полностью",
+    "build_evenly": "Стройте равномерно: сначала другие участки отрасли «{industry}»",
+    "sell_evenly": "Продавайте равномерно: сначала постройки с других участков отрасли «{industry}»",
+    "supply_out": "В БАНКЕ больше нет {kind:gen_pl}",
+    "no_building": "На участке «{plot}» нет построек",
+    "already_mortgaged": "Участок «{plot}» уже заложен",
+    "sell_buildings_first": "Сначала продайте постройки на участке «{plot}»",
+    "not_mortgaged": "Участок «{plot}» не заложен",
     "before_own_turn_only": "{player}: {action} можно только перед своим ходом",
     "before_roll_only": "{player}: это можно только до броска",
     "trade_cash_both_ways": "Деньги в сделке идут только в одну сторону",
-    "not_owner": "{player} не владеет {plot}",
-    "plot_built": "На {plot} есть постройки: сначала продайте их",
-    "plot_mortgaged": "{plot} заложен и не может менять владельца",
+    "not_owner": "{player} не владеет участком «{plot}»",
+    "plot_built": "На участке «{plot}» есть постройки: сначала продайте их",
+    "plot_mortgaged": "Участок «{plot}» заложен и не может сменить владельца",
     "no_draw": "Сейчас не нужно тянуть карточку",
-    "card_not_in_deck": "Карточки {card} нет в колоде {deck}",
-    "card_not_held": "У {player} нет карточки {card}",
-    "card_not_usable": "Карточку {card} так использовать нельзя",
+    "card_not_in_deck": "Карточки «{card}» нет в колоде {deck}",
+    "card_not_held": "{player}: карточки «{card}» на руках нет",
+    "card_not_usable": "Карточку «{card}» так использовать нельзя",
     "no_choice": "Сейчас нечего выбирать",
-    "not_an_option": "{cell} не из предложенных",
-    "not_detained": "{player} не задержан(а)",
-    "not_in_debt": "{player} никому не должен(на)",
+    "not_an_option": "Клетка «{cell}» не из предложенных",
+    "not_detained": "{player}: задержания нет",
+    "not_in_debt": "{player}: долгов нет",
     "no_such_event": "Нет события {event}",
     "cannot_undo_start": "Начало игры отменить нельзя",
     "cannot_undo_undo": "Событие {event} само является отменой: повторите команду",
     "already_undone": "Событие {event} уже отменено",
-    "too_old_to_undo": "Событие {event} слишком давнее (можно отменить последние {window})",
-    "undo_blocked": "Событие {event} отменить нельзя: от него зависит событие {by} ({command}); отмените сначала его",
-    "no_share_window": "{player} может купить акции только до игры, проходя СТАРТ или на БИРЖЕ",
-    "bank_not_selling": "Курс акций 0: банк не продаёт акции",
-    "exchange_trade_used": "{player}: сделка на БИРЖЕ ({stage}) уже совершена",
-    "not_enough_shares": "У {player} {held} акций, а не {count}",
+    "too_old_to_undo": "Событие {event} слишком давнее (отменить можно только последние события, глубина отмены — {window:p:событие|события|событий})",
+    "undo_blocked": "Событие {event} отменить нельзя: от него зависит событие {by} (`{command}`); сначала отмените его",
+    "no_share_window": "{player} может купить акции только до начала игры, проходя СТАРТ или на БИРЖЕ",
+    "bank_not_selling": "Курс акций 0: БАНК не продаёт акции",
+    "exchange_trade_used": "{player}: сделка на БИРЖЕ {stage} уже совершена",
+    "not_enough_shares": "{player}: на руках {held:p:акция|акции|акций}, а нужно {count}",
     "nobody_on_exchange": "На БИРЖЕ никого нет",
     "commission_self": "{player} на БИРЖЕ и торгует напрямую",
-    "commission_used": "{player} уже покупал(а) через БИРЖУ в этот раз",
+    "commission_used": "{player}: покупка через БИРЖУ в этот раз уже была",
     "not_on_exchange": "{player} не на БИРЖЕ",
-    "exchange_played": "{player} уже сыграл(а) на БИРЖЕ",
-    "policy_not_for_debt": "Так можно использовать только ОРАНЖЕВЫЙ или КРАСНЫЙ полис (не {policy})",
-    "no_policy": "У {player} нет полиса {policy}",
+    "exchange_played": "{player}: игра на БИРЖЕ уже была",
+    "policy_not_for_debt": "Так можно использовать только ОРАНЖЕВЫЙ или КРАСНЫЙ полис, а не {policy}",
+    "no_policy": "{player}: {policy:gen} полиса нет",
     "nothing_to_cover": "{player}: полису сейчас нечего покрывать",
     "no_auction_roll": "Бросок для АУКЦИОНА не нужен",
-    "not_on_jackpot": "{player} не на ДЖЕКПОТЕ",
-    "line_too_long": "В строке {length} символов, а читается не больше {limit}",
-    "bad_character": "Невидимый или управляющий символ {char} в позиции {position}: наберите обычный текст",
+    "not_on_jackpot": "{player} не на клетке ДЖЕКПОТ",
+    "line_too_long": "В строке {length:p:символ|символа|символов}, а читается не больше {limit}",
+    "bad_character": "Невидимый или управляющий символ `{char}` в позиции {position}: наберите обычный текст",
     "unbalanced_quote": "Кавычка в позиции {position} не закрыта",
     "stray_quote": "Кавычка в позиции {position} внутри слова: в кавычки берут слово целиком",
     "empty_word": "Пустые кавычки в позиции {position}: напишите слово между ними",
@@ -365,7 +369,7 @@ CLASSIC = {
         "fund_empty": "БЛАГОТВОРИТЕЛЬНЫЙ ФОНД пуст: {player} ничего не получает",
         "black_business": "{player}: «ЧЁРНЫЙ» БИЗНЕС, переход в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
         "black_business_fine": "{player} платит штраф {amount} в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
-        "no_circle_income": "{player} переходит на {cell}: без кругового дохода",
+        "no_circle_income": "{player} переходит на клетку «{cell}»: без кругового дохода",
     },
 }
 
@@ -399,11 +403,11 @@ MONOPOLY = {
         "house_auction_opened": "Building shortage: one {kind} at auction ({left} left), opening {opening}",
         "house_bid": "{player} bids {amount} for a {kind}",
         "house_bid_lapsed": "{player} can no longer pay {amount}: the bid lapses, bidding for the {kind} reopens",
-        "house_auction_won": "{player} wins a {kind} for {amount}: place it with build",
+        "house_auction_won": "{player} wins a {kind} for {amount}: place it with `build`",
         "house_auction_no_bids": "No bids: the {kind} stays in the bank",
         "place_declined": "{player} does not take the {kind}",
         "hotels_sold_short": "{player} sold the hotels of {industry} without enough houses in the bank: +{amount}",
-        "mortgage_transfer_due": "{player} receives mortgaged {plot}: redeem it now for {redeem}, or keep_mortgage and pay {interest} interest",
+        "mortgage_transfer_due": "{player} receives mortgaged {plot}: redeem it now for {redeem}, or `keep_mortgage` and pay {interest} interest",
         "transfer_interest": "{player} paid {amount} interest on mortgaged {plot}",
         "bankrupt_to_player": "{player} is bankrupt to {to}, who takes {cash} cash, {plots} and {cards}",
         "bankrupt_to_bank": "{player} is bankrupt to the bank: {plots} return to the bank",
@@ -414,42 +418,42 @@ MONOPOLY = {
         "dealt": "{player} is dealt {plot} and pays {price}",
         "group_mortgaged": "A lot of {industry} is mortgaged: no building on {plot} until it is redeemed",
         "group_built": "{industry} has buildings: sell them to the bank before trading {plot}",
-        "shortage_auction": "Houses are short ({left} {kind} left, 2+ players can build): use house_auction {kind}",
-        "no_shortage": "No shortage of {kind}s ({left} left): build directly",
+        "shortage_auction": "Houses are short ({left} {kind} left, 2+ players can build): use `house_auction {kind_id}`",
+        "no_shortage": "No shortage of {kind:pl} ({left} left): build directly",
         "cannot_place": "{player} has no lot where a {kind} can go now",
-        "place_won_building": "{player} first places the {kind} won at auction (build) or declines it",
+        "place_won_building": "{player} first places the {kind} won at auction (`build`) or declines it",
         "no_rent_roll": "No rent throw is due",
         "no_mortgage_transfer": "No decision on mortgaged {plot} is due",
     },
     "ru": {
-        "rent_roll_needed": "{player}: бросьте кубики для ренты {plot} ({times} x сумма очков)",
-        "rent_dice": "{player}: выпало {dice} для ренты",
-        "card_rent_multiplied": "{player} платит ренту за {plot} в {times} раза больше (карточка)",
-        "no_rent_jailed": "{player} в тюрьме: рента за {plot} не взимается",
-        "house_auction_opened": "Нехватка построек: {kind} на аукционе (осталось {left}), стартовая цена {opening}",
-        "house_bid": "{player} предлагает {amount} за {kind}",
-        "house_bid_lapsed": "{player} уже не может заплатить {amount}: ставка снята, торги за {kind} продолжаются",
-        "house_auction_won": "{player} получает {kind} за {amount}: поставьте командой build",
-        "house_auction_no_bids": "Ставок нет: {kind} остаётся в банке",
-        "place_declined": "{player} отказывается от {kind}",
-        "hotels_sold_short": "{player} продал(а) отели группы {industry} при нехватке домов в банке: +{amount}",
-        "mortgage_transfer_due": "{player} получает заложенный {plot}: выкупите сейчас за {redeem} или keep_mortgage и заплатите {interest} процентов",
-        "transfer_interest": "{player} заплатил(а) {amount} процентов за заложенный {plot}",
-        "bankrupt_to_player": "{player} банкрот перед {to}: тот получает {cash} наличными, {plots} и {cards}",
-        "bankrupt_to_bank": "{player} банкрот перед банком: {plots} возвращаются банку",
-        "debt_lapsed": "Долг {amount} ({player} перед {to}) пропадает при банкротстве",
-        "cards_traded": "{player} и {other} обменялись карточками: отдано {gave}, получено {got}",
+        "rent_roll_needed": "{player}: бросьте кубики для аренды за участок «{plot}» ({times} × сумма очков)",
+        "rent_dice": "{player}: для аренды выпало {dice}",
+        "card_rent_multiplied": "{player} платит аренду за участок «{plot}» в {times:p:раз|раза|раз} больше (карточка)",
+        "no_rent_jailed": "{player} в тюрьме: аренда за участок «{plot}» не взимается",
+        "house_auction_opened": "Нехватка построек: на аукционе {kind} (в БАНКЕ осталось: {left}), стартовая цена {opening}",
+        "house_bid": "{player} предлагает {amount} за {kind:acc}",
+        "house_bid_lapsed": "{player} уже не может заплатить {amount}: ставка снята, торги за {kind:acc} продолжаются",
+        "house_auction_won": "{player} получает {kind:acc} за {amount}: поставьте его командой `build`",
+        "house_auction_no_bids": "Ставок нет: {kind} остаётся в БАНКЕ",
+        "place_declined": "{player} отказывается от {kind:gen}",
+        "hotels_sold_short": "{player} продаёт отели группы «{industry}» при нехватке домов в БАНКЕ: +{amount}",
+        "mortgage_transfer_due": "{player} получает заложенный участок «{plot}»: выкупите его сейчас за {redeem} или оставьте в залоге (`keep_mortgage`) и заплатите проценты: {interest}",
+        "transfer_interest": "{player} платит проценты {amount} за заложенный участок «{plot}»",
+        "bankrupt_to_player": "{player} — банкрот; кредитор {to} получает наличные {cash}, участки: {plots}; карточки: {cards}",
+        "bankrupt_to_bank": "{player} — банкрот перед БАНКОМ; участки возвращаются в БАНК: {plots}",
+        "debt_lapsed": "{player} → {to}: долг {amount} списан при банкротстве",
+        "cards_traded": "Обмен карточками: {player} отдаёт {gave}, {other} отдаёт {got}",
         "pot_collected": "{player} забирает копилку Бесплатной стоянки: {amount}",
-        "go_bonus": "{player} остановился(ась) на ВПЕРЁД: ещё {amount}",
-        "dealt": "{player} получает {plot} и платит {price}",
-        "group_mortgaged": "Участок группы {industry} заложен: строить на {plot} нельзя до выкупа",
-        "group_built": "В группе {industry} есть постройки: продайте их банку, прежде чем продавать {plot}",
-        "shortage_auction": "Домов не хватает (осталось {left}, {kind}; строить могут 2+ игрока): house_auction {kind}",
-        "no_shortage": "Нехватки нет ({kind}: осталось {left}): стройте напрямую",
-        "cannot_place": "У {player} нет участка, куда сейчас можно поставить {kind}",
-        "place_won_building": "{player} сначала ставит выигранный {kind} (build) или отказывается от него",
-        "no_rent_roll": "Бросок для ренты не нужен",
-        "no_mortgage_transfer": "Решение по заложенному {plot} не требуется",
+        "go_bonus": "{player} останавливается на клетке ВПЕРЁД: ещё {amount}",
+        "dealt": "{player} получает участок «{plot}» и платит {price}",
+        "group_mortgaged": "Участок группы «{industry}» заложен: строить на участке «{plot}» нельзя до выкупа",
+        "group_built": "В группе «{industry}» есть постройки: продайте их в БАНК, прежде чем продавать участок «{plot}»",
+        "shortage_auction": "Домов не хватает ({kind}: в БАНКЕ {left}, строить могут 2+ игрока): аукцион командой `house_auction {kind_id}`",
+        "no_shortage": "Нехватки нет ({kind}: в БАНКЕ {left}): стройте напрямую",
+        "cannot_place": "{player}: нет участка, куда сейчас можно поставить {kind:acc}",
+        "place_won_building": "{player} сначала ставит выигранный {kind} (`build`) или отказывается от него",
+        "no_rent_roll": "Бросок для аренды не нужен",
+        "no_mortgage_transfer": "Решение по заложенному участку «{plot}» не требуется",
     },
 }
 
@@ -470,7 +474,7 @@ MAD_MILLIONAIRE = {
         "lease_converted": "{player} buys their leased {plot} for the difference ${amount}",
         "lease_ended": "{player} ends the lease on {plot}: refund ${amount}",
         "business_abandoned": "{player} takes the SOLD sign off {plot} without selling",
-        "business_sold": "{player} sells {plot} ({face}, die {die}) for ${amount}",
+        "business_sold": "{player} sells {plot} at {face} (die {die}) for ${amount}",
         "six_rolled": "{player} rolled a six: take ${amount} or choose an opponent to miss a turn",
         "six_bonus": "{player} takes the ${amount} bonus",
         "finish_short": "{player} is on FINISH with ${cash}, needs ${target}",
@@ -496,42 +500,42 @@ MAD_MILLIONAIRE = {
         "already_missing": "{player} is already waiting to miss a turn",
     },
     "ru": {
-        "small_claimed": "{player} бесплатно получает {plot}",
-        "stunt_revealed": "Рекламная акция: {card}",
+        "small_claimed": "{player} бесплатно получает предприятие «{plot}»",
+        "stunt_revealed": "Рекламная акция: «{card}»",
         "stunts_reshuffled": "Карточки рекламных акций перетасованы и снова в игре",
-        "sent_home": "{player} возвращается к СТАРТУ ({reason})",
-        "stunt_completed": "{player} проводит акцию: {cell}, +${amount} (ряды {runs})",
-        "business_offer": "{player} может купить {plot} за ${price} или арендовать за ${lease}",
-        "business_offer_taken": "{plot} занят игроком {holder} ({tenure})",
+        "sent_home": "{player} возвращается на СТАРТ: {reason}",
+        "stunt_completed": "{player} проводит рекламную акцию на клетке «{cell}»: +${amount} (ряды предприятий: {runs})",
+        "business_offer": "{player} может купить предприятие «{plot}» за ${price} или арендовать за ${lease}",
+        "business_offer_taken": "Предприятие «{plot}» занято: {holder}, {tenure}",
         "real_estate_offer": "{player} может купить или арендовать любое предприятие или продать одно",
-        "business_leased": "{player} арендует {plot} за ${price}",
-        "lease_bought_out": "Аренда {player} на {plot} окончена: возврат ${amount}",
-        "lease_converted": "{player} выкупает арендованное {plot}, доплата ${amount}",
-        "lease_ended": "{player} прекращает аренду {plot}: возврат ${amount}",
-        "business_abandoned": "{player} снимает табличку SOLD с {plot} без продажи",
-        "business_sold": "{player} продаёт {plot} ({face}, кубик {die}) за ${amount}",
-        "six_rolled": "{player} выбросил шестёрку: взять ${amount} или заставить соперника пропустить ход",
+        "business_leased": "{player} арендует предприятие «{plot}» за ${price}",
+        "lease_bought_out": "{player}: аренда предприятия «{plot}» окончена, возврат ${amount}",
+        "lease_converted": "{player} выкупает арендованное предприятие «{plot}», доплата ${amount}",
+        "lease_ended": "{player} прекращает аренду предприятия «{plot}»: возврат ${amount}",
+        "business_abandoned": "{player} снимает табличку SOLD с предприятия «{plot}» без продажи",
+        "business_sold": "{player} продаёт предприятие «{plot}» {face} (кубик {die}): ${amount}",
+        "six_rolled": "{player}: шестёрка! Взять ${amount} или выбрать соперника, который пропустит ход",
         "six_bonus": "{player} берёт премию ${amount}",
-        "finish_short": "{player} на ФИНИШЕ с ${cash}, нужно ${target}",
+        "finish_short": "{player} на ФИНИШЕ: ${cash}, а нужно ${target}",
         "claim_setup_only": "Бесплатное малое предприятие выбирают до первого броска",
-        "claim_first": "Сначала каждый выбирает бесплатное малое предприятие ({players})",
-        "not_small": "{plot} не из шести малых отдельных зданий",
-        "already_claimed": "У {player} уже есть бесплатное предприятие",
-        "business_taken": "На {plot} уже стоит табличка SOLD",
-        "unknown_business": "Нет предприятия {plot}",
-        "no_reveal": "Сейчас не нужно открывать карточку акции",
+        "claim_first": "Сначала каждый выбирает бесплатное малое предприятие (ещё не выбрали: {players})",
+        "not_small": "Предприятие «{plot}» — не из шести малых отдельных зданий",
+        "already_claimed": "{player}: бесплатное предприятие уже выбрано",
+        "business_taken": "На предприятии «{plot}» уже стоит табличка SOLD",
+        "unknown_business": "Нет предприятия «{plot}»",
+        "no_reveal": "Сейчас не нужно открывать карточку рекламной акции",
         "no_move": "Сейчас нет хода",
-        "unreachable": "С броском {steps} нельзя остановиться на {cell}",
-        "no_sign_left": "У {player} не осталось табличек SOLD: прекратите аренду или снимите табличку",
-        "already_bought": "{plot} куплено игроком {holder}: его нельзя купить или арендовать",
-        "not_offered": "{player} не может сейчас купить или арендовать {plot}",
-        "no_lease_price": "У {plot} нет цены аренды",
-        "own_business": "{plot} уже у {player}",
-        "not_your_lease": "{player} не арендует {plot}",
-        "not_bought_by_you": "{player} не покупал {plot}",
+        "unreachable": "Бросок {steps}: на клетке «{cell}» не остановиться",
+        "no_sign_left": "{player}: табличек SOLD не осталось — прекратите аренду или снимите табличку",
+        "already_bought": "Предприятие «{plot}» уже куплено (владелец: {holder}): его нельзя купить или арендовать",
+        "not_offered": "{player} не может сейчас купить или арендовать предприятие «{plot}»",
+        "no_lease_price": "У предприятия «{plot}» нет цены аренды",
+        "own_business": "{player}: предприятие «{plot}» уже ваше",
+        "not_your_lease": "{player} не арендует предприятие «{plot}»",
+        "not_bought_by_you": "Предприятие «{plot}» не куплено игроком {player}",
         "sell_not_now": "{player} продаёт только вместо хода или на клетке «Недвижимость»",
         "no_six": "Сейчас нет шестёрки",
-        "miss_self": "{player} выбирает соперника",
+        "miss_self": "{player}: пропустить ход должен соперник",
         "already_missing": "{player} уже пропускает ход",
     },
 }
@@ -621,6 +625,12 @@ PUT_BACK = {
         "put_price": "Put back: the share price marker on {price}",
         "put_fortune": "Put back: FORTUNE cards on the wheel: {cards}",
         "put_stunts": "Put back: the stunt cards face up: {cards}",
+        "can_still_pay": "{player} owes {amount} but could still raise {could} (sell buildings, mortgage plots, "
+                         "sell shares): no bankruptcy yet",
+        "large_sold_short": "{player} sold the enterprises of {industry} at once (the bank has no branches to "
+                            "give back): +{amount}",
+        "card_kept_until_paid": "{player} cannot pay {amount} for {card} now and keeps the card until they can",
+        "card_carried_out": "{player} can now carry out {card}",
     },
     "ru": {
         "put_token": "Вернуть: фишку игрока {player} на клетку «{cell}»",
@@ -634,6 +644,13 @@ PUT_BACK = {
         "put_price": "Вернуть: курс акций на отметку {price}",
         "put_fortune": "Вернуть: на КОЛЕСО ФОРТУНЫ карточки: {cards}",
         "put_stunts": "Вернуть: открытые карточки рекламных акций: {cards}",
+        "can_still_pay": "{player}: долг {amount}, но можно собрать ещё {could} (продать постройки, заложить "
+                         "участки, продать акции) — банкротство пока не объявляется",
+        "large_sold_short": "{player}: предприятия отрасли «{industry}» проданы все сразу (в БАНКЕ нет филиалов "
+                            "на замену): +{amount}",
+        "card_kept_until_paid": "{player}: заплатить {amount} по карточке «{card}» пока нечем — карточка остаётся "
+                                "у игрока до уплаты",
+        "card_carried_out": "{player}: карточка «{card}» выполнена",
     },
 }
 EN.update(PUT_BACK["en"])
@@ -642,50 +659,348 @@ RU.update(PUT_BACK["ru"])
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
 
+# ----- the words parameters carry as codes or ids ------------------------------------------------
+# Each code a parameter may carry becomes words of the glossary (companion/glossary.toml) or of
+# these tables; plot, cell, card, deck and industry ids become the edition's names.
 
-def _name(edition, ref):
+ACCOUNTS = {"bank": "bank", "jackpot": "jackpot_box", "charity": "charity", "pot": "pot", "table": "table"}
+POLICIES = ("green", "blue", "orange", "red")
+DECKS = {"chance": "chance", "fortune": "fortune", "movement": "movement",
+         "community_chest": "community_chest", "stunt": "stunt"}
+BUILDINGS = {"millionaire": ("branch", "enterprise"), "monopoly": ("house", "hotel")}
+KINDS = {"house": "house", "hotel": "hotel", "shares": "share"}
+PARTY_KEYS = ("player", "other", "actor", "seller", "holder", "winner", "to", "creditor")
+NUMBER_KEYS = ("amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
+               "by", "window", "limit", "length", "position", "min", "max", "given", "high", "low", "opening",
+               "minimum", "bet", "old", "new", "left", "redeem", "interest", "times", "step", "target", "die",
+               "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large")
+
+# what a number or a payment is (`what` of not_a_number, out_of_range, insufficient_funds)
+WHAT = {
+    "en": {"amount": "amount", "offer": "offer number", "die": "die", "shares": "number of shares",
+           "fee": "commission", "bet": "bet", "bid": "bid", "trade": "trade", "payment": "payment",
+           "fine": "fine", "commission": "commission", "jackpot": "JACKPOT bet"},
+    "ru": {"amount": "Сумма", "offer": "Номер предложения", "die": "Кубик", "shares": "Число акций",
+           "fee": "Посреднический процент", "bet": "Ставка", "bid": "ставка", "trade": "сделка",
+           "payment": "платёж", "fine": "штраф", "commission": "посреднический процент",
+           "jackpot": "ставка в ДЖЕКПОТ"},
+}
+# what is still to be settled (a pending decision's kind): pending_first, the state view
+PENDING = {
+    "en": {"offer": "the decision to buy or decline", "draw": "drawing the card", "auction": "the auction",
+           "choose": "choosing the cell", "auction_roll": "the AUCTION rolls", "claim": "the policy decision",
+           "reveal": "turning over the stunt card", "move": "saying where the car stopped",
+           "six": "the six (the bonus or a missed turn for an opponent)",
+           "house_auction": "the building auction", "place_building": "placing the building won",
+           "rent_roll": "the rent throw", "mortgage_transfer": "the decision on a mortgaged plot"},
+    "ru": {"offer": "решение о покупке участка", "draw": "взять карточку", "auction": "аукцион",
+           "choose": "выбор клетки", "auction_roll": "броски кубика для АУКЦИОНА",
+           "claim": "решение о страховом полисе", "reveal": "открыть карточку рекламной акции",
+           "move": "указать, где остановилась машина", "six": "шестёрка: премия или пропуск хода соперником",
+           "house_auction": "аукцион постройки", "place_building": "поставить выигранную постройку",
+           "rent_roll": "бросок для аренды", "mortgage_transfer": "решение по заложенному участку"},
+}
+STAGES = {"en": {"before": "before-the-roll", "after": "after-the-roll"},
+          "ru": {"before": "до броска", "after": "после броска"}}
+TENURE = {"en": {"leased": "leased", "bought": "bought"}, "ru": {"leased": "в аренде", "bought": "куплено"}}
+FACES = {"en": {"half": "half price", "full": "full price", "double": "double price", "triple": "triple price"},
+         "ru": {"half": "за полцены", "full": "по полной цене", "double": "по двойной цене",
+                "triple": "по тройной цене"}}
+SYMBOLS = {"en": {"cherry": "cherry", "lemon": "lemon", "bell": "bell", "bar": "bar", "seven": "seven", "*": "any"},
+           "ru": {"cherry": "вишня", "lemon": "лимон", "bell": "колокольчик", "bar": "слиток", "seven": "семёрка",
+                  "*": "любой"}}
+# what a player holds (state view; put_items)
+ITEMS = {"en": {"shares": "shares", "signs": "SOLD signs", "rating": "rating step"},
+         "ru": {"shares": "акции", "signs": "таблички SOLD", "rating": "ступень рейтинга"}}
+# a usage parameter that is words, not a command's syntax
+USAGE_WORDS = {
+    "en": {"each card once": "each card once", "each plot once": "each plot once"},
+    "ru": {"each card once": "каждая карточка — один раз", "each plot once": "каждый участок — один раз"},
+}
+ACTOR_USAGE_RU = "`ИМЯ: КОМАНДА...` (ИМЯ — имя игрока или `table`)"
+NOTHING = {"en": "-", "ru": "ничего"}
+UNKNOWN = {"en": "-", "ru": "—"}
+AND = {"en": ", ", "ru": " и "}
+OR = {"en": ", ", "ru": " или "}
+
+# the terminal's own labels (companion/cli.py, companion/view.py, companion/script.py)
+LABELS = {
+    "en": {"refused": "refused", "error": "error", "warning": "warning", "accounts": "accounts",
+           "waiting": "waiting for", "winner": "winner", "out": "(out)", "mortgaged": "(m)",
+           "undone": "(undone)", "head": "head", "ledger": "ledger", "recovered": "recovered from",
+           "ledger damaged": "ledger damaged", "outcome unknown": "outcome unknown", "disk full": "disk full",
+           "halted": "BANK HALTED (a bug, nothing more is written)", "interrupted": "interrupted",
+           "internal": "internal error: {kind} (a bug; the traceback is in {where})",
+           "verified": "verified: {count} events replayed from the start, hash chain and anchor agree",
+           "edition_line": "{id:<14} {name} ({low}-{high} players, rules '{rules}')",
+           "edition_ok": "{file}: ok ({name}, {cells} cells, {plots} plots, {cards} cards)",
+           "price": "share price", "exchange": "on the EXCHANGE", "fortune": "FORTUNE cards in force",
+           "window": "may buy shares (passing START)", "jackpot": "may play the JACKPOT",
+           "claimed": "free business taken", "leased": "leased", "stunts": "publicity stunts face up",
+           "may": "may buy or lease", "on_finish": "on FINISH", "queue": "still to settle",
+           "rating_places": "rating steps taken", "card_move": "card move", "anywhere": "any business"},
+    "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание", "accounts": "счета",
+           "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
+           "undone": "(отменено)", "head": "последнее событие", "ledger": "журнал",
+           "recovered": "восстановлено из", "ledger damaged": "журнал повреждён",
+           "outcome unknown": "исход неизвестен", "disk full": "диск заполнен",
+           "halted": "БАНК ОСТАНОВЛЕН (ошибка программы, больше ничего не записывается)",
+           "interrupted": "прервано",
+           "internal": "внутренняя ошибка: {kind} (ошибка программы; трассировка: {where})",
+           "verified": "проверено: событий переиграно с начала — {count}, цепочка хешей и якорь сходятся",
+           "edition_line": "{id:<14} {name} (игроков: {low}–{high}, правила «{rules}»)",
+           "edition_ok": "{file}: в порядке ({name}; клеток: {cells}, участков: {plots}, карточек: {cards})",
+           "price": "курс акций", "exchange": "на БИРЖЕ", "fortune": "действуют карточки ФОРТУНЫ",
+           "window": "может купить акции (прошёл СТАРТ)", "jackpot": "может сыграть в ДЖЕКПОТ",
+           "claimed": "бесплатное предприятие взято", "leased": "в аренде",
+           "stunts": "открытые рекламные акции", "may": "может купить или арендовать",
+           "on_finish": "на ФИНИШЕ", "queue": "ещё решить", "rating_places": "занятые ступени рейтинга",
+           "card_move": "ход по карточке", "anywhere": "любое предприятие"},
+}
+
+
+def label(key, language="en", **params):
+    """One of the terminal's fixed labels in the language (params fill its blanks)."""
+    text = LABELS.get(language, LABELS["en"]).get(key) or LABELS["en"][key]
+    return text.format(**params) if params else text
+
+
+def _lang(language):
+    return language if language in CATALOGS else "en"
+
+
+def cell_name(edition, ref):
+    """A plot's or cell's name (an id the edition does not know stays as given: what was typed)."""
     if edition is None or not isinstance(ref, str):
         return ref
     cell = edition.cell(ref)
     return cell.name if cell is not None else ref
 
 
-def _show(value):
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(_show(v)) for v in value) or "-"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+def card_text(edition, ref, language="en"):
+    """A card's text as the box prints it (in Russian without the closing full stop, as it is quoted)."""
+    if edition is None or ref not in getattr(edition, "cards", {}):
+        return ref
+    text = edition.cards[ref].text
+    return text.rstrip(".") if language == "ru" else text
+
+
+def deck_name(edition, deck, language="en"):
+    """A deck's name: the glossary's, or the name of the board's cell that deals it."""
+    lang = _lang(language)
+    cells = [c for c in getattr(edition, "cells", ()) if c.deck == deck]
+    if cells and (edition.language.split("-")[0] == lang or deck not in DECKS):
+        return cells[0].name
+    if deck in DECKS:
+        return term(DECKS[deck], lang)
+    return cells[0].name if cells else deck
+
+
+def party(value, language="en"):
+    """A player's name as typed; a system account or the table in words; nobody as a dash."""
+    if value is None:
+        return UNKNOWN[_lang(language)]
+    if value in ACCOUNTS:
+        return term(ACCOUNTS[value], _lang(language))
     return value
 
 
-def render(code, params, language="en", edition=None):
-    """One line of text for a message code; plot and cell ids become their names."""
+def policy_word(colour, language="en"):
+    """A policy's colour as the rulebook writes it: ЗЕЛЁНЫЙ (`{policy} полис`), GREEN (`{policy} policy`)."""
+    return term(colour, _lang(language)) if colour in POLICIES else colour
+
+
+def kind_word(kind, language="en", edition=None):
+    """What the box runs out of or what is auctioned: a building, shares, a policy of a colour."""
+    lang = _lang(language)
+    if kind in ("small", "large"):
+        family = "monopoly" if edition is not None and edition.rules == "monopoly" else "millionaire"
+        return term(BUILDINGS[family][kind == "large"], lang)
+    if kind in KINDS:
+        return term(KINDS[kind], lang)
+    if kind in POLICIES:
+        colour, policy = term(kind, lang), term("policy", lang)
+        if lang == "ru":
+            return Word(f"{colour} {policy}", {case: f"{colour.form(case)} {policy.form(case)}"
+                                               for case in ("gen", "acc", "gen_pl")})
+        return Word(f"{colour} {policy}", {"pl": f"{colour} policies", "gen_pl": f"{colour} policies"})
+    return kind
+
+
+def building_word(level, edition, language="en"):
+    """The building at a level of a plot: a branch up to small_max, then an enterprise (house, hotel)."""
+    small_max = (edition.buildings.get("small_max", 4) if edition is not None else 4) or 4
+    return kind_word("small" if int(level) <= small_max else "large", language, edition)
+
+
+def item_word(item, language="en"):
+    lang = _lang(language)
+    if item in POLICIES:
+        return kind_word(item, lang)
+    return ITEMS[lang].get(item, item)
+
+
+def industry_name(edition, ref):
+    if edition is None or ref not in getattr(edition, "industries", {}):
+        return ref
+    return edition.industries[ref].name
+
+
+def thing_name(edition, ref, language="en"):
+    """An item of a trade or a list: a card's text, a plot's name (quoted in Russian), or a sum."""
+    lang = _lang(language)
+    if edition is not None and isinstance(ref, str) and ref in edition.cards:
+        name = card_text(edition, ref, lang)
+    elif isinstance(ref, str):
+        name = cell_name(edition, ref)
+    else:
+        return str(ref)
+    return f"«{name}»" if lang == "ru" else name
+
+
+def listing(items, language="en", edition=None, joiner=", "):
+    lang = _lang(language)
+    shown = [thing_name(edition, v, lang) for v in items]
+    return joiner.join(shown) if shown else NOTHING[lang]
+
+
+def pending_words(kind, language="en", edition=None, plot=None):
+    """A pending decision in words (`waiting for`, pending_first)."""
+    lang = _lang(language)
+    text = PENDING[lang].get(kind)
+    if text is None:
+        text = kind.replace("_", " ")
+    if plot:
+        name = cell_name(edition, plot)
+        text += f": «{name}»" if lang == "ru" else f": {name}"
+    return text
+
+
+def _reason(value, language, edition):
+    lang = _lang(language)
+    words = REASONS.get(lang, REASONS["en"])
+    if value in words:
+        return words[value]
+    if edition is not None and value in edition.cards:
+        return thing_name(edition, value, lang)       # a card as the reason (Deluxe rating)
+    if edition is not None and edition.cell(value) is not None:
+        return thing_name(edition, value, lang)       # a cell as the reason
+    return value
+
+
+def _what(value, language, edition):
+    lang = _lang(language)
+    if value in WHAT[lang]:
+        return WHAT[lang][value]
+    if value in POLICIES:
+        return kind_word(value, lang)
+    if edition is not None and isinstance(value, str) and edition.cell(value) is not None:
+        return thing_name(edition, value, lang)
+    return value
+
+
+def _usage(value, language):
+    lang = _lang(language)
+    if value in USAGE_WORDS[lang]:
+        return USAGE_WORDS[lang][value]
+    if lang == "ru":
+        if value.startswith("NAME: COMMAND"):
+            return ACTOR_USAGE_RU
+        return f"`{value}`"
+    return value
+
+
+def _bounds(params, language):
+    low, high = params.get("low"), params.get("high")
+    if language == "ru":
+        return f"от {low} до {high}" if high is not None else f"не меньше {low}"
+    return f"{low} to {high}" if high is not None else f"at least {low}"
+
+
+def shown_params(code, params, language="en", edition=None):
+    """The parameters of a message as its templates show them: names, words, and derived ones."""
+    lang = _lang(language)
     shown = {}
     for key, value in params.items():
         if key in ("plot", "cell"):
-            value = _name(edition, value)
+            value = cell_name(edition, value)
+        elif key in PARTY_KEYS:
+            value = party(value, lang)
         elif key == "reason":
-            words = REASONS.get(language, REASONS["en"])
-            if value in words:
-                value = words[value]
-            elif edition is not None and value in edition.cards:
-                value = edition.cards[value].text       # a card as the reason (Deluxe rating)
-            else:
-                value = _name(edition, value)             # a cell as the reason
-        elif key in ("gave", "got", "cells") and isinstance(value, list):
-            value = [edition.cards[v].text if edition is not None and v in edition.cards else _name(edition, v)
-                     for v in value]
-        elif key in ("card",) and edition is not None and value in edition.cards:
-            value = edition.cards[value].text
-        elif key == "verb":
-            value = VERBS.get(language, VERBS["en"]).get(value, value)
-        shown[key] = _show(value)
-    template = CATALOGS.get(language, EN).get(code) or EN.get(code)
+            value = _reason(value, lang, edition)
+        elif key == "card":
+            value = card_text(edition, value, lang)
+        elif key == "deck":
+            value = deck_name(edition, value, lang)
+        elif key == "verb" and code != "unknown_command":
+            value = VERBS[lang].get(value, value)
+        elif key == "action":
+            value = VERBS[lang].get(value, value)
+        elif key == "policy":
+            value = policy_word(value, lang)
+        elif key == "kind":
+            value = kind_word(value, lang, edition)
+        elif key == "item":
+            value = item_word(value, lang)
+        elif key == "what":
+            value = _what(value, lang, edition)
+        elif key == "pending":
+            value = pending_words(value, lang, edition, params.get("plot"))
+        elif key == "stage":
+            value = STAGES[lang].get(value, value)
+        elif key == "tenure":
+            value = TENURE[lang].get(value, value)
+        elif key == "face":
+            value = FACES[lang].get(value, value)
+        elif key == "industry":
+            value = industry_name(edition, value)
+        elif key == "edition":
+            value = edition.name if edition is not None and value == edition.id else value
+        elif key == "usage":
+            value = _usage(value, lang)
+        elif key == "symbols" and isinstance(value, (list, tuple)):
+            value = ", ".join(SYMBOLS[lang].get(v, v) for v in value)
+        elif key == "dice" and isinstance(value, (list, tuple)):
+            value = ", ".join(str(v) for v in value)
+        elif key in ("players", "amounts", "runs") and isinstance(value, (list, tuple)):
+            value = ", ".join(str(party(v, lang)) for v in value) or NOTHING[lang]
+        elif key == "cells" and isinstance(value, (list, tuple)):
+            value = listing(value, lang, edition, OR[lang])
+        elif isinstance(value, (list, tuple)):          # plots, cards, a trade's items
+            value = listing(value, lang, edition)
+        elif isinstance(value, dict):                    # wealth: player -> amount
+            value = ", ".join(f"{party(k, lang)} {v}" for k, v in value.items())
+        elif value is None:
+            value = UNKNOWN[lang]
+        shown[key] = value
+    # derived parameters, shown in words
+    if code in ("built", "building_sold") and "level" in params:
+        level = params["level"] + (1 if code == "building_sold" else 0)
+        shown["building"] = building_word(level, edition, lang)
+    if code == "out_of_range":
+        shown["bounds"] = _bounds(params, lang)
+    if code == "pending_first":
+        who = params.get("player")
+        shown["whose"] = f" ({who})" if who else ""
+    if code == "shortage_auction":
+        shown["kind_id"] = params.get("kind")
+    return shown
+
+
+# derived parameter -> the engine's parameters it is made from (tests: templates ask only for these)
+DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "kind_id": ("kind",)}
+
+
+def render(code, params, language="en", edition=None):
+    """One line of text for a message code, in the language: names for ids, words for codes."""
+    lang = _lang(language)
+    shown = shown_params(code, params, lang, edition)
+    template = CATALOGS[lang].get(code) or EN.get(code)
     if template is None:
         return code + (" " + ", ".join(f"{k}={v}" for k, v in shown.items()) if shown else "")
     try:
-        return template.format(**shown)
-    except (KeyError, IndexError):
+        return Formatter(lang).format(template, **shown)
+    except (KeyError, IndexError, ValueError):
         return code + " " + ", ".join(f"{k}={v}" for k, v in shown.items())
 
 

@@ -15,7 +15,7 @@ from companion.engine.actions import TABLE
 from companion.engine.command import needs_quotes, parse_command, split_actor
 from companion.engine.game import Game
 from companion.errors import CompanionError, RuleViolation
-from companion.messages import render_error
+from companion.messages import label, render_error
 from companion.table import new_game
 
 BOM = b"\xef\xbb\xbf"
@@ -73,12 +73,14 @@ def script_lines(text):
         yield line_no, raw[:-1] if raw.endswith("\r") else raw
 
 
-def run_script(text, source="<script>", db=":memory:", on_event=None):
-    """Run a script; returns the Table. Raises ScriptError at the first failed line."""
+def run_script(text, source="<script>", db=":memory:", on_event=None, language="en"):
+    """Run a script; returns the Table. Raises ScriptError at the first failed line.
+
+    A refusal in the ScriptError is said in `language` (the command line's --lang)."""
     table = None
     try:
         for line_no, raw in script_lines(text):
-            table = run_line(table, raw, line_no, source, db, on_event)
+            table = run_line(table, raw, line_no, source, db, on_event, language)
         if table is None:
             raise ScriptError(source, 0, "", "the script holds no game")
     except BaseException:
@@ -88,13 +90,13 @@ def run_script(text, source="<script>", db=":memory:", on_event=None):
     return table
 
 
-def run_line(table, raw, line_no, source, db, on_event):
+def run_line(table, raw, line_no, source, db, on_event, language="en"):
     """One script line; returns the table (new after the `new` line)."""
     try:
         name, text = split_actor(raw)
         cmd = parse_command(text)
     except RuleViolation as exc:
-        raise ScriptError(source, line_no, raw, render_error(exc, "en")) from None
+        raise ScriptError(source, line_no, raw, render_error(exc, language)) from None
     if cmd is None:
         if name is not None:
             raise ScriptError(source, line_no, raw, f"{name}: what? (a command follows the name and colon)")
@@ -125,7 +127,8 @@ def run_line(table, raw, line_no, source, db, on_event):
         return table
     except RuleViolation as exc:
         edition = table.rules.edition if table else None
-        raise ScriptError(source, line_no, line, "refused: " + render_error(exc, "en", edition)) from None
+        raise ScriptError(source, line_no, line,
+                          f"{label('refused', language)}: " + render_error(exc, language, edition)) from None
     except ScriptError:
         raise
     except CompanionError as exc:

@@ -1,5 +1,13 @@
 """Plain-data and text views of a game state, for JSON output and the terminal."""
-from companion.messages import render
+from companion.messages import (
+    cell_name,
+    item_word,
+    label,
+    listing,
+    party,
+    pending_words,
+    render,
+)
 
 
 def _plain(value):
@@ -72,31 +80,63 @@ def event_lines(rules, event, language="en"):
     return [render(n.code, n.params, language, ed) for n in event.notes]
 
 
+def extra_text(rules, key, value, language="en"):
+    """One entry of an edition's `extra` state in words ("" when there is nothing to show)."""
+    ed = rules.edition
+    lang = language
+    if value in ((), [], None, ""):
+        return ""
+    if key == "price":
+        return f"{label('price', lang)} {value}"
+    if key == "exchange":                       # (player, stage, trades used, buyers)
+        return f"{label('exchange', lang)}: {value[0]}"
+    if key in ("window", "jackpot", "on_finish"):
+        return f"{label(key, lang)}: {value}"
+    if key == "claimed":
+        return f"{label(key, lang)}: {', '.join(value)}"
+    if key in ("fortune", "stunts", "leased"):  # card or plot ids
+        return f"{label(key, lang)}: {listing(value, lang, ed)}"
+    if key == "may":                            # (player, plot id or "*")
+        where = label("anywhere", lang) if value[1] == "*" else cell_name(ed, value[1])
+        return f"{label(key, lang)}: {value[0]} — {where}"
+    if key == "queue":                          # (kind, [player,] plot) still to settle
+        items = [pending_words(q[0], lang, ed, q[-1]) + (f" ({q[1]})" if len(q) > 2 else "") for q in value]
+        return f"{label(key, lang)}: {'; '.join(items)}"
+    if key == "card_move":                      # a card's move in progress: nothing to show
+        return ""
+    return f"{key.replace('_', ' ')}: {listing(value, lang, ed) if isinstance(value, (list, tuple)) else value}"
+
+
 def state_text(rules, s, language="en"):
-    """A compact table for the terminal."""
+    """A compact table for the terminal, in the language: names and words, never ids."""
     data = state_json(rules, s)
     ed = rules.edition
+    lang = language
     lines = []
     for p in data["players"]:
         mark = ">" if p["name"] == s.turn else " "
-        out = "" if p["alive"] else "  (out)"
+        out = "" if p["alive"] else "  " + label("out", lang)
         plots = ", ".join(ed.cell(pid).name + ("*" * s.level.get(pid, 0)) +
-                          (" (m)" if pid in s.mortgaged else "") for pid in p["plots"])
-        held = " ".join(f"{k}={v}" for k, v in p["holdings"].items())
+                          (" " + label("mortgaged", lang) if pid in s.mortgaged else "") for pid in p["plots"])
+        held = "  ".join(f"{item_word(k, lang)} {v}" for k, v in p["holdings"].items())
         lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  @ {ed.cell(p['position']).name:<20} {held}{out}")
         if plots:
             lines.append(f"    {plots}")
-    accounts = "  ".join(f"{k} {v}" for k, v in data["accounts"].items())
-    lines.append(f"  accounts: {accounts}")
-    extra = "  ".join(f"{k}={v}" for k, v in data["extra"].items() if v not in ((), [], None))
+    accounts = "  ".join(f"{party(k, lang)} {v}" for k, v in data["accounts"].items())
+    lines.append(f"  {label('accounts', lang)}: {accounts}")
+    extra = "  ".join(t for t in (extra_text(rules, k, v, lang) for k, v in sorted(s.extra.items())
+                                  if k not in OFFER_KEYS) if t)
     if extra:
         lines.append(f"  {extra}")
     for o in data["offers"]:
         lines.append("  " + render("offer_open", {"number": o["number"], "player": o["proposer"], "other": o["to"],
-                                                  "gave": o["give"], "got": o["get"]}, language, ed))
+                                                  "gave": o["give"], "got": o["get"]}, lang, ed))
     if s.pending is not None:
-        lines.append(f"  waiting for: {s.pending.kind} {s.pending.player or ''} {s.pending.plot or ''}".rstrip())
+        who = f" — {s.pending.player}" if s.pending.player else ""
+        lines.append(f"  {label('waiting', lang)}: {pending_words(s.pending.kind, lang, ed, s.pending.plot)}{who}")
+    for d in s.debts:
+        lines.append("  " + render("debt_first", {"player": d.debtor, "creditor": d.creditor, "amount": d.amount},
+                                   lang, ed))
     if s.winner:
-        lines.append(f"  winner: {s.winner}")
+        lines.append(f"  {label('winner', lang)}: {s.winner}")
     return "\n".join(lines)
-

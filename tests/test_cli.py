@@ -42,7 +42,7 @@ def run(capsys, *argv):
 def test_new_starts_a_game_and_names_the_ledger(db, capsys):
     code, out, err = run(capsys, "new", "--db", db, "elite", "Anna", "Boris", "--seed", "7")
     assert code == 0 and err == ""
-    assert "New game of elite: Anna, Boris" in out and f"ledger: {db}" in out
+    assert "New game of Миллионер Elite: Anna, Boris" in out and f"ledger: {db}" in out
     assert Path(db).stat().st_size > 0
 
 
@@ -125,10 +125,10 @@ def test_russian_messages(game, capsys):
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "roll", "1", "2")
     assert code == 0 and "Anna: выпало 1, 2" in out
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "end")
-    assert code == 3 and err.strip().splitlines()[-1].startswith("refused: Сначала завершите")
+    assert code == 3 and err.strip().splitlines()[-1].startswith("отказ: Сначала завершите")
     assert err.startswith("запрос: ")
     code, out, err = run(capsys, "--lang", "ru", "history", "--db", game)
-    assert "Новая игра elite: Anna, Boris" in out
+    assert "Новая игра «Миллионер Elite»: Anna, Boris" in out
 
 
 SCRIPT = """\
@@ -232,5 +232,5 @@ def test_console_entry_point_refuses_in_russian_with_exit_3(game):
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert proc.returncode == 3
     request, refusal = proc.stderr.strip().splitlines()
-    assert request.startswith("запрос: ") and refusal == "refused: Сейчас ничего не продаётся"
+    assert request.startswith("запрос: ") and refusal == "отказ: Сейчас ничего не продаётся"
     assert proc.stdout == ""

@@ -51,7 +51,7 @@ def test_do_as_another_player_is_refused_naming_who_may(game, capsys):
     assert err.strip().splitlines()[-1] == "refused: Only Anna may roll the dice now, not Boris"
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "--as", "Boris", "roll", "1", "2")
     assert code == 3
-    assert err.strip().splitlines()[-1] == "refused: Сейчас бросить кубики может только Anna, а не Boris"
+    assert err.strip().splitlines()[-1] == "отказ: Сейчас бросить кубики может только Anna, а не Boris"
     assert events(capsys, game) == ["#1 new elite 7 Anna Boris"]        # nothing was booked
 
 

@@ -13,7 +13,7 @@ from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
 from companion.errors import RuleViolation
-from companion.messages import CATALOGS, EDITIONS, render, render_error
+from companion.messages import CATALOGS, DERIVED, EDITIONS, render, render_error
 
 ENGINE = Path(companion.engine.__file__).parent
 LANGS = ("en", "ru")
@@ -123,7 +123,7 @@ def test_templates_use_only_parameters_the_engine_gives(edition):
             template = CATALOGS[lang].get(code)
             if template is None:
                 problems.add(f"{code}: no {lang} template")
-            elif not fields(template) <= set(params):
+            elif not fields(template) <= set(params) | {d for d, src in DERIVED.items() if set(src) <= set(params)}:
                 problems.add(f"{code} ({lang}) needs {sorted(fields(template) - set(params))}, "
                              f"has {sorted(params)}")
             else:
@@ -143,7 +143,7 @@ def test_render_shows_plot_names_not_ids():
     assert render("bought", {"player": "Anna", "plot": "oil3", "price": 120}, "en", ELITE) == \
         f"Anna bought {name} for 120"
     assert render("bought", {"player": "Anna", "plot": "oil3", "price": 120}, "ru", ELITE) == \
-        f"Anna купил(а) {name} за 120"
+        f"Anna покупает участок «{name}» за 120"
     # lists of plots or cells, and a card id shown by its text
     traded = render("traded", {"player": "Anna", "other": "Boris", "gave": ["oil1", "oil2"], "got": [],
                                "paid": 0, "received": 50}, "en", ELITE)
@@ -173,8 +173,9 @@ def test_unknown_language_falls_back_to_english():
 
 def test_render_error_of_a_refusal():
     exc = RuleViolation("insufficient_funds", player="Anna", amount=120, cash=100, what="oil3")
-    assert render_error(exc, "en", ELITE) == "Anna has 100, not the 120 needed (oil3)"
-    assert render_error(exc, "ru", ELITE) == "У Anna 100, а нужно 120 (oil3)"
+    name = ELITE.cell("oil3").name
+    assert render_error(exc, "en", ELITE) == f"Anna has 100, not the 120 needed ({name})"
+    assert render_error(exc, "ru", ELITE) == f"Anna: наличных 100, а нужно 120 («{name}»)"
 
 
 def test_reasons_inside_messages_are_translated_too():

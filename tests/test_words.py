@@ -1,0 +1,477 @@
+"""The words of the box (companion/words.py, companion/messages.py, companion/glossary.toml):
+every message in both languages with numbers 0, 1, 2, 5, 11, 21, 101 and the longest names
+shows no internal id, no None, no Python repr, no «(а)» gender patch, no Latin letters in
+Russian outside player names and the glossary's listed words; plural forms follow the CLDR
+rules; the rulebooks' terms keep the rulebooks' spelling; the state view speaks words; and
+one language setting (--lang, else $COMPANION_LANG, else the locale) rules the command line."""
+import itertools
+import os
+import random
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_messages import collect_messages
+
+from companion import cli
+from companion.autoplay import next_command
+from companion.editions import load_edition, rules_for, shipped
+from companion.engine.game import Game
+from companion.messages import (
+    CATALOGS,
+    DERIVED,
+    EN,
+    FACES,
+    ITEMS,
+    PENDING,
+    POLICIES,
+    REASONS,
+    STAGES,
+    TENURE,
+    VERBS,
+    WHAT,
+    render,
+)
+from companion.script import ScriptError, run_script
+from companion.view import state_text
+from companion.words import GLOSSARY, LATIN_WORDS, language_from_env, plural, plural_category
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("en", "ru")
+NUMBERS = (0, 1, 2, 5, 11, 21, 101)
+NAME_RU = "Александра-Анастасия"          # 20 characters, the longest a name may be
+NAME_EN = "Maximilian-Alexander"          # 20 characters, Latin: a player's name is never checked
+assert len(NAME_RU) == len(NAME_EN) == 20
+EDITIONS = {e: load_edition(e) for e in shipped()}
+RULES = {e: rules_for(ed) for e, ed in EDITIONS.items()}
+
+
+def fields(template):
+    return {f[1].split(".")[0].split("[")[0] for f in string.Formatter().parse(template) if f[1]}
+
+
+def engine_params(code):
+    """The engine's parameters a code's templates are made from (derived ones traced to their sources)."""
+    wanted = set()
+    for lang in LANGS:
+        for f in fields(CATALOGS[lang][code]):
+            wanted |= set(DERIVED.get(f, (f,)))
+    if code == "out_of_range":
+        wanted |= {"low", "high"}
+    if code == "pending_first":
+        wanted |= {"player"}
+    return wanted
+
+
+def longest(ids_names):
+    return max(ids_names, key=lambda item: (len(item[1]), item[0]))[0]
+
+
+def samples(ed):
+    """For each parameter, the values to try in this edition: every code word it may carry, the
+    edition's longest names, and names as players type them (n: the number in numeric parameters)."""
+    plot = longest((pid, ed.cell(pid).name) for pid in ed.plots)
+    cell = longest((c.id, c.name) for c in ed.cells)
+    card = longest((cid, c.text) for cid, c in ed.cards.items()) if ed.cards else "x1"
+    industry = longest((i, ind.name) for i, ind in ed.industries.items())
+    decks = sorted(ed.decks) or ["chance"]
+    usages = sorted({u for _, _, u in RULES[ed.id].ARITY.values()} |
+                    {"each card once", "each plot once", "land CELL [double]", "undo EVENT",
+                     "NAME: COMMAND... (NAME: a player's name, or table)", "house_auction house|hotel"})
+    symbols = sorted({s for reel in ed.slot.get("reels", ()) for s in reel}) or ["cherry"]
+    return {
+        "player": [NAME_RU, NAME_EN], "other": [NAME_RU], "actor": [NAME_EN], "holder": [NAME_RU],
+        "winner": [NAME_RU, None], "seller": [NAME_RU, "bank"],
+        "to": [NAME_EN, "bank", "jackpot", "charity", "pot"], "creditor": [NAME_RU, "bank", "charity"],
+        "plot": [plot], "cell": [cell, plot], "card": [card], "deck": decks, "industry": [industry],
+        "reason": sorted(REASONS["en"]) + [card, cell],
+        "policy": list(POLICIES), "kind": ["small", "large", "house", "hotel", "shares", *POLICIES],
+        "item": [*ITEMS["en"], *POLICIES], "what": [*WHAT["en"], plot, *POLICIES],
+        "pending": list(PENDING["en"]), "stage": list(STAGES["en"]), "tenure": list(TENURE["en"]),
+        "face": list(FACES["en"]), "verb": sorted(VERBS["en"]), "action": ["redeem", "sell_shares"],
+        "edition": [ed.id], "usage": usages, "symbols": [symbols[:3]],
+        "cells": [[cell, plot]], "gave": [[plot, card], []], "got": [[plot], []],
+        "plots": [[plot, cell], []], "cards": [[card], []], "players": [[NAME_RU, NAME_EN]],
+        "amounts": [["пять", "шесть"]], "runs": [[3, 1]],
+        "command": [f"{NAME_EN}: accept 1"], "stored": ["roll 1 2"], "submitted": [f"{NAME_RU}: buy"],
+        "wealth": [{NAME_RU: 1200, NAME_EN: 0}], "value": ["пять"], "name": ["стол"], "char": ["U+0007"], "request_id": ["запрос-7"],
+    }
+
+
+NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
+           "by", "window", "limit", "length", "position", "min", "max", "given", "high", "low", "opening",
+           "minimum", "bet", "old", "new", "left", "redeem", "interest", "times", "step", "target", "die",
+           "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large"}
+LISTS_OF_NUMBERS = {"dice"}
+
+
+def cases(code, ed):
+    """Parameter sets for a code: each code word of each parameter once, and every number."""
+    table = samples(ed)
+    keys = sorted(engine_params(code))
+    unknown = [k for k in keys if k not in table and k not in NUMERIC and k not in LISTS_OF_NUMBERS]
+    assert not unknown, f"{code}: tests/test_words.py has no sample value for {unknown}"
+    for n in NUMBERS:
+        base = {k: n for k in keys if k in NUMERIC}
+        base.update({k: [n, n] for k in keys if k in LISTS_OF_NUMBERS})
+        if code == "out_of_range":
+            base["high"] = n + 5
+        words = [k for k in keys if k in table]
+        if n == NUMBERS[0]:                  # every code word of every parameter, one at a time
+            for key in words:
+                for value in table[key]:
+                    params = {**base, **{k: table[k][0] for k in words}, key: value}
+                    yield params
+        else:
+            yield {**base, **{k: table[k][0] for k in words}}
+    if code == "out_of_range":
+        yield {"what": "amount", "value": 5, "low": 1, "high": None}
+
+
+# ----- what a text must never hold ---------------------------------------------------------------
+
+def all_ids():
+    ids = set()
+    for ed in EDITIONS.values():
+        ids |= {c.id for c in ed.cells} | set(ed.cards) | set(ed.industries) | set(ed.decks)
+    return ids
+
+
+IDS = {i for i in all_ids() if re.search(r"[_\d]", i)}        # plain words (go, jail) may be English words
+CODE_WORDS = {c for c in CATALOGS["en"] if "_" in c} | {k for k in PENDING["en"] if "_" in k} | \
+    {k for k in REASONS["en"] if "_" in k}
+BACKQUOTED = re.compile(r"`[^`]*`")
+REPR = re.compile(r"[\[{(]['\"]|['\"][\]})]|\[\d|\{\w+:|\bNone\b|<[a-z_.]+ object")
+GENDER_PATCH = re.compile(r"\w\([а-яё]{1,3}\)")
+
+
+def box_names(ed):
+    """The edition's own printed words: cell, industry and edition names and card texts."""
+    names = {ed.name} | {c.name for c in ed.cells} | {i.name for i in ed.industries.values()}
+    names |= {c.text for c in ed.cards.values()} | {c.text.rstrip(".") for c in ed.cards.values()}
+    return sorted(names, key=len, reverse=True)
+
+
+def without(text, parts):
+    for part in parts:
+        text = text.replace(part, " ")
+    return text
+
+
+def problems(text, lang, ed):
+    """What is wrong with one rendered text (an empty list when nothing is)."""
+    found = []
+    plain = BACKQUOTED.sub(" ", text)
+    if "None" in text:
+        found.append("None")
+    if REPR.search(plain):
+        found.append(f"a Python repr: {REPR.search(plain).group()!r}")
+    if "{" in plain or "}" in plain:
+        found.append("an unfilled blank")
+    if GENDER_PATCH.search(plain):
+        found.append(f"a gender patch {GENDER_PATCH.search(plain).group()!r}")
+    named = without(plain, [NAME_RU, NAME_EN])
+    words = set(re.findall(r"[A-Za-z0-9_]+", named))
+    leaked = sorted(words & (IDS | CODE_WORDS))
+    if leaked:
+        found.append(f"internal ids {leaked}")
+    if lang == "ru":
+        rest = without(named, [*(box_names(ed) if ed.language != "ru" else [ed.name]), *LATIN_WORDS])
+        latin = re.findall(r"[A-Za-z][A-Za-z'.]*", rest)
+        if latin:
+            found.append(f"Latin words {latin}")
+        found += spelling_problems(without(named, box_names(ed)))
+    return found
+
+
+def term_forms():
+    """(allowed spellings, pattern finding any spelling of the term) for each glossary term."""
+    out = []
+    for key, entry in GLOSSARY["term"].items():
+        forms = set(entry["ru"].values())
+        allowed = forms | set(entry.get("also", ()))
+        allowed |= {f[0].upper() + f[1:] for f in forms if f[:1].islower()}       # at a sentence's start
+        alternatives = "|".join("".join({"е": "[её]", "ё": "[её]", "Е": "[ЕЁ]", "Ё": "[ЕЁ]"}.get(ch, re.escape(ch))
+                                        for ch in f) for f in sorted(forms, key=len, reverse=True))
+        out.append((key, allowed, re.compile(rf"(?<![\w«])(?:{alternatives})(?![\w»])", re.IGNORECASE)))
+    return out
+
+
+TERMS = term_forms()
+
+
+def spelling_problems(text):
+    found = []
+    for key, allowed, pattern in TERMS:
+        for m in pattern.finditer(text):
+            if m.group() not in allowed:
+                found.append(f"{m.group()!r} is not the rulebook's spelling of {key} ({sorted(allowed)[0]})")
+    return found
+
+
+# ----- every message, every language, every number ---------------------------------------------------
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_every_message_in_words(edition):
+    """Each code of the catalogues, rendered in both languages with each code word its parameters
+    may carry and with 0, 1, 2, 5, 11, 21, 101 in every number, holds nothing but words."""
+    ed = EDITIONS[edition]
+    bad = []
+    for code in sorted(CATALOGS["en"]):
+        for params, lang in itertools.product(cases(code, ed), LANGS):
+            text = render(code, params, lang, ed)
+            if text.startswith(code + " ") or text == code and EN[code] != code:
+                bad.append(f"{code} ({lang}) does not render: {text}")
+                continue
+            # a command's syntax (usage) and a word as typed (an unknown verb) are the command language
+            typed = [str(params[k]) for k in ("usage", "verb") if k in params and (k == "usage" or
+                                                                                   code == "unknown_command")]
+            for problem in problems(without(text, typed), lang, ed):
+                bad.append(f"{code} ({lang}): {problem}: {text}")
+    assert not bad, "\n".join(sorted(set(bad))[:60])
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_what_the_engine_says_in_autoplay_is_words(edition):
+    """The notes and refusals of real autoplay games, in both languages, hold no id, None or repr."""
+    rules, notes, refusals = collect_messages(edition, seeds=2, events=300)
+    bad = set()
+    for code, params in [(n.code, n.params) for n in notes] + [(e.code, e.params) for e in refusals]:
+        for lang in LANGS:
+            text = render(code, params, lang, rules.edition)
+            # autoplay's players are Anna, Boris and Vera, and probes name ids as typed
+            typed = {"Anna", "Boris", "Vera"} | {str(v) for k, v in params.items()
+                                                 if k in ("plot", "cell", "card", "verb", "value") and
+                                                 code.startswith(("unknown", "not_a", "card_not"))}
+            typed |= {str(params["usage"])} if "usage" in params else set()
+            for problem in problems(without(text, sorted(typed, key=len, reverse=True)), lang, rules.edition):
+                bad.add(f"{code} ({lang}): {problem}: {text}")
+    assert not bad, "\n".join(sorted(bad)[:60])
+
+
+# ----- plural forms --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n, ru, en", [
+    (0, "0 акций", "0 shares"), (1, "1 акцию", "1 share"), (2, "2 акции", "2 shares"), (5, "5 акций", "5 shares"),
+    (11, "11 акций", "11 shares"), (12, "12 акций", "12 shares"), (21, "21 акцию", "21 shares"),
+    (22, "22 акции", "22 shares"), (101, "101 акцию", "101 shares"), (111, "111 акций", "111 shares"),
+])
+def test_plural_forms_of_shares(n, ru, en):
+    params = {"player": "Аня", "count": n, "price": 100, "amount": 100 * n}
+    assert f"Аня покупает {ru} по 100" in render("shares_bought", params, "ru")
+    assert f"Аня bought {en} at 100" in render("shares_bought", params, "en")
+
+
+def test_plural_categories_follow_cldr():
+    assert [plural_category(n, "ru") for n in (0, 1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 1001)] == \
+        ["many", "one", "few", "few", "many", "many", "many", "many", "one", "few", "many", "one", "many", "one"]
+    assert [plural_category(n, "en") for n in (0, 1, 2, 21)] == ["other", "one", "other", "other"]
+    assert plural(3, "клетка|клетки|клеток") == "клетки" and plural(1, "cell|cells") == "cell"
+
+
+@pytest.mark.parametrize("code, params, ru, en", [
+    ("not_enough_shares", {"player": "Аня", "held": 21, "count": 30}, "на руках 21 акция", "holds 21 shares"),
+    ("not_enough_shares", {"player": "Аня", "held": 1, "count": 3}, "на руках 1 акция", "holds 1 share"),
+    ("not_a_roll", {"player": "Аня", "cell": "x", "steps": 11}, "(11 клеток)", "(11 cells)"),
+    ("not_a_roll", {"player": "Аня", "cell": "x", "steps": 2}, "(2 клетки)", "(2 cells)"),
+    ("dice_count", {"count": 1, "usage": "roll D"}, "Нужно 1 кубик", "Give 1 die"),
+    ("dice_count", {"count": 2, "usage": "roll D D"}, "Нужно 2 кубика", "Give 2 dice"),
+    ("line_too_long", {"length": 201, "limit": 200}, "В строке 201 символ,", "has 201 characters"),
+])
+def test_plural_forms_in_other_messages(code, params, ru, en):
+    assert ru in render(code, params, "ru") and en in render(code, params, "en")
+
+
+# ----- names are never declined; terms as the rulebook spells them ---------------------------------------
+
+def test_names_stand_as_typed():
+    """Phrases are built around a name, never declining it (no «от Молокозавод», no «у Anna нет»)."""
+    elite = EDITIONS["elite"]
+    bakery = next(pid for pid in elite.plots if elite.cell(pid).name == "Пекарня")
+    assert render("rent_paid", {"player": "Аня", "to": "Боря", "amount": 120, "plot": bakery}, "ru", elite) == \
+        "Аня → Боря: 120, аренда за участок «Пекарня»"
+    assert render("no_policy", {"player": "Anna", "policy": "green"}, "ru") == "Anna: ЗЕЛЁНОГО полиса нет"
+    assert render("insured", {"player": "Аня", "policy": "green", "amount": 100}, "ru") == \
+        "Аня покупает ЗЕЛЁНЫЙ полис за 100"
+
+
+def test_glossary_terms_are_the_rulebooks():
+    """The glossary's Russian spellings are found in the rulebook it cites (capitals and ё as printed)."""
+    rules = {"millionaire-elite-ru.txt": (Path("/work/shared/rules") / "millionaire-elite-ru.txt")}
+    book = rules["millionaire-elite-ru.txt"]
+    if not book.exists():
+        pytest.skip("the rulebooks are not on this machine")
+    text = book.read_text(encoding="utf-8")
+    for key in ("bank", "chance", "fortune", "exchange", "tax_inspection", "green", "blue", "orange", "red",
+                "start", "jackpot"):
+        assert GLOSSARY["term"][key]["ru"]["nom"] in text, key
+    for key in ("branch", "enterprise", "policy", "commission", "share", "circle_income", "circle_tax"):
+        assert any(form in text.lower() for form in GLOSSARY["term"][key]["ru"].values()), key
+
+
+def test_a_misspelt_term_is_caught():
+    assert spelling_problems("Аня покупает ЗЕЛЕНЫЙ полис") and spelling_problems("возврат в Банк")
+    assert not spelling_problems("Аня покупает ЗЕЛЁНЫЙ полис; возврат в БАНК; банкрот")
+
+
+# ----- the state view --------------------------------------------------------------------------------
+
+def midgame(edition, seed, events=160):
+    rules = RULES[edition]
+    ed = rules.edition
+    n = max(ed.players_min, min(3, ed.players_max))
+    game = Game.start(rules, seed, [NAME_RU, NAME_EN, "Вера"][:n])
+    rng = random.Random(seed)
+    while len(game.events) < events and game.state.phase != "over":
+        line, _ = next_command(game, rng)
+        if line is None:
+            break
+        game.apply(line)
+    return game
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_state_view_in_russian_is_words(edition):
+    """`companion state` in Russian for games of each edition at several moments: no id, None or Latin."""
+    ed = EDITIONS[edition]
+    bad = []
+    for seed in range(4):
+        game = midgame(edition, seed, events=40 + 60 * seed)
+        for state in (game.state, *(e for e in ())):
+            text = state_text(game.rules, state, "ru")
+            for line in text.splitlines():
+                for problem in problems(without(line, ["Вера"]), "ru", ed):
+                    bad.append(f"seed {seed}: {problem}: {line}")
+    assert not bad, "\n".join(bad[:40])
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_state_view_while_waiting_names_the_decision(edition):
+    """Whatever a game waits for is said in words in both languages (no pending kind, no id)."""
+    ed = EDITIONS[edition]
+    seen = set()
+    for seed in range(3):
+        game = midgame(edition, seed, events=5)
+        rng = random.Random(seed)
+        while len(game.events) < 200 and game.state.phase != "over":
+            if game.state.pending is not None and game.state.pending.kind not in seen:
+                seen.add(game.state.pending.kind)
+                for lang in LANGS:
+                    text = state_text(game.rules, game.state, lang)
+                    waiting = [line for line in text.splitlines() if "ждём:" in line or "waiting for:" in line]
+                    assert waiting, text
+                    assert not problems(without(waiting[0], ["Вера"]), lang, ed), waiting[0]
+            line, _ = next_command(game, rng)
+            if line is None:
+                break
+            game.apply(line)
+
+
+# ----- one language setting ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("env, expected", [
+    ({}, "en"),
+    ({"COMPANION_LANG": "ru"}, "ru"),
+    ({"COMPANION_LANG": "en", "LANG": "ru_RU.UTF-8"}, "en"),
+    ({"LANG": "ru_RU.UTF-8"}, "ru"),
+    ({"LANG": "en_US.UTF-8"}, "en"),
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({"LC_ALL": "en_GB.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
+    ({"LC_MESSAGES": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"}, "ru"),
+    ({"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ru_UA"}, "ru"),
+    ({"COMPANION_LANG": "de", "LANG": "ru_RU.UTF-8"}, "ru"),          # an unknown choice: the locale decides
+    ({"COMPANION_LANG": "ru_RU.UTF-8"}, "ru"),
+])
+def test_language_from_the_environment(env, expected):
+    assert language_from_env(env) == expected
+
+
+@pytest.fixture
+def no_language(monkeypatch):
+    for var in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    return monkeypatch
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture
+def game(tmp_path, capsys):
+    db = str(tmp_path / "game.sqlite")
+    assert cli.main(["--lang", "en", "new", "--db", db, "elite", "Anna", "Boris", "--seed", "7"]) == 0
+    capsys.readouterr()
+    return db
+
+
+def test_lang_before_or_after_the_subcommand(game, capsys, no_language):
+    """--lang works before the subcommand, after it, and after the command's own words."""
+    for argv in (["--lang", "ru", "do", "--db", game, "buy"], ["do", "--lang", "ru", "--db", game, "buy"],
+                 ["do", "--db", game, "buy", "--lang", "ru"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 3 and err.splitlines()[-1] == "отказ: Сейчас ничего не продаётся", argv
+    code, out, err = run(capsys, "do", "--db", game, "buy", "--lang", "en")
+    assert err.splitlines()[-1] == "refused: Nothing is offered for sale now"
+
+
+def test_lang_beats_the_environment_which_beats_the_locale(game, capsys, no_language):
+    no_language.setenv("LANG", "ru_RU.UTF-8")
+    code, out, err = run(capsys, "do", "--db", game, "buy")
+    assert err.splitlines()[-1] == "отказ: Сейчас ничего не продаётся"
+    no_language.setenv("COMPANION_LANG", "en")
+    code, out, err = run(capsys, "do", "--db", game, "buy")
+    assert err.splitlines()[-1] == "refused: Nothing is offered for sale now"
+    code, out, err = run(capsys, "do", "--db", game, "buy", "--lang", "ru")
+    assert err.splitlines()[-1] == "отказ: Сейчас ничего не продаётся"
+    no_language.setenv("COMPANION_LANG", "ru")
+    no_language.setenv("LANG", "en_US.UTF-8")
+    code, out, err = run(capsys, "state", "--db", game)
+    assert "счета: БАНК" in out and "последнее событие: #1" in out
+
+
+def test_every_subcommand_takes_lang(no_language):
+    """Each subcommand accepts --lang after its name (the parent parser's option is shared)."""
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "cmd")
+    minimal = {"new": ["elite", "A", "B"], "do": ["roll"], "recover": ["--to", "x"], "script": ["-"],
+               "check-edition": ["x"], "bench": ["engine"]}
+    for name in sub.choices:
+        args = parser.parse_args([name, "--lang", "ru", *minimal.get(name, [])])
+        assert args.lang == "ru", name
+        args = parser.parse_args(["--lang", "ru", name, *minimal.get(name, [])])
+        assert args.lang == "ru", name
+
+
+def test_labels_follow_the_language(game, capsys, no_language):
+    code, out, err = run(capsys, "--lang", "ru", "state", "--db", game)
+    assert code == 0 and "счета:" in out and "accounts:" not in out and "head:" not in out
+    code, out, err = run(capsys, "--lang", "ru", "editions")
+    assert "игроков: 2–6" in out and "players" not in out
+    code, out, err = run(capsys, "--lang", "ru", "do", "--db", str(Path(game).with_name("none.sqlite")), "roll")
+    assert code == 5 and err.startswith("ошибка: ")
+
+
+def test_script_refusals_follow_the_language(no_language):
+    script = "new elite 7 Anna Boris\nbuy\n"
+    with pytest.raises(ScriptError) as caught:
+        run_script(script, "t.game", language="ru")
+    assert "отказ: Сейчас ничего не продаётся" in str(caught.value)
+    with pytest.raises(ScriptError) as caught:
+        run_script(script, "t.game")
+    assert "refused: Nothing is offered for sale now" in str(caught.value)
+
+
+def test_the_locale_reaches_a_real_process(game):
+    """`python -m companion` with a Russian locale and no --lang or $COMPANION_LANG speaks Russian."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env["LANG"] = "ru_RU.UTF-8"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    proc = subprocess.run([sys.executable, "-m", "companion", "do", "--db", game, "buy"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert proc.returncode == 3 and proc.stderr.strip().splitlines()[-1] == "отказ: Сейчас ничего не продаётся"
