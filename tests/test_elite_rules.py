@@ -958,7 +958,10 @@ def test_two_fortune_cards_on_the_wheel_first_drawn_wins():
     """ФОРТУНА: with two cards on the wheel (a CHANCE card) «предпочтение отдаётся карточке, вытянутой первой»."""
     g = new()
     arrange(g, position={"Anna": "tele3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
-    play(g, "roll 2 2", "draw c14")                # 29 -> 33 chance3: two FORTUNE cards
+    play(g, "roll 2 2", "draw c14")                # 29 -> 33 chance3: two FORTUNE cards to draw
+    assert g.state.pending.kind == "draw" and g.state.pending.count == 2
+    event = play(g, "draw")                        # Anna's draw: the deck's next two
+    assert event.command == "draw f17 f16"         # stored naming the cards
     assert g.state.extra["fortune"] == ("f17", "f16")
     play(g, "roll 3 4")                            # the double's second move: 33 -> START
     assert cash(g, "Anna") == 2000 + 200 + 50      # 10% (f17), not 30% (f16), of 500
@@ -1608,7 +1611,7 @@ def test_orange_policy_covers_the_fortune_card_the_holder_picks():
     cover the 100 card and pays the 50 one himself."""
     g = new()
     arrange(g, held={("Boris", "orange"): 1}, turn="Boris", phase="roll", fortune_top=("f09", "f10"))
-    play(g, "roll 1 3", "draw c14")                # START -> chance1; f09 (50 each), f10 (100 each)
+    play(g, "roll 1 3", "draw c14", "draw")        # START -> chance1; f09 (50 each), f10 (100 each)
     assert sorted(d.amount for d in g.state.debts if d.debtor == "Boris") == [50, 100]
     play(g, "use_policy Boris orange f10", "skip_policy Boris")
     assert cash(g, "Boris") == 2000 - 50 and g.state.held("Boris", "orange") == 0
@@ -1712,3 +1715,24 @@ def test_the_blue_policy_covers_the_point_its_holder_picks():
     on_fortune(g)
     play(g, "draw f23")
     assert (cash(g, "Anna"), cash(g, "Boris"), cash(g, "Vera")) == (2000 - 10, 2000 - 30, 2000 - 30)
+
+
+def test_the_table_names_the_two_fortune_cards_a_chance_card_puts_on_the_wheel():
+    """ШАНС c14 «Выложите на КОЛЕСО ФОРТУНЫ две карточки ФОРТУНЫ»: like every draw, the table may
+    name the two physical cards it turned (`draw f16 f17`, in the order turned); the player's
+    own `draw` takes the deck's next two; naming one card, the same card twice or a card not in
+    the deck is refused, and a player may not name them (the table's)."""
+    g = new()
+    arrange(g, position={"Anna": "tele3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
+    play(g, "roll 2 2", "draw c14")
+    refused(g, "draw f16", "usage")
+    refused(g, "draw f16 f16", "usage")
+    with pytest.raises(RuleViolation) as err:
+        g.apply("draw f16 f17", "Anna")
+    assert err.value.code == "table_only"
+    listed = [a.text() for a in g.rules.legal(g.state) if a.verb == "draw"]
+    assert listed[0] == "draw" and len(listed) == 2 and listed[1].count("|") > 10
+    play(g, "draw f16 f17")
+    assert g.state.extra["fortune"] == ("f16", "f17")  # f16 first: its 30% dividend is in force
+    play(g, "roll 3 4")                            # the double's second move: 33 -> START
+    assert cash(g, "Anna") == 2000 + 200 + 150     # 30% (f16) of 500

@@ -130,6 +130,7 @@ class Action:
     args: tuple[Slot, ...] = ()
     party: str = TABLE
     budget: Budget | None = None
+    distinct: bool = False  # the words of its slots are all different (two cards named at once)
 
     def matches(self, cmd: Command) -> bool:
         """Whether this pattern covers `cmd`, spelled canonically (ids, player names as the game spells them)."""
@@ -147,6 +148,7 @@ class Action:
             len(words) == len(slots)
             and all(_holds(s, w) for s, w in zip(slots, words))
             and (self.budget is None or self.budget.holds(words))
+            and (not self.distinct or len(set(words)) == len(words))
         )
 
     def text(self) -> str:

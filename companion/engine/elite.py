@@ -6,8 +6,9 @@ in the edition file and explained in docs/rule-choices.md.
 """
 from dataclasses import replace
 
-from companion.engine.actions import Action, Budget, Span, dice
+from companion.engine.actions import Action, Budget, OneOf, Span, dice
 from companion.engine.board import MONEY, PERCENT, shown
+from companion.engine.command import Command
 from companion.engine.core import CORE_EFFECTS, MAX_AMOUNT, Pending, Rules
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, Debt, Note
@@ -78,6 +79,7 @@ class EliteRules(MillionaireRules):
         "buy_shares": (2, 2, "buy_shares PLAYER N"), "sell_shares": (2, 2, "sell_shares PLAYER N"),
         "commission": (3, 3, "commission PLAYER N FEE"), "exchange": (0, 2, "exchange D D"),
         "insure": (2, 2, "insure PLAYER green|blue|orange|red"),
+        "draw": (0, 10, "draw [CARD...]"),
         "use_policy": (2, 3, "use_policy PLAYER orange|red [CARD|tax|rent|OWNER]"),
         "skip_policy": (1, 2, "skip_policy PLAYER [CARD]"), "auction_roll": (0, 3, "auction_roll D D D"),
     }
@@ -424,6 +426,43 @@ class EliteRules(MillionaireRules):
 
     # ----- cards: CHANCE and FORTUNE --------------------------------------------------
 
+    def cmd_draw(self, s, args):
+        """`draw [CARD]`; after a CHANCE card that puts N FORTUNE cards on the wheel, `draw [CARD x N]`."""
+        a = s.pending
+        if a is None or a.kind != "draw" or not a.count:
+            if len(args) > 1:
+                raise BadCommand("usage", usage="draw [CARD]")
+            super().cmd_draw(s, args)
+            return
+        order = s.decks["fortune"] or s.discards["fortune"]
+        if args and (len(args) != a.count or len(set(args)) != len(args)):
+            raise BadCommand("usage", usage="draw" + " CARD" * a.count)
+        for card in args:
+            if card not in order:
+                raise RuleViolation("card_not_in_deck", card=card, deck="fortune")
+        s.pending = None
+        drawn = []
+        for i in range(a.count):
+            if a.player not in s.alive:
+                break
+            top = s.decks["fortune"] or s.discards["fortune"]
+            card = args[i] if args else (top[0] if top else None)
+            if card is not None:
+                drawn.append(card)
+            Rules.draw_card(self, s, a.player, "fortune", card)  # one after another, the wheel kept
+        s.command = Command("draw", tuple(drawn)).text()  # stored naming the cards, as every draw
+
+    def legal_draw(self, s):
+        a = s.pending
+        if a is None or a.kind != "draw" or not a.count:
+            return super().legal_draw(s)
+        order = s.decks["fortune"] or s.discards["fortune"]
+        out = [Action("draw", (), a.player)]
+        if len(order) >= a.count:
+            cards = OneOf(tuple(sorted(order)), "card")
+            out.append(Action("draw", (cards,) * a.count, distinct=True))
+        return out
+
     def draw_card(self, s, p, deck, card_id=None):
         if deck == "fortune":
             # a FORTUNE card ends the long-term card in force before it
@@ -510,10 +549,11 @@ class EliteRules(MillionaireRules):
         elif do == "share_price":
             self.move_price(s, eff["points"])
         elif do == "draw_fortune":
+            # the FORTUNE cards go on the wheel with the next `draw`, which the table may
+            # give the physical cards it turned (every other draw can be named too)
             s.extra["fortune"] = ()
-            for _ in range(eff["count"]):
-                if p in s.alive:
-                    Rules.draw_card(self, s, p, "fortune")
+            s.pending = Pending("draw", player=p, stage="fortune", count=eff["count"])
+            s.notes.append(Note("draw_card", {"player": p, "deck": "fortune"}))
         elif do in ("dividend_percent", "circle_income", "each_pays_per_share",
                     "each_receives_per_share", "each_pays_per_building"):
             self.apply_fortune_effect(s, eff, card, {})
