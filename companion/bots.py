@@ -156,9 +156,12 @@ def monopoly_candidates(rules, s, rng):
         return out
     p = s.turn
     for kind in KINDS:
-        costs = [rules.edition.plots[pid].build_cost for pid in rules.placeable(s, p, kind)]
-        if costs and s.cash(p) > min(costs) + 150 and rules.shortage(s, kind) and rng.random() < 0.5:
-            out.append(f"house_auction {kind}")
+        # the last few buildings of a kind, wanted by another builder too: the table auctions them
+        for pid in rules.placeable(s, p, kind):
+            if 0 < rules.left(s, kind) <= 2 and s.cash(p) > rules.edition.plots[pid].build_cost + 150 \
+                    and rules.rivals(s, rules.edition.plots[pid]) and rng.random() < 0.5:
+                out.append(f"house_auction {pid}")
+                break
     if rng.random() < 0.5:
         for kind in KINDS:
             for pid in rules.placeable(s, p, kind):

@@ -367,16 +367,30 @@ def small_box_two_builders():
     return r, g
 
 
-def test_shortage_refuses_plain_building_and_auctions_one_house(rules):
-    """"Lack of buildings": when houses are short and two or more players can build, the bank
-    auctions them, starting at the price on the deed; the winner places it for the bid."""
+def test_building_goes_ahead_while_the_bank_has_houses(rules):
+    """"Lack of buildings" is about the last houses two players want, not about everything
+    anyone could ever build: with 32 houses in the bank and four whole groups owned, an
+    ordinary first house is built at once (no auction is forced) though all could ever want 44."""
+    g = new(rules, ("Anna", "Boris", "Vera"))
+    give_lots(g, "Anna", "mediterranean", "baltic")
+    give_lots(g, "Boris", "oriental", "vermont", "connecticut")
+    give_lots(g, "Vera", "st_charles", "states", "virginia", "st_james", "tennessee", "new_york")
+    run(g, "build mediterranean")                  # they could put up 8 + 12 + 24 = 44 > 32
+    assert g.state.level["mediterranean"] == 1 and g.state.cash("Anna") == 1500 - 50
+
+
+def test_the_table_auctions_the_last_houses_from_the_deeds_price(rules):
+    """"Lack of buildings": the table says someone else wants the last houses (`house_auction
+    PLOT`, the lot its owner wants to build on); the auction opens at the house price on that
+    lot's deed (Oriental: 50; Park Place would be 200, never the cheapest deed's); while it runs
+    nobody builds that kind directly; the winner places the house and pays the bid."""
     r, g = small_box_two_builders()
-    with pytest.raises(RuleViolation) as exc:
-        g.apply("build mediterranean")
-    assert exc.value.code == "shortage_auction"
-    run(g, "house_auction house")
+    run(g, "house_auction oriental")
     assert g.state.pending.kind == "house_auction" and g.state.pending.opening == 50
     with pytest.raises(RuleViolation) as exc:
+        g.apply("build mediterranean")
+    assert exc.value.code == "building_at_auction"
+    with pytest.raises(RuleViolation):
         g.apply("roll 1 2")
     run(g, "bid Anna 50", "bid Boris 60", "bid Anna 75", "hammer")
     assert g.state.pending.kind == "place_building" and g.state.pending.player == "Anna"
@@ -385,29 +399,25 @@ def test_shortage_refuses_plain_building_and_auctions_one_house(rules):
     assert exc.value.code == "place_won_building"
     run(g, "build baltic")
     assert g.state.level["baltic"] == 1
-    assert g.state.cash("Anna") == 1500 - 75
-    assert g.state.cash("Boris") == 1500
+    assert g.state.cash("Anna") == 1500 - 75 and g.state.cash("Boris") == 1500
     assert g.state.pending is None
 
 
-def test_shortage_auction_needs_a_shortage_and_a_bidder_who_can_build(rules):
-    """"Lack of buildings": no auction while the bank has enough; only builders bid."""
-    g = new(rules)
-    give_lots(g, "Anna", "mediterranean", "baltic")
-    with pytest.raises(RuleViolation) as exc:
-        g.apply("house_auction house")
-    assert exc.value.code == "no_shortage"
+def test_a_shortage_auction_needs_another_builder_and_only_builders_bid(rules):
+    """"Lack of buildings": two or more players must want the houses: with one builder alone the
+    table's `house_auction` is refused (no_rival_builder) and building is direct; a player with
+    no lot where the house could go may not bid (cannot_place)."""
     r = teleporting("monopoly", replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic", "oriental", "vermont", "connecticut")
     with pytest.raises(RuleViolation) as exc:
-        g.apply("house_auction house")          # one player alone wants houses: no auction
-    assert exc.value.code == "no_shortage"
+        g.apply("house_auction mediterranean")
+    assert exc.value.code == "no_rival_builder"
     run(g, "build mediterranean")
     g3 = new(r, players=("Anna", "Boris", "Vera"))
     give_lots(g3, "Anna", "mediterranean", "baltic")
     give_lots(g3, "Boris", "oriental", "vermont", "connecticut")
-    run(g3, "house_auction house")
+    run(g3, "house_auction mediterranean")
     with pytest.raises(RuleViolation) as exc:
         g3.apply("bid Vera 60")
     assert exc.value.code == "cannot_place"
@@ -416,19 +426,22 @@ def test_shortage_auction_needs_a_shortage_and_a_bidder_who_can_build(rules):
 def test_shortage_auction_without_bids_and_declining_the_won_house(rules):
     """"Lack of buildings": no bids leaves the house in the bank; a winner may decline it."""
     r, g = small_box_two_builders()
-    run(g, "house_auction house", "hammer")
+    run(g, "house_auction oriental", "hammer")
     assert g.state.pending is None
-    run(g, "house_auction house", "bid Boris 55", "hammer", "decline")
+    run(g, "house_auction oriental", "bid Boris 55", "hammer", "decline")
     assert g.state.pending is None and g.state.cash("Boris") == 1500
     assert r.buildings_in_use(g.state) == (0, 0)
 
 
 def test_shortage_auction_can_be_switched_off():
-    """building_shortage_auction = false: plain building even when houses are short."""
+    """building_shortage_auction = false: no shortage auctions; plain building while the box lasts."""
     r = teleporting("monopoly", {"building_shortage_auction": False}, replace=[("small = 32 ", "small = 6 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     give_lots(g, "Boris", "oriental", "vermont", "connecticut")
+    with pytest.raises(RuleViolation) as exc:
+        g.apply("house_auction oriental")
+    assert exc.value.code == "no_shortage_auctions"
     run(g, "build mediterranean")
     assert g.state.level["mediterranean"] == 1
 

@@ -74,7 +74,7 @@ class MonopolyRules(Rules):
     ARITY = {
         **Rules.ARITY,
         "rent_roll": (0, 2, "rent_roll D D"),
-        "house_auction": (1, 1, "house_auction house|hotel"),
+        "house_auction": (1, 1, "house_auction PLOT"),
         "keep_mortgage": (1, 1, "keep_mortgage PLOT"),
     }
     DICE_VERBS = {**Rules.DICE_VERBS, "rent_roll": (0, 2)}
@@ -188,18 +188,18 @@ class MonopolyRules(Rules):
                     out.append(pid)
         return out
 
-    def shortage(self, s, kind):
-        # Lack of buildings: two or more players want more buildings than the bank holds
-        # (each whole group's owner is found once; wants: player -> buildings they could put up)
-        wants = {}
-        for ind_id in self.edition.industries:
-            p = self.industry_owner(s, ind_id)
-            if p is not None and p in s.alive and self.can_build_group(s, p, ind_id):
-                for level in self.levels(s, ind_id):
-                    if level <= self.houses_max():
-                        wants[p] = wants.get(p, 0) + (self.houses_max() - level if kind == "house" else 1)
-        wanting = [w for w in wants.values() if w]
-        return len(wanting) >= 2 and sum(wanting) > self.left(s, kind)
+    def rivals(self, s, cell):
+        """(owner, kind) of a building wanted on cell, if its owner could place it there now and
+        another player could place one of the kind too: the last ones may be contested."""
+        p = s.owner.get(cell.id)
+        if p is None:
+            return None
+        kind = self.next_kind(s, cell)
+        if cell.id not in self.placeable(s, p, kind):
+            return None
+        if not any(q != p and self.placeable(s, q, kind) for q in s.alive):
+            return None
+        return p, kind
 
     def building_right(self, s):
         a = s.pending
@@ -216,8 +216,8 @@ class MonopolyRules(Rules):
         if right is not None:
             if right.player != p or right.stage != kind:
                 raise RuleViolation("place_won_building", player=right.player, kind=right.stage)
-        elif self.opt["building_shortage_auction"] and self.left(s, kind) >= 1 and self.shortage(s, kind):
-            raise RuleViolation("shortage_auction", kind=kind, left=self.left(s, kind))
+        elif s.pending is not None and s.pending.kind == "house_auction" and s.pending.stage == kind:
+            raise RuleViolation("building_at_auction", kind=kind)  # the last ones go to the highest bid
         return super().check_build(s, cell)
 
     def cmd_build(self, s, args):
@@ -246,19 +246,26 @@ class MonopolyRules(Rules):
     # ----- Lack of buildings: the shortage auction -----------------------------------------
 
     def cmd_house_auction(self, s, args):
-        """`house_auction house|hotel`: the bank auctions one building while they are short."""
-        kind = args[0].lower()
-        if kind not in KINDS:
-            raise BadCommand("usage", usage="house_auction house|hotel")
+        """`house_auction PLOT`: the table says someone else wants the last buildings too.
+
+        "Lack of buildings": when two or more players want more houses (or hotels) than
+        the bank has left, the banker auctions them, "taking for the initial price the one
+        on the deed": PLOT is the lot its owner wants to build on, and the auction opens at
+        the building price printed on its deed. Only the table knows who wants what, so it
+        holds the auction; otherwise every `build` goes ahead while the bank has buildings.
+        """
+        cell = self.plot_arg(args[0])
         self.require_turn_free(s)
+        if not self.opt["building_shortage_auction"]:
+            raise RuleViolation("no_shortage_auctions")
+        self.owner_of(s, cell)
+        kind = self.next_kind(s, cell)
         left = self.left(s, kind)
         if left < 1:
             raise RuleViolation("supply_out", kind=kind)
-        if not self.shortage(s, kind):
-            raise RuleViolation("no_shortage", kind=kind, left=left)
-        # the opening is the price printed on the deeds (the cheapest lot anyone can build on)
-        costs = [self.edition.plots[pid].build_cost for q in s.alive for pid in self.placeable(s, q, kind)]
-        opening = min(costs) if costs else 1
+        if self.rivals(s, cell) is None:
+            raise RuleViolation("no_rival_builder", plot=cell.id, kind=kind)
+        opening = cell.build_cost
         s.pending = Pending("house_auction", seller=BANK, stage=kind, opening=opening)
         s.notes.append(Note("house_auction_opened", {"kind": kind, "left": left, "opening": opening}))
 
@@ -513,10 +520,15 @@ class MonopolyRules(Rules):
         return []
 
     def legal_house_auction(self, s):
-        if s.pending is not None:
+        if s.pending is not None or not self.opt["building_shortage_auction"]:
             return []
-        return [Action("house_auction", (kind,), TABLE) for kind in KINDS
-                if self.left(s, kind) >= 1 and self.shortage(s, kind)]
+        out = []
+        for pid, cell in self.edition.plots.items():
+            if pid in s.owner and self.edition.industries[cell.industry].buildable:
+                wanted = self.rivals(s, cell)
+                if wanted is not None and self.left(s, wanted[1]) >= 1:
+                    out.append(Action("house_auction", (pid,), TABLE))
+        return out
 
     def legal_keep_mortgage(self, s):
         a = s.pending
