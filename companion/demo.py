@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from companion.autoplay import play
+from companion.messages import label
 from companion.table import new_game, open_game
 from companion.view import event_lines, state_text
 
@@ -20,8 +21,8 @@ def run_demo(db=None, seed=2026, language="en", delay=0.0, edition="elite", max_
         db = str(Path(tempfile.mkdtemp(prefix="companion-demo-")) / "demo.sqlite")
     table = new_game(db, edition, PLAYERS, seed)
     rules = table.rules
-    print(f"Demo: {rules.edition.name}, players {', '.join(PLAYERS)}, seed {seed}")
-    print(f"ledger: {db}\n")
+    print(label("demo", language, edition=rules.edition.name, players=", ".join(PLAYERS), seed=seed))
+    print(f"{label('ledger', language)}: {db}\n")
 
     def show(event):
         print(f"#{event.seq:<4} {event.command}")
@@ -43,8 +44,8 @@ def run_demo(db=None, seed=2026, language="en", delay=0.0, edition="elite", max_
     table.close()
     reopened = open_game(db)
     same = reopened.state.signature() == table.state.signature()
-    print(f"\n{n} events on the ledger; reopened from disk, hash chain and anchor checked: "
-          f"{'identical state' if same else 'DIFFERENT STATE'}")
-    print(f"head: #{reopened.head()[0]} {reopened.head_words(language)} (the words every screen can compare)")
+    print("\n" + label("demo_end", language, count=n, result=label("identical" if same else "different", language)))
+    print(f"{label('head', language)}: #{reopened.head()[0]} {reopened.head_words(language)} "
+          f"{label('demo_head', language)}")
     reopened.close()
     return 0 if same else 1

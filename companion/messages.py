@@ -4,6 +4,15 @@ The engine speaks in codes with parameters; the OLED, the phone page and the
 command line call `render` with the language they show. A code without a
 template still renders (as the code and its parameters), and a test checks
 that every code the engine emits has a template in every language.
+
+Russian is written as a player reads it (tests/test_words.py holds every template to it):
+a name is never declined (a player's name is the subject of a present-tense verb, which has
+no gender, or stands before a colon or an arrow: «Аня → Боря: 120, аренда за участок
+«Пекарня»»; a plot's, cell's or card's name stands «quoted» after a noun that takes the
+case); numbers take their noun's plural form (`{count:p:акцию|акции|акций}`, CLDR rules in
+companion/words.py); no «(а)» patches; the game's terms as the rulebooks spell them, from
+companion/glossary.toml; every code a parameter carries (a pending decision, a debt's
+reason, a policy's colour, a building kind, ...) shown in words, never as its id.
 """
 from companion.words import Formatter, Word, term
 
@@ -631,6 +640,9 @@ PUT_BACK = {
                             "give back): +{amount}",
         "card_kept_until_paid": "{player} cannot pay {amount} for {card} now and keeps the card until they can",
         "card_carried_out": "{player} can now carry out {card}",
+        "building_at_auction": "The last {kind}s are at auction: bid for one instead",
+        "no_shortage_auctions": "This table plays without shortage auctions (building_shortage_auction = false)",
+        "no_rival_builder": "Nobody else could place a {kind} now: build on {plot} directly",
     },
     "ru": {
         "put_token": "Вернуть: фишку игрока {player} на клетку «{cell}»",
@@ -651,6 +663,9 @@ PUT_BACK = {
         "card_kept_until_paid": "{player}: заплатить {amount} по карточке «{card}» пока нечем — карточка остаётся "
                                 "у игрока до уплаты",
         "card_carried_out": "{player}: карточка «{card}» выполнена",
+        "building_at_auction": "Последние постройки этого вида ({kind}) на аукционе: делайте ставку",
+        "no_shortage_auctions": "За этим столом аукционов при нехватке построек нет",
+        "no_rival_builder": "Больше никто не может сейчас поставить {kind}: стройте на «{plot}» сразу",
     },
 }
 EN.update(PUT_BACK["en"])
@@ -738,7 +753,11 @@ LABELS = {
            "window": "may buy shares (passing START)", "jackpot": "may play the JACKPOT",
            "claimed": "free business taken", "leased": "leased", "stunts": "publicity stunts face up",
            "may": "may buy or lease", "on_finish": "on FINISH", "queue": "still to settle",
-           "rating_places": "rating steps taken", "card_move": "card move", "anywhere": "any business"},
+           "rating_places": "rating steps taken", "card_move": "card move", "anywhere": "any business",
+           "demo": "Demo: {edition}, players {players}, seed {seed}",
+           "demo_end": "{count} events on the ledger; reopened from disk, hash chain and anchor checked: {result}",
+           "identical": "identical state", "different": "DIFFERENT STATE",
+           "demo_head": "(the words every screen can compare)"},
     "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание", "accounts": "счета",
            "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
            "undone": "(отменено)", "head": "последнее событие", "ledger": "журнал",
@@ -755,7 +774,12 @@ LABELS = {
            "claimed": "бесплатное предприятие взято", "leased": "в аренде",
            "stunts": "открытые рекламные акции", "may": "может купить или арендовать",
            "on_finish": "на ФИНИШЕ", "queue": "ещё решить", "rating_places": "занятые ступени рейтинга",
-           "card_move": "ход по карточке", "anywhere": "любое предприятие"},
+           "card_move": "ход по карточке", "anywhere": "любое предприятие",
+           "demo": "Демонстрация: {edition}, игроки {players}, тасовка {seed}",
+           "demo_end": "событий в журнале: {count}; журнал открыт заново с диска, цепочка хешей и якорь "
+                       "проверены: {result}",
+           "identical": "состояние то же", "different": "СОСТОЯНИЕ ДРУГОЕ",
+           "demo_head": "(слова, которые можно сверить на любом экране)"},
 }
 
 
@@ -767,6 +791,13 @@ def label(key, language="en", **params):
 
 def _lang(language):
     return language if language in CATALOGS else "en"
+
+
+def inner_quotes(text, language):
+    """A name shown «quoted» in Russian has its own «» turned into „“ (ёлочки outside, лапки inside)."""
+    if language == "ru" and isinstance(text, str) and "«" in text:
+        return text.replace("«", "„").replace("»", "“")
+    return text
 
 
 def cell_name(edition, ref):
@@ -782,7 +813,7 @@ def card_text(edition, ref, language="en"):
     if edition is None or ref not in getattr(edition, "cards", {}):
         return ref
     text = edition.cards[ref].text
-    return text.rstrip(".") if language == "ru" else text
+    return inner_quotes(text.rstrip("."), language) if language == "ru" else text
 
 
 def deck_name(edition, deck, language="en"):
@@ -855,7 +886,7 @@ def thing_name(edition, ref, language="en"):
         name = cell_name(edition, ref)
     else:
         return str(ref)
-    return f"«{name}»" if lang == "ru" else name
+    return f"«{inner_quotes(name, lang)}»" if lang == "ru" else name
 
 
 def listing(items, language="en", edition=None, joiner=", "):
@@ -923,7 +954,7 @@ def shown_params(code, params, language="en", edition=None):
     shown = {}
     for key, value in params.items():
         if key in ("plot", "cell"):
-            value = cell_name(edition, value)
+            value = inner_quotes(cell_name(edition, value), lang)
         elif key in PARTY_KEYS:
             value = party(value, lang)
         elif key == "reason":
