@@ -641,7 +641,7 @@ PUT_BACK = {
         "card_kept_until_paid": "{player} cannot pay {amount} for {card} now and keeps the card until they can",
         "card_carried_out": "{player} can now carry out {card}",
         "building_at_auction": "The last {kind}s are at auction: bid for one instead",
-        "no_shortage_auctions": "This table plays without shortage auctions (building_shortage_auction = false)",
+        "no_shortage_auctions": "This table plays without shortage auctions",
         "no_rival_builder": "Nobody else could place a {kind} now: build on {plot} directly",
     },
     "ru": {

@@ -1736,3 +1736,14 @@ def test_the_table_names_the_two_fortune_cards_a_chance_card_puts_on_the_wheel()
     assert g.state.extra["fortune"] == ("f16", "f17")  # f16 first: its 30% dividend is in force
     play(g, "roll 3 4")                            # the double's second move: 33 -> START
     assert cash(g, "Anna") == 2000 + 200 + 150     # 30% (f16) of 500
+
+
+def test_commands_take_plot_names_and_russian_policy_colours():
+    """Issue 8, the words of the box: a table types what it sees: a plot by its name as shown
+    («НПЗ», any case, in quotes when it has spaces) and a policy colour in Russian (ЗЕЛЁНЫЙ, as
+    ПРАВИЛА СТРАХОВАНИЯ names it) as well as by their ids."""
+    g = new()
+    arrange(g, owner={"oil1": "Anna", "oil2": "Anna", "oil3": "Anna"})
+    play(g, "build нпз", "insure Anna ЗЕЛЁНЫЙ", "insure Boris красный")
+    assert g.state.level["oil3"] == 1
+    assert g.state.held("Anna", "green") == 1 and g.state.held("Boris", "red") == 1

@@ -99,14 +99,18 @@ class Edition:
     extra: dict = field(hash=False)  # edition-module data ([extra] table), checked by the module
     text: str = ""  # the file as read, stored in the ledger with the game
     by_id: dict = field(default_factory=dict, hash=False)  # cell id -> Cell
+    by_name: dict = field(default_factory=dict, hash=False)  # a cell's name, lower-case -> Cell (if unique)
     groups: dict = field(default_factory=dict, hash=False)  # industry id -> plot ids in board order
 
     def cell(self, ref):
-        """A cell by id or index, or None."""
+        """A cell by id, index or its name as shown (any case; only a name no other cell has), or None."""
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
             i = int(ref)
             return self.cells[i] if 0 <= i < len(self.cells) else None
-        return self.by_id.get(ref)
+        found = self.by_id.get(ref)
+        if found is None and isinstance(ref, str):
+            found = self.by_name.get(ref.lower())
+        return found
 
     def industry_plots(self, industry_id):
         return self.groups.get(industry_id, ())
@@ -253,6 +257,14 @@ def _kind_name(kind):
     return {str: "text", bool: "true or false", list: "a list", dict: "a table", int: "a whole number"}.get(
         kind, kind.__name__
     )
+
+
+def names_of(cells) -> dict:
+    """Cell name (lower case) -> cell, for names no other cell shares (a command may use them)."""
+    counts: dict = {}
+    for c in cells:
+        counts[c.name.lower()] = counts.get(c.name.lower(), 0) + 1
+    return {c.name.lower(): c for c in cells if counts[c.name.lower()] == 1}
 
 
 def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str = "") -> "Edition":
@@ -461,6 +473,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         extra=extra,
         text=text,
         by_id={c.id: c for c in cells},
+        by_name=names_of(cells),
         groups={i: tuple(c.id for c in cells if c.industry == i) for i in industries},
     )
     rules_cls.check_edition(edition)

@@ -946,7 +946,7 @@ class Rules:
 
     def require_turn_free(self, s):
         if s.pending is not None:
-            raise RuleViolation("pending_first", pending=s.pending.kind, player=s.pending.player)
+            raise RuleViolation("pending_first", pending=s.pending.kind, player=s.pending.player, plot=s.pending.plot)
 
     def cmd_roll(self, s, args):
         n = self.opt["dice"]
@@ -1430,8 +1430,12 @@ class Rules:
         s.notes.append(
             Note(
                 self.SHORT_SALE_NOTE,
-                {"player": p, "industry": cell.industry, "amount": amount,
-                 "levels": {pid: s.level.get(pid, 0) for pid in group}},
+                {
+                    "player": p,
+                    "industry": cell.industry,
+                    "amount": amount,
+                    "levels": {pid: s.level.get(pid, 0) for pid in group},
+                },
             )
         )
 

@@ -15,6 +15,13 @@ from companion.engine.state import BANK, Debt, Note
 from companion.errors import BadCommand, EditionError, RuleViolation
 
 POLICIES = ("green", "blue", "orange", "red")
+# the colours as a Russian table types them (ПРАВИЛА СТРАХОВАНИЯ: ЗЕЛЁНЫЙ, СИНИЙ, ОРАНЖЕВЫЙ, КРАСНЫЙ)
+POLICY_NAMES = {"зелёный": "green", "зеленый": "green", "синий": "blue", "оранжевый": "orange", "красный": "red"}
+
+
+def policy_arg(word: str) -> str:
+    """A policy colour as typed (green or ЗЕЛЁНЫЙ, any case): its id; other words stay as they are."""
+    return POLICY_NAMES.get(word.lower(), word.lower())
 # keys of a FORTUNE card's cover context besides player names (tuples: never a name)
 BLUE_PICKS = ("blue picks",)
 EFFECT = ("effect",)
@@ -308,7 +315,7 @@ class EliteRules(MillionaireRules):
     def cmd_insure(self, s, args):
         """`insure PLAYER COLOUR`: buy a policy from the bank."""
         p = self.player_arg(s, args[0])
-        colour = args[1].lower()
+        colour = policy_arg(args[1])
         if colour not in POLICIES:
             raise BadCommand("unknown_policy", policy=colour)
         if self.in_use(s, colour) >= self.edition.supply.get(colour, 12):
@@ -328,7 +335,7 @@ class EliteRules(MillionaireRules):
         выбирать, какой случай считать страховым».
         """
         p = self.player_arg(s, args[0])
-        colour = args[1].lower()
+        colour = policy_arg(args[1])
         what = args[2] if len(args) > 2 else None
         if colour not in ("orange", "red"):
             raise RuleViolation("policy_not_for_debt", policy=args[1])
