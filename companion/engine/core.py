@@ -896,10 +896,14 @@ class Rules:
     def in_use(self, s, item):
         return sum(n for (_, it), n in s.holdings.items() if it == item)
 
-    def spend(self, s, player, to, amount, what):
-        """A voluntary payment: refused when the player cannot afford it."""
+    def check_afford(self, s, player, amount, what):
+        """Refuse a payment the player's cash does not cover."""
         if s.cash(player) < amount:
             raise RuleViolation("insufficient_funds", player=player, amount=amount, cash=s.cash(player), what=what)
+
+    def spend(self, s, player, to, amount, what):
+        """A voluntary payment: refused when the player cannot afford it."""
+        self.check_afford(s, player, amount, what)
         self.transfer(s, player, to, amount)
 
     def charge(self, s, debtor, creditor, amount, reason, **params):
@@ -1367,8 +1371,7 @@ class Rules:
         if large > self.edition.supply.get("large", 10**6):
             raise RuleViolation("supply_out", kind="large")
         cost = self.build_price(s, cell)
-        if s.cash(p) < cost:
-            raise RuleViolation("insufficient_funds", player=p, amount=cost, cash=s.cash(p), what=cell.id)
+        self.check_afford(s, p, cost, cell.id)
         return p, cost
 
     def cmd_build(self, s, args):
@@ -1500,8 +1503,7 @@ class Rules:
             raise RuleViolation("not_mortgaged", plot=cell.id)
         self.check_redeem_time(s, p)
         price = self.redeem_price(cell)
-        if s.cash(p) < price:
-            raise RuleViolation("insufficient_funds", player=p, amount=price, cash=s.cash(p), what=cell.id)
+        self.check_afford(s, p, price, cell.id)
         return p, price
 
     def cmd_redeem(self, s, args):

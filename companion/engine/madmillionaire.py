@@ -618,13 +618,18 @@ class MadMillionaireRules(Rules):
             return None
         return may
 
-    def legal_buy(self, s):
+    def offered_cells(self, s):
+        """(player, scope, businesses) of the landing's buy/lease chance now; scope "*": any business."""
         may = self.may_take(s)
         if may is None:
-            return []
-        p = may[0]
+            return None, None, []
+        cells = self.edition.plots.values() if may[1] == "*" else [self.edition.plots[may[1]]]
+        return may[0], may[1], cells
+
+    def legal_buy(self, s):
+        p, scope, cells = self.offered_cells(s)
         out = []
-        for cell in self.edition.plots.values() if may[1] == "*" else [self.edition.plots[may[1]]]:
+        for cell in cells:
             holder = s.owner.get(cell.id)
             if holder is not None and not self.leased(s, cell.id):
                 continue
@@ -636,21 +641,18 @@ class MadMillionaireRules(Rules):
                 continue
             if s.cash(p) >= cost:
                 out.append(Action("buy", (cell.id,), p))
-                if may[1] != "*":
+                if scope != "*":
                     out.append(Action("buy", (), p))
         return out
 
     def legal_lease(self, s):
-        may = self.may_take(s)
-        if may is None:
-            return []
-        p = may[0]
+        p, scope, cells = self.offered_cells(s)
         out = []
-        for cell in self.edition.plots.values() if may[1] == "*" else [self.edition.plots[may[1]]]:
+        for cell in cells:
             price = self.lease_price[cell.id]
             if s.owner.get(cell.id) is None and price and s.held(p, "signs") and s.cash(p) >= price:
                 out.append(Action("lease", (cell.id,), p))
-                if may[1] != "*":
+                if scope != "*":
                     out.append(Action("lease", (), p))
         return out
 
