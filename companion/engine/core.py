@@ -493,7 +493,9 @@ class Rules:
         if who == "named":  # the player named another: each acts only for themselves
             raise RuleViolation("for_yourself", actor=actor, verb=cmd.verb, player=party)
         if who == "owner":
-            raise RuleViolation("owner_only", actor=actor, verb=cmd.verb, player=party, plot=cmd.args[0])
+            raise RuleViolation(
+                "owner_only", actor=actor, verb=cmd.verb, player=party, plot=self.plot_arg(cmd.args[0]).id
+            )
         raise RuleViolation("not_yours", actor=actor, verb=cmd.verb, player=party)
 
     def legal(self, state: State, actor: str = TABLE) -> list[Action]:
