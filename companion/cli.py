@@ -103,6 +103,7 @@ def parse_do(words) -> tuple[str | None, Command]:
 
 def cmd_do(args):
     table = open_game(db_path(args))
+    args.edition = table.rules.edition  # a refusal names plots and cards as the board does
     try:
         actor = actor_of(table, args.as_player, args.lang)
         prefix, command = parse_do(args.command)
@@ -396,7 +397,8 @@ def main(argv=None):
     try:
         args.func(args)
     except RuleViolation as exc:
-        print(f"{label('refused', args.lang)}: " + messages.render_error(exc, args.lang), file=sys.stderr)
+        edition = getattr(args, "edition", None)
+        print(f"{label('refused', args.lang)}: " + messages.render_error(exc, args.lang, edition), file=sys.stderr)
         return exit_code(exc)
     except CompanionError as exc:
         key = {6: "ledger damaged", 7: "outcome unknown", 8: "disk full", 9: "halted"}.get(exit_code(exc), "error")

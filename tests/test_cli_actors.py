@@ -259,3 +259,13 @@ def test_bench_lists_legal_for_every_edition(capsys):
     rows = {line.split()[0]: line for line in out[2:]}
     assert set(rows) == set(shipped())
     assert all(row.count(" us") == 3 and row.count("x)") == 2 for row in rows.values())
+
+
+def test_a_refusal_names_the_plot_as_the_board_does(game, capsys):
+    """Issue 8, no ids on a screen: a player building on another's plot (typed by its name in any
+    case) is told whose it is with the plot's name, not its id."""
+    assert run(capsys, "do", "--db", game, "roll", "1", "2")[0] == 0        # START -> oil3 (НПЗ)
+    assert run(capsys, "do", "--db", game, "--as", "Anna", "buy")[0] == 0
+    code, _, err = run(capsys, "do", "--db", game, "--as", "Boris", "build", "нпз")
+    assert code == 3
+    assert err.strip().splitlines()[-1] == "refused: Only Anna, the owner of НПЗ, may build, not Boris"
