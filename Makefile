@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench transcripts clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -q
+
+# the reference games of docs/transcripts/, made again after a change of words (then read them)
+transcripts: $(STAMP)
+	$(BIN)/companion script -v --lang ru docs/transcripts/elite-ru.game > docs/transcripts/elite-ru.txt
+	$(BIN)/companion script -v --lang en docs/transcripts/monopoly-en.game > docs/transcripts/monopoly-en.txt
 
 bench: $(STAMP)
 	$(BIN)/companion bench ledger

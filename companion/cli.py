@@ -250,8 +250,11 @@ def cmd_script(args):
     from companion.script import read_script, run_script
     text = read_script(args.file)
 
-    def echo(event):
+    def echo(table, event):
+        # each event as a script writes it, then what happened, in the chosen language
         out(f"#{event.seq} {event_text(event)}")
+        for line in event_lines(table.rules, event, args.lang):
+            out(f"    {line}")
     table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None,
                        language=args.lang)
     try:

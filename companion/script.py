@@ -76,6 +76,8 @@ def script_lines(text):
 def run_script(text, source="<script>", db=":memory:", on_event=None, language="en"):
     """Run a script; returns the Table. Raises ScriptError at the first failed line.
 
+    on_event(table, event) is called with every event stored, the first (`new`) included.
+
     A refusal in the ScriptError is said in `language` (the command line's --lang)."""
     table = None
     try:
@@ -114,7 +116,7 @@ def run_line(table, raw, line_no, source, db, on_event, language="en"):
             players = [w for w in words if "=" not in w]
             table = new_game(db, edition, players, seed, options)
             if on_event:
-                on_event(table.game.events[0])
+                on_event(table, table.game.events[0])
             return table
         if table is None:
             raise ScriptError(source, line_no, line, "the script must start with `new EDITION SEED PLAYER...`")
@@ -123,7 +125,7 @@ def run_line(table, raw, line_no, source, db, on_event, language="en"):
             return table
         event = table.submit(cmd, actor=TABLE if name is None else name)
         if on_event:
-            on_event(event)
+            on_event(table, event)
         return table
     except RuleViolation as exc:
         edition = table.rules.edition if table else None
