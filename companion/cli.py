@@ -277,6 +277,18 @@ def cmd_check_edition(args):
     ed = load_edition(args.file)
     out(label("edition_ok", args.lang, file=args.file, name=ed.name, cells=len(ed.cells), plots=len(ed.plots),
               cards=sum(len(d) for d in ed.decks.values())))
+    # names per language: what a screen in another language shows as the file writes it
+    own = ed.language.split("-")[0].split("_")[0]
+    for lang in messages.LANGUAGES:
+        if lang == own:
+            continue
+        missing = (sum(1 for c in ed.cells if lang not in c.names),
+                   sum(1 for i in ed.industries.values() if lang not in i.names),
+                   sum(1 for c in ed.cards.values() if lang not in c.texts))
+        if any(missing):
+            out(label("names_fallback", args.lang, tongue=lang, cells=missing[0], all_cells=len(ed.cells),
+                      industries=missing[1], all_industries=len(ed.industries), cards=missing[2],
+                      all_cards=len(ed.cards)))
 
 
 def cmd_demo(args):

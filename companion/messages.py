@@ -14,6 +14,7 @@ companion/words.py); no «(а)» patches; the game's terms as the rulebooks spel
 companion/glossary.toml; every code a parameter carries (a pending decision, a debt's
 reason, a policy's colour, a building kind, ...) shown in words, never as its id.
 """
+from companion.engine.board import in_language
 from companion.words import Formatter, Word, term
 
 EN = {
@@ -749,6 +750,9 @@ LABELS = {
            "verified": "verified: {count} events replayed from the start, hash chain and anchor agree",
            "edition_line": "{id:<14} {name} ({low}-{high} players, rules '{rules}')",
            "edition_ok": "{file}: ok ({name}, {cells} cells, {plots} plots, {cards} cards)",
+           "names_fallback": "  in {tongue}, shown as the file writes them (no name_{tongue} / text_{tongue}): "
+                             "{cells} of {all_cells} cells, {industries} of {all_industries} industries, "
+                             "{cards} of {all_cards} cards",
            "price": "share price", "exchange": "on the EXCHANGE", "fortune": "FORTUNE cards in force",
            "window": "may buy shares (passing START)", "jackpot": "may play the JACKPOT",
            "claimed": "free business taken", "leased": "leased", "stunts": "publicity stunts face up",
@@ -769,6 +773,9 @@ LABELS = {
            "verified": "проверено: событий переиграно с начала — {count}, цепочка хешей и якорь сходятся",
            "edition_line": "{id:<14} {name} (игроков: {low}–{high}, правила «{rules}»)",
            "edition_ok": "{file}: в порядке ({name}; клеток: {cells}, участков: {plots}, карточек: {cards})",
+           "names_fallback": "  язык {tongue}: названия как в файле (нет name_{tongue} / text_{tongue}) — "
+                             "клеток: {cells} из {all_cells}, отраслей: {industries} из {all_industries}, "
+                             "карточек: {cards} из {all_cards}",
            "price": "курс акций", "exchange": "на БИРЖЕ", "fortune": "действуют карточки ФОРТУНЫ",
            "window": "может купить акции (прошёл СТАРТ)", "jackpot": "может сыграть в ДЖЕКПОТ",
            "claimed": "бесплатное предприятие взято", "leased": "в аренде",
@@ -800,19 +807,21 @@ def inner_quotes(text, language):
     return text
 
 
-def cell_name(edition, ref):
-    """A plot's or cell's name (an id the edition does not know stays as given: what was typed)."""
+def cell_name(edition, ref, language=None):
+    """A plot's or cell's name in the language (the file's `name_en`...), else as the file writes it;
+    an id the edition does not know stays as given: what was typed."""
     if edition is None or not isinstance(ref, str):
         return ref
     cell = edition.cell(ref)
-    return cell.name if cell is not None else ref
+    return in_language(cell.name, cell.names, language and _lang(language)) if cell is not None else ref
 
 
 def card_text(edition, ref, language="en"):
     """A card's text as the box prints it (in Russian without the closing full stop, as it is quoted)."""
     if edition is None or ref not in getattr(edition, "cards", {}):
         return ref
-    text = edition.cards[ref].text
+    card = edition.cards[ref]
+    text = in_language(card.text, card.texts, _lang(language))
     return inner_quotes(text.rstrip("."), language) if language == "ru" else text
 
 
@@ -821,10 +830,10 @@ def deck_name(edition, deck, language="en"):
     lang = _lang(language)
     cells = [c for c in getattr(edition, "cells", ()) if c.deck == deck]
     if cells and (edition.language.split("-")[0] == lang or deck not in DECKS):
-        return cells[0].name
+        return cell_name(edition, cells[0].id, lang)
     if deck in DECKS:
         return term(DECKS[deck], lang)
-    return cells[0].name if cells else deck
+    return cell_name(edition, cells[0].id, lang) if cells else deck
 
 
 def party(value, language="en"):
@@ -871,10 +880,11 @@ def item_word(item, language="en"):
     return ITEMS[lang].get(item, item)
 
 
-def industry_name(edition, ref):
+def industry_name(edition, ref, language=None):
     if edition is None or ref not in getattr(edition, "industries", {}):
         return ref
-    return edition.industries[ref].name
+    ind = edition.industries[ref]
+    return in_language(ind.name, ind.names, language and _lang(language))
 
 
 def thing_name(edition, ref, language="en"):
@@ -883,7 +893,7 @@ def thing_name(edition, ref, language="en"):
     if edition is not None and isinstance(ref, str) and ref in edition.cards:
         name = card_text(edition, ref, lang)
     elif isinstance(ref, str):
-        name = cell_name(edition, ref)
+        name = cell_name(edition, ref, lang)
     else:
         return str(ref)
     return f"«{inner_quotes(name, lang)}»" if lang == "ru" else name
@@ -902,7 +912,7 @@ def pending_words(kind, language="en", edition=None, plot=None):
     if text is None:
         text = kind.replace("_", " ")
     if plot:
-        name = cell_name(edition, plot)
+        name = cell_name(edition, plot, lang)
         text += f": «{name}»" if lang == "ru" else f": {name}"
     return text
 
@@ -954,7 +964,7 @@ def shown_params(code, params, language="en", edition=None):
     shown = {}
     for key, value in params.items():
         if key in ("plot", "cell"):
-            value = inner_quotes(cell_name(edition, value), lang)
+            value = inner_quotes(cell_name(edition, value, lang), lang)
         elif key in PARTY_KEYS:
             value = party(value, lang)
         elif key == "reason":
@@ -984,9 +994,10 @@ def shown_params(code, params, language="en", edition=None):
         elif key == "face":
             value = FACES[lang].get(value, value)
         elif key == "industry":
-            value = industry_name(edition, value)
+            value = industry_name(edition, value, lang)
         elif key == "edition":
-            value = edition.name if edition is not None and value == edition.id else value
+            value = (in_language(edition.name, edition.names, lang)
+                     if edition is not None and value == edition.id else value)
         elif key == "usage":
             value = _usage(value, lang)
         elif key == "symbols" and isinstance(value, (list, tuple)):

@@ -116,10 +116,10 @@ def state_text(rules, s, language="en"):
     for p in data["players"]:
         mark = ">" if p["name"] == s.turn else " "
         out = "" if p["alive"] else "  " + label("out", lang)
-        plots = ", ".join(ed.cell(pid).name + ("*" * s.level.get(pid, 0)) +
+        plots = ", ".join(cell_name(ed, pid, lang) + ("*" * s.level.get(pid, 0)) +
                           (" " + label("mortgaged", lang) if pid in s.mortgaged else "") for pid in p["plots"])
         held = "  ".join(f"{item_word(k, lang)} {v}" for k, v in p["holdings"].items())
-        lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  @ {ed.cell(p['position']).name:<20} {held}{out}")
+        lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  @ {cell_name(ed, p['position'], lang):<20} {held}{out}")
         if plots:
             lines.append(f"    {plots}")
     accounts = "  ".join(f"{party(k, lang)} {v}" for k, v in data["accounts"].items())

@@ -33,6 +33,8 @@ EDITION_ID = re.compile(r"[a-z0-9_-]{1,32}")
 # command lines: one word; never all digits (a number is a cell index or an amount).
 REF = re.compile(r"[A-Za-z0-9_-]{1,32}")
 LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z0-9]{2,8})?")  # en, ru, pt-BR
+# the languages a name may be given in besides the file's own (name_en, name_ru, text_en ...)
+NAME_LANGUAGES = ("en", "ru")
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Industry:
     rent_by_count: tuple = ()  # rent by number of plots of the industry owned
     tax_by_count: tuple = ()  # circle tax by number owned (Elite central industry)
     dice_multiplier_by_count: tuple = ()  # rent = multiplier x dice (Monopoly utilities)
+    names: dict = field(default_factory=dict, hash=False, compare=False)  # language -> name (name_en = ...)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Cell:
     mortgage: int = 0
     deck: str | None = None
     params: dict = field(default_factory=dict, hash=False)
+    names: dict = field(default_factory=dict, hash=False, compare=False)  # language -> name (name_en = ...)
 
     @property
     def is_plot(self):
@@ -75,6 +79,7 @@ class Card:
     keep: bool = False  # kept by the player until used (e.g. leave TAX INSPECTION)
     long_term: bool = False  # FORTUNE: in force until the next card is drawn
     favourable: bool | None = None  # Deluxe rating scale: up (True) or down (False)
+    texts: dict = field(default_factory=dict, hash=False, compare=False)  # language -> text (text_en = ...)
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,7 @@ class Edition:
     text: str = ""  # the file as read, stored in the ledger with the game
     by_id: dict = field(default_factory=dict, hash=False)  # cell id -> Cell
     by_name: dict = field(default_factory=dict, hash=False)  # a cell's name, lower-case -> Cell (if unique)
+    names: dict = field(default_factory=dict, hash=False)  # language -> the edition's name (name_en = ...)
     groups: dict = field(default_factory=dict, hash=False)  # industry id -> plot ids in board order
 
     def cell(self, ref):
@@ -243,6 +249,10 @@ class _Reader:
         value = self.get(key, str, default)
         return value if key not in self.table else check_text(value, self.source, self.key(key))
 
+    def translations(self, key):
+        """language -> text of the `KEY_LANG` keys beside KEY (name_en, text_ru ...): names per language."""
+        return {lang: self.text(f"{key}_{lang}") for lang in NAME_LANGUAGES if f"{key}_{lang}" in self.table}
+
     def ref(self, key, default=...):
         value = self.get(key, str, default)
         return value if key not in self.table else check_ref(value, self.source, self.key(key))
@@ -260,11 +270,17 @@ def _kind_name(kind):
 
 
 def names_of(cells) -> dict:
-    """Cell name (lower case) -> cell, for names no other cell shares (a command may use them)."""
-    counts: dict = {}
+    """Cell name (lower case, in any of its languages) -> cell, for names no other cell shares."""
+    owners: dict = {}
     for c in cells:
-        counts[c.name.lower()] = counts.get(c.name.lower(), 0) + 1
-    return {c.name.lower(): c for c in cells if counts[c.name.lower()] == 1}
+        for name in {c.name.lower(), *(n.lower() for n in c.names.values())}:
+            owners.setdefault(name, []).append(c)
+    return {name: found[0] for name, found in owners.items() if len(found) == 1}
+
+
+def in_language(text: str, translations: dict, language: str | None) -> str:
+    """A name or text in the language asked for, else as the file writes it."""
+    return translations.get(language, text) if language else text
 
 
 def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str = "") -> "Edition":
@@ -280,6 +296,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
             f"(it is written in the game's first command), not {shown(ed_id)}",
         )
     name = head.text("name")
+    edition_names = head.translations("name")
     language = head.get("language", str, "en")
     if not LANGUAGE.fullmatch(language):
         raise EditionError(
@@ -324,6 +341,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         ind = Industry(
             id=r.ref("id"),
             name=r.text("name"),
+            names=r.translations("name"),
             buildable=r.get("buildable", bool, True),
             build_cost=r.money("build_cost", 0),
             rent_by_count=r.money_list("rent_by_count", []),
@@ -388,6 +406,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
                 index=i,
                 kind=kind,
                 name=r.text("name"),
+                names=r.translations("name"),
                 industry=industry,
                 price=price,
                 rent=rent,
@@ -401,8 +420,11 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
                 raise EditionError(source, f"cells[{i}].industry", "only plots belong to an industry")
             deck = r.ref("deck", None)
             # the other keys are the kind's own parameters, checked by the rules module
-            params = {k: v for k, v in raw.items() if k not in ("id", "kind", "name", "deck")}
-            cell = Cell(id=cid, index=i, kind=kind, name=r.text("name"), deck=deck, params=params)
+            named = ("id", "kind", "name", "deck", *(f"name_{lang}" for lang in NAME_LANGUAGES))
+            params = {k: v for k, v in raw.items() if k not in named}
+            cell = Cell(
+                id=cid, index=i, kind=kind, name=r.text("name"), names=r.translations("name"), deck=deck, params=params
+            )
         cells.append(cell)
     for ind in industries.values():
         count = sum(1 for c in cells if c.industry == ind.id)
@@ -436,6 +458,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
                 id=card_id,
                 deck=deck_name,
                 text=r.get("text", str),
+                texts=r.translations("text"),
                 effects=tuple(effects),
                 keep=r.get("keep", bool, False),
                 long_term=r.get("long_term", bool, False),
@@ -474,6 +497,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         text=text,
         by_id={c.id: c for c in cells},
         by_name=names_of(cells),
+        names=edition_names,
         groups={i: tuple(c.id for c in cells if c.industry == i) for i in industries},
     )
     rules_cls.check_edition(edition)
