@@ -428,8 +428,6 @@ MONOPOLY = {
         "dealt": "{player} is dealt {plot} and pays {price}",
         "group_mortgaged": "A lot of {industry} is mortgaged: no building on {plot} until it is redeemed",
         "group_built": "{industry} has buildings: sell them to the bank before trading {plot}",
-        "shortage_auction": "Houses are short ({left} {kind} left, 2+ players can build): use `house_auction {kind_id}`",
-        "no_shortage": "No shortage of {kind:pl} ({left} left): build directly",
         "cannot_place": "{player} has no lot where a {kind} can go now",
         "place_won_building": "{player} first places the {kind} won at auction (`build`) or declines it",
         "no_rent_roll": "No rent throw is due",
@@ -458,8 +456,6 @@ MONOPOLY = {
         "dealt": "{player} получает участок «{plot}» и платит {price}",
         "group_mortgaged": "Участок группы «{industry}» заложен: строить на участке «{plot}» нельзя до выкупа",
         "group_built": "В группе «{industry}» есть постройки: продайте их в БАНК, прежде чем продавать участок «{plot}»",
-        "shortage_auction": "Домов не хватает ({kind}: в БАНКЕ {left}, строить могут 2+ игрока): аукцион командой `house_auction {kind_id}`",
-        "no_shortage": "Нехватки нет ({kind}: в БАНКЕ {left}): стройте напрямую",
         "cannot_place": "{player}: нет участка, куда сейчас можно поставить {kind:acc}",
         "place_won_building": "{player} сначала ставит выигранный {kind} (`build`) или отказывается от него",
         "no_rent_roll": "Бросок для аренды не нужен",
@@ -1024,13 +1020,11 @@ def shown_params(code, params, language="en", edition=None):
     if code == "pending_first":
         who = params.get("player")
         shown["whose"] = f" ({who})" if who else ""
-    if code == "shortage_auction":
-        shown["kind_id"] = params.get("kind")
     return shown
 
 
 # derived parameter -> the engine's parameters it is made from (tests: templates ask only for these)
-DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "kind_id": ("kind",)}
+DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",)}
 
 
 def render(code, params, language="en", edition=None):
