@@ -1,4 +1,5 @@
 """Test helpers shared by the edition test files: a game, a run of commands, an edited edition, a checked autoplay game."""
+from companion import cli
 from companion.autoplay import play
 from companion.editions import HERE, parse_edition, rules_for, set_options
 from companion.engine.game import Game
@@ -62,3 +63,10 @@ def play_checked(rules, seed, players, max_events=3000):
         for language in LANGUAGES:
             assert code in CATALOGS[language], (code, language)
     return game
+
+
+def cli_run(capsys, *argv):
+    """Run the `companion` command in-process: (exit code, standard output, standard error)."""
+    code = cli.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import cli_run
 
 from companion import cli
 from companion.editions import load_edition, shipped
@@ -34,9 +35,7 @@ def game(db, capsys):
 
 
 def run(capsys, *argv):
-    code = cli.main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return cli_run(capsys, *argv)
 
 
 def test_new_starts_a_game_and_names_the_ledger(db, capsys):

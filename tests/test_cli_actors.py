@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import cli_run
 
 from companion import bench, cli
 from companion.editions import shipped
@@ -24,9 +25,7 @@ def game(tmp_path, capsys):
 
 
 def run(capsys, *argv):
-    code = cli.main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return cli_run(capsys, *argv)
 
 
 def events(capsys, db):
