@@ -9,14 +9,14 @@ Tests marked xfail(strict=True, reason="BUG: ...") show where the engine
 disagrees with the rulebook; they start passing (and so fail as XPASS) once
 the engine is fixed, and the marker then goes.
 
-Board (index: id price): 0 start, 1 oil1 100, 2 oil2 100, 3 oil3 120,
-4 chance1, 5 central1 500, 6 exchange1, 7 auto1 140, 8 auto2 140, 9 auto3 160,
-10 inspection, 11 food1 180, 12 food2 180, 13 food3 200, 14 fortune1,
-15 central2, 16 auction, 17 media1 220, 18 media2 240, 19 chance2, 20 jackpot,
-21 air1 260, 22 air2 260, 23 air3 280, 24 exchange2, 25 central3, 26 exemption,
-27 tele1 300, 28 tele2 300, 29 tele3 320, 30 police, 31 finance1 350,
-32 finance2 380, 33 chance3, 34 fortune2, 35 central4, 36 exchange3,
-37 metal1 400, 38 metal2 400, 39 metal3 450.
+Board (index: id price): 0 start, 1 leisure1 100, 2 leisure2 100, 3 leisure3 120,
+4 chance1, 5 central1 500, 6 exchange1, 7 food1 140, 8 food2 140, 9 light3 160,
+10 inspection, 11 tele1 180, 12 tele2 180, 13 tele3 200, 14 fortune1,
+15 central2, 16 auction, 17 light1 220, 18 light2 240, 19 chance2, 20 jackpot,
+21 media1 260, 22 media2 260, 23 media3 280, 24 exchange2, 25 central3, 26 exemption,
+27 transport1 300, 28 transport2 300, 29 transport3 320, 30 police, 31 heavy1 350,
+32 heavy2 380, 33 chance3, 34 fortune2, 35 central4, 36 exchange3,
+37 heavy3 400, 38 mining1 400, 39 mining2 450.
 """
 import pytest
 from helpers import edition_variant, teleporting
@@ -149,9 +149,9 @@ def test_two_to_six_players(players, ok):
 def test_double_gives_another_move():
     """ХОД ИГРЫ: a double gives another move; the turn cannot end before it."""
     g = new()
-    play(g, "roll 1 1", "buy")                    # START -> oil2, bought for 100
+    play(g, "roll 1 1", "buy")                    # START -> leisure2, bought for 100
     refused(g, "end", "roll_again")
-    play(g, "roll 2 3")                           # oil2 -> auto1 (offer)
+    play(g, "roll 2 3")                           # leisure2 -> food1 (offer)
     assert g.state.position["Anna"] == 7
     play(g, "decline", "hammer")
     refused(g, "roll 1 2", "already_rolled")
@@ -182,11 +182,11 @@ def test_three_doubles_send_to_tax_inspection():
 def test_free_plot_bought_at_printed_price():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: pay the bank the printed price, take the plot card."""
     g = new()
-    play(g, "roll 1 2")                            # START -> oil3, price 120
+    play(g, "roll 1 2")                            # START -> leisure3, price 120
     assert g.state.pending.kind == "offer"
     refused(g, "end", "pending_first")
     play(g, "buy")
-    assert g.state.owner["oil3"] == "Anna"
+    assert g.state.owner["leisure3"] == "Anna"
     assert cash(g, "Anna") == 2000 - 120
 
 
@@ -201,9 +201,9 @@ def test_buying_needs_the_money():
 def test_declining_opens_an_auction_at_the_hosts_opening_price():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: a declined plot goes to auction; the host sets the opening price."""
     g = new()
-    play(g, "roll 1 2", "decline")                 # oil3 declined
+    play(g, "roll 1 2", "decline")                 # leisure3 declined
     a = g.state.pending
-    assert a.kind == "auction" and a.plot == "oil3" and a.seller == BANK
+    assert a.kind == "auction" and a.plot == "leisure3" and a.seller == BANK
     assert a.opening == 60                         # auction_opening_percent 50 of 120 until the host says
     refused(g, "bid Boris 59", "bid_too_low")
     play(g, "opening 30")                          # the auction host's opening price
@@ -219,7 +219,7 @@ def test_the_decliner_may_bid_and_the_highest_bid_wins():
     play(g, "bid Boris 70", "bid Anna 80", "bid Vera 90")
     refused(g, "bid Boris 90", "bid_too_low")       # a bid must beat the highest
     play(g, "bid Anna 100", "hammer")
-    assert g.state.owner["oil3"] == "Anna"
+    assert g.state.owner["leisure3"] == "Anna"
     assert cash(g, "Anna") == 2000 - 100            # the winning bid goes to the bank
     assert cash(g, "Boris") == 2000 and cash(g, "Vera") == 2000
     assert g.state.pending is None
@@ -229,7 +229,7 @@ def test_auction_without_bids_leaves_the_plot_on_the_board():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: no bid, no sale; the plot stays free."""
     g = new()
     play(g, "roll 1 2", "decline", "hammer")
-    assert "oil3" not in g.state.owner
+    assert "leisure3" not in g.state.owner
     assert cash(g, "Anna") == 2000
     play(g, "end")
 
@@ -241,7 +241,7 @@ def test_a_bid_needs_the_money():
     play(g, "roll 1 2", "decline")
     refused(g, "bid Boris 71", "insufficient_funds")
     play(g, "bid Boris 70", "hammer")
-    assert g.state.owner["oil3"] == "Boris" and cash(g, "Boris") == 0
+    assert g.state.owner["leisure3"] == "Boris" and cash(g, "Boris") == 0
 
 
 # ===== ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ =====================================================
@@ -249,16 +249,16 @@ def test_a_bid_needs_the_money():
 def test_printed_rent_when_the_owner_is_not_a_monopolist():
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: the printed rent when the owner does not hold the whole industry."""
     g = new()
-    arrange(g, owner={"oil3": "Boris", "oil1": "Boris"})
-    play(g, "roll 1 2")                            # Anna lands on oil3: printed rent 12
+    arrange(g, owner={"leisure3": "Boris", "leisure1": "Boris"})
+    play(g, "roll 1 2")                            # Anna lands on leisure3: printed rent 12
     assert cash(g, "Anna") == 1988
     assert cash(g, "Boris") == 2012
 
 
 def test_monopoly_rent_from_the_rent_table():
-    """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: a monopolist's rent comes from the RENT TABLE (oil3: 24)."""
+    """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: a monopolist's rent comes from the RENT TABLE (leisure3: 24)."""
     g = new()
-    arrange(g, owner={"oil1": "Boris", "oil2": "Boris", "oil3": "Boris"})
+    arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"})
     play(g, "roll 1 2")
     assert cash(g, "Anna") == 2000 - 24
     assert cash(g, "Boris") == 2000 + 24
@@ -268,9 +268,9 @@ def test_monopoly_rent_from_the_rent_table():
 def test_rent_per_building_level(level, rent):
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ / ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: rent by buildings (1-3 branches, enterprise)."""
     g = new()
-    levels = {"oil1": level, "oil2": level, "oil3": level}
-    arrange(g, owner={"oil1": "Boris", "oil2": "Boris", "oil3": "Boris"}, level=levels)
-    play(g, "roll 1 2")                            # oil3 rent list 12, 24, 60, 144, 300, 420
+    levels = {"leisure1": level, "leisure2": level, "leisure3": level}
+    arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"}, level=levels)
+    play(g, "roll 1 2")                            # leisure3 rent list 12, 24, 60, 144, 300, 420
     assert cash(g, "Anna") == 2000 - rent
     assert cash(g, "Boris") == 2000 + rent
 
@@ -278,7 +278,7 @@ def test_rent_per_building_level(level, rent):
 def test_no_rent_on_a_mortgaged_plot():
     """ПРАВИЛА ЗАЛОГА: «Арендная плата с игроков, посещающих заложенный участок, не взимается»."""
     g = new()
-    arrange(g, owner={"oil3": "Boris"}, mortgaged={"oil3"})
+    arrange(g, owner={"leisure3": "Boris"}, mortgaged={"leisure3"})
     event = play(g, "roll 1 2")
     assert "no_rent_mortgaged" in codes(event)
     assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000
@@ -287,7 +287,7 @@ def test_no_rent_on_a_mortgaged_plot():
 def test_a_mortgaged_plot_breaks_the_monopoly_rent():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: with a mortgaged plot the industry is incomplete: printed rent (12, not 24)."""
     g = new()
-    arrange(g, owner={"oil1": "Boris", "oil2": "Boris", "oil3": "Boris"}, mortgaged={"oil1"})
+    arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"}, mortgaged={"leisure1"})
     play(g, "roll 1 2")
     assert cash(g, "Anna") == 2000 - 12
 
@@ -295,7 +295,7 @@ def test_a_mortgaged_plot_breaks_the_monopoly_rent():
 def test_no_rent_on_ones_own_plot():
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: rent is paid only on someone else's plot."""
     g = new()
-    arrange(g, owner={"oil3": "Anna"})
+    arrange(g, owner={"leisure3": "Anna"})
     event = play(g, "roll 1 2")
     assert "own_plot" in codes(event)
     assert cash(g, "Anna") == 2000
@@ -304,8 +304,8 @@ def test_no_rent_on_ones_own_plot():
 def test_unpayable_rent_becomes_a_debt_that_blocks_play_until_paid():
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ / ОКОНЧАНИЕ ИГРЫ: rent is owed; selling shares pays it at once."""
     g = new()
-    arrange(g, owner={"oil1": "Boris", "oil2": "Boris", "oil3": "Boris"},
-            level={"oil1": 4, "oil2": 4, "oil3": 4}, cash={"Anna": 300}, held={("Anna", "shares"): 2})
+    arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"},
+            level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 300}, held={("Anna", "shares"): 2})
     play(g, "roll 1 2")                            # rent 420, Anna has 300
     assert g.state.debts[0].amount == 420
     assert cash(g, "Anna") == 300
@@ -350,8 +350,8 @@ def test_nothing_may_be_built_on_the_central_industry():
 def test_central_plots_taxed_by_count():
     """ЦЕНТРАЛЬНАЯ ОТРАСЛЬ / КРУГОВОЙ НАЛОГ: two central plots pay the TAX TABLE's 30 each."""
     g = new()
-    arrange(g, owner={"central1": "Anna", "central2": "Anna"}, position={"Anna": "auto2"})
-    play(g, "roll 3 3")                            # auto2 -> fortune1, passing TAX INSPECTION
+    arrange(g, owner={"central1": "Anna", "central2": "Anna"}, position={"Anna": "food2"})
+    play(g, "roll 3 3")                            # food2 -> fortune1, passing TAX INSPECTION
     assert cash(g, "Anna") == 2000 - 60
 
 
@@ -379,7 +379,7 @@ def test_shares_bought_on_passing_start_until_the_turn_ends():
     """АКЦИИ / КУПЛЯ-ПРОДАЖА: «проходя через клетку СТАРТ» the passing player may buy shares."""
     g = new()
     arrange(g, position={"Anna": "exchange3"}, phase="roll")
-    play(g, "roll 3 4")                            # 36 -> 3 (oil3), passing START: +200
+    play(g, "roll 3 4")                            # 36 -> 3 (leisure3), passing START: +200
     assert cash(g, "Anna") == 2200
     play(g, "buy_shares Anna 2")
     assert cash(g, "Anna") == 2000 and g.state.held("Anna", "shares") == 2
@@ -392,7 +392,7 @@ def test_passing_start_onto_the_exchange_keeps_both_exchange_trades():
     """АКЦИИ / КУПЛЯ-ПРОДАЖА: shares are bought «проходя через клетку СТАРТ ..., а также при попадании на
     клетку БИРЖА»; ИГРА НА БИРЖЕ: the two trades are those made «Находясь на БИРЖЕ»."""
     g = new()
-    arrange(g, position={"Anna": "metal2"}, phase="roll")
+    arrange(g, position={"Anna": "mining1"}, phase="roll")
     play(g, "roll 3 5")                            # 38 -> 6 exchange1, passing START: +200
     play(g, "buy_shares Anna 1")                   # the purchase on passing START
     play(g, "buy_shares Anna 1")                   # the trade before the exchange roll
@@ -468,7 +468,7 @@ def test_only_the_player_on_the_exchange_plays_it_once():
     """ИГРА НА БИРЖЕ: the player who landed on БИРЖА rolls twice, once per visit."""
     g = new()
     refused(g, "exchange 2 2", "not_on_exchange")
-    play(g, "roll 1 2", "decline", "hammer")       # oil3: not the exchange
+    play(g, "roll 1 2", "decline", "hammer")       # leisure3: not the exchange
     refused(g, "exchange 2 2", "not_on_exchange")
     play(g, "end", "roll 3 3")                     # Boris: START -> exchange1
     play(g, "exchange 2 2")
@@ -555,8 +555,8 @@ def test_circle_income_200_plus_20_percent_of_the_shares_value():
 def test_circle_income_on_passing_start():
     """КРУГОВОЙ ДОХОД: paid «каждый раз, когда игрок очередным ходом проходит клетку СТАРТ»."""
     g = new()
-    arrange(g, position={"Anna": "metal2"}, held={("Anna", "shares"): 1})
-    play(g, "roll 1 3")                            # 38 -> 2 (oil2): 200 + 20
+    arrange(g, position={"Anna": "mining1"}, held={("Anna", "shares"): 1})
+    play(g, "roll 1 3")                            # 38 -> 2 (leisure2): 200 + 20
     assert cash(g, "Anna") == 2220
 
 
@@ -573,8 +573,8 @@ def test_dividends_round_down():
 def test_circle_tax_on_passing_tax_inspection():
     """КРУГОВОЙ НАЛОГ: 10 per share plus the printed tax of each plot (not a monopolist)."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "auto3": "Anna", "media2": "Anna"},
-            held={("Anna", "shares"): 2}, position={"Anna": "auto2"})
+    arrange(g, owner={"leisure1": "Anna", "light3": "Anna", "light2": "Anna"},
+            held={("Anna", "shares"): 2}, position={"Anna": "food2"})
     event = play(g, "roll 3 3")                    # 8 -> 14 passing 10
     assert "circle_tax" in codes(event)
     assert cash(g, "Anna") == 2000 - (20 + 5 + 8 + 12)
@@ -583,7 +583,7 @@ def test_circle_tax_on_passing_tax_inspection():
 def test_circle_tax_on_landing_on_tax_inspection():
     """КРУГОВОЙ НАЛОГ: «вне зависимости от того, миновал он ... или попал непосредственно на эту клетку»."""
     g = new()
-    arrange(g, owner={"oil1": "Anna"}, held={("Anna", "shares"): 2})
+    arrange(g, owner={"leisure1": "Anna"}, held={("Anna", "shares"): 2})
     play(g, "roll 4 6")
     assert cash(g, "Anna") == 2000 - 25
 
@@ -597,18 +597,18 @@ def test_circle_tax_on_landing_on_tax_inspection():
 def test_circle_tax_of_a_monopolist_by_buildings(levels, tax):
     """КРУГОВОЙ НАЛОГ: the real tax comes from the TAX TABLE (monopoly, branches, enterprise)."""
     g = new()
-    plots = ("oil1", "oil2", "oil3")
+    plots = ("leisure1", "leisure2", "leisure3")
     arrange(g, owner={p: "Anna" for p in plots},
-            level={p: n for p, n in zip(plots, levels) if n}, position={"Anna": "auto2"})
+            level={p: n for p, n in zip(plots, levels) if n}, position={"Anna": "food2"})
     play(g, "roll 3 3")
     assert cash(g, "Anna") == 2000 - tax
 
 
 def test_no_circle_tax_on_a_mortgaged_plot_and_the_monopoly_is_broken():
-    """КРУГОВОЙ НАЛОГ / ПРАВИЛА ЗАЛОГА: mortgaged oil1 pays nothing (tax_on_mortgaged = false); the rest the printed 5 + 6."""
+    """КРУГОВОЙ НАЛОГ / ПРАВИЛА ЗАЛОГА: mortgaged leisure1 pays nothing (tax_on_mortgaged = false); the rest the printed 5 + 6."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "oil2": "Anna", "oil3": "Anna"}, mortgaged={"oil1"},
-            position={"Anna": "auto2"})
+    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"}, mortgaged={"leisure1"},
+            position={"Anna": "food2"})
     play(g, "roll 3 3")
     assert cash(g, "Anna") == 2000 - 11
 
@@ -616,16 +616,16 @@ def test_no_circle_tax_on_a_mortgaged_plot_and_the_monopoly_is_broken():
 def test_tax_exemption_cell_skips_one_circle_tax():
     """ОСВОБОЖДЕНИЕ ОТ НАЛОГА: free of circle tax «на один круг (одно прохождение ... ИНСПЕКЦИЯ)»."""
     g = new()
-    arrange(g, position={"Anna": "air1"}, held={("Anna", "shares"): 3})
+    arrange(g, position={"Anna": "media1"}, held={("Anna", "shares"): 3})
     event = play(g, "roll 2 3")                    # 21 -> 26 exemption
     assert "tax_exemption" in codes(event)
     play(g, "end")
-    arrange(g, turn="Anna", phase="roll", position={"Anna": "auto2"})
+    arrange(g, turn="Anna", phase="roll", position={"Anna": "food2"})
     event = play(g, "roll 2 4")                    # 8 -> 14, passing TAX INSPECTION: exempt
     assert "tax_exempted" in codes(event)
     assert cash(g, "Anna") == 2000
     play(g, "draw f30", "end")
-    arrange(g, turn="Anna", phase="roll", position={"Anna": "auto2"})
+    arrange(g, turn="Anna", phase="roll", position={"Anna": "food2"})
     play(g, "roll 2 4")                            # the next passing is taxed: 3 x 10
     assert cash(g, "Anna") == 2000 - 30
 
@@ -636,7 +636,7 @@ def test_chance_tax_exemption_card():
     arrange(g, held={("Anna", "shares"): 3})
     play(g, "roll 1 3", "draw c11")                # START -> chance1
     play(g, "end")
-    arrange(g, turn="Anna", phase="roll", position={"Anna": "auto2"})
+    arrange(g, turn="Anna", phase="roll", position={"Anna": "food2"})
     play(g, "roll 3 3")
     assert cash(g, "Anna") == 2000
 
@@ -644,9 +644,9 @@ def test_chance_tax_exemption_card():
 # ===== НАЛОГОВАЯ ИНСПЕКЦИЯ ================================================================
 
 def two_players_with_anna_held():
-    """Anna landed on TAX INSPECTION last turn; Boris owns oil3 and moves START -> oil3 each turn."""
+    """Anna landed on TAX INSPECTION last turn; Boris owns leisure3 and moves START -> leisure3 each turn."""
     g = new(("Anna", "Boris"))
-    arrange(g, owner={"oil3": "Boris"})
+    arrange(g, owner={"leisure3": "Boris"})
     play(g, "roll 4 6", "end")                     # Anna lands on inspection: held
     boris_turn(g)
     return g
@@ -679,7 +679,7 @@ def test_leave_tax_inspection_by_paying_50_before_rolling():
     g = two_players_with_anna_held()
     play(g, "pay_fine")
     assert cash(g, "Anna") == 1950 and "Anna" not in g.state.detained
-    play(g, "roll 1 2")                            # moves 10 -> 13 (food3)
+    play(g, "roll 1 2")                            # moves 10 -> 13 (tele3)
     assert g.state.position["Anna"] == 13
     refused(g, "pay_fine", "not_detained")
 
@@ -723,13 +723,13 @@ def test_after_the_third_miss_the_fine_is_taken_on_the_next_roll():
 def test_kept_chance_card_releases_and_goes_to_the_bottom():
     """ШАНС: a card that cannot be used at once is kept until it can; used, it goes to the bottom."""
     g = new(("Anna", "Boris"))
-    arrange(g, owner={"oil3": "Boris"})
+    arrange(g, owner={"leisure3": "Boris"})
     event = play(g, "roll 1 3", "draw c08")        # START -> chance1: keep the release card
     assert "card_kept" in codes(event)
     assert g.state.kept["Anna"] == ("c08",) and "c08" not in g.state.decks["chance"]
     play(g, "end")
     boris_turn(g)
-    arrange(g, position={"Anna": "auto1"})
+    arrange(g, position={"Anna": "food1"})
     play(g, "roll 1 2", "end")                     # 7 -> 10: held
     boris_turn(g)
     play(g, "use_card c08")
@@ -755,7 +755,7 @@ def test_tax_police_sends_to_tax_inspection_without_circle_income():
 def test_tax_police_with_a_double_ends_the_move():
     """НАЛОГОВАЯ ПОЛИЦИЯ / ХОД ИГРЫ: sent away, the double gives no further move."""
     g = new()
-    arrange(g, position={"Anna": "tele1"})
+    arrange(g, position={"Anna": "transport1"})
     play(g, "roll 1 2")                            # 27 -> 30
     refused(g, "roll 1 1", "already_rolled")
     g2 = new()
@@ -897,7 +897,7 @@ def test_chance_to_start_pays_circle_income():
 # ===== ФОРТУНА ============================================================================
 
 def on_fortune(g, player="Anna"):
-    arrange(g, turn=player, phase="roll", position={player: "food1"})
+    arrange(g, turn=player, phase="roll", position={player: "tele1"})
     play(g, "roll 1 2")                            # 11 -> 14 fortune1
 
 
@@ -957,7 +957,7 @@ def test_long_term_circle_income_card():
 def test_two_fortune_cards_on_the_wheel_first_drawn_wins():
     """ФОРТУНА: with two cards on the wheel (a CHANCE card) «предпочтение отдаётся карточке, вытянутой первой»."""
     g = new()
-    arrange(g, position={"Anna": "tele3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
+    arrange(g, position={"Anna": "transport3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
     play(g, "roll 2 2", "draw c14")                # 29 -> 33 chance3: two FORTUNE cards to draw
     assert g.state.pending.kind == "draw" and g.state.pending.count == 2
     event = play(g, "draw")                        # Anna's draw: the deck's next two
@@ -987,12 +987,12 @@ def test_auction_side_5_or_6_cancels(side):
 
 
 @pytest.mark.parametrize("dice, plot", [
-    ("1 2 1", "auto1"), ("1 4 4", "auto2"), ("1 6 6", "auto3"),      # side 1, even: clockwise
-    ("1 1 2", "oil1"), ("1 3 3", "oil2"), ("1 5 5", "oil3"),         # side 1, odd: counter-clockwise
-    ("2 2 3", "media1"), ("2 2 4", "media2"),                        # double industry: 1-3 / 4-6
-    ("2 1 1", "food1"), ("2 3 4", "food2"), ("2 5 6", "food3"),
-    ("3 2 2", "tele1"), ("3 1 5", "air3"),
-    ("4 6 1", "metal1"), ("4 1 3", "finance1"), ("4 3 6", "finance2"),
+    ("1 2 1", "food1"), ("1 4 4", "food2"), ("1 6 6", "light3"),      # side 1, even: clockwise
+    ("1 1 2", "leisure1"), ("1 3 3", "leisure2"), ("1 5 5", "leisure3"),         # side 1, odd: counter-clockwise
+    ("2 2 3", "light1"), ("2 2 4", "light2"),                        # double industry: 1-3 / 4-6
+    ("2 1 1", "tele1"), ("2 3 4", "tele2"), ("2 5 6", "tele3"),
+    ("3 2 2", "transport1"), ("3 1 5", "media3"),
+    ("4 6 1", "heavy3"), ("4 1 3", "heavy1"), ("4 3 6", "heavy2"),
 ])
 def test_auction_three_rolls_choose_the_plot(dice, plot):
     """ПРАВИЛА АУКЦИОНА: side 1-4, even = clockwise of the central plot / odd = counter-clockwise,
@@ -1005,18 +1005,18 @@ def test_auction_three_rolls_choose_the_plot(dice, plot):
 
 def test_auction_of_an_owned_plot_the_highest_bidder_takes_it():
     """ПРАВИЛА АУКЦИОНА: «Игрок, назначивший самую высокую цену, забирает участок» (the owner is paid)."""
-    g = on_auction(owner={"media2": "Boris"})
+    g = on_auction(owner={"light2": "Boris"})
     play(g, "auction_roll 2 2 4")
     assert g.state.pending.seller == "Boris"
     play(g, "opening 10", "bid Vera 10", "bid Anna 150", "hammer")
-    assert g.state.owner["media2"] == "Anna"
+    assert g.state.owner["light2"] == "Anna"
     assert cash(g, "Anna") == 1850 and cash(g, "Boris") == 2150
 
 
 @pytest.mark.parametrize("setup, reason", [
-    (dict(owner={"media2": "Boris"}, mortgaged={"media2"}), "mortgaged"),
-    (dict(owner={"media1": "Boris", "media2": "Boris"}, level={"media1": 1, "media2": 1}), "built"),
-    (dict(owner={"media2": "Boris"}, held={("Boris", "green"): 1}), "insured"),
+    (dict(owner={"light2": "Boris"}, mortgaged={"light2"}), "mortgaged"),
+    (dict(owner={"light1": "Boris", "light2": "Boris"}, level={"light1": 1, "light2": 1}), "built"),
+    (dict(owner={"light2": "Boris"}, held={("Boris", "green"): 1}), "insured"),
 ])
 def test_plots_never_auctioned(setup, reason):
     """ПРАВИЛА АУКЦИОНА: «не могут быть выставлены заложенные участки, участки, застрахованные от аукциона,
@@ -1025,33 +1025,33 @@ def test_plots_never_auctioned(setup, reason):
     event = play(g, "auction_roll 2 2 4")
     assert "auction_cancelled" in codes(event)
     assert [n.params["reason"] for n in event.notes if n.code == "auction_cancelled"] == [reason]
-    assert g.state.pending is None and g.state.owner["media2"] == "Boris"
+    assert g.state.pending is None and g.state.owner["light2"] == "Boris"
 
 
 @pytest.mark.parametrize("meanwhile", ["trade", "mortgage", "build"])
 def test_the_plot_under_the_hammer_stays_as_it_was(meanwhile):
     """ПРАВИЛА АУКЦИОНА: a plot is auctioned only unmortgaged and unbuilt, and only its owner is paid;
     ПРАВИЛА ЗАЛОГА: a mortgaged plot «не может быть ни продан»; ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: nor a built one."""
-    g = on_auction(owner={"media1": "Boris", "media2": "Boris"})
-    play(g, "auction_roll 2 2 4", "bid Anna 150")  # media2 under the hammer
-    command = {"trade": "trade Boris Vera give media2 get 10",
-               "mortgage": "mortgage media2",
-               "build": "build media1"}[meanwhile]
+    g = on_auction(owner={"light1": "Boris", "light2": "Boris"})
+    play(g, "auction_roll 2 2 4", "bid Anna 150")  # light2 under the hammer
+    command = {"trade": "trade Boris Vera give light2 get 10",
+               "mortgage": "mortgage light2",
+               "build": "build light1"}[meanwhile]
     if accepted(g, command) and meanwhile == "build":
-        accepted(g, "build media2")
-    holder = g.state.owner["media2"]
+        accepted(g, "build light2")
+    holder = g.state.owner["light2"]
     holder_cash = cash(g, holder)
     accepted(g, "hammer")
-    if g.state.owner.get("media2") == "Anna":
+    if g.state.owner.get("light2") == "Anna":
         # sold: it must have been sold as an auctionable plot, by its holder
-        assert "media2" not in g.state.mortgaged
-        assert not g.state.level.get("media2")
+        assert "light2" not in g.state.mortgaged
+        assert not g.state.level.get("light2")
         assert cash(g, holder) == holder_cash + 150
 
 
 def test_green_policy_covers_every_auction_while_held():
     """ПРАВИЛА СТРАХОВАНИЯ: «полис страхует игрока от всех этих аукционов» (green, not used up)."""
-    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "green"): 1})
+    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "green"): 1})
     play(g, "auction_roll 2 2 4")
     assert g.state.held("Boris", "green") == 1
     play(g, "end")
@@ -1063,31 +1063,31 @@ def test_green_policy_covers_every_auction_while_held():
 def test_orange_policy_is_used_up_by_an_auction_when_the_holder_says_so():
     """ПРАВИЛА СТРАХОВАНИЯ: a long-term policy holds «до наступления страхового случая, то есть того
     момента, когда игрок сочтёт нужным использовать свой страховой полис» (long_term_policies = "ask")."""
-    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1})
+    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "orange"): 1})
     event = play(g, "auction_roll 2 2 4")
     assert "policy_question" in codes(event) and g.state.pending.kind == "claim"
     refused(g, "end", "pending_first")
     event = play(g, "use_policy Boris orange")
     assert "policy_used" in codes(event) and "auction_cancelled" in codes(event)
-    assert g.state.held("Boris", "orange") == 0 and g.state.owner["media2"] == "Boris"
+    assert g.state.held("Boris", "orange") == 0 and g.state.owner["light2"] == "Boris"
     assert g.state.pending is None
 
 
 def test_orange_policy_kept_lets_the_auction_run():
     """ПРАВИЛА СТРАХОВАНИЯ: the holder may keep the policy for a later case; the auction goes ahead."""
-    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1})
+    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "orange"): 1})
     play(g, "auction_roll 2 2 4", "skip_policy Boris")
     assert g.state.pending.kind == "auction" and g.state.pending.seller == "Boris"
     play(g, "bid Vera 200", "hammer")
-    assert g.state.owner["media2"] == "Vera" and g.state.held("Boris", "orange") == 1
+    assert g.state.owner["light2"] == "Vera" and g.state.held("Boris", "orange") == 1
 
 
 def test_orange_policy_used_automatically_with_the_auto_option():
-    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto": used the first time it would cover."""
-    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1}, rules=edition_variant("elite", {"long_term_policies": "auto"}))
+    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "food": used the first time it would cover."""
+    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "orange"): 1}, rules=edition_variant("elite", {"long_term_policies": "food"}))
     event = play(g, "auction_roll 2 2 4")
     assert "policy_used" in codes(event)
-    assert g.state.held("Boris", "orange") == 0 and g.state.owner["media2"] == "Boris"
+    assert g.state.held("Boris", "orange") == 0 and g.state.owner["light2"] == "Boris"
 
 
 # ===== ПРАВИЛА СТРАХОВАНИЯ ================================================================
@@ -1110,7 +1110,7 @@ def test_short_term_policies_expire_on_passing_start_long_term_stay():
     """ПРАВИЛА СТРАХОВАНИЯ: short-term «При прохождении СТАРТА они должны быть возвращены в БАНК»."""
     g = new()
     play(g, "insure Anna green", "insure Anna blue", "insure Anna orange", "insure Anna red")
-    arrange(g, position={"Anna": "metal2"})
+    arrange(g, position={"Anna": "mining1"})
     event = play(g, "roll 1 3")                    # passing START
     assert "policy_expired" in codes(event)
     assert g.state.held("Anna", "green") == 0 and g.state.held("Anna", "blue") == 0
@@ -1124,7 +1124,7 @@ def test_the_box_holds_12_policies_of_each_colour():
         play(g, "insure Boris green")
     refused(g, "insure Vera green", "supply_out")
     play(g, "insure Vera blue")
-    arrange(g, turn="Boris", position={"Boris": "metal2"})
+    arrange(g, turn="Boris", position={"Boris": "mining1"})
     play(g, "roll 1 3")                            # Boris passes START: 12 green back to the bank
     play(g, "insure Vera green")
 
@@ -1165,8 +1165,8 @@ def test_orange_kept_means_paying_the_card():
 
 
 def test_orange_used_automatically_on_a_fortune_card_with_the_auto_option():
-    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto"."""
-    g = fortune_with_policies("f23", rules=edition_variant("elite", {"long_term_policies": "auto"}))
+    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "food"."""
+    g = fortune_with_policies("f23", rules=edition_variant("elite", {"long_term_policies": "food"}))
     assert cash(g, "Boris") == 2000 and g.state.held("Boris", "orange") == 0
 
 
@@ -1184,13 +1184,13 @@ def test_blue_covers_a_one_point_card_each_time():
 def policy_debt(reason):
     g = new(("Anna", "Boris"))
     if reason == "rent":
-        arrange(g, owner={"oil1": "Boris", "oil2": "Boris", "oil3": "Boris"},
-                level={"oil1": 4, "oil2": 4, "oil3": 4}, cash={"Anna": 300}, held={("Anna", "red"): 1})
+        arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"},
+                level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 300}, held={("Anna", "red"): 1})
         play(g, "roll 1 2")                        # rent 420 owed to Boris
     else:
-        arrange(g, owner={p: "Anna" for p in ("metal1", "metal2", "metal3")},
-                level={"metal1": 4, "metal2": 4, "metal3": 4}, cash={"Anna": 100},
-                held={("Anna", "red"): 1}, position={"Anna": "auto2"})
+        arrange(g, owner={p: "Anna" for p in ("heavy3", "mining1", "mining2")},
+                level={"heavy3": 4, "mining1": 4, "mining2": 4}, cash={"Anna": 100},
+                held={("Anna", "red"): 1}, position={"Anna": "food2"})
         play(g, "roll 3 3")                        # circle tax 140 + 140 + 154 = 434
     return g
 
@@ -1224,83 +1224,83 @@ def test_red_policy_only_for_a_rent_or_tax_owed():
 
 def oil_monopoly(**kw):
     g = new()
-    arrange(g, owner={"oil1": "Anna", "oil2": "Anna", "oil3": "Anna"}, **kw)
+    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"}, **kw)
     return g
 
 
 def test_only_a_monopolist_builds():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: «Игрок, монопольно владеющий всей отраслью, может строить»."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "oil2": "Anna", "oil3": "Boris"})
-    refused(g, "build oil1", "need_monopoly")
-    refused(g, "build auto1", "plot_unowned")
+    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Boris"})
+    refused(g, "build leisure1", "need_monopoly")
+    refused(g, "build food1", "plot_unowned")
 
 
 def test_build_evenly_branches_then_an_enterprise_at_the_same_price():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: a branch on every plot, then the second, the third; then enterprises,
     «Стоимость предприятия равна стоимости филиала» (oil: 50)."""
     g = oil_monopoly()
-    play(g, "build oil1")
-    refused(g, "build oil1", "build_evenly")
-    play(g, "build oil2", "build oil3")
+    play(g, "build leisure1")
+    refused(g, "build leisure1", "build_evenly")
+    play(g, "build leisure2", "build leisure3")
     for _ in range(2):
-        play(g, "build oil1", "build oil2", "build oil3")
-    assert all(g.state.level[p] == 3 for p in ("oil1", "oil2", "oil3"))
-    play(g, "build oil2")                          # enterprise on oil2
-    refused(g, "build oil2", "fully_built")
-    play(g, "build oil1", "build oil3")
-    refused(g, "build oil1", "fully_built")
+        play(g, "build leisure1", "build leisure2", "build leisure3")
+    assert all(g.state.level[p] == 3 for p in ("leisure1", "leisure2", "leisure3"))
+    play(g, "build leisure2")                          # enterprise on leisure2
+    refused(g, "build leisure2", "fully_built")
+    play(g, "build leisure1", "build leisure3")
+    refused(g, "build leisure1", "fully_built")
     assert cash(g, "Anna") == 2000 - 12 * 50
 
 
 def test_building_needs_the_money():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: buildings are bought from the bank."""
     g = oil_monopoly(cash={"Anna": 49})
-    refused(g, "build oil1", "insufficient_funds")
+    refused(g, "build leisure1", "insufficient_funds")
 
 
 def test_buildings_sold_evenly_at_half_price():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: removed evenly, one from each plot, «за половину от их номинальной цены»."""
-    g = oil_monopoly(level={"oil1": 2, "oil2": 2, "oil3": 1})
-    refused(g, "sell_building oil3", "sell_evenly")
-    play(g, "sell_building oil1")
+    g = oil_monopoly(level={"leisure1": 2, "leisure2": 2, "leisure3": 1})
+    refused(g, "sell_building leisure3", "sell_evenly")
+    play(g, "sell_building leisure1")
     assert cash(g, "Anna") == 2025
-    refused(g, "sell_building oil1", "sell_evenly")
-    play(g, "sell_building oil2", "sell_building oil1", "sell_building oil2", "sell_building oil3")
+    refused(g, "sell_building leisure1", "sell_evenly")
+    play(g, "sell_building leisure2", "sell_building leisure1", "sell_building leisure2", "sell_building leisure3")
     assert cash(g, "Anna") == 2000 + 5 * 25
-    refused(g, "sell_building oil1", "no_building")
+    refused(g, "sell_building leisure1", "no_building")
 
 
 def test_an_enterprise_sells_back_at_half_price():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: an enterprise (metal: 200) sells for 100."""
     g = new()
-    arrange(g, owner={p: "Anna" for p in ("metal1", "metal2", "metal3")},
-            level={"metal1": 4, "metal2": 4, "metal3": 3})
-    refused(g, "sell_building metal3", "sell_evenly")
-    play(g, "sell_building metal1")
-    assert g.state.level["metal1"] == 3 and cash(g, "Anna") == 2100
+    arrange(g, owner={p: "Anna" for p in ("heavy3", "mining1", "mining2")},
+            level={"heavy3": 4, "mining1": 4, "mining2": 3})
+    refused(g, "sell_building mining2", "sell_evenly")
+    play(g, "sell_building heavy3")
+    assert g.state.level["heavy3"] == 3 and cash(g, "Anna") == 2100
 
 
 def test_a_mortgaged_plot_stops_building_in_the_industry():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: «застройка незаложенных участков данной отрасли запрещается»."""
-    g = oil_monopoly(mortgaged={"oil3"})
-    refused(g, "build oil1", "need_monopoly")
-    play(g, "redeem oil3", "build oil1")           # redeemed (60 + 12): building again
+    g = oil_monopoly(mortgaged={"leisure3"})
+    refused(g, "build leisure1", "need_monopoly")
+    play(g, "redeem leisure3", "build leisure1")           # redeemed (60 + 12): building again
     assert cash(g, "Anna") == 2000 - 72 - 50
 
 
 def test_the_box_holds_24_branches():
     """КОМПЛЕКТАЦИЯ ИГРЫ: 24 branches; the 25th cannot be built."""
     g = new()
-    plots = ("oil1", "oil2", "oil3", "auto1", "auto2", "auto3", "food1", "food2", "food3")
+    plots = ("leisure1", "leisure2", "leisure3", "food1", "food2", "light3", "tele1", "tele2", "tele3")
     arrange(g, owner={p: "Anna" for p in plots}, cash={"Anna": 5000},
-            level={"oil1": 3, "oil2": 3, "oil3": 3, "auto1": 3, "auto2": 3, "auto3": 3,
-                   "food1": 2, "food2": 2, "food3": 1})      # 23 branches on the board
-    play(g, "build food3")                         # the 24th
-    refused(g, "build food1", "supply_out")
-    play(g, "build oil1")                          # an enterprise needs no branch from the box
-    assert g.state.level["oil1"] == 4
-    play(g, "sell_building food1", "build food1")  # a branch back in the box, out again
+            level={"leisure1": 3, "leisure2": 3, "leisure3": 3, "food1": 3, "food2": 3, "light3": 3,
+                   "tele1": 2, "tele2": 2, "tele3": 1})      # 23 branches on the board
+    play(g, "build tele3")                         # the 24th
+    refused(g, "build tele1", "supply_out")
+    play(g, "build leisure1")                          # an enterprise needs no branch from the box
+    assert g.state.level["leisure1"] == 4
+    play(g, "sell_building tele1", "build tele1")  # a branch back in the box, out again
     assert cash(g, "Anna") == 5000 - 100 - 50 + 50 - 100
 
 
@@ -1308,7 +1308,7 @@ def test_all_12_enterprises_can_be_built():
     """КОМПЛЕКТАЦИЯ ИГРЫ: 24 branches and 12 enterprises in the box; a board using all 12 enterprises
     must be reachable (it is when an enterprise replaces the three branches under it)."""
     g = new()
-    industries = ("oil", "auto", "food", "air")    # 12 plots of triple industries
+    industries = ("leisure", "food", "tele", "media")    # 12 plots of triple industries
     plots = [p for p in EDITION.plots if EDITION.plots[p].industry in industries]
     arrange(g, owner={p: "Anna" for p in plots}, cash={"Anna": 20000})
     for industry in industries:                    # one industry at a time, evenly, up to enterprises
@@ -1323,12 +1323,12 @@ def test_the_box_holds_12_enterprises():
     rules = edition_variant("elite", replace=[("large = 12", "large = 1")])
     g = new(("Anna", "Boris"), rules=rules)
     s = g.state.copy()
-    for p in ("oil1", "oil2", "oil3"):
+    for p in ("leisure1", "leisure2", "leisure3"):
         s.owner[p], s.level[p] = "Anna", 3
     g.state = s
-    g.apply("build oil1")
+    g.apply("build leisure1")
     with pytest.raises(RuleViolation) as info:
-        g.apply("build oil2")
+        g.apply("build leisure2")
     assert info.value.code == "supply_out"
 
 
@@ -1336,16 +1336,16 @@ def test_the_box_holds_12_enterprises():
 
 def test_mortgage_pays_half_the_value_after_the_buildings_are_sold():
     """ПРАВИЛА ЗАЛОГА: sell the plot's buildings first; «БАНК выплачивает владельцу половину стоимости»."""
-    g = oil_monopoly(level={"oil1": 1, "oil2": 1, "oil3": 1})
-    refused(g, "mortgage oil3", "sell_buildings_first")
-    play(g, "sell_building oil3", "mortgage oil3")
+    g = oil_monopoly(level={"leisure1": 1, "leisure2": 1, "leisure3": 1})
+    refused(g, "mortgage leisure3", "sell_buildings_first")
+    play(g, "sell_building leisure3", "mortgage leisure3")
     assert cash(g, "Anna") == 2000 + 25 + 60
-    assert "oil3" in g.state.mortgaged
-    refused(g, "mortgage oil3", "already_mortgaged")
-    refused(g, "mortgage auto1", "plot_unowned")
+    assert "leisure3" in g.state.mortgaged
+    refused(g, "mortgage leisure3", "already_mortgaged")
+    refused(g, "mortgage food1", "plot_unowned")
 
 
-@pytest.mark.parametrize("plot, cost", [("oil3", 60 + 12), ("metal3", 225 + 45), ("central1", 250 + 50)])
+@pytest.mark.parametrize("plot, cost", [("leisure3", 60 + 12), ("mining2", 225 + 45), ("central1", 250 + 50)])
 def test_redeem_for_half_the_value_plus_10_percent(plot, cost):
     """ПРАВИЛА ЗАЛОГА: «вернуть в БАНК половину стоимости участка плюс 10 % от его первоначальной стоимости»."""
     g = new()
@@ -1359,20 +1359,20 @@ def test_redeem_for_half_the_value_plus_10_percent(plot, cost):
 def test_redeem_only_before_ones_own_move():
     """ПРАВИЛА ЗАЛОГА: «В любой момент игры, но только перед своим ходом»."""
     g = new()
-    arrange(g, owner={"auto1": "Anna", "auto2": "Anna"}, mortgaged={"auto1", "auto2"}, phase="roll")
-    play(g, "redeem auto1")                        # before her roll: 70 + 14
+    arrange(g, owner={"food1": "Anna", "food2": "Anna"}, mortgaged={"food1", "food2"}, phase="roll")
+    play(g, "redeem food1")                        # before her roll: 70 + 14
     play(g, "roll 1 2", "decline", "hammer")
-    refused(g, "redeem auto2", "before_own_turn_only")
+    refused(g, "redeem food2", "before_own_turn_only")
     play(g, "end")
-    play(g, "redeem auto2")                        # during Boris's turn
+    play(g, "redeem food2")                        # during Boris's turn
     assert cash(g, "Anna") == 2000 - 84 - 84
 
 
 def test_redeem_needs_the_money():
     """ПРАВИЛА ЗАЛОГА: the redemption is paid to the bank."""
     g = new()
-    arrange(g, owner={"oil3": "Anna"}, mortgaged={"oil3"}, cash={"Anna": 71})
-    refused(g, "redeem oil3", "insufficient_funds")
+    arrange(g, owner={"leisure3": "Anna"}, mortgaged={"leisure3"}, cash={"Anna": 71})
+    refused(g, "redeem leisure3", "insufficient_funds")
 
 
 # ===== ТОРГОВЛЯ СОБСТВЕННОСТЬЮ ============================================================
@@ -1380,11 +1380,11 @@ def test_redeem_needs_the_money():
 def test_trade_unbuilt_plots_and_money_on_any_terms():
     """ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: unbuilt plots are bought, sold and swapped on the owners' terms."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "auto1": "Boris", "central1": "Boris"})
-    play(g, "trade Anna Boris give oil1 get 150")
-    assert g.state.owner["oil1"] == "Boris" and cash(g, "Anna") == 2150 and cash(g, "Boris") == 1850
-    play(g, "trade Anna Boris give 10 get auto1 central1")
-    assert g.state.owner["auto1"] == "Anna" and g.state.owner["central1"] == "Anna"
+    arrange(g, owner={"leisure1": "Anna", "food1": "Boris", "central1": "Boris"})
+    play(g, "trade Anna Boris give leisure1 get 150")
+    assert g.state.owner["leisure1"] == "Boris" and cash(g, "Anna") == 2150 and cash(g, "Boris") == 1850
+    play(g, "trade Anna Boris give 10 get food1 central1")
+    assert g.state.owner["food1"] == "Anna" and g.state.owner["central1"] == "Anna"
     assert cash(g, "Anna") == 2140 and cash(g, "Boris") == 1860
 
 
@@ -1392,20 +1392,20 @@ def test_built_or_mortgaged_plots_cannot_be_traded():
     """ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: «никакой участок не может быть продан ... если на нём есть хотя бы одна
     постройка»; ПРАВИЛА ЗАЛОГА: a mortgaged plot «не может быть ни продан»."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "oil2": "Anna", "oil3": "Anna", "auto1": "Anna"},
-            level={"oil1": 1, "oil2": 1, "oil3": 1}, mortgaged={"auto1"})
-    refused(g, "trade Anna Boris give oil1 get 500", "plot_built")
-    refused(g, "trade Anna Boris give auto1 get 100", "plot_mortgaged")
-    refused(g, "trade Boris Anna give 100 get auto1", "plot_mortgaged")
+    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "food1": "Anna"},
+            level={"leisure1": 1, "leisure2": 1, "leisure3": 1}, mortgaged={"food1"})
+    refused(g, "trade Anna Boris give leisure1 get 500", "plot_built")
+    refused(g, "trade Anna Boris give food1 get 100", "plot_mortgaged")
+    refused(g, "trade Boris Anna give 100 get food1", "plot_mortgaged")
 
 
 def test_trade_refusals():
     """ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: only one's own plots, money one way, and only money one has."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "auto1": "Boris"})
-    refused(g, "trade Anna Boris give auto1 get 10", "not_owner")
-    refused(g, "trade Anna Boris give oil1 10 get 10", "trade_cash_both_ways")
-    refused(g, "trade Anna Boris give oil1 get 2001", "insufficient_funds")
+    arrange(g, owner={"leisure1": "Anna", "food1": "Boris"})
+    refused(g, "trade Anna Boris give food1 get 10", "not_owner")
+    refused(g, "trade Anna Boris give leisure1 10 get 10", "trade_cash_both_ways")
+    refused(g, "trade Anna Boris give leisure1 get 2001", "insufficient_funds")
 
 
 # ===== ОКОНЧАНИЕ ИГРЫ =====================================================================
@@ -1414,21 +1414,21 @@ def test_bankruptcy_to_a_player_the_bank_pays_the_rest():
     """ОКОНЧАНИЕ ИГРЫ: the debtor gives all the cash and leaves; «БАНК выплачивает его кредиторам
     оставшуюся часть»; buildings to the bank, plot cards back on the board."""
     g = new()
-    arrange(g, owner={"tele1": "Boris", "tele2": "Boris", "tele3": "Boris",
-                      "food1": "Anna", "food2": "Anna", "food3": "Anna", "auto1": "Anna"},
-            level={"tele1": 4, "tele2": 4, "tele3": 4, "food1": 1, "food2": 1, "food3": 1},
-            mortgaged={"auto1"}, cash={"Anna": 300}, position={"Anna": "media2"},
+    arrange(g, owner={"transport1": "Boris", "transport2": "Boris", "transport3": "Boris",
+                      "tele1": "Anna", "tele2": "Anna", "tele3": "Anna", "food1": "Anna"},
+            level={"transport1": 4, "transport2": 4, "transport3": 4, "tele1": 1, "tele2": 1, "tele3": 1},
+            mortgaged={"food1"}, cash={"Anna": 300}, position={"Anna": "light2"},
             held={("Anna", "shares"): 2, ("Anna", "orange"): 1}, kept={"Anna": ("c08",)})
-    play(g, "roll 5 6")                            # media2 -> tele3: rent 1120 to Boris
+    play(g, "roll 5 6")                            # light2 -> transport3: rent 1120 to Boris
     # Anna could raise 300 cash + 150 (branches) + 280 (mortgages) + 200 (shares) = 930 < 1120
     refused(g, "bankrupt Boris", "not_in_debt")
     play(g, "bankrupt Anna")
     assert "Anna" not in g.state.alive
     assert cash(g, "Anna") == 0
     assert cash(g, "Boris") == 2000 + 1120         # 300 from Anna, 820 from the bank
-    for p in ("food1", "food2", "food3", "auto1"):
+    for p in ("tele1", "tele2", "tele3", "food1"):
         assert p not in g.state.owner and not g.state.level.get(p)
-    assert "auto1" not in g.state.mortgaged
+    assert "food1" not in g.state.mortgaged
     assert g.state.held("Anna", "shares") == 0 and g.state.held("Anna", "orange") == 0
     assert g.state.decks["chance"][-1] == "c08"
     assert g.state.turn == "Boris"                 # the turn passes on
@@ -1450,8 +1450,8 @@ def test_bankruptcy_to_the_bank():
 def test_last_player_standing_wins():
     """ОКОНЧАНИЕ ИГРЫ: «Игра продолжается до полного банкротства всех игроков, кроме одного»."""
     g = new()
-    arrange(g, owner={"oil1": "Vera", "oil2": "Vera", "oil3": "Vera"},
-            level={"oil1": 4, "oil2": 4, "oil3": 4}, cash={"Anna": 10, "Boris": 10})
+    arrange(g, owner={"leisure1": "Vera", "leisure2": "Vera", "leisure3": "Vera"},
+            level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 10, "Boris": 10})
     play(g, "roll 1 2", "bankrupt Anna")
     assert g.state.winner is None and g.state.turn == "Boris"
     play(g, "roll 1 2", "bankrupt Boris")
@@ -1462,13 +1462,13 @@ def test_last_player_standing_wins():
 def test_timed_game_counts_wealth_at_purchase_prices():
     """ОКОНЧАНИЕ ИГРЫ: timed game: «участки, филиалы и предприятия переводятся в деньги по цене покупки»."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "oil2": "Anna", "oil3": "Anna", "central1": "Boris", "auto1": "Boris"},
-            level={"oil1": 2, "oil2": 2, "oil3": 2}, mortgaged={"auto1"},
+    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "central1": "Boris", "food1": "Boris"},
+            level={"leisure1": 2, "leisure2": 2, "leisure3": 2}, mortgaged={"food1"},
             held={("Vera", "shares"): 4}, price=130)
     event = play(g, "end_game")
     wealth = next(n.params["wealth"] for n in event.notes if n.code == "wealth_count")
     assert wealth["Anna"] == 2000 + 320 + 6 * 50   # plots 320, six branches at 50
-    assert wealth["Boris"] == 2000 + 500 + 70      # mortgaged auto1: 140 less the 70 received
+    assert wealth["Boris"] == 2000 + 500 + 70      # mortgaged food1: 140 less the 70 received
     assert wealth["Vera"] == 2000 + 4 * 130        # shares at the current price (wealth_counts_shares)
     assert g.state.winner == "Anna"
     refused(g, "roll 1 2", "game_over")
@@ -1495,7 +1495,7 @@ def test_land_without_a_double_keeps_a_held_player_in():
     """НАЛОГОВАЯ ИНСПЕКЦИЯ: out only «заплатив штраф 50 фантов или выкинув на кубиках дубль»."""
     g = new()
     arrange(g, position={"Anna": "inspection"}, detained={"Anna": 0}, phase="roll")
-    if accepted(g, "land food3"):                  # a throw without a double: a missed try
+    if accepted(g, "land tele3"):                  # a throw without a double: a missed try
         assert "Anna" in g.state.detained and g.state.position["Anna"] == 10
 
 
@@ -1503,7 +1503,7 @@ def test_land_after_three_misses_collects_the_fine():
     """НАЛОГОВАЯ ИНСПЕКЦИЯ: after the third miss «только одним путём: заплатив штраф 50 фантов»."""
     g = new()
     arrange(g, position={"Anna": "inspection"}, detained={"Anna": 3}, phase="roll")
-    if accepted(g, "land food3 double"):
+    if accepted(g, "land tele3 double"):
         assert cash(g, "Anna") == 1950
 
 
@@ -1522,7 +1522,7 @@ def test_three_doubles_reported_with_land():
 def test_moving_on_with_land_ends_the_visit(cell, command, code):
     """ИГРА НА БИРЖЕ: the exchange is played «Находясь на БИРЖЕ»; ДЖЕКПОТ: by «Игрок, попавший на клетку ДЖЕКПОТ»."""
     g = new(rules=teleporting("elite"))
-    play(g, f"land {cell} double", "land tele1")   # the double's second move goes on to tele1
+    play(g, f"land {cell} double", "land transport1")   # the double's second move goes on to transport1
     play(g, "decline", "hammer")
     refused(g, command, code)
 
@@ -1531,10 +1531,10 @@ def test_land_reports_only_distances_two_dice_can_make():
     """ХОД ИГРЫ: two dice move a token 2 to 12 cells, a double an even number of them; a
     mistyped landing is refused instead of paying a lap's income (land_checks_distance)."""
     g = new()
-    refused(g, "land oil1", "not_a_roll")          # 1 cell
+    refused(g, "land leisure1", "not_a_roll")          # 1 cell
     refused(g, "land start", "not_a_roll")         # 40 cells: a whole lap
-    refused(g, "land auto1 double", "not_a_roll")  # 7 cells is no double
-    play(g, "land auto1")                          # 7 cells
+    refused(g, "land food1 double", "not_a_roll")  # 7 cells is no double
+    play(g, "land food1")                          # 7 cells
     assert g.state.position["Anna"] == 7
 
 
@@ -1549,7 +1549,7 @@ def test_land_reports_only_distances_two_dice_can_make():
     ("bid Anna 10", "no_auction"),
     ("hammer", "no_auction"),
     ("draw", "no_draw"),
-    ("choose oil1", "no_choice"),
+    ("choose leisure1", "no_choice"),
     ("auction_roll 1 2 3", "no_auction_roll"),
     ("end", "roll_first"),
     ("pay_fine", "not_detained"),
@@ -1570,11 +1570,11 @@ def test_refused_commands_change_nothing(line, code):
 
 # ===== found in review: each a rule a table would notice ====================================
 
-@pytest.mark.parametrize("action", ["trade Boris Vera give media2 get 100", "mortgage media2"])
+@pytest.mark.parametrize("action", ["trade Boris Vera give light2 get 100", "mortgage light2"])
 def test_a_plot_waiting_on_the_policy_question_stays_as_it_is(action):
     """ПРАВИЛА АУКЦИОНА / ПРАВИЛА ЗАЛОГА: while its owner decides whether an ORANGE policy
     covers the auction, the plot can be neither sold, mortgaged nor built on."""
-    g = on_auction(owner={"media2": "Boris"}, held={("Boris", "orange"): 1})
+    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "orange"): 1})
     play(g, "auction_roll 2 2 4")
     refused(g, action, "plot_under_auction")
 
@@ -1582,22 +1582,22 @@ def test_a_plot_waiting_on_the_policy_question_stays_as_it_is(action):
 def test_an_owner_may_bid_for_his_own_plot_only_what_he_could_pay():
     """ПРАВИЛА АУКЦИОНА: «Игрок, назначивший самую высокую цену, забирает участок» — a bid
     must be money the bidder has, the owner's too."""
-    g = on_auction(owner={"media2": "Boris"}, cash={"Boris": 300})
+    g = on_auction(owner={"light2": "Boris"}, cash={"Boris": 300})
     play(g, "auction_roll 2 2 4", "bid Vera 250")
     refused(g, "bid Boris 99999", "insufficient_funds")
     play(g, "bid Boris 300", "hammer")             # he buys it back: paying himself costs nothing
-    assert g.state.owner["media2"] == "Boris" and cash(g, "Boris") == 300
+    assert g.state.owner["light2"] == "Boris" and cash(g, "Boris") == 300
 
 
 def test_red_policy_covers_the_payment_the_holder_picks():
     """ПРАВИЛА СТРАХОВАНИЯ: «игрок сам вправе выбирать, какой случай считать страховым»:
     owing both the circle tax and a rent, Anna has RED cover the rent."""
     g = new()
-    arrange(g, owner={"metal1": "Anna", "metal2": "Anna", "metal3": "Anna",
-                      "food1": "Boris", "food2": "Boris", "food3": "Boris"},
-            level={"metal1": 4, "metal2": 4, "metal3": 4, "food1": 4, "food2": 4, "food3": 4},
-            cash={"Anna": 100}, held={("Anna", "red"): 1}, position={"Anna": "auto3"})
-    play(g, "roll 1 2")                            # 9 -> 12 food2, passing TAX INSPECTION
+    arrange(g, owner={"heavy3": "Anna", "mining1": "Anna", "mining2": "Anna",
+                      "tele1": "Boris", "tele2": "Boris", "tele3": "Boris"},
+            level={"heavy3": 4, "mining1": 4, "mining2": 4, "tele1": 4, "tele2": 4, "tele3": 4},
+            cash={"Anna": 100}, held={("Anna", "red"): 1}, position={"Anna": "light3"})
+    play(g, "roll 1 2")                            # 9 -> 12 tele2, passing TAX INSPECTION
     owed = {d.reason: d.amount for d in g.state.debts}
     assert owed == {"circle_tax": 434, "rent_paid": 630}
     boris = cash(g, "Boris")
@@ -1622,7 +1622,7 @@ def test_a_debtors_cash_cannot_leave_by_trade():
     """ОКОНЧАНИЕ ИГРЫ: a player who cannot pay «отдаёт все имеющиеся у него деньги» to the
     creditors: while owing, cash does not go to another player, by payment or by trade."""
     g = new()
-    arrange(g, held={("Anna", "shares"): 19}, cash={"Anna": 100}, position={"Anna": "oil3"})
+    arrange(g, held={("Anna", "shares"): 19}, cash={"Anna": 100}, position={"Anna": "leisure3"})
     play(g, "roll 3 4")                            # 3 -> 10 TAX INSPECTION: 19 x 10 = 190 owed
     assert g.state.debts[0].amount == 190
     refused(g, "pay Anna Vera 100", "debt_first")
@@ -1645,27 +1645,27 @@ def test_undo_is_refused_when_a_later_card_draw_depends_on_it():
 
 def test_land_two_or_twelve_cells_away_is_a_double():
     """ХОД ИГРЫ: «Если очередным ходом игрок выбрасывает на кубиках дубль, то он делает ещё один
-    ход». A table throwing its own dice and reporting `land food2` (12 cells from START: only
-    6+6) or `land oil2` (2 cells: only 1+1) has thrown a double, said or not: Anna moves again,
-    and it counts towards three doubles; 7 cells (auto1) is no double."""
+    ход». A table throwing its own dice and reporting `land tele2` (12 cells from START: only
+    6+6) or `land leisure2` (2 cells: only 1+1) has thrown a double, said or not: Anna moves again,
+    and it counts towards three doubles; 7 cells (food1) is no double."""
     g = new()
-    play(g, "land food2", "decline", "hammer")
+    play(g, "land tele2", "decline", "hammer")
     assert g.state.again and g.state.doubles == 1
-    play(g, "land air2", "decline", "hammer")      # 12 -> 22 (10 cells, said as no double): the turn can end
+    play(g, "land media2", "decline", "hammer")      # 12 -> 22 (10 cells, said as no double): the turn can end
     assert not g.state.again
     g2 = new()
-    play(g2, "land auto1", "decline", "hammer")
+    play(g2, "land food1", "decline", "hammer")
     assert not g2.state.again and g2.state.doubles == 0
 
 
 def test_a_held_player_landing_two_cells_on_leaves_by_the_double():
     """НАЛОГОВАЯ ИНСПЕКЦИЯ: leaving «выкинув на кубиках дубль»: a held player reported two cells
-    on (food2, only 1+1) has thrown a double and leaves; one three cells on (food3) has not and
+    on (tele2, only 1+1) has thrown a double and leaves; one three cells on (tele3) has not and
     is refused (the token stays until a double, the fine or the third try)."""
     g = new()
     arrange(g, position={"Anna": "inspection"}, detained={"Anna": 0})
-    refused(g, "land food3", "detained_stays")
-    play(g, "land food2")
+    refused(g, "land tele3", "detained_stays")
+    play(g, "land tele2")
     assert "Anna" not in g.state.detained and g.state.position["Anna"] == 12
 
 
@@ -1679,7 +1679,7 @@ def test_a_debtor_who_could_still_pay_may_not_go_bankrupt():
     g = policy_debt("tax")                         # owes 434 circle tax, has 100
     refused(g, "bankrupt Anna", "can_still_pay")
     assert [a for a in g.rules.legal(g.state, "Anna") if a.verb == "bankrupt"] == []
-    play(g, "sell_building metal1", "sell_building metal2", "sell_building metal3", "sell_building metal1")
+    play(g, "sell_building heavy3", "sell_building mining1", "sell_building mining2", "sell_building heavy3")
     assert not g.state.debts and cash(g, "Anna") == 100 + 4 * 100 - 434
 
 
@@ -1689,18 +1689,18 @@ def test_an_enterprise_the_box_cannot_take_back_is_sold_with_its_industry():
     once and the branches it keeps are spread evenly (as Monopoly's hotels): a debtor is never
     trapped holding an enterprise nobody can take back (docs/rule-choices.md)."""
     g = new()
-    # metal1-3 carry enterprises; every other branch of the box (24) stands on tele, air, food, media, auto
-    arrange(g, owner={**{p: "Anna" for p in ("metal1", "metal2", "metal3")},
-                      **{p: "Boris" for p in ("tele1", "tele2", "tele3", "air1", "air2", "air3",
-                                              "food1", "food2", "food3")}},
-            level={"metal1": 4, "metal2": 4, "metal3": 4,
-                   **{p: 3 for p in ("tele1", "tele2", "tele3", "air1", "air2", "air3")},
-                   **{p: 2 for p in ("food1", "food2", "food3")}})
+    # heavy3-3 carry enterprises; every other branch of the box (24) stands on tele, air, food, media, auto
+    arrange(g, owner={**{p: "Anna" for p in ("heavy3", "mining1", "mining2")},
+                      **{p: "Boris" for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3",
+                                              "tele1", "tele2", "tele3")}},
+            level={"heavy3": 4, "mining1": 4, "mining2": 4,
+                   **{p: 3 for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3")},
+                   **{p: 2 for p in ("tele1", "tele2", "tele3")}})
     assert g.rules.small_left(g.state) == 0
     before = cash(g, "Anna")
-    event = play(g, "sell_building metal2")
+    event = play(g, "sell_building mining1")
     assert codes(event) == ["large_sold_short"]
-    assert all(not g.state.level.get(p) for p in ("metal1", "metal2", "metal3"))
+    assert all(not g.state.level.get(p) for p in ("heavy3", "mining1", "mining2"))
     assert cash(g, "Anna") == before + 3 * 4 * 100  # twelve levels at half of 200
 
 
@@ -1723,7 +1723,7 @@ def test_the_table_names_the_two_fortune_cards_a_chance_card_puts_on_the_wheel()
     own `draw` takes the deck's next two; naming one card, the same card twice or a card not in
     the deck is refused, and a player may not name them (the table's)."""
     g = new()
-    arrange(g, position={"Anna": "tele3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
+    arrange(g, position={"Anna": "transport3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
     play(g, "roll 2 2", "draw c14")
     refused(g, "draw f16", "usage")
     refused(g, "draw f16 f16", "usage")
@@ -1743,7 +1743,7 @@ def test_commands_take_plot_names_and_russian_policy_colours():
     («НПЗ», any case, in quotes when it has spaces) and a policy colour in Russian (ЗЕЛЁНЫЙ, as
     ПРАВИЛА СТРАХОВАНИЯ names it) as well as by their ids."""
     g = new()
-    arrange(g, owner={"oil1": "Anna", "oil2": "Anna", "oil3": "Anna"})
+    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"})
     play(g, "build нпз", "insure Anna ЗЕЛЁНЫЙ", "insure Boris красный")
-    assert g.state.level["oil3"] == 1
+    assert g.state.level["leisure3"] == 1
     assert g.state.held("Anna", "green") == 1 and g.state.held("Boris", "red") == 1

@@ -67,7 +67,7 @@ EFFECT_NUMBERS = {
     "count": (1, 10),  # FORTUNE cards put on the wheel (Elite)
 }
 # effect arguments that are text (a cell, a cell kind, a deck, an account, an industry)
-EFFECT_TEXTS = {"do", "cell", "kind", "deck", "to", "from", "industry"}
+EFFECT_TEXTS = {"do", "cell", "kind", "deck", "to", "from", "industry", "plots"}
 # optional arguments each effect reads besides its required ones (any other key is refused)
 CORE_EFFECT_OPTIONAL: dict[str, tuple[str, ...]] = {
     # a system account instead of the bank

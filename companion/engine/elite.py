@@ -37,11 +37,23 @@ ELITE_EFFECTS = {
     "circle_income": ("amount",),        # long-term: the fixed part of circle income
     "tax_exemption": (),                 # skip the next circle tax
     "draw_fortune": ("count",),          # CHANCE: put FORTUNE cards on the wheel
+    # long-term FORTUNE points on plots: each names an industry or an ordinal
+    # ("first", "second", "third": each industry's n-th plot from START)
+    "set_rent": ("amount",),             # the rent owed there is this amount
+    "set_tax": ("amount",),              # the circle tax there is this amount (0: exempt)
+    "double_tax": (),                    # the circle tax there is doubled
+    "share_tax": ("amount",),            # the circle tax per share
 }
+ELITE_EFFECT_OPTIONAL = {"set_rent": ("industry", "plots"), "set_tax": ("industry", "plots"),
+                         "double_tax": ("industry", "plots")}
+PLOT_EFFECTS = ("set_rent", "set_tax", "double_tax")
+ORDINALS = {"first": 1, "second": 2, "third": 3}
 # FORTUNE cards are collective instructions («коллективных инструкций»): only these
 FORTUNE_EFFECTS = {"share_price", "each_player_pays", "each_player_receives", "each_pays_per_share",
                    "each_receives_per_share", "each_pays_per_building", "dividend_percent",
-                   "circle_income"}
+                   "circle_income", *PLOT_EFFECTS, "share_tax"}
+# the FORTUNE points read while their card is in force, not when it is drawn
+IN_FORCE = {"dividend_percent", "circle_income", *PLOT_EFFECTS, "share_tax"}
 
 
 class EliteRules(MillionaireRules):
@@ -60,6 +72,8 @@ class EliteRules(MillionaireRules):
         "long_term_policies": "ask",       # or "auto": used up the first time they would cover
         "red_policy_pays_owner": True,     # the insurer pays the rent a RED policy cancels
         "central_industry": "central",
+        "central_tax": "per_plot",         # or "per_owner": the central row's tax once per owner
+        "fortune_sets": "value",           # or "printed": a FORTUNE rent or tax replaces the printed value
         "discard_decks": ["fortune"],
     }
     OPTION_RANGES = {
@@ -70,10 +84,12 @@ class EliteRules(MillionaireRules):
         "share_tax": MONEY,
         "policy_green": MONEY, "policy_blue": MONEY, "policy_orange": MONEY, "policy_red": MONEY,
     }
-    OPTION_CHOICES = {**MillionaireRules.OPTION_CHOICES, "long_term_policies": ("ask", "auto")}
+    OPTION_CHOICES = {**MillionaireRules.OPTION_CHOICES, "long_term_policies": ("ask", "auto"),
+                      "central_tax": ("per_plot", "per_owner"), "fortune_sets": ("value", "printed")}
     SUPPLY = (*MillionaireRules.SUPPLY, "shares", *POLICIES)
     CELL_KINDS = MillionaireRules.CELL_KINDS | {"exchange", "auction", "tax_exemption"}
     EFFECTS = ELITE_EFFECTS
+    EFFECT_OPTIONAL = {**Rules.EFFECT_OPTIONAL, **ELITE_EFFECT_OPTIONAL}
     COMMANDS = {
         **MillionaireRules.COMMANDS,
         "buy_shares": "cmd_buy_shares", "sell_shares": "cmd_sell_shares",
@@ -103,6 +119,7 @@ class EliteRules(MillionaireRules):
             "auction": self.land_auction, "tax_exemption": self.land_tax_exemption,
         })
         self.sides = side_layout(edition, self.opt["central_industry"])
+        self.ordinal = plot_ordinals(edition, self.opt["central_industry"])
 
     @classmethod
     def check_edition(cls, edition):
@@ -118,6 +135,10 @@ class EliteRules(MillionaireRules):
                     raise EditionError(edition.source, f"decks.fortune.{card_id}",
                                        f"'{eff['do']}' is not a collective effect "
                                        f"(FORTUNE cards may use: {', '.join(sorted(FORTUNE_EFFECTS))})")
+        for card in edition.cards.values():
+            for eff in card.effects:
+                if eff["do"] in PLOT_EFFECTS:
+                    check_plot_selector(edition, eff, f"decks.{card.deck}.{card.id}")
 
     # ----- setup ------------------------------------------------------------------
 
@@ -164,6 +185,32 @@ class EliteRules(MillionaireRules):
                     return eff
         return None
 
+    def on_plot(self, s, cell, verbs):
+        """The first FORTUNE point in force (first drawn wins) of these verbs that names this plot."""
+        for card_id in s.extra["fortune"]:
+            for eff in self.edition.cards[card_id].effects:
+                if eff["do"] in verbs and (eff.get("industry") == cell.industry or
+                                           ORDINALS.get(eff.get("plots", "")) == self.ordinal.get(cell.id)):
+                    return eff
+        return None
+
+    def fortune_value(self, eff, computed, printed):
+        """A FORTUNE card's rent or tax on a plot whose table value is `computed`."""
+        if eff["do"] == "double_tax":
+            return 2 * computed
+        if self.opt["fortune_sets"] == "printed" and printed:
+            # the card replaces the printed value; the RENT or TAX TABLE still multiplies it
+            return eff["amount"] * computed // printed
+        return eff["amount"]
+
+    def rent(self, s, cell):
+        computed = super().rent(s, cell)
+        eff = self.on_plot(s, cell, ("set_rent",))
+        if eff is None:
+            return computed
+        ind = self.edition.industries[cell.industry]
+        return self.fortune_value(eff, computed, cell.rent[0] if cell.rent else ind.rent_by_count[0])
+
     def circle_income(self, s, p):
         base = self.in_force(s, "circle_income")
         rate = self.in_force(s, "dividend_percent")
@@ -173,10 +220,14 @@ class EliteRules(MillionaireRules):
 
     # ----- taxes and TAX INSPECTION ----------------------------------------------------
 
-    def plot_tax(self, s, p, cell):
+    def table_tax(self, s, p, cell):
+        """The plot's circle tax from the TAX TABLE (no FORTUNE card)."""
         ind = self.edition.industries[cell.industry]
         if ind.tax_by_count:
-            return ind.tax_by_count[self.owned_in_industry(s, p, ind.id) - 1]
+            # by the central plots the owner pays tax on (the calculator leaves out mortgaged ones)
+            taxed = [pid for pid in self.edition.industry_plots(ind.id) if s.owner.get(pid) == p
+                     and (self.opt["tax_on_mortgaged"] or pid not in s.mortgaged)]
+            return ind.tax_by_count[max(len(taxed), 1) - 1]
         if not cell.tax:
             return 0
         level = s.level.get(cell.id, 0)
@@ -184,12 +235,29 @@ class EliteRules(MillionaireRules):
             return cell.tax[1 + level]
         return cell.tax[1] if self.is_monopoly(s, p, cell.industry) else cell.tax[0]
 
+    def plot_tax(self, s, p, cell):
+        computed = self.table_tax(s, p, cell)
+        eff = self.on_plot(s, cell, ("set_tax", "double_tax"))
+        if eff is None:
+            return computed
+        ind = self.edition.industries[cell.industry]
+        return self.fortune_value(eff, computed, cell.tax[0] if cell.tax else ind.tax_by_count[0])
+
     def circle_tax_amount(self, s, p):
-        total = s.held(p, "shares") * self.opt["share_tax"]
+        rate = self.in_force(s, "share_tax")
+        total = s.held(p, "shares") * (rate["amount"] if rate else self.opt["share_tax"])
+        central = self.opt["central_industry"]
+        once = self.opt["central_tax"] == "per_owner"
+        counted = False
         for pid in s.plots_of(p):
             if pid in s.mortgaged and not self.opt["tax_on_mortgaged"]:
                 continue
-            total += self.plot_tax(s, p, self.edition.plots[pid])
+            cell = self.edition.plots[pid]
+            if once and cell.industry == central:
+                if counted:
+                    continue                 # the central row's tax is the owner's, not each plot's
+                counted = True
+            total += self.plot_tax(s, p, cell)
         return total
 
     def circle_tax(self, s, p):
@@ -521,7 +589,7 @@ class EliteRules(MillionaireRules):
 
     def apply_fortune_effect(self, s, eff, card, ctx):
         do = eff["do"]
-        if do in ("dividend_percent", "circle_income"):
+        if do in IN_FORCE:
             return                          # read while the card is in force
         if do == "share_price":
             self.move_price(s, eff["points"])
@@ -752,6 +820,30 @@ class EliteRules(MillionaireRules):
         if self.opt["wealth_counts_shares"]:
             total += s.held(p, "shares") * self.price(s)
         return total
+
+
+def plot_ordinals(edition, central):
+    """Plot id -> its place (1, 2, 3) in its industry counted from START; central plots have none."""
+    seen: dict = {}
+    out = {}
+    for cell in edition.cells:
+        if cell.is_plot and cell.industry != central:
+            seen[cell.industry] = seen.get(cell.industry, 0) + 1
+            out[cell.id] = seen[cell.industry]
+    return out
+
+
+def check_plot_selector(edition, eff, where):
+    """A FORTUNE point on plots names exactly one of: an industry, or an ordinal."""
+    keys = [k for k in ("industry", "plots") if k in eff]
+    if len(keys) != 1:
+        raise EditionError(edition.source, where, f"'{eff['do']}' names the plots it changes: "
+                           "industry = ID or plots = \"first\" | \"second\" | \"third\" (one of the two)")
+    if "industry" in eff and eff["industry"] not in edition.industries:
+        raise EditionError(edition.source, where, f"{shown(eff['industry'])} is not an industry in [[industries]]")
+    if "plots" in eff and eff["plots"] not in ORDINALS:
+        raise EditionError(edition.source, where, f"plots = {shown(eff['plots'])}: "
+                           "write \"first\", \"second\" or \"third\"")
 
 
 def side_layout(edition, central):
