@@ -9,20 +9,29 @@ Tests marked xfail(strict=True, reason="BUG: ...") show where the engine
 disagrees with the rulebook; they start passing (and so fail as XPASS) once
 the engine is fixed, and the marker then goes.
 
-Board (index: id price): 0 start, 1 leisure1 100, 2 leisure2 100, 3 leisure3 120,
-4 chance1, 5 central1 500, 6 exchange1, 7 food1 140, 8 food2 140, 9 light3 160,
-10 inspection, 11 tele1 180, 12 tele2 180, 13 tele3 200, 14 fortune1,
-15 central2, 16 auction, 17 light1 220, 18 light2 240, 19 chance2, 20 jackpot,
-21 media1 260, 22 media2 260, 23 media3 280, 24 exchange2, 25 central3, 26 exemption,
-27 transport1 300, 28 transport2 300, 29 transport3 320, 30 police, 31 heavy1 350,
-32 heavy2 380, 33 chance3, 34 fortune2, 35 central4, 36 exchange3,
-37 heavy3 400, 38 mining1 400, 39 mining2 450.
+Board (index: id price): 0 start, 1 leisure1 50, 2 leisure2 60, 3 leisure3 70,
+4 chance1, 5 central1 500, 6 exchange1, 7 food1 90, 8 food2 100, 9 chance2,
+10 inspection, 11 tele1 130, 12 tele2 140, 13 tele3 150, 14 fortune1,
+15 central2 500, 16 auction, 17 light1 170, 18 light2 180, 19 light3 190, 20 jackpot,
+21 media1 210, 22 media2 220, 23 media3 230, 24 exchange2, 25 central3 500, 26 exemption,
+27 transport1 250, 28 transport2 260, 29 transport3 270, 30 police, 31 heavy1 290,
+32 heavy2 300, 33 heavy3 310, 34 fortune2, 35 central4 500, 36 exchange3,
+37 chance3, 38 mining1 340, 39 mining2 350.
+
+Industries (plots; printed rent / printed tax per plot; branch = enterprise cost):
+leisure 1-3 (3; 3, 5, 6 / 3; 50), food 7-8 (2; 8, 10 / 5; 50), tele 11-13 (3; 14, 18, 22 / 8; 100),
+light 17-19 (3; 24, 26, 28 / 12; 100), media 21-23 (3; 30, 32, 34 / 15; 150),
+transport 27-29 (3; 36, 38, 40 / 20; 150), heavy 31-33 (3; 42, 46, 50 / 25; 200),
+mining 38-39 (2; 54, 60 / 30; 200). RENT TABLE: printed x 1 (no monopoly), 2 (monopoly),
+4, 6, 8 (1-3 branches), 10 (enterprise); TAX TABLE: printed x 1, 2, 3, 4, 5, 6 on the same
+steps. Central plots (5, 15, 25, 35): rent 30 / 100 / 200 / 500 and tax 10 / 40 / 80 / 100
+each, by how many central plots the owner holds.
 """
 import pytest
 from helpers import edition_variant, teleporting
 from helpers import new as new_game
 
-from companion.editions import load_edition, rules_for
+from companion.editions import HERE, load_edition, rules_for
 from companion.engine.state import BANK, JACKPOT
 from companion.errors import RuleViolation
 from companion.messages import CATALOGS
@@ -30,6 +39,22 @@ from companion.messages import CATALOGS
 EDITION = load_edition("elite")
 RULES = rules_for(EDITION)
 PLAYERS = ("Anna", "Boris", "Vera")
+SHIPPED = (HERE / "elite.toml").read_text(encoding="utf-8")
+
+
+def fortune_card(card_id, text, effects, long_term=False):
+    """An (old, new) text replacement for edition_variant: a table's own copy of elite.toml with
+    FORTUNE card `card_id` rewritten to `effects` (TOML), for a test that needs an effect the
+    shipped deck does not have (its f25-f30 are placeholders)."""
+    start = SHIPPED.index(f'id = "{card_id}"\n')
+    end = SHIPPED.index("\n\n", start)
+    card = f'id = "{card_id}"\ntext = "{text}"\neffects = [{effects}]' + ("\nlong_term = true" if long_term else "")
+    return SHIPPED[start:end], card
+
+
+# a board whose ninth cell is an EXCHANGE, not the shipped (placeholder) order's chance2
+NO_CHANCE_AT_9 = ('id = "chance2"\nkind = "card"\ndeck = "chance"\nname = "ШАНС"\nname_en = "CHANCE"',
+                  'id = "exchange4"\nkind = "exchange"\nname = "БИРЖА"\nname_en = "EXCHANGE"')
 
 
 # ----- small helpers ------------------------------------------------------------------
@@ -149,7 +174,7 @@ def test_two_to_six_players(players, ok):
 def test_double_gives_another_move():
     """ХОД ИГРЫ: a double gives another move; the turn cannot end before it."""
     g = new()
-    play(g, "roll 1 1", "buy")                    # START -> leisure2, bought for 100
+    play(g, "roll 1 1", "buy")                    # START -> leisure2, bought for 60
     refused(g, "end", "roll_again")
     play(g, "roll 2 3")                           # leisure2 -> food1 (offer)
     assert g.state.position["Anna"] == 7
@@ -182,18 +207,18 @@ def test_three_doubles_send_to_tax_inspection():
 def test_free_plot_bought_at_printed_price():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: pay the bank the printed price, take the plot card."""
     g = new()
-    play(g, "roll 1 2")                            # START -> leisure3, price 120
+    play(g, "roll 1 2")                            # START -> leisure3, price 70
     assert g.state.pending.kind == "offer"
     refused(g, "end", "pending_first")
     play(g, "buy")
     assert g.state.owner["leisure3"] == "Anna"
-    assert cash(g, "Anna") == 2000 - 120
+    assert cash(g, "Anna") == 2000 - 70
 
 
 def test_buying_needs_the_money():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: buying means paying the bank; short of cash, refused."""
     g = new()
-    arrange(g, cash={"Anna": 119})
+    arrange(g, cash={"Anna": 69})                  # leisure3 costs 70
     play(g, "roll 1 2")
     refused(g, "buy", "insufficient_funds")
 
@@ -204,8 +229,8 @@ def test_declining_opens_an_auction_at_the_hosts_opening_price():
     play(g, "roll 1 2", "decline")                 # leisure3 declined
     a = g.state.pending
     assert a.kind == "auction" and a.plot == "leisure3" and a.seller == BANK
-    assert a.opening == 60                         # auction_opening_percent 50 of 120 until the host says
-    refused(g, "bid Boris 59", "bid_too_low")
+    assert a.opening == 35                         # auction_opening_percent 50 of 70 until the host says
+    refused(g, "bid Boris 34", "bid_too_low")
     play(g, "opening 30")                          # the auction host's opening price
     refused(g, "bid Boris 29", "bid_too_low")
     play(g, "bid Boris 30")
@@ -250,27 +275,27 @@ def test_printed_rent_when_the_owner_is_not_a_monopolist():
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: the printed rent when the owner does not hold the whole industry."""
     g = new()
     arrange(g, owner={"leisure3": "Boris", "leisure1": "Boris"})
-    play(g, "roll 1 2")                            # Anna lands on leisure3: printed rent 12
-    assert cash(g, "Anna") == 1988
-    assert cash(g, "Boris") == 2012
+    play(g, "roll 1 2")                            # Anna lands on leisure3: printed rent 6
+    assert cash(g, "Anna") == 2000 - 6
+    assert cash(g, "Boris") == 2000 + 6
 
 
 def test_monopoly_rent_from_the_rent_table():
-    """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: a monopolist's rent comes from the RENT TABLE (leisure3: 24)."""
+    """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: a monopolist's rent comes from the RENT TABLE (leisure3: 6 x 2 = 12)."""
     g = new()
     arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"})
     play(g, "roll 1 2")
-    assert cash(g, "Anna") == 2000 - 24
-    assert cash(g, "Boris") == 2000 + 24
+    assert cash(g, "Anna") == 2000 - 12
+    assert cash(g, "Boris") == 2000 + 12
 
 
-@pytest.mark.parametrize("level, rent", [(1, 60), (2, 144), (3, 300), (4, 420)])
+@pytest.mark.parametrize("level, rent", [(1, 6 * 4), (2, 6 * 6), (3, 6 * 8), (4, 6 * 10)])
 def test_rent_per_building_level(level, rent):
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ / ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: rent by buildings (1-3 branches, enterprise)."""
     g = new()
     levels = {"leisure1": level, "leisure2": level, "leisure3": level}
     arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"}, level=levels)
-    play(g, "roll 1 2")                            # leisure3 rent list 12, 24, 60, 144, 300, 420
+    play(g, "roll 1 2")                            # leisure3 rent list 6, 12, 24, 36, 48, 60
     assert cash(g, "Anna") == 2000 - rent
     assert cash(g, "Boris") == 2000 + rent
 
@@ -285,11 +310,11 @@ def test_no_rent_on_a_mortgaged_plot():
 
 
 def test_a_mortgaged_plot_breaks_the_monopoly_rent():
-    """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: with a mortgaged plot the industry is incomplete: printed rent (12, not 24)."""
+    """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: with a mortgaged plot the industry is incomplete: printed rent (6, not 12)."""
     g = new()
     arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"}, mortgaged={"leisure1"})
     play(g, "roll 1 2")
-    assert cash(g, "Anna") == 2000 - 12
+    assert cash(g, "Anna") == 2000 - 6
 
 
 def test_no_rent_on_ones_own_plot():
@@ -305,16 +330,16 @@ def test_unpayable_rent_becomes_a_debt_that_blocks_play_until_paid():
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ / ОКОНЧАНИЕ ИГРЫ: rent is owed; selling shares pays it at once."""
     g = new()
     arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"},
-            level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 300}, held={("Anna", "shares"): 2})
-    play(g, "roll 1 2")                            # rent 420, Anna has 300
-    assert g.state.debts[0].amount == 420
-    assert cash(g, "Anna") == 300
+            level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 40}, held={("Anna", "shares"): 2})
+    play(g, "roll 1 2")                            # rent 60 (enterprise: 6 x 10), Anna has 40
+    assert g.state.debts[0].amount == 60
+    assert cash(g, "Anna") == 40
     refused(g, "end", "debt_first")
     refused(g, "insure Anna green", "debt_first")
-    play(g, "sell_shares Anna 2")                  # 300 + 200 = 500 >= 420: paid
+    play(g, "sell_shares Anna 2")                  # 40 + 200 = 240 >= 60: paid
     assert g.state.debts == ()
-    assert cash(g, "Anna") == 500 - 420
-    assert cash(g, "Boris") == 2000 + 420
+    assert cash(g, "Anna") == 240 - 60
+    assert cash(g, "Boris") == 2000 + 60
     play(g, "end")
 
 
@@ -328,7 +353,7 @@ def test_central_plot_costs_500():
     assert cash(g, "Anna") == 1500
 
 
-@pytest.mark.parametrize("count, rent", [(1, 60), (2, 120), (3, 240), (4, 480)])
+@pytest.mark.parametrize("count, rent", [(1, 30), (2, 100), (3, 200), (4, 500)])
 def test_central_rent_by_how_many_central_plots_the_owner_holds(count, rent):
     """ЦЕНТРАЛЬНАЯ ОТРАСЛЬ: rent from the RENT TABLE by the number of central plots owned."""
     g = new()
@@ -348,11 +373,11 @@ def test_nothing_may_be_built_on_the_central_industry():
 
 
 def test_central_plots_taxed_by_count():
-    """ЦЕНТРАЛЬНАЯ ОТРАСЛЬ / КРУГОВОЙ НАЛОГ: two central plots pay the TAX TABLE's 30 each."""
+    """ЦЕНТРАЛЬНАЯ ОТРАСЛЬ / КРУГОВОЙ НАЛОГ: two central plots pay the TAX TABLE's 40 each."""
     g = new()
     arrange(g, owner={"central1": "Anna", "central2": "Anna"}, position={"Anna": "food2"})
     play(g, "roll 3 3")                            # food2 -> fortune1, passing TAX INSPECTION
-    assert cash(g, "Anna") == 2000 - 60
+    assert cash(g, "Anna") == 2000 - 2 * 40
 
 
 # ===== АКЦИИ: КУПЛЯ-ПРОДАЖА ==============================================================
@@ -573,11 +598,11 @@ def test_dividends_round_down():
 def test_circle_tax_on_passing_tax_inspection():
     """КРУГОВОЙ НАЛОГ: 10 per share plus the printed tax of each plot (not a monopolist)."""
     g = new()
-    arrange(g, owner={"leisure1": "Anna", "light3": "Anna", "light2": "Anna"},
+    arrange(g, owner={"leisure1": "Anna", "tele3": "Anna", "light2": "Anna"},
             held={("Anna", "shares"): 2}, position={"Anna": "food2"})
     event = play(g, "roll 3 3")                    # 8 -> 14 passing 10
     assert "circle_tax" in codes(event)
-    assert cash(g, "Anna") == 2000 - (20 + 5 + 8 + 12)
+    assert cash(g, "Anna") == 2000 - (20 + 3 + 8 + 12)  # 2 shares x 10; leisure1 3, tele3 8, light2 12
 
 
 def test_circle_tax_on_landing_on_tax_inspection():
@@ -585,14 +610,14 @@ def test_circle_tax_on_landing_on_tax_inspection():
     g = new()
     arrange(g, owner={"leisure1": "Anna"}, held={("Anna", "shares"): 2})
     play(g, "roll 4 6")
-    assert cash(g, "Anna") == 2000 - 25
+    assert cash(g, "Anna") == 2000 - (20 + 3)      # 2 shares x 10, leisure1 printed 3
 
 
 @pytest.mark.parametrize("levels, tax", [
-    ((0, 0, 0), 10 + 10 + 12),                     # monopoly: the TAX TABLE's second step
-    ((1, 1, 1), 15 + 15 + 18),
-    ((2, 2, 1), 20 + 20 + 18),
-    ((4, 4, 4), 35 + 35 + 42),
+    ((0, 0, 0), 6 + 6 + 6),                        # monopoly: the TAX TABLE's second step, 3 x 2
+    ((1, 1, 1), 9 + 9 + 9),                        # 1 branch: 3 x 3
+    ((2, 2, 1), 12 + 12 + 9),                      # 2 branches: 3 x 4
+    ((4, 4, 4), 18 + 18 + 18),                     # enterprise: 3 x 6
 ])
 def test_circle_tax_of_a_monopolist_by_buildings(levels, tax):
     """КРУГОВОЙ НАЛОГ: the real tax comes from the TAX TABLE (monopoly, branches, enterprise)."""
@@ -605,12 +630,12 @@ def test_circle_tax_of_a_monopolist_by_buildings(levels, tax):
 
 
 def test_no_circle_tax_on_a_mortgaged_plot_and_the_monopoly_is_broken():
-    """КРУГОВОЙ НАЛОГ / ПРАВИЛА ЗАЛОГА: mortgaged leisure1 pays nothing (tax_on_mortgaged = false); the rest the printed 5 + 6."""
+    """КРУГОВОЙ НАЛОГ / ПРАВИЛА ЗАЛОГА: mortgaged leisure1 pays nothing (tax_on_mortgaged = false); the rest the printed 3 + 3."""
     g = new()
     arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"}, mortgaged={"leisure1"},
             position={"Anna": "food2"})
     play(g, "roll 3 3")
-    assert cash(g, "Anna") == 2000 - 11
+    assert cash(g, "Anna") == 2000 - (3 + 3)
 
 
 def test_tax_exemption_cell_skips_one_circle_tax():
@@ -877,10 +902,16 @@ def test_chance_nearest_exchange_gives_an_exchange_visit():
 
 
 def test_chance_nearest_chance_behind_passes_no_start():
-    """ШАНС: the nearest ШАНС from chance1 is chance3, 11 behind (15 ahead); moving back pays nothing."""
+    """ШАНС: the nearest ШАНС may lie behind, across START; moving back there pays nothing.
+    In the shipped cell order (a placeholder) chance2 is 5 cells after chance1, nearer than
+    chance3 7 behind; on a board with an EXCHANGE at cell 9 instead, the nearest ШАНС from
+    chance1 is chance3, 7 behind (33 ahead)."""
     g = new()
-    play(g, "roll 1 3", "draw c06")
-    assert g.state.position["Anna"] == 33
+    play(g, "roll 1 3", "draw c06")                # shipped board: forward to chance2 (9)
+    assert g.state.position["Anna"] == 9
+    g = new(rules=edition_variant("elite", replace=[NO_CHANCE_AT_9]))
+    play(g, "roll 1 3", "draw c06")                # 4 -> back to 37, over START
+    assert g.state.position["Anna"] == 37
     assert g.state.pending.kind == "draw" and g.state.pending.stage == "chance"
     assert cash(g, "Anna") == 2000
 
@@ -905,23 +936,23 @@ def test_fortune_is_collective_and_not_returned():
     """ФОРТУНА: a collective instruction; the card goes to the wheel, not back into the deck."""
     g = new()
     on_fortune(g)
-    play(g, "draw f09")                            # every player pays 50
+    play(g, "draw f27")                            # every player pays 50
     for p in PLAYERS:
         assert cash(g, p) == 1950
-    assert "f09" not in g.state.decks["fortune"]
-    assert g.state.discards["fortune"] == ("f09",)
+    assert "f27" not in g.state.decks["fortune"]
+    assert g.state.discards["fortune"] == ("f27",)
 
 
 def test_fortune_share_price_points_with_floor_at_zero():
     """ФОРТУНА / ИГРА НА БИРЖЕ: a FORTUNE card moves the price; «Ниже нуля ... опуститься не может»."""
     g = new()
     on_fortune(g)
-    play(g, "draw f01")                            # +3 points
+    play(g, "draw f25")                            # +3 points
     assert g.state.extra["price"] == 130
     g = new()
-    arrange(g, price=30)
+    arrange(g, price=20)
     on_fortune(g)
-    play(g, "draw f07")                            # -5 points from 30
+    play(g, "draw f26")                            # -3 points (30) from 20
     assert g.state.extra["price"] == 0
 
 
@@ -930,14 +961,14 @@ def test_long_term_fortune_card_in_force_until_the_next_fortune_card():
     g = new()
     arrange(g, held={("Anna", "shares"): 5, ("Boris", "shares"): 5})
     on_fortune(g)
-    play(g, "draw f16", "end")                     # dividends 30% now
+    play(g, "draw f23", "end")                     # dividends 50% now
     arrange(g, turn="Boris", phase="roll", position={"Boris": "exchange3"})
-    play(g, "roll 1 3")                            # Boris lands on START: 200 + 30% of 500
-    assert cash(g, "Boris") == 2000 + 200 + 150
+    play(g, "roll 1 3")                            # Boris lands on START: 200 + 50% of 500
+    assert cash(g, "Boris") == 2000 + 200 + 250
     play(g, "end")
     on_fortune(g, "Vera")
-    play(g, "draw f11")                            # the next FORTUNE card (+50 each) ends f16
-    assert cash(g, "Boris") == 2350 + 50
+    play(g, "draw f28")                            # the next FORTUNE card (+50 each) ends f23
+    assert cash(g, "Boris") == 2450 + 50
     play(g, "end")
     arrange(g, turn="Anna", phase="roll", position={"Anna": "exchange3"})
     play(g, "roll 1 3")                            # back to 20%: 200 + 100
@@ -945,8 +976,12 @@ def test_long_term_fortune_card_in_force_until_the_next_fortune_card():
 
 
 def test_long_term_circle_income_card():
-    """ФОРТУНА / КРУГОВОЙ ДОХОД: «Если в этот момент игры не действуют особые указания карточек ФОРТУНЫ»."""
-    g = new()
+    """ФОРТУНА / КРУГОВОЙ ДОХОД: «Если в этот момент игры не действуют особые указания карточек ФОРТУНЫ».
+    The shipped deck has no circle income card: f20 is rewritten as the old placeholder's
+    «circle income 300 until the next FORTUNE card»."""
+    g = new(rules=edition_variant("elite", replace=[fortune_card(
+        "f20", "Круговой доход 300 до следующей карточки ФОРТУНЫ.", '{ do = "circle_income", amount = 300 }',
+        long_term=True)]))
     on_fortune(g)
     play(g, "draw f20", "end")                     # circle income 300 now
     arrange(g, turn="Boris", phase="roll", position={"Boris": "exchange3"})
@@ -957,14 +992,14 @@ def test_long_term_circle_income_card():
 def test_two_fortune_cards_on_the_wheel_first_drawn_wins():
     """ФОРТУНА: with two cards on the wheel (a CHANCE card) «предпочтение отдаётся карточке, вытянутой первой»."""
     g = new()
-    arrange(g, position={"Anna": "transport3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
-    play(g, "roll 2 2", "draw c14")                # 29 -> 33 chance3: two FORTUNE cards to draw
+    arrange(g, position={"Anna": "heavy3"}, held={("Anna", "shares"): 5}, fortune_top=("f30", "f23"))
+    play(g, "roll 2 2", "draw c14")                # 33 -> 37 chance3: two FORTUNE cards to draw
     assert g.state.pending.kind == "draw" and g.state.pending.count == 2
     event = play(g, "draw")                        # Anna's draw: the deck's next two
-    assert event.command == "draw f17 f16"         # stored naming the cards
-    assert g.state.extra["fortune"] == ("f17", "f16")
-    play(g, "roll 3 4")                            # the double's second move: 33 -> START
-    assert cash(g, "Anna") == 2000 + 200 + 50      # 10% (f17), not 30% (f16), of 500
+    assert event.command == "draw f30 f23"         # stored naming the cards
+    assert g.state.extra["fortune"] == ("f30", "f23")
+    play(g, "roll 1 2")                            # the double's second move: 37 -> START
+    assert cash(g, "Anna") == 2000 + 200 + 50      # 10% (f30), not 50% (f23), of 500
 
 
 # ===== ПРАВИЛА АУКЦИОНА ===================================================================
@@ -987,12 +1022,15 @@ def test_auction_side_5_or_6_cancels(side):
 
 
 @pytest.mark.parametrize("dice, plot", [
-    ("1 2 1", "food1"), ("1 4 4", "food2"), ("1 6 6", "light3"),      # side 1, even: clockwise
-    ("1 1 2", "leisure1"), ("1 3 3", "leisure2"), ("1 5 5", "leisure3"),         # side 1, odd: counter-clockwise
-    ("2 2 3", "light1"), ("2 2 4", "light2"),                        # double industry: 1-3 / 4-6
+    ("1 2 1", "food1"), ("1 4 3", "food1"), ("1 6 4", "food2"), ("1 2 6", "food2"),  # side 1, even: clockwise,
+                                                                     # a double industry: 1-3 / 4-6
+    ("1 1 2", "leisure1"), ("1 3 3", "leisure2"), ("1 5 5", "leisure3"),         # side 1, odd: counter-clockwise,
+                                                                     # a triple industry: 1-2 / 3-4 / 5-6
+    ("2 2 1", "light1"), ("2 4 4", "light2"), ("2 6 6", "light3"),
     ("2 1 1", "tele1"), ("2 3 4", "tele2"), ("2 5 6", "tele3"),
     ("3 2 2", "transport1"), ("3 1 5", "media3"),
-    ("4 6 1", "heavy3"), ("4 1 3", "heavy1"), ("4 3 6", "heavy2"),
+    ("4 6 1", "mining1"), ("4 2 3", "mining1"), ("4 4 4", "mining2"),         # side 4, even: the double mining
+    ("4 1 2", "heavy1"), ("4 3 3", "heavy2"), ("4 5 6", "heavy3"),
 ])
 def test_auction_three_rolls_choose_the_plot(dice, plot):
     """ПРАВИЛА АУКЦИОНА: side 1-4, even = clockwise of the central plot / odd = counter-clockwise,
@@ -1015,7 +1053,8 @@ def test_auction_of_an_owned_plot_the_highest_bidder_takes_it():
 
 @pytest.mark.parametrize("setup, reason", [
     (dict(owner={"light2": "Boris"}, mortgaged={"light2"}), "mortgaged"),
-    (dict(owner={"light1": "Boris", "light2": "Boris"}, level={"light1": 1, "light2": 1}), "built"),
+    (dict(owner={"light1": "Boris", "light2": "Boris", "light3": "Boris"},
+          level={"light1": 1, "light2": 1, "light3": 1}), "built"),
     (dict(owner={"light2": "Boris"}, held={("Boris", "green"): 1}), "insured"),
 ])
 def test_plots_never_auctioned(setup, reason):
@@ -1032,7 +1071,7 @@ def test_plots_never_auctioned(setup, reason):
 def test_the_plot_under_the_hammer_stays_as_it_was(meanwhile):
     """ПРАВИЛА АУКЦИОНА: a plot is auctioned only unmortgaged and unbuilt, and only its owner is paid;
     ПРАВИЛА ЗАЛОГА: a mortgaged plot «не может быть ни продан»; ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: nor a built one."""
-    g = on_auction(owner={"light1": "Boris", "light2": "Boris"})
+    g = on_auction(owner={"light1": "Boris", "light2": "Boris", "light3": "Boris"})
     play(g, "auction_roll 2 2 4", "bid Anna 150")  # light2 under the hammer
     command = {"trade": "trade Boris Vera give light2 get 10",
                "mortgage": "mortgage light2",
@@ -1056,7 +1095,7 @@ def test_green_policy_covers_every_auction_while_held():
     assert g.state.held("Boris", "green") == 1
     play(g, "end")
     arrange(g, turn="Anna", phase="roll", position={"Anna": "inspection"})
-    play(g, "roll 2 4", "auction_roll 2 6 5")
+    play(g, "roll 2 4", "auction_roll 2 6 3")      # light2 again
     assert g.state.pending is None and g.state.held("Boris", "green") == 1
 
 
@@ -1083,8 +1122,8 @@ def test_orange_policy_kept_lets_the_auction_run():
 
 
 def test_orange_policy_used_automatically_with_the_auto_option():
-    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "food": used the first time it would cover."""
-    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "orange"): 1}, rules=edition_variant("elite", {"long_term_policies": "food"}))
+    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto": used the first time it would cover."""
+    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "orange"): 1}, rules=edition_variant("elite", {"long_term_policies": "auto"}))
     event = play(g, "auction_roll 2 2 4")
     assert "policy_used" in codes(event)
     assert g.state.held("Boris", "orange") == 0 and g.state.owner["light2"] == "Boris"
@@ -1140,7 +1179,7 @@ def fortune_with_policies(card, rules=None, **kw):
 
 def test_blue_covers_one_adverse_point_of_a_fortune_card():
     """ПРАВИЛА СТРАХОВАНИЯ: blue covers a FORTUNE card's adverse point, «страхует только от одного» of two."""
-    g = fortune_with_policies("f23")               # 10 per share (40) and 30 more
+    g = fortune_with_policies("f29")               # 10 per share (40) and 30 more
     assert cash(g, "Anna") == 2000 - 30            # blue covered one point, not both
     assert g.state.held("Anna", "blue") == 1       # short-term: not used up
     assert cash(g, "Vera") == 2000 - 40 - 30       # uninsured
@@ -1148,7 +1187,7 @@ def test_blue_covers_one_adverse_point_of_a_fortune_card():
 
 def test_orange_covers_both_adverse_points_and_is_used_up():
     """ПРАВИЛА СТРАХОВАНИЯ: orange «страхует его от обоих!»; used, it goes back to the bank."""
-    g = fortune_with_policies("f23")               # 10 per share (40) and 30 more
+    g = fortune_with_policies("f29")               # 10 per share (40) and 30 more
     assert [d.amount for d in g.state.debts if d.debtor == "Boris"] == [40, 30]
     refused(g, "end", "debt_first")                # the insurance director asks Boris first
     play(g, "use_policy Boris orange")
@@ -1158,44 +1197,48 @@ def test_orange_covers_both_adverse_points_and_is_used_up():
 
 def test_orange_kept_means_paying_the_card():
     """ПРАВИЛА СТРАХОВАНИЯ: the holder decides which case is the insured one; keeping it, he pays."""
-    g = fortune_with_policies("f23")
+    g = fortune_with_policies("f29")               # 10 per share (40) and 30 more
     play(g, "skip_policy Boris")
     assert cash(g, "Boris") == 2000 - 40 - 30 and g.state.debts == ()
     assert g.state.held("Boris", "orange") == 1
 
 
 def test_orange_used_automatically_on_a_fortune_card_with_the_auto_option():
-    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "food"."""
-    g = fortune_with_policies("f23", rules=edition_variant("elite", {"long_term_policies": "food"}))
+    """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto"."""
+    g = fortune_with_policies("f29", rules=edition_variant("elite", {"long_term_policies": "auto"}))
     assert cash(g, "Boris") == 2000 and g.state.held("Boris", "orange") == 0
 
 
 def test_blue_covers_a_one_point_card_each_time():
-    """ПРАВИЛА СТРАХОВАНИЯ: blue covers «любого неблагоприятного действия карточки ФОРТУНА» while held."""
-    g = fortune_with_policies("f10")               # every player pays 100
+    """ПРАВИЛА СТРАХОВАНИЯ: blue covers «любого неблагоприятного действия карточки ФОРТУНА» while held.
+    The shipped deck has one one-point payment card (f27); the second, f28, is rewritten as the
+    old placeholder's «every player pays 75»."""
+    rules = edition_variant("elite", replace=[fortune_card(
+        "f28", "Штраф за загрязнение среды: каждый платит 75.", '{ do = "each_player_pays", amount = 75 }')])
+    g = fortune_with_policies("f27", rules=rules)  # every player pays 50
     play(g, "use_policy Boris orange")
-    assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000 and cash(g, "Vera") == 1900
+    assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000 and cash(g, "Vera") == 2000 - 50
     play(g, "end")
     on_fortune(g, "Boris")
     play(g, "draw f28")                            # every player pays 75
-    assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000 - 75 and cash(g, "Vera") == 1900 - 75
+    assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000 - 75 and cash(g, "Vera") == 2000 - 50 - 75
 
 
 def policy_debt(reason):
     g = new(("Anna", "Boris"))
     if reason == "rent":
-        arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"},
-                level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 300}, held={("Anna", "red"): 1})
-        play(g, "roll 1 2")                        # rent 420 owed to Boris
+        arrange(g, owner={"mining1": "Boris", "mining2": "Boris"}, level={"mining1": 4, "mining2": 4},
+                cash={"Anna": 300}, held={("Anna", "red"): 1}, position={"Anna": "exchange3"})
+        play(g, "roll 1 2")                        # 36 -> 39 mining2: rent 60 x 10 = 600 owed to Boris
     else:
-        arrange(g, owner={p: "Anna" for p in ("heavy3", "mining1", "mining2")},
-                level={"heavy3": 4, "mining1": 4, "mining2": 4}, cash={"Anna": 100},
+        arrange(g, owner={p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
+                level={"heavy1": 4, "heavy2": 4, "heavy3": 4}, cash={"Anna": 100},
                 held={("Anna", "red"): 1}, position={"Anna": "food2"})
-        play(g, "roll 3 3")                        # circle tax 140 + 140 + 154 = 434
+        play(g, "roll 3 3")                        # circle tax 150 + 150 + 150 = 450 (25 x 6 each)
     return g
 
 
-@pytest.mark.parametrize("reason, amount", [("rent", 420), ("tax", 434)])
+@pytest.mark.parametrize("reason, amount", [("rent", 600), ("tax", 450)])
 def test_red_policy_covers_one_unbearable_rent_or_tax(reason, amount):
     """ПРАВИЛА СТРАХОВАНИЯ: red covers «одной любой неприятности — непосильной аренды или налога»."""
     g = policy_debt(reason)
@@ -1222,7 +1265,7 @@ def test_red_policy_only_for_a_rent_or_tax_owed():
 
 # ===== ФИЛИАЛЫ И ПРЕДПРИЯТИЯ ==============================================================
 
-def oil_monopoly(**kw):
+def leisure_monopoly(**kw):
     g = new()
     arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"}, **kw)
     return g
@@ -1238,8 +1281,8 @@ def test_only_a_monopolist_builds():
 
 def test_build_evenly_branches_then_an_enterprise_at_the_same_price():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: a branch on every plot, then the second, the third; then enterprises,
-    «Стоимость предприятия равна стоимости филиала» (oil: 50)."""
-    g = oil_monopoly()
+    «Стоимость предприятия равна стоимости филиала» (leisure: 50)."""
+    g = leisure_monopoly()
     play(g, "build leisure1")
     refused(g, "build leisure1", "build_evenly")
     play(g, "build leisure2", "build leisure3")
@@ -1255,13 +1298,13 @@ def test_build_evenly_branches_then_an_enterprise_at_the_same_price():
 
 def test_building_needs_the_money():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: buildings are bought from the bank."""
-    g = oil_monopoly(cash={"Anna": 49})
+    g = leisure_monopoly(cash={"Anna": 49})
     refused(g, "build leisure1", "insufficient_funds")
 
 
 def test_buildings_sold_evenly_at_half_price():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: removed evenly, one from each plot, «за половину от их номинальной цены»."""
-    g = oil_monopoly(level={"leisure1": 2, "leisure2": 2, "leisure3": 1})
+    g = leisure_monopoly(level={"leisure1": 2, "leisure2": 2, "leisure3": 1})
     refused(g, "sell_building leisure3", "sell_evenly")
     play(g, "sell_building leisure1")
     assert cash(g, "Anna") == 2025
@@ -1272,35 +1315,37 @@ def test_buildings_sold_evenly_at_half_price():
 
 
 def test_an_enterprise_sells_back_at_half_price():
-    """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: an enterprise (metal: 200) sells for 100."""
+    """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: an enterprise (heavy industry: 200) sells for 100."""
     g = new()
-    arrange(g, owner={p: "Anna" for p in ("heavy3", "mining1", "mining2")},
-            level={"heavy3": 4, "mining1": 4, "mining2": 3})
-    refused(g, "sell_building mining2", "sell_evenly")
-    play(g, "sell_building heavy3")
-    assert g.state.level["heavy3"] == 3 and cash(g, "Anna") == 2100
+    arrange(g, owner={p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
+            level={"heavy1": 4, "heavy2": 4, "heavy3": 3})
+    refused(g, "sell_building heavy3", "sell_evenly")
+    play(g, "sell_building heavy1")
+    assert g.state.level["heavy1"] == 3 and cash(g, "Anna") == 2100
 
 
 def test_a_mortgaged_plot_stops_building_in_the_industry():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: «застройка незаложенных участков данной отрасли запрещается»."""
-    g = oil_monopoly(mortgaged={"leisure3"})
+    g = leisure_monopoly(mortgaged={"leisure3"})
     refused(g, "build leisure1", "need_monopoly")
-    play(g, "redeem leisure3", "build leisure1")           # redeemed (60 + 12): building again
-    assert cash(g, "Anna") == 2000 - 72 - 50
+    play(g, "redeem leisure3", "build leisure1")   # redeemed (35 + 7): building again (50)
+    assert cash(g, "Anna") == 2000 - 42 - 50
 
 
 def test_the_box_holds_24_branches():
     """КОМПЛЕКТАЦИЯ ИГРЫ: 24 branches; the 25th cannot be built."""
     g = new()
-    plots = ("leisure1", "leisure2", "leisure3", "food1", "food2", "light3", "tele1", "tele2", "tele3")
+    plots = ("leisure1", "leisure2", "leisure3", "food1", "food2", "light1", "light2", "light3",
+             "tele1", "tele2", "tele3")
     arrange(g, owner={p: "Anna" for p in plots}, cash={"Anna": 5000},
-            level={"leisure1": 3, "leisure2": 3, "leisure3": 3, "food1": 3, "food2": 3, "light3": 3,
-                   "tele1": 2, "tele2": 2, "tele3": 1})      # 23 branches on the board
-    play(g, "build tele3")                         # the 24th
+            level={"leisure1": 3, "leisure2": 3, "leisure3": 3, "food1": 3, "food2": 3,
+                   "light1": 1, "light2": 1, "light3": 1,
+                   "tele1": 2, "tele2": 2, "tele3": 1})      # 9 + 6 + 3 + 5 = 23 branches on the board
+    play(g, "build tele3")                         # the 24th (tele: 100)
     refused(g, "build tele1", "supply_out")
-    play(g, "build leisure1")                          # an enterprise needs no branch from the box
+    play(g, "build leisure1")                      # an enterprise (50) needs no branch from the box
     assert g.state.level["leisure1"] == 4
-    play(g, "sell_building tele1", "build tele1")  # a branch back in the box, out again
+    play(g, "sell_building tele1", "build tele1")  # a branch back in the box (+50), out again (100)
     assert cash(g, "Anna") == 5000 - 100 - 50 + 50 - 100
 
 
@@ -1308,7 +1353,7 @@ def test_all_12_enterprises_can_be_built():
     """КОМПЛЕКТАЦИЯ ИГРЫ: 24 branches and 12 enterprises in the box; a board using all 12 enterprises
     must be reachable (it is when an enterprise replaces the three branches under it)."""
     g = new()
-    industries = ("leisure", "food", "tele", "media")    # 12 plots of triple industries
+    industries = ("leisure", "tele", "light", "media")  # 12 plots of triple industries
     plots = [p for p in EDITION.plots if EDITION.plots[p].industry in industries]
     arrange(g, owner={p: "Anna" for p in plots}, cash={"Anna": 20000})
     for industry in industries:                    # one industry at a time, evenly, up to enterprises
@@ -1336,16 +1381,16 @@ def test_the_box_holds_12_enterprises():
 
 def test_mortgage_pays_half_the_value_after_the_buildings_are_sold():
     """ПРАВИЛА ЗАЛОГА: sell the plot's buildings first; «БАНК выплачивает владельцу половину стоимости»."""
-    g = oil_monopoly(level={"leisure1": 1, "leisure2": 1, "leisure3": 1})
+    g = leisure_monopoly(level={"leisure1": 1, "leisure2": 1, "leisure3": 1})
     refused(g, "mortgage leisure3", "sell_buildings_first")
     play(g, "sell_building leisure3", "mortgage leisure3")
-    assert cash(g, "Anna") == 2000 + 25 + 60
+    assert cash(g, "Anna") == 2000 + 25 + 35       # half of the branch's 50, half of the plot's 70
     assert "leisure3" in g.state.mortgaged
     refused(g, "mortgage leisure3", "already_mortgaged")
     refused(g, "mortgage food1", "plot_unowned")
 
 
-@pytest.mark.parametrize("plot, cost", [("leisure3", 60 + 12), ("mining2", 225 + 45), ("central1", 250 + 50)])
+@pytest.mark.parametrize("plot, cost", [("leisure3", 35 + 7), ("mining2", 175 + 35), ("central1", 250 + 50)])
 def test_redeem_for_half_the_value_plus_10_percent(plot, cost):
     """ПРАВИЛА ЗАЛОГА: «вернуть в БАНК половину стоимости участка плюс 10 % от его первоначальной стоимости»."""
     g = new()
@@ -1360,18 +1405,18 @@ def test_redeem_only_before_ones_own_move():
     """ПРАВИЛА ЗАЛОГА: «В любой момент игры, но только перед своим ходом»."""
     g = new()
     arrange(g, owner={"food1": "Anna", "food2": "Anna"}, mortgaged={"food1", "food2"}, phase="roll")
-    play(g, "redeem food1")                        # before her roll: 70 + 14
+    play(g, "redeem food1")                        # before her roll: 45 + 9 (price 90)
     play(g, "roll 1 2", "decline", "hammer")
     refused(g, "redeem food2", "before_own_turn_only")
     play(g, "end")
-    play(g, "redeem food2")                        # during Boris's turn
-    assert cash(g, "Anna") == 2000 - 84 - 84
+    play(g, "redeem food2")                        # during Boris's turn: 50 + 10 (price 100)
+    assert cash(g, "Anna") == 2000 - 54 - 60
 
 
 def test_redeem_needs_the_money():
     """ПРАВИЛА ЗАЛОГА: the redemption is paid to the bank."""
     g = new()
-    arrange(g, owner={"leisure3": "Anna"}, mortgaged={"leisure3"}, cash={"Anna": 71})
+    arrange(g, owner={"leisure3": "Anna"}, mortgaged={"leisure3"}, cash={"Anna": 41})  # redeeming costs 35 + 7
     refused(g, "redeem leisure3", "insufficient_funds")
 
 
@@ -1414,19 +1459,20 @@ def test_bankruptcy_to_a_player_the_bank_pays_the_rest():
     """ОКОНЧАНИЕ ИГРЫ: the debtor gives all the cash and leaves; «БАНК выплачивает его кредиторам
     оставшуюся часть»; buildings to the bank, plot cards back on the board."""
     g = new()
-    arrange(g, owner={"transport1": "Boris", "transport2": "Boris", "transport3": "Boris",
-                      "tele1": "Anna", "tele2": "Anna", "tele3": "Anna", "food1": "Anna"},
-            level={"transport1": 4, "transport2": 4, "transport3": 4, "tele1": 1, "tele2": 1, "tele3": 1},
-            mortgaged={"food1"}, cash={"Anna": 300}, position={"Anna": "light2"},
+    arrange(g, owner={"mining1": "Boris", "mining2": "Boris",
+                      "leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "food1": "Anna"},
+            level={"mining1": 4, "mining2": 4, "leisure1": 1, "leisure2": 1, "leisure3": 1},
+            mortgaged={"food1"}, cash={"Anna": 200}, position={"Anna": "transport2"},
             held={("Anna", "shares"): 2, ("Anna", "orange"): 1}, kept={"Anna": ("c08",)})
-    play(g, "roll 5 6")                            # light2 -> transport3: rent 1120 to Boris
-    # Anna could raise 300 cash + 150 (branches) + 280 (mortgages) + 200 (shares) = 930 < 1120
+    play(g, "roll 5 6")                            # transport2 -> mining2: rent 60 x 10 = 600 to Boris
+    # Anna could raise 200 cash + 75 (3 branches at 25) + 90 (mortgages 25 + 30 + 35)
+    # + 200 (shares) = 565 < 600
     refused(g, "bankrupt Boris", "not_in_debt")
     play(g, "bankrupt Anna")
     assert "Anna" not in g.state.alive
     assert cash(g, "Anna") == 0
-    assert cash(g, "Boris") == 2000 + 1120         # 300 from Anna, 820 from the bank
-    for p in ("tele1", "tele2", "tele3", "food1"):
+    assert cash(g, "Boris") == 2000 + 600          # 200 from Anna, 400 from the bank
+    for p in ("leisure1", "leisure2", "leisure3", "food1"):
         assert p not in g.state.owner and not g.state.level.get(p)
     assert "food1" not in g.state.mortgaged
     assert g.state.held("Anna", "shares") == 0 and g.state.held("Anna", "orange") == 0
@@ -1467,10 +1513,10 @@ def test_timed_game_counts_wealth_at_purchase_prices():
             held={("Vera", "shares"): 4}, price=130)
     event = play(g, "end_game")
     wealth = next(n.params["wealth"] for n in event.notes if n.code == "wealth_count")
-    assert wealth["Anna"] == 2000 + 320 + 6 * 50   # plots 320, six branches at 50
-    assert wealth["Boris"] == 2000 + 500 + 70      # mortgaged food1: 140 less the 70 received
-    assert wealth["Vera"] == 2000 + 4 * 130        # shares at the current price (wealth_counts_shares)
-    assert g.state.winner == "Anna"
+    assert wealth["Anna"] == 2000 + 180 + 6 * 50   # plots 50 + 60 + 70, six branches at 50: 2480
+    assert wealth["Boris"] == 2000 + 500 + 45      # mortgaged food1: 90 less the 45 received: 2545
+    assert wealth["Vera"] == 2000 + 4 * 130        # shares at the current price (wealth_counts_shares): 2520
+    assert g.state.winner == "Boris"               # 2545 > 2520 > 2480
     refused(g, "roll 1 2", "game_over")
 
 
@@ -1553,7 +1599,7 @@ def test_land_reports_only_distances_two_dice_can_make():
     ("auction_roll 1 2 3", "no_auction_roll"),
     ("end", "roll_first"),
     ("pay_fine", "not_detained"),
-    ("build oil9", "unknown_plot"),
+    ("build leisure9", "unknown_plot"),
     ("buy_shares Gleb 1", "unknown_player"),
     ("buy_shares Anna x", "not_a_number"),
     ("sell_shares Anna 1", "not_enough_shares"),
@@ -1593,29 +1639,29 @@ def test_red_policy_covers_the_payment_the_holder_picks():
     """ПРАВИЛА СТРАХОВАНИЯ: «игрок сам вправе выбирать, какой случай считать страховым»:
     owing both the circle tax and a rent, Anna has RED cover the rent."""
     g = new()
-    arrange(g, owner={"heavy3": "Anna", "mining1": "Anna", "mining2": "Anna",
+    arrange(g, owner={"heavy1": "Anna", "heavy2": "Anna", "heavy3": "Anna",
                       "tele1": "Boris", "tele2": "Boris", "tele3": "Boris"},
-            level={"heavy3": 4, "mining1": 4, "mining2": 4, "tele1": 4, "tele2": 4, "tele3": 4},
-            cash={"Anna": 100}, held={("Anna", "red"): 1}, position={"Anna": "light3"})
+            level={"heavy1": 4, "heavy2": 4, "heavy3": 4, "tele1": 4, "tele2": 4, "tele3": 4},
+            cash={"Anna": 100}, held={("Anna", "red"): 1}, position={"Anna": "chance2"})
     play(g, "roll 1 2")                            # 9 -> 12 tele2, passing TAX INSPECTION
     owed = {d.reason: d.amount for d in g.state.debts}
-    assert owed == {"circle_tax": 434, "rent_paid": 630}
+    assert owed == {"circle_tax": 3 * 150, "rent_paid": 180}  # heavy enterprises 25 x 6 each; tele2 18 x 10
     boris = cash(g, "Boris")
     play(g, "use_policy Anna red rent")
     assert [d.reason for d in g.state.debts] == ["circle_tax"]
-    assert cash(g, "Boris") == boris + 630         # the insurer pays the owner
+    assert cash(g, "Boris") == boris + 180         # the insurer pays the owner
 
 
 def test_orange_policy_covers_the_fortune_card_the_holder_picks():
     """ПРАВИЛА СТРАХОВАНИЯ with two FORTUNE cards on the wheel (ШАНС c14): Boris has ORANGE
-    cover the 100 card and pays the 50 one himself."""
+    cover the second card, f27 (50 each), and pays the first, f29 (30; nobody holds shares), himself."""
     g = new()
-    arrange(g, held={("Boris", "orange"): 1}, turn="Boris", phase="roll", fortune_top=("f09", "f10"))
-    play(g, "roll 1 3", "draw c14", "draw")        # START -> chance1; f09 (50 each), f10 (100 each)
-    assert sorted(d.amount for d in g.state.debts if d.debtor == "Boris") == [50, 100]
-    play(g, "use_policy Boris orange f10", "skip_policy Boris")
-    assert cash(g, "Boris") == 2000 - 50 and g.state.held("Boris", "orange") == 0
-    assert cash(g, "Anna") == 2000 - 150 and cash(g, "Vera") == 2000 - 150
+    arrange(g, held={("Boris", "orange"): 1}, turn="Boris", phase="roll", fortune_top=("f29", "f27"))
+    play(g, "roll 1 3", "draw c14", "draw")        # START -> chance1; f29 (10 a share and 30), f27 (50 each)
+    assert sorted(d.amount for d in g.state.debts if d.debtor == "Boris") == [30, 50]
+    play(g, "use_policy Boris orange f27", "skip_policy Boris")
+    assert cash(g, "Boris") == 2000 - 30 and g.state.held("Boris", "orange") == 0
+    assert cash(g, "Anna") == 2000 - 80 and cash(g, "Vera") == 2000 - 80
 
 
 def test_a_debtors_cash_cannot_leave_by_trade():
@@ -1633,11 +1679,13 @@ def test_undo_is_refused_when_a_later_card_draw_depends_on_it():
     """docs/undo.md with ШАНС: a card drawn after a move that another card caused cannot stay
     when that first card is undone; events are stored naming the card drawn."""
     g = new(("Anna", "Boris"), seed=18)
-    play(g, "roll 1 3")                            # START -> chance1
-    first = play(g, "draw")                        # the top card: c06, nearest CHANCE -> chance3
+    arrange(g, position={"Anna": "heavy3"})
+    play(g, "roll 1 3")                            # 33 -> 37 chance3
+    first = play(g, "draw")                        # the top card: c06, nearest CHANCE -> chance1 (7 on, past START)
     assert first.command == "draw c06"             # the ledger names the physical card
-    assert g.state.pending.kind == "draw"          # on chance3, another card to draw
-    play(g, "draw")
+    assert g.state.pending.kind == "draw"          # on chance1, another card to draw
+    second = play(g, "draw")                       # c04: nearest EXCHANGE from chance1 is exchange1;
+    assert second.command == "draw c04"            # drawn on chance3 it would be exchange3
     refused(g, f"undo {first.seq}", "undo_blocked")
 
 
@@ -1673,14 +1721,14 @@ def test_a_held_player_landing_two_cells_on_leaves_by_the_double():
 
 def test_a_debtor_who_could_still_pay_may_not_go_bankrupt():
     """ОКОНЧАНИЕ ИГРЫ: bankrupt is who owes «больше, чем в состоянии заплатить»: Anna owes a circle
-    tax of 434 with 100 in cash but metal branches and shares worth more; `bankrupt Anna` is
+    tax of 450 with 100 in cash but heavy-industry enterprises worth more; `bankrupt Anna` is
     refused (can_still_pay, naming what she could raise) until she has sold and mortgaged
     what she holds; selling buildings settles the tax by itself."""
-    g = policy_debt("tax")                         # owes 434 circle tax, has 100
+    g = policy_debt("tax")                         # owes 450 circle tax, has 100
     refused(g, "bankrupt Anna", "can_still_pay")
     assert [a for a in g.rules.legal(g.state, "Anna") if a.verb == "bankrupt"] == []
-    play(g, "sell_building heavy3", "sell_building mining1", "sell_building mining2", "sell_building heavy3")
-    assert not g.state.debts and cash(g, "Anna") == 100 + 4 * 100 - 434
+    play(g, "sell_building heavy1", "sell_building heavy2", "sell_building heavy3", "sell_building heavy1")
+    assert not g.state.debts and cash(g, "Anna") == 100 + 4 * 100 - 450  # each level at half of 200
 
 
 def test_an_enterprise_the_box_cannot_take_back_is_sold_with_its_industry():
@@ -1689,61 +1737,61 @@ def test_an_enterprise_the_box_cannot_take_back_is_sold_with_its_industry():
     once and the branches it keeps are spread evenly (as Monopoly's hotels): a debtor is never
     trapped holding an enterprise nobody can take back (docs/rule-choices.md)."""
     g = new()
-    # heavy3-3 carry enterprises; every other branch of the box (24) stands on tele, air, food, media, auto
-    arrange(g, owner={**{p: "Anna" for p in ("heavy3", "mining1", "mining2")},
+    # heavy1-3 carry enterprises; every branch of the box (24) stands on transport (9), media (9), tele (6)
+    arrange(g, owner={**{p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
                       **{p: "Boris" for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3",
                                               "tele1", "tele2", "tele3")}},
-            level={"heavy3": 4, "mining1": 4, "mining2": 4,
+            level={"heavy1": 4, "heavy2": 4, "heavy3": 4,
                    **{p: 3 for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3")},
                    **{p: 2 for p in ("tele1", "tele2", "tele3")}})
     assert g.rules.small_left(g.state) == 0
     before = cash(g, "Anna")
-    event = play(g, "sell_building mining1")
+    event = play(g, "sell_building heavy2")
     assert codes(event) == ["large_sold_short"]
-    assert all(not g.state.level.get(p) for p in ("heavy3", "mining1", "mining2"))
+    assert all(not g.state.level.get(p) for p in ("heavy1", "heavy2", "heavy3"))
     assert cash(g, "Anna") == before + 3 * 4 * 100  # twelve levels at half of 200
 
 
 def test_the_blue_policy_covers_the_point_its_holder_picks():
     """ПРАВИЛА СТРАХОВАНИЯ: with both points of a FORTUNE card adverse, BLUE «страхует только от
-    одного», the one its holder picks: the dearer for them. f23 charges 10 a share and 30 more;
+    одного», the one its holder picks: the dearer for them. f29 charges 10 a share and 30 more;
     Anna (BLUE, 1 share) is covered for the 30 and pays 10; Boris (BLUE, 5 shares) for the 50
     and pays 30; Vera (no policy, no shares) pays 30."""
     g = new()
     arrange(g, held={("Anna", "blue"): 1, ("Anna", "shares"): 1, ("Boris", "blue"): 1, ("Boris", "shares"): 5},
-            fortune_top=("f23",))
+            fortune_top=("f29",))
     on_fortune(g)
-    play(g, "draw f23")
+    play(g, "draw f29")
     assert (cash(g, "Anna"), cash(g, "Boris"), cash(g, "Vera")) == (2000 - 10, 2000 - 30, 2000 - 30)
 
 
 def test_the_table_names_the_two_fortune_cards_a_chance_card_puts_on_the_wheel():
     """ШАНС c14 «Выложите на КОЛЕСО ФОРТУНЫ две карточки ФОРТУНЫ»: like every draw, the table may
-    name the two physical cards it turned (`draw f16 f17`, in the order turned); the player's
+    name the two physical cards it turned (`draw f23 f30`, in the order turned); the player's
     own `draw` takes the deck's next two; naming one card, the same card twice or a card not in
     the deck is refused, and a player may not name them (the table's)."""
     g = new()
-    arrange(g, position={"Anna": "transport3"}, held={("Anna", "shares"): 5}, fortune_top=("f17", "f16"))
-    play(g, "roll 2 2", "draw c14")
-    refused(g, "draw f16", "usage")
-    refused(g, "draw f16 f16", "usage")
+    arrange(g, position={"Anna": "heavy3"}, held={("Anna", "shares"): 5}, fortune_top=("f30", "f23"))
+    play(g, "roll 2 2", "draw c14")                # 33 -> 37 chance3
+    refused(g, "draw f23", "usage")
+    refused(g, "draw f23 f23", "usage")
     with pytest.raises(RuleViolation) as err:
-        g.apply("draw f16 f17", "Anna")
+        g.apply("draw f23 f30", "Anna")
     assert err.value.code == "table_only"
     listed = [a.text() for a in g.rules.legal(g.state) if a.verb == "draw"]
     assert listed[0] == "draw" and len(listed) == 2 and listed[1].count("|") > 10
-    play(g, "draw f16 f17")
-    assert g.state.extra["fortune"] == ("f16", "f17")  # f16 first: its 30% dividend is in force
-    play(g, "roll 3 4")                            # the double's second move: 33 -> START
-    assert cash(g, "Anna") == 2000 + 200 + 150     # 30% (f16) of 500
+    play(g, "draw f23 f30")
+    assert g.state.extra["fortune"] == ("f23", "f30")  # f23 first: its 50% dividend is in force
+    play(g, "roll 1 2")                            # the double's second move: 37 -> START
+    assert cash(g, "Anna") == 2000 + 200 + 250     # 50% (f23) of 500
 
 
 def test_commands_take_plot_names_and_russian_policy_colours():
     """Issue 8, the words of the box: a table types what it sees: a plot by its name as shown
-    («НПЗ», any case, in quotes when it has spaces) and a policy colour in Russian (ЗЕЛЁНЫЙ, as
+    («Ночной клуб», any case, in quotes when it has spaces) and a policy colour in Russian (ЗЕЛЁНЫЙ, as
     ПРАВИЛА СТРАХОВАНИЯ names it) as well as by their ids."""
     g = new()
     arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"})
-    play(g, "build нпз", "insure Anna ЗЕЛЁНЫЙ", "insure Boris красный")
+    play(g, 'build "ночной клуб"', "insure Anna ЗЕЛЁНЫЙ", "insure Boris красный")
     assert g.state.level["leisure3"] == 1
     assert g.state.held("Anna", "green") == 1 and g.state.held("Boris", "red") == 1
