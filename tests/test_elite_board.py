@@ -152,6 +152,15 @@ def test_fortune_industry_rent_and_central_rent():
     assert g.state.cash("Boris") == before
 
 
+@pytest.mark.parametrize("card", ["f07", "f08", "f12", "f17", "f03", "f16"])
+def test_a_fortune_card_on_an_industry_or_an_ordinal_leaves_the_central_plots_alone(card):
+    """ФОРТУНА / ЦЕНТРАЛЬНАЯ ОТРАСЛЬ: «heavy industry: rent 10» or «third plots: rent 10» names no
+    central plot: one central plot still takes the TABLE's 30 and pays its 10 tax."""
+    g = arrange(new(), owner=("central1",), boris_at="start", wheel=(card,))
+    assert circle_tax(g) == 10
+    assert rent_paid(g, "roll 1 4") == 30                    # 0 -> 5 central1
+
+
 def test_fortune_tax_exemption_double_tax_and_share_tax():
     """ФОРТУНА / КРУГОВОЙ НАЛОГ: a card exempts an industry, doubles a tax, or sets the share tax."""
     media = ("media1", "media2", "media3")

@@ -189,8 +189,12 @@ class EliteRules(MillionaireRules):
         """The first FORTUNE point in force (first drawn wins) of these verbs that names this plot."""
         for card_id in s.extra["fortune"]:
             for eff in self.edition.cards[card_id].effects:
-                if eff["do"] in verbs and (eff.get("industry") == cell.industry or
-                                           ORDINALS.get(eff.get("plots", "")) == self.ordinal.get(cell.id)):
+                if eff["do"] not in verbs:
+                    continue
+                if "industry" in eff and eff["industry"] == cell.industry:
+                    return eff
+                # an ordinal names no central plot (they have none: never compare two absences)
+                if "plots" in eff and ORDINALS[eff["plots"]] == self.ordinal.get(cell.id):
                     return eff
         return None
 
