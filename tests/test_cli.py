@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ELITE = load_edition("elite")
 
 
-def name_of(cell_id):
-    return ELITE.cell(cell_id).name
+def name_of(cell_id, language="en"):
+    """A cell's name as an English (or other) screen shows it."""
+    return ELITE.cell(cell_id).names.get(language, ELITE.cell(cell_id).name)
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def run(capsys, *argv):
 def test_new_starts_a_game_and_names_the_ledger(db, capsys):
     code, out, err = run(capsys, "new", "--db", db, "elite", "Anna", "Boris", "--seed", "7")
     assert code == 0 and err == ""
-    assert "New game of Миллионер Elite: Anna, Boris" in out and f"ledger: {db}" in out
+    assert "New game of Millionaire Elite: Anna, Boris" in out and f"ledger: {db}" in out
     assert Path(db).stat().st_size > 0
 
 
@@ -57,13 +58,13 @@ def test_new_with_a_wrong_player_count_is_refused(db, capsys):
 
 
 def test_do_applies_a_command_and_shows_plot_names(game, capsys):
-    """Anna rolls 1+2 and lands on oil3, shown by its name from the edition file."""
+    """Anna rolls 1+2 and lands on leisure3, shown by its name from the edition file."""
     code, out, err = run(capsys, "do", "--db", game, "roll", "1", "2")
     assert code == 0, err
     assert "#2 roll 1 2" in out
     assert "Anna rolled 1, 2" in out
-    assert f"Anna lands on {name_of('oil3')}" in out
-    assert f"Anna may buy {name_of('oil3')} for 120" in out
+    assert f"Anna lands on {name_of('leisure3')}" in out
+    assert f"Anna may buy {name_of('leisure3')} for 70" in out
 
 
 def test_do_roll_without_dice_throws_them(game, capsys):
@@ -83,19 +84,19 @@ def test_refused_command_exits_3_with_the_reason(game, capsys):
 
 
 def test_state_json_shows_the_table(game, capsys):
-    """Anna buys oil3 for 120: 2000 -> 1880; the JSON view says so."""
+    """Anna buys leisure3 for 70: 2000 -> 1930; the JSON view says so."""
     run(capsys, "do", "--db", game, "roll", "1", "2")
     run(capsys, "do", "--db", game, "buy")
     code, out, err = run(capsys, "state", "--db", game, "--json")
     assert code == 0
     data = json.loads(out)
     anna, boris = data["players"]
-    assert anna["name"] == "Anna" and anna["cash"] == 1880 and anna["plots"] == ["oil3"]
-    assert anna["position"] == "oil3" and boris["cash"] == 2000
+    assert anna["name"] == "Anna" and anna["cash"] == 1930 and anna["plots"] == ["leisure3"]
+    assert anna["position"] == "leisure3" and boris["cash"] == 2000
     assert data["turn"] == "Anna" and data["phase"] == "moved" and data["edition"] == "elite"
     assert data["accounts"]["jackpot"] == 200                    # Elite: 200 in the JACKPOT
     code, out, err = run(capsys, "state", "--db", game)
-    assert code == 0 and "1880" in out and name_of("oil3") in out
+    assert code == 0 and "1930" in out and name_of("leisure3") in out
 
 
 def test_state_reads_the_ledger_named_by_the_environment(game, capsys, monkeypatch):
@@ -111,11 +112,11 @@ def test_history_lists_every_event(game, capsys):
     assert code == 0
     lines = [line for line in out.splitlines() if line.startswith("#")]
     assert lines == ["#1 new elite 7 Anna Boris", "#2 roll 1 2", "#3 buy"]
-    assert f"Anna bought {name_of('oil3')} for 120" in out
+    assert f"Anna bought {name_of('leisure3')} for 70" in out
     code, out, err = run(capsys, "history", "--db", game, "--json")
     rows = json.loads(out)
     assert [r["seq"] for r in rows] == [1, 2, 3]
-    assert sorted(rows[2]["postings"]) == [["Anna", -120], ["bank", 120]]
+    assert sorted(rows[2]["postings"]) == [["Anna", -70], ["bank", 70]]
     assert all(r["at"] for r in rows)
 
 
@@ -132,10 +133,10 @@ def test_russian_messages(game, capsys):
 
 SCRIPT = """\
 new elite 7 Anna Boris
-roll 1 2          # Anna lands on oil3
+roll 1 2          # Anna lands on leisure3
 buy
-expect cash Anna 1880
-expect owner oil3 Anna
+expect cash Anna 1930
+expect owner leisure3 Anna
 end
 """
 
@@ -146,15 +147,15 @@ def test_script_prints_the_final_state_as_json(tmp_path, capsys):
     code, out, err = run(capsys, "script", str(path), "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["turn"] == "Boris" and data["players"][0]["cash"] == 1880
+    assert data["turn"] == "Boris" and data["players"][0]["cash"] == 1930
 
 
 def test_script_with_a_failed_expectation_names_the_line(tmp_path, capsys):
     path = tmp_path / "bad.txt"
-    path.write_text(SCRIPT.replace("expect cash Anna 1880", "expect cash Anna 1900"), encoding="utf-8")
+    path.write_text(SCRIPT.replace("expect cash Anna 1930", "expect cash Anna 1900"), encoding="utf-8")
     code, out, err = run(capsys, "script", str(path))
     assert code == 4
-    assert f"{path}:4" in err and "Anna has 1880, expected 1900" in err
+    assert f"{path}:4" in err and "Anna has 1930, expected 1900" in err
 
 
 def test_script_keeps_its_ledger_when_asked(tmp_path, db, capsys):

@@ -55,7 +55,7 @@ def test_do_as_another_player_is_refused_naming_who_may(game, capsys):
 
 
 def test_do_as_a_player_of_a_table_only_command_is_refused(game, capsys):
-    code, out, err = run(capsys, "do", "--db", game, "--as", "Anna", "land", "oil3")
+    code, out, err = run(capsys, "do", "--db", game, "--as", "Anna", "land", "leisure3")
     assert code == 3
     assert err.strip().splitlines()[-1] == "refused: Only the banker (the table) may say where the token landed, not Anna"
 
@@ -136,15 +136,15 @@ def test_state_legal_as_an_unknown_name(game, capsys):
 
 TRADE = """\
 new elite 7 Anna Boris
-Anna: roll 1 2                                # START -> oil3, price 120
+Anna: roll 1 2                                # START -> leisure3, price 70
 Anna: buy
-Anna: trade Anna Boris give oil3 get 150      # an offer: nothing moves yet
-expect owner oil3 Anna
+Anna: trade Anna Boris give leisure3 get 150      # an offer: nothing moves yet
+expect owner leisure3 Anna
 expect refused:not_yours Anna: accept 4       # only Boris answers it (offer 4: event #4 made it)
 expect refused:table_only Boris: end_game      # the table calls time
 Boris: accept 4
-expect owner oil3 Boris
-expect cash Anna 2030
+expect owner leisure3 Boris
+expect cash Anna 2080
 expect cash Boris 1850
 """
 
@@ -154,21 +154,21 @@ def test_script_offer_and_acceptance_show_in_history_and_state(tmp_path, capsys)
     path.write_text(TRADE, encoding="utf-8")
     code, out, err = run(capsys, "script", str(path), "--db", db, "-v")
     assert code == 0, err
-    assert "#4 Anna: trade Anna Boris give oil3 get 150" in out and "#5 Boris: accept 4" in out
+    assert "#4 Anna: trade Anna Boris give leisure3 get 150" in out and "#5 Boris: accept 4" in out
     code, out, err = run(capsys, "history", "--db", db)
-    assert "#4 Anna: trade Anna Boris give oil3 get 150" in out
-    assert "Trade offer 4: Anna offers Boris НПЗ for 150" in out
+    assert "#4 Anna: trade Anna Boris give leisure3 get 150" in out
+    assert "Trade offer 4: Anna offers Boris Nightclub for 150" in out
     assert "#5 Boris: accept 4" in out and "Boris accepts trade offer 4 from Anna" in out
     data = json.loads(run(capsys, "state", "--db", db, "--json")[1])
     anna, boris = data["players"]
-    assert anna["plots"] == [] and boris["plots"] == ["oil3"]
-    assert (anna["cash"], boris["cash"]) == (2030, 1850)
+    assert anna["plots"] == [] and boris["plots"] == ["leisure3"]
+    assert (anna["cash"], boris["cash"]) == (2080, 1850)
 
 
 def test_a_table_trade_in_a_script_happens_at_once():
     """The table (a line without NAME:) records a trade the players agreed: no offer, no answer."""
-    table = run_script("new elite 7 Anna Boris\nroll 1 2\nbuy\ntrade Anna Boris give oil3 get 150\n"
-                       "expect owner oil3 Boris\nexpect cash Anna 2030\n")
+    table = run_script("new elite 7 Anna Boris\nroll 1 2\nbuy\ntrade Anna Boris give leisure3 get 150\n"
+                       "expect owner leisure3 Boris\nexpect cash Anna 2080\n")
     try:
         assert [e.actor for e in table.game.events] == ["table"] * 4
     finally:
@@ -200,7 +200,7 @@ def test_bad_actor_lines_are_one_script_error(line, words):
     ("roll 3 4", None, "roll 3 4"),
     ("Anna: roll 3 4", "Anna", " roll 3 4"),
     ("  anna:roll 3 4", "anna", "roll 3 4"),
-    ("table: land oil3", "table", " land oil3"),
+    ("table: land leisure3", "table", " land leisure3"),
     ("Анна_2-b: end", "Анна_2-b", " end"),
     ("roll 3 4 # Anna: her roll", None, "roll 3 4 # Anna: her roll"),
     ("# Anna: a comment", None, "# Anna: a comment"),
@@ -244,7 +244,7 @@ def test_the_documented_offer_script_runs():
     table = run_script(example, "script-language.md")
     try:
         assert [e.actor for e in table.game.events[-2:]] == ["Anna", "Boris"]
-        assert table.state.owner["oil3"] == "Boris"
+        assert table.state.owner["leisure3"] == "Boris"
     finally:
         table.close()
 
@@ -263,8 +263,8 @@ def test_bench_lists_legal_for_every_edition(capsys):
 def test_a_refusal_names_the_plot_as_the_board_does(game, capsys):
     """Issue 8, no ids on a screen: a player building on another's plot (typed by its name in any
     case) is told whose it is with the plot's name, not its id."""
-    assert run(capsys, "do", "--db", game, "roll", "1", "2")[0] == 0        # START -> oil3 (НПЗ)
+    assert run(capsys, "do", "--db", game, "roll", "1", "2")[0] == 0        # START -> leisure3 (Ночной клуб)
     assert run(capsys, "do", "--db", game, "--as", "Anna", "buy")[0] == 0
-    code, _, err = run(capsys, "do", "--db", game, "--as", "Boris", "build", "нпз")
+    code, _, err = run(capsys, "do", "--db", game, "--as", "Boris", "build", "ночной клуб")
     assert code == 3
-    assert err.strip().splitlines()[-1] == "refused: Only Anna, the owner of НПЗ, may build, not Boris"
+    assert err.strip().splitlines()[-1] == "refused: Only Anna, the owner of Nightclub, may build, not Boris"

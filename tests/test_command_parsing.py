@@ -207,9 +207,9 @@ def test_the_typo_never_pays():
 
 def test_land_says_double_or_nothing():
     game = new(rules_of("elite"))
-    refused(game, "land oil3 dbl", "usage")
-    refused(game, "land oil3 double please", "usage")
-    game.apply("land oil3")
+    refused(game, "land leisure3 dbl", "usage")
+    refused(game, "land leisure3 double please", "usage")
+    game.apply("land leisure3")
     assert game.state.position["Anna"] == 3
 
 
@@ -255,15 +255,15 @@ def test_leading_zeros_are_still_digits():
 def test_a_trade_takes_one_amount_per_side():
     rules = rules_of("elite")
     game = new(rules)
-    game.apply("land oil3")
+    game.apply("land leisure3")
     game.apply("buy")
-    exc = refused(game, "trade Anna Boris give oil3 get 1 000", "trade_one_amount")
+    exc = refused(game, "trade Anna Boris give leisure3 get 1 000", "trade_one_amount")
     assert exc.params["amounts"] == ["1", "000"]
-    refused(game, "trade Anna Boris give oil3 get +150", "not_a_number")
-    refused(game, "trade Anna Boris give oil3 get $150", "not_a_number")
-    refused(game, "trade Anna Boris give oil3 get 0", "out_of_range")
-    game.apply("trade Anna Boris give oil3 get 150")
-    assert game.state.owner["oil3"] == "Boris"
+    refused(game, "trade Anna Boris give leisure3 get +150", "not_a_number")
+    refused(game, "trade Anna Boris give leisure3 get $150", "not_a_number")
+    refused(game, "trade Anna Boris give leisure3 get 0", "out_of_range")
+    game.apply("trade Anna Boris give leisure3 get 150")
+    assert game.state.owner["leisure3"] == "Boris"
 
 
 # ----- quoted names, stored with their quotes ----------------------------------------------------
@@ -276,11 +276,11 @@ def test_quoted_words_are_one_word_and_stored_canonically():
     refused(game, 'pay Anna Boris "5 0"', "not_a_number")
     game.apply("roll 1 2")
     game.apply("buy")
-    refused(game, 'mortgage "oil 3"', "unknown_plot")
-    refused(game, "mortgage oil #3", "unknown_plot")         # `#3` is a comment
-    event = game.apply('MORTGAGE   "oil3"   # quotes are allowed around any word')
-    assert event.command == "mortgage oil3"
-    assert "oil3" in game.state.mortgaged
+    refused(game, 'mortgage "leisure 3"', "unknown_plot")
+    refused(game, "mortgage leisure #3", "unknown_plot")       # `#3` is a comment
+    event = game.apply('MORTGAGE   "leisure3"   # quotes are allowed around any word')
+    assert event.command == "mortgage leisure3"
+    assert "leisure3" in game.state.mortgaged
     assert Game.replay(rules, game.events).state.signature() == game.state.signature()
 
 

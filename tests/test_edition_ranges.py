@@ -219,8 +219,9 @@ NUMBERS = [
      "industries[9].dice_multiplier_by_count[1]"),
     ("monopoly", ("supply", "small"), [-1, 1001, "32"], "supply.small"),
     ("elite", ("decks", "chance", 19, "effects", 0, "steps"), [-101, 101, "3", 1.0], "decks.chance[19].effects[0].steps"),
-    ("elite", ("decks", "fortune", 0, "effects", 0, "points"), [-101, 101, "3"], "decks.fortune[0].effects[0].points"),
-    ("elite", ("decks", "fortune", 15, "effects", 0, "percent"), [-1, 101], "decks.fortune[15].effects[0].percent"),
+    ("elite", ("decks", "fortune", 24, "effects", 0, "points"), [-101, 101, "3"], "decks.fortune[24].effects[0].points"),
+    ("elite", ("decks", "fortune", 22, "effects", 0, "percent"), [-1, 101], "decks.fortune[22].effects[0].percent"),
+    ("elite", ("decks", "fortune", 0, "effects", 0, "amount"), [-1, 10 ** 9 + 1, "3"], "decks.fortune[0].effects[0].amount"),
     ("elite", ("decks", "chance", 13, "effects", 0, "count"), [0, 11, 10 ** 9], "decks.chance[13].effects[0].count"),
     ("monopoly", ("decks", "chance", 4, "effects", 0, "rent_multiplier"), [0, 11, "2"],
      "decks.chance[4].effects[0].rent_multiplier"),
@@ -246,8 +247,9 @@ def test_counts_dice_percentages_and_steps_have_their_own_ranges(edition, path, 
 def test_the_shipped_effects_used_by_the_range_tests_are_the_ones_meant():
     """The paths above point at the effects they name (guarding the tests against file edits)."""
     assert value_at("elite", ("decks", "chance", 19, "effects", 0))["do"] == "move_steps"
-    assert value_at("elite", ("decks", "fortune", 0, "effects", 0))["do"] == "share_price"
-    assert value_at("elite", ("decks", "fortune", 15, "effects", 0))["do"] == "dividend_percent"
+    assert value_at("elite", ("decks", "fortune", 24, "effects", 0))["do"] == "share_price"
+    assert value_at("elite", ("decks", "fortune", 22, "effects", 0))["do"] == "dividend_percent"
+    assert value_at("elite", ("decks", "fortune", 0, "effects", 0))["do"] == "set_rent"
     assert value_at("elite", ("decks", "chance", 13, "effects", 0))["do"] == "draw_fortune"
     assert "rent_multiplier" in value_at("monopoly", ("decks", "chance", 4, "effects", 0))
     assert "dice_multiplier" in value_at("monopoly", ("decks", "chance", 3, "effects", 0))

@@ -17,9 +17,9 @@ from companion.script import ScriptError, read_script, run_script
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.game"))
 GAME = """new elite 7 Anna Boris
-roll 1 2                 # Anna: START -> oil3 (price 120)
+roll 1 2                 # Anna: START -> leisure3 (price 70)
 buy
-expect cash Anna 1880
+expect cash Anna 1930
 """
 
 
@@ -37,26 +37,26 @@ def script_error(text):
 @pytest.mark.parametrize("line, words", [
     ("expect cash Anna abc", "'abc' is not a whole number"),
     ("expect cash Anna １８８０", "not a whole number"),
-    ("expect cash Anna 1880.0", "not a whole number"),
+    ("expect cash Anna 1930.0", "not a whole number"),
     ("expect cash Zed 0", "no account named Zed"),
     ("expect cash", "usage: expect cash ACCOUNT N"),
-    ("expect cash Anna 1880 1", "usage: expect cash ACCOUNT N"),
+    ("expect cash Anna 1930 1", "usage: expect cash ACCOUNT N"),
     ("expect level", "usage: expect level PLOT N"),
-    ("expect level oil3 x", "not a whole number"),
+    ("expect level leisure3 x", "not a whole number"),
     ("expect level nowhere 0", "no plot called nowhere"),
     ("expect level start 0", "no plot called start"),
     ("expect held A", "usage: expect held PLAYER ITEM N"),
     ("expect held Zed shares 0", "no player named Zed"),
     ("expect held Anna shares -1", "not a whole number"),
     ("expect owner nowhere Anna", "no plot called nowhere"),
-    ("expect owner oil3 Zed", "no player named Zed"),
+    ("expect owner leisure3 Zed", "no player named Zed"),
     ("expect position Zed start", "no player named Zed"),
     ("expect position Anna nowhere", "no cell called nowhere"),
     ("expect turn Zed", "no player named Zed"),
     ("expect debt Zed 0", "no player named Zed"),
     ("expect debt Anna 1e3", "not a whole number"),
     ("expect mortgaged nowhere no", "no plot called nowhere"),
-    ("expect mortgaged oil3 maybe", "must be yes or no"),
+    ("expect mortgaged leisure3 maybe", "must be yes or no"),
     ("expect detained Zed no", "no player named Zed"),
     ("expect alive Anna 1", "must be yes or no"),
     ("expect", "expect what?"),
@@ -70,16 +70,16 @@ def test_bad_expect_arguments_are_a_script_error(line, words):
 
 def test_good_expectations_still_pass():
     table = run_script(GAME + "\n".join([
-        "expect cash anna 1880",               # names match case-insensitively
-        "expect cash BANK -4080",              # the bank's balance may be negative
-        "expect owner oil3 ANNA",
+        "expect cash anna 1930",               # names match case-insensitively
+        "expect cash BANK -4130",              # negative: -(2 x 2000 + 200 JACKPOT) + 70
+        "expect owner leisure3 ANNA",
         "expect owner 3 Anna",                 # a plot by its index
-        "expect position Anna oil3",
-        "expect level oil3 0",
+        "expect position Anna leisure3",
+        "expect level leisure3 0",
         "expect held Anna shares 0",
         "expect turn Anna",
         "expect debt Boris 0",
-        "expect mortgaged oil3 no",
+        "expect mortgaged leisure3 no",
         "expect alive Boris yes",
         "expect winner none",
         "expect refused:usage pay Anna Boris 1 000",
@@ -217,7 +217,7 @@ def test_scenarios_with_flipped_bytes(path, flips):
 
 
 WORDS = st.sampled_from(["0", "1", "6", "7", "-1", "+5", "1_000", "１", '"', '"x y"', "#", "Anna", "Boris", "bank",
-                         "none", "oil3", "start", "double", "give", "get", "expect", "new", "undo", "dice=3",
+                         "none", "leisure3", "start", "double", "give", "get", "expect", "new", "undo", "dice=3",
                          "x" * 250, "9" * 40])
 
 

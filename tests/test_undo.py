@@ -33,28 +33,28 @@ def refused(game, line):
 
 
 def test_undo_adds_a_correcting_event_and_money_returns(rules):
-    """Elite: Anna rolls 1+2 onto oil3 (price 120) and buys: 2000 -> 1880. `undo 3` is
-    event 4, reverses event 3 with the opposite postings; Anna has 2000 again, oil3 is free
+    """Elite: Anna rolls 1+2 onto leisure3 (price 70) and buys: 2000 -> 1930. `undo 3` is
+    event 4, reverses event 3 with the opposite postings; Anna has 2000 again, leisure3 is free
     and offered to her again, as before the purchase."""
     game = game_of(rules, "roll 1 2", "buy")
     buy = game.events[2]
-    assert game.state.cash("Anna") == 1880 and game.state.owner["oil3"] == "Anna"
+    assert game.state.cash("Anna") == 1930 and game.state.owner["leisure3"] == "Anna"
     bank_before = game.state.cash("bank")
     undo = game.apply("undo 3")
     assert (undo.seq, undo.command, undo.reverses) == (4, "undo 3", 3)
     assert undo.postings == tuple(Posting(p.account, -p.amount) for p in buy.postings)
     assert [n.code for n in undo.notes] == ["undone", "put_deed"] and undo.notes[0].params["event"] == 3
-    # what to put back on the board: oil3's deed goes back to the bank
-    assert undo.notes[1].params == {"plot": "oil3", "player": "bank"}
+    # what to put back on the board: leisure3's deed goes back to the bank
+    assert undo.notes[1].params == {"plot": "leisure3", "player": "bank"}
     s = game.state
-    assert s.cash("Anna") == 2000 and s.cash("bank") == bank_before - 120
-    assert "oil3" not in s.owner
-    assert s.pending.kind == "offer" and s.pending.plot == "oil3"
+    assert s.cash("Anna") == 2000 and s.cash("bank") == bank_before - 70
+    assert "leisure3" not in s.owner
+    assert s.pending.kind == "offer" and s.pending.plot == "leisure3"
     # both events stay in the history; event 3 is marked reversed
     assert [e.command for e in game.events] == [game.events[0].command, "roll 1 2", "buy", "undo 3"]
     assert game.reversed == {3}
     game.apply("buy")
-    assert game.state.cash("Anna") == 1880
+    assert game.state.cash("Anna") == 1930
 
 
 def test_undo_of_an_independent_earlier_event_keeps_the_later_ones(rules):
@@ -68,7 +68,7 @@ def test_undo_of_an_independent_earlier_event_keeps_the_later_ones(rules):
 
 
 def test_undo_blocked_names_the_dependent_event(rules):
-    """Undoing the roll that offered oil3 would orphan the purchase (event 3): refused with
+    """Undoing the roll that offered leisure3 would orphan the purchase (event 3): refused with
     undo_blocked naming event 3; undoing the purchase first, then the roll, works."""
     game = game_of(rules, "roll 1 2", "buy")
     err = refused(game, "undo 2")
@@ -130,11 +130,11 @@ def test_undo_survives_a_restart(tmp_path):
     try:
         assert table.state.signature() == sig
         assert table.game.reversed == {3}
-        assert table.state.cash("Anna") == 2000 and "oil3" not in table.state.owner
+        assert table.state.cash("Anna") == 2000 and "leisure3" not in table.state.owner
         with pytest.raises(RuleViolation) as err:
             table.submit("undo 3")
         assert err.value.code == "already_undone"
-        table.submit("decline")                    # the game goes on: oil3 to auction
+        table.submit("decline")                    # the game goes on: leisure3 to auction
         assert table.state.pending.kind == "auction"
     finally:
         table.close()
@@ -162,7 +162,7 @@ def test_history_shows_the_undone_event_and_the_undo(tmp_path, capsys):
 
 def test_undo_says_what_to_put_back_on_the_board(rules):
     """Issue 8, undo: the correcting event names what moves on the board, for the OLED and the
-    phones: Anna's roll onto oil3 undone puts her token back on START; a drawn card goes back
+    phones: Anna's roll onto leisure3 undone puts her token back on START; a drawn card goes back
     on top of its deck."""
     game = game_of(rules, "roll 1 2")
     undo = game.apply("undo 2")
