@@ -17,4 +17,4 @@ RULESETS = {
 # engine or a rules module makes some stored command play out differently (other postings, notes
 # or refusals); a game written under another version is replayed in full when opened, and refused
 # in one line naming the version that wrote it if it no longer replays identically.
-RULES_VERSION = 2
+RULES_VERSION = 3  # 3: Elite central tax counts only taxed plots; FORTUNE points on plots
