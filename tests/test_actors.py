@@ -250,11 +250,11 @@ def test_a_players_own_move_is_theirs_alone():
     with pytest.raises(RuleViolation) as err:
         game.propose("roll 1 2", "Boris")
     assert (err.value.code, err.value.params["player"]) == ("not_yours", "Anna")
-    game.apply("roll 1 2", "Anna")                  # onto light2 (cell 3)
+    game.apply("roll 1 3", "Anna")                  # onto leisure3 (cell 4)
     assert game.state.pending.kind == "offer" and game.state.pending.player == "Anna"
     with pytest.raises(RuleViolation):
         game.propose("decline", "Boris")
-    game.apply("decline", "Anna")                   # the bank auctions light2
+    game.apply("decline", "Anna")                   # the bank auctions leisure3
     with pytest.raises(RuleViolation) as err:
         game.propose("bid Anna 40", "Boris")
     assert (err.value.code, err.value.params["player"]) == ("for_yourself", "Anna")
@@ -263,7 +263,7 @@ def test_a_players_own_move_is_theirs_alone():
         game.propose("hammer", "Boris")
     assert err.value.code == "table_only"
     game.apply("hammer")
-    assert game.state.owner["light2"] == "Boris" and game.state.cash("Boris") == 1960
+    assert game.state.owner["leisure3"] == "Boris" and game.state.cash("Boris") == 1960
 
 
 def test_a_players_draw_takes_the_next_card_and_only_the_table_names_one(tmp_path):

@@ -2,11 +2,15 @@
 
 Every test names the rulebook section it checks (the translation's headings:
 "Preparing for the game", "Stop at a foreign site", "Surprise" cells, "Tax
-office", "Black business", ...). Amounts are hand-computed from the shipped
-edition file (companion/editions/classic.toml), whose plot prices and card
-texts are placeholders; cell indices: light1 1, chance1 2, light2 3, light3 4,
-white1 5, movement1 7, inspection 10, black1 13, jackpot 20, charity 25,
-white2 28, police 30, black2 35.
+office", "Black business", ...). Plot prices, rents and branch costs are read
+from the shipped edition file (companion/editions/classic.toml: the layout,
+names, prices and branch costs from the two codebases of
+shared/notes/board-data.md, the rents and cards placeholders); the rulebook's
+own figures (2000, 200, 50, x 2) are written out. Cell indices: leisure1 1,
+leisure2 2, movement1 3, leisure3 4, charity 5, food1 6, chance1 8,
+inspection 10, movement2 13, tele3 14, black1 15, light1 16, chance2 18,
+jackpot 20, movement3 22, white 25, police 30, movement4 32, black2 35,
+chance4 37.
 """
 import pytest
 from helpers import new, play_checked, run, teleporting
@@ -35,11 +39,38 @@ def test_board_has_eight_industries_of_three_plots_and_two_decks_of_twenty(rules
     assert ed.supply == {"small": 24, "large": 12}
 
 
-def test_monopoly_rent_in_the_file_must_be_double_the_printed_rent():
+def test_the_board_is_the_layout_two_codebases_agree_on(rules):
+    """The playing field: START in a corner, 8 coloured industries of 3 plots, the CHANCE and
+    MOVEMENT cells. The order of the 40 cells is the one two independent codebases agree on
+    (shared/notes/board-data.md, section 3; cell 32 is MOVEMENT as in B1), the industries come
+    in price order, and B2's prices (50..350) and branch costs (50/100/150/200) are the file's."""
+    ed = rules.edition
+    special = {c.index: c.deck or c.kind for c in ed.cells if not c.is_plot}
+    assert special == {0: "start", 3: "movement", 5: "charity", 8: "chance", 10: "detention",
+                       13: "movement", 15: "black_business", 18: "chance", 20: "jackpot",
+                       22: "movement", 25: "white_business", 27: "chance", 30: "go_to_detention",
+                       32: "movement", 35: "black_business", 37: "chance"}
+    plot_cells = [c for c in ed.cells if c.is_plot]
+    order = list(dict.fromkeys(c.industry for c in plot_cells))
+    assert [ed.industries[i].name for i in order] == [
+        "Индустрия развлечений", "Пищевая промышленность", "Связь и коммуникации", "Лёгкая промышленность",
+        "Средства массовой информации", "Транспортная отрасль", "Тяжёлая промышленность",
+        "Добывающая промышленность"]
+    assert [c.price for c in plot_cells] == [base + step for base in (50, 90, 130, 170, 210, 250, 290, 330)
+                                        for step in (0, 10, 20)]
+    assert [ed.industries[i].build_cost for i in order] == [50, 50, 100, 100, 150, 150, 200, 200]
+    assert (ed.cells[6].name, ed.cells[39].name) == ("Шоколадная фабрика", "Нефтяной холдинг")
+    named = [*ed.industries.values(), *ed.cells]
+    assert all(x.names.get("en") for x in named)              # every name in English too
+
+
+def test_monopoly_rent_in_the_file_must_be_double_the_printed_rent(rules):
     """"Stop at a foreign site": a monopoly doubles the printed rent; the file must agree."""
+    rent = list(rules.edition.cell("leisure1").rent)
+    wrong = [rent[0], rent[1] + 1, *rent[2:]]
     with pytest.raises(EditionError) as exc:
-        teleporting("classic", replace=[("rent = [6, 12, 30, 72, 150, 210]", "rent = [6, 13, 30, 72, 150, 210]")])
-    assert "cells[1].rent" in str(exc.value) and "12" in str(exc.value)
+        teleporting("classic", replace=[(f"rent = {rent}", f"rent = {wrong}")])
+    assert "cells[1].rent" in str(exc.value) and f"({2 * rent[0]})" in str(exc.value)
 
 
 def test_black_business_needs_a_charity_fund_cell():
@@ -67,48 +98,57 @@ def test_charity_is_not_a_player_name(rules):
 
 # ----- rent -----------------------------------------------------------------------------------
 
+def plots(rules, *ids):
+    """The cells of the shipped file (their price, rent and build_cost)."""
+    return [rules.edition.cell(i) for i in ids]
+
+
 def test_rent_is_printed_then_doubled_for_a_monopoly(rules):
     """"Stop at a foreign site": printed rent; doubled when one owner holds the whole industry."""
+    p1, p2, p3 = plots(rules, "leisure1", "leisure2", "leisure3")
     g = new(rules)
-    run(g, "land light1", "buy", "end", "land light3", "buy", "end", "land light2", "buy", "end")
-    s = run(g, "land light1")                       # Boris passes START (+200), printed rent 6
-    assert s.cash("Boris") == 2000 - 80 + 200 - 6
-    s = run(g, "trade Anna Boris give 200 get light3")   # Anna now holds the whole industry
-    assert s.cash("Anna") == 2000 - 60 - 60 + 6 - 200
-    run(g, "end", "land white1", "end")
-    s = run(g, "land light2")                       # Boris (light1 -> light2): 6 x 2
-    assert s.cash("Boris") == 2000 - 80 + 200 - 6 + 200 - 12
-    assert s.cash("Anna") == 2000 - 60 - 60 + 6 - 200 + 12
+    run(g, "land leisure1", "buy", "end", "land leisure3", "buy", "end", "land leisure2", "buy", "end")
+    s = run(g, "land leisure1")                     # Boris passes START (+200), printed rent
+    assert s.cash("Boris") == 2000 - p3.price + 200 - p1.rent[0]
+    s = run(g, "trade Anna Boris give 200 get leisure3")   # Anna now holds the whole industry
+    assert s.cash("Anna") == 2000 - p1.price - p2.price + p1.rent[0] - 200
+    run(g, "end", "land white", "end")
+    s = run(g, "land leisure2")                     # Boris (leisure1 -> leisure2): printed x 2
+    assert s.cash("Boris") == 2000 - p3.price + 200 - p1.rent[0] + 200 - 2 * p2.rent[0]
+    assert s.cash("Anna") == 2000 - p1.price - p2.price + p1.rent[0] - 200 + 2 * p2.rent[0]
 
 
 def test_mortgaged_plot_breaks_the_monopoly_and_pays_no_rent(rules):
     """"Bail rules": no rent on a mortgaged plot; an industry with one is not a monopoly."""
+    p1, p2, p3 = plots(rules, "leisure1", "leisure2", "leisure3")
     g = new(rules)
-    run(g, "land light1", "buy", "end", "land light2", "decline", "bid Anna 30", "hammer", "end")
-    s = run(g, "land light3", "buy", "mortgage light1", "end")
-    assert s.cash("Anna") == 2000 - 60 - 30 - 80 + 30
-    s = run(g, "land light3")                # Boris: printed rent 8, not 16
-    assert s.cash("Boris") == 2000 - 8
+    run(g, "land leisure1", "buy", "end", "land leisure2", "decline", "bid Anna 30", "hammer", "end")
+    s = run(g, "land leisure3", "buy", "mortgage leisure1", "end")
+    assert s.cash("Anna") == 2000 - p1.price - 30 - p3.price + p1.price // 2
+    s = run(g, "land leisure3")              # Boris: the printed rent, not doubled
+    assert s.cash("Boris") == 2000 - p3.rent[0]
     run(g, "end", "land jackpot", "end")
-    s = run(g, "land light1")                # Boris passes START (+200); light1 mortgaged: no rent
-    assert s.cash("Boris") == 2000 - 8 + 200
+    s = run(g, "land leisure1")              # Boris passes START (+200); leisure1 mortgaged: no rent
+    assert s.cash("Boris") == 2000 - p3.rent[0] + 200
     assert g.events[-1].notes[-1].code == "no_rent_mortgaged"
 
 
 def test_building_rent_follows_the_level_and_building_needs_a_monopoly(rules):
     """"Branches and enterprises": only a monopolist builds, evenly; the rent is the level's."""
+    (p1,) = plots(rules, "leisure1")
     g = new(rules)
-    run(g, "land light1", "buy")
+    run(g, "land leisure1", "buy")
     with pytest.raises(RuleViolation) as exc:
-        run(g, "build light1")
+        run(g, "build leisure1")
     assert exc.value.code == "need_monopoly"
-    run(g, "end", "land light2", "decline", "bid Anna 30", "hammer", "end", "land light3", "buy")
-    run(g, "build light1", "build light2", "build light3", "build light1")
+    run(g, "end", "land leisure2", "decline", "bid Anna 30", "hammer", "end", "land leisure3", "buy")
+    run(g, "build leisure1", "build leisure2", "build leisure3", "build leisure1")
     with pytest.raises(RuleViolation) as exc:
-        run(g, "build light1")
+        run(g, "build leisure1")
     assert exc.value.code == "build_evenly"
-    s = run(g, "end", "land light1")         # Boris passes START; light1 has two branches: 12 x 6
-    assert s.cash("Boris") == 2000 + 200 - 72
+    s = run(g, "end", "land leisure1")       # Boris passes START; leisure1 has two branches
+    assert s.cash("Boris") == 2000 + 200 - p1.rent[3]      # [printed, monopoly, 1 branch, 2 branches, ...]
+    assert p1.rent[3] not in (p1.rent[0], p1.rent[1], p1.rent[2])
 
 
 def test_an_enterprise_replaces_the_three_branches(rules):
@@ -116,13 +156,13 @@ def test_an_enterprise_replaces_the_three_branches(rules):
     enterprises; an enterprise takes the place of its plot's three branches, which go back
     to the bank (the box holds 24 branches and 12 enterprises: only that reading fits)."""
     g = new(rules)
-    run(g, "land light1", "buy", "end", "land light2", "decline", "bid Anna 30", "hammer", "end",
-        "land light3", "buy")
+    run(g, "land leisure1", "buy", "end", "land leisure2", "decline", "bid Anna 30", "hammer", "end",
+        "land leisure3", "buy")
     for _ in range(3):
-        run(g, "build light1", "build light2", "build light3")
+        run(g, "build leisure1", "build leisure2", "build leisure3")
     assert g.rules.buildings_in_use(g.state) == (9, 0)
-    s = run(g, "build light1")
-    assert g.rules.buildings_in_use(s) == (6, 1) and s.level["light1"] == 4
+    s = run(g, "build leisure1")
+    assert g.rules.buildings_in_use(s) == (6, 1) and s.level["leisure1"] == 4
 
 
 # ----- MOVEMENT and CHANCE ----------------------------------------------------------------------
@@ -130,8 +170,8 @@ def test_an_enterprise_replaces_the_three_branches(rules):
 def test_movement_card_past_start_pays_no_circle_income(rules):
     """"Surprise" cells: MOVEMENT to the end space; a START cell between pays no circular income."""
     g = new(rules)
-    s = run(g, "land movement1", "draw m02")        # movement1 (7) -> light3 (4): round past START
-    assert s.position["Anna"] == 4
+    s = run(g, "land movement3", "draw m03")        # movement3 (22) -> food1 (6): round past START
+    assert s.position["Anna"] == 6
     assert s.cash("Anna") == 2000
     assert s.pending.kind == "offer"
 
@@ -157,19 +197,19 @@ M01 = 'id = "m01"\ntext = "Перейдите на клетку СТАРТ."\nef
 def test_a_movement_card_of_any_kind_never_pays_circle_income():
     """"Surprise" cells, MOVEMENT: "If between these cells there is a START cell, the circular
     income is not paid", whatever kind of move the card makes: an edited deck whose m01 says
-    "forward 9" takes Anna from movement3 past START to chance1 with no 200; the same card with
-    movement_collects = true (the control) pays it."""
+    "forward 9" takes Anna from movement4 (32) past START to leisure1 (1) with no 200; the same
+    card with movement_collects = true (the control) pays it."""
     forward = [(M01, 'id = "m01"\ntext = "Вперёд на 9 клеток."\neffects = [{ do = "move_steps", steps = 9 }]')]
     for option, paid in ((False, 0), (True, 200)):
         g = new(teleporting("classic", {"movement_collects": option}, replace=forward))
-        s = run(g, "land movement3", "draw m01")
-        assert s.position["Anna"] == 2 and s.cash("Anna") == 2000 + paid
+        s = run(g, "land movement4", "draw m01")
+        assert s.position["Anna"] == 1 and s.cash("Anna") == 2000 + paid
 
 
 @pytest.mark.parametrize("steps, cell", [(3, 0), (5, 2)])
 def test_card_move_collects_false_holds_for_a_forward_card(steps, cell):
     """Circular income, card moves: with card_move_collects = false no card move pays it: CHANCE
-    "forward N" from chance4 onto START (3) or past it to chance1 (5) leaves Anna's cash as it
+    "forward N" from chance4 onto START (3) or past it to leisure2 (5) leaves Anna's cash as it
     was; with the option true (the control) the same card pays 200."""
     forward = [('effects = [{ do = "move_steps", steps = 3 }]', f'effects = [{{ do = "move_steps", steps = {steps} }}]')]
     for option, paid in ((False, 0), (True, 200)):
@@ -208,8 +248,8 @@ def test_movement_card_to_white_business_takes_the_fund(rules):
     """"Charitable foundation, white business": reached by a MOVEMENT card, the player takes the fund."""
     g = new(rules)
     run(g, "land black1", "end")                   # Anna puts 50 into the fund
-    s = run(g, "land movement1", "draw m10")       # Boris: MOVEMENT to white1
-    assert s.position["Boris"] == 5
+    s = run(g, "land movement1", "draw m10")       # Boris: MOVEMENT to white
+    assert s.position["Boris"] == 25
     assert s.cash("Boris") == 2050 and s.cash(CHARITY) == 0
 
 
@@ -218,13 +258,13 @@ def test_chance_card_goes_to_the_bottom_and_a_kept_card_frees_from_inspection(ru
     g = new(rules)
     s = run(g, "land chance1", "draw c01")
     assert s.decks["chance"][-1] == "c01" and s.cash("Anna") == 2100
-    run(g, "end", "land white1", "end")
+    run(g, "end", "land white", "end")
     s = run(g, "land chance2", "draw c05")
     assert s.kept["Anna"] == ("c05",) and "c05" not in s.decks["chance"]
-    run(g, "end", "land white2", "end")
-    s = run(g, "land inspection")                   # Anna (15 -> 10) passes START, is held
-    assert "Anna" in s.detained
     run(g, "end", "land jackpot", "end")
+    s = run(g, "land inspection")                   # Anna (18 -> 10) passes START, is held
+    assert "Anna" in s.detained
+    run(g, "end", "land white", "end")
     s = run(g, "use_card c05")
     assert "Anna" not in s.detained and s.decks["chance"][-1] == "c05"
 
@@ -235,7 +275,7 @@ def test_black_business_sends_to_the_fund_with_a_fine_of_50(rules):
     """"Black business": go to the CHARITY FOUNDATION cell and pay 50 into the fund."""
     g = new(rules)
     s = run(g, "land black1")
-    assert s.position["Anna"] == 25
+    assert s.position["Anna"] == rules.edition.cell("charity").index == 5
     assert s.cash("Anna") == 1950 and s.cash(CHARITY) == 50
 
 
@@ -252,7 +292,7 @@ def test_white_business_and_the_fund_cell_take_all_the_money_in_the_fund(rules):
     g = new(rules)
     run(g, "land black1", "end", "land black1", "end")
     assert g.state.cash(CHARITY) == 100
-    s = run(g, "land white2")
+    s = run(g, "land white")
     assert s.cash("Anna") == 1950 + 100 and s.cash(CHARITY) == 0
     run(g, "end", "land black2", "end")             # Boris puts 50 more in
     run(g, "land jackpot", "end", "land charity")   # Boris: from the fund round to the fund
@@ -285,7 +325,7 @@ def test_landing_on_tax_inspection_holds_until_fine_or_double(rules):
     g = new(rules)
     s = run(g, "roll 4 6")
     assert "Anna" in s.detained
-    run(g, "end", "land white1", "end")
+    run(g, "end", "land white", "end")
     s = run(g, "roll 3 3")                           # a double frees and moves 6
     assert "Anna" not in s.detained and s.position["Anna"] == 16
     assert not s.again                              # the freeing double gives no extra move
@@ -294,8 +334,8 @@ def test_landing_on_tax_inspection_holds_until_fine_or_double(rules):
 def test_after_three_misses_the_fine_is_the_only_way_out(rules):
     """"Tax office": after the third miss, only the fine of 50; the next roll collects it."""
     g = new(rules)
-    run(g, "roll 4 6", "end", "land white1", "end")
-    for dice, boris in (("1 2", "white2"), ("2 3", "white1"), ("3 4", "white2")):
+    run(g, "roll 4 6", "end", "land white", "end")
+    for dice, boris in (("1 2", "jackpot"), ("2 3", "white"), ("3 4", "jackpot")):
         run(g, f"roll {dice}", "end", f"land {boris}", "end")
     assert g.state.detained["Anna"] == 3
     s = run(g, "roll 1 3")                            # pays 50 and moves 4
@@ -305,7 +345,7 @@ def test_after_three_misses_the_fine_is_the_only_way_out(rules):
 def test_pay_fine_before_rolling(rules):
     """"Tax office": the fine of 50 lets the player out before the roll."""
     g = new(rules)
-    run(g, "roll 4 6", "end", "land white1", "end")
+    run(g, "roll 4 6", "end", "land white", "end")
     s = run(g, "pay_fine")
     assert s.cash("Anna") == 1950 and "Anna" not in s.detained
 
@@ -313,8 +353,8 @@ def test_pay_fine_before_rolling(rules):
 def test_tax_police_sends_to_inspection_without_circle_income(rules):
     """"Tax police": sent to the TAX OFFICE, no circular income is paid."""
     g = new(rules)
-    run(g, "land police", "end", "land white1", "end", "pay_fine", "land jackpot", "end")
-    run(g, "land white2", "end")
+    run(g, "land police", "end", "land white", "end", "pay_fine", "land jackpot", "end")
+    run(g, "land jackpot", "end")
     s = run(g, "land police")                       # Anna: 20 -> 30 -> inspection (10)
     assert s.position["Anna"] == 10 and "Anna" in s.detained
     assert s.cash("Anna") == 1950                   # the earlier fine only; no income
@@ -351,14 +391,15 @@ def test_jackpot_lost_bet_stays_in_the_cash_box(rules):
 
 def test_redeem_only_before_ones_own_turn(rules):
     """"Bail rules": redeem only before one's move, for half the price plus 10% of the price."""
+    (p1,) = plots(rules, "leisure2")
     g = new(rules)
-    run(g, "land light1", "buy", "mortgage light1")
+    run(g, "land leisure2", "buy", "mortgage leisure2")
     with pytest.raises(RuleViolation) as exc:
-        run(g, "redeem light1")
+        run(g, "redeem leisure2")
     assert exc.value.code == "before_own_turn_only"
     run(g, "end")
-    s = run(g, "redeem light1")                     # during Boris's turn: allowed
-    assert s.cash("Anna") == 2000 - 60 + 30 - 36
+    s = run(g, "redeem leisure2")                   # during Boris's turn: allowed
+    assert s.cash("Anna") == 2000 - p1.price + p1.price // 2 - (p1.price // 2 + p1.price // 10)
 
 
 def test_built_or_mortgaged_plots_cannot_be_traded(rules):
@@ -372,13 +413,16 @@ def test_built_or_mortgaged_plots_cannot_be_traded(rules):
 
 def test_timed_game_counts_plots_and_buildings_at_purchase_price(rules):
     """"Game over": a timed game counts plots, branches and enterprises at purchase price."""
+    p1, p2, p3 = plots(rules, "leisure1", "leisure2", "leisure3")
     g = new(rules)
-    run(g, "land light1", "buy", "end", "land light2", "decline", "bid Anna 30", "hammer", "end")
-    run(g, "land light3", "buy", "build light1", "end")
+    run(g, "land leisure1", "buy", "end", "land leisure2", "decline", "bid Anna 30", "hammer", "end")
+    run(g, "land leisure3", "buy", "build leisure1", "end")
     s = run(g, "end_game")
     wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]
-    # cash 2000-60-30-80-50 = 1780, plots 60+60+80, one branch 50
-    assert wealth == {"Anna": 1780 + 200 + 50, "Boris": 2000}
+    cash = 2000 - p1.price - 30 - p3.price - p1.build_cost
+    assert s.cash("Anna") == cash
+    # the plots at their purchase (printed) prices, the one branch at its price
+    assert wealth == {"Anna": cash + p1.price + p2.price + p3.price + p1.build_cost, "Boris": 2000}
     assert s.winner == "Anna"
 
 

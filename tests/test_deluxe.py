@@ -3,14 +3,15 @@
 Deluxe is Classic (tests/test_classic.py) plus «Шкала личного рейтинга игроков»,
 the personal rating scale, and its part of «Победитель игры». Every test names
 the rulebook section it checks. Amounts come from companion/editions/deluxe.toml
-(the same board as classic.toml; cell indices: chance1 2, white1 5, movement1 7,
-inspection 10, black1 13, chance2 15, jackpot 20, charity 25, white2 28,
+(the same board as classic.toml; cell indices: movement1 3, charity 5,
+chance1 8, inspection 10, black1 15, chance2 18, jackpot 20, white 25,
 police 30, black2 35, chance4 37). The shipped scale (placeholder) has 7 steps
 with places [4, 4, 3, 3, 2, 2, 1]; tests that need a small scale edit a copy.
 """
 import pytest
 from helpers import new, play_checked, run, teleporting
 
+from companion.editions import load_edition
 from companion.engine.deluxe import DeluxeRules
 from companion.engine.state import CHARITY, JACKPOT
 from companion.errors import EditionError, RuleViolation
@@ -49,6 +50,20 @@ def test_deluxe_is_classic_with_a_scale_in_the_data(rules):
     assert flags == {True, False, None}
 
 
+def test_the_board_is_classics():
+    """«Миллионер Делюкс»: the board («8 цветных «Отраслей», каждая из которых состоит из 3-х
+    участков») is described in Classic's words: the file holds Classic's 40 cells and 8 industries
+    (layout, names, prices, branch costs and rents), card for card the same decks."""
+    classic, deluxe = load_edition("classic"), load_edition("deluxe")
+
+    def board(ed):
+        return ([(c.id, c.kind, c.name, c.names, c.industry, c.price, c.rent, c.build_cost, c.deck)
+                 for c in ed.cells],
+                [(i.id, i.name, i.names, i.build_cost) for i in ed.industries.values()],
+                [(c.id, c.deck, c.text, c.effects, c.keep) for c in ed.cards.values()])
+    assert board(deluxe) == board(classic)
+
+
 def test_a_scale_without_places_is_refused():
     """«Шкала личного рейтинга»: every step has a number of places; the file must give them."""
     with pytest.raises(EditionError, match="rating_places"):
@@ -67,26 +82,26 @@ def test_setup_is_classics(rules):
 def test_white_business_and_the_fund_move_one_step_up(rules):
     """Шкала: up one step on «Белый» бизнес and on Благотворительный фонд."""
     g = new(rules)
-    s = run(g, "land white1")
+    s = run(g, "land white")
     assert step(s, "Anna") == 1
-    s = run(g, "end", "land white2", "end", "land charity")
+    s = run(g, "end", "land white", "end", "land charity")
     assert step(s, "Anna") == 2 and step(s, "Boris") == 1
 
 
 def test_black_business_moves_one_step_down_and_sends_to_the_fund(rules):
     """Шкала: down one step on «Чёрный» бизнес; Classic sends the token to the fund with a fine of 50."""
     g = new(rules)
-    run(g, "land white1", "end", "land jackpot", "end")
-    s = run(g, "land black1")                      # white1 -> black1
+    run(g, "land white", "end", "land jackpot", "end")
+    s = run(g, "land black1")                      # white -> black1 (past START: +200)
     assert step(s, "Anna") == 0
-    assert s.position["Anna"] == 25 and s.cash("Anna") == 1950 and s.cash(CHARITY) == 50
+    assert s.position["Anna"] == 5 and s.cash("Anna") == 2000 + 200 - 50 and s.cash(CHARITY) == 50
     assert codes(g).count("rating_up") == 0       # sent to the fund: no step up there (choice)
 
 
 def test_tax_inspection_moves_one_step_down(rules):
     """Шкала: down one step on Налоговая инспекция (landing there)."""
     g = new(rules)
-    run(g, "land white1", "end", "land jackpot", "end")
+    run(g, "land white", "end", "land jackpot", "end")
     s = run(g, "land inspection")
     assert step(s, "Anna") == 0 and "Anna" in s.detained
 
@@ -94,7 +109,7 @@ def test_tax_inspection_moves_one_step_down(rules):
 def test_sent_to_tax_inspection_also_moves_down(rules):
     """Шкала (choice rating_down_when_sent): TAX POLICE sends the token onto Налоговая инспекция."""
     g = new(rules)
-    run(g, "land white1", "end", "land jackpot", "end")
+    run(g, "land white", "end", "land jackpot", "end")
     s = run(g, "land police")
     assert step(s, "Anna") == 0 and s.position["Anna"] == 10
 
@@ -103,7 +118,7 @@ def test_sent_to_tax_inspection_need_not_count():
     """Шкала, option rating_down_when_sent = false: only landing on the cell moves the token down."""
     rules = teleporting("deluxe", {"rating_down_when_sent": False})
     g = new(rules)
-    run(g, "land white1", "end", "land jackpot", "end")
+    run(g, "land white", "end", "land jackpot", "end")
     s = run(g, "land police")
     assert step(s, "Anna") == 1
 
@@ -120,7 +135,7 @@ def test_favourable_and_unfavourable_chance_cards(rules):
     g = new(rules)
     s = run(g, "land chance1", "draw c01")          # lottery +100: favourable
     assert step(s, "Anna") == 1 and s.cash("Anna") == 2100
-    run(g, "end", "land white1", "end")
+    run(g, "end", "land white", "end")
     s = run(g, "land chance2", "draw c02")          # fine 50: unfavourable
     assert step(s, "Anna") == 0 and s.cash("Anna") == 2050
 
@@ -135,7 +150,7 @@ def test_a_kept_favourable_card_counts_when_drawn(rules):
 def test_a_card_moving_onto_a_rated_cell_counts_once(rules):
     """Шкала (data choice): "go to TAX INSPECTION" carries no flag; the cell moves the token once."""
     g = new(rules)
-    run(g, "land white1", "end", "land jackpot", "end", "land charity", "end", "land white2", "end")
+    run(g, "land white", "end", "land jackpot", "end", "land charity", "end", "land white", "end")
     assert step(g.state, "Anna") == 2
     s = run(g, "land chance4", "draw c04")          # charity -> chance4 -> TAX INSPECTION
     assert step(s, "Anna") == 1 and "Anna" in s.detained
@@ -144,7 +159,8 @@ def test_a_card_moving_onto_a_rated_cell_counts_once(rules):
 def test_movement_card_onto_white_business_moves_up(rules):
     """Шкала: a MOVEMENT card onto «Белый» бизнес is a landing there (Classic: no income past START)."""
     g = new(rules)
-    s = run(g, "land movement1", "draw m10")        # movement1 (7) -> white1 (5): past START
+    s = run(g, "land movement4", "draw m10")        # movement4 (32) -> white (25): past START
+    assert s.position["Anna"] == 25
     assert step(s, "Anna") == 1 and s.cash("Anna") == 2000
 
 
@@ -154,11 +170,11 @@ def test_a_full_step_keeps_the_token_where_it_is():
     """Шкала: «Если все клетки ступени ... заняты фишками других игроков, игрок оставляет фишку на месте»."""
     rules = scale([1, 1, 1])
     g = new(rules)
-    run(g, "land white1", "end")                    # Anna takes the only place on step 1
-    s = run(g, "land white1")
+    run(g, "land white", "end")                     # Anna takes the only place on step 1
+    s = run(g, "land white")
     assert step(s, "Boris") == 0 and "rating_blocked" in codes(g)
     run(g, "end", "land charity", "end")            # Anna climbs to step 2; step 1 is free again
-    s = run(g, "land white2")
+    s = run(g, "land charity")
     assert step(s, "Boris") == 1
     run(g, "end")
     s = run(g, "land black2")                       # Anna would step down onto Boris's place
@@ -169,15 +185,16 @@ def test_a_bankrupt_players_token_leaves_the_scale():
     """«Победитель игры»: a bankrupt player leaves the game, and his token frees its place."""
     rules = scale([1, 1, 1])
     g = new(rules, ("Anna", "Boris", "Vera"))
-    run(g, "land transport1", "buy", "end", "land white1", "end", "land jackpot", "end")
-    s = run(g, "land white2")                       # Anna: Boris holds the only place on step 1
+    run(g, "land transport1", "buy", "end", "land white", "end", "land jackpot", "end")
+    s = run(g, "land white")                        # Anna: Boris holds the only place on step 1
     assert step(s, "Anna") == 0 and step(s, "Boris") == 1
     run(g, "end", "pay Boris Anna 2000")
-    s = run(g, "land transport1")                   # Boris owes the rent 14 with nothing in hand
+    s = run(g, "land transport1")                   # Boris owes the printed rent with nothing in hand
     assert s.debts and s.debts[0].debtor == "Boris"
+    assert s.debts[0].amount == rules.edition.cell("transport1").rent[0]
     run(g, "bankrupt Boris")
     assert "Boris" not in g.state.alive and step(g.state, "Boris") == 0
-    s = run(g, "land white2")                       # Vera takes the freed place
+    s = run(g, "land white")                        # Vera takes the freed place
     assert step(s, "Vera") == 1
 
 
@@ -187,7 +204,7 @@ def test_reaching_the_top_of_the_scale_wins():
     """«Победитель игры»: the game goes on «до тех пор, когда один из игроков не достигнет вершины шкалы»."""
     rules = scale([2, 1])
     g = new(rules, ("Anna", "Boris", "Vera"))
-    run(g, "land white1", "end", "land jackpot", "end", "land jackpot", "end")
+    run(g, "land white", "end", "land jackpot", "end", "land jackpot", "end")
     s = run(g, "land charity")
     assert step(s, "Anna") == 2 and s.winner == "Anna" and s.phase == "over"
     assert "rating_top" in codes(g)
@@ -201,18 +218,18 @@ def test_the_top_need_not_end_the_game():
     rules = teleporting("deluxe", {"rating_top_wins": False},
                             replace=[(SHIPPED_SCALE, "rating_places = [2, 1]")])
     g = new(rules)
-    run(g, "land white1", "end", "land jackpot", "end", "land charity", "end", "land jackpot", "end")
-    s = run(g, "land white2")
+    run(g, "land white", "end", "land jackpot", "end", "land charity", "end", "land jackpot", "end")
+    s = run(g, "land white")
     assert step(s, "Anna") == 2 and s.phase != "over"
 
 
 def test_timed_game_adds_the_agreed_sum_per_step(rules):
     """«Победитель игры»: on time, tokens on the scale add the agreed sum (100 a step by default)."""
     g = new(rules)
-    run(g, "land white1", "end", "land jackpot", "end", "land charity", "end")
+    run(g, "land white", "end", "land jackpot", "end", "land charity", "end")   # Anna passes START
     run(g, "end_game")
     wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]
-    assert wealth == {"Anna": 2000 + 2 * 100, "Boris": 2000}
+    assert wealth == {"Anna": 2000 + 200 + 2 * 100, "Boris": 2000}
     assert g.state.winner == "Anna"
 
 
@@ -220,7 +237,7 @@ def test_timed_game_step_worth_is_an_option():
     """«Победитель игры»: «оговоренную правилами сумму» is the table's choice (rating_step_value)."""
     rules = teleporting("deluxe", {"rating_step_value": 250})
     g = new(rules)
-    run(g, "land white1", "end", "end_game")
+    run(g, "land white", "end", "end_game")
     wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]
     assert wealth == {"Anna": 2250, "Boris": 2000}
 

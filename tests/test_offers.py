@@ -9,8 +9,9 @@ happens at once. `undo N` (the table's) of any of these gives back the holdings 
 open offers as they were before event N.
 
 The games are Classic (Millionaire) with `land` reports at any distance, so each player
-gets a plot in three lines: Anna light1 (price 60), Boris food1 (100), Vera transport1
-(140); then it is Anna's turn again, before her roll, with Anna 1940, Boris 1900, Vera 1860.
+gets a plot in three lines: Anna leisure2 (price 60), Boris food2 (100), Vera tele2
+(140); then it is Anna's turn again, before her roll, with Anna 1940, Boris 1900, Vera 1860
+(the first test checks those prices against the shipped file).
 """
 import pytest
 
@@ -23,8 +24,8 @@ from companion.table import new_game, open_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 OPTIONS = {"land_checks_distance": False}
-DEAL = ("land light1", "buy", "end", "land food1", "buy", "end", "land transport1", "buy", "end")
-OFFER = "trade Anna Boris give light1 get 50"      # Anna's light1 for 50 of Boris's cash
+DEAL = ("land leisure2", "buy", "end", "land food2", "buy", "end", "land tele2", "buy", "end")
+OFFER = "trade Anna Boris give leisure2 get 50"      # Anna's leisure2 for 50 of Boris's cash
 
 
 @pytest.fixture
@@ -62,38 +63,41 @@ def refused(game, line, actor):
 
 
 def test_the_deal_gives_each_player_a_plot(game):
-    """The fixture itself: what every test below starts from."""
-    assert owners(game) == {"light1": "Anna", "food1": "Boris", "transport1": "Vera"}
-    assert cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
+    """The fixture itself: what every test below starts from (2000 less the file's prices)."""
+    plots = {"leisure2": "Anna", "food2": "Boris", "tele2": "Vera"}
+    assert owners(game) == plots
+    prices = {p: game.rules.edition.cell(pid).price for pid, p in plots.items()}
+    assert cash(game) == {p: 2000 - prices[p] for p in PLAYERS} == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
     assert game.state.turn == "Anna" and offers(game) == []
 
 
 def test_a_players_trade_is_an_offer_and_nothing_moves(game):
     """Anna's own trade is offer 1 to Boris: no money or plot moves, the event is hers, and
-    its note says what she would give and get (light1 for 50)."""
+    its note says what she would give and get (leisure2 for 50)."""
     event = game.apply(OFFER, "Anna")
     assert event.actor == "Anna" and event.postings == ()
     assert event.notes[0].code == "offer_made"
-    assert event.notes[0].params == {"number": 11, "player": "Anna", "other": "Boris", "gave": ["light1"],
+    assert event.notes[0].params == {"number": 11, "player": "Anna", "other": "Boris", "gave": ["leisure2"],
                                      "got": [50]}
+    name_en = game.rules.edition.cell("leisure2").names["en"]          # the plot's English name, Karaoke
     assert render("offer_made", event.notes[0].params, "en", game.rules.edition) == \
-        "Trade offer 11: Anna offers Boris Швейная фабрика for 50"
-    assert owners(game)["light1"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
-    assert offers(game) == [(11, "Anna", "Boris", "give light1 get 50")]
+        f"Trade offer 11: Anna offers Boris {name_en} for 50"
+    assert owners(game)["leisure2"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
+    assert offers(game) == [(11, "Anna", "Boris", "give leisure2 get 50")]
 
 
 def test_a_player_may_not_offer_another_players_goods(game):
     """Boris may not put forward a trade in Anna's name (for_yourself, naming Anna); Anna may not
-    offer Boris's food1 as hers, nor more cash than she has: nothing is offered."""
+    offer Boris's food2 as hers, nor more cash than she has: nothing is offered."""
     err = refused(game, OFFER, "Boris")
     assert (err.code, err.params["player"]) == ("for_yourself", "Anna")
-    assert refused(game, "trade Anna Boris give food1 get 50", "Anna").code == "not_owner"
-    assert refused(game, "trade Anna Boris give 1941 get food1", "Anna").code == "insufficient_funds"
+    assert refused(game, "trade Anna Boris give food2 get 50", "Anna").code == "not_owner"
+    assert refused(game, "trade Anna Boris give 1941 get food2", "Anna").code == "insufficient_funds"
     assert offers(game) == []
 
 
 def test_accept_the_other_side_takes_the_offer_and_the_trade_happens(game):
-    """Only Boris may accept (Anna and Vera are told it is Boris's); then light1 is his and 50
+    """Only Boris may accept (Anna and Vera are told it is Boris's); then leisure2 is his and 50
     of his cash is Anna's, offer 1 is gone and cannot be accepted twice."""
     game.apply(OFFER, "Anna")
     for player in ("Anna", "Vera"):
@@ -101,7 +105,7 @@ def test_accept_the_other_side_takes_the_offer_and_the_trade_happens(game):
         assert (err.code, err.params["player"]) == ("not_yours", "Boris")
     event = game.apply("accept 11", "Boris")
     assert codes(event) == ["offer_accepted", "traded"] and event.actor == "Boris"
-    assert owners(game)["light1"] == "Boris"
+    assert owners(game)["leisure2"] == "Boris"
     assert cash(game) == {"Anna": 1990, "Boris": 1850, "Vera": 1860}
     assert offers(game) == []
     assert refused(game, "accept 11", "Boris").code == "no_such_offer"
@@ -111,7 +115,7 @@ def test_accept_by_the_table_for_the_other_side(game):
     """The table may answer an offer (a player without a phone): the same trade happens."""
     game.apply(OFFER, "Anna")
     game.apply("accept 11", TABLE)
-    assert owners(game)["light1"] == "Boris" and cash(game)["Anna"] == 1990 and offers(game) == []
+    assert owners(game)["leisure2"] == "Boris" and cash(game)["Anna"] == 1990 and offers(game) == []
 
 
 def test_reject_the_other_side_declines_and_nothing_moves(game):
@@ -122,7 +126,7 @@ def test_reject_the_other_side_declines_and_nothing_moves(game):
     assert (err.code, err.params["player"]) == ("not_yours", "Boris")
     event = game.apply("reject 11", "Boris")
     assert codes(event) == ["offer_rejected"] and event.postings == ()
-    assert owners(game)["light1"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
+    assert owners(game)["leisure2"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
     assert offers(game) == []
     assert refused(game, "accept 11", "Boris").code == "no_such_offer"
 
@@ -137,14 +141,14 @@ def test_withdraw_the_proposer_takes_the_offer_back(game):
     assert codes(event) == ["offer_withdrawn"] and event.postings == ()
     assert offers(game) == []
     assert refused(game, "accept 11", "Boris").code == "no_such_offer"
-    assert owners(game)["light1"] == "Anna" and cash(game)["Boris"] == 1900
+    assert owners(game)["leisure2"] == "Anna" and cash(game)["Boris"] == 1900
 
 
 @pytest.mark.parametrize("change, actor", [
     ("pay Anna Vera 10", TABLE),          # the proposer's cash
     ("pay Vera Boris 10", "Vera"),        # the other side's cash, paid by a third player
-    ("mortgage food1", "Boris"),          # the other side's plot (and cash)
-    ("mortgage light1", "Anna"),          # the very plot on offer
+    ("mortgage food2", "Boris"),          # the other side's plot (and cash)
+    ("mortgage leisure2", "Anna"),          # the very plot on offer
 ])
 def test_lapse_when_either_sides_holdings_change(game, change, actor):
     """Offer 1 was made on Anna's and Boris's holdings as they stood; once either side's cash
@@ -156,32 +160,32 @@ def test_lapse_when_either_sides_holdings_change(game, change, actor):
     assert lapsed == [{"number": 11, "player": "Anna", "other": "Boris", "reason": "holdings"}]
     assert offers(game) == []
     assert refused(game, "accept 11", "Boris").code == "no_such_offer"
-    assert owners(game)["light1"] == "Anna"
+    assert owners(game)["leisure2"] == "Anna"
 
 
 def test_a_third_players_change_does_not_lapse_an_offer(game):
     """Vera mortgaging her own plot changes neither side: offer 1 stays open and Boris can
     still accept it."""
     game.apply(OFFER, "Anna")
-    event = game.apply("mortgage transport1", "Vera")
+    event = game.apply("mortgage tele2", "Vera")
     assert "offer_lapsed" not in codes(event)
-    assert offers(game) == [(11, "Anna", "Boris", "give light1 get 50")]
+    assert offers(game) == [(11, "Anna", "Boris", "give leisure2 get 50")]
     game.apply("accept 11", "Boris")
-    assert owners(game)["light1"] == "Boris"
+    assert owners(game)["leisure2"] == "Boris"
 
 
 def test_lapse_when_the_turn_ends(game):
-    """Boris offers Vera food1 for 120 during Anna's turn; when Anna's turn ends every open
+    """Boris offers Vera food2 for 120 during Anna's turn; when Anna's turn ends every open
     offer lapses (reason turn), and Vera can no longer accept it."""
-    game.apply("trade Boris Vera give food1 get 120", "Boris")
+    game.apply("trade Boris Vera give food2 get 120", "Boris")
     game.apply("land inspection")                  # the table reports Anna's move: neither side
-    assert offers(game) == [(11, "Boris", "Vera", "give food1 get 120")]
+    assert offers(game) == [(11, "Boris", "Vera", "give food2 get 120")]
     event = game.apply("end", "Anna")
     lapsed = [n.params for n in event.notes if n.code == "offer_lapsed"]
     assert lapsed == [{"number": 11, "player": "Boris", "other": "Vera", "reason": "turn"}]
     assert offers(game) == [] and game.state.turn == "Boris"
     assert refused(game, "accept 11", "Vera").code == "no_such_offer"
-    assert owners(game)["food1"] == "Boris"
+    assert owners(game)["food2"] == "Boris"
 
 
 def test_a_new_offer_replaces_the_proposers_open_one(game):
@@ -189,21 +193,21 @@ def test_a_new_offer_replaces_the_proposers_open_one(game):
     which lapses as replaced); Boris's own offer to Vera stands beside it. An offer is named by
     the number of the event that made it (#11, #12, #13)."""
     game.apply(OFFER, "Anna")
-    event = game.apply("trade Anna Vera give light1 get 70", "Anna")
+    event = game.apply("trade Anna Vera give leisure2 get 70", "Anna")
     assert [n.params for n in event.notes if n.code == "offer_lapsed"] == [
         {"number": 11, "player": "Anna", "other": "Boris", "reason": "replaced"}]
-    game.apply("trade Boris Vera give food1 get 120", "Boris")
-    assert offers(game) == [(12, "Anna", "Vera", "give light1 get 70"), (13, "Boris", "Vera", "give food1 get 120")]
+    game.apply("trade Boris Vera give food2 get 120", "Boris")
+    assert offers(game) == [(12, "Anna", "Vera", "give leisure2 get 70"), (13, "Boris", "Vera", "give food2 get 120")]
     assert refused(game, "accept 11", "Boris").code == "no_such_offer"
     game.apply("accept 12", "Vera")
-    assert owners(game)["light1"] == "Vera" and cash(game)["Anna"] == 2010
+    assert owners(game)["leisure2"] == "Vera" and cash(game)["Anna"] == 2010
 
 
 def test_the_tables_trade_happens_at_once(game):
     """The table's `trade` is the trade itself, as before offers existed: no offer is made."""
     event = game.apply(OFFER, TABLE)
     assert codes(event) == ["traded"]
-    assert owners(game)["light1"] == "Boris" and cash(game)["Anna"] == 1990 and offers(game) == []
+    assert owners(game)["leisure2"] == "Boris" and cash(game)["Anna"] == 1990 and offers(game) == []
 
 
 # ----- undo of each (docs/undo.md): the table's `undo N` gives back what was before event N ------
@@ -215,7 +219,7 @@ def undo_case(game, case):
         n = game.apply(OFFER, "Anna").seq
         return n, before
     if case == "turn end":
-        game.apply("trade Boris Vera give food1 get 120", "Boris")
+        game.apply("trade Boris Vera give food2 get 120", "Boris")
         game.apply("land inspection")
     else:
         game.apply(OFFER, "Anna")
@@ -240,23 +244,23 @@ def test_undo_gives_back_the_holdings_and_the_offers(game, case):
     elif case == "turn end":
         assert game.state.turn == "Anna"
         game.apply("accept 11", "Vera")
-        assert owners(game)["food1"] == "Vera"
+        assert owners(game)["food2"] == "Vera"
     else:
         game.apply("accept 11", "Boris")
-        assert owners(game)["light1"] == "Boris"
+        assert owners(game)["leisure2"] == "Boris"
 
 
 def test_undo_of_an_offer_is_the_tables_alone(game):
     """Anna may not undo her own proposal; only the table may (docs/actors.md)."""
     n = game.apply(OFFER, "Anna").seq
     assert refused(game, f"undo {n}", "Anna").code == "table_only"
-    assert offers(game) == [(11, "Anna", "Boris", "give light1 get 50")]
+    assert offers(game) == [(11, "Anna", "Boris", "give leisure2 get 50")]
 
 
 def test_offers_through_the_table_service(tmp_path):
     """The same through companion.table, as the phones use it: actors are named in any case and
     stored with each event; an open offer survives closing and reopening the bank (replay), is
-    accepted after it, and the table's `undo` of the acceptance gives light1 back to Anna."""
+    accepted after it, and the table's `undo` of the acceptance gives leisure2 back to Anna."""
     path = str(tmp_path / "game.sqlite")
     table = new_game(path, "classic", PLAYERS, 1, options=OPTIONS)
     for line in DEAL:
@@ -268,10 +272,10 @@ def test_offers_through_the_table_service(tmp_path):
     with pytest.raises(RuleViolation):
         table.submit("accept 11", actor="Vera")
     accepted = table.submit("accept 11", actor="BORIS")
-    assert table.state.owner["light1"] == "Boris" and table.state.cash("Anna") == 1990
+    assert table.state.owner["leisure2"] == "Boris" and table.state.cash("Anna") == 1990
     assert [r.actor for r in table.stored_events()][-2:] == ["Anna", "Boris"]
     table.submit(f"undo {accepted.seq}")
-    assert table.state.owner["light1"] == "Anna" and table.state.cash("Anna") == 1940
+    assert table.state.owner["leisure2"] == "Anna" and table.state.cash("Anna") == 1940
     assert [o.number for o in table.state.extra["offers"]] == [11]
     table.close()
 
@@ -280,10 +284,10 @@ def test_an_offer_number_is_never_given_twice_even_after_undo(game):
     """An offer is named by the event that made it: after `undo` of offer 11 (get 150) and a new
     offer from Anna (get 1), the new one is 13, so Boris's `accept 11`, meant for the undone
     offer, cannot take the other one."""
-    game.apply("trade Anna Boris give light1 get 150", "Anna")
+    game.apply("trade Anna Boris give leisure2 get 150", "Anna")
     game.apply("undo 11")
-    event = game.apply("trade Anna Boris give light1 get 1", "Anna")
-    assert event.seq == 13 and offers(game) == [(13, "Anna", "Boris", "give light1 get 1")]
+    event = game.apply("trade Anna Boris give leisure2 get 1", "Anna")
+    assert event.seq == 13 and offers(game) == [(13, "Anna", "Boris", "give leisure2 get 1")]
     assert refused(game, "accept 11", "Boris").code == "no_such_offer"
     game.apply("accept 13", "Boris")
-    assert owners(game)["light1"] == "Boris" and cash(game)["Anna"] == 1941
+    assert owners(game)["leisure2"] == "Boris" and cash(game)["Anna"] == 1941
