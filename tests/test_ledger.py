@@ -394,7 +394,8 @@ def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_nami
         return proposal
 
     monkeypatch.setattr(Game, "propose", different)
-    with pytest.raises(LedgerError, match="rules version 2.*rules version 99"):
+    from companion.engine.rulesets import RULES_VERSION  # the version that wrote the game
+    with pytest.raises(LedgerError, match=f"rules version {RULES_VERSION}.*rules version 99"):
         open_game(db)
 
 
