@@ -21,8 +21,10 @@ from companion.errors import (
     BadInput,
     CompanionError,
     LedgerError,
+    Message,
     OutcomeUnknown,
     RuleViolation,
+    cause_of,
     exit_code,
 )
 from companion.ledger.anchor import default_state_dir
@@ -60,6 +62,18 @@ def out(text=""):
     print(text, flush=True)
 
 
+def say(line, lang) -> str:
+    """A warning or a report line in the language (errors.Message: its code; plain text as it is)."""
+    if isinstance(line, Message):
+        return messages.render(line.code, line.params, lang)
+    return str(line)
+
+
+def warn(table, lang):
+    for warning in table.warnings:
+        print(f"{label('warning', lang)}: {say(warning, lang)}", file=sys.stderr)
+
+
 def cmd_new(args):
     path = db_path(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
@@ -94,6 +108,10 @@ def actor_of(table, name, lang, where="--as") -> str:
 
 def parse_do(words) -> tuple[str | None, Command]:
     """The `do` words as one line, parsed once: (the actor a leading `NAME:` gives, the Command)."""
+    if len(words) > 1:
+        # the shell took the quotes off a word with spaces (`do build "ночной клуб"`): put them back;
+        # a single argument is a whole line as typed (`do "roll 1 2"`)
+        words = [f'"{w}"' if any(c.isspace() for c in w) and '"' not in w else w for w in words]
     prefix, text = split_actor(" ".join(words))
     command = parse_command(text)
     if command is None:
@@ -126,22 +144,18 @@ def cmd_do(args):
             try:
                 stored = table.resolve()
             except OutcomeUnknown:
-                raise OutcomeUnknown(f"{exc} When the disk works again, run `companion do --request-id "
-                                     f"{request_id} {retry}`: it is answered from the ledger and never "
-                                     "booked twice", exc.seq, request_id, line) from None
+                raise OutcomeUnknown("do_unknown_retry", exc.seq, request_id, line, unknown=exc,
+                                     retry=retry) from None
             if not stored:
-                raise LedgerError(f"the disk failed while storing `{line}`, and a later synced look shows it "
-                                  f"was NOT stored: nothing was booked; repeat it with `companion do "
-                                  f"--request-id {request_id} {retry}`") from None
-            print(f"{label('warning', args.lang)}: the disk failed while storing event #{exc.seq}; a later "
-                  "synced look shows it IS stored", file=sys.stderr)
+                raise LedgerError("do_not_stored", command=line, request_id=request_id, retry=retry) from None
+            print(f"{label('warning', args.lang)}: {messages.render('do_stored', {'seq': exc.seq}, args.lang)}",
+                  file=sys.stderr)
             event = table.game.events[exc.seq - 1]
         out(f"#{event.seq} {event_text(event)}")
         for text in event_lines(table.rules, event, args.lang):
             out("  " + text)
         show_head(table, args)
-        for warning in table.warnings:
-            print(f"{label('warning', args.lang)}: {warning}", file=sys.stderr)
+        warn(table, args.lang)
     finally:
         table.close()
 
@@ -175,8 +189,7 @@ def show_head(table, args):
 def cmd_state(args):
     table = open_game(db_path(args), readonly=True)
     try:
-        for warning in table.warnings:
-            print(f"{label('warning', args.lang)}: {warning}", file=sys.stderr)
+        warn(table, args.lang)
         legal = args.legal or args.as_player is not None
         actor = actor_of(table, args.as_player, args.lang)
         if args.json:
@@ -230,8 +243,7 @@ def cmd_verify(args):
         seq, _ = table.head()
         out(label("verified", args.lang, count=seq))
         show_head(table, args)
-        for warning in table.warnings:
-            print(f"{label('warning', args.lang)}: {warning}", file=sys.stderr)
+        warn(table, args.lang)
     finally:
         table.close()
 
@@ -240,7 +252,7 @@ def cmd_recover(args):
     table, report = recover_game(db_path(args), args.to)
     try:
         for line in report:
-            out(line)
+            out(say(line, args.lang))
         show_head(table, args)
     finally:
         table.close()
@@ -417,7 +429,7 @@ def main(argv=None):
         return exit_code(exc)
     except CompanionError as exc:
         key = {6: "ledger damaged", 7: "outcome unknown", 8: "disk full", 9: "halted"}.get(exit_code(exc), "error")
-        print(f"{label(key, args.lang)}: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"{label(key, args.lang)}: {' '.join(messages.render_error(exc, args.lang).split())}", file=sys.stderr)
         return exit_code(exc)
     except BrokenPipeError:
         # `companion history | head`: the reader left; nothing to say
@@ -426,8 +438,10 @@ def main(argv=None):
     except OSError as exc:
         # a file the command was pointed at (not the ledger, whose errors are LedgerErrors)
         full = exc.errno == errno.ENOSPC
-        print(f"{label('disk full' if full else 'error', args.lang)}: {exc.filename or ''}: "
-              f"{exc.strerror or exc}".replace(": : ", ": "), file=sys.stderr)
+        params = {"detail": exc.strerror or str(exc), "cause": cause_of(exc)}
+        text = messages.render("file_error", {"path": exc.filename, **params}, args.lang) if exc.filename \
+            else messages.render("os_error", params, args.lang)
+        print(f"{label('disk full' if full else 'error', args.lang)}: {text}", file=sys.stderr)
         return EXIT_DISK_FULL if full else EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(label("interrupted", args.lang), file=sys.stderr)

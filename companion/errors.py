@@ -1,8 +1,49 @@
 """The exception tree: expected operating errors versus broken invariants, and their exit codes."""
+import errno
+from typing import Any
 
 
 class CompanionError(Exception):
     """Root of every error the companion raises on purpose."""
+
+
+class Said(CompanionError):
+    """An error said as a message code with parameters, like a refusal (the ledger's, scripts', usage).
+
+    The words are chosen at the edge: `companion.messages.render_error(exc, language)` says it in
+    the screen's language. `str()` gives the English words (for logs, tracebacks and tests); that
+    is the only place an error reaches for the templates itself, and only when it is printed.
+    """
+
+    code: str
+    params: dict
+    language = "en"          # the language str() speaks
+    edition: Any = None      # the game's edition, when names in the message are its plots and cells
+
+    def __init__(self, code: str, **params):
+        self.code, self.params = code, params
+        super().__init__(code)
+
+    def __str__(self):
+        from companion.messages import render  # at print time only: messages imports the engine
+        return render(self.code, self.params, self.language, self.edition)
+
+
+class Message(str):
+    """A line for people (a warning, a line of a report) kept as its code and parameters.
+
+    As a str it is the English words; a screen in another language says it again with
+    `companion.messages.render(line.code, line.params, language)`.
+    """
+
+    code: str
+    params: dict
+
+    def __new__(cls, code: str, **params):
+        from companion.messages import render
+        line = super().__new__(cls, render(code, params, "en"))
+        line.code, line.params = code, params
+        return line
 
 
 class RuleViolation(CompanionError, ValueError):
@@ -34,8 +75,12 @@ class EditionError(BadInput):
         super().__init__(f"{source}: {key}: {problem}")
 
 
-class LedgerError(CompanionError, RuntimeError):
-    """The ledger file cannot be used now (no game in it, locked, read-only, another writer)."""
+class LedgerError(Said, RuntimeError):
+    """The ledger file cannot be used now (no game in it, locked, read-only, another writer).
+
+    Said as a message code with parameters (the file's path among them): `LedgerError("no_game",
+    path=...)`; companion/messages.py holds the words in every language.
+    """
 
 
 class LedgerDamaged(LedgerError):
@@ -57,10 +102,11 @@ class OutcomeUnknown(LedgerError):
     a retry with the same request id is always answered from the ledger.
     """
 
-    def __init__(self, message, seq=None, request_id=None, command=None):
+    def __init__(self, code, seq=None, request_id=None, command=None, **params):
         self.seq, self.request_id, self.command = seq, request_id, command
         self.write_failed = False     # the -wal write itself ran out of space (see Table.submit)
-        super().__init__(message)
+        known = {"seq": seq, "request_id": request_id, "command": command}
+        super().__init__(code, **{k: v for k, v in known.items() if v is not None}, **params)
 
 
 class InvariantViolation(CompanionError, AssertionError):
@@ -84,6 +130,16 @@ EXIT_UNKNOWN = 7        # the outcome of the last write is unknown: retry with t
 EXIT_DISK_FULL = 8      # the disk is full: nothing was written
 EXIT_HALTED = 9         # a broken invariant halted the bank (a bug)
 EXIT_INTERNAL = 70      # an unexpected exception: "internal error", traceback in the log
+
+
+def cause_of(exc: BaseException) -> str | None:
+    """The code naming what the OS or SQLite said (ENOENT, SQLITE_IOERR_SHORT_READ), for a message's
+    `detail` to be said in words (companion.messages.DETAILS); None when there is none."""
+    name = getattr(exc, "sqlite_errorname", None)
+    if isinstance(name, str):
+        return name
+    number = getattr(exc, "errno", None)
+    return errno.errorcode.get(number) if isinstance(number, int) else None
 
 
 def exit_code(exc: BaseException) -> int:

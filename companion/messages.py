@@ -15,6 +15,7 @@ companion/glossary.toml; every code a parameter carries (a pending decision, a d
 reason, a policy's colour, a building kind, ...) shown in words, never as its id.
 """
 from companion.engine.board import in_language
+from companion.headwords import head_words
 from companion.words import Formatter, Word, term
 
 EN = {
@@ -668,6 +669,248 @@ PUT_BACK = {
 EN.update(PUT_BACK["en"])
 RU.update(PUT_BACK["ru"])
 
+# ===== the edge's own codes: the ledger, the table service, scripts and the command line =====
+# The ledger (companion/ledger/) and the table (companion/table.py) raise LedgerError and its kinds
+# with a code and parameters (errors.Said); scripts (companion/script.py) say what failed on which
+# line; the command line (companion/cli.py) says what argparse found. A file's path, a command or
+# a word as typed stands as typed; what the machine says (an OS or SQLite error) is said in words
+# when its code is known (`detail` with its `cause`), else quoted as the machine said it.
+EDGE = {
+    "en": {
+        # ----- the ledger file (companion/ledger/store.py, schema.py) -----
+        "ledger_no_game": "{path} holds no game yet (start one with `companion new`)",
+        "ledger_folder": "{path} is a folder, not a game ledger",
+        "ledger_unreadable": "{path}: cannot be read ({detail})",
+        "ledger_not_sqlite": "{path} is not a companion ledger (not an SQLite database); it was left unchanged",
+        "ledger_foreign_file": "{path} is not a companion ledger (a damaged or foreign SQLite file); "
+                               "it was left unchanged",
+        "ledger_foreign_database": "{path} is not a companion ledger (another program's SQLite database); "
+                                   "it was left unchanged",
+        "ledger_not_utf8": "{path}: the ledger file is damaged (text that is not UTF-8): see `companion recover`",
+        "ledger_damaged_file": "{path}: the ledger file is damaged ({detail}): see `companion recover`",
+        "ledger_disk_full": "{path}: the disk is full: {doing}",
+        "ledger_busy": "{path}: another program holds the game too long (busy): try again",
+        "ledger_read_only": "{path}: the ledger is read-only here: {doing}",
+        "ledger_cannot_open": "{path}: cannot open the ledger or its -wal/-shm files (check the folder's "
+                              "permissions and free space): {doing}",
+        "ledger_failed": "{path}: {doing} ({detail})",
+        "ledger_old_schema": "{path} uses schema {found}: open it writable once (e.g. `companion do`) "
+                             "to bring it to schema {version}",
+        "ledger_wal_needs_write": "{path}: the game's -wal file holds events that need recovery, which needs "
+                                  "write access: mount it writable (or copy the folder) to read it",
+        "ledger_exists": "{path} already exists: choose another file for a new game",
+        "ledger_leftover": "{path}{suffix} is left over from another game: move it away first",
+        "ledger_open_read_only": "{path} is open read-only: nothing can be written",
+        "ledger_other_writer": "{path}: another program wrote to this game meanwhile ({detail}); "
+                               "nothing was written",
+        "ledger_write_unknown": "{path}: the disk failed while storing the write ({detail}): it may or may "
+                                "not be stored; nothing more is written until a later sync tells which",
+        "ledger_event_unknown": "{path}: the disk failed while storing event #{seq} ({command}) ({detail}): it "
+                                "may or may not be stored; nothing more is written until a later sync tells which",
+        "ledger_no_space": "{path}: the disk is full ({free} KiB free): nothing was written; free some space "
+                           "and repeat the command (with the same request id)",
+        "ledger_no_settings": "{path}: the game's settings are missing: see `companion recover`",
+        "ledger_schema_missing": "{path}: the ledger's schema was changed ({object} is missing): "
+                                 "see `companion recover`",
+        "ledger_schema_added": "{path}: the ledger's schema was changed ({object} was added): "
+                               "see `companion recover`",
+        "ledger_event_damaged": "{path}: event {seq} is damaged: see `companion recover`",
+        "ledger_postings_changed": "{path}: the postings of event {seq} were changed after it was written: "
+                                   "see `companion recover`",
+        "ledger_postings_orphaned": "{path}: postings for event {seq} have no event",
+        "ledger_events_missing": "{path}: events are missing (the ledger holds {count:p:event|events} numbered "
+                                 "{first} to {last}): see `companion recover`",
+        "ledger_hash_mismatch": "{path}: event {seq} does not match its hash: the ledger was changed after it "
+                                "was written; see `companion recover`",
+        "ledger_request_changed": "{path}: event {seq}'s request id was changed: see `companion recover`",
+        "ledger_not_empty": "this SQLite file already holds tables: it is not an empty ledger",
+        "ledger_schema_1": "{path} was written by an older companion (schema 1, before the hash chain): copy "
+                           "it into a new file with `companion recover --db {path} --to NEW`",
+        "ledger_newer": "{path} was written by a newer companion (schema {version}, this one knows "
+                        "{supported}): update the companion",
+        "ledger_bad_version": "{path} has a companion mark but schema version {version}: not a ledger",
+        # ----- the table service (companion/table.py): opening, writing, the anchor, recovery -----
+        "table_unresolved": "{unknown} (resolve it first)",
+        "table_disk_full": "{path}: the disk is full: event #{seq} was not written; free some space and "
+                           "repeat the command (with the same request id)",
+        "table_anchor_not_marked": "the anchor could not be marked done ({detail})",
+        "table_backup_failed": "the backup beside the ledger failed: {detail}",
+        "table_went_back": "{path}: the ledger went back from event {had} to {seq} while the game was open: "
+                           "see `companion recover`",
+        "table_off_chain": "{path}: event {seq} does not follow the chain this table holds: "
+                           "see `companion recover`",
+        "table_sync_failed": "{unknown} (a later sync failed too: {error})",
+        "table_not_reopened": "{unknown} (the ledger cannot be reopened yet: {error})",
+        "anchor_forked": "{path}: event {seq} differs from the one this machine stored (the ledger was "
+                         "rewritten or forked): see `companion recover`",
+        "anchor_went_back": "{path}: the ledger went back: it ends at event {seq}, but this machine stored "
+                            "event {anchored} (an older copy, or events deleted): see `companion recover`",
+        "anchor_went_far_back": "{path}: the ledger went back: it ends at event {seq}, but this machine "
+                                "stored up to event {anchored}: see `companion recover`",
+        "anchor_foreign_events": "{path}: events {start}-{seq} were not written by this machine's companion "
+                                 "(added by hand or by another copy): see `companion recover`",
+        "table_no_anchor": "this machine holds no anchor for this game: a ledger cut short or rewritten "
+                           "elsewhere could not be noticed; compare the head words",
+        "table_create_unknown": "{path}: the disk failed while the game was being created; nothing was kept: "
+                                "start it again",
+        "table_create_failed": "{path}: the game could not be created ({detail}); nothing was kept",
+        "table_settings_lack": "{path}: the game's settings lack {key}: see `companion recover`",
+        "table_postings_differ": "{path}: the postings table's sums differ from the events (it was changed "
+                                 "after they were written): see `companion recover`",
+        "table_kept_changing": "{path}: the game kept changing while it was read: try again",
+        "table_edition_copies_differ": "{path}: the stored edition's text and its parsed copy differ",
+        "table_edition_broken": "{path}: the stored edition is broken ({detail}): see `companion recover`",
+        "table_edition_mismatch": "{path}: the stored edition is '{stored_edition}', the settings say "
+                                  "'{settings_edition}'",
+        "table_rules_version": "{path} was written under rules version {written}; this companion has rules "
+                               "version {current} and replays it differently ({detail}): open it with a "
+                               "companion of rules version {written}",
+        "table_checkpoint_hash": "{path}: the checkpoint at event {seq} does not match its hash: "
+                                 "see `companion recover`",
+        "table_checkpoint_unreadable": "{path}: the checkpoint at event {seq} cannot be read ({detail})",
+        "recover_unreadable": "{path}: nothing can be read ({detail})",
+        "recover_no_settings": "{path}: the game's settings cannot be read ({detail}); nothing to recover",
+        "recover_incomplete_settings": "{path}: the game's settings are incomplete; nothing to recover",
+        "recover_nothing": "{path}: no event can be verified here or in a backup ({errors}): nothing to recover",
+        "recover_no_start": "{path}: the game's start cannot be read ({error}); nothing to recover",
+        "recover_done": "recovered {count:p:event|events} from {source} into {new_path}, a new game (recovered "
+                        "from game {game} ({path}) at event {seq}, head {head})",
+        "recover_left_out": "events {start}-{end} were not written by this machine: left out",
+        "recover_lost": "this machine stored up to event {anchored}; events {start}-{end} are lost: "
+                        "enter them again",
+        "recover_differs": "the ledger's events differ from what this machine stored at event {anchored}: the "
+                           "recovered events are as the file holds them; check them",
+        "recover_stopped": "event {seq} ({command}) no longer applies: recovery stops before it",
+        # ----- companion do (companion/cli.py) and files the command line names -----
+        "do_unknown_retry": "{unknown} When the disk works again, run `companion do --request-id {request_id} "
+                            "{retry}`: it is answered from the ledger and never booked twice",
+        "do_not_stored": "the disk failed while storing `{command}`, and a later synced look shows it was NOT "
+                         "stored: nothing was booked; repeat it with `companion do --request-id {request_id} "
+                         "{retry}`",
+        "do_stored": "the disk failed while storing event #{seq}; a later synced look shows it IS stored",
+        "file_error": "{path}: {detail}",
+        "os_error": "{detail}",
+    },
+    "ru": {
+        "ledger_no_game": "В файле {path} ещё нет игры (начните её командой `companion new`)",
+        "ledger_folder": "{path} — это папка, а не журнал игры",
+        "ledger_unreadable": "{path}: файл не удаётся прочитать ({detail})",
+        "ledger_not_sqlite": "{path} — не журнал игры (это не база данных SQLite); файл не тронут",
+        "ledger_foreign_file": "{path} — не журнал игры (повреждённый или чужой файл SQLite); файл не тронут",
+        "ledger_foreign_database": "{path} — не журнал игры (база данных SQLite другой программы); "
+                                   "файл не тронут",
+        "ledger_not_utf8": "{path}: файл журнала повреждён (текст не в кодировке UTF-8): см. `companion recover`",
+        "ledger_damaged_file": "{path}: файл журнала повреждён ({detail}): см. `companion recover`",
+        "ledger_disk_full": "{path}: диск заполнен: {doing}",
+        "ledger_busy": "{path}: другая программа слишком долго занимает игру: повторите попытку",
+        "ledger_read_only": "{path}: здесь журнал доступен только для чтения: {doing}",
+        "ledger_cannot_open": "{path}: не удаётся открыть журнал или его файлы `-wal` и `-shm` (проверьте права "
+                              "на папку и свободное место): {doing}",
+        "ledger_failed": "{path}: {doing} ({detail})",
+        "ledger_old_schema": "Журнал {path} в схеме {found}: откройте его один раз на запись (например, "
+                             "`companion do`), чтобы перевести на схему {version}",
+        "ledger_wal_needs_write": "{path}: в файле `-wal` есть события, которые надо восстановить, а для этого "
+                                  "нужен доступ на запись: подключите диск на запись (или скопируйте папку), "
+                                  "чтобы прочитать игру",
+        "ledger_exists": "Файл {path} уже существует: для новой игры выберите другой файл",
+        "ledger_leftover": "Файл {path}{suffix} остался от другой игры: сначала уберите его",
+        "ledger_open_read_only": "Журнал {path} открыт только для чтения: записать ничего нельзя",
+        "ledger_other_writer": "{path}: тем временем в эту игру записала другая программа ({detail}); "
+                               "ничего не записано",
+        "ledger_write_unknown": "{path}: сбой диска во время записи ({detail}): неизвестно, сохранилась ли она; "
+                                "больше ничего не записывается, пока следующая синхронизация этого не покажет",
+        "ledger_event_unknown": "{path}: сбой диска во время записи события {seq} (`{command}`) ({detail}): "
+                                "неизвестно, сохранилось ли оно; больше ничего не записывается, пока следующая "
+                                "синхронизация этого не покажет",
+        "ledger_no_space": "{path}: диск заполнен (свободно {free} КиБ): ничего не записано; освободите место "
+                           "и повторите команду (с тем же номером запроса)",
+        "ledger_no_settings": "{path}: нет настроек игры: см. `companion recover`",
+        "ledger_schema_missing": "{path}: схема журнала изменена (нет {object}): см. `companion recover`",
+        "ledger_schema_added": "{path}: схема журнала изменена (добавлено лишнее: {object}): "
+                               "см. `companion recover`",
+        "ledger_event_damaged": "{path}: событие {seq} повреждено: см. `companion recover`",
+        "ledger_postings_changed": "{path}: проводки события {seq} изменены после его записи: "
+                                   "см. `companion recover`",
+        "ledger_postings_orphaned": "{path}: есть проводки события {seq}, а самого события нет",
+        "ledger_events_missing": "{path}: не хватает событий (в журнале {count:p:событие|события|событий} "
+                                 "с номерами от {first} до {last}): см. `companion recover`",
+        "ledger_hash_mismatch": "{path}: событие {seq} не сходится со своим хешем: журнал изменили после "
+                                "записи; см. `companion recover`",
+        "ledger_request_changed": "{path}: у события {seq} изменён номер запроса: см. `companion recover`",
+        "ledger_not_empty": "В этом файле SQLite уже есть таблицы: это не пустой журнал",
+        "ledger_schema_1": "Журнал {path} записан старой версией программы (схема 1, ещё без цепочки хешей): "
+                           "перенесите его в новый файл командой `companion recover --db {path} --to НОВЫЙ`",
+        "ledger_newer": "Журнал {path} записан более новой версией программы (схема {version}, а эта версия "
+                        "знает схему {supported}): обновите программу",
+        "ledger_bad_version": "У файла {path} метка журнала игры, но версия схемы {version}: это не журнал",
+        "table_unresolved": "{unknown} (сначала выясните, чем кончилась запись)",
+        "table_disk_full": "{path}: диск заполнен: событие {seq} не записано; освободите место и повторите "
+                           "команду (с тем же номером запроса)",
+        "table_anchor_not_marked": "Якорь не удалось отметить как завершённый ({detail})",
+        "table_backup_failed": "Резервную копию рядом с журналом сделать не удалось: {detail}",
+        "table_went_back": "{path}: пока игра была открыта, журнал откатился с события {had} на событие {seq}: "
+                           "см. `companion recover`",
+        "table_off_chain": "{path}: событие {seq} не продолжает цепочку хешей, известную этому столу: "
+                           "см. `companion recover`",
+        "table_sync_failed": "{unknown} (следующая синхронизация тоже не удалась: {error})",
+        "table_not_reopened": "{unknown} (журнал пока не удаётся открыть заново: {error})",
+        "anchor_forked": "{path}: событие {seq} не совпадает с записанным на этом устройстве (журнал переписан "
+                         "или раздвоился): см. `companion recover`",
+        "anchor_went_back": "{path}: журнал откатился: он кончается событием {seq}, а на этом устройстве "
+                            "записано событие {anchored} (старая копия или удалённые события): "
+                            "см. `companion recover`",
+        "anchor_went_far_back": "{path}: журнал откатился: он кончается событием {seq}, а на этом устройстве "
+                                "записаны события до {anchored} включительно: см. `companion recover`",
+        "anchor_foreign_events": "{path}: события {start}–{seq} записаны не этой программой на этом устройстве "
+                                 "(добавлены вручную или другой копией): см. `companion recover`",
+        "table_no_anchor": "На этом устройстве нет якоря этой игры: укороченный или переписанный в другом месте "
+                           "журнал не заметить; сверьте слова последнего события",
+        "table_create_unknown": "{path}: сбой диска при создании игры; ничего не сохранено: начните игру заново",
+        "table_create_failed": "{path}: игру не удалось создать ({detail}); ничего не сохранено",
+        "table_settings_lack": "{path}: в настройках игры нет ключа `{key}`: см. `companion recover`",
+        "table_postings_differ": "{path}: суммы в таблице проводок расходятся с событиями (таблицу изменили "
+                                 "после их записи): см. `companion recover`",
+        "table_kept_changing": "{path}: игра всё время менялась, пока её читали: повторите попытку",
+        "table_edition_copies_differ": "{path}: сохранённый текст издания расходится с его разобранной копией",
+        "table_edition_broken": "{path}: сохранённое издание испорчено ({detail}): см. `companion recover`",
+        "table_edition_mismatch": "{path}: сохранено издание `{stored_edition}`, а в настройках указано "
+                                  "`{settings_edition}`",
+        "table_rules_version": "Журнал {path} записан по правилам версии {written}, а у этой программы правила "
+                               "версии {current}, и она воспроизводит его иначе ({detail}): откройте его "
+                               "программой с правилами версии {written}",
+        "table_checkpoint_hash": "{path}: контрольная точка на событии {seq} не сходится со своим хешем: "
+                                 "см. `companion recover`",
+        "table_checkpoint_unreadable": "{path}: контрольную точку на событии {seq} не удаётся прочитать "
+                                       "({detail})",
+        "recover_unreadable": "{path}: ничего не удаётся прочитать ({detail})",
+        "recover_no_settings": "{path}: настройки игры не удаётся прочитать ({detail}); восстанавливать нечего",
+        "recover_incomplete_settings": "{path}: настройки игры неполны; восстанавливать нечего",
+        "recover_nothing": "{path}: ни одно событие не проходит проверку ни здесь, ни в резервной копии "
+                           "({errors}): восстанавливать нечего",
+        "recover_no_start": "{path}: начало игры не удаётся прочитать ({error}); восстанавливать нечего",
+        "recover_done": "Восстановлено {count:p:событие|события|событий} из {source} в новую игру {new_path} "
+                        "(исходная игра `{game}` ({path}), событие {seq}, слова последнего события: {head})",
+        "recover_left_out": "События {start}–{end} записаны не на этом устройстве: они не перенесены",
+        "recover_lost": "На этом устройстве записаны события до {anchored} включительно; события {start}–{end} "
+                        "потеряны: введите их заново",
+        "recover_differs": "События журнала расходятся с записанным на этом устройстве на событии {anchored}: "
+                           "события восстановлены такими, как они есть в файле; проверьте их",
+        "recover_stopped": "Событие {seq} (`{command}`) больше не применяется: восстановление остановлено "
+                           "перед ним",
+        "do_unknown_retry": "{unknown}. Когда диск снова заработает, выполните `companion do --request-id "
+                            "{request_id} {retry}`: ответ придёт из журнала, дважды ничего не запишется",
+        "do_not_stored": "Сбой диска при записи `{command}`, и следующая синхронизированная проверка показала, "
+                         "что команда НЕ записана: ничего не проведено; повторите её: `companion do "
+                         "--request-id {request_id} {retry}`",
+        "do_stored": "Сбой диска при записи события {seq}; следующая синхронизированная проверка показала, "
+                     "что оно ЗАПИСАНО",
+        "file_error": "{path}: {detail}",
+        "os_error": "{detail}",
+    },
+}
+EN.update(EDGE["en"])
+RU.update(EDGE["ru"])
+
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
 
@@ -734,6 +977,44 @@ NOTHING = {"en": "-", "ru": "ничего"}
 UNKNOWN = {"en": "-", "ru": "—"}
 AND = {"en": ", ", "ru": " и "}
 OR = {"en": ", ", "ru": " или "}
+
+# ----- the edge's parameters (EDGE above) ---------------------------------------------------------
+# what the ledger was doing when it failed (`doing`)
+DOING = {
+    "en": {"open": "cannot open the ledger", "create": "cannot create the ledger", "read": "cannot read the ledger",
+           "write": "the event was not written"},
+    "ru": {"open": "журнал не удаётся открыть", "create": "журнал не удаётся создать",
+           "read": "журнал не удаётся прочитать", "write": "событие не записано"},
+}
+# what the operating system or SQLite said (`detail`), by its code (`cause`: an errno name, an SQLite
+# error name, or one of ours); a code not listed shows the machine's own words (quoted in Russian)
+DETAILS = {
+    "en": {"disk_full": "the disk is full"},
+    "ru": {"disk_full": "диск заполнен", "nul_in_path": "в пути есть нулевой байт",
+           "ENOENT": "нет такого файла или папки", "EACCES": "нет доступа", "EPERM": "операция не разрешена",
+           "EISDIR": "это папка", "ENOTDIR": "часть пути — не папка", "EROFS": "файловая система только для чтения",
+           "ENOSPC": "на диске нет места", "EDQUOT": "превышена дисковая квота", "EIO": "ошибка ввода-вывода",
+           "ENAMETOOLONG": "слишком длинное имя файла", "ELOOP": "слишком много символических ссылок",
+           "EMFILE": "открыто слишком много файлов", "EBUSY": "ресурс занят", "EEXIST": "файл уже существует",
+           "EINVAL": "недопустимое значение",
+           "SQLITE_IOERR": "ошибка ввода-вывода на диске", "SQLITE_CORRUPT": "база данных повреждена",
+           "SQLITE_NOTADB": "это не база данных", "SQLITE_FULL": "диск заполнен",
+           "SQLITE_CANTOPEN": "файл не открывается", "SQLITE_READONLY": "файл доступен только для чтения",
+           "SQLITE_BUSY": "файл занят другой программой", "SQLITE_LOCKED": "таблица заблокирована",
+           "SQLITE_PERM": "нет доступа", "SQLITE_NOMEM": "не хватает памяти",
+           "SQLITE_CONSTRAINT": "нарушено ограничение базы данных"},
+}
+# a schema entry that was removed (genitive: «нет таблицы») or added (nominative)
+SCHEMA_ENTRIES = {"ru": {"table": ("таблица", "таблицы"), "trigger": ("триггер", "триггера"),
+                         "index": ("индекс", "индекса"), "view": ("представление", "представления")}}
+# `expect mortgaged|detained|alive`, and the yes/no/none of expected values
+FLAGS = {"ru": {"mortgaged": "в залоге", "detained": "задержание", "alive": "в игре"}}
+ANSWERS = {"ru": {"yes": "да", "no": "нет", "none": "нет"}}
+# the value argparse wanted (`invalid int value`)
+VALUE_TYPES = {"ru": {"int": "целое число", "float": "число"}}
+NOTHING_READABLE = {"en": "nothing readable", "ru": "читать нечего"}
+# words as typed (commands, options, argparse's names): listed plainly in English, `quoted` in Russian
+TYPED_LISTS = ("choices", "known", "accounts", "names", "matches", "codes")
 
 # the terminal's own labels (companion/cli.py, companion/view.py, companion/script.py)
 LABELS = {
@@ -954,12 +1235,89 @@ def _bounds(params, language):
     return f"{low} to {high}" if high is not None else f"at least {low}"
 
 
+def said(value, language="en", edition=None):
+    """A message inside a message (an error's cause, a script line's problem) in the language: a coded
+    error, refusal, Note or errors.Message in words; any other error as its own one-line text."""
+    if hasattr(value, "code") and hasattr(value, "params") and isinstance(value.params, dict):
+        return render(value.code, value.params, language, getattr(value, "edition", None) or edition)
+    if isinstance(value, BaseException):
+        return " ".join(str(value).split())
+    return value
+
+
+def detail_words(value, cause, language="en"):
+    """What the operating system or SQLite said, in words when its code (`cause`) is known: the
+    longest known prefix of an SQLite extended code (SQLITE_IOERR_SHORT_READ is an SQLITE_IOERR);
+    else as the machine said it (quoted in Russian: it is not Russian)."""
+    words = DETAILS[_lang(language)]
+    name = cause or ""
+    while name:
+        if name in words:
+            return words[name]
+        name = name.rpartition("_")[0] if name.startswith("SQLITE_") else ""
+    text = " ".join(str(value or "").split())
+    return f"`{text}`" if language == "ru" and text else text
+
+
+def _typed_list(values, language, joiner=", "):
+    values = [str(v) for v in values]
+    if not values:
+        return NOTHING[language]
+    return joiner.join(f"`{v}`" for v in values) if language == "ru" else joiner.join(values)
+
+
+def _edge_param(code, key, value, params, lang, edition):
+    """A parameter of the edge's codes (EDGE) as shown; NotImplemented for any other."""
+    ru = lang == "ru"
+    if value is None:
+        return UNKNOWN[lang]
+    if key in ("unknown", "error", "refusal", "problem"):
+        return said(value, lang, edition)
+    if key == "errors":
+        return "; ".join(str(said(v, lang, edition)) for v in value) or NOTHING_READABLE[lang]
+    if key == "detail":
+        return detail_words(value, params.get("cause"), lang)
+    if key == "doing":
+        return DOING[lang].get(value, value)
+    if key == "head":
+        return head_words(value, lang)
+    if key == "codes" and isinstance(value, (list, tuple)):     # message codes: the script language
+        return ", ".join(f"`{v}`" for v in value) or NOTHING[lang]
+    if key in TYPED_LISTS and isinstance(value, (list, tuple)):
+        return _typed_list(value, lang)
+    if key == "words" and isinstance(value, (list, tuple)):
+        return f"`{' '.join(value)}`" if ru else " ".join(value)
+    if key in ("got_cell", "want_cell"):
+        return inner_quotes(cell_name(edition, value, lang), lang)
+    if not ru:
+        return value                            # the rest are shown as typed in English
+    if key == "account":
+        return party(value, lang)
+    if key in ("actual", "wanted") and isinstance(value, str):
+        return ANSWERS["ru"].get(value, value)
+    if key == "got_pending":
+        return NOTHING[lang] if value == "none" else pending_words(value, lang, edition)
+    if key == "held_item":
+        return item_word(value, lang) if value in ITEMS[lang] or value in POLICIES else f"`{value}`"
+    if key == "flag":
+        return FLAGS["ru"].get(value, value)
+    if key == "type":
+        return VALUE_TYPES["ru"].get(value, "другое значение")
+    return value
+
+
+EDGE_KEYS = {"unknown", "error", "refusal", "problem", "errors", "detail", "doing", "head", "words", "account",
+             "actual", "wanted", "got_pending", "got_cell", "want_cell", "held_item", "flag", "type", *TYPED_LISTS}
+
+
 def shown_params(code, params, language="en", edition=None):
     """The parameters of a message as its templates show them: names, words, and derived ones."""
     lang = _lang(language)
     shown = {}
     for key, value in params.items():
-        if key in ("plot", "cell"):
+        if key in EDGE_KEYS:
+            value = _edge_param(code, key, value, params, lang, edition)
+        elif key in ("plot", "cell"):
             value = inner_quotes(cell_name(edition, value, lang), lang)
         elif key in PARTY_KEYS:
             value = party(value, lang)
@@ -1020,11 +1378,18 @@ def shown_params(code, params, language="en", edition=None):
     if code == "pending_first":
         who = params.get("player")
         shown["whose"] = f" ({who})" if who else ""
+    if code in ("ledger_schema_missing", "ledger_schema_added"):
+        entry, name = params.get("entry"), params.get("name")
+        if lang == "ru" and entry in SCHEMA_ENTRIES["ru"]:
+            forms = SCHEMA_ENTRIES["ru"][entry]
+            shown["object"] = f"{forms[code == 'ledger_schema_missing']} `{name}`"
+        else:
+            shown["object"] = f"{entry} {name}" if lang == "en" else f"`{entry} {name}`"
     return shown
 
 
 # derived parameter -> the engine's parameters it is made from (tests: templates ask only for these)
-DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",)}
+DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "object": ("entry", "name")}
 
 
 def render(code, params, language="en", edition=None):
@@ -1041,4 +1406,8 @@ def render(code, params, language="en", edition=None):
 
 
 def render_error(exc, language="en", edition=None):
-    return render(exc.code, exc.params, language, edition)
+    """An error in words: a refusal or a coded error (errors.Said) from its code; any other error
+    (an edition file's, a bad option's) as its own text, on one line."""
+    if getattr(exc, "code", None) is None:
+        return " ".join(str(exc).split())
+    return render(exc.code, exc.params, language, getattr(exc, "edition", None) or edition)

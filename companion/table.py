@@ -39,8 +39,10 @@ from companion.errors import (
     InvariantViolation,
     LedgerDamaged,
     LedgerError,
+    Message,
     OutcomeUnknown,
     RuleViolation,
+    cause_of,
     check,
 )
 from companion.headwords import head_words
@@ -113,7 +115,7 @@ class Table:
         self.meta = meta
         self.halted: str | None = None
         self.unknown: OutcomeUnknown | None = None
-        self.warnings: list[str] = []
+        self.warnings: list[Message] = []  # said at the edge in its language (Message: code, params)
 
     @property
     def state(self):
@@ -165,7 +167,11 @@ class Table:
             raise InvariantViolation(f"the bank is halted: {self.halted}")
         if self.unknown is not None:
             raise OutcomeUnknown(
-                f"{self.unknown} (resolve it first)", self.unknown.seq, self.unknown.request_id, self.unknown.command
+                "table_unresolved",
+                self.unknown.seq,
+                self.unknown.request_id,
+                self.unknown.command,
+                unknown=self.unknown,
             )
         actor = self.actor_name(actor)
         recovering = submitted is not None
@@ -202,10 +208,7 @@ class Table:
                 self.ledger.set_anchor(Anchor(row.event.seq, row.hash, self.head_hash))
         except OutcomeUnknown as exc:
             if exc.write_failed and self._absent_after_reopen(request_id):
-                raise DiskFull(
-                    f"{self.ledger.path}: the disk is full: event #{exc.seq} was not written; "
-                    "free some space and repeat the command (with the same request id)"
-                ) from None
+                raise DiskFull("table_disk_full", path=self.ledger.path, seq=exc.seq) from None
             self.unknown = exc
             raise
         except InvariantViolation as exc:
@@ -231,7 +234,7 @@ class Table:
         try:
             self.ledger.set_anchor(anchor, sync=False)
         except OSError as exc:  # the event is stored; only the fork check of this one event is lost
-            self.warnings.append(f"the anchor could not be marked done ({exc.strerror})")
+            self.warnings.append(Message("table_anchor_not_marked", detail=exc.strerror, cause=cause_of(exc)))
 
     def _row_for(self, proposal: Proposal, actor: str, request_id: str, submitted: str):
         event = proposal.event
@@ -247,20 +250,14 @@ class Table:
         n = self.ledger.last_seq()
         have = len(self.game.events)
         if n < have:
-            raise LedgerDamaged(
-                f"{self.ledger.path}: the ledger went back from event {have} to {n} "
-                "while the game was open: see `companion recover`"
-            )
+            raise LedgerDamaged("table_went_back", path=self.ledger.path, had=have, seq=n)
         if n == have:
             return
         rows = self.ledger.rows(have, n)
         for row in rows:
             h = row.chain_hash(self.head_hash)
             if h != row.hash:
-                raise LedgerDamaged(
-                    f"{self.ledger.path}: event {row.event.seq} does not follow the chain "
-                    "this table holds: see `companion recover`"
-                )
+                raise LedgerDamaged("table_off_chain", path=self.ledger.path, seq=row.event.seq)
             self.game.replay_onto([row.event])
             self.head_seq, self.head_hash = row.event.seq, row.hash
 
@@ -294,14 +291,11 @@ class Table:
             self.ledger.record_resolution(unknown.request_id, unknown.seq or 0, stored, unknown.command or "")
         except OutcomeUnknown as exc:
             raise OutcomeUnknown(
-                f"{unknown} (a later sync failed too: {exc})", unknown.seq, unknown.request_id, unknown.command
+                "table_sync_failed", unknown.seq, unknown.request_id, unknown.command, unknown=unknown, error=exc
             ) from None
         except CompanionError as exc:
             raise OutcomeUnknown(
-                f"{unknown} (the ledger cannot be reopened yet: {exc})",
-                unknown.seq,
-                unknown.request_id,
-                unknown.command,
+                "table_not_reopened", unknown.seq, unknown.request_id, unknown.command, unknown=unknown, error=exc
             ) from None
         self.unknown = None
         self.refresh()
@@ -311,7 +305,7 @@ class Table:
         try:
             self.ledger.backup(self.ledger.path + ".backup")
         except (OSError, sqlite3.Error) as exc:  # a backup never stops the game
-            self.warnings.append(f"the backup beside the ledger failed: {exc}")
+            self.warnings.append(Message("table_backup_failed", detail=str(exc), cause=cause_of(exc)))
 
     # ----- reading -------------------------------------------------------------------------
 
@@ -341,32 +335,16 @@ def check_anchor(path: str, anchor: Anchor, n: int, head: str) -> None:
     """The ledger (n events, head hash) against this machine's anchor; LedgerDamaged if they disagree."""
     if anchor.seq == n:
         if anchor.head != head:
-            raise LedgerDamaged(
-                f"{path}: event {n} differs from the one this machine stored (the ledger "
-                "was rewritten or forked): see `companion recover`"
-            )
+            raise LedgerDamaged("anchor_forked", path=path, seq=n)
     elif anchor.seq == n + 1 and anchor.done:
-        raise LedgerDamaged(
-            f"{path}: the ledger went back: it ends at event {n}, but this machine "
-            f"stored event {anchor.seq} (an older copy, or events deleted): "
-            "see `companion recover`"
-        )
+        raise LedgerDamaged("anchor_went_back", path=path, seq=n, anchored=anchor.seq)
     elif anchor.seq == n + 1:
         if anchor.prev != head:
-            raise LedgerDamaged(
-                f"{path}: event {n} differs from the one this machine stored (the ledger "
-                "was rewritten or forked): see `companion recover`"
-            )
+            raise LedgerDamaged("anchor_forked", path=path, seq=n)
     elif anchor.seq > n + 1:
-        raise LedgerDamaged(
-            f"{path}: the ledger went back: it ends at event {n}, but this machine "
-            f"stored up to event {anchor.seq}: see `companion recover`"
-        )
+        raise LedgerDamaged("anchor_went_far_back", path=path, seq=n, anchored=anchor.seq)
     else:
-        raise LedgerDamaged(
-            f"{path}: events {anchor.seq + 1}-{n} were not written by this machine's "
-            "companion (added by hand or by another copy): see `companion recover`"
-        )
+        raise LedgerDamaged("anchor_foreign_events", path=path, start=anchor.seq + 1, seq=n)
 
 
 # ----- starting and opening games -------------------------------------------------------------
@@ -427,11 +405,9 @@ def new_game(
             except OSError:
                 pass
         if isinstance(exc, OutcomeUnknown):
-            raise LedgerError(
-                f"{path}: the disk failed while the game was being created; nothing was kept: start it again"
-            ) from None
+            raise LedgerError("table_create_unknown", path=str(path)) from None
         if isinstance(exc, OSError):
-            raise LedgerError(f"{path}: the game could not be created ({exc.strerror}); nothing was kept") from None
+            raise LedgerError("table_create_failed", path=str(path), detail=exc.strerror, cause=cause_of(exc)) from None
         raise
     return Table(ledger, game, (1, row.hash), meta)
 
@@ -459,7 +435,7 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             meta = ledger.meta()
             missing = [k for k in ("game_id", "edition_text", "rules_version", "edition_id") if k not in meta]
             if missing:
-                raise LedgerDamaged(f"{ledger.path}: the game's settings lack {missing[0]}: see `companion recover`")
+                raise LedgerDamaged("table_settings_lack", path=ledger.path, key=missing[0])
             summary = ledger.verify_chain(meta, postings=full_replay)
             anchor = None if ledger.memory else ledger.anchor()
             if anchor != before:
@@ -468,10 +444,7 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             if anchor is not None:
                 check_anchor(ledger.path, anchor, summary["count"], summary["head"])
             elif not ledger.memory:
-                warnings.append(
-                    "this machine holds no anchor for this game: a ledger cut short or "
-                    "rewritten elsewhere could not be noticed; compare the head words"
-                )
+                warnings.append(Message("table_no_anchor"))
             rules = _stored_rules(ledger, meta, reparse=full_replay)
             game = _rebuild(ledger, rules, meta, summary, full_replay)
             stored = {k: v for k, v in ledger.balances().items() if v}
@@ -479,10 +452,7 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
             if stored != derived:
                 # the events (chain-checked) replayed to the derived balances: the postings table is off
                 ledger.check_postings()
-                raise LedgerDamaged(
-                    f"{ledger.path}: the postings table's sums differ from the events "
-                    "(it was changed after they were written): see `companion recover`"
-                )
+                raise LedgerDamaged("table_postings_differ", path=ledger.path)
         table = Table(ledger, game, (summary["count"], summary["head"]), meta)
         table.warnings.extend(warnings)
         if anchor is None and not ledger.readonly and not ledger.memory:
@@ -490,7 +460,7 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
                 if ledger.last_seq() == summary["count"]:
                     ledger.set_anchor(Anchor(summary["count"], summary["head"], summary["prev"], done=True))
         return table
-    raise LedgerError(f"{ledger.path}: the game kept changing while it was read: try again")
+    raise LedgerError("table_kept_changing", path=ledger.path)
 
 
 def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
@@ -502,16 +472,13 @@ def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
         else:
             edition = parse_edition(meta["edition_text"], source)
             if "edition_data" in meta and json.loads(meta["edition_data"]) != tomllib.loads(edition.text):
-                raise LedgerDamaged(f"{ledger.path}: the stored edition's text and its parsed copy differ")
+                raise LedgerDamaged("table_edition_copies_differ", path=ledger.path)
     except ValueError as exc:
-        if isinstance(exc, EditionError):
-            raise LedgerDamaged(
-                f"{ledger.path}: the stored edition is broken ({exc.key}: {exc.problem}): see `companion recover`"
-            ) from None
-        raise LedgerDamaged(f"{ledger.path}: the stored edition is broken ({exc}): see `companion recover`") from None
+        detail = f"{exc.key}: {exc.problem}" if isinstance(exc, EditionError) else str(exc)
+        raise LedgerDamaged("table_edition_broken", path=ledger.path, detail=detail) from None
     if edition.id != meta["edition_id"]:
         raise LedgerDamaged(
-            f"{ledger.path}: the stored edition is '{edition.id}', the settings say '{meta['edition_id']}'"
+            "table_edition_mismatch", path=ledger.path, stored_edition=edition.id, settings_edition=meta["edition_id"]
         )
     return rules_for(edition)
 
@@ -524,9 +491,7 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
             return _replay_all(ledger, rules, n)
         except InvariantViolation as exc:
             raise LedgerError(
-                f"{ledger.path} was written under rules version {written_under}; this "
-                f"companion has rules version {RULES_VERSION} and replays it differently "
-                f"({exc}): open it with a companion of rules version {written_under}"
+                "table_rules_version", path=ledger.path, written=written_under, current=RULES_VERSION, detail=str(exc)
             ) from None
     if full_replay:
         return _replay_all(ledger, rules, n)
@@ -536,13 +501,11 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
         return _replay_all(ledger, rules, n)
     seq, text, state_hash = found
     if chain.text_hash(text) != state_hash:
-        raise LedgerDamaged(
-            f"{ledger.path}: the checkpoint at event {seq} does not match its hash: see `companion recover`"
-        )
+        raise LedgerDamaged("table_checkpoint_hash", path=ledger.path, seq=seq)
     try:
         state = state_from_text(text)
     except (ValueError, KeyError, TypeError) as exc:
-        raise LedgerDamaged(f"{ledger.path}: the checkpoint at event {seq} cannot be read ({exc})") from None
+        raise LedgerDamaged("table_checkpoint_unreadable", path=ledger.path, seq=seq, detail=str(exc)) from None
     reversed_ = {target for target, undo in summary["reversed"].items() if undo <= seq}
     game = Game.resume(rules, EventLog(ledger, seq), state, reversed_)
     try:
@@ -586,11 +549,11 @@ def _salvage(path: str, state_dir=None) -> tuple[dict, list[EventRow]]:
             if os.path.exists(path + "-wal"):
                 shutil.copyfile(path + "-wal", copy + "-wal")
         except OSError as exc:
-            raise LedgerError(f"{path}: cannot be read ({exc.strerror})") from None
+            raise LedgerError("ledger_unreadable", path=path, detail=exc.strerror, cause=cause_of(exc)) from None
         try:
             conn = sqlite3.connect(copy, isolation_level=None)
         except sqlite3.Error as exc:
-            raise LedgerDamaged(f"{path}: nothing can be read ({exc})") from None
+            raise LedgerDamaged("recover_unreadable", path=path, detail=str(exc), cause=cause_of(exc)) from None
         try:
             return _salvage_rows(conn, path)
         finally:
@@ -601,9 +564,9 @@ def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     except sqlite3.Error as exc:
-        raise LedgerDamaged(f"{path}: the game's settings cannot be read ({exc}); nothing to recover") from None
+        raise LedgerDamaged("recover_no_settings", path=path, detail=str(exc), cause=cause_of(exc)) from None
     if not {"game_id", "edition_text", "edition_id"} <= set(meta):
-        raise LedgerDamaged(f"{path}: the game's settings are incomplete; nothing to recover")
+        raise LedgerDamaged("recover_incomplete_settings", path=path)
     prev, rows, seq = chain.genesis(meta), [], 1
     while True:
         try:
@@ -624,52 +587,44 @@ def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
     return meta, rows
 
 
-def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
+def recover_game(path, to, state_dir=None) -> tuple[Table, list[Message]]:
     """Replay the verified part of a damaged ledger (or of its backup) into a new game file.
 
     The new game says where it came from; events after the last verified one
-    are lost and must be entered again. Returns the new table and a report.
+    are lost and must be entered again. Returns the new table and a report (lines said at the edge).
     """
     path = str(path)
-    sources, problems = [], []
+    sources: list = []
+    problems: list[CompanionError] = []
     for source in (path, path + ".backup"):
         if not os.path.exists(source):
             continue
         try:
             meta, rows = _salvage(source, state_dir)
         except CompanionError as exc:
-            problems.append(str(exc))
+            problems.append(exc)
             continue
         sources.append((len(rows), source, meta, rows))
     if not sources or max(s[0] for s in sources) == 0:
-        raise LedgerDamaged(
-            f"{path}: no event can be verified here or in a backup "
-            f"({'; '.join(problems) or 'nothing readable'}): nothing to recover"
-        )
+        raise LedgerDamaged("recover_nothing", path=path, errors=problems)
     count, source, meta, rows = max(sources, key=lambda s: s[0])
-    report = []
+    report: list[Message] = []
     ledger_dir = Path(state_dir) if state_dir else None
     anchor = read_anchor(anchor_path(ledger_dir or default_state_dir(), meta["game_id"]))
     if anchor is not None:
         if anchor.seq <= len(rows) and rows[anchor.seq - 1].hash == anchor.head:
             if len(rows) > anchor.seq:
-                report.append(f"events {anchor.seq + 1}-{len(rows)} were not written by this machine: left out")
+                report.append(Message("recover_left_out", start=anchor.seq + 1, end=len(rows)))
             rows = rows[: anchor.seq]
         elif anchor.seq > len(rows):
-            report.append(
-                f"this machine stored up to event {anchor.seq}; events {len(rows) + 1}-{anchor.seq} "
-                "are lost: enter them again"
-            )
+            report.append(Message("recover_lost", anchored=anchor.seq, start=len(rows) + 1, end=anchor.seq))
         else:
-            report.append(
-                f"the ledger's events differ from what this machine stored at event {anchor.seq}: "
-                "the recovered events are as the file holds them; check them"
-            )
+            report.append(Message("recover_differs", anchored=anchor.seq))
     try:
         edition = parse_edition(meta["edition_text"], f"{source} (stored edition)")
         edition_id, seed, players = Game.parse_start(rows[0].event.command)
     except CompanionError as exc:
-        raise LedgerDamaged(f"{source}: the game's start cannot be read ({exc}); nothing to recover") from None
+        raise LedgerDamaged("recover_no_start", path=source, error=exc) from None
     last = rows[-1]
     origin = f"game {meta['game_id'][:8]} ({path}) at event {last.event.seq}, head {head_words(last.hash)}"
     table = new_game(to, edition, players, seed, state_dir=state_dir, recovered_from=origin)
@@ -679,13 +634,23 @@ def recover_game(path, to, state_dir=None) -> tuple[Table, list[str]]:
             try:
                 table.submit(row.event.command, request_id=row.request_id, actor=row.actor, submitted=row.submitted)
             except RuleViolation:
-                report.append(
-                    f"event {row.event.seq} ({row.event.command}) no longer applies: recovery stops before it"
-                )
+                report.append(Message("recover_stopped", seq=row.event.seq, command=row.event.command))
                 break
             replayed += 1
     except BaseException:
         table.close()
         raise
-    report.insert(0, f"recovered {replayed} events from {source} into {to}, a new game (recovered from {origin})")
+    report.insert(
+        0,
+        Message(
+            "recover_done",
+            count=replayed,
+            source=source,
+            new_path=str(to),
+            game=meta["game_id"][:8],
+            path=path,
+            seq=last.event.seq,
+            head=last.hash,
+        ),
+    )
     return table, report

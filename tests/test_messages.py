@@ -13,7 +13,7 @@ from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
 from companion.errors import RuleViolation
-from companion.messages import CATALOGS, DERIVED, EDITIONS, render, render_error
+from companion.messages import CATALOGS, DERIVED, EDGE, EDITIONS, render, render_error
 
 ENGINE = Path(companion.engine.__file__).parent
 LANGS = ("en", "ru")
@@ -58,6 +58,84 @@ def test_every_emitted_code_has_a_template(lang):
 
 def fields(template):
     return {f[1].split(".")[0].split("[")[0] for f in string.Formatter().parse(template) if f[1]}
+
+
+# ----- the edge's codes: errors of the ledger and the table service ---------------------------------------
+
+COMPANION = ENGINE.parent
+EDGE_FILES = sorted((COMPANION / "ledger").glob("*.py")) + [COMPANION / name for name in ("table.py", "cli.py")]
+# calls whose first argument is a message code, and the parameters
+# OutcomeUnknown takes by position
+CODED_CALLS = {"LedgerError", "LedgerDamaged", "DiskFull", "OutcomeUnknown", "Message", "Note", "render"}
+POSITIONAL = {"OutcomeUnknown": ("seq", "request_id", "command")}
+
+
+def edge_codes():
+    """(code, file:line, parameters given or None when not all are literal) for every literal message
+    code the edge modules raise or say."""
+    found = []
+    for path in EDGE_FILES:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            first = 3 if name == "ScriptError" else 0 if name in CODED_CALLS else None
+            if first is None or len(node.args) <= first:
+                continue
+            arg = node.args[first]
+            codes = [arg.value] if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else \
+                [a.value for a in (arg.body, arg.orelse) if isinstance(a, ast.Constant)] if isinstance(arg, ast.IfExp) \
+                else []
+            given = {k.arg for k in node.keywords}
+            given |= set(POSITIONAL.get(name, ())[:len(node.args) - first - 1])
+            rest = node.args[first + 1:]
+            if rest and isinstance(rest[0], ast.Dict) and name in ("Note", "render"):
+                given |= {k.value for k in rest[0].keys if isinstance(k, ast.Constant)}
+            literal = None not in given and not any(isinstance(a, ast.Starred) for a in node.args) and \
+                not any(isinstance(k, ast.Dict) and None in k.keys for k in rest) and \
+                not (name in ("Note", "render") and rest and not isinstance(rest[0], ast.Dict))
+            for code in codes:
+                found.append((code, f"{path.name}:{node.lineno}", given if literal else None))
+    return found
+
+
+EDGE_CODES = edge_codes()
+
+
+def test_the_scan_finds_the_edge_codes():
+    codes = {c for c, _, _ in EDGE_CODES}
+    assert {"ledger_no_game", "ledger_folder", "ledger_not_sqlite", "ledger_exists", "ledger_hash_mismatch",
+            "table_no_anchor", "recover_done",
+            "do_stored", "file_error"} <= codes
+    assert len(codes) > 60
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_code_of_the_edge_has_a_template(lang):
+    """What the ledger and the table raise or say is in every language."""
+    missing = sorted({f"{code} ({where})" for code, where, _ in EDGE_CODES if code not in CATALOGS[lang]})
+    assert not missing, f"no {lang} template for: {', '.join(missing)}"
+    assert set(EDGE[lang]) <= set(CATALOGS[lang]) and all(CATALOGS[lang][c] == t for c, t in EDGE[lang].items())
+
+
+def test_the_edge_templates_use_only_parameters_given():
+    """Each raise gives every parameter its code's templates ask for (derived ones from their sources)."""
+    problems = []
+    for code, where, given in EDGE_CODES:
+        if given is None or code not in CATALOGS["en"]:
+            continue
+        for lang in LANGS:
+            asked = fields(CATALOGS[lang][code])
+            derived = {d for d, src in DERIVED.items() if set(src) <= given}
+            if not asked <= given | derived:
+                problems.append(f"{code} ({lang}, {where}) needs {sorted(asked - given - derived)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_edge_codes_shadow_no_engine_code():
+    assert not set(EDGE["en"]) & {c for c, _ in CODES}
 
 
 def test_english_and_russian_catalogues_match():
@@ -139,21 +217,22 @@ ELITE = load_edition("elite")
 
 
 def test_render_shows_plot_names_not_ids():
-    name = ELITE.cell("oil3").name
-    assert render("bought", {"player": "Anna", "plot": "oil3", "price": 120}, "en", ELITE) == \
-        f"Anna bought {name} for 120"
-    assert render("bought", {"player": "Anna", "plot": "oil3", "price": 120}, "ru", ELITE) == \
-        f"Anna покупает участок «{name}» за 120"
+    # a plot by its name in the screen's language (elite.toml: name and name_en)
+    assert render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "en", ELITE) == \
+        "Anna bought Nightclub for 70"
+    assert render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "ru", ELITE) == \
+        "Anna покупает участок «Ночной клуб» за 70"
     # lists of plots or cells, and a card id shown by its text
-    traded = render("traded", {"player": "Anna", "other": "Boris", "gave": ["oil1", "oil2"], "got": [],
+    traded = render("traded", {"player": "Anna", "other": "Boris", "gave": ["leisure1", "leisure2"], "got": [],
                                "paid": 0, "received": 50}, "en", ELITE)
-    assert ELITE.cell("oil1").name in traded and ELITE.cell("oil2").name in traded and "oil1" not in traded
+    assert "Cinema" in traded and "Casino" in traded and "leisure1" not in traded
     card = next(iter(ELITE.cards.values()))
-    assert card.text in render("card", {"player": "Anna", "deck": card.deck, "card": card.id}, "en", ELITE)
+    assert card.text.rstrip(".") in render("card", {"player": "Anna", "deck": card.deck, "card": card.id}, "ru", ELITE)
+    assert "Lottery win" in render("card", {"player": "Anna", "deck": card.deck, "card": card.id}, "en", ELITE)
 
 
 def test_render_without_an_edition_keeps_ids():
-    assert render("landed", {"player": "Anna", "cell": "oil3"}) == "Anna lands on oil3"
+    assert render("landed", {"player": "Anna", "cell": "leisure3"}) == "Anna lands on leisure3"
 
 
 def test_unknown_code_still_renders():
@@ -172,10 +251,9 @@ def test_unknown_language_falls_back_to_english():
 
 
 def test_render_error_of_a_refusal():
-    exc = RuleViolation("insufficient_funds", player="Anna", amount=120, cash=100, what="oil3")
-    name = ELITE.cell("oil3").name
-    assert render_error(exc, "en", ELITE) == f"Anna has 100, not the 120 needed ({name})"
-    assert render_error(exc, "ru", ELITE) == f"Anna: наличных 100, а нужно 120 («{name}»)"
+    exc = RuleViolation("insufficient_funds", player="Anna", amount=120, cash=100, what="media1")
+    assert render_error(exc, "en", ELITE) == "Anna has 100, not the 120 needed (Publishing house)"
+    assert render_error(exc, "ru", ELITE) == "Anna: наличных 100, а нужно 120 («Издательский дом»)"
 
 
 def test_reasons_inside_messages_are_translated_too():

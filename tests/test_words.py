@@ -20,6 +20,8 @@ from companion import cli
 from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
+from companion.engine.state import Note
+from companion.errors import BadCommand, LedgerDamaged, LedgerError, OutcomeUnknown, RuleViolation
 from companion.messages import (
     CATALOGS,
     DERIVED,
@@ -63,6 +65,8 @@ def engine_params(code):
         wanted |= {"low", "high"}
     if code == "pending_first":
         wanted |= {"player"}
+    if "detail" in wanted:
+        wanted |= {"cause"}             # the machine's code for what it said, which picks the words
     return wanted
 
 
@@ -86,7 +90,7 @@ def samples(ed):
         "player": [NAME_RU, NAME_EN], "other": [NAME_RU], "actor": [NAME_EN], "holder": [NAME_RU],
         "winner": [NAME_RU, None], "seller": [NAME_RU, "bank"],
         "to": [NAME_EN, "bank", "jackpot", "charity", "pot"], "creditor": [NAME_RU, "bank", "charity"],
-        "plot": [plot], "cell": [cell, plot], "card": [card], "deck": decks, "industry": [industry],
+        "plot": [plot], "cell": [cell, plot], "got_cell": [cell, plot], "want_cell": [plot], "card": [card], "deck": decks, "industry": [industry],
         "reason": sorted(REASONS["en"]) + [card, cell],
         "policy": list(POLICIES), "kind": ["small", "large", "house", "hotel", "shares", *POLICIES],
         "item": [*ITEMS["en"], *POLICIES], "what": [*WHAT["en"], plot, *POLICIES],
@@ -98,13 +102,46 @@ def samples(ed):
         "amounts": [["пять", "шесть"]], "runs": [[3, 1]],
         "command": [f"{NAME_EN}: accept 1"], "stored": ["roll 1 2"], "submitted": [f"{NAME_RU}: buy"],
         "wealth": [{NAME_RU: 1200, NAME_EN: 0}], "value": ["пять"], "name": ["стол"], "char": ["U+0007"], "request_id": ["запрос-7"],
+        **EDGE_SAMPLES,
     }
+
+
+# the edge's parameters (messages.EDGE): what the ledger, scripts and the command line say
+PATHS = ["/дом/аня/партия.журнал", "/home/anna/games/game.sqlite"]
+EDGE_SAMPLES = {
+    "path": PATHS, "source": PATHS, "new_path": PATHS[:1], "where": ["партия.игра:5", "games/t.game:5"],
+    "prog": ["companion state"], "suffix": ["-wal"], "game": ["3fa2b9c1"], "head": ["0123abcd" + "0" * 56],
+    "detail": ["disk I/O error"], "cause": [None, "SQLITE_IOERR_SHORT_READ", "SQLITE_CORRUPT", "ENOENT", "EACCES",
+                                            "disk_full", "nul_in_path"],
+    "doing": ["open", "create", "read", "write"], "entry": ["table", "trigger", "index", "view"],
+    "unknown": [OutcomeUnknown("ledger_event_unknown", 5, "r1", "buy", path=PATHS[0], detail="disk I/O error",
+                               cause="SQLITE_IOERR")],
+    "error": [LedgerError("ledger_no_game", path=PATHS[0]), RuleViolation("no_offer")],
+    "errors": [[LedgerDamaged("ledger_not_sqlite", path=PATHS[0]),
+                LedgerError("ledger_unreadable", path=PATHS[0], detail="Permission denied", cause="EACCES")], []],
+    "refusal": [RuleViolation("no_offer"), BadCommand("unknown_command", verb="frob")],
+    "problem": [Note("script_no_game", {}), Note("expect_cash", {"account": "bank", "actual": 5, "wanted": 7})],
+    "choices": [["new", "do"], []], "known": [["refused", "cash"]], "accounts": [["bank", "jackpot"]],
+    "names": [["edition", "--to"]], "matches": [["--json", "--legal"]], "codes": [["rolled", "game_started"], []],
+    "words": [["/x.db", "--frob"]], "account": ["bank", NAME_RU], "actual": [1200, "yes", "no", "none", NAME_RU],
+    "wanted": [5, "no", "none", NAME_EN], "got_pending": [*PENDING["en"], "none"], "want_pending": ["auction", "none"],
+    "held_item": ["shares", "signs", "green", "marbles"], "flag": ["mortgaged", "detained", "alive"],
+    "type": ["int", "float", "str"], "option": ["--seed", "what"], "other_option": ["--json"],
+    "expectation": ["frobnicate"], "expected": ["not_yours"], "stored_edition": ["elite"],
+    "settings_edition": ["classic"], "key": ["game_id"], "keyword": ["new", "expect"], "line": [f"{NAME_EN}: buy"],
+    "note": ["rolled"], "ref": ["Пивоваренный завод", "leisure3"], "word": ["пять", "abc"], "subject": [NAME_RU],
+    "retry": [f"--as {NAME_EN} buy"], "byte": ["e9"],
+}
+# what a person typed (a file's path, a line's words) stands as typed in every language, like a name
+TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "expectation")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
            "by", "window", "limit", "length", "position", "min", "max", "given", "high", "low", "opening",
            "minimum", "bet", "old", "new", "left", "redeem", "interest", "times", "step", "target", "die",
-           "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large"}
+           "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large",
+           "seq", "first", "last", "found", "version", "supported", "free", "had", "anchored", "start", "end",
+           "offset", "written", "current"}
 LISTS_OF_NUMBERS = {"dice"}
 
 
@@ -229,6 +266,8 @@ def test_every_message_in_words(edition):
             # a command's syntax (usage) and a word as typed (an unknown verb) are the command language
             typed = [str(params[k]) for k in ("usage", "verb") if k in params and (k == "usage" or
                                                                                    code == "unknown_command")]
+            typed += [str(params[k]) for k in TYPED_KEYS if k in params]
+            typed += PATHS                  # inside a message inside this one
             for problem in problems(without(text, typed), lang, ed):
                 bad.append(f"{code} ({lang}): {problem}: {text}")
     assert not bad, "\n".join(sorted(set(bad))[:60])

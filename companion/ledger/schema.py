@@ -68,7 +68,7 @@ def create(conn: sqlite3.Connection) -> None:
     """Give an empty database the current schema, in one transaction."""
     def work():
         if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-            raise LedgerDamaged("this SQLite file already holds tables: it is not an empty ledger")
+            raise LedgerDamaged("ledger_not_empty")
         for version in sorted(MIGRATIONS):
             _apply(conn, version)
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -99,17 +99,14 @@ def check_version(conn: sqlite3.Connection, path: str) -> int:
     if app_id != APPLICATION_ID:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version == 1 and {"meta", "events", "postings"} <= names:
-            raise LedgerError(f"{path} was written by an older companion (schema 1, before the hash chain): "
-                              f"copy it into a new file with `companion recover --db {path} --to NEW`")
+            raise LedgerError("ledger_schema_1", path=path)
         if not names:
-            raise LedgerError(f"{path} holds no game yet (start one with `companion new`)")
-        raise LedgerDamaged(f"{path} is not a companion ledger (another program's SQLite database); "
-                            "it was left unchanged")
+            raise LedgerError("ledger_no_game", path=path)
+        raise LedgerDamaged("ledger_foreign_database", path=path)
     if version > VERSION:
-        raise LedgerError(f"{path} was written by a newer companion (schema {version}, "
-                          f"this one knows {VERSION}): update the companion")
+        raise LedgerError("ledger_newer", path=path, version=version, supported=VERSION)
     if version < OLDEST_READABLE:
-        raise LedgerDamaged(f"{path} has a companion mark but schema version {version}: not a ledger")
+        raise LedgerDamaged("ledger_bad_version", path=path, version=version)
     return version
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from companion.engine.state import Event, Note, Posting
-from companion.errors import DiskFull, LedgerDamaged, LedgerError, OutcomeUnknown, check
+from companion.errors import DiskFull, LedgerDamaged, LedgerError, OutcomeUnknown, cause_of, check
 from companion.ledger import chain, schema
 from companion.ledger.anchor import Anchor, AnchorFile, anchor_path, default_state_dir
 
@@ -84,25 +84,26 @@ def _disk_full(path: str) -> bool:
 
 
 def sqlite_failure(exc: Exception, path: str, doing: str) -> LedgerError:
-    """A LedgerError that says what SQLite's (or the OS's) error means for this file."""
+    """A LedgerError that says what SQLite's (or the OS's) error means for this file.
+
+    doing: what failed, a code the message says in words: open, create, read or write.
+    """
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     if isinstance(exc, UnicodeDecodeError) or "Could not decode to UTF-8" in str(exc):
-        return LedgerDamaged(f"{path}: the ledger file is damaged (text that is not UTF-8): "
-                             "see `companion recover`")
+        return LedgerDamaged("ledger_not_utf8", path=path)
     if primary == sqlite3.SQLITE_FULL or getattr(exc, "errno", None) == errno.ENOSPC or \
             (primary == sqlite3.SQLITE_IOERR and _disk_full(path)):
-        return DiskFull(f"{path}: the disk is full: {doing}")
+        return DiskFull("ledger_disk_full", path=path, doing=doing)
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return LedgerDamaged(f"{path}: the ledger file is damaged ({exc}): see `companion recover`")
+        return LedgerDamaged("ledger_damaged_file", path=path, detail=str(exc), cause=cause_of(exc))
     if primary == sqlite3.SQLITE_BUSY:
-        return LedgerError(f"{path}: another program holds the game too long (busy): try again")
+        return LedgerError("ledger_busy", path=path)
     if primary == sqlite3.SQLITE_READONLY:
-        return LedgerError(f"{path}: the ledger is read-only here: {doing}")
+        return LedgerError("ledger_read_only", path=path, doing=doing)
     if primary == sqlite3.SQLITE_CANTOPEN:
-        return LedgerError(f"{path}: cannot open the ledger or its -wal/-shm files (check the folder's "
-                           f"permissions and free space): {doing}")
-    return LedgerError(f"{path}: {doing} ({exc})")
+        return LedgerError("ledger_cannot_open", path=path, doing=doing)
+    return LedgerError("ledger_failed", path=path, doing=doing, detail=str(exc), cause=cause_of(exc))
 
 
 def read_header(path: str) -> tuple[int, int] | None:
@@ -112,18 +113,18 @@ def read_header(path: str) -> tuple[int, int] | None:
     """
     p = Path(path)
     if p.is_dir():
-        raise LedgerError(f"{path} is a folder, not a game ledger")
+        raise LedgerError("ledger_folder", path=path)
     try:
         with open(p, "rb") as f:
             head = f.read(100)
     except FileNotFoundError:
-        raise LedgerError(f"{path} holds no game yet (start one with `companion new`)") from None
+        raise LedgerError("ledger_no_game", path=path) from None
     except OSError as exc:
-        raise LedgerError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise LedgerError("ledger_unreadable", path=path, detail=exc.strerror, cause=cause_of(exc)) from None
     if not head:
         return None
     if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
-        raise LedgerDamaged(f"{path} is not a companion ledger (not an SQLite database); it was left unchanged")
+        raise LedgerDamaged("ledger_not_sqlite", path=path)
     user_version, = struct.unpack(">I", head[60:64])
     app_id, = struct.unpack(">I", head[68:72])
     return app_id, user_version
@@ -147,15 +148,14 @@ class Ledger:
     def _open(self) -> sqlite3.Connection:
         header = read_header(self.path)
         if header is None:
-            raise LedgerError(f"{self.path} holds no game yet (start one with `companion new`)")
+            raise LedgerError("ledger_no_game", path=self.path)
         if header[0] != schema.APPLICATION_ID:
             # look closer without changing a byte: immutable opens no -wal or -shm
             conn = self._connect(immutable=True)
             try:
                 schema.check_version(conn, self.path)
             except DB_ERRORS:
-                raise LedgerDamaged(f"{self.path} is not a companion ledger (a damaged or foreign SQLite "
-                                    "file); it was left unchanged") from None
+                raise LedgerDamaged("ledger_foreign_file", path=self.path) from None
             finally:
                 conn.close()
         conn = self._connect(readonly=self.readonly, immutable=self.readonly and self._cannot_change())
@@ -163,12 +163,11 @@ class Ledger:
             found = schema.check_version(conn, self.path)
             if found < schema.VERSION:
                 if self.readonly:
-                    raise LedgerError(f"{self.path} uses schema {found}: open it writable once "
-                                      f"(e.g. `companion do`) to bring it to schema {schema.VERSION}")
+                    raise LedgerError("ledger_old_schema", path=self.path, found=found, version=schema.VERSION)
                 schema.upgrade(conn, found)
         except DB_ERRORS as exc:
             conn.close()
-            raise sqlite_failure(exc, self.path, "cannot open the ledger") from None
+            raise sqlite_failure(exc, self.path, "open") from None
         except BaseException:
             conn.close()
             raise
@@ -194,10 +193,8 @@ class Ledger:
                 # nothing can change under us, so read the file as it stands
                 return self._connect(immutable=True)
             if readonly and not immutable:
-                raise LedgerError(f"{self.path}: the game's -wal file holds events that need recovery, "
-                                  "which needs write access: mount it writable (or copy the folder) "
-                                  "to read it") from None
-            raise sqlite_failure(exc, self.path, "cannot open the ledger") from None
+                raise LedgerError("ledger_wal_needs_write", path=self.path) from None
+            raise sqlite_failure(exc, self.path, "open") from None
         return conn
 
     def _cannot_change(self) -> bool:
@@ -209,8 +206,7 @@ class Ledger:
         if os.access(self.path, os.W_OK):
             return False
         if not self._wal_is_empty():
-            raise LedgerError(f"{self.path}: the game's -wal file holds events that need recovery, which "
-                              "needs write access: mount it writable (or copy the folder) to read it")
+            raise LedgerError("ledger_wal_needs_write", path=self.path)
         return True
 
     def _wal_is_empty(self) -> bool:
@@ -228,12 +224,12 @@ class Ledger:
         if not memory:
             p = Path(path)
             if p.is_dir():
-                raise LedgerError(f"{path} is a folder, not a game ledger")
+                raise LedgerError("ledger_folder", path=path)
             if p.exists() and p.stat().st_size:
-                raise LedgerError(f"{path} already exists: choose another file for a new game")
+                raise LedgerError("ledger_exists", path=path)
             for suffix in ("-wal", "-shm", "-journal"):
                 if Path(path + suffix).exists():
-                    raise LedgerError(f"{path}{suffix} is left over from another game: move it away first")
+                    raise LedgerError("ledger_leftover", path=path, suffix=suffix)
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA synchronous=FULL")
@@ -246,7 +242,7 @@ class Ledger:
                 mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
                 check(mode == "wal", f"SQLite refused WAL mode ({mode})")
         except sqlite3.Error as exc:
-            raise sqlite_failure(exc, path, "cannot create the ledger") from None
+            raise sqlite_failure(exc, path, "create") from None
         ledger = cls(path, state_dir=state_dir, _conn=conn)
         try:
             with ledger.writing() as w:
@@ -280,11 +276,11 @@ class Ledger:
             conn.execute("BEGIN")
             conn.execute("SELECT COUNT(*) FROM meta").fetchone()     # the snapshot starts here
         except DB_ERRORS as exc:
-            raise sqlite_failure(exc, self.path, "cannot read the ledger") from None
+            raise sqlite_failure(exc, self.path, "read") from None
         try:
             yield self
         except DB_ERRORS as exc:
-            raise sqlite_failure(exc, self.path, "cannot read the ledger") from None
+            raise sqlite_failure(exc, self.path, "read") from None
         finally:
             if conn.in_transaction:
                 try:
@@ -302,13 +298,13 @@ class Ledger:
         without syncing it.
         """
         if self.readonly:
-            raise LedgerError(f"{self.path} is open read-only: nothing can be written")
+            raise LedgerError("ledger_open_read_only", path=self.path)
         conn = self.conn
         txn = _Writing(self)
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise sqlite_failure(exc, self.path, "the event was not written") from None
+            raise sqlite_failure(exc, self.path, "write") from None
         try:
             yield txn
         except BaseException as exc:
@@ -318,22 +314,20 @@ class Ledger:
                 except sqlite3.Error:
                     pass
             if isinstance(exc, sqlite3.IntegrityError):
-                raise LedgerError(f"{self.path}: another program wrote to this game meanwhile "
-                                  f"({exc}); nothing was written") from None
+                raise LedgerError("ledger_other_writer", path=self.path, detail=str(exc),
+                                  cause=cause_of(exc)) from None
             if isinstance(exc, DB_ERRORS):
-                raise sqlite_failure(exc, self.path, "the event was not written") from None
+                raise sqlite_failure(exc, self.path, "write") from None
             if isinstance(exc, OSError):
-                raise sqlite_failure(exc, self.path, "the event was not written") from None
+                raise sqlite_failure(exc, self.path, "write") from None
             raise
         try:
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             seq, request_id, command = txn.pending or (None, None, None)
-            what = f"event #{seq} ({command})" if seq else "the write"
-            cause = "the disk is full" if _disk_full(self.path) else str(exc)
-            unknown = OutcomeUnknown(f"{self.path}: the disk failed while storing {what} ({cause}): it may "
-                                     "or may not be stored; nothing more is written until a later sync "
-                                     "tells which", seq, request_id, command)
+            unknown = OutcomeUnknown("ledger_event_unknown" if seq else "ledger_write_unknown", seq, request_id,
+                                     command, path=self.path, detail=str(exc),
+                                     cause="disk_full" if _disk_full(self.path) else cause_of(exc))
             code = getattr(exc, "sqlite_errorcode", 0) or 0
             # SQLITE_FULL comes only from a write of the -wal that ran out of space, and the commit
             # frame is the last one written: a fresh look can then tell "not stored" for sure
@@ -350,8 +344,7 @@ class Ledger:
             return
         free = st.f_bavail * st.f_frsize
         if free < SPACE_RESERVE:
-            raise DiskFull(f"{self.path}: the disk is full ({free // 1024} KiB free): nothing was written; "
-                           "free some space and repeat the command (with the same request id)")
+            raise DiskFull("ledger_no_space", path=self.path, free=free // 1024)
 
     # ----- reading (inside `reading()` or `writing()`) -------------------------------------
 
@@ -363,7 +356,7 @@ class Ledger:
         if self._game_id is None:
             row = self.conn.execute("SELECT value FROM meta WHERE key = 'game_id'").fetchone()
             if row is None:
-                raise LedgerDamaged(f"{self.path}: the game's settings are missing: see `companion recover`")
+                raise LedgerDamaged("ledger_no_settings", path=self.path)
             self._game_id = row[0]
         return self._game_id
 
@@ -372,10 +365,9 @@ class Ledger:
         if found != schema.expected_schema():
             missing = sorted(set(schema.expected_schema()) - set(found))
             extra = sorted(set(found) - set(schema.expected_schema()))
-            what = (f"{missing[0][0]} {missing[0][1]} is missing" if missing
-                    else f"{extra[0][0]} {extra[0][1]} was added")
-            raise LedgerDamaged(f"{self.path}: the ledger's schema was changed ({what}): "
-                                "see `companion recover`")
+            entry, name = (missing or extra)[0][:2]
+            raise LedgerDamaged("ledger_schema_missing" if missing else "ledger_schema_added", path=self.path,
+                                entry=entry, name=name)
 
     def last_seq(self) -> int:
         return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
@@ -389,7 +381,7 @@ class Ledger:
             try:
                 out.append(EventRow.from_body(seq, body, hash_))
             except (ValueError, KeyError, TypeError, AttributeError):
-                raise LedgerDamaged(f"{self.path}: event {seq} is damaged: see `companion recover`") from None
+                raise LedgerDamaged("ledger_event_damaged", path=self.path, seq=seq) from None
         return out
 
     def check_postings(self) -> None:
@@ -404,10 +396,9 @@ class Ledger:
             table.setdefault(seq, []).append((account, amount))
         for seq, body in self.conn.execute("SELECT seq, body FROM events ORDER BY seq"):
             if body.rpartition(chain.SEP)[2] != chain.legs_text(table.pop(seq, [])):
-                raise LedgerDamaged(f"{self.path}: the postings of event {seq} were changed after it was "
-                                    "written: see `companion recover`")
+                raise LedgerDamaged("ledger_postings_changed", path=self.path, seq=seq)
         if table:
-            raise LedgerDamaged(f"{self.path}: postings for event {min(table)} have no event")
+            raise LedgerDamaged("ledger_postings_orphaned", path=self.path, seq=min(table))
 
     def verify_chain(self, meta: dict, postings: bool = False) -> dict:
         """Recompute every hash from the settings on; LedgerDamaged at the first that differs.
@@ -419,10 +410,9 @@ class Ledger:
         conn = self.conn
         count, first, last = conn.execute("SELECT COUNT(*), MIN(seq), MAX(seq) FROM events").fetchone()
         if not count:
-            raise LedgerError(f"{self.path} holds no game yet (start one with `companion new`)")
+            raise LedgerError("ledger_no_game", path=self.path)
         if first != 1 or last != count:
-            raise LedgerDamaged(f"{self.path}: events are missing (the ledger holds {count} events "
-                                f"numbered {first} to {last}): see `companion recover`")
+            raise LedgerDamaged("ledger_events_missing", path=self.path, count=count, first=first, last=last)
         if postings:
             self.check_postings()
         prev = before = chain.genesis(meta)
@@ -434,8 +424,7 @@ class Ledger:
             if not (isinstance(body, str) and isinstance(request_id, str)
                     and body.startswith(request_id + sep)) \
                     or sha256((prev + sep + body).encode()).hexdigest() != stored:
-                raise LedgerDamaged(f"{self.path}: event {seq} does not match its hash: the ledger was "
-                                    "changed after it was written; see `companion recover`")
+                raise LedgerDamaged("ledger_hash_mismatch", path=self.path, seq=seq)
             if "\x1fundo " in body:
                 fields = body.split(sep, 6)
                 if fields[4].startswith("undo ") and fields[5]:
@@ -453,7 +442,7 @@ class Ledger:
         except (ValueError, AttributeError):
             fields = {}
         if fields.get("request_id") != request_id or fields.get("seq") != str(found[0]):
-            raise LedgerDamaged(f"{self.path}: event {found[0]}'s request id was changed: see `companion recover`")
+            raise LedgerDamaged("ledger_request_changed", path=self.path, seq=found[0])
         return found[0], fields["actor"], fields["submitted"]
 
     def checkpoint(self, at_most: int):

@@ -1,0 +1,145 @@
+"""Errors follow the language setting (README: --lang, else $COMPANION_LANG, else the locale):
+what the ledger raises (a missing file, a folder, a file that is no ledger, an existing file for
+`new`, a damaged event) and what `verify` and `recover` print. Each is triggered for real (files in tmp_path),
+and each is one line in the chosen language, with the exit code of docs/exit-codes.md and no
+traceback; the English lines are the ones the companion always printed."""
+import os
+import sqlite3
+
+import pytest
+from helpers import cli_run
+
+from companion.errors import EXIT_DAMAGED, EXIT_LEDGER, EXIT_OK
+from companion.ledger import schema
+
+LANGS = ("en", "ru")
+
+
+def one_line(code, err, expected_code):
+    """The error's only line, checked: the exit code, one line, no traceback."""
+    lines = err.strip().splitlines()
+    assert code == expected_code, err
+    assert len(lines) == 1, err
+    assert "Traceback" not in err and "usage: companion" not in err
+    return lines[0]
+
+
+def run(capsys, lang, *argv):
+    return cli_run(capsys, "--lang", lang, *argv)
+
+
+def new_game(capsys, db, *players):
+    assert cli_run(capsys, "new", "--db", str(db), "classic", *(players or ("Anna", "Boris")), "--seed", "1")[0] == 0
+
+
+# ----- the ledger --------------------------------------------------------------------------------------
+
+def test_a_missing_file_holds_no_game(tmp_path, capsys):
+    db = tmp_path / "none.sqlite"
+    said = {lang: one_line(*run(capsys, lang, "state", "--db", str(db))[::2], EXIT_LEDGER) for lang in LANGS}
+    assert said["en"] == f"error: {db} holds no game yet (start one with `companion new`)"
+    assert said["ru"] == f"ошибка: В файле {db} ещё нет игры (начните её командой `companion new`)"
+    assert not db.exists()
+
+
+def test_a_folder_is_not_a_ledger(tmp_path, capsys):
+    said = {lang: one_line(*run(capsys, lang, "history", "--db", str(tmp_path))[::2], EXIT_LEDGER) for lang in LANGS}
+    assert said["en"] == f"error: {tmp_path} is a folder, not a game ledger"
+    assert said["ru"] == f"ошибка: {tmp_path} — это папка, а не журнал игры"
+
+
+def test_a_text_file_is_not_a_ledger_and_stays_as_it_was(tmp_path, capsys):
+    db = tmp_path / "notes.txt"
+    db.write_text("Anna 2000\nBoris 2000\n" * 20, encoding="utf-8")
+    before = db.read_bytes()
+    said = {lang: one_line(*run(capsys, lang, "do", "--db", str(db), "roll")[::2], EXIT_DAMAGED) for lang in LANGS}
+    assert said["en"] == f"ledger damaged: {db} is not a companion ledger (not an SQLite database); " \
+                         "it was left unchanged"
+    assert said["ru"] == f"журнал повреждён: {db} — не журнал игры (это не база данных SQLite); файл не тронут"
+    assert db.read_bytes() == before and sorted(os.listdir(tmp_path)) == ["notes.txt"]
+
+
+def test_another_programs_database_is_not_a_ledger(tmp_path, capsys):
+    db = tmp_path / "photos.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE photos (name TEXT)")
+    conn.close()
+    said = {lang: one_line(*run(capsys, lang, "state", "--db", str(db))[::2], EXIT_DAMAGED) for lang in LANGS}
+    assert said["en"].endswith("is not a companion ledger (another program's SQLite database); it was left unchanged")
+    assert said["ru"] == f"журнал повреждён: {db} — не журнал игры (база данных SQLite другой программы); " \
+                         "файл не тронут"
+
+
+def test_new_on_an_existing_file_is_refused(tmp_path, capsys):
+    db = tmp_path / "game.sqlite"
+    new_game(capsys, db)
+    said = {lang: one_line(*run(capsys, lang, "new", "--db", str(db), "elite", "Vera", "Gleb")[::2], EXIT_LEDGER)
+            for lang in LANGS}
+    assert said["en"] == f"error: {db} already exists: choose another file for a new game"
+    assert said["ru"] == f"ошибка: Файл {db} уже существует: для новой игры выберите другой файл"
+
+
+def damage_event(db, seq):
+    """Rewrite one stored event's amount behind the companion's back (the triggers dropped and put back)."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    triggers = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")]
+    for name in triggers:
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("UPDATE events SET body = replace(body, 'pay Anna Boris 2', 'pay Anna Boris 9') WHERE seq = ?",
+                 (seq,))
+    for statement in schema._statements(schema.MIGRATIONS[2]):
+        if statement.startswith("CREATE TRIGGER"):
+            conn.execute(statement)
+    conn.close()
+
+
+@pytest.fixture
+def damaged(tmp_path, capsys):
+    """A game of 5 events whose event 3 was changed after it was written."""
+    db = tmp_path / "game.sqlite"
+    new_game(capsys, db)
+    for amount in (1, 2, 3, 4):
+        assert cli_run(capsys, "do", "--db", str(db), "pay", "Anna", "Boris", str(amount))[0] == 0
+    damage_event(db, 3)
+    return db
+
+
+def test_a_damaged_event_is_named_by_verify(damaged, capsys):
+    said = {lang: one_line(*run(capsys, lang, "verify", "--db", str(damaged))[::2], EXIT_DAMAGED) for lang in LANGS}
+    assert said["en"] == f"ledger damaged: {damaged}: event 3 does not match its hash: the ledger was changed " \
+                         "after it was written; see `companion recover`"
+    assert said["ru"] == f"журнал повреждён: {damaged}: событие 3 не сходится со своим хешем: журнал изменили " \
+                         "после записи; см. `companion recover`"
+
+
+def test_recover_reports_in_the_language(damaged, tmp_path, capsys):
+    """What `companion recover` prints: the events carried over, those lost, where the game came from."""
+    said = {}
+    for lang in LANGS:
+        code, out, err = run(capsys, lang, "recover", "--db", str(damaged), "--to", str(tmp_path / f"new-{lang}.db"))
+        assert code == EXIT_OK and err == "", err
+        said[lang] = out.splitlines()
+    en, ru = said["en"], said["ru"]
+    assert en[0].startswith(f"recovered 2 events from {damaged} into {tmp_path / 'new-en.db'}, a new game "
+                            f"(recovered from game ")
+    assert en[1] == "this machine stored up to event 5; events 3-5 are lost: enter them again"
+    assert ru[0].startswith(f"Восстановлено 2 события из {damaged} в новую игру {tmp_path / 'new-ru.db'} "
+                            "(исходная игра `")
+    assert ru[1] == "На этом устройстве записаны события до 5 включительно; события 3–5 потеряны: введите их заново"
+    assert ru[2].startswith("последнее событие: #2 ")
+    for line in ru:
+        assert not any(word in line for word in ("recovered", "events", "head:", "machine")), line
+
+
+def test_verify_speaks_the_language_and_warns_in_it(tmp_path, capsys, monkeypatch):
+    """A game opened on a machine that holds no anchor for it: verified, with a warning, in Russian."""
+    db = tmp_path / "game.sqlite"
+    new_game(capsys, db)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "another-machine"))
+    code, out, err = run(capsys, "ru", "verify", "--db", str(db))
+    assert code == EXIT_OK and out.startswith("проверено: событий переиграно с начала — 1")
+    assert err.strip() == "внимание: На этом устройстве нет якоря этой игры: укороченный или переписанный " \
+                          "в другом месте журнал не заметить; сверьте слова последнего события"
+    code, out, err = run(capsys, "en", "verify", "--db", str(db))
+    assert err.strip() == "warning: this machine holds no anchor for this game: a ledger cut short or rewritten " \
+                          "elsewhere could not be noticed; compare the head words"
