@@ -14,21 +14,36 @@ from pathlib import Path
 from companion.engine.actions import TABLE
 from companion.engine.command import needs_quotes, parse_command, split_actor
 from companion.engine.game import Game
-from companion.errors import CompanionError, RuleViolation
-from companion.messages import label, render_error
+from companion.engine.state import Note
+from companion.errors import CompanionError, RuleViolation, Said, cause_of
+from companion.messages import render
 from companion.table import new_game
 
 BOM = b"\xef\xbb\xbf"
 SHOWN = 80          # characters of a failed line quoted in the error
 
 
-class ScriptError(CompanionError, AssertionError):
-    """A script that cannot run on: one line naming the file, the line number and the problem."""
+class ScriptError(Said, AssertionError):
+    """A script that cannot run on: one line naming the file, the line number and the problem.
 
-    def __init__(self, source, line_no, text, problem):
-        self.source, self.line_no, self.text, self.problem = source, line_no, text, problem
+    The problem is a message code with its parameters (companion/messages.py: script_*, expect_*),
+    said at the edge in the screen's language (messages.render_error); str() says it in the
+    language run_script was given (`language`), English by default.
+    """
+
+    def __init__(self, source, line_no, text, problem, **params):
+        self.source, self.line_no, self.text = source, line_no, text
+        self.reason = Note(problem, params)
         where = f"{source}:{line_no}" if line_no else f"{source}"
-        super().__init__(f"{where}: `{shown(text)}`: {problem}" if text else f"{where}: {problem}")
+        if text:
+            super().__init__("script_line", where=where, line=shown(text), problem=self.reason)
+        else:
+            super().__init__("script_file", where=where, problem=self.reason)
+
+    @property
+    def problem(self) -> str:
+        """The problem alone, in the error's language."""
+        return render(self.reason.code, self.reason.params, self.language, self.edition)
 
 
 def shown(text):
@@ -49,13 +64,14 @@ def read_script(path: str) -> str:
             elif sys.stdin is not None:
                 data = sys.stdin.read().encode("utf-8", "surrogateescape")
             else:
-                raise ScriptError(source, 0, "", "there is no standard input to read")
+                raise ScriptError(source, 0, "", "script_no_stdin")
         else:
             data = Path(path).read_bytes()
     except OSError as exc:
-        raise ScriptError(source, 0, "", f"cannot read the file: {exc.strerror or exc}") from None
+        raise ScriptError(source, 0, "", "script_unreadable", detail=exc.strerror or str(exc),
+                          cause=cause_of(exc)) from None
     except ValueError as exc:           # a path holding a NUL byte
-        raise ScriptError(source, 0, "", f"cannot read the file: {exc}") from None
+        raise ScriptError(source, 0, "", "script_unreadable", detail=str(exc), cause="nul_in_path") from None
     skipped = 0
     if data.startswith(BOM):
         data, skipped = data[len(BOM):], len(BOM)
@@ -63,8 +79,8 @@ def read_script(path: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line_no = data.count(b"\n", 0, exc.start) + 1
-        raise ScriptError(source, line_no, "", f"not UTF-8 text: byte 0x{data[exc.start]:02x} at byte offset "
-                          f"{exc.start + skipped} cannot be read") from None
+        raise ScriptError(source, line_no, "", "script_not_utf8", byte=f"{data[exc.start]:02x}",
+                          offset=exc.start + skipped) from None
 
 
 def script_lines(text):
@@ -78,14 +94,19 @@ def run_script(text, source="<script>", db=":memory:", on_event=None, language="
 
     on_event(table, event) is called with every event stored, the first (`new`) included.
 
-    A refusal in the ScriptError is said in `language` (the command line's --lang)."""
+    The ScriptError's str() is said in `language` (the command line's --lang), plots and cards
+    named as the game's board names them."""
     table = None
     try:
         for line_no, raw in script_lines(text):
             table = run_line(table, raw, line_no, source, db, on_event, language)
         if table is None:
-            raise ScriptError(source, 0, "", "the script holds no game")
-    except BaseException:
+            raise ScriptError(source, 0, "", "script_no_game")
+    except BaseException as exc:
+        if isinstance(exc, ScriptError):
+            exc.language = language
+            if exc.edition is None and table is not None:
+                exc.edition = table.rules.edition
         if table is not None:
             table.close()
         raise
@@ -98,19 +119,18 @@ def run_line(table, raw, line_no, source, db, on_event, language="en"):
         name, text = split_actor(raw)
         cmd = parse_command(text)
     except RuleViolation as exc:
-        raise ScriptError(source, line_no, raw, render_error(exc, language)) from None
+        raise ScriptError(source, line_no, raw, "script_bad_line", refusal=exc) from None
     if cmd is None:
         if name is not None:
-            raise ScriptError(source, line_no, raw, f"{name}: what? (a command follows the name and colon)")
+            raise ScriptError(source, line_no, raw, "script_what", name=name)
         return table
     line = cmd.text() if name is None else f"{name}: {cmd.text()}"
     try:
         if name is not None and cmd.verb in ("new", "expect"):
-            raise ScriptError(source, line_no, line, f"`{cmd.verb}` lines take no actor; "
-                              "write `expect refused NAME: COMMAND...` to check a player's command")
+            raise ScriptError(source, line_no, line, "script_no_actor", keyword=cmd.verb)
         if cmd.verb == "new":
             if table is not None:
-                raise ScriptError(source, line_no, line, "a script plays one game")
+                raise ScriptError(source, line_no, line, "script_one_game")
             edition, seed, words = Game.parse_start(line)
             options = dict(w.split("=", 1) for w in words if "=" in w)
             players = [w for w in words if "=" not in w]
@@ -119,7 +139,7 @@ def run_line(table, raw, line_no, source, db, on_event, language="en"):
                 on_event(table, table.game.events[0])
             return table
         if table is None:
-            raise ScriptError(source, line_no, line, "the script must start with `new EDITION SEED PLAYER...`")
+            raise ScriptError(source, line_no, line, "script_start")
         if cmd.verb == "expect":
             check_expect(table, cmd.args, source, line_no, line)
             return table
@@ -128,13 +148,11 @@ def run_line(table, raw, line_no, source, db, on_event, language="en"):
             on_event(table, event)
         return table
     except RuleViolation as exc:
-        edition = table.rules.edition if table else None
-        raise ScriptError(source, line_no, line,
-                          f"{label('refused', language)}: " + render_error(exc, language, edition)) from None
+        raise ScriptError(source, line_no, line, "script_refused", refusal=exc) from None
     except ScriptError:
         raise
     except CompanionError as exc:
-        raise ScriptError(source, line_no, line, str(exc)) from None
+        raise ScriptError(source, line_no, line, "script_error", error=exc) from None
 
 
 # what -> (words after it, usage); `expect refused[:CODE] COMMAND...` is handled on its own
@@ -161,122 +179,121 @@ def check_expect(table, args, source, line_no, line):
     s = table.state
     rules = table.rules
 
-    def fail(problem):
-        raise ScriptError(source, line_no, line, problem)
+    def fail(problem, **params):
+        raise ScriptError(source, line_no, line, problem, **params)
 
     def player(name):
         for p in s.players:
             if p.lower() == name.lower():
                 return p
-        fail(f"no player named {name} (players: {', '.join(s.players)})")
+        fail("expect_no_player", name=name, players=list(s.players))
 
     def account(name):
         for a in (*s.players, *rules.SYSTEM_ACCOUNTS, *s.balances):
             if a.lower() == name.lower():
                 return a
-        fail(f"no account named {name} (players: {', '.join(s.players)}; "
-             f"accounts: {', '.join(rules.SYSTEM_ACCOUNTS)})")
+        fail("expect_no_account", name=name, players=list(s.players), accounts=list(rules.SYSTEM_ACCOUNTS))
 
     def plot(ref):
         cell = rules.edition.cell(ref)
         if cell is None or cell.kind != "plot":
-            fail(f"no plot called {ref}")
+            fail("expect_no_plot", ref=ref)
         return cell.id
 
     def number(text, signed=False):
         digits = text[1:] if signed and text.startswith("-") else text
         if not (digits.isascii() and digits.isdigit()):
-            fail(f"'{text}' is not a whole number")
+            fail("expect_not_number", word=text)
         return int(text)
 
     def yes_no(text):
         if text not in ("yes", "no"):
-            fail(f"'{text}' must be yes or no")
+            fail("expect_yes_no", word=text)
         return text == "yes"
 
     if not args:
-        fail("expect what? (see docs/script-language.md)")
+        fail("expect_what")
     what, rest = args[0], args[1:]
     if what == "refused" or what.startswith("refused:"):
         code = what.split(":", 1)[1] if ":" in what else None
         if not rest:
-            fail("usage: expect refused[:CODE] [NAME:] COMMAND...")
+            fail("expect_usage", usage="expect refused[:CODE] [NAME:] COMMAND...")
         name, text = split_actor(" ".join(f'"{w}"' if needs_quotes(w) else w for w in rest))
         command = parse_command(text)
         if command is None:
-            fail("usage: expect refused[:CODE] [NAME:] COMMAND...")
+            fail("expect_usage", usage="expect refused[:CODE] [NAME:] COMMAND...")
         actor = TABLE if name is None else table.actor_name(name)
         try:
             table.game.propose(command, actor)
         except RuleViolation as exc:
             if code and exc.code != code:
-                fail(f"refused with {exc.code} {exc.params}, expected {code}")
+                fail("expect_refused_other", actual=exc.code, refusal=exc, expected=code)
             return
-        fail("the command was accepted")
+        fail("expect_accepted")
     if what not in EXPECTS:
-        fail(f"unknown expectation '{what}' (known: refused, {', '.join(EXPECTS)})")
+        fail("expect_unknown", expectation=what, known=["refused", *EXPECTS])
     count, usage = EXPECTS[what]
     if len(rest) != count:
-        fail(f"usage: {usage}")
+        fail("expect_usage", usage=usage)
     if what == "cash":
         name, want = account(rest[0]), number(rest[1], signed=True)
         got = s.cash(name)
         if got != want:
-            fail(f"{name} has {got}, expected {want}")
+            fail("expect_cash", account=name, actual=got, wanted=want)
     elif what == "owner":
         pid = plot(rest[0])
         want = "none" if rest[1].lower() == "none" else player(rest[1])
         got = s.owner.get(pid) or "none"
         if got != want:
-            fail(f"{rest[0]} is owned by {got}, expected {want}")
+            fail("expect_owner", ref=rest[0], actual=got, wanted=want)
     elif what == "position":
         p = player(rest[0])
         cell = rules.edition.cell(rest[1])
         if cell is None:
-            fail(f"no cell called {rest[1]}")
+            fail("expect_no_cell", ref=rest[1])
         got = rules.edition.cells[s.position[p]]
         if got.index != cell.index:
-            fail(f"{p} is on {got.id}, expected {cell.id}")
+            fail("expect_position", player=p, got_cell=got.id, want_cell=cell.id)
     elif what == "level":
         pid, want = plot(rest[0]), number(rest[1])
         got = s.level.get(pid, 0)
         if got != want:
-            fail(f"{rest[0]} has level {got}, expected {want}")
+            fail("expect_level", ref=rest[0], actual=got, wanted=want)
     elif what == "held":
         p, item, want = player(rest[0]), rest[1], number(rest[2])
         got = s.held(p, item)
         if got != want:
-            fail(f"{p} holds {got} {item}, expected {want}")
+            fail("expect_held", player=p, actual=got, held_item=item, wanted=want)
     elif what == "extra":
         got = s.extra.get(rest[0])
         if str(got) != rest[1]:
-            fail(f"{rest[0]} is {got}, expected {rest[1]}")
+            fail("expect_extra", key=rest[0], actual=None if got is None else str(got), wanted=rest[1])
     elif what == "turn":
         p = player(rest[0])
         if s.turn != p:
-            fail(f"it is {s.turn}'s turn, expected {p}")
+            fail("expect_turn", actual=s.turn, wanted=p)
     elif what == "pending":
         got = s.pending.kind if s.pending else "none"
         if got != rest[0]:
-            fail(f"waiting for {got}, expected {rest[0]}")
+            fail("expect_pending", got_pending=got, want_pending=rest[0])
     elif what == "debt":
         p, want = player(rest[0]), number(rest[1])
         got = sum(d.amount for d in s.debts if d.debtor == p)
         if got != want:
-            fail(f"{p} owes {got}, expected {want}")
+            fail("expect_debt", player=p, actual=got, wanted=want)
     elif what in ("mortgaged", "detained", "alive"):
         key = plot(rest[0]) if what == "mortgaged" else player(rest[0])
         want = yes_no(rest[1])
         members = {"mortgaged": s.mortgaged, "detained": s.detained, "alive": s.alive}[what]
         got = key in members
         if got != want:
-            fail(f"{rest[0]} {what}: {'yes' if got else 'no'}, expected {rest[1]}")
+            fail("expect_flag", subject=rest[0], flag=what, actual="yes" if got else "no", wanted=rest[1])
     elif what == "winner":
         got = s.winner or "none"
         if got.lower() != rest[0].lower():
-            fail(f"winner is {got}, expected {rest[0]}")
+            fail("expect_winner", actual=got, wanted=rest[0])
     elif what == "note":
         last = table.game.events[-1]
         codes = [n.code for n in last.notes]
         if rest[0] not in codes:
-            fail(f"the last event says {codes}, not {rest[0]}")
+            fail("expect_note", codes=codes, note=rest[0])

@@ -1,6 +1,7 @@
 """Errors follow the language setting (README: --lang, else $COMPANION_LANG, else the locale):
 what the ledger raises (a missing file, a folder, a file that is no ledger, an existing file for
-`new`, a damaged event) and what `verify` and `recover` print. Each is triggered for real (files in tmp_path),
+`new`, a damaged event), what `verify` and `recover` print, and a failed `expect` and other
+script errors. Each is triggered for real (files in tmp_path),
 and each is one line in the chosen language, with the exit code of docs/exit-codes.md and no
 traceback; the English lines are the ones the companion always printed."""
 import os
@@ -9,7 +10,7 @@ import sqlite3
 import pytest
 from helpers import cli_run
 
-from companion.errors import EXIT_DAMAGED, EXIT_LEDGER, EXIT_OK
+from companion.errors import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_LEDGER, EXIT_OK
 from companion.ledger import schema
 
 LANGS = ("en", "ru")
@@ -143,3 +144,49 @@ def test_verify_speaks_the_language_and_warns_in_it(tmp_path, capsys, monkeypatc
     code, out, err = run(capsys, "en", "verify", "--db", str(db))
     assert err.strip() == "warning: this machine holds no anchor for this game: a ledger cut short or rewritten " \
                           "elsewhere could not be noticed; compare the head words"
+
+
+# ----- scripts ------------------------------------------------------------------------------------------
+
+def test_a_failed_expect_names_the_line_in_the_language(tmp_path, capsys):
+    script = tmp_path / "t.game"
+    script.write_text("new classic 1 Anna Boris\npay Anna Boris 100\nexpect cash Boris 1999\n", encoding="utf-8")
+    said = {lang: one_line(*run(capsys, lang, "script", str(script))[::2], EXIT_BAD_INPUT) for lang in LANGS}
+    assert said["en"] == f"error: {script}:3: `expect cash Boris 1999`: Boris has 2100, expected 1999"
+    assert said["ru"] == f"ошибка: {script}:3: `expect cash Boris 1999`: Boris: на счету 2100, а по сценарию 1999"
+
+
+@pytest.mark.parametrize("line, en, ru", [
+    ("expect owner 1 Anna", "1 is owned by none, expected Anna", "Владелец участка «1»: нет, а по сценарию Anna"),
+    ("expect alive Anna no", "Anna alive: yes, expected no", "Anna: в игре — да, а по сценарию нет"),
+    ("expect cash Zed 0", "no account named Zed (players: Anna, Boris; accounts: bank, jackpot, charity)",
+     "Нет счёта Zed (игроки: Anna, Boris; счета: `bank`, `jackpot`, `charity`)"),
+    ("expect level 1 x", "'x' is not a whole number", "«x» — не целое число"),
+    ("expect frobnicate 1", "unknown expectation 'frobnicate'", "Неизвестная проверка `frobnicate`"),
+    ("expect winner Anna", "winner is none, expected Anna", "Победитель: нет, а по сценарию Anna"),
+    ("expect refused:not_yours pay Anna Boris 1", "the command was accepted", "Команда принята"),
+    ("buy", "refused: Nothing is offered for sale now", "отказ: Сейчас ничего не продаётся"),
+    ("Anna:", "Anna: what? (a command follows the name and colon)",
+     "Anna: что сделать? (после имени и двоеточия пишется команда)"),
+    ("new classic 1 Anna Boris", "a script plays one game", "В сценарии может быть только одна игра"),
+])
+def test_script_problems_in_both_languages(tmp_path, capsys, line, en, ru):
+    script = tmp_path / "t.game"
+    script.write_text(f"new classic 1 Anna Boris\n{line}\n", encoding="utf-8")
+    said = {lang: one_line(*run(capsys, lang, "script", str(script))[::2], EXIT_BAD_INPUT) for lang in LANGS}
+    prefix = {"en": "error", "ru": "ошибка"}
+    for lang, words in (("en", en), ("ru", ru)):
+        assert said[lang].startswith(f"{prefix[lang]}: {script}:2: `"), said[lang]
+        assert words in said[lang], said[lang]
+
+
+def test_a_script_that_cannot_be_read(tmp_path, capsys):
+    missing = tmp_path / "none.game"
+    said = {lang: one_line(*run(capsys, lang, "script", str(missing))[::2], EXIT_BAD_INPUT) for lang in LANGS}
+    assert said["en"] == f"error: {missing}: cannot read the file: No such file or directory"
+    assert said["ru"] == f"ошибка: {missing}: Не удаётся прочитать файл: нет такого файла или папки"
+    latin1 = tmp_path / "latin1.game"
+    latin1.write_bytes("new classic 1 Anna Boris\n# café\n".encode("latin-1"))
+    said = {lang: one_line(*run(capsys, lang, "script", str(latin1))[::2], EXIT_BAD_INPUT) for lang in LANGS}
+    assert said["en"] == f"error: {latin1}:2: not UTF-8 text: byte 0xe9 at byte offset 30 cannot be read"
+    assert said["ru"] == f"ошибка: {latin1}:2: Текст не в кодировке UTF-8: байт `0xe9` по смещению 30 не читается"

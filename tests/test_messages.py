@@ -60,13 +60,15 @@ def fields(template):
     return {f[1].split(".")[0].split("[")[0] for f in string.Formatter().parse(template) if f[1]}
 
 
-# ----- the edge's codes: errors of the ledger and the table service ---------------------------------------
+# ----- the edge's codes: errors of the ledger, the table and scripts -------------------------------------
 
 COMPANION = ENGINE.parent
-EDGE_FILES = sorted((COMPANION / "ledger").glob("*.py")) + [COMPANION / name for name in ("table.py", "cli.py")]
-# calls whose first argument is a message code, and the parameters
+EDGE_FILES = sorted((COMPANION / "ledger").glob("*.py")) + [COMPANION / name for name in ("table.py", "script.py",
+                                                                                          "cli.py")]
+# calls whose first argument is a message code (ScriptError's is its fourth), and the parameters
 # OutcomeUnknown takes by position
-CODED_CALLS = {"LedgerError", "LedgerDamaged", "DiskFull", "OutcomeUnknown", "Message", "Note", "render"}
+CODED_CALLS = {"LedgerError", "LedgerDamaged", "DiskFull", "OutcomeUnknown", "Message", "Note", "fail",
+               "render", "__init__"}
 POSITIONAL = {"OutcomeUnknown": ("seq", "request_id", "command")}
 
 
@@ -107,14 +109,14 @@ EDGE_CODES = edge_codes()
 def test_the_scan_finds_the_edge_codes():
     codes = {c for c, _, _ in EDGE_CODES}
     assert {"ledger_no_game", "ledger_folder", "ledger_not_sqlite", "ledger_exists", "ledger_hash_mismatch",
-            "table_no_anchor", "recover_done",
+            "table_no_anchor", "recover_done", "script_no_game", "expect_cash", "script_refused",
             "do_stored", "file_error"} <= codes
-    assert len(codes) > 60
+    assert len(codes) > 100
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_code_of_the_edge_has_a_template(lang):
-    """What the ledger and the table raise or say is in every language."""
+    """What the ledger, the table and scripts raise or say is in every language."""
     missing = sorted({f"{code} ({where})" for code, where, _ in EDGE_CODES if code not in CATALOGS[lang]})
     assert not missing, f"no {lang} template for: {', '.join(missing)}"
     assert set(EDGE[lang]) <= set(CATALOGS[lang]) and all(CATALOGS[lang][c] == t for c, t in EDGE[lang].items())
