@@ -1,9 +1,11 @@
 """The `companion` command: start a game, apply commands, show state and history, check and recover ledgers."""
 import argparse
+import ast
 import errno
 import json
 import os
 import random
+import re
 import sys
 import traceback
 from datetime import datetime, timezone
@@ -12,11 +14,13 @@ from companion import messages
 from companion.editions import load_edition, shipped
 from companion.engine.actions import TABLE, issued
 from companion.engine.command import Command, parse_command, split_actor
+from companion.engine.state import Note
 from companion.errors import (
     EXIT_BAD_INPUT,
     EXIT_DISK_FULL,
     EXIT_INTERNAL,
     EXIT_OK,
+    EXIT_USAGE,
     BadCommand,
     BadInput,
     CompanionError,
@@ -24,6 +28,7 @@ from companion.errors import (
     Message,
     OutcomeUnknown,
     RuleViolation,
+    UsageError,
     cause_of,
     exit_code,
 )
@@ -313,10 +318,111 @@ def cmd_bench(args):
     bench.main(args.what, args.events, args.runs)
 
 
+# ----- the command line's own errors, in the chosen language ---------------------------------------
+# argparse's messages (their gettext ids, as Python 3.11 to 3.13 word them) and the codes that say
+# them in words (companion/messages.py); `argument NAME: ...` is taken apart first. A message not
+# listed here (a newer Python's) is shown as argparse wrote it (usage_other).
+ARGPARSE_MESSAGES = (
+    ("unrecognized arguments: %(words)s", "usage_unrecognized"),
+    ("the following arguments are required: %(names)s", "usage_required"),
+    ("one of the arguments %(names)s is required", "usage_one_of"),
+    ("ambiguous option: %(option)s could match %(matches)s", "usage_ambiguous"),
+    ("invalid choice: %(value)r (choose from %(choices)s)", "usage_invalid_choice"),
+    ("invalid %(type)s value: %(value)r", "usage_invalid_value"),
+    ("expected one argument", "usage_expected_one"),
+    ("expected at most one argument", "usage_expected_at_most_one"),
+    ("expected at least one argument", "usage_expected_at_least_one"),
+    ("expected %(count)s argument", "usage_expected_count"),
+    ("expected %(count)s arguments", "usage_expected_count"),
+    ("not allowed with argument %(other_option)s", "usage_not_allowed"),
+    ("ignored explicit argument %(value)r", "usage_explicit_ignored"),
+)
+USAGE_CODES = sorted({code for _, code in ARGPARSE_MESSAGES} |
+                     {"usage_line", "usage_other", "usage_unknown_command", "usage_no_command"})
+ARGUMENT = re.compile(r"argument (?P<option>[^:]+): (?P<message>.+)", re.S)
+
+
+def _pattern(msgid):
+    """A regular expression matching a message argparse formats from msgid (its %(name)s / %(name)r)."""
+    parts = re.split(r"%\((\w+)\)([sr])", msgid)
+    regex = "".join(re.escape(part) if i % 3 == 0 else f"(?P<{part}>.+?)" if i % 3 == 1 else ""
+                    for i, part in enumerate(parts))
+    return re.compile(regex + r"\Z", re.S)
+
+
+ARGPARSE_PATTERNS = [(_pattern(msgid), code) for msgid, code in ARGPARSE_MESSAGES]
+LIST_PARAMS = ("names", "choices", "matches")
+
+
+def _unquoted(text):
+    """'foo' (a repr argparse wrote) -> foo; anything else as it is."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+    return value if isinstance(value, str) else text
+
+
+def usage_problem(message, commands=()):
+    """What argparse said, as a Note (a code with parameters) the messages say in any language."""
+    found = ARGUMENT.fullmatch(message)
+    option, text = (found["option"], found["message"]) if found else (None, message)
+    for pattern, code in ARGPARSE_PATTERNS:
+        match = pattern.match(text)
+        if not match:
+            continue
+        params = {k: _unquoted(v) for k, v in match.groupdict().items()}
+        for key in LIST_PARAMS:
+            if key in params:
+                params[key] = [_unquoted(w.strip()) for w in params[key].split(",") if w.strip()]
+        if code == "usage_expected_count" and not str(params["count"]).isdigit():
+            break
+        if "count" in params:
+            params["count"] = int(params["count"])
+        if option is not None:
+            params["option"] = option
+        if code == "usage_invalid_choice" and option == "cmd":       # the subcommand
+            code, params = "usage_unknown_command", {"value": params["value"], "choices": params["choices"]}
+        if code == "usage_required" and "cmd" in params["names"]:
+            code, params = "usage_no_command", {"choices": list(commands)}
+        if code == "usage_unrecognized":
+            params["words"] = params["words"].split()
+        return Note(code, params)
+    return Note("usage_other", {"detail": message})
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, its errors raised as UsageError (one line in the chosen language, exit code 2)."""
+
+    def error(self, message):
+        commands = next((tuple(a.choices) for a in self._actions if a.dest == "cmd" and a.choices), ())
+        raise UsageError("usage_line", prog=self.prog, problem=usage_problem(message, commands))
+
+    def parse_args(self, args=None, namespace=None):
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:   # what argparse says here; the hint names the subcommand whose arguments they are
+            prog = f"{self.prog} {parsed.cmd}" if getattr(parsed, "cmd", None) else self.prog
+            raise UsageError("usage_line", prog=prog, problem=Note("usage_unrecognized", {"words": list(extra)}))
+        return parsed
+
+
+def language_in(argv) -> str:
+    """The language a command line asks for (its last valid --lang), before argparse reads it: a
+    usage error is said in it too. Else $COMPANION_LANG, else the locale."""
+    chosen = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else \
+            word.partition("=")[2] if word.startswith("--lang=") else None
+        if value in messages.LANGUAGES:
+            chosen = value
+    return chosen or language_from_env()
+
+
 def build_parser():
-    ap = argparse.ArgumentParser(prog="companion", description=__doc__,
-                                 epilog="exit codes: docs/exit-codes.md")
-    lang = argparse.ArgumentParser(add_help=False)
+    ap = Parser(prog="companion", description=__doc__, epilog="exit codes: docs/exit-codes.md")
+    lang = Parser(add_help=False)
     # --lang may come before or after the subcommand; without it, $COMPANION_LANG, then the locale
     lang.add_argument("--lang", choices=messages.LANGUAGES, default=argparse.SUPPRESS,
                       help="language of messages and labels (en, ru)")
@@ -419,7 +525,13 @@ def language(args) -> str:
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as exc:
+        lang = language_in(argv)
+        print(f"{label('usage', lang)}: " + " ".join(messages.render_error(exc, lang).split()), file=sys.stderr)
+        return EXIT_USAGE
     args.lang = language(args)
     try:
         args.func(args)

@@ -75,6 +75,11 @@ class EditionError(BadInput):
         super().__init__(f"{source}: {key}: {problem}")
 
 
+class UsageError(Said):
+    """A command line that does not fit the `companion` command (unknown command, missing or
+    unrecognized arguments): what argparse found, said as a message code (see companion/cli.py)."""
+
+
 class LedgerError(Said, RuntimeError):
     """The ledger file cannot be used now (no game in it, locked, read-only, another writer).
 
@@ -144,7 +149,7 @@ def cause_of(exc: BaseException) -> str | None:
 
 def exit_code(exc: BaseException) -> int:
     """The exit code for an error the companion raised on purpose (most specific first)."""
-    for kind, code in ((OutcomeUnknown, EXIT_UNKNOWN), (DiskFull, EXIT_DISK_FULL),
+    for kind, code in ((UsageError, EXIT_USAGE), (OutcomeUnknown, EXIT_UNKNOWN), (DiskFull, EXIT_DISK_FULL),
                        (LedgerDamaged, EXIT_DAMAGED), (LedgerError, EXIT_LEDGER),
                        (InvariantViolation, EXIT_HALTED), (RuleViolation, EXIT_REFUSED),
                        (BadInput, EXIT_BAD_INPUT), (CompanionError, EXIT_BAD_INPUT)):

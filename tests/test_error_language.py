@@ -1,18 +1,22 @@
 """Errors follow the language setting (README: --lang, else $COMPANION_LANG, else the locale):
 what the ledger raises (a missing file, a folder, a file that is no ledger, an existing file for
-`new`, a damaged event), what `verify` and `recover` print, and a failed `expect` and other
-script errors. Each is triggered for real (files in tmp_path),
+`new`, a damaged event), what `verify` and `recover` print, a failed `expect` and other script
+errors, and the command line's own usage errors. Each is triggered for real (files in tmp_path),
 and each is one line in the chosen language, with the exit code of docs/exit-codes.md and no
 traceback; the English lines are the ones the companion always printed."""
 import os
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from helpers import cli_run
 
-from companion.errors import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_LEDGER, EXIT_OK
+from companion.errors import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_LEDGER, EXIT_OK, EXIT_USAGE
 from companion.ledger import schema
 
+ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "ru")
 
 
@@ -190,3 +194,57 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
     said = {lang: one_line(*run(capsys, lang, "script", str(latin1))[::2], EXIT_BAD_INPUT) for lang in LANGS}
     assert said["en"] == f"error: {latin1}:2: not UTF-8 text: byte 0xe9 at byte offset 30 cannot be read"
     assert said["ru"] == f"ошибка: {latin1}:2: Текст не в кодировке UTF-8: байт `0xe9` по смещению 30 не читается"
+
+
+# ----- the command line itself ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, en, ru", [
+    (["foo"], "usage: unknown command 'foo' (choose from new, do, state, history, verify, recover, script, "
+              "editions, check-edition, demo, bench); see `companion --help`",
+     "ошибка в командной строке: Неизвестная команда `foo` (есть: `new`, `do`, `state`, `history`, `verify`, "
+     "`recover`, `script`, `editions`, `check-edition`, `demo`, `bench`); справка: `companion --help`"),
+    (["state", "/x.db"], "usage: unrecognized arguments: /x.db; see `companion state --help`",
+     "ошибка в командной строке: Лишние аргументы: `/x.db`; справка: `companion state --help`"),
+    (["new", "elite"], "usage: the following arguments are required: players; see `companion new --help`",
+     "ошибка в командной строке: Обязательно укажите: `players`; справка: `companion new --help`"),
+    (["new", "--seed", "x", "elite", "A", "B"],
+     "usage: argument --seed: invalid int value: 'x'; see `companion new --help`",
+     "ошибка в командной строке: `--seed`: нужно целое число, а не `x`; справка: `companion new --help`"),
+    (["do", "roll", "--db"], "usage: argument --db: expected one argument; see `companion do --help`",
+     "ошибка в командной строке: После `--db` нужно значение; справка: `companion do --help`"),
+    (["bench", "disk"], "usage: argument what: invalid choice: 'disk' (choose from ledger, engine, open); "
+                        "see `companion bench --help`",
+     "ошибка в командной строке: `what`: недопустимое значение `disk` (можно: `ledger`, `engine`, `open`); "
+     "справка: `companion bench --help`"),
+    ([], "usage: a command is required (choose from new, do, state, history, verify, recover, script, editions, "
+         "check-edition, demo, bench); see `companion --help`",
+     "ошибка в командной строке: Не указана команда (есть: `new`, `do`, `state`, `history`, `verify`, "
+     "`recover`, `script`, `editions`, `check-edition`, `demo`, `bench`); справка: `companion --help`"),
+])
+def test_usage_errors_are_one_line_in_the_language(capsys, argv, en, ru):
+    assert one_line(*cli_run(capsys, "--lang", "en", *argv)[::2], EXIT_USAGE) == en
+    assert one_line(*cli_run(capsys, *argv, "--lang", "ru")[::2], EXIT_USAGE) == ru
+
+
+def test_usage_errors_follow_the_environment_too(capsys, monkeypatch):
+    """Without --lang (or with a --lang argparse refuses) the environment's language says the error."""
+    monkeypatch.setenv("COMPANION_LANG", "ru")
+    line = one_line(*cli_run(capsys, "state", "/x.db")[::2], EXIT_USAGE)
+    assert line == "ошибка в командной строке: Лишние аргументы: `/x.db`; справка: `companion state --help`"
+    line = one_line(*cli_run(capsys, "--lang", "de", "state")[::2], EXIT_USAGE)
+    assert line == "ошибка в командной строке: `--lang`: недопустимое значение `de` (можно: `en`, `ru`); " \
+                   "справка: `companion --help`"
+    line = one_line(*cli_run(capsys, "--lang=en", "state", "/x.db")[::2], EXIT_USAGE)
+    assert line == "usage: unrecognized arguments: /x.db; see `companion state --help`"
+
+
+def test_a_real_process_prints_one_russian_line(tmp_path):
+    """`python -m companion --lang ru foo` and `... state /x.db`: exit 2, one Russian line, nothing else."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    for argv, words in ((["foo"], "Неизвестная команда `foo`"), (["state", "/x.db"], "Лишние аргументы: `/x.db`")):
+        proc = subprocess.run([sys.executable, "-m", "companion", "--lang", "ru", *argv], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=60)
+        assert proc.returncode == EXIT_USAGE and proc.stdout == ""
+        assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("ошибка в командной строке: ")
+        assert words in proc.stderr and "usage" not in proc.stderr and "error" not in proc.stderr

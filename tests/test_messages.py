@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import companion.engine
+from companion import cli
 from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
@@ -60,21 +61,21 @@ def fields(template):
     return {f[1].split(".")[0].split("[")[0] for f in string.Formatter().parse(template) if f[1]}
 
 
-# ----- the edge's codes: errors of the ledger, the table and scripts -------------------------------------
+# ----- the edge's codes: errors of the ledger, the table, scripts and the command line -------------------
 
 COMPANION = ENGINE.parent
 EDGE_FILES = sorted((COMPANION / "ledger").glob("*.py")) + [COMPANION / name for name in ("table.py", "script.py",
                                                                                           "cli.py")]
 # calls whose first argument is a message code (ScriptError's is its fourth), and the parameters
 # OutcomeUnknown takes by position
-CODED_CALLS = {"LedgerError", "LedgerDamaged", "DiskFull", "OutcomeUnknown", "Message", "Note", "fail",
-               "render", "__init__"}
+CODED_CALLS = {"LedgerError", "LedgerDamaged", "DiskFull", "OutcomeUnknown", "UsageError", "Message", "Note",
+               "fail", "render", "__init__"}
 POSITIONAL = {"OutcomeUnknown": ("seq", "request_id", "command")}
 
 
 def edge_codes():
     """(code, file:line, parameters given or None when not all are literal) for every literal message
-    code the edge modules raise or say."""
+    code the edge modules raise or say, and the codes of argparse's messages (cli.USAGE_CODES)."""
     found = []
     for path in EDGE_FILES:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -100,6 +101,7 @@ def edge_codes():
                 not (name in ("Note", "render") and rest and not isinstance(rest[0], ast.Dict))
             for code in codes:
                 found.append((code, f"{path.name}:{node.lineno}", given if literal else None))
+    found += [(code, "cli.py:ARGPARSE_MESSAGES", None) for code in cli.USAGE_CODES]
     return found
 
 
@@ -110,13 +112,13 @@ def test_the_scan_finds_the_edge_codes():
     codes = {c for c, _, _ in EDGE_CODES}
     assert {"ledger_no_game", "ledger_folder", "ledger_not_sqlite", "ledger_exists", "ledger_hash_mismatch",
             "table_no_anchor", "recover_done", "script_no_game", "expect_cash", "script_refused",
-            "do_stored", "file_error"} <= codes
+            "usage_unrecognized", "usage_unknown_command", "do_stored", "file_error"} <= codes
     assert len(codes) > 100
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_code_of_the_edge_has_a_template(lang):
-    """What the ledger, the table and scripts raise or say is in every language."""
+    """What the ledger, the table, scripts and the command line raise or say is in every language."""
     missing = sorted({f"{code} ({where})" for code, where, _ in EDGE_CODES if code not in CATALOGS[lang]})
     assert not missing, f"no {lang} template for: {', '.join(missing)}"
     assert set(EDGE[lang]) <= set(CATALOGS[lang]) and all(CATALOGS[lang][c] == t for c, t in EDGE[lang].items())
