@@ -329,9 +329,9 @@ def test_plural_forms_in_other_messages(code, params, ru, en):
 def test_names_stand_as_typed():
     """Phrases are built around a name, never declining it (no «от Молокозавод», no «у Anna нет»)."""
     elite = EDITIONS["elite"]
-    bakery = next(pid for pid in elite.plots if elite.cell(pid).name == "Пекарня")
-    assert render("rent_paid", {"player": "Аня", "to": "Боря", "amount": 120, "plot": bakery}, "ru", elite) == \
-        "Аня → Боря: 120, аренда за участок «Пекарня»"
+    brewery = next(pid for pid in elite.plots if elite.cell(pid).name == "Пивоваренный завод")
+    assert render("rent_paid", {"player": "Аня", "to": "Боря", "amount": 120, "plot": brewery}, "ru", elite) == \
+        "Аня → Боря: 120, аренда за участок «Пивоваренный завод»"
     assert render("no_policy", {"player": "Anna", "policy": "green"}, "ru") == "Anna: ЗЕЛЁНОГО полиса нет"
     assert render("insured", {"player": "Аня", "policy": "green", "amount": 100}, "ru") == \
         "Аня покупает ЗЕЛЁНЫЙ полис за 100"
