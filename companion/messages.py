@@ -16,55 +16,56 @@ reason, a policy's colour, a building kind, ...) shown in words, never as its id
 """
 from companion.engine.board import in_language
 from companion.headwords import head_words
-from companion.words import Formatter, Word, term
+from companion.words import Formatter, Word, plural_category, term
 
 EN = {
     # ----- what happened ------------------------------------------------------
     "game_started": "New game of {edition}: {players}",
-    "rolled": "{player} rolled {dice}",
-    "landed": "{player} lands on {cell}",
+    "rolled": "{player} rolls {dice}",
+    "landed": "{player} lands on {on_cell}",
     "offer": "{player} may buy {plot} for {price}",
-    "bought": "{player} bought {plot} for {price}",
-    "declined": "{player} declined {plot}",
-    "own_plot": "{player} is on their own plot {plot}",
+    "bought": "{player} buys {plot} for {price}",
+    "declined": "{player} does not buy {plot}",
+    "own_plot": "{player} owns {plot}: no rent",
     "no_rent_mortgaged": "{plot} is mortgaged: no rent",
-    "rent_paid": "{player} paid {amount} rent to {to} for {plot}",
-    "circle_income": "{player} passed START: +{amount}",
-    "circle_tax": "{player} paid circle tax {amount}",
-    "tax_paid": "{player} paid tax {amount}",
-    "card_paid": "{player} paid {amount} to {to} ({card})",
-    "card_received": "{player} received {amount} ({card})",
-    "debt": "{player} owes {amount} to {to} ({reason}) but has {cash}: raise money or go bankrupt",
-    "debt_paid": "{player} paid the {amount} owed to {to}",
+    "rent_paid": "{player} pays {to} {amount} rent for {plot}",
+    "circle_income": "{player} passes {start_cell} and collects {amount}{parts}",
+    "circle_tax": "{player} pays {amount} circle tax",
+    "tax_paid": "{player} pays {amount} tax",
+    "card_paid": "{player} pays {to} {amount}, as the card says",
+    "card_received": "{player} collects {amount}, as the card says",
+    "nothing_to_pay": "{player} has no buildings: nothing to pay",
+    "debt": "{player} owes {to} {amount} ({reason}) but has only {cash}: sell, mortgage or declare bankruptcy",
+    "debt_paid": "{player} has paid {to} the {amount} owed",
     "turn": "{player}'s turn",
     "turn_skipped": "{player} misses this turn",
     "will_skip": "{player} will miss a turn",
-    "three_doubles": "{player} rolled three doubles",
-    "detained": "{player} is held at {cell}",
-    "still_detained": "{player} stays (try {tries})",
-    "released_by_double": "{player} leaves with a double",
-    "released_by_card": "{player} leaves using card {card}",
-    "fine_paid": "{player} paid the fine of {amount}",
+    "three_doubles": "{player} rolls three doubles",
+    "detained": "{player} is held {jail_in}",
+    "still_detained": "{player}: no double, stays {jail_in} (try {tries})",
+    "released_by_double": "{player} rolls a double and leaves {jail_from}",
+    "released_by_card": "{player} leaves {jail_from} with a kept card",
+    "fine_paid": "{player} pays the {amount} fine",
     "draw_card": "{player}: draw a {deck} card",
-    "card": "{player} drew {card}",
-    "card_kept": "{player} keeps card {card}",
+    "card": "{player} draws \u201c{card}\u201d",
+    "card_kept": "{player} keeps the card",
     "deck_empty": "The {deck} deck is empty",
     "choose_cell": "{player}: choose {cells}",
-    "auction_opened": "Auction of {plot} (seller {seller}), opening {opening}",
+    "auction_opened": "{plot} goes up for auction (sold by {seller}); bidding starts at {opening}",
     "auction_opening": "Opening price for {plot}: {opening}",
     "bid": "{player} bids {amount} for {plot}",
     "auction_won": "{player} wins {plot} for {amount}",
-    "auction_no_bids": "No bids: {plot} stays where it was",
+    "auction_no_bids": "No bids: {plot} stays unsold",
     "bid_lapsed": "{player} can no longer pay {amount}: the bid lapses, bidding reopens for {plot}",
     "auction_roll_needed": "{player}: roll three times to choose the plot for auction",
-    "auction_selected": "The dice choose {plot}",
-    "auction_cancelled": "Auction cancelled ({reason})",
-    "built": "{player} built on {plot} ({building}) for {cost}",
-    "building_sold": "{player} sold a building on {plot} ({building}) for {amount}",
-    "mortgaged": "{player} mortgaged {plot} for {amount}",
-    "redeemed": "{player} redeemed {plot} for {amount}",
-    "traded": "{player} and {other} traded: gave {gave} + {paid}, got {got} + {received}",
-    "paid": "{player} paid {amount} to {to}",
+    "auction_selected": "The dice pick {plot}",
+    "auction_cancelled": "The auction is off ({reason})",
+    "built": "{player} builds {a_building} on {plot} for {cost}",
+    "building_sold": "{player} sells {a_building} on {plot} back to the bank for {amount}",
+    "mortgaged": "{player} mortgages {plot} for {amount}",
+    "redeemed": "{player} redeems {plot} for {amount}",
+    "traded": "{player} and {other} trade: {player} {gave_all}; {other} {got_all}",
+    "paid": "{player} pays {to} {amount}",
     "bankrupt_paid": "{player} owed {amount} to {to}, paid {from_debtor}",
     "bankrupt": "{player} is bankrupt and leaves the game",
     "wealth_count": "Wealth: {wealth}",
@@ -76,14 +77,14 @@ EN = {
     "offer_rejected": "{player} rejects trade offer {number} from {other}",
     "offer_withdrawn": "{player} withdraws trade offer {number} to {other}",
     "offer_lapsed": "Trade offer {number} ({player} to {other}) lapses ({reason})",
-    "shares_bought": "{player} bought {count:p:share|shares} at {price} ({amount})",
-    "shares_sold": "{player} sold {count:p:share|shares} at {price} ({amount})",
-    "share_price": "Share price {old} -> {new}",
-    "on_exchange": "{player} is on the EXCHANGE",
-    "commission_paid": "{player} paid {amount} commission to {to}",
-    "policy_expired": "{player}'s {policy} {count:w:policy|policies} expired ({count} back to the bank)",
-    "insured": "{player} bought a {policy} policy for {amount}",
-    "policy_used": "{player} used a {policy} policy ({reason})",
+    "shares_bought": "{player} buys {count:p:share|shares} at {price} ({amount})",
+    "shares_sold": "{player} sells {count:p:share|shares} at {price} ({amount})",
+    "share_price": "Share price: {old} \u2192 {new}",
+    "on_exchange": "{player} may play the EXCHANGE",
+    "commission_paid": "{player} pays {to} {amount} commission",
+    "policy_expired": "{player}: {expired}",
+    "insured": "{player} buys a {policy} policy for {amount}",
+    "policy_used": "{player} uses a {policy} policy ({reason})",
     "policy_covered": "{player}'s {policy} policy covers this",
     "policy_claim": "{player} owes {amount} ({card}): use an ORANGE or RED policy, or keep it and pay?",
     "policy_question": "{player}'s plot {plot} is up for auction: use an ORANGE or RED policy, or keep it?",
@@ -93,10 +94,10 @@ EN = {
     "plot_under_auction": "{plot} is being decided on (auction or policy): it stays as it is until then",
     "not_a_roll": "{player} cannot reach {cell} with this roll ({steps:p:cell|cells})",
     "tax_exemption": "{player} will skip the next circle tax",
-    "tax_exempted": "{player} is exempt from this circle tax",
-    "fortune_in_force": "Card {card} is in force until the next FORTUNE card",
+    "tax_exempted": "{player} pays no circle tax this time (tax exemption)",
+    "fortune_in_force": "This card is in force until the next FORTUNE card",
     "jackpot_offered": "{player} may play the JACKPOT",
-    "jackpot_played": "{player} bet {bet}: {symbols}",
+    "jackpot_played": "{player} bets {bet}: {symbols}",
     "jackpot_won": "{player} wins {amount} on the JACKPOT",
     "jackpot_bet_back": "{player} takes the bet of {bet} back from the JACKPOT cash box",
     "jackpot_lost": "{player} lost the bet of {bet}",
@@ -196,48 +197,49 @@ RU = {
     # name in «quotes» after a noun that takes the case (участок «Пекарня», по карточке «...»).
     "game_started": "Новая игра «{edition}»: {players}",
     "rolled": "{player}: выпало {dice}",
-    "landed": "{player} на клетке «{cell}»",
+    "landed": "{player} на {on_cell}",
     "offer": "{player} может купить участок «{plot}» за {price}",
     "bought": "{player} покупает участок «{plot}» за {price}",
     "declined": "{player} отказывается от участка «{plot}»",
-    "own_plot": "{player} на своём участке «{plot}»",
+    "own_plot": "{player}: участок «{plot}» свой, аренды нет",
     "no_rent_mortgaged": "Участок «{plot}» заложен: аренда не платится",
-    "rent_paid": "{player} → {to}: {amount}, аренда за участок «{plot}»",
-    "circle_income": "{player} проходит СТАРТ: +{amount}",
+    "rent_paid": "{player} → {to}: аренда {amount} за участок «{plot}»",
+    "circle_income": "{player} проходит {start_cell}: круговой доход {amount}{parts}",
     "circle_tax": "{player} платит круговой налог: {amount}",
     "tax_paid": "{player} платит налог: {amount}",
-    "card_paid": "{player} → {to}: {amount} по карточке «{card}»",
-    "card_received": "{player} получает {amount} по карточке «{card}»",
-    "debt": "{player} → {to}: долг {amount} ({reason}), а наличных {cash}: продайте, заложите или объявите банкротство",
+    "card_paid": "{player} → {to}: {amount} по карточке",
+    "card_received": "{player} получает {amount} по карточке",
+    "nothing_to_pay": "{player}: построек нет, платить нечего",
+    "debt": "{player} → {to}: долг {amount} ({reason}), а наличных только {cash}: продайте постройки, заложите участки или объявите себя банкротом",
     "debt_paid": "{player} → {to}: долг {amount} погашен",
     "turn": "Ход: {player}",
     "turn_skipped": "{player} пропускает ход",
     "will_skip": "{player} пропустит ход",
     "three_doubles": "{player}: три дубля подряд",
-    "detained": "{player}: задержание на клетке «{cell}»",
-    "still_detained": "{player} остаётся на месте (попытка {tries})",
-    "released_by_double": "{player} выходит по дублю",
-    "released_by_card": "{player} выходит по карточке «{card}»",
+    "detained": "{player} задерживается {jail_in}",
+    "still_detained": "{player}: дубля нет, остаётся {jail_in} (попытка {tries})",
+    "released_by_double": "{player} выбрасывает дубль и выходит {jail_from}",
+    "released_by_card": "{player} выходит {jail_from} по сохранённой карточке",
     "fine_paid": "{player} платит штраф {amount}",
     "draw_card": "{player}: возьмите карточку {deck}",
     "card": "{player} тянет карточку «{card}»",
-    "card_kept": "{player} оставляет у себя карточку «{card}»",
+    "card_kept": "{player} оставляет карточку у себя",
     "deck_empty": "Колода {deck} пуста",
     "choose_cell": "{player}: выберите клетку — {cells}",
-    "auction_opened": "Аукцион: участок «{plot}», продавец {seller}, стартовая цена {opening}",
+    "auction_opened": "На аукцион выставлен участок «{plot}» (продаёт {seller}), стартовая цена {opening}",
     "auction_opening": "Стартовая цена участка «{plot}»: {opening}",
     "bid": "{player} предлагает {amount} за участок «{plot}»",
     "auction_won": "{player} получает участок «{plot}» за {amount}",
-    "auction_no_bids": "Ставок нет: участок «{plot}» остаётся, где был",
+    "auction_no_bids": "Ставок нет: участок «{plot}» остаётся непроданным",
     "bid_lapsed": "{player} уже не может заплатить {amount}: ставка снята, торги за участок «{plot}» продолжаются",
     "auction_roll_needed": "{player}: бросьте кубик три раза, чтобы выбрать участок для АУКЦИОНА",
-    "auction_selected": "Кубик выбрал участок «{plot}»",
-    "auction_cancelled": "Аукцион отменён: {reason}",
-    "built": "{player} строит {building:acc} на участке «{plot}» за {cost}",
-    "building_sold": "{player} продаёт в БАНК {building:acc} с участка «{plot}» за {amount}",
+    "auction_selected": "Выпал участок «{plot}»",
+    "auction_cancelled": "Аукцион отменяется: {reason}",
+    "built": "{player} строит {a_building:acc} на участке «{plot}» за {cost}",
+    "building_sold": "{player} продаёт в БАНК {a_building:acc} с участка «{plot}» за {amount}",
     "mortgaged": "{player} закладывает участок «{plot}» за {amount}",
     "redeemed": "{player} выкупает участок «{plot}» за {amount}",
-    "traded": "Сделка: {player} отдаёт {gave} + {paid}, {other} отдаёт {got} + {received}",
+    "traded": "Сделка: {player} {gave_all}; {other} {got_all}",
     "paid": "{player} → {to}: {amount}",
     "bankrupt_paid": "{player} → {to}: долг {amount}, отдано {from_debtor}",
     "bankrupt": "{player} — банкрот и выходит из игры",
@@ -253,9 +255,9 @@ RU = {
     "shares_bought": "{player} покупает {count:p:акцию|акции|акций} по {price} (всего {amount})",
     "shares_sold": "{player} продаёт {count:p:акцию|акции|акций} по {price} (всего {amount})",
     "share_price": "Курс акций: {old} → {new}",
-    "on_exchange": "{player} на БИРЖЕ",
+    "on_exchange": "{player} может сыграть на БИРЖЕ",
     "commission_paid": "{player} → {to}: {amount}, посреднический процент",
-    "policy_expired": "{player}: срок полиса истёк, {policy} полис возвращается в БАНК ({count} шт.)",
+    "policy_expired": "{player}: {expired}",
     "insured": "{player} покупает {policy} полис за {amount}",
     "policy_used": "{player} использует {policy} полис: {reason}",
     "policy_covered": "{player}: {policy} полис страхует от этого",
@@ -267,8 +269,8 @@ RU = {
     "plot_under_auction": "Судьба участка «{plot}» сейчас решается (аукцион или полис): до решения он не меняется",
     "not_a_roll": "{player} не может попасть на клетку «{cell}» этим броском ({steps:p:клетка|клетки|клеток})",
     "tax_exemption": "{player} освобождается от следующего кругового налога",
-    "tax_exempted": "{player} не платит этот круговой налог",
-    "fortune_in_force": "Карточка «{card}» действует до следующей карточки ФОРТУНЫ",
+    "tax_exempted": "{player} не платит круговой налог: действует освобождение от налога",
+    "fortune_in_force": "Эта карточка действует до следующей карточки ФОРТУНЫ",
     "jackpot_offered": "{player} может сыграть в ДЖЕКПОТ",
     "jackpot_played": "{player}: ставка {bet}, выпало: {symbols}",
     "jackpot_won": "{player} выигрывает {amount} в ДЖЕКПОТ",
@@ -299,7 +301,7 @@ RU = {
     "unknown_actor": "За столом нет игрока «{actor}» (игроки: {players})",
     "no_such_offer": "Нет открытого предложения сделки {number}",
     "bad_request_id": "Номер запроса — от 1 до {limit:p:печатного символа|печатных символов|печатных символов}",
-    "debt_first": "{player} → {creditor}: сначала долг {amount} (продайте, заложите или объявите банкротство)",
+    "debt_first": "{player} → {creditor}: сначала долг {amount} (продайте постройки, заложите участки или объявите себя банкротом)",
     "pending_first": "Сначала завершите: {pending}{whose}",
     "already_rolled": "{player}: кубики уже брошены",
     "roll_first": "{player}: сначала бросьте кубики",
@@ -560,7 +562,7 @@ REASONS = {
         "rent_paid": "rent", "circle_tax": "circle tax", "card_paid": "a card", "tax_paid": "tax",
         "fine_paid": "a fine", "black_business_fine": "BLACK BUSINESS fine",
         "transfer_interest": "10% interest on a mortgaged lot", "fortune": "a FORTUNE card",
-        "auction": "an auction", "side": "the die chose no side", "mortgaged": "the plot is mortgaged",
+        "auction": "an auction", "side": "a 5 or 6 on the first die: only 1-4 pick a side", "mortgaged": "the plot is mortgaged",
         "built": "the plot has buildings", "insured": "the owner is insured",
         "revealed": "a new stunt card shows this spot", "duplicate": "another face-up card shows this spot",
         "replaced": "a newer offer replaces it", "holdings": "what one side holds has changed",
@@ -570,7 +572,7 @@ REASONS = {
         "rent_paid": "аренда", "circle_tax": "круговой налог", "card_paid": "карточка", "tax_paid": "налог",
         "fine_paid": "штраф", "black_business_fine": "штраф ЧЁРНОГО БИЗНЕСА",
         "transfer_interest": "10% за заложенный участок", "fortune": "карточка ФОРТУНЫ",
-        "auction": "аукцион", "side": "кубик не выбрал сторону", "mortgaged": "участок заложен",
+        "auction": "аукцион", "side": "на первом кубике 5 или 6, а сторону выбирают только 1–4", "mortgaged": "участок заложен",
         "built": "на участке есть постройки", "insured": "владелец застрахован",
         "revealed": "открыта карточка трюка на этом месте", "duplicate": "это место есть на другой открытой карточке",
         "replaced": "его сменило новое предложение", "holdings": "у одной из сторон изменилось имущество",
@@ -622,13 +624,13 @@ VERBS = {
 PUT_BACK = {
     "en": {
         "put_token": "Put back: {player}'s token on {cell}",
-        "put_buildings": "Put back: buildings on {plot}: {small} small, {large} large",
+        "put_buildings": "Put back: {buildings} on {plot}",
         "put_deed": "Put back: the deed of {plot} to {player}",
         "put_mortgaged": "Put back: {plot} mortgaged (its deed face down)",
         "put_redeemed": "Put back: {plot} not mortgaged (its deed face up)",
         "put_kept_card": "Put back: the card {card} to {player}",
         "put_card_on_top": "Put back: the card {card} on top of its deck",
-        "put_items": "Put back: {player} holds {item}: {count}",
+        "put_items": "Put back: {player} holds {held_words}",
         "put_price": "Put back: the share price marker on {price}",
         "put_fortune": "Put back: FORTUNE cards on the wheel: {cards}",
         "put_stunts": "Put back: the stunt cards face up: {cards}",
@@ -644,13 +646,13 @@ PUT_BACK = {
     },
     "ru": {
         "put_token": "Вернуть: фишку игрока {player} на клетку «{cell}»",
-        "put_buildings": "Вернуть: постройки на участке «{plot}»: малых — {small}, больших — {large}",
+        "put_buildings": "Вернуть: на участке «{plot}» — {buildings}",
         "put_deed": "Вернуть: карточку участка «{plot}» — {player}",
         "put_mortgaged": "Вернуть: участок «{plot}» в залог (карточку рубашкой вверх)",
         "put_redeemed": "Вернуть: участок «{plot}» без залога (карточку лицом вверх)",
         "put_kept_card": "Вернуть: карточку «{card}» игроку {player}",
         "put_card_on_top": "Вернуть: карточку «{card}» наверх её колоды",
-        "put_items": "Вернуть: у игрока {player} — {item}: {count}",
+        "put_items": "Вернуть: у игрока {player} — {held_words}",
         "put_price": "Вернуть: курс акций на отметку {price}",
         "put_fortune": "Вернуть: на КОЛЕСО ФОРТУНЫ карточки: {cards}",
         "put_stunts": "Вернуть: открытые карточки рекламных акций: {cards}",
@@ -1082,6 +1084,16 @@ USAGE_WORDS = {
 }
 ACTOR_USAGE_RU = "`ИМЯ: КОМАНДА...` (ИМЯ — имя игрока или `table`)"
 NOTHING = {"en": "-", "ru": "ничего"}
+# one side of a trade: what it hands over, or that it hands over nothing
+GIVES = {"en": ("gives {items}", "gives nothing"), "ru": ("отдаёт {items}", "ничего не отдаёт")}
+# a circle income's two parts (Elite: the fixed sum and the dividend on shares)
+INCOME_PARTS = {"en": " ({fixed} + {dividend} on shares)", "ru": " ({fixed} + {dividend} по акциям)"}
+# a policy that expires: one, or several of a colour
+EXPIRED = {
+    "en": ("{policy} policy expires and goes back to the bank", "{count} {policy} policies expire and go back to the bank"),
+    "ru": ("{policy} полис больше не действует и возвращается в БАНК",
+           "{count} больше не действуют и возвращаются в БАНК"),
+}
 UNKNOWN = {"en": "-", "ru": "—"}
 AND = {"en": ", ", "ru": " и "}
 OR = {"en": ", ", "ru": " или "}
@@ -1139,6 +1151,7 @@ LABELS = {
                              "{cells} of {all_cells} cells, {industries} of {all_industries} industries, "
                              "{cards} of {all_cards} cards",
            "price": "share price", "exchange": "on the EXCHANGE", "fortune": "FORTUNE cards in force",
+           "fortune_one": "FORTUNE card in force", "at": "on", "jackpot_box": "in the JACKPOT cash box",
            "window": "may buy shares (passing START)", "jackpot": "may play the JACKPOT",
            "claimed": "free business taken", "leased": "leased", "stunts": "publicity stunts face up",
            "may": "may buy or lease", "on_finish": "on FINISH", "queue": "still to settle",
@@ -1162,7 +1175,8 @@ LABELS = {
                              "клеток: {cells} из {all_cells}, отраслей: {industries} из {all_industries}, "
                              "карточек: {cards} из {all_cards}",
            "price": "курс акций", "exchange": "на БИРЖЕ", "fortune": "действуют карточки ФОРТУНЫ",
-           "window": "может купить акции (прошёл СТАРТ)", "jackpot": "может сыграть в ДЖЕКПОТ",
+           "fortune_one": "действует карточка ФОРТУНЫ", "at": "на", "jackpot_box": "в кассе «Джекпот»",
+           "window": "может купить акции (на СТАРТЕ)", "jackpot": "может сыграть в ДЖЕКПОТ",
            "claimed": "бесплатное предприятие взято", "leased": "в аренде",
            "stunts": "открытые рекламные акции", "may": "может купить или арендовать",
            "on_finish": "на ФИНИШЕ", "queue": "ещё решить", "rating_places": "занятые ступени рейтинга",
@@ -1247,8 +1261,9 @@ def kind_word(kind, language="en", edition=None):
     if kind in POLICIES:
         colour, policy = term(kind, lang), term("policy", lang)
         if lang == "ru":
-            return Word(f"{colour} {policy}", {case: f"{colour.form(case)} {policy.form(case)}"
-                                               for case in ("gen", "acc", "gen_pl")})
+            forms = {case: f"{colour.form(case)} {policy.form(case)}" for case in ("gen", "acc", "gen_pl")}
+            forms["few"] = f"{colour.form('gen_pl')} {policy.form('gen')}"    # 2 СИНИХ полиса
+            return Word(f"{colour} {policy}", forms)
         return Word(f"{colour} {policy}", {"pl": f"{colour} policies", "gen_pl": f"{colour} policies"})
     return kind
 
@@ -1257,6 +1272,120 @@ def building_word(level, edition, language="en"):
     """The building at a level of a plot: a branch up to small_max, then an enterprise (house, hotel)."""
     small_max = (edition.buildings.get("small_max", 4) if edition is not None else 4) or 4
     return kind_word("small" if int(level) <= small_max else "large", language, edition)
+
+
+def joined(items, language):
+    """a, b and c; а, б и в."""
+    last = " and " if _lang(language) == "en" else " и "
+    return ", ".join(items[:-1]) + last + items[-1] if len(items) > 1 else "".join(items)
+
+
+def with_article(word, language):
+    """An English noun with its indefinite article (a house, an enterprise); Russian has none."""
+    if language != "en":
+        return word
+    return ("an " if str(word)[:1].lower() in "aeiou" else "a ") + str(word)
+
+
+def where_words(edition, ref, language):
+    """Where a token stands, after «на»: «участке «Кинотеатр»» for a plot, «клетке ШАНС» for the
+    board's capitalised cells, which the rulebook writes without quotes (English: the name)."""
+    name = cell_name(edition, ref, language)
+    if language != "ru":
+        return name
+    cell = edition.cell(ref) if edition is not None and isinstance(ref, str) else None
+    if cell is not None and cell.is_plot:
+        return f"участке «{inner_quotes(name, language)}»"
+    if isinstance(name, str) and name.upper() == name:
+        return f"клетке {name}"
+    return f"клетке «{inner_quotes(name, language)}»"
+
+
+def start_name(edition, language):
+    """The START cell's name as the board prints it (GO on a Monopoly board)."""
+    cells = [c for c in getattr(edition, "cells", ()) if c.kind == "start"]
+    if cells:
+        return cell_name(edition, cells[0].id, language)
+    return term("start", _lang(language))
+
+
+def jail_words(edition, language):
+    """(in, out of) the detention cell: «в НАЛОГОВОЙ ИНСПЕКЦИИ», «из НАЛОГОВОЙ ИНСПЕКЦИИ» as the
+    rulebook declines it; a cell the glossary does not know «на клетке „...“»; English "in Jail"."""
+    lang = _lang(language)
+    cells = [c for c in getattr(edition, "cells", ()) if c.kind == "detention"]
+    name = cell_name(edition, cells[0].id, lang) if cells else term("tax_inspection", lang)
+    if lang == "ru":
+        inspection = term("tax_inspection", lang)
+        if name == str(inspection):
+            return f"в {inspection.form('pre')}", f"из {inspection.form('gen')}"
+        return f"на клетке «{inner_quotes(name, lang)}»", f"с клетки «{inner_quotes(name, lang)}»"
+    short = str(name).split(" / ")[0]               # Monopoly's "Jail / Just Visiting": in Jail
+    return f"in {short}", short
+
+
+def handed(items, cash, language, edition):
+    """What one side of a trade hands over: plots and cards, then money (or that it gives nothing)."""
+    lang = _lang(language)
+    shown = [thing_name(edition, v, lang) for v in items] + ([str(cash)] if cash else [])
+    gives, nothing = GIVES[lang]
+    return gives.format(items=", ".join(shown)) if shown else nothing
+
+
+def counted(n, word, language):
+    """A number with its noun in the right form: 1 акция, 2 акции, 5 акций; 2 СИНИХ полиса (an
+    adjective goes to the genitive plural after 2-4); 1 share, 2 shares."""
+    lang = _lang(language)
+    if not isinstance(word, Word):
+        return f"{n} {word}"
+    if lang != "ru":
+        return f"{n} {word if n == 1 else word.form('pl')}"
+    category = plural_category(n, "ru")
+    if category == "one":
+        return f"{n} {word}"
+    if category == "few":
+        return f"{n} {word.forms.get('few') or word.form('gen')}"
+    return f"{n} {word.form('gen_pl')}"
+
+
+def holding_words(item, n, language="en"):
+    """What a player holds, counted as a native says it: 5 акций, 2 СИНИХ полиса, 1 RED policy."""
+    lang = _lang(language)
+    if item == "shares":
+        return counted(n, term("share", lang), lang)
+    if item in POLICIES:
+        return counted(n, kind_word(item, lang), lang)
+    return f"{item_word(item, lang)} {n}"
+
+
+def buildings_words(level, edition, language="en"):
+    """A plot's buildings in words: 2 филиала, предприятие; 3 houses, a hotel."""
+    lang = _lang(language)
+    small_max = (edition.buildings.get("small_max", 4) if edition is not None else 4) or 4
+    if level <= small_max:
+        return counted(level, kind_word("small", lang, edition), lang)
+    return str(kind_word("large", lang, edition))
+
+
+NO_BUILDINGS = {"en": "no buildings", "ru": "ни одной постройки"}
+
+
+def standing(small, large, edition, language):
+    """The buildings that stand on a plot: 2 филиала; 1 предприятие; no buildings."""
+    lang = _lang(language)
+    parts = [counted(n, kind_word(kind, lang, edition), lang) for n, kind in ((small, "small"), (large, "large")) if n]
+    return AND[lang].join(parts) if parts else NO_BUILDINGS[lang]
+
+
+def expired_words(colour, count, language):
+    lang = _lang(language)
+    one, several = EXPIRED[lang]
+    policy = policy_word(colour, lang)
+    if count == 1:
+        return one.format(policy=policy)
+    if lang == "ru":
+        return several.format(count=counted(count, kind_word(colour, lang), lang))
+    return several.format(count=count, policy=policy)
 
 
 def item_word(item, language="en"):
@@ -1466,7 +1595,7 @@ def shown_params(code, params, language="en", edition=None):
         elif key == "symbols" and isinstance(value, (list, tuple)):
             value = ", ".join(SYMBOLS[lang].get(v, v) for v in value)
         elif key == "dice" and isinstance(value, (list, tuple)):
-            value = ", ".join(str(v) for v in value)
+            value = joined([str(v) for v in value], lang)
         elif key in ("players", "amounts", "runs") and isinstance(value, (list, tuple)):
             value = ", ".join(str(party(v, lang)) for v in value) or NOTHING[lang]
         elif key == "cells" and isinstance(value, (list, tuple)):
@@ -1482,6 +1611,25 @@ def shown_params(code, params, language="en", edition=None):
     if code in ("built", "building_sold") and "level" in params:
         level = params["level"] + (1 if code == "building_sold" else 0)
         shown["building"] = building_word(level, edition, lang)
+        shown["a_building"] = with_article(shown["building"], lang)
+    if code == "landed":
+        shown["on_cell"] = where_words(edition, params.get("cell"), lang)
+    if code == "circle_income":
+        shown["start_cell"] = start_name(edition, lang)
+        dividend = params.get("dividend", 0)
+        shown["parts"] = (INCOME_PARTS[lang].format(fixed=params.get("amount", 0) - dividend, dividend=dividend)
+                          if dividend else "")
+    if code in ("detained", "still_detained", "released_by_double", "released_by_card"):
+        shown["jail_in"], shown["jail_from"] = jail_words(edition, lang)
+    if code == "traded":
+        shown["gave_all"] = handed(params.get("gave", ()), params.get("paid", 0), lang, edition)
+        shown["got_all"] = handed(params.get("got", ()), params.get("received", 0), lang, edition)
+    if code == "put_buildings":
+        shown["buildings"] = standing(params.get("small", 0), params.get("large", 0), edition, lang)
+    if code == "put_items" and "item" in params:
+        shown["held_words"] = holding_words(params["item"], params.get("count", 0), lang)
+    if code == "policy_expired":
+        shown["expired"] = expired_words(params.get("policy"), params.get("count", 1), lang)
     if code == "out_of_range":
         shown["bounds"] = _bounds(params, lang)
     if code == "pending_first":
@@ -1498,7 +1646,10 @@ def shown_params(code, params, language="en", edition=None):
 
 
 # derived parameter -> the engine's parameters it is made from (tests: templates ask only for these)
-DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "object": ("entry", "name")}
+DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "object": ("entry", "name"),
+           "a_building": ("level",), "on_cell": ("cell",), "start_cell": (), "parts": (), "jail_in": (), "jail_from": (),
+           "gave_all": ("gave",), "got_all": ("got",), "expired": ("policy", "count"),
+           "buildings": ("small", "large"), "held_words": ("item", "count")}
 
 
 def render(code, params, language="en", edition=None):

@@ -1,12 +1,14 @@
 """Plain-data and text views of a game state, for JSON output and the terminal."""
 from companion.messages import (
+    buildings_words,
     cell_name,
-    item_word,
+    holding_words,
     label,
     listing,
     party,
     pending_words,
     render,
+    where_words,
 )
 
 
@@ -94,7 +96,9 @@ def extra_text(rules, key, value, language="en"):
         return f"{label(key, lang)}: {value}"
     if key == "claimed":
         return f"{label(key, lang)}: {', '.join(value)}"
-    if key in ("fortune", "stunts", "leased"):  # card or plot ids
+    if key == "fortune":                        # the cards on the wheel: one or more
+        return f"{label('fortune' if len(value) > 1 else 'fortune_one', lang)}: {listing(value, lang, ed)}"
+    if key in ("stunts", "leased"):             # card or plot ids
         return f"{label(key, lang)}: {listing(value, lang, ed)}"
     if key == "may":                            # (player, plot id or "*")
         where = label("anywhere", lang) if value[1] == "*" else cell_name(ed, value[1])
@@ -114,16 +118,22 @@ def state_text(rules, s, language="en"):
     lang = language
     lines = []
     for p in data["players"]:
-        mark = ">" if p["name"] == s.turn else " "
+        mark = ">" if p["name"] == s.turn and s.phase != "over" else " "
         out = "" if p["alive"] else "  " + label("out", lang)
-        plots = ", ".join(cell_name(ed, pid, lang) + ("*" * s.level.get(pid, 0)) +
-                          (" " + label("mortgaged", lang) if pid in s.mortgaged else "") for pid in p["plots"])
-        held = "  ".join(f"{item_word(k, lang)} {v}" for k, v in p["holdings"].items())
-        lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  @ {cell_name(ed, p['position'], lang):<20} {held}{out}")
+        # plots in board order from START, each with its buildings in words
+        owned = sorted(p["plots"], key=lambda pid: ed.cell(pid).index)
+        plots = ", ".join(cell_name(ed, pid, lang) +
+                          (f" ({buildings_words(s.level[pid], ed, lang)})" if s.level.get(pid) else "") +
+                          (" " + label("mortgaged", lang) if pid in s.mortgaged else "") for pid in owned)
+        held = ", ".join(holding_words(k, v, lang) for k, v in p["holdings"].items() if v)
+        where = f"{label('at', lang)} {where_words(ed, p['position'], lang)}"
+        lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  {where:<30} {held}{out}".rstrip())
         if plots:
             lines.append(f"    {plots}")
-    accounts = "  ".join(f"{party(k, lang)} {v}" for k, v in data["accounts"].items())
-    lines.append(f"  {label('accounts', lang)}: {accounts}")
+    # the bank's own balance means nothing at the table (it never runs out): the other boxes only
+    boxes = [f"{party(k, lang)}: {v}" for k, v in data["accounts"].items() if k != "bank"]
+    if boxes:
+        lines.append(f"  {label('accounts', lang)}: {'  '.join(boxes)}")
     extra = "  ".join(t for t in (extra_text(rules, k, v, lang) for k, v in sorted(s.extra.items())
                                   if k not in OFFER_KEYS) if t)
     if extra:

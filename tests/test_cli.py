@@ -62,7 +62,7 @@ def test_do_applies_a_command_and_shows_plot_names(game, capsys):
     code, out, err = run(capsys, "do", "--db", game, "roll", "1", "2")
     assert code == 0, err
     assert "#2 roll 1 2" in out
-    assert "Anna rolled 1, 2" in out
+    assert "Anna rolls 1 and 2" in out
     assert f"Anna lands on {name_of('leisure3')}" in out
     assert f"Anna may buy {name_of('leisure3')} for 70" in out
 
@@ -112,7 +112,7 @@ def test_history_lists_every_event(game, capsys):
     assert code == 0
     lines = [line for line in out.splitlines() if line.startswith("#")]
     assert lines == ["#1 new elite 7 Anna Boris", "#2 roll 1 2", "#3 buy"]
-    assert f"Anna bought {name_of('leisure3')} for 70" in out
+    assert f"Anna buys {name_of('leisure3')} for 70" in out
     code, out, err = run(capsys, "history", "--db", game, "--json")
     rows = json.loads(out)
     assert [r["seq"] for r in rows] == [1, 2, 3]
@@ -123,7 +123,7 @@ def test_history_lists_every_event(game, capsys):
 def test_russian_messages(game, capsys):
     """--lang ru renders the same events in Russian."""
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "roll", "1", "2")
-    assert code == 0 and "Anna: выпало 1, 2" in out
+    assert code == 0 and "Anna: выпало 1 и 2" in out
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "end")
     assert code == 3 and err.strip().splitlines()[-1].startswith("отказ: Сначала завершите")
     assert err.startswith("запрос: ")

@@ -223,7 +223,7 @@ ELITE = load_edition("elite")
 def test_render_shows_plot_names_not_ids():
     # a plot by its name in the screen's language (elite.toml: name and name_en)
     assert render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "en", ELITE) == \
-        "Anna bought Nightclub for 70"
+        "Anna buys Nightclub for 70"
     assert render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "ru", ELITE) == \
         "Anna покупает участок «Ночной клуб» за 70"
     # lists of plots or cells, and a card id shown by its text

@@ -19,7 +19,7 @@ from companion.autoplay import play
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
-from companion.messages import CATALOGS, LANGUAGES, MONOPOLY
+from companion.messages import CATALOGS, LANGUAGES, MONOPOLY, render
 from companion.table import new_game, open_game
 
 # The US title deeds (2008 onward): price, rent with 0-4 houses and a hotel, house cost,
@@ -489,6 +489,19 @@ def test_repairs_cards_count_houses_and_hotels(rules):
     cash = g.state.cash("Anna")
     run(g, "roll 3 4", "draw ch_repairs")
     assert g.state.cash("Anna") == cash - (4 * 25 + 100)
+
+
+def test_a_repairs_card_without_buildings_says_there_is_nothing_to_pay(rules):
+    """Chance "general repairs" drawn with no houses: nothing is paid, and the screens say so
+    (a silent card leaves the table asking whether anything was paid)."""
+    g = new(rules)
+    cash = g.state.cash("Anna")
+    g.apply("roll 3 4")
+    event = g.apply("draw ch_repairs")
+    assert g.state.cash("Anna") == cash
+    assert [n.code for n in event.notes][-1] == "nothing_to_pay"
+    assert render("nothing_to_pay", event.notes[-1].params, "en", rules.edition) == \
+        "Anna has no buildings: nothing to pay"
 
 
 def test_mortgaged_lots_of_a_bankrupt_come_to_the_creditor_in_board_order(rules):

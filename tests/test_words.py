@@ -301,7 +301,7 @@ def test_what_the_engine_says_in_autoplay_is_words(edition):
 def test_plural_forms_of_shares(n, ru, en):
     params = {"player": "Аня", "count": n, "price": 100, "amount": 100 * n}
     assert f"Аня покупает {ru} по 100" in render("shares_bought", params, "ru")
-    assert f"Аня bought {en} at 100" in render("shares_bought", params, "en")
+    assert f"Аня buys {en} at 100" in render("shares_bought", params, "en")
 
 
 def test_plural_categories_follow_cldr():
@@ -319,6 +319,18 @@ def test_plural_categories_follow_cldr():
     ("dice_count", {"count": 1, "usage": "roll D"}, "Нужно 1 кубик", "Give 1 die"),
     ("dice_count", {"count": 2, "usage": "roll D D"}, "Нужно 2 кубика", "Give 2 dice"),
     ("line_too_long", {"length": 201, "limit": 200}, "В строке 201 символ,", "has 201 characters"),
+    # a native reader's review of the transcripts (issue 8): counted nouns agree with their number
+    ("put_buildings", {"plot": "x", "small": 2, "large": 0}, "— 2 филиала", "2 branches on"),
+    ("put_buildings", {"plot": "x", "small": 21, "large": 0}, "— 21 филиал", "21 branches on"),
+    ("put_buildings", {"plot": "x", "small": 0, "large": 0}, "— ни одной постройки", "no buildings on"),
+    ("put_items", {"player": "Аня", "item": "blue", "count": 2}, "— 2 СИНИХ полиса", "holds 2 BLUE policies"),
+    ("put_items", {"player": "Аня", "item": "shares", "count": 5}, "— 5 акций", "holds 5 shares"),
+    ("policy_expired", {"player": "Аня", "policy": "green", "count": 1},
+     "ЗЕЛЁНЫЙ полис больше не действует и возвращается в БАНК", "GREEN policy expires and goes back"),
+    ("policy_expired", {"player": "Аня", "policy": "blue", "count": 5},
+     "5 СИНИХ полисов больше не действуют и возвращаются в БАНК", "5 BLUE policies expire and go back"),
+    ("traded", {"player": "Аня", "other": "Боря", "gave": [], "got": [], "paid": 0, "received": 150},
+     "Аня ничего не отдаёт; Боря отдаёт 150", "Аня gives nothing; Боря gives 150"),
 ])
 def test_plural_forms_in_other_messages(code, params, ru, en):
     assert ru in render(code, params, "ru") and en in render(code, params, "en")
@@ -326,12 +338,29 @@ def test_plural_forms_in_other_messages(code, params, ru, en):
 
 # ----- names are never declined; terms as the rulebook spells them ---------------------------------------
 
+def test_cells_are_named_as_the_rulebook_writes_them():
+    """The rulebook quotes a plot's name («Кинотеатр») but not the board's capitalised cells (клетка
+    ШАНС); circle income says its term and parts; detention is declined (в НАЛОГОВУЮ ИНСПЕКЦИЮ ...);
+    Monopoly's START is GO and its jail is Jail."""
+    elite, monopoly = EDITIONS["elite"], EDITIONS["monopoly"]
+    assert render("landed", {"player": "Аня", "cell": "leisure1"}, "ru", elite) == "Аня на участке «Кинотеатр»"
+    assert render("landed", {"player": "Аня", "cell": "chance1"}, "ru", elite) == "Аня на клетке ШАНС"
+    assert render("circle_income", {"player": "Аня", "amount": 382, "dividend": 182}, "ru", elite) == \
+        "Аня проходит СТАРТ: круговой доход 382 (200 + 182 по акциям)"
+    assert render("circle_income", {"player": "Anna", "amount": 200}, "en", monopoly) == "Anna passes GO and collects 200"
+    assert render("detained", {"player": "Аня", "cell": "inspection"}, "ru", elite) == \
+        "Аня задерживается в НАЛОГОВОЙ ИНСПЕКЦИИ"
+    assert render("released_by_double", {"player": "Аня"}, "ru", elite) == \
+        "Аня выбрасывает дубль и выходит из НАЛОГОВОЙ ИНСПЕКЦИИ"
+    assert render("detained", {"player": "Anna", "cell": "jail"}, "en", monopoly) == "Anna is held in Jail"
+
+
 def test_names_stand_as_typed():
     """Phrases are built around a name, never declining it (no «от Молокозавод», no «у Anna нет»)."""
     elite = EDITIONS["elite"]
     brewery = next(pid for pid in elite.plots if elite.cell(pid).name == "Пивоваренный завод")
     assert render("rent_paid", {"player": "Аня", "to": "Боря", "amount": 120, "plot": brewery}, "ru", elite) == \
-        "Аня → Боря: 120, аренда за участок «Пивоваренный завод»"
+        "Аня → Боря: аренда 120 за участок «Пивоваренный завод»"
     assert render("no_policy", {"player": "Anna", "policy": "green"}, "ru") == "Anna: ЗЕЛЁНОГО полиса нет"
     assert render("insured", {"player": "Аня", "policy": "green", "amount": 100}, "ru") == \
         "Аня покупает ЗЕЛЁНЫЙ полис за 100"
@@ -470,7 +499,7 @@ def test_lang_beats_the_environment_which_beats_the_locale(game, capsys, no_lang
     no_language.setenv("COMPANION_LANG", "ru")
     no_language.setenv("LANG", "en_US.UTF-8")
     code, out, err = run(capsys, "state", "--db", game)
-    assert "счета: БАНК" in out and "последнее событие: #1" in out
+    assert "счета: касса «Джекпот»: 200" in out and "последнее событие: #1" in out
 
 
 def test_every_subcommand_takes_lang(no_language):

@@ -1672,6 +1672,8 @@ class Rules:
         elif do == "pay_per_building":
             small, large = self.player_buildings(s, p)
             amount = small * eff["small"] + large * eff["large"]
+            if not amount:  # say so: a silent card leaves the table asking whether anything was paid
+                s.notes.append(Note("nothing_to_pay", {"player": p}))
             self.charge(s, p, BANK, amount, "card_paid", card=card.id)
         elif do == "move_to":
             target = self.edition.cell(eff["cell"]).index

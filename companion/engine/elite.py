@@ -169,7 +169,10 @@ class EliteRules(MillionaireRules):
             self.circle_tax(s, p)            # КРУГОВОЙ НАЛОГ: passing TAX INSPECTION
 
     def pass_start(self, s, p):
-        super().pass_start(s, p)             # КРУГОВОЙ ДОХОД
+        # КРУГОВОЙ ДОХОД; the screens say both parts (200 + the dividend) so a player can check the sum
+        fixed, dividend = self.circle_income_parts(s, p)
+        self.transfer(s, BANK, p, fixed + dividend)
+        s.notes.append(Note("circle_income", {"player": p, "amount": fixed + dividend, "dividend": dividend}))
         for colour in SHORT_TERM:            # short-term policies go back to the bank
             if s.held(p, colour):
                 s.notes.append(Note("policy_expired", {"player": p, "policy": colour,
@@ -216,11 +219,15 @@ class EliteRules(MillionaireRules):
         return self.fortune_value(eff, computed, cell.rent[0] if cell.rent else ind.rent_by_count[0])
 
     def circle_income(self, s, p):
+        return sum(self.circle_income_parts(s, p))
+
+    def circle_income_parts(self, s, p):
+        """КРУГОВОЙ ДОХОД: (the fixed sum, the dividend on shares), as FORTUNE cards in force say."""
         base = self.in_force(s, "circle_income")
         rate = self.in_force(s, "dividend_percent")
         percent = rate["percent"] if rate else self.opt["dividend_percent"]
         fixed = base["amount"] if base else self.opt["circle_income"]
-        return fixed + s.held(p, "shares") * self.price(s) * percent // 100
+        return fixed, s.held(p, "shares") * self.price(s) * percent // 100
 
     # ----- taxes and TAX INSPECTION ----------------------------------------------------
 

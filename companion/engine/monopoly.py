@@ -386,6 +386,8 @@ class MonopolyRules(Rules):
         elif do == "pay_per_building" and self.opt["free_parking_pot"]:
             houses, hotels = self.player_buildings(s, p)
             amount = houses * eff["small"] + hotels * eff["large"]
+            if not amount:
+                s.notes.append(Note("nothing_to_pay", {"player": p}))
             self.charge(s, p, POT, amount, "card_paid", card=card.id)
         else:
             super().apply_effect(s, p, eff, card)
