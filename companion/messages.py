@@ -14,6 +14,8 @@ companion/words.py); no «(а)» patches; the game's terms as the rulebooks spel
 companion/glossary.toml; every code a parameter carries (a pending decision, a debt's
 reason, a policy's colour, a building kind, ...) shown in words, never as its id.
 """
+import re
+
 from companion.engine.board import in_language
 from companion.headwords import head_words
 from companion.words import Formatter, Word, plural_category, term
@@ -1455,6 +1457,15 @@ def _what(value, language, edition):
     return value
 
 
+# the placeholders of a command's syntax as a Russian table reads them (the verbs stay: they are typed)
+USAGE_PLACEHOLDERS_RU = {
+    "PLAYER": "ИГРОК", "D": "КУБИК", "CARD": "КАРТОЧКА", "PLOT": "УЧАСТОК", "BUSINESS": "БИЗНЕС",
+    "CELL": "КЛЕТКА", "AMOUNT": "СУММА", "OFFER": "ПРЕДЛОЖЕНИЕ", "N": "ЧИСЛО", "NAME": "ИМЯ",
+    "COMMAND": "КОМАНДА", "CODE": "КОД", "SEED": "ЗЕРНО", "OWNER": "ВЛАДЕЛЕЦ", "FEE": "ВОЗНАГРАЖДЕНИЕ",
+    "EVENT": "СОБЫТИЕ", "EDITION": "ИЗДАНИЕ", "BET": "СТАВКА", "ITEM": "ПРЕДМЕТ", "ACCOUNT": "СЧЁТ",
+}
+
+
 def _usage(value, language):
     lang = _lang(language)
     if value in USAGE_WORDS[lang]:
@@ -1462,7 +1473,8 @@ def _usage(value, language):
     if lang == "ru":
         if value.startswith("NAME: COMMAND"):
             return ACTOR_USAGE_RU
-        return f"`{value}`"
+        words = re.sub(r"\b[A-Z]+\b", lambda m: USAGE_PLACEHOLDERS_RU.get(m.group(0), m.group(0)), value)
+        return f"`{words}`"
     return value
 
 

@@ -355,6 +355,13 @@ def test_cells_are_named_as_the_rulebook_writes_them():
     assert render("detained", {"player": "Anna", "cell": "jail"}, "en", monopoly) == "Anna is held in Jail"
 
 
+def test_a_commands_syntax_names_its_parts_in_russian():
+    """A usage line shows what to type: the verbs and keywords as typed, the parts in words."""
+    assert render("usage", {"usage": "trade PLAYER PLAYER give ITEM... get ITEM..."}, "ru") == \
+        "Формат: `trade ИГРОК ИГРОК give ПРЕДМЕТ... get ПРЕДМЕТ...`"
+    assert render("usage", {"usage": "buy_shares PLAYER N"}, "en") == "Usage: buy_shares PLAYER N"
+
+
 def test_names_stand_as_typed():
     """Phrases are built around a name, never declining it (no «от Молокозавод», no «у Anna нет»)."""
     elite = EDITIONS["elite"]
