@@ -20,25 +20,30 @@ ENGINE = Path(companion.engine.__file__).parent
 LANGS = ("en", "ru")
 
 
+def named_calls(paths):
+    """(path, call node, the called name) for every call in these Python files."""
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                yield path, node, func.id if isinstance(func, ast.Name) else \
+                    func.attr if isinstance(func, ast.Attribute) else None
+
+
 def emitted_codes():
     """(code, file:line) for every literal code in the engine: Note("code"), RuleViolation("code"),
     BadCommand("code"), and the reason given to self.charge(s, debtor, creditor, amount, "reason")."""
     found = []
-    for path in sorted(ENGINE.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            arg = None
-            if name in ("Note", "RuleViolation", "BadCommand") and node.args:
-                arg = node.args[0]
-            elif name == "charge":
-                arg = node.args[4] if len(node.args) >= 5 else \
-                    next((k.value for k in node.keywords if k.arg == "reason"), None)
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                found.append((arg.value, f"{path.name}:{node.lineno}"))
+    for path, node, name in named_calls(sorted(ENGINE.glob("*.py"))):
+        arg = None
+        if name in ("Note", "RuleViolation", "BadCommand") and node.args:
+            arg = node.args[0]
+        elif name == "charge":
+            arg = node.args[4] if len(node.args) >= 5 else \
+                next((k.value for k in node.keywords if k.arg == "reason"), None)
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            found.append((arg.value, f"{path.name}:{node.lineno}"))
     return found
 
 
@@ -77,30 +82,24 @@ def edge_codes():
     """(code, file:line, parameters given or None when not all are literal) for every literal message
     code the edge modules raise or say, and the codes of argparse's messages (cli.USAGE_CODES)."""
     found = []
-    for path in EDGE_FILES:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            first = 3 if name == "ScriptError" else 0 if name in CODED_CALLS else None
-            if first is None or len(node.args) <= first:
-                continue
-            arg = node.args[first]
-            codes = [arg.value] if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else \
-                [a.value for a in (arg.body, arg.orelse) if isinstance(a, ast.Constant)] if isinstance(arg, ast.IfExp) \
-                else []
-            given = {k.arg for k in node.keywords}
-            given |= set(POSITIONAL.get(name, ())[:len(node.args) - first - 1])
-            rest = node.args[first + 1:]
-            if rest and isinstance(rest[0], ast.Dict) and name in ("Note", "render"):
-                given |= {k.value for k in rest[0].keys if isinstance(k, ast.Constant)}
-            literal = None not in given and not any(isinstance(a, ast.Starred) for a in node.args) and \
-                not any(isinstance(k, ast.Dict) and None in k.keys for k in rest) and \
-                not (name in ("Note", "render") and rest and not isinstance(rest[0], ast.Dict))
-            for code in codes:
-                found.append((code, f"{path.name}:{node.lineno}", given if literal else None))
+    for path, node, name in named_calls(EDGE_FILES):
+        first = 3 if name == "ScriptError" else 0 if name in CODED_CALLS else None
+        if first is None or len(node.args) <= first:
+            continue
+        arg = node.args[first]
+        codes = [arg.value] if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else \
+            [a.value for a in (arg.body, arg.orelse) if isinstance(a, ast.Constant)] if isinstance(arg, ast.IfExp) \
+            else []
+        given = {k.arg for k in node.keywords}
+        given |= set(POSITIONAL.get(name, ())[:len(node.args) - first - 1])
+        rest = node.args[first + 1:]
+        if rest and isinstance(rest[0], ast.Dict) and name in ("Note", "render"):
+            given |= {k.value for k in rest[0].keys if isinstance(k, ast.Constant)}
+        literal = None not in given and not any(isinstance(a, ast.Starred) for a in node.args) and \
+            not any(isinstance(k, ast.Dict) and None in k.keys for k in rest) and \
+            not (name in ("Note", "render") and rest and not isinstance(rest[0], ast.Dict))
+        for code in codes:
+            found.append((code, f"{path.name}:{node.lineno}", given if literal else None))
     found += [(code, "cli.py:ARGPARSE_MESSAGES", None) for code in cli.USAGE_CODES]
     return found
 
