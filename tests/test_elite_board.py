@@ -237,3 +237,13 @@ def test_a_mistyped_fortune_point_is_refused_with_the_place_named(effect, messag
                                            f"effects = [{effect}]")])
     assert "decks.fortune" in str(info.value)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("effect", ['{ do = "set_rent", industry = "food", amount = 100 }',
+                                    '{ do = "dividend_percent", percent = 50 }', '{ do = "share_tax", amount = 50 }'])
+def test_a_long_term_point_on_a_chance_card_is_refused(effect):
+    """ФОРТУНА: a long-term point holds while its card lies on the WHEEL OF FORTUNE; a CHANCE card
+    goes back under its deck, so such a point there would silently do nothing: refused on load."""
+    with pytest.raises(EditionError) as info:
+        edition_variant("elite", replace=[('effects = [{ do = "receive", amount = 100 }]', f"effects = [{effect}]")])
+    assert "decks.chance.c01" in str(info.value) and "only a FORTUNE card may use it" in str(info.value)

@@ -139,6 +139,11 @@ class EliteRules(MillionaireRules):
             for eff in card.effects:
                 if eff["do"] in PLOT_EFFECTS:
                     check_plot_selector(edition, eff, f"decks.{card.deck}.{card.id}")
+                if eff["do"] in IN_FORCE and card.deck != "fortune":
+                    # it would do nothing: only FORTUNE cards lie on the wheel and stay in force
+                    raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
+                                       f"'{eff['do']}' holds while its card lies on the WHEEL OF FORTUNE: "
+                                       "only a FORTUNE card may use it")
 
     # ----- setup ------------------------------------------------------------------
 
@@ -640,8 +645,7 @@ class EliteRules(MillionaireRules):
             s.extra["fortune"] = ()
             s.pending = Pending("draw", player=p, stage="fortune", count=eff["count"])
             s.notes.append(Note("draw_card", {"player": p, "deck": "fortune"}))
-        elif do in ("dividend_percent", "circle_income", "each_pays_per_share",
-                    "each_receives_per_share", "each_pays_per_building"):
+        elif do in ("each_pays_per_share", "each_receives_per_share", "each_pays_per_building"):
             self.apply_fortune_effect(s, eff, card, {})
         else:
             super().apply_effect(s, p, eff, card)
