@@ -221,7 +221,7 @@ class EliteRules(MillionaireRules):
         if eff is None:
             return computed
         ind = self.edition.industries[cell.industry]
-        return self.fortune_value(eff, computed, cell.rent[0] if cell.rent else ind.rent_by_count[0])
+        return self.fortune_value(eff, computed, first(cell.rent) or first(ind.rent_by_count))
 
     def circle_income(self, s, p):
         return sum(self.circle_income_parts(s, p))
@@ -257,7 +257,7 @@ class EliteRules(MillionaireRules):
         if eff is None:
             return computed
         ind = self.edition.industries[cell.industry]
-        return self.fortune_value(eff, computed, cell.tax[0] if cell.tax else ind.tax_by_count[0])
+        return self.fortune_value(eff, computed, first(cell.tax) or first(ind.tax_by_count))
 
     def circle_tax_amount(self, s, p):
         rate = self.in_force(s, "share_tax")
@@ -835,6 +835,11 @@ class EliteRules(MillionaireRules):
         if self.opt["wealth_counts_shares"]:
             total += s.held(p, "shares") * self.price(s)
         return total
+
+
+def first(row):
+    """A table row's printed (first) value; 0 when the row is empty."""
+    return row[0] if row else 0
 
 
 def plot_ordinals(edition, central):
