@@ -37,8 +37,8 @@ EN = {
     "card_paid": "{player} pays {to} {amount}, as the card says",
     "card_received": "{player} collects {amount}, as the card says",
     "nothing_to_pay": "{player} has no buildings: nothing to pay",
-    "debt": "{player} owes {to} {amount} ({reason}) but has only {cash}: sell, mortgage or declare bankruptcy",
-    "debt_paid": "{player} has paid {to} the {amount} owed",
+    "debt": "{player} owes {to} {amount} ({reason}) but has only {cash}. {ways}",
+    "debt_paid": "{player} pays off the {amount} owed to {to}",
     "turn": "{player}'s turn",
     "turn_skipped": "{player} misses this turn",
     "will_skip": "{player} will miss a turn",
@@ -68,7 +68,7 @@ EN = {
     "redeemed": "{player} redeems {plot} for {amount}",
     "traded": "{player} and {other} trade: {player} {gave_all}; {other} {got_all}",
     "paid": "{player} pays {to} {amount}",
-    "bankrupt_paid": "{player} owed {amount} to {to}, paid {from_debtor}",
+    "bankrupt_paid": "{player} owes {to} {amount} and pays {from_debtor}",
     "bankrupt": "{player} is bankrupt and leaves the game",
     "wealth_count": "Wealth: {wealth}",
     "winner": "{player} wins!",
@@ -102,7 +102,7 @@ EN = {
     "jackpot_played": "{player} bets {bet}: {symbols}",
     "jackpot_won": "{player} wins {amount} on the JACKPOT",
     "jackpot_bet_back": "{player} takes the bet of {bet} back from the JACKPOT cash box",
-    "jackpot_lost": "{player} lost the bet of {bet}",
+    "jackpot_lost": "{player} loses the bet of {bet}: it stays in the JACKPOT cash box",
     # ----- refusals -------------------------------------------------------------
     "empty_command": "Empty command",
     "unknown_command": "Unknown command '{verb}'",
@@ -129,7 +129,7 @@ EN = {
     "unknown_actor": "No player called '{actor}' at this table ({players})",
     "no_such_offer": "There is no open trade offer {number}",
     "bad_request_id": "A request id is 1 to {limit:p:printable character|printable characters}",
-    "debt_first": "{player} must first pay {amount} to {creditor} (sell, mortgage, or go bankrupt)",
+    "debt_first": "{player} must first pay {creditor} {amount}. {ways}",
     "pending_first": "First settle {pending}{whose}",
     "already_rolled": "{player} has already rolled",
     "roll_first": "{player} must roll first",
@@ -212,7 +212,7 @@ RU = {
     "card_paid": "{player} → {to}: {amount} по карточке",
     "card_received": "{player} получает {amount} по карточке",
     "nothing_to_pay": "{player}: построек нет, платить нечего",
-    "debt": "{player} → {to}: долг {amount} ({reason}), а наличных только {cash}: продайте постройки, заложите участки или объявите себя банкротом",
+    "debt": "{player} → {to}: долг {amount} ({reason}), а наличных только {cash}. {ways}",
     "debt_paid": "{player} → {to}: долг {amount} погашен",
     "turn": "Ход: {player}",
     "turn_skipped": "{player} пропускает ход",
@@ -267,9 +267,9 @@ RU = {
     "policy_question": "Участок «{plot}» (владелец {player}) выставляется на аукцион: использовать ОРАНЖЕВЫЙ или КРАСНЫЙ полис или сохранить его?",
     "policy_kept": "{player} сохраняет полис",
     "insurer_paid": "Страховая компания → {player}: {amount}",
-    "detained_stays": "{player} на клетке «{cell}»: без дубля фишка остаётся на месте",
+    "detained_stays": "{player} на клетке {cell}: без дубля фишка остаётся на месте",
     "plot_under_auction": "Судьба участка «{plot}» сейчас решается (аукцион или полис): до решения он не меняется",
-    "not_a_roll": "{player} не может попасть на клетку «{cell}» этим броском ({steps:p:клетка|клетки|клеток})",
+    "not_a_roll": "{player} не может попасть на клетку {cell} этим броском ({steps:p:клетка|клетки|клеток})",
     "tax_exemption": "{player} освобождается от следующего кругового налога",
     "tax_exempted": "{player} не платит круговой налог: действует освобождение от налога",
     "fortune_in_force": "Эта карточка действует до следующей карточки ФОРТУНЫ",
@@ -284,7 +284,7 @@ RU = {
     "unknown_player": "Нет игрока с именем {player}",
     "player_out": "{player} уже вне игры",
     "unknown_plot": "Нет участка «{plot}»",
-    "unknown_cell": "Нет клетки «{cell}»",
+    "unknown_cell": "Нет клетки {cell}",
     "unknown_policy": "Нет полиса цвета «{policy}»",
     "not_a_number": "{what}: нужно число, а не «{value}»",
     "out_of_range": "{what}: {value} — вне пределов, нужно {bounds}",
@@ -303,7 +303,7 @@ RU = {
     "unknown_actor": "За столом нет игрока «{actor}» (игроки: {players})",
     "no_such_offer": "Нет открытого предложения сделки {number}",
     "bad_request_id": "Номер запроса — от 1 до {limit:p:печатного символа|печатных символов|печатных символов}",
-    "debt_first": "{player} → {creditor}: сначала долг {amount} (продайте постройки, заложите участки или объявите себя банкротом)",
+    "debt_first": "{player} → {creditor}: сначала долг {amount}. {ways}",
     "pending_first": "Сначала завершите: {pending}{whose}",
     "already_rolled": "{player}: кубики уже брошены",
     "roll_first": "{player}: сначала бросьте кубики",
@@ -335,7 +335,7 @@ RU = {
     "card_not_held": "{player}: карточки «{card}» на руках нет",
     "card_not_usable": "Карточку «{card}» так использовать нельзя",
     "no_choice": "Сейчас нечего выбирать",
-    "not_an_option": "Клетка «{cell}» не из предложенных",
+    "not_an_option": "Клетка {cell} не из предложенных",
     "not_detained": "{player}: задержания нет",
     "not_in_debt": "{player}: долгов нет",
     "no_such_event": "Нет события {event}",
@@ -376,7 +376,7 @@ CLASSIC = {
         "fund_taken": "{player} takes {amount} from the CHARITY FUND",
         "fund_empty": "The CHARITY FUND is empty: {player} takes nothing",
         "black_business": "{player}: BLACK BUSINESS, off to the CHARITY FUND",
-        "black_business_fine": "{player} paid a fine of {amount} into the CHARITY FUND",
+        "black_business_fine": "{player} pays a fine of {amount} into the CHARITY FUND",
         "no_circle_income": "{player} moves to {cell}: no circle income",
     },
     "ru": {
@@ -384,7 +384,7 @@ CLASSIC = {
         "fund_empty": "БЛАГОТВОРИТЕЛЬНЫЙ ФОНД пуст: {player} ничего не получает",
         "black_business": "{player}: «ЧЁРНЫЙ» БИЗНЕС, переход в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
         "black_business_fine": "{player} платит штраф {amount} в БЛАГОТВОРИТЕЛЬНЫЙ ФОНД",
-        "no_circle_income": "{player} переходит на клетку «{cell}»: без кругового дохода",
+        "no_circle_income": "{player} переходит на клетку {cell}: без кругового дохода",
     },
 }
 
@@ -412,7 +412,7 @@ DELUXE = {
 MONOPOLY = {
     "en": {
         "rent_roll_needed": "{player}: throw the dice for the rent of {plot} ({times} x the throw)",
-        "rent_dice": "{player} threw {dice} for the rent",
+        "rent_dice": "{player} throws {dice} for the rent",
         "card_rent_multiplied": "{player} pays {times} x the rent of {plot} (card)",
         "no_rent_jailed": "{player} is in jail: no rent for {plot}",
         "house_auction_opened": "Building shortage: one {kind} at auction ({left} left), opening {opening}",
@@ -421,15 +421,15 @@ MONOPOLY = {
         "house_auction_won": "{player} wins a {kind} for {amount}: place it with `build`",
         "house_auction_no_bids": "No bids: the {kind} stays in the bank",
         "place_declined": "{player} does not take the {kind}",
-        "hotels_sold_short": "{player} sold the hotels of {industry} without enough houses in the bank: +{amount}",
+        "hotels_sold_short": "{player} sells the hotels of {industry} without enough houses in the bank: +{amount}",
         "mortgage_transfer_due": "{player} receives mortgaged {plot}: redeem it now for {redeem}, or `keep_mortgage` and pay {interest} interest",
-        "transfer_interest": "{player} paid {amount} interest on mortgaged {plot}",
+        "transfer_interest": "{player} pays {amount} interest on mortgaged {plot}",
         "bankrupt_to_player": "{player} is bankrupt to {to}, who takes {cash} cash, {plots} and {cards}",
         "bankrupt_to_bank": "{player} is bankrupt to the bank: {plots} return to the bank",
         "debt_lapsed": "The {amount} {player} owed to {to} is lost in the bankruptcy",
-        "cards_traded": "{player} and {other} traded cards: gave {gave}, got {got}",
+        "cards_traded": "{player} and {other} trade cards: {player} gives {gave}; {other} gives {got}",
         "pot_collected": "{player} collects the Free Parking pot: {amount}",
-        "go_bonus": "{player} landed on GO: {amount} more",
+        "go_bonus": "{player} lands right on GO: {amount} more",
         "dealt": "{player} is dealt {plot} and pays {price}",
         "group_mortgaged": "A lot of {industry} is mortgaged: no building on {plot} until it is redeemed",
         "group_built": "{industry} has buildings: sell them to the bank before trading {plot}",
@@ -486,7 +486,7 @@ MAD_MILLIONAIRE = {
         "lease_ended": "{player} ends the lease on {plot}: refund ${amount}",
         "business_abandoned": "{player} takes the SOLD sign off {plot} without selling",
         "business_sold": "{player} sells {plot} at {face} (die {die}) for ${amount}",
-        "six_rolled": "{player} rolled a six: take ${amount} or choose an opponent to miss a turn",
+        "six_rolled": "{player} rolls a six: take ${amount} or choose an opponent to miss a turn",
         "six_bonus": "{player} takes the ${amount} bonus",
         "finish_short": "{player} is on FINISH with ${cash}, needs ${target}",
         "claim_setup_only": "A free small business is chosen before the first roll",
@@ -515,7 +515,7 @@ MAD_MILLIONAIRE = {
         "stunt_revealed": "Рекламная акция: «{card}»",
         "stunts_reshuffled": "Карточки рекламных акций перетасованы и снова в игре",
         "sent_home": "{player} возвращается на СТАРТ: {reason}",
-        "stunt_completed": "{player} проводит рекламную акцию на клетке «{cell}»: +${amount} (ряды предприятий: {runs})",
+        "stunt_completed": "{player} проводит рекламную акцию на клетке {cell}: +${amount} (ряды предприятий: {runs})",
         "business_offer": "{player} может купить предприятие «{plot}» за ${price} или арендовать за ${lease}",
         "business_offer_taken": "Предприятие «{plot}» занято: {holder}, {tenure}",
         "real_estate_offer": "{player} может купить или арендовать любое предприятие или продать одно",
@@ -536,7 +536,7 @@ MAD_MILLIONAIRE = {
         "unknown_business": "Нет предприятия «{plot}»",
         "no_reveal": "Сейчас не нужно открывать карточку рекламной акции",
         "no_move": "Сейчас нет хода",
-        "unreachable": "Бросок {steps}: на клетке «{cell}» не остановиться",
+        "unreachable": "Бросок {steps}: на клетке {cell} не остановиться",
         "no_sign_left": "{player}: табличек SOLD не осталось — прекратите аренду или снимите табличку",
         "already_bought": "Предприятие «{plot}» уже куплено (владелец: {holder}): его нельзя купить или арендовать",
         "not_offered": "{player} не может сейчас купить или арендовать предприятие «{plot}»",
@@ -564,7 +564,7 @@ REASONS = {
         "rent_paid": "rent", "circle_tax": "circle tax", "card_paid": "a card", "tax_paid": "tax",
         "fine_paid": "a fine", "black_business_fine": "BLACK BUSINESS fine",
         "transfer_interest": "10% interest on a mortgaged lot", "fortune": "a FORTUNE card",
-        "auction": "an auction", "side": "a 5 or 6 on the first die: only 1-4 pick a side", "mortgaged": "the plot is mortgaged",
+        "auction": "an auction", "side": "a 5 or 6 on the first roll", "mortgaged": "the plot is mortgaged",
         "built": "the plot has buildings", "insured": "the owner is insured",
         "revealed": "a new stunt card shows this spot", "duplicate": "another face-up card shows this spot",
         "replaced": "a newer offer replaces it", "holdings": "what one side holds has changed",
@@ -574,7 +574,7 @@ REASONS = {
         "rent_paid": "аренда", "circle_tax": "круговой налог", "card_paid": "карточка", "tax_paid": "налог",
         "fine_paid": "штраф", "black_business_fine": "штраф ЧЁРНОГО БИЗНЕСА",
         "transfer_interest": "10% за заложенный участок", "fortune": "карточка ФОРТУНЫ",
-        "auction": "аукцион", "side": "на первом кубике 5 или 6, а сторону выбирают только 1–4", "mortgaged": "участок заложен",
+        "auction": "аукцион", "side": "при первом броске выпало 5 или 6", "mortgaged": "участок заложен",
         "built": "на участке есть постройки", "insured": "владелец застрахован",
         "revealed": "открыта карточка трюка на этом месте", "duplicate": "это место есть на другой открытой карточке",
         "replaced": "его сменило новое предложение", "holdings": "у одной из сторон изменилось имущество",
@@ -638,7 +638,7 @@ PUT_BACK = {
         "put_stunts": "Put back: the stunt cards face up: {cards}",
         "can_still_pay": "{player} owes {amount} but could still raise {could} (sell buildings, mortgage plots, "
                          "sell shares): no bankruptcy yet",
-        "large_sold_short": "{player} sold the enterprises of {industry} at once (the bank has no branches to "
+        "large_sold_short": "{player} sells the enterprises of {industry} at once (the bank has no branches to "
                             "give back): +{amount}",
         "card_kept_until_paid": "{player} cannot pay {amount} for {card} now and keeps the card until they can",
         "card_carried_out": "{player} can now carry out {card}",
@@ -647,7 +647,7 @@ PUT_BACK = {
         "no_rival_builder": "Nobody else could place a {kind} now: build on {plot} directly",
     },
     "ru": {
-        "put_token": "Вернуть: фишку игрока {player} на клетку «{cell}»",
+        "put_token": "Вернуть: фишку игрока {player} на клетку {cell}",
         "put_buildings": "Вернуть: на участке «{plot}» — {buildings}",
         "put_deed": "Вернуть: карточку участка «{plot}» — {player}",
         "put_mortgaged": "Вернуть: участок «{plot}» в залог (карточку рубашкой вверх)",
@@ -1303,6 +1303,25 @@ def where_words(edition, ref, language):
     return f"клетке «{inner_quotes(name, language)}»"
 
 
+def cell_words(edition, ref, language):
+    """A cell in Russian as the rulebook writes it: «Кинотеатр» (a plot, a named cell), but ШАНС, БИРЖА
+    bare (the board's capitalised cells); what the edition does not know stays «as typed»."""
+    name = cell_name(edition, ref, language)
+    cell = edition.cell(ref) if edition is not None and isinstance(ref, str) else None
+    if cell is not None and not cell.is_plot and isinstance(name, str) and name.upper() == name:
+        return name
+    return f"«{inner_quotes(name, language)}»"
+
+
+# the ways a debtor can raise money, as the rules of the edition allow
+WAYS = {
+    "en": ("Sell buildings, mortgage plots or declare bankruptcy",
+           "Sell shares or buildings, mortgage plots or declare bankruptcy"),
+    "ru": ("Продайте постройки, заложите участки или объявите себя банкротом",
+           "Продайте акции или постройки, заложите участки или объявите себя банкротом"),
+}
+
+
 def start_name(edition, language):
     """The START cell's name as the board prints it (GO on a Monopoly board)."""
     cells = [c for c in getattr(edition, "cells", ()) if c.kind == "start"]
@@ -1386,6 +1405,8 @@ def expired_words(colour, count, language):
     if count == 1:
         return one.format(policy=policy)
     if lang == "ru":
+        if plural_category(count, "ru") == "one":       # 21 СИНИЙ полис больше не действует
+            return f"{counted(count, kind_word(colour, lang), lang)} больше не действует и возвращается в БАНК"
         return several.format(count=counted(count, kind_word(colour, lang), lang))
     return several.format(count=count, policy=policy)
 
@@ -1567,6 +1588,8 @@ def shown_params(code, params, language="en", edition=None):
     for key, value in params.items():
         if key in EDGE_KEYS:
             value = _edge_param(code, key, value, params, lang, edition)
+        elif key == "cell" and lang == "ru":
+            value = cell_words(edition, value, lang)
         elif key in ("plot", "cell"):
             value = inner_quotes(cell_name(edition, value, lang), lang)
         elif key in PARTY_KEYS:
@@ -1636,6 +1659,8 @@ def shown_params(code, params, language="en", edition=None):
     if code == "traded":
         shown["gave_all"] = handed(params.get("gave", ()), params.get("paid", 0), lang, edition)
         shown["got_all"] = handed(params.get("got", ()), params.get("received", 0), lang, edition)
+    if code in ("debt", "debt_first"):
+        shown["ways"] = WAYS[lang][edition is not None and edition.rules == "elite"]
     if code == "put_buildings":
         shown["buildings"] = standing(params.get("small", 0), params.get("large", 0), edition, lang)
     if code == "put_items" and "item" in params:
@@ -1661,7 +1686,7 @@ def shown_params(code, params, language="en", edition=None):
 DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "object": ("entry", "name"),
            "a_building": ("level",), "on_cell": ("cell",), "start_cell": (), "parts": (), "jail_in": (), "jail_from": (),
            "gave_all": ("gave",), "got_all": ("got",), "expired": ("policy", "count"),
-           "buildings": ("small", "large"), "held_words": ("item", "count")}
+           "buildings": ("small", "large"), "held_words": ("item", "count"), "ways": ()}
 
 
 def render(code, params, language="en", edition=None):

@@ -89,7 +89,7 @@ def extra_text(rules, key, value, language="en"):
     if value in ((), [], None, ""):
         return ""
     if key == "price":
-        return f"{label('price', lang)} {value}"
+        return f"{label('price', lang)}: {value}"
     if key == "exchange":                       # (player, stage, trades used, buyers)
         return f"{label('exchange', lang)}: {value[0]}"
     if key in ("window", "jackpot", "on_finish"):
@@ -127,17 +127,17 @@ def state_text(rules, s, language="en"):
                           (" " + label("mortgaged", lang) if pid in s.mortgaged else "") for pid in owned)
         held = ", ".join(holding_words(k, v, lang) for k, v in p["holdings"].items() if v)
         where = f"{label('at', lang)} {where_words(ed, p['position'], lang)}"
-        lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  {where:<30} {held}{out}".rstrip())
+        lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  {where}" + (f"; {held}" if held else "") + out)
         if plots:
             lines.append(f"    {plots}")
     # the bank's own balance means nothing at the table (it never runs out): the other boxes only
-    boxes = [f"{party(k, lang)}: {v}" for k, v in data["accounts"].items() if k != "bank"]
-    if boxes:
-        lines.append(f"  {label('accounts', lang)}: {'  '.join(boxes)}")
-    extra = "  ".join(t for t in (extra_text(rules, k, v, lang) for k, v in sorted(s.extra.items())
-                                  if k not in OFFER_KEYS) if t)
-    if extra:
-        lines.append(f"  {extra}")
+    for k, v in data["accounts"].items():
+        if k != "bank":
+            lines.append(f"  {party(k, lang)}: {v}")
+    for k, v in sorted(s.extra.items()):
+        text = extra_text(rules, k, v, lang) if k not in OFFER_KEYS else ""
+        if text:
+            lines.append(f"  {text}")
     for o in data["offers"]:
         lines.append("  " + render("offer_open", {"number": o["number"], "player": o["proposer"], "other": o["to"],
                                                   "gave": o["give"], "got": o["get"]}, lang, ed))

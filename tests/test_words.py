@@ -506,7 +506,7 @@ def test_lang_beats_the_environment_which_beats_the_locale(game, capsys, no_lang
     no_language.setenv("COMPANION_LANG", "ru")
     no_language.setenv("LANG", "en_US.UTF-8")
     code, out, err = run(capsys, "state", "--db", game)
-    assert "счета: касса «Джекпот»: 200" in out and "последнее событие: #1" in out
+    assert "касса «Джекпот»: 200" in out and "последнее событие: #1" in out
 
 
 def test_every_subcommand_takes_lang(no_language):
@@ -524,7 +524,7 @@ def test_every_subcommand_takes_lang(no_language):
 
 def test_labels_follow_the_language(game, capsys, no_language):
     code, out, err = run(capsys, "--lang", "ru", "state", "--db", game)
-    assert code == 0 and "счета:" in out and "accounts:" not in out and "head:" not in out
+    assert code == 0 and "касса «Джекпот»: 200" in out and "JACKPOT cash box" not in out and "head:" not in out
     code, out, err = run(capsys, "--lang", "ru", "editions")
     assert "игроков: 2–6" in out and "players" not in out
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", str(Path(game).with_name("none.sqlite")), "roll")
