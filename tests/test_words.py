@@ -353,6 +353,14 @@ def test_cells_are_named_as_the_rulebook_writes_them():
     assert render("released_by_double", {"player": "Аня"}, "ru", elite) == \
         "Аня выбрасывает дубль и выходит из НАЛОГОВОЙ ИНСПЕКЦИИ"
     assert render("detained", {"player": "Anna", "cell": "jail"}, "en", monopoly) == "Anna is held in Jail"
+    # every message naming a cell, not only landings
+    assert "на клетку БИРЖА этим броском" in render("not_a_roll", {"player": "Аня", "cell": "exchange1", "steps": 3},
+                                                     "ru", elite)
+    assert "на клетку «Кинотеатр» этим броском" in render("not_a_roll", {"player": "Аня", "cell": "leisure1",
+                                                                         "steps": 3}, "ru", elite)
+    assert render("unknown_cell", {"cell": "луна"}, "ru", elite) == "Нет клетки «луна»"
+    assert render("debt", {"player": "Аня", "to": "bank", "amount": 160, "reason": "circle_tax", "cash": 115},
+                  "ru", elite).endswith(". Продайте акции или постройки, заложите участки или объявите себя банкротом")
 
 
 def test_a_commands_syntax_names_its_parts_in_russian():
