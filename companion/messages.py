@@ -1292,15 +1292,10 @@ def with_article(word, language):
 def where_words(edition, ref, language):
     """Where a token stands, after «на»: «участке «Кинотеатр»» for a plot, «клетке ШАНС» for the
     board's capitalised cells, which the rulebook writes without quotes (English: the name)."""
-    name = cell_name(edition, ref, language)
     if language != "ru":
-        return name
+        return cell_name(edition, ref, language)
     cell = edition.cell(ref) if edition is not None and isinstance(ref, str) else None
-    if cell is not None and cell.is_plot:
-        return f"участке «{inner_quotes(name, language)}»"
-    if isinstance(name, str) and name.upper() == name:
-        return f"клетке {name}"
-    return f"клетке «{inner_quotes(name, language)}»"
+    return ("участке " if cell is not None and cell.is_plot else "клетке ") + cell_words(edition, ref, language)
 
 
 def cell_words(edition, ref, language):
