@@ -1,0 +1,1 @@
+"""Adapters between the hardware (the reader link, buttons, the screen) and the daemon."""
