@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the official MicroPython WebAssembly port (npm), to run firmware files under real MicroPython
+NODE_STAMP := firmware/node_modules/.installed
 
 .PHONY: demo test lint bench transcripts clean
 
@@ -25,7 +27,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check $(FORMATTED)
 	$(BIN)/mypy
 
-test: lint
+$(NODE_STAMP): firmware/package.json firmware/package-lock.json
+	cd firmware && npm ci --silent
+	touch $(NODE_STAMP)
+
+test: lint $(NODE_STAMP)
 	$(BIN)/python -m pytest -q
 
 # the reference games of docs/transcripts/, made again after a change of words (then read them)

@@ -78,6 +78,9 @@ def test_a_split_and_joined_stream_gives_its_lines_and_overlong_noise_is_dropped
         got += splitter.feed(stream[i:i + 7])
     assert [decode(line).fields["uid"] for line in got] == ["%08X" % n for n in range(1, 6)]
     assert splitter.dropped == 1
+    whole = LineSplitter()                                     # the same stream in one piece
+    assert [decode(line).fields["uid"] for line in whole.feed(stream)] == ["%08X" % n for n in range(1, 6)]
+    assert whole.dropped == 1
 
 
 def test_100000_lines_of_noise_make_no_frame():

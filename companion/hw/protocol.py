@@ -142,7 +142,11 @@ class LineSplitter:
             if self.dropping:
                 self.dropping = False     # the tail of an overlong stretch
                 continue
-            lines.append(line.rstrip(b"\r"))
+            line = line.rstrip(b"\r")
+            if len(line) > MAX_LINE:      # an overlong stretch that came whole
+                self.dropped += 1
+                continue
+            lines.append(line)
 
 
 class Sender:
