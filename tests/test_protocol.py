@@ -159,25 +159,11 @@ def test_every_tap_arrives_once_over_a_cable_that_drops_repeats_garbles_and_spli
             return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 30))) + b"\n" + data
         return data
 
-    taps = ["%08X" % rng.getrandbits(32) for _ in range(50)]
-    delivered, now, queue = [], 0.0, list(taps)
-    while (queue or reader.pending) and now < 600:
-        now += 0.01
-        while queue and not reader.full():
-            out = reader.send("TAP", {"uid": queue.pop(0)}, now)
-            wire = cable(out)
-            for part in (wire[:len(wire) // 2], wire[len(wire) // 2:]):
-                for line in to_pi.feed(part):
-                    frame, replies = pi.take(line, now)
-                    if frame is not None:
-                        delivered.append(frame.fields["uid"])
-                    for reply in replies:
-                        for back in to_reader.feed(cable(reply)):
-                            ack, _ = acked.take(back, now)
-                            if ack is not None and ack.verb == "ACK":
-                                reader.acknowledged(int(ack.fields["seq"]))
-        for out in reader.due(now):
-            for line in to_pi.feed(cable(out)):
+    def over_the_cable(out, now):
+        """One line from the reader through the cable, torn in two; the Pi's answers back the same way."""
+        wire = cable(out)
+        for part in (wire[:len(wire) // 2], wire[len(wire) // 2:]):
+            for line in to_pi.feed(part):
                 frame, replies = pi.take(line, now)
                 if frame is not None:
                     delivered.append(frame.fields["uid"])
@@ -186,4 +172,13 @@ def test_every_tap_arrives_once_over_a_cable_that_drops_repeats_garbles_and_spli
                         ack, _ = acked.take(back, now)
                         if ack is not None and ack.verb == "ACK":
                             reader.acknowledged(int(ack.fields["seq"]))
+
+    taps = ["%08X" % rng.getrandbits(32) for _ in range(50)]
+    delivered, now, queue = [], 0.0, list(taps)
+    while (queue or reader.pending) and now < 600:
+        now += 0.01
+        while queue and not reader.full():
+            over_the_cable(reader.send("TAP", {"uid": queue.pop(0)}, now), now)
+        for out in reader.due(now):
+            over_the_cable(out, now)
     assert sorted(delivered) == sorted(taps)                    # each once: none lost, none doubled
