@@ -144,26 +144,10 @@ def samples(edition):
     # a few steps off the autoplayer's path: the table issues random accepted lines (a decline
     # that opens an auction, a bid, a table trade, a mortgage, a lease), each state a sample
     rng = random.Random(f"wander {edition}")
-    for base in list(out)[2::5]:
-        s, via = base.state, ()
-        for _ in range(2):
-            made = wander(rules, s, rng)
-            if made is None:
-                break
-            line, s = made
-            via = via + ((TABLE, line),)
-            out.append(Sample(base.edition, base.seed, base.players, base.event, s, base.last, via))
+    out += two_steps_from(list(out)[2::5], lambda s: wander(rules, s, rng))
     # a player's own trade makes an offer: sample states with one open (and two, when possible)
     rng = random.Random(f"offers {edition}")
-    for base in list(out)[1::4]:
-        s, via = base.state, ()
-        for _ in range(2):
-            made = first_offer(rules, s, rng)
-            if made is None:
-                break
-            actor, line, s = made
-            via = via + ((actor, line),)
-            out.append(Sample(base.edition, base.seed, base.players, base.event, s, base.last, via))
+    out += two_steps_from(list(out)[1::4], lambda s: first_offer(rules, s, rng))
     return tuple(out)
 
 
@@ -175,8 +159,23 @@ def kind_of(s):
             tuple(sorted(k for k in s.extra if k != "offer_count")))
 
 
+def two_steps_from(bases, step):
+    """Samples up to two steps past each base, `step(state)` giving (actor, line, state) or None."""
+    found = []
+    for base in bases:
+        s, via = base.state, ()
+        for _ in range(2):
+            made = step(s)
+            if made is None:
+                break
+            actor, line, s = made
+            via = via + ((actor, line),)
+            found.append(Sample(base.edition, base.seed, base.players, base.event, s, base.last, via))
+    return found
+
+
 def wander(rules, s, rng):
-    """(line, state) of a random line the table may issue now (a verb drawn first, so the
+    """(TABLE, line, state) of a random line the table may issue now (a verb drawn first, so the
     everyday verbs do not crowd out the rare ones); None when nothing is accepted."""
     if s.phase == "over":
         return None
@@ -191,7 +190,7 @@ def wander(rules, s, rng):
         rng.shuffle(lines)
         for cmd in lines:
             try:
-                return cmd.text(), rules.apply(s, cmd)
+                return TABLE, cmd.text(), rules.apply(s, cmd)
             except RuleViolation:
                 continue
     return None

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import cli_run
+from helpers import cli_run as run
 
 from companion import cli
 from companion.editions import load_edition, shipped
@@ -33,10 +33,6 @@ def game(db, capsys):
     assert cli.main(["new", "--db", db, "elite", "Anna", "Boris", "--seed", "7"]) == 0
     capsys.readouterr()
     return db
-
-
-def run(capsys, *argv):
-    return cli_run(capsys, *argv)
 
 
 def test_new_starts_a_game_and_names_the_ledger(db, capsys):

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import cli_run
+from helpers import cli_run as run
 
 from companion import bench, cli
 from companion.editions import shipped
@@ -22,10 +22,6 @@ def game(tmp_path, capsys):
     assert cli.main(["new", "--db", db, "elite", "Anna", "Boris", "--seed", "7"]) == 0
     capsys.readouterr()
     return db
-
-
-def run(capsys, *argv):
-    return cli_run(capsys, *argv)
 
 
 def events(capsys, db):
