@@ -1325,19 +1325,19 @@ def start_name(edition, language):
     return term("start", _lang(language))
 
 
+# where a detained player is held, by the family of rules (as BUILDINGS): the glossary's term
+DETENTION = {"millionaire": "tax_inspection", "monopoly": "jail"}
+
+
 def jail_words(edition, language):
-    """(in, out of) the detention cell: «в НАЛОГОВОЙ ИНСПЕКЦИИ», «из НАЛОГОВОЙ ИНСПЕКЦИИ» as the
-    rulebook declines it; a cell the glossary does not know «на клетке „...“»; English "in Jail"."""
+    """(in, out of) detention as the rulebook declines it: «в НАЛОГОВОЙ ИНСПЕКЦИИ», «из НАЛОГОВОЙ
+    ИНСПЕКЦИИ»; Monopoly's «в тюрьме»; English "in Jail", "Jail"."""
     lang = _lang(language)
-    cells = [c for c in getattr(edition, "cells", ()) if c.kind == "detention"]
-    name = cell_name(edition, cells[0].id, lang) if cells else term("tax_inspection", lang)
+    family = "monopoly" if edition is not None and edition.rules == "monopoly" else "millionaire"
+    place = term(DETENTION[family], lang)
     if lang == "ru":
-        inspection = term("tax_inspection", lang)
-        if name == str(inspection):
-            return f"в {inspection.form('pre')}", f"из {inspection.form('gen')}"
-        return f"на клетке «{inner_quotes(name, lang)}»", f"с клетки «{inner_quotes(name, lang)}»"
-    short = str(name).split(" / ")[0]               # Monopoly's "Jail / Just Visiting": in Jail
-    return f"in {short}", short
+        return f"в {place.form('pre')}", f"из {place.form('gen')}"
+    return f"in {place}", str(place)
 
 
 def handed(items, cash, language, edition):
@@ -1655,7 +1655,10 @@ def shown_params(code, params, language="en", edition=None):
         shown["gave_all"] = handed(params.get("gave", ()), params.get("paid", 0), lang, edition)
         shown["got_all"] = handed(params.get("got", ()), params.get("received", 0), lang, edition)
     if code in ("debt", "debt_first"):
-        shown["ways"] = WAYS[lang][edition is not None and edition.rules == "elite"]
+        # shares are a way out where the box has them and the table may sell them in debt
+        sells_shares = edition is not None and bool(edition.supply.get("shares")) and \
+            bool(edition.options.get("sell_shares_in_debt"))
+        shown["ways"] = WAYS[lang][sells_shares]
     if code == "put_buildings":
         shown["buildings"] = standing(params.get("small", 0), params.get("large", 0), edition, lang)
     if code == "put_items" and "item" in params:
