@@ -1140,7 +1140,7 @@ TYPED_LISTS = ("choices", "known", "accounts", "names", "matches", "codes")
 
 # the terminal's own labels (companion/cli.py, companion/view.py, companion/script.py)
 LABELS = {
-    "en": {"refused": "refused", "error": "error", "warning": "warning", "accounts": "accounts",
+    "en": {"refused": "refused", "error": "error", "warning": "warning",
            "waiting": "waiting for", "winner": "winner", "out": "(out)", "mortgaged": "(m)",
            "undone": "(undone)", "head": "head", "ledger": "ledger", "recovered": "recovered from",
            "ledger damaged": "ledger damaged", "outcome unknown": "outcome unknown", "disk full": "disk full",
@@ -1153,7 +1153,7 @@ LABELS = {
                              "{cells} of {all_cells} cells, {industries} of {all_industries} industries, "
                              "{cards} of {all_cards} cards",
            "price": "share price", "exchange": "on the EXCHANGE", "fortune": "FORTUNE cards in force",
-           "fortune_one": "FORTUNE card in force", "at": "on", "jackpot_box": "in the JACKPOT cash box",
+           "fortune_one": "FORTUNE card in force", "at": "on",
            "window": "may buy shares (passing START)", "jackpot": "may play the JACKPOT",
            "claimed": "free business taken", "leased": "leased", "stunts": "publicity stunts face up",
            "may": "may buy or lease", "on_finish": "on FINISH", "queue": "still to settle",
@@ -1162,7 +1162,7 @@ LABELS = {
            "demo_end": "{count} events on the ledger; reopened from disk, hash chain and anchor checked: {result}",
            "identical": "identical state", "different": "DIFFERENT STATE",
            "demo_head": "(the words every screen can compare)", "usage": "usage"},
-    "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание", "accounts": "счета",
+    "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание",
            "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
            "undone": "(отменено)", "head": "последнее событие", "ledger": "журнал",
            "recovered": "восстановлено из", "ledger damaged": "журнал повреждён",
@@ -1177,7 +1177,7 @@ LABELS = {
                              "клеток: {cells} из {all_cells}, отраслей: {industries} из {all_industries}, "
                              "карточек: {cards} из {all_cards}",
            "price": "курс акций", "exchange": "на БИРЖЕ", "fortune": "действуют карточки ФОРТУНЫ",
-           "fortune_one": "действует карточка ФОРТУНЫ", "at": "на", "jackpot_box": "в кассе «Джекпот»",
+           "fortune_one": "действует карточка ФОРТУНЫ", "at": "на",
            "window": "может купить акции (на СТАРТЕ)", "jackpot": "может сыграть в ДЖЕКПОТ",
            "claimed": "бесплатное предприятие взято", "leased": "в аренде",
            "stunts": "открытые рекламные акции", "may": "может купить или арендовать",
