@@ -1055,12 +1055,15 @@ class Rules:
             self.pass_start(s, p)
 
     def pass_start(self, s, p):
-        amount = self.circle_income(s, p)
-        self.transfer(s, BANK, p, amount)
-        s.notes.append(Note("circle_income", {"player": p, "amount": amount}))
+        fixed, dividend = self.circle_income_parts(s, p)
+        self.transfer(s, BANK, p, fixed + dividend)
+        # a dividend part is named, so the screens can show the sum's parts (Elite: 200 + shares)
+        params = {"player": p, "amount": fixed + dividend, **({"dividend": dividend} if dividend else {})}
+        s.notes.append(Note("circle_income", params))
 
-    def circle_income(self, s, p):
-        return self.opt["circle_income"]
+    def circle_income_parts(self, s, p):
+        """The circle income: (the fixed sum, a dividend on shares); no shares in the core."""
+        return self.opt["circle_income"], 0
 
     def cmd_end(self, s, args):
         self.require_turn_free(s)

@@ -174,10 +174,7 @@ class EliteRules(MillionaireRules):
             self.circle_tax(s, p)            # КРУГОВОЙ НАЛОГ: passing TAX INSPECTION
 
     def pass_start(self, s, p):
-        # КРУГОВОЙ ДОХОД; the screens say both parts (200 + the dividend) so a player can check the sum
-        fixed, dividend = self.circle_income_parts(s, p)
-        self.transfer(s, BANK, p, fixed + dividend)
-        s.notes.append(Note("circle_income", {"player": p, "amount": fixed + dividend, "dividend": dividend}))
+        super().pass_start(s, p)             # КРУГОВОЙ ДОХОД: 200 and the dividend
         for colour in SHORT_TERM:            # short-term policies go back to the bank
             if s.held(p, colour):
                 s.notes.append(Note("policy_expired", {"player": p, "policy": colour,
@@ -222,9 +219,6 @@ class EliteRules(MillionaireRules):
             return computed
         ind = self.edition.industries[cell.industry]
         return self.fortune_value(eff, computed, first(cell.rent) or first(ind.rent_by_count))
-
-    def circle_income(self, s, p):
-        return sum(self.circle_income_parts(s, p))
 
     def circle_income_parts(self, s, p):
         """КРУГОВОЙ ДОХОД: (the fixed sum, the dividend on shares), as FORTUNE cards in force say."""
