@@ -1677,7 +1677,7 @@ class Rules:
             amount = small * eff["small"] + large * eff["large"]
             if not amount:  # say so: a silent card leaves the table asking whether anything was paid
                 s.notes.append(Note("nothing_to_pay", {"player": p}))
-            self.charge(s, p, BANK, amount, "card_paid", card=card.id)
+            self.charge(s, p, eff.get("to", BANK), amount, "card_paid", card=card.id)
         elif do == "move_to":
             target = self.edition.cell(eff["cell"]).index
             self.move_to(s, p, target, collect=eff.get("collect", self.opt["card_move_collects"]))

@@ -381,14 +381,9 @@ class MonopolyRules(Rules):
         do = eff["do"]
         if do == "advance_to_nearest":
             self.advance_to_nearest(s, p, eff)
-        elif do == "pay" and self.opt["free_parking_pot"]:
+        elif do in ("pay", "pay_per_building") and self.opt["free_parking_pot"]:
+            # the house rule: what a card makes a player pay goes into the Free Parking pot
             super().apply_effect(s, p, {**eff, "to": eff.get("to", POT)}, card)
-        elif do == "pay_per_building" and self.opt["free_parking_pot"]:
-            houses, hotels = self.player_buildings(s, p)
-            amount = houses * eff["small"] + hotels * eff["large"]
-            if not amount:
-                s.notes.append(Note("nothing_to_pay", {"player": p}))
-            self.charge(s, p, POT, amount, "card_paid", card=card.id)
         else:
             super().apply_effect(s, p, eff, card)
 
