@@ -644,6 +644,16 @@ def test_free_parking_pot_collects_taxes_and_fines():
     assert g.state.cash("Boris") == 1700 and g.state.cash(POT) == 0
 
 
+def test_free_parking_pot_takes_a_repairs_card_too():
+    """House rule free_parking_pot: Chance "general repairs" (25 a house) is paid into the pot."""
+    g = new(teleporting("monopoly", {"free_parking_pot": True}))
+    give_lots(g, "Anna", "mediterranean", "baltic")
+    run(g, "build mediterranean", "build baltic")
+    cash = g.state.cash("Anna")
+    run(g, "roll 3 4", "draw ch_repairs")
+    assert g.state.cash("Anna") == cash - 2 * 25 and g.state.cash(POT) == 2 * 25
+
+
 def test_house_rules_are_off_by_default(rules):
     """The official rules: no pot, no GO landing bonus, rent collected from jail."""
     assert not rules.opt["free_parking_pot"]
