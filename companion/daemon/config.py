@@ -1,0 +1,141 @@
+"""The daemon's configuration: one TOML file, every key listed here with its type, default and meaning.
+
+KEYS is the single source: `load_config` refuses an unknown key or a bad value
+naming the key and the file, and docs/configuration.md is checked against it
+(tests/test_config.py). The defaults run on a laptop: simulated hardware, games
+in the user's state folder.
+"""
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.ledger.anchor import default_state_dir
+
+HARDWARE = ("simulated", "real")
+LANGUAGES = ("en", "ru")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One configuration key: where it lives, what it holds and what it means."""
+
+    section: str  # "" for the top level
+    name: str
+    kind: type
+    default: Any
+    doc: str
+    choices: tuple = ()
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def path(self) -> str:
+        return f"{self.section}.{self.name}" if self.section else self.name
+
+
+KEYS = (
+    Key("", "hardware", str, "simulated", "`simulated`: a simulated reader behind a pty (a laptop); "
+        "`real`: the Pico on USB, never replaced by a simulation when it is missing", HARDWARE),
+    Key("", "language", str, "en", "the language of the daemon's lines and the screens", LANGUAGES),
+    Key("", "games_dir", str, "", "where the current game, the archive and the card map live; "
+        "empty: $STATE_DIRECTORY (systemd's StateDirectory), else the user's state folder "
+        "($COMPANION_STATE_DIR or ~/.local/state/companion)"),
+    Key("reader", "port", str, "auto", "the reader's serial device; `auto`: the first "
+            "/dev/serial/by-id/usb-MicroPython* (a by-id name survives replugging into another port)"),
+    Key("reader", "retry_seconds", float, 0.5, "how often a missing or unplugged reader is looked for again",
+        low=0.05, high=10.0),
+    Key("control", "socket", str, "", "the socket `companion do` and the game commands reach the daemon "
+        "through; empty: $RUNTIME_DIRECTORY/companion.sock (systemd's RuntimeDirectory), else "
+        "<games_dir>/companion.sock"),
+    Key("daemon", "watchdog_probe_seconds", float, 2.0, "how long the writer thread may take to answer the "
+        "watchdog's liveness probe before systemd is no longer told all is well", low=0.1, high=60.0),
+)
+
+
+class ConfigError(CompanionError):
+    """A configuration file that cannot be used: names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The validated configuration (every key present, defaults filled in)."""
+
+    values: dict = field(default_factory=dict)
+    source: str = "(defaults)"
+
+    def __getitem__(self, path: str) -> Any:
+        return self.values[path]
+
+    @property
+    def games_dir(self) -> Path:
+        chosen = self.values["games_dir"] or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+        return Path(chosen) if chosen else default_state_dir()
+
+    @property
+    def socket_path(self) -> Path:
+        if self.values["control.socket"]:
+            return Path(self.values["control.socket"])
+        runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+        return Path(runtime) / "companion.sock" if runtime else self.games_dir / "companion.sock"
+
+
+def defaults() -> Config:
+    return Config({k.path: k.default for k in KEYS})
+
+
+def load_config(path: str | os.PathLike | None) -> Config:
+    """The configuration in `path` (None: the defaults); ConfigError naming the file and key."""
+    if path is None:
+        return defaults()
+    source = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: no such configuration file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{source}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML ({exc})") from None
+    return Config(validated(data, source), source)
+
+
+def validated(data: dict, source: str) -> dict:
+    values = {k.path: k.default for k in KEYS}
+    known = {k.path: k for k in KEYS}
+    sections = {k.section for k in KEYS if k.section}
+    for name, value in data.items():
+        if isinstance(value, dict):
+            if name not in sections:
+                raise ConfigError(f"{source}: unknown section [{name}] (known: {', '.join(sorted(sections))})")
+            for key, inner in value.items():
+                values[f"{name}.{key}"] = _checked(known, f"{name}.{key}", inner, source)
+        else:
+            values[name] = _checked(known, name, value, source)
+    return values
+
+
+def _checked(known: dict, path: str, value: Any, source: str) -> Any:
+    key = known.get(path)
+    if key is None:
+        section = path.rpartition(".")[0]
+        near = ", ".join(k for k in known if k.rpartition(".")[0] == section)
+        raise ConfigError(f"{source}: unknown key {path} (known here: {near})")
+    if key.kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, key.kind) or isinstance(value, bool):
+        raise ConfigError(f"{source}: {path} must be {_kind_name(key.kind)}, not {value!r}")
+    if key.choices and value not in key.choices:
+        raise ConfigError(f"{source}: {path} = {value!r} is not one of {', '.join(map(repr, key.choices))}")
+    if key.low is not None and not key.low <= value <= (key.high if key.high is not None else value):
+        raise ConfigError(f"{source}: {path} = {value!r} is outside {key.low}..{key.high}")
+    if key.kind is str and not value.isprintable():
+        raise ConfigError(f"{source}: {path} holds a control character")
+    return value
+
+
+def _kind_name(kind: type) -> str:
+    return {str: "text in quotes", float: "a number", int: "a whole number", bool: "true or false"}[kind]
