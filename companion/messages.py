@@ -1020,8 +1020,88 @@ EDGE = {
         "expect_note": "Последнее событие сообщает {codes}, а не `{note}`",
     },
 }
+# what the box says: the daemon, its reader and its cards (companion/daemon/, companion/hw/)
+BOX = {
+    "en": {
+        "reader_searching": "Reader: not found ({info}); is it plugged in?",
+        "reader_connecting": "Reader: connecting on {info}",
+        "reader_ready": "Reader ready (firmware {info})",
+        "reader_offline": "Reader offline: check its cable",
+        "reader_refused": "Reader refused: it speaks protocol {info}, this box protocol {ours}; update the reader's firmware",
+        "unknown_card": "Card {uid} is not enrolled: enrol it first (companion cards enrol ...)",
+        "replaced_card": "Card {uid} was replaced by another card and no longer counts",
+        "card_other_edition": "This card belongs to another box ({edition})",
+        "game_over": "The game is over: end and archive it, then start a new one",
+        "no_such_seat": "This is player {seat}'s card; this game has {count} players",
+        "nothing_for_player": "{player}: this card does nothing now",
+        "nothing_for_plot": "{plot}: this card does nothing now",
+        "nothing_for_card": "{card}: this card cannot be drawn now",
+        "roll_not_now": "Nothing needs dice now",
+        "roll_wrong_count": "The reader rolled the wrong number of dice: press ROLL again",
+        "tap_booked": "Card read: {command}",
+        "enrol_waiting": "Tap the card for {role}",
+        "enrolled": "Card {uid} is now {role}",
+        "enrolled_replacing": "Card {uid} is now {role}; card {lost} no longer counts",
+        "role_player": "player {ref}",
+        "role_plot": "plot {ref}",
+        "role_card": "card {ref}",
+        "no_game_open": "No game is open on the box: start one first",
+        "game_on_box": "A game is already on the box: end it and archive it first",
+        "no_game_on_box": "There is no game on the box",
+        "game_not_over": "The game is not over yet: end it first (end_game counts everyone's wealth)",
+        "game_started": "New game: {edition}, {players}",
+        "game_resumed": "Game resumed at #{seq}",
+        "game_archived": "Game archived: {path}",
+        "halted": "The bank is halted and writes nothing more: {why}",
+        "daemon_stopping": "The box is shutting down; nothing was done",
+        "daemon_silent": "{path} is held by `companion run` (pid {pid}), which did not answer on {socket}: "
+                         "try again, or stop the daemon",
+        "daemon_ready": "The box is ready: games in {folder}",
+        "daemon_stopped": "The bank is closed",
+    },
+    "ru": {
+        "reader_searching": "Считыватель не найден ({info}): он подключён?",
+        "reader_connecting": "Считыватель: подключение к {info}",
+        "reader_ready": "Считыватель готов (прошивка {info})",
+        "reader_offline": "Считыватель не отвечает: проверьте кабель",
+        "reader_refused": "Считыватель отклонён: его протокол {info}, а у коробки {ours}; обновите прошивку считывателя",
+        "unknown_card": "Карта {uid} не записана: сначала запишите её (companion cards enrol ...)",
+        "replaced_card": "Карта {uid} заменена другой и больше не действует",
+        "card_other_edition": "Эта карта из другой коробки ({edition})",
+        "game_over": "Игра окончена: завершите её и уберите в архив, затем начните новую",
+        "no_such_seat": "Это карта игрока {seat}, а в этой игре игроков: {count}",
+        "nothing_for_player": "{player}: сейчас эта карта ничего не делает",
+        "nothing_for_plot": "{plot}: сейчас эта карта ничего не делает",
+        "nothing_for_card": "{card}: эту карту сейчас тянуть нельзя",
+        "roll_not_now": "Сейчас кубики не нужны",
+        "roll_wrong_count": "Считыватель бросил не столько кубиков, сколько нужно: нажмите БРОСОК ещё раз",
+        "tap_booked": "Карта прочитана: {command}",
+        "enrol_waiting": "Приложите карту: {role}",
+        "enrolled": "Карта {uid} теперь: {role}",
+        "enrolled_replacing": "Карта {uid} теперь: {role}; карта {lost} больше не действует",
+        "role_player": "игрок {ref}",
+        "role_plot": "участок {ref}",
+        "role_card": "карта {ref}",
+        "no_game_open": "На коробке нет открытой игры: сначала начните игру",
+        "game_on_box": "На коробке уже идёт игра: сначала завершите её и уберите в архив",
+        "no_game_on_box": "На коробке нет игры",
+        "game_not_over": "Игра ещё не окончена: сначала завершите её (end_game подсчитывает состояние каждого)",
+        "game_started": "Новая игра: {edition}, {players}",
+        "game_resumed": "Игра продолжена с #{seq}",
+        "game_archived": "Игра убрана в архив: {path}",
+        "halted": "Банк остановлен и больше ничего не записывает: {why}",
+        "daemon_stopping": "Коробка выключается; ничего не сделано",
+        "daemon_silent": "{path} держит `companion run` (pid {pid}), но он не ответил через {socket}: "
+                         "повторите или остановите демон",
+        "daemon_ready": "Коробка готова: игры в {folder}",
+        "daemon_stopped": "Банк закрыт",
+    },
+}
+
 EN.update(EDGE["en"])
 RU.update(EDGE["ru"])
+EN.update(BOX["en"])
+RU.update(BOX["ru"])
 
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)

@@ -1,0 +1,115 @@
+"""The card map: which RFID card (by its UID) is which player, plot or CHANCE/FORTUNE card.
+
+Kept in one JSON file in the games folder, so the cards tagged once serve
+every later game. A player's card is a seat (player 1 is whoever sits first in
+the next game's turn order), so the same six cards work whatever the names.
+Plot and deck cards belong to one box, so they carry the edition they were
+tagged for. Enrolling a card for a role another card holds replaces that card
+(a lost card, mid-game): the old UID is kept as replaced and refused with that
+reason if it turns up again. Written atomically (temporary file, fsync, rename).
+"""
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.errors import BadInput
+
+KINDS = ("player", "plot", "card")
+UID_LENGTHS = (8, 14, 20)  # hex digits of a 4-, 7- or 10-byte UID
+MAX_SEATS = 8
+FILE_VERSION = 1
+
+
+def normal_uid(text: str) -> str:
+    """A UID as the reader sends it (upper-case hex, 4/7/10 bytes); BadInput for anything else."""
+    uid = text.strip().upper().replace(":", "")
+    if len(uid) not in UID_LENGTHS or any(c not in "0123456789ABCDEF" for c in uid):
+        raise BadInput(f"{text!r} is not a card UID (8, 14 or 20 hex digits)")
+    return uid
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a card stands for: a seat, or a plot or deck card of one edition."""
+
+    kind: str  # player | plot | card
+    ref: str  # the seat number, the plot id or the card id
+    edition: str = ""  # for plot and card: the edition's id
+
+    def key(self) -> tuple[str, str, str]:
+        return self.kind, self.ref, self.edition
+
+
+class CardMap:
+    """The enrolled cards; `save` writes the file, nothing else does."""
+
+    def __init__(self, path: Path, roles: dict[str, Role] | None = None, replaced: dict[str, str] | None = None):
+        self.path = Path(path)
+        self.roles = dict(roles or {})
+        self.replaced = dict(replaced or {})  # old UID -> the UID that took its role
+
+    @classmethod
+    def load(cls, path: Path) -> "CardMap":
+        """The map in `path` (an empty one if there is no file); BadInput naming a damaged file."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return cls(path)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise BadInput(f"{path}: the card map cannot be read ({exc}); move it away to start a new one") from None
+        try:
+            roles = {normal_uid(uid): Role(r["kind"], str(r["ref"]), r.get("edition", ""))
+                     for uid, r in data["cards"].items()}
+            replaced = {normal_uid(old): normal_uid(new) for old, new in data.get("replaced", {}).items()}
+            if any(r.kind not in KINDS for r in roles.values()):
+                raise ValueError("unknown kind")
+        except (KeyError, TypeError, ValueError, AttributeError, BadInput) as exc:
+            raise BadInput(f"{path}: the card map is damaged ({exc}); move it away to start a new one") from None
+        return cls(path, roles, replaced)
+
+    def save(self) -> None:
+        data = {
+            "version": FILE_VERSION,
+            "cards": {uid: {"kind": r.kind, "ref": r.ref, **({"edition": r.edition} if r.edition else {})}
+                      for uid, r in sorted(self.roles.items())},
+            "replaced": dict(sorted(self.replaced.items())),
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".cards-", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, ensure_ascii=False, indent=1)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def role(self, uid: str) -> Role | None:
+        return self.roles.get(uid)
+
+    def enrol(self, uid: str, role: Role) -> str | None:
+        """Map `uid` to `role`; returns the UID it replaces (the lost card), if another held the role."""
+        uid = normal_uid(uid)
+        if role.kind not in KINDS:
+            raise BadInput(f"a card is a player, a plot or a card, not {role.kind!r}")
+        if role.kind == "player" and not (role.ref.isdigit() and 1 <= int(role.ref) <= MAX_SEATS):
+            raise BadInput(f"a player's card names a seat from 1 to {MAX_SEATS}, not {role.ref!r}")
+        before = next((old for old, r in self.roles.items() if r.key() == role.key() and old != uid), None)
+        if before is not None:
+            del self.roles[before]
+            self.replaced[before] = uid
+        self.roles[uid] = role
+        self.replaced.pop(uid, None)
+        return before
+
+    def forget(self, uid: str) -> Role:
+        uid = normal_uid(uid)
+        if uid not in self.roles:
+            raise BadInput(f"no card {uid} is enrolled")
+        return self.roles.pop(uid)

@@ -1,0 +1,284 @@
+"""The game's owner: one writer thread alone touches the table; the rest hand it work and listen.
+
+The reader, the buttons, the phones and `companion do` all call `Owner.submit`
+(actor, command, request id) from their own threads; the request waits in one
+queue and the writer thread applies it, so two taps at once can never race in
+the ledger. Every committed event is then published, in order and with its
+sequence number, to each subscription; a listener that lost its place
+subscribes again with the last number it saw and gets the rest replayed first.
+
+When idle the writer looks at SQLite's `data_version`: a change means another
+process wrote to the ledger (a `companion undo` at a terminal, say), so the
+table catches up and the new events are published like its own.
+"""
+
+import logging
+import queue
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.command import Command
+from companion.engine.state import Event
+from companion.errors import CompanionError, InvariantViolation, LedgerDamaged, LedgerError, RuleViolation, check
+from companion.table import Table
+
+log = logging.getLogger("companion.owner")
+
+IDLE_CHECK_S = 0.25  # how often an idle writer looks for other processes' writes
+MAX_BEHIND = 10_000  # items a subscription may hold unread before it is dropped (it resubscribes)
+
+
+class OwnerStopped(LedgerError):
+    """The daemon is stopping (or stopped): the request was not applied."""
+
+    def __init__(self):
+        super().__init__("daemon_stopping")
+
+
+class NoGame(RuleViolation):
+    """The box holds no game right now: start one first."""
+
+    def __init__(self):
+        super().__init__("no_game_open")
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the screens say that is not a ledger event: the reader went offline, a tap was refused."""
+
+    code: str
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Published:
+    """One item a subscription receives: a committed event (with the game's id) or a notice."""
+
+    event: Event | None = None
+    notice: Notice | None = None
+    game: str = ""  # the ledger path of the game the event belongs to
+
+
+class Subscription:
+    """What one listener reads, in order: `get` blocks up to `timeout` and gives None when nothing came."""
+
+    def __init__(self, owner: "Owner"):
+        self._owner = owner
+        self._items: queue.Queue[Published | None] = queue.Queue()
+        self.dropped = False  # fell MAX_BEHIND items behind: resubscribe from the last seq seen
+
+    def put(self, item: Published) -> None:
+        if self._items.qsize() >= MAX_BEHIND:
+            self.dropped = True
+            self._owner._unsubscribe(self)
+            self._items.put(None)
+            return
+        self._items.put(item)
+
+    def get(self, timeout: float | None = None) -> Published | None:
+        try:
+            return self._items.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self._owner._unsubscribe(self)
+
+
+@dataclass
+class _Job:
+    work: Callable[[], Any]
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+_STOP = object()
+
+
+class Owner:
+    """Owns the open game (a Table, or None between games) through one writer thread."""
+
+    def __init__(self, table: Table | None = None, idle_check: float = IDLE_CHECK_S):
+        self.table = table
+        self.idle_check = idle_check
+        self._jobs: queue.Queue[Any] = queue.Queue()
+        self._subscriptions: list[Subscription] = []
+        self._lock = threading.Lock()  # guards the subscription list only
+        self._thread = threading.Thread(target=self._run, name="companion-writer", daemon=True)
+        self._stopping = False
+        self._seen_version: int | None = None
+        self.halted: str | None = None
+
+    # ----- life ----------------------------------------------------------------------------
+
+    def start(self) -> "Owner":
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Finish the request in hand, refuse the rest, end the thread; False if it did not end in time."""
+        self._stopping = True
+        self._jobs.put(_STOP)
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def on_writer_thread(self) -> bool:
+        return threading.current_thread() is self._thread
+
+    # ----- what other threads call --------------------------------------------------------------
+
+    def call(self, work: Callable[[], Any], timeout: float | None = 30.0) -> Any:
+        """Run `work()` on the writer thread and return its result (or raise its error)."""
+        if self.on_writer_thread:
+            return work()
+        if self._stopping:
+            raise OwnerStopped()
+        job = _Job(work)
+        self._jobs.put(job)
+        if not job.done.wait(timeout):
+            raise TimeoutError("the writer thread did not answer in time")
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def post(self, work: Callable[[], Any]) -> None:
+        """Queue `work()` for the writer thread without waiting (the reader's thread must not block)."""
+        if not self._stopping:
+            self._jobs.put(_Job(work))
+
+    def submit(self, actor: str, line: Command | str, request_id: str | None = None,
+               timeout: float | None = 30.0, rng: random.Random | None = None) -> Event:
+        """Apply one command as `actor`; the Event (published before this returns) or the refusal.
+
+        rng fills the dice of a command that names none (`companion do roll`), as Table.submit does."""
+        return self.call(lambda: self.apply(actor, line, request_id, rng), timeout)
+
+    def probe(self, timeout: float) -> bool:
+        """The watchdog's liveness question: does the writer thread answer within `timeout`?"""
+        try:
+            return self.call(lambda: self.halted is None, timeout) is True
+        except (TimeoutError, OwnerStopped):
+            return False
+
+    def subscribe(self, since: int = 0) -> Subscription:
+        """A new subscription; events after `since` of the open game are replayed into it first."""
+        sub = Subscription(self)
+
+        def attach():
+            if self.table is not None:
+                for event in list(self.table.game.events)[since:]:
+                    sub.put(Published(event=event, game=self.table.ledger.path))
+            with self._lock:
+                self._subscriptions.append(sub)
+
+        if self._thread.is_alive():
+            self.call(attach)
+        else:
+            attach()
+        return sub
+
+    def announce(self, code: str, **params: Any) -> None:
+        """Publish a notice to every listener (any thread may call this)."""
+        self._publish(Published(notice=Notice(code, params)))
+
+    def replace_table(self, table: Table | None) -> None:
+        """Hand the writer another game (or none); runs on the writer thread."""
+        def swap():
+            if self.table is not None and self.table is not table:
+                self.table.close()
+            self.table = table
+            self._seen_version = None
+        self.call(swap)
+
+    # ----- the writer thread -----------------------------------------------------------------
+
+    def apply(self, actor: str, line: Command | str, request_id: str | None = None,
+              rng: random.Random | None = None) -> Event:
+        """Submit on the writer thread itself (from work already running there) and publish."""
+        check(self.on_writer_thread or not self._thread.is_alive(), "Owner.apply called off the writer thread")
+        table = self.table
+        if table is None:
+            raise NoGame()
+        if self.halted:
+            raise InvariantViolation(f"the bank is halted: {self.halted}")
+        before = table.head_seq
+        try:
+            event = table.submit(line, request_id=request_id, actor=actor, rng=rng)
+        except InvariantViolation as exc:
+            self._halt(str(exc))
+            raise
+        self._publish_after(before)
+        return event
+
+    def _halt(self, why: str) -> None:
+        self.halted = why
+        log.critical("the bank is halted and writes nothing more: %s", why)
+        self.announce("halted", why=why)
+
+    def _publish_after(self, before: int) -> None:
+        """Publish every event past `before` (ours, or another process's caught up on the way)."""
+        table = self.table
+        assert table is not None
+        for event in list(table.game.events)[before:]:
+            self._publish(Published(event=event, game=table.ledger.path))
+
+    def _publish(self, item: Published) -> None:
+        with self._lock:
+            subs = list(self._subscriptions)
+        for sub in subs:
+            sub.put(item)
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            if sub in self._subscriptions:
+                self._subscriptions.remove(sub)
+
+    def _run(self) -> None:
+        while True:
+            try:
+                job = self._jobs.get(timeout=self.idle_check)
+            except queue.Empty:
+                self._look_for_other_writers()
+                continue
+            if job is _STOP:
+                break
+            try:
+                job.result = job.work()
+            except BaseException as exc:  # handed back to the caller, who reports it
+                job.error = exc
+            finally:
+                job.done.set()
+        # requests that came after the stop are refused, never left waiting
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is not _STOP:
+                job.error = OwnerStopped()
+                job.done.set()
+        if self.table is not None:
+            self.table.close()
+
+    def _look_for_other_writers(self) -> None:
+        table = self.table
+        if table is None or self.halted:
+            return
+        try:
+            version = table.ledger.conn.execute("PRAGMA data_version").fetchone()[0]
+            if version == self._seen_version:
+                return
+            self._seen_version = version
+            before = table.head_seq
+            if table.refresh():
+                self._publish_after(before)
+        except (InvariantViolation, LedgerDamaged) as exc:  # tampering or a bug: say so, write nothing more
+            self._halt(str(exc))
+        except CompanionError as exc:  # busy, say: the next idle look tries again
+            log.warning("could not look for other writers: %s", exc)
+            self._seen_version = None

@@ -1,0 +1,92 @@
+"""What a tap or a ROLL means now: the command it stands for, or why it stands for nothing.
+
+The reader knows cards and dice, not the rules; the game knows the rules, not
+cards. This is the one place that joins them, and it only ever picks a command
+the rules list as legal now (Rules.legal), so a tap can never do something the
+command line could not. Its answers are plain values; the daemon submits them.
+
+- a CHANCE/FORTUNE card: `draw <card>` (naming the physical card is the table's);
+- a plot card while its owner-to-be decides: `buy` by the player deciding;
+- a player's card when that player may end their turn: `end` ("I am done");
+- ROLL: the one dice command legal now that needs only dice (`roll`, Elite's
+  `exchange` and `auction_roll`), as its party, with the reader's dice.
+"""
+
+from dataclasses import dataclass, field
+
+from companion.engine.actions import TABLE, Action
+from companion.engine.command import Command
+
+from .cards import Role
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """A tap's or roll's command and actor, or (command None) the refusal's code and params."""
+
+    actor: str = TABLE
+    command: Command | None = None
+    refusal: str = ""
+    params: dict = field(default_factory=dict)
+
+
+def refused(code: str, **params) -> Meaning:
+    return Meaning(refusal=code, params=params)
+
+
+def dice_action(rules, state) -> Action | None:
+    """The legal action the ROLL button serves now: a dice verb whose every argument is a die."""
+    if state.phase == "over":
+        return None
+    for action in rules.legal(state):
+        spec = rules.DICE_VERBS.get(action.verb)
+        if spec is not None and spec[0] == 0 and len(action.args) == spec[1]:
+            return action
+    return None
+
+
+def dice_needed(rules, state) -> int:
+    """How many dice the reader's ROLL button gives now (0: nothing needs dice)."""
+    action = dice_action(rules, state)
+    return len(action.args) if action else 0
+
+
+def roll_meaning(rules, state, dice: tuple[int, ...]) -> Meaning:
+    action = dice_action(rules, state)
+    if action is None:
+        return refused("roll_not_now")
+    if len(dice) != len(action.args):
+        return refused("roll_wrong_count", count=len(dice), needed=len(action.args))
+    command = Command(action.verb, tuple(str(d) for d in dice))
+    if not action.matches(command):
+        return refused("roll_not_now")
+    return Meaning(action.party, command)
+
+
+def tap_meaning(rules, state, role: Role) -> Meaning:
+    edition = rules.edition
+    if role.kind != "player" and role.edition != edition.id:
+        return refused("card_other_edition", edition=role.edition)
+    if state.phase == "over":
+        return refused("game_over")
+    legal = rules.legal(state)
+    if role.kind == "player":
+        seat = int(role.ref)
+        if seat > len(state.players):
+            return refused("no_such_seat", seat=seat, count=len(state.players))
+        name = state.players[seat - 1]
+        for action in legal:
+            if action.verb == "end" and action.party in (name, TABLE) and not action.args and state.turn == name:
+                return Meaning(name, Command("end"))
+        return refused("nothing_for_player", player=name)
+    if role.kind == "plot":
+        pending = state.pending
+        if pending is not None and getattr(pending, "plot", None) == role.ref:
+            for action in legal:
+                if action.verb == "buy" and not action.args:
+                    return Meaning(action.party, Command("buy"))
+        return refused("nothing_for_plot", plot=role.ref)
+    command = Command("draw", (role.ref,))
+    if any(a.matches(command) for a in legal):
+        return Meaning(TABLE, command)
+    return refused("nothing_for_card", card=role.ref)
