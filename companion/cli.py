@@ -11,6 +11,9 @@ import traceback
 from datetime import datetime, timezone
 
 from companion import messages
+from companion.daemon.cli import add_parsers as add_box_parsers
+from companion.daemon.cli import do_via_daemon
+from companion.daemon.games import daemon_holding
 from companion.editions import load_edition, shipped
 from companion.engine.actions import TABLE, issued
 from companion.engine.command import Command, parse_command, split_actor
@@ -125,6 +128,15 @@ def parse_do(words) -> tuple[str | None, Command]:
 
 
 def cmd_do(args):
+    holder = daemon_holding(db_path(args))
+    if holder is not None:  # the box's daemon owns this game: it books the command (docs/daemon.md)
+        prefix, command = parse_do(args.command)
+        if prefix is not None and args.as_player is not None and prefix.lower() != args.as_player.lower():
+            raise BadInput(AS_CONFLICT[args.lang].format(flag=args.as_player, prefix=prefix + ":"))
+        request_id = args.request_id or new_request_id()
+        if args.request_id is None:
+            print(REQUEST_LINE[args.lang].format(id=request_id), file=sys.stderr, flush=True)
+        return do_via_daemon(holder, db_path(args), prefix or args.as_player, command, request_id, args.lang)
     table = open_game(db_path(args))
     args.edition = table.rules.edition  # a refusal names plots and cards as the board does
     try:
@@ -496,6 +508,8 @@ def build_parser():
     p.add_argument("--events", type=int, default=400, help="stop and count wealth after this many events")
     p.set_defaults(func=cmd_demo)
 
+    add_box_parsers(command)
+
     p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times)")
     p.add_argument("what", choices=("ledger", "engine", "open"))
     p.add_argument("--events", type=int, default=1000)
@@ -534,7 +548,7 @@ def main(argv=None):
         return EXIT_USAGE
     args.lang = language(args)
     try:
-        args.func(args)
+        code = args.func(args)
     except RuleViolation as exc:
         edition = getattr(args, "edition", None)
         print(f"{label('refused', args.lang)}: " + messages.render_error(exc, args.lang, edition), file=sys.stderr)
@@ -564,4 +578,4 @@ def main(argv=None):
             traceback.print_exception(exc, file=sys.stderr)
         print(label("internal", args.lang, kind=type(exc).__name__, where=where), file=sys.stderr)
         return EXIT_INTERNAL
-    return EXIT_OK
+    return code if isinstance(code, int) else EXIT_OK

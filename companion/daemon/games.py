@@ -109,11 +109,12 @@ def read_holder(path: Path) -> dict:
 def daemon_holding(ledger_path: str | os.PathLike) -> dict | None:
     """{pid, socket} of the running daemon that owns this ledger file, or None if none does."""
     ledger = Path(ledger_path)
-    if ledger.name != CURRENT:
-        return None
-    lock = ledger.parent / LOCK
-    if not lock.exists():
-        return None
+    return folder_holder(ledger.parent) if ledger.name == CURRENT else None
+
+
+def folder_holder(folder: str | os.PathLike) -> dict | None:
+    """{pid, socket} of the running daemon that holds this games folder, or None."""
+    lock = Path(folder) / LOCK
     try:
         fd = os.open(lock, os.O_RDONLY)
     except OSError:

@@ -1,0 +1,218 @@
+"""The box's commands: `companion run`, `companion game ...`, `companion cards ...`, and `do` handed
+to a running daemon. With a daemon running each goes through its control socket; without one,
+`game` and `cards` work on the games folder directly (the daemon resumes what they leave)."""
+
+import logging
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion import messages
+from companion.engine.actions import TABLE
+from companion.errors import BadInput, LedgerError, RuleViolation
+from companion.messages import label
+from companion.view import event_lines, state_text
+
+from .cards import CardMap, Role, normal_uid
+from .config import load_config
+from .control import ask
+from .games import Games, folder_holder
+
+
+def _config(args):
+    return load_config(getattr(args, "config", None))
+
+
+def through_daemon(holder: dict, where: str, request: dict, lang: str) -> dict:
+    """Ask the daemon; its answer, or one line saying it holds `where` and did not answer."""
+    try:
+        answer = ask(holder.get("socket", ""), {**request, "lang": lang})
+    except (OSError, ValueError):
+        raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
+                          socket=holder.get("socket", "?")) from None
+    return answer
+
+
+def said(answer: dict, lang: str) -> int:
+    """Print a daemon's refusal or error as the direct path would; its exit code."""
+    key = "refused" if answer.get("refused") else "error"
+    print(f"{label(key, lang)}: {' '.join(str(answer.get('message', '?')).split())}", file=sys.stderr)
+    code = answer.get("exit", 4)
+    return code if isinstance(code, int) else 4
+
+
+def do_via_daemon(holder: dict, path: str, actor: str | None, command, request_id: str, lang: str) -> int:
+    answer = through_daemon(holder, path, {"op": "do", "actor": actor or TABLE, "command": command.text(),
+                                           "request_id": request_id}, lang)
+    if not answer.get("ok"):
+        return said(answer, lang)
+    who = "" if answer["actor"] == TABLE else f"{answer['actor']}: "
+    print(f"#{answer['seq']} {who}{answer['command']}")
+    for line in answer.get("lines", []):
+        print("  " + line)
+    print(f"{label('head', lang)}: #{answer['seq']} {answer.get('head', '')}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from .main import Daemon
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    config = _config(args)
+    daemon = Daemon(config, out=lambda line: print(line, flush=True))
+    return daemon.run_until_signal()
+
+
+def cmd_game(args) -> int:
+    config = _config(args)
+    folder = config.games_dir
+    holder = folder_holder(folder)
+    lang = args.lang
+    if args.action == "start":
+        options = dict(item.partition("=")[::2] for item in args.option or ())
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        request = {"op": "start", "edition": args.edition, "players": args.players, "seed": seed,
+                   "options": options}
+    else:
+        request = {"op": args.action}
+    if holder is not None:
+        answer = through_daemon(holder, str(folder), request, lang)
+        if not answer.get("ok"):
+            return said(answer, lang)
+        _print_game_answer(args.action, answer, lang)
+        return 0
+    games = Games(folder)
+    if args.action == "start":
+        table = games.start(args.edition, args.players, request["seed"], request["options"])
+        try:
+            _print_game_answer("start", {"path": table.ledger.path, "seed": request["seed"],
+                                         "lines": event_lines(table.rules, table.game.events[0], lang)}, lang)
+        finally:
+            table.close()
+        return 0
+    table = games.resume()
+    if table is None:
+        raise RuleViolation("no_game_on_box")
+    if args.action == "archive":
+        path = games.archive(table)
+        _print_game_answer("archive", {"path": str(path)}, lang)
+        return 0
+    try:
+        if args.action == "end":
+            event = table.submit("end_game")
+            for line in event_lines(table.rules, event, lang):
+                print("  " + line)
+            print(state_text(table.rules, table.state, lang))
+        else:
+            print(f"{table.ledger.path}: #{table.head_seq}")
+            print(state_text(table.rules, table.state, lang))
+    finally:
+        table.close()
+    return 0
+
+
+def _print_game_answer(action: str, answer: dict[str, Any], lang: str) -> None:
+    if action == "start":
+        for line in answer.get("lines", []):
+            print(line)
+        print(f"{label('ledger', lang)}: {answer['path']}")
+    elif action == "archive":
+        print(messages.render("game_archived", {"path": answer["path"]}, lang))
+    elif action == "end":
+        for line in answer.get("lines", []):
+            print("  " + line)
+    elif action == "status":
+        for key in ("game", "seq", "reader", "reader_detail", "enrolling", "halted"):
+            print(f"{key}: {answer.get(key)}")
+
+
+def cmd_cards(args) -> int:
+    config = _config(args)
+    folder = config.games_dir
+    holder = folder_holder(folder)
+    lang = args.lang
+    if args.action == "enrol":
+        request: dict[str, Any] = {"op": "enrol", "kind": args.kind, "ref": args.ref}
+        if args.uid:
+            request["uid"] = normal_uid(args.uid)
+        if args.edition:
+            request["edition"] = args.edition
+    elif args.action == "forget":
+        request = {"op": "forget", "uid": normal_uid(args.uid)}
+    else:
+        request = {"op": "cards"}
+    if holder is not None:
+        answer = through_daemon(holder, str(folder), request, lang)
+        if not answer.get("ok"):
+            return said(answer, lang)
+    else:
+        answer = _cards_here(folder, request)
+    if "message" in answer:
+        print(answer["message"])
+    elif args.action == "enrol":
+        role_text = messages.render("role_" + args.kind, {"ref": args.ref}, lang)
+        lost = answer.get("replaced")
+        code = "enrolled_replacing" if lost else "enrolled"
+        print(messages.render(code, {"uid": answer["uid"], "role": role_text, "lost": lost}, lang))
+    elif args.action == "list":
+        for uid, role in answer.get("cards", {}).items():
+            print(f"{uid}  {messages.render('role_' + role['kind'], {'ref': role['ref']}, lang)}"
+                  f"{'  (' + role['edition'] + ')' if role.get('edition') else ''}")
+        for old, new in answer.get("replaced", {}).items():
+            print(f"{old}  -> {new}")
+    return 0
+
+
+def _cards_here(folder: Path, request: dict) -> dict:
+    """The card requests without a daemon: straight on the map file."""
+    cards = CardMap.load(folder / "cards.json")
+    if request["op"] == "enrol":
+        if "uid" not in request:
+            raise BadInput("without a running daemon there is no reader to tap: give the card's --uid")
+        if request["kind"] != "player" and not request.get("edition"):
+            raise BadInput("a plot or deck card needs --edition (no game is open to tell)")
+        role = Role(request["kind"], request["ref"], request.get("edition", "") if request["kind"] != "player" else "")
+        lost = cards.enrol(request["uid"], role)
+        cards.save()
+        return {"uid": request["uid"], "replaced": lost}
+    if request["op"] == "forget":
+        role = cards.forget(request["uid"])
+        cards.save()
+        return {"kind": role.kind, "ref": role.ref}
+    return {"cards": {uid: {"kind": r.kind, "ref": r.ref, "edition": r.edition} for uid, r in cards.roles.items()},
+            "replaced": dict(cards.replaced)}
+
+
+def add_parsers(command) -> None:
+    """The box's subcommands, added to the `companion` parser by companion/cli.py."""
+    p = command("run", help="run the box's daemon: it owns the current game, the reader and the control socket")
+    p.add_argument("--config", help="the configuration file (docs/configuration.md); default: every default")
+    p.set_defaults(func=cmd_run)
+
+    p = command("game", help="the game on the box: start, end, archive, status (through the daemon if it runs)")
+    p.add_argument("--config", help="the daemon's configuration file (to find its games folder)")
+    sub = p.add_subparsers(dest="action", required=True)
+    s = sub.add_parser("start", help="start a game: start EDITION PLAYER...")
+    s.add_argument("edition")
+    s.add_argument("players", nargs="+")
+    s.add_argument("--seed", type=int)
+    s.add_argument("--option", action="append", metavar="KEY=VALUE")
+    sub.add_parser("end", help="end the game: count everyone's wealth (end_game)")
+    sub.add_parser("archive", help="move the finished game into the archive")
+    sub.add_parser("status", help="the game, the reader and the daemon")
+    p.set_defaults(func=cmd_game)
+
+    p = command("cards", help="the card map: enrol a card as a player, plot or deck card; list; forget")
+    p.add_argument("--config", help="the daemon's configuration file (to find its games folder)")
+    sub = p.add_subparsers(dest="action", required=True)
+    s = sub.add_parser("enrol", help="enrol KIND REF: the next card tapped (or --uid) becomes it")
+    s.add_argument("kind", choices=("player", "plot", "card"))
+    s.add_argument("ref", help="the seat number (1 is the first player), the plot id or the card id")
+    s.add_argument("--uid", help="the card's UID (hex), instead of tapping it")
+    s.add_argument("--edition", help="the box a plot or deck card belongs to (default: the open game's)")
+    sub.add_parser("list", help="every enrolled card")
+    s = sub.add_parser("forget", help="forget a card")
+    s.add_argument("uid")
+    p.set_defaults(func=cmd_cards)
+

@@ -1,0 +1,144 @@
+"""The game's owner: one writer thread books what every thread hands it, publishes each event once and
+in order, catches up with another process's writes, and stops cleanly or halts loudly."""
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from companion.daemon.owner import NoGame, Owner, OwnerStopped
+from companion.errors import InvariantViolation, RuleViolation
+from companion.table import new_game
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    path = tmp_path / "game.sqlite"
+    table = new_game(str(path), "elite", PLAYERS, 7)
+    owner = Owner(table, idle_check=0.02).start()
+    yield owner, path
+    owner.stop()
+
+
+def events_of(sub, count, timeout=10.0):
+    got = []
+    while len(got) < count:
+        item = sub.get(timeout=timeout)
+        assert item is not None, f"only {len(got)} of {count} items came"
+        if item.event is not None:
+            got.append(item.event)
+    return got
+
+
+def test_many_threads_at_once_are_booked_one_by_one_and_published_in_order(game):
+    """Six phones paying at the same moment: every payment is booked once, the sequence has no gap,
+    and a listener sees them in the ledger's order."""
+    owner, _ = game
+    sub = owner.subscribe(since=1)
+    errors = []
+
+    def pay(i):
+        for _ in range(5):
+            try:
+                owner.submit("table", f"pay {PLAYERS[i % 3]} {PLAYERS[(i + 1) % 3]} 1")
+            except Exception as exc:  # noqa: BLE001 - the test reports any
+                errors.append(exc)
+
+    threads = [threading.Thread(target=pay, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    seen = events_of(sub, 30)
+    assert [e.seq for e in seen] == list(range(2, 32))
+    assert owner.table.head_seq == 31
+
+
+def test_a_listener_that_lost_its_place_gets_the_rest_replayed_first(game):
+    owner, _ = game
+    for _ in range(3):
+        owner.submit("table", "pay Anna Boris 5")
+    sub = owner.subscribe(since=2)
+    owner.submit("table", "pay Boris Anna 5")
+    assert [e.seq for e in events_of(sub, 3)] == [3, 4, 5]
+
+
+def test_a_refusal_comes_back_to_the_asker_and_changes_nothing(game):
+    owner, _ = game
+    with pytest.raises(RuleViolation):
+        owner.submit("Boris", "roll 3 4")  # not Boris's turn
+    assert owner.table.head_seq == 1
+
+
+def test_another_process_writing_is_noticed_caught_up_and_published(game):
+    """A `companion do` at a terminal on the same ledger: the daemon's listeners see it too."""
+    owner, path = game
+    sub = owner.subscribe(since=1)
+    done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(path), "pay", "Anna", "Vera", "7"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    [event] = events_of(sub, 1)
+    assert (event.seq, event.command) == (2, "pay Anna Vera 7")
+    assert owner.submit("table", "pay Vera Anna 7").seq == 3
+
+
+def test_a_broken_invariant_halts_the_bank_and_the_watchdog_probe_fails(game, monkeypatch):
+    owner, _ = game
+    sub = owner.subscribe(since=1)
+
+    def broken(*args, **kwargs):
+        raise InvariantViolation("balances do not sum to zero")
+
+    monkeypatch.setattr(owner.table, "submit", broken)
+    with pytest.raises(InvariantViolation):
+        owner.submit("table", "pay Anna Boris 1")
+    notice = sub.get(timeout=5)
+    assert notice.notice.code == "halted" and "sum to zero" in notice.notice.params["why"]
+    assert owner.probe(1.0) is False
+    with pytest.raises(InvariantViolation, match="halted"):
+        owner.submit("table", "pay Anna Boris 1")
+
+
+def test_a_hung_writer_fails_the_probe(game):
+    owner, _ = game
+    release = threading.Event()
+    owner.post(lambda: release.wait(5))
+    assert owner.probe(0.2) is False
+    release.set()
+    assert owner.probe(5.0) is True
+
+
+def test_stop_finishes_the_request_in_hand_and_refuses_the_rest(game):
+    owner, _ = game
+    started, release = threading.Event(), threading.Event()
+    results = {}
+
+    def slow():
+        started.set()
+        release.wait(5)
+        return owner.apply("table", "pay Anna Boris 9")
+
+    t = threading.Thread(target=lambda: results.setdefault("slow", owner.call(slow)))
+    t.start()
+    started.wait(5)
+    stopper = threading.Thread(target=owner.stop)
+    stopper.start()
+    release.set()
+    t.join(5)
+    stopper.join(5)
+    assert results["slow"].seq == 2
+    with pytest.raises(OwnerStopped):
+        owner.submit("table", "pay Anna Boris 1")
+
+
+def test_without_a_game_a_command_says_so(tmp_path):
+    owner = Owner(None).start()
+    try:
+        with pytest.raises(NoGame):
+            owner.submit("table", "roll 3 4")
+    finally:
+        owner.stop()
