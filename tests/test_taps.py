@@ -1,0 +1,59 @@
+"""What a tap or a ROLL does: only ever a command the rules allow now, otherwise a reason a person can read."""
+from companion.daemon.cards import Role
+from companion.daemon.taps import dice_needed, roll_meaning, tap_meaning
+from companion.engine.command import Command
+from companion.messages import render
+from companion.table import new_game
+
+
+def elite(tmp_path, monkeypatch, players=("Anna", "Boris")):
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    return new_game(":memory:", "elite", list(players), 1)
+
+
+def test_roll_gives_the_turns_player_their_roll_with_the_readers_dice(tmp_path, monkeypatch):
+    table = elite(tmp_path, monkeypatch)
+    assert dice_needed(table.rules, table.state) == 2
+    meaning = roll_meaning(table.rules, table.state, (3, 4))
+    assert (meaning.actor, meaning.command) == ("Anna", Command("roll", ("3", "4")))
+
+
+def test_roll_with_the_wrong_number_of_dice_or_when_nothing_needs_dice_is_refused(tmp_path, monkeypatch):
+    table = elite(tmp_path, monkeypatch)
+    assert roll_meaning(table.rules, table.state, (3,)).refusal == "roll_wrong_count"
+    table.submit("roll 3 4")  # Anna lands on a plot for sale: a decision, not dice, is awaited
+    assert dice_needed(table.rules, table.state) == 0
+    assert roll_meaning(table.rules, table.state, (1, 2)).refusal == "roll_not_now"
+    assert render("roll_not_now", {}, "ru") == "Сейчас кубики не нужны"
+
+
+def test_the_plot_card_of_the_plot_on_offer_buys_it_for_the_player_deciding(tmp_path, monkeypatch):
+    table = elite(tmp_path, monkeypatch)
+    table.submit("roll 3 4")
+    plot = table.state.pending.plot
+    meaning = tap_meaning(table.rules, table.state, Role("plot", plot, "elite"))
+    assert (meaning.actor, meaning.command) == ("Anna", Command("buy"))
+    other = next(p for p in table.rules.edition.plots if p != plot)
+    refusal = tap_meaning(table.rules, table.state, Role("plot", other, "elite"))
+    assert refusal.refusal == "nothing_for_plot"
+    shown = render(refusal.refusal, refusal.params, "en", table.rules.edition)
+    assert shown == f"{table.rules.edition.plots[other].names['en']}: this card does nothing now"
+
+
+def test_a_players_card_ends_their_turn_only_when_they_may(tmp_path, monkeypatch):
+    table = elite(tmp_path, monkeypatch)
+    anna, boris = Role("player", "1"), Role("player", "2")
+    assert tap_meaning(table.rules, table.state, anna).refusal == "nothing_for_player"  # roll first
+    table.submit("roll 3 4")
+    table.submit("buy")
+    meaning = tap_meaning(table.rules, table.state, anna)
+    assert (meaning.actor, meaning.command) == ("Anna", Command("end"))
+    assert tap_meaning(table.rules, table.state, boris).refusal == "nothing_for_player"
+
+
+def test_cards_of_another_box_or_an_empty_seat_are_refused_with_the_reason(tmp_path, monkeypatch):
+    table = elite(tmp_path, monkeypatch)
+    assert tap_meaning(table.rules, table.state, Role("plot", "p01", "monopoly")).refusal == "card_other_edition"
+    meaning = tap_meaning(table.rules, table.state, Role("player", "5"))
+    assert meaning.refusal == "no_such_seat"
+    assert render(meaning.refusal, meaning.params, "en") == "This is player 5's card; this game has 2 players"
