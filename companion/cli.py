@@ -322,7 +322,7 @@ def cmd_check_edition(args):
 
 def cmd_demo(args):
     from companion.demo import run_demo
-    run_demo(args.db, args.seed, args.lang, args.delay, args.edition, args.events)
+    return run_demo(args.seed, args.lang, args.delay, args.edition, args.events, args.dir)
 
 
 def cmd_bench(args):
@@ -500,12 +500,12 @@ def build_parser():
     p.add_argument("file")
     p.set_defaults(func=cmd_check_edition)
 
-    p = command("demo", help="play a sample game through the engine on an SQLite ledger")
-    p.add_argument("--db", help="ledger file (default: a fresh file in a temporary folder)")
+    p = command("demo", help="the daemon on simulated hardware: a sample game played through the reader")
+    p.add_argument("--dir", help="the games folder (default: a fresh temporary folder)")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--edition", default="elite")
     p.add_argument("--delay", type=float, default=0.0, help="seconds between events")
-    p.add_argument("--events", type=int, default=400, help="stop and count wealth after this many events")
+    p.add_argument("--events", type=int, default=150, help="stop and count wealth after this many events")
     p.set_defaults(func=cmd_demo)
 
     add_box_parsers(command)

@@ -1,51 +1,150 @@
-"""`make demo`: a sample game played through the engine onto an SQLite ledger, shown as it goes.
+"""`make demo`: the whole daemon on simulated hardware, a sample game played through the reader.
 
-Until the table's hardware exists this is the companion's main job in
-miniature: every move is a command, every command one durable event, and the
-game is reopened from the ledger at the end to show it survives a restart.
+The daemon starts as on the box (writer thread, control socket, reader link),
+with the real reader firmware behind a pty. A seeded bot decides each move
+(companion/autoplay.py) and makes it the way a person at the table would:
+ROLL on the reader for dice, the plot's card on the reader to buy it, a deck
+card on the reader to draw it, the player's own card to end the turn; what has
+no card (a bid, a trade, building) goes in through the control socket as the
+box's buttons will. The daemon prints every event it commits. At the end the
+ledger is reopened from disk and compared with the game in memory.
 """
+
+import random
 import tempfile
 import time
 from pathlib import Path
 
-from companion.autoplay import play
+from companion.autoplay import next_command
+from companion.daemon.cards import CardMap, Role
+from companion.daemon.config import Config, defaults
+from companion.daemon.main import Daemon, wait_for
+from companion.daemon.taps import dice_action
+from companion.engine.command import Command, parse_command
 from companion.messages import label
-from companion.table import new_game, open_game
-from companion.view import event_lines, state_text
+from companion.table import open_game
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+LIFT_S = 0.2  # a card lifted off the reader is seen gone after three empty scans (firmware/reader.py)
 
 
-def run_demo(db=None, seed=2026, language="en", delay=0.0, edition="elite", max_events=400):
-    if db is None:
-        db = str(Path(tempfile.mkdtemp(prefix="companion-demo-")) / "demo.sqlite")
-    table = new_game(db, edition, PLAYERS, seed)
-    rules = table.rules
-    print(label("demo", language, edition=rules.edition.name, players=", ".join(PLAYERS), seed=seed))
-    print(f"{label('ledger', language)}: {db}\n")
+def demo_cards(edition) -> dict[str, Role]:
+    """Tagged cards for the demo: a 4-byte card per seat, a 7-byte sticker per plot and deck card."""
+    cards = {f"0A0000{seat:02X}": Role("player", str(seat)) for seat in range(1, len(PLAYERS) + 1)}
+    for i, plot in enumerate(sorted(edition.plots)):
+        cards[f"04A1{i:010X}"] = Role("plot", plot, edition.id)
+    for i, card in enumerate(sorted(edition.cards)):
+        cards[f"04C4{i:010X}"] = Role("card", card, edition.id)
+    return cards
 
-    def show(event):
-        print(f"#{event.seq:<4} {event.command}")
-        for line in event_lines(rules, event, language):
-            print(f"        {line}")
-        if event.command == "end" and table.state.turns % 8 == 0:
-            print()
-            print(state_text(rules, table.state, language))
-            print()
+
+class Hands:
+    """The demo's hands on the simulated reader: tap a card, press ROLL, wait for the daemon."""
+
+    def __init__(self, daemon: Daemon, cards: dict[str, Role], out):
+        self.daemon = daemon
+        self.uid = {role.key(): uid for uid, role in cards.items()}
+        self.out = out
+
+    def tap(self, role: Role, what: str) -> bool:
+        sim = self.daemon.sim
+        assert sim is not None
+        before = self.head()
+        self.out(f"        ({what})")
+        sim.place(self.uid[role.key()])
+        moved = wait_for(lambda: self.head() != before, timeout=5)
+        sim.remove()
+        time.sleep(LIFT_S)
+        return moved
+
+    def roll(self) -> bool:
+        sim = self.daemon.sim
+        assert sim is not None
+        before = self.head()
+        self.out("        (ROLL)")
+        sim.press_roll()
+        return wait_for(lambda: self.head() != before, timeout=5)
+
+    def head(self) -> int:
+        table = self.daemon.owner.table
+        return table.head_seq if table is not None else 0
+
+
+def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=150, games_dir=None) -> int:
+    folder = Path(games_dir or tempfile.mkdtemp(prefix="companion-demo-"))
+
+    def out(line: str) -> None:
+        print(line, flush=True)
         if delay:
             time.sleep(delay)
 
-    for line in event_lines(rules, table.game.events[0], language):
-        print(f"#1    {line}")
-    play(table.submit, table.game, seed, max_events=max_events, on_event=show)
-    print()
-    print(state_text(rules, table.state, language))
-    n = len(table.game.events)
-    table.close()
-    reopened = open_game(db)
-    same = reopened.state.signature() == table.state.signature()
-    print("\n" + label("demo_end", language, count=n, result=label("identical" if same else "different", language)))
-    print(f"{label('head', language)}: #{reopened.head()[0]} {reopened.head_words(language)} "
-          f"{label('demo_head', language)}")
+    values = dict(defaults().values)
+    values.update({"games_dir": str(folder), "language": language})
+    daemon = Daemon(Config(values, "(demo)"), out=out, sim_seed=seed)
+    daemon.start()
+    try:
+        answer = daemon.handle({"op": "start", "edition": edition, "players": PLAYERS, "seed": seed})
+        if not answer["ok"]:
+            out(answer["message"])
+            return 1
+        table = daemon.owner.table
+        assert table is not None
+        out(label("demo", language, edition=table.rules.edition.name, players=", ".join(PLAYERS), seed=seed))
+        out(f"{label('ledger', language)}: {answer['path']}")
+        cards = demo_cards(table.rules.edition)
+        card_map = CardMap(folder / "cards.json", cards)
+        card_map.save()
+        daemon.cards = card_map
+        if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10):
+            out("the simulated reader did not answer")
+            return 1
+        play(daemon, Hands(daemon, cards, out), seed, max_events)
+        daemon.handle({"op": "end"}) if table.state.phase != "over" else None
+        wait_for(lambda: False, timeout=0.5)  # let the printer finish the last event
+        signature, n, path = table.state.signature(), len(table.game.events), table.ledger.path
+    finally:
+        daemon.stop()
+    reopened = open_game(path, state_dir=folder)
+    same = reopened.state.signature() == signature
+    out("\n" + label("demo_end", language, count=n, result=label("identical" if same else "different", language)))
+    out(f"{label('head', language)}: #{reopened.head()[0]} {reopened.head_words(language)} "
+        f"{label('demo_head', language)}")
     reopened.close()
     return 0 if same else 1
+
+
+def play(daemon: Daemon, hands: Hands, seed: int, max_events: int) -> None:
+    """The bot's moves, made with the reader where the table has a card for them."""
+    rng = random.Random(seed)
+    table = daemon.owner.table
+    assert table is not None
+    while table.state.phase != "over" and len(table.game.events) < max_events:
+        line, _ = next_command(table.game, rng)
+        if line is None:
+            return
+        command = parse_command(line)
+        assert command is not None
+        if not by_hand(table, hands, command):
+            answer = daemon.handle({"op": "do", "command": line})
+            if not answer["ok"]:
+                return
+
+
+def by_hand(table, hands: Hands, command: Command) -> bool:
+    """Make the move on the reader if a card or ROLL makes it; False if it needs the buttons."""
+    rules, state = table.rules, table.state
+    action = dice_action(rules, state)
+    if action is not None and command.verb == action.verb and len(command.args) == len(action.args):
+        return hands.roll()
+    pending = state.pending
+    edition = rules.edition
+    if command.verb == "buy" and pending is not None and pending.plot:
+        return hands.tap(Role("plot", pending.plot, edition.id), f"{edition.plots[pending.plot].name}: card")
+    if command.verb == "draw" and not command.args and pending is not None:
+        deck = state.decks.get(pending.stage) or ()
+        if deck:
+            return hands.tap(Role("card", deck[0], edition.id), "card from the deck")
+    if command.verb == "end" and not command.args:
+        seat = state.players.index(state.turn) + 1
+        return hands.tap(Role("player", str(seat)), f"{state.turn}'s card")
+    return False

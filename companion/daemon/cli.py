@@ -91,9 +91,10 @@ def cmd_game(args) -> int:
         finally:
             table.close()
         return 0
-    table = games.resume()
-    if table is None:
+    current = games.resume()
+    if current is None:
         raise RuleViolation("no_game_on_box")
+    table = current
     if args.action == "archive":
         path = games.archive(table)
         _print_game_answer("archive", {"path": str(path)}, lang)

@@ -122,6 +122,8 @@ class Owner:
     def stop(self, timeout: float = 30.0) -> bool:
         """Finish the request in hand, refuse the rest, end the thread; False if it did not end in time."""
         self._stopping = True
+        if self._thread.ident is None:  # never started
+            return True
         self._jobs.put(_STOP)
         self._thread.join(timeout)
         return not self._thread.is_alive()

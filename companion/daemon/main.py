@@ -1,0 +1,440 @@
+"""`companion run`: the box's daemon. It owns one game, hears the reader and the control socket,
+and prints every committed event; systemd is told it is ready and alive.
+
+Threads: the writer (companion/daemon/owner.py) alone touches the game; the
+reader link and the control socket hand it work; the printer prints what is
+published and tells the reader how many dice ROLL gives now. SIGTERM finishes
+the transaction in hand, closes the ledger and exits 0 ("The bank is closed").
+"""
+
+import logging
+import random
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion import messages
+from companion.engine.actions import TABLE
+from companion.engine.command import parse_command
+from companion.errors import BadCommand, BadInput, CompanionError, RuleViolation, exit_code
+from companion.hw.reader import BY_ID_PATTERN, LinkState, ReaderLink
+from companion.hw.simreader import SimulatedReader
+from companion.view import event_lines, state_text
+
+from . import systemd
+from .cards import CardMap, Role, normal_uid
+from .config import Config
+from .control import ControlServer
+from .games import DaemonLock, Games
+from .owner import NoGame, Owner, Published
+from .taps import dice_needed, roll_meaning, tap_meaning
+
+log = logging.getLogger("companion.daemon")
+
+VERDICT_BOOKED = (2, 40)  # the Pi's answer after the reader's own beep: two short pips
+VERDICT_REFUSED = (3, 120)  # three longer ones: look at the screen
+
+
+class Daemon:
+    """The box: a game owner, a reader link (real or simulated), a control socket and a printer."""
+
+    def __init__(self, config: Config, out: Callable[[str], None] = print, sim_seed: int = 0):
+        self.config = config
+        self.lang = config["language"]
+        self.out = out
+        self.sim_seed = sim_seed
+        self.games = Games(config.games_dir)
+        self.cards = CardMap.load(config.games_dir / "cards.json")
+        self.lock = DaemonLock(config.games_dir)
+        self.owner = Owner()
+        self.sim: SimulatedReader | None = None
+        self.link: ReaderLink | None = None
+        self.control: ControlServer | None = None
+        self.enrolling: Role | None = None
+        self.dice = -1
+        self.stopped = threading.Event()
+        self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
+        self._watchdog: systemd.Watchdog | None = None
+
+    # ----- life ------------------------------------------------------------------------------
+
+    def start(self) -> "Daemon":
+        """Open the current game, the reader and the socket; on any failure undo what was started."""
+        self.lock.acquire(str(self.config.socket_path))
+        try:
+            self._start()
+        except BaseException:
+            self.stop(quiet=True)
+            raise
+        return self
+
+    def _start(self) -> None:
+        socket_path = self.config.socket_path
+        table = self.games.resume()
+        self.owner = Owner(table).start()
+        self._subscription = self.owner.subscribe(since=table.head_seq if table else 0)
+        self._printer.start()
+        self.say("daemon_ready", folder=str(self.config.games_dir))
+        if table is not None:
+            self.owner.announce("game_resumed", seq=table.head_seq)
+        if self.config["hardware"] == "simulated":
+            self.sim = SimulatedReader(self.config.games_dir / "sim", seed=self.sim_seed).start()
+            port = self.sim.path
+        else:
+            port = BY_ID_PATTERN if self.config["reader.port"] == "auto" else self.config["reader.port"]
+        self.link = ReaderLink(port, self._on_tap, self._on_roll, self._on_link_state,
+                               retry=self.config["reader.retry_seconds"]).start()
+        self.control = ControlServer(socket_path, self.handle).start()
+        self._update_dice()
+        interval = systemd.watchdog_interval()
+        if interval:
+            probe_limit = self.config["daemon.watchdog_probe_seconds"]
+            self._watchdog = systemd.Watchdog(lambda timeout: self.owner.probe(min(timeout, probe_limit)), interval)
+            self._watchdog.start()
+        systemd.notify("READY=1", "STATUS=" + messages.render("daemon_ready", {"folder": str(self.config.games_dir)},
+                                                              self.lang))
+
+    def stop(self, quiet: bool = False) -> None:
+        """Stop taking requests, finish the one in hand, close the ledger and the devices."""
+        systemd.notify("STOPPING=1")
+        if self._watchdog is not None:
+            self._watchdog.stop()
+        if self.control is not None:
+            self.control.stop()
+        if self.link is not None:
+            self.link.stop()
+        if self.sim is not None:
+            self.sim.stop()
+        self.owner.stop()
+        self.stopped.set()
+        if self._printer.is_alive():
+            self._printer.join(2.0)
+        self.lock.release()
+        if not quiet:
+            self.out(messages.render("daemon_stopped", {}, self.lang))
+
+    def run_until_signal(self) -> int:
+        """Serve until SIGTERM or SIGINT (Ctrl-C); then stop cleanly. The exit code."""
+        asked = threading.Event()
+
+        def ask_to_stop(signum: int, frame: Any) -> None:
+            asked.set()
+
+        old = {sig: signal.signal(sig, ask_to_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            self.start()
+            while not asked.wait(0.5):
+                pass
+        finally:
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+        self.stop()
+        return 0
+
+    # ----- saying things --------------------------------------------------------------------------
+
+    def say(self, code: str, **params: Any) -> None:
+        self.owner.announce(code, **params)
+
+    def _edition(self):
+        table = self.owner.table
+        return table.rules.edition if table is not None else None
+
+    def _print(self) -> None:
+        while not self.stopped.is_set():
+            item = self._subscription.get(timeout=0.2)
+            if item is None:
+                continue
+            try:
+                self._show(item)
+            except Exception:  # a printing bug must never stop the game
+                log.exception("could not print %r", item)
+
+    def _show(self, item: Published) -> None:
+        table = self.owner.table
+        if item.notice is not None:
+            self.out("* " + messages.render(item.notice.code, item.notice.params, self.lang, self._edition()))
+            return
+        event = item.event
+        if event is None or table is None:
+            return
+        who = "" if event.actor == TABLE else f"{event.actor}: "
+        self.out(f"#{event.seq:<4} {who}{event.command}")
+        for line in event_lines(table.rules, event, self.lang):
+            self.out(f"        {line}")
+        if event.command == "end_game":
+            self.out(state_text(table.rules, table.state, self.lang))
+        self._update_dice()
+
+    def _update_dice(self) -> None:
+        table = self.owner.table
+        n = dice_needed(table.rules, table.state) if table is not None else 0
+        if n != self.dice and self.link is not None:
+            self.dice = n
+            self.link.set_dice(n)
+
+    # ----- the reader (called on the link's thread: hand everything to the writer) ------------------
+
+    def _on_link_state(self, state: LinkState) -> None:
+        params = {"info": state.detail}
+        if state.state == "refused":
+            params["ours"] = "1"
+        self.say("reader_" + state.state, **params)
+
+    def _on_tap(self, uid: str) -> None:
+        self.owner.post(lambda: self._tap(uid))
+
+    def _on_roll(self, dice: tuple[int, ...]) -> None:
+        self.owner.post(lambda: self._roll(dice))
+
+    def _refuse(self, code: str, **params: Any) -> None:
+        self.say(code, **params)
+        if self.link is not None:
+            self.link.beep(*VERDICT_REFUSED)
+
+    def _booked(self) -> None:
+        if self.link is not None:
+            self.link.beep(*VERDICT_BOOKED)
+
+    def _tap(self, uid: str) -> None:
+        if self.enrolling is not None:
+            wanted, self.enrolling = self.enrolling, None
+            self._enrol(uid, wanted)
+            return
+        role = self.cards.role(uid)
+        if role is None:
+            self._refuse("replaced_card" if uid in self.cards.replaced else "unknown_card", uid=uid)
+            return
+        table = self.owner.table
+        if table is None:
+            self._refuse("no_game_open")
+            return
+        meaning = tap_meaning(table.rules, table.state, role)
+        self._book(meaning)
+
+    def _roll(self, dice: tuple[int, ...]) -> None:
+        table = self.owner.table
+        if table is None:
+            self._refuse("no_game_open")
+            return
+        self._book(roll_meaning(table.rules, table.state, dice))
+
+    def _book(self, meaning) -> None:
+        if meaning.command is None:
+            self._refuse(meaning.refusal, **meaning.params)
+            return
+        try:
+            self.owner.apply(meaning.actor, meaning.command)
+        except RuleViolation as exc:
+            self._refuse(exc.code, **exc.params)
+        except CompanionError as exc:
+            log.error("a tap could not be booked: %s", exc)
+            self._refuse("halted", why=messages.render_error(exc, self.lang))
+        else:
+            self._booked()
+
+    def _enrol(self, uid: str, role: Role) -> dict:
+        lost = self.cards.enrol(uid, role)
+        self.cards.save()
+        shown = self._role_words(role, self.lang)
+        if lost:
+            self.say("enrolled_replacing", uid=uid, role=shown, lost=lost)
+        else:
+            self.say("enrolled", uid=uid, role=shown)
+        self._booked()
+        return {"uid": uid, "role": role.kind, "ref": role.ref, "replaced": lost}
+
+    def _role_words(self, role: Role, lang: str) -> str:
+        edition = self._edition()
+        ref = role.ref
+        if edition is not None and role.edition == edition.id:
+            if role.kind == "plot":
+                ref = messages.cell_name(edition, ref, lang)
+            elif role.kind == "card":
+                ref = messages.card_text(edition, ref, lang)
+        return messages.render("role_" + role.kind, {"ref": ref}, lang)
+
+    # ----- the control socket (its own threads; game work goes to the writer) ------------------------
+
+    def handle(self, request: dict) -> dict:
+        lang = request["lang"] if request.get("lang") in messages.LANGUAGES else self.lang
+        op = request.get("op")
+        work = OPS.get(op) if isinstance(op, str) else None
+        try:
+            if work is None:
+                raise BadInput(f"unknown request {op!r} (known: {', '.join(sorted(OPS))})")
+            return {"ok": True, **work(self, request, lang)}
+        except CompanionError as exc:
+            return {"ok": False, "message": messages.render_error(exc, lang, self._edition()),
+                    "exit": exit_code(exc), "refused": isinstance(exc, RuleViolation)}
+        except (TypeError, ValueError, KeyError) as exc:  # a malformed request from a client
+            return {"ok": False, "message": f"malformed request: {exc}", "exit": 4, "refused": False}
+
+    def _op_do(self, request: dict, lang: str) -> dict:
+        text = _text(request, "command")
+        command = parse_command(text)
+        if command is None:
+            raise BadCommand("empty_command")
+        actor = _text(request, "actor", TABLE)
+        request_id = request.get("request_id")
+        if request_id is not None and not isinstance(request_id, str):
+            raise BadInput("request_id must be text")
+        event = self.owner.submit(actor, command, request_id, rng=random.SystemRandom())
+        return self._event_answer(event, lang)
+
+    def _event_answer(self, event, lang: str) -> dict:
+        table = self.owner.table
+        assert table is not None
+        return {"seq": event.seq, "actor": event.actor, "command": event.command,
+                "lines": event_lines(table.rules, event, lang), "head": table.head_words(lang)}
+
+    def _op_state(self, request: dict, lang: str) -> dict:
+        def look():
+            table = self.owner.table
+            if table is None:
+                raise NoGame()
+            return {"text": state_text(table.rules, table.state, lang), "path": table.ledger.path,
+                    "seq": table.head_seq}
+        return self.owner.call(look)
+
+    def _op_start(self, request: dict, lang: str) -> dict:
+        edition = _text(request, "edition")
+        players = request.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise BadInput("players must be a list of names")
+        seed = request.get("seed")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        if not isinstance(seed, int):
+            raise BadInput("seed must be a whole number")
+        options = request.get("options") or {}
+        if not isinstance(options, dict):
+            raise BadInput("options must be an object")
+
+        def start():
+            if self.owner.table is not None:
+                raise RuleViolation("game_on_box")
+            table = self.games.start(edition, players, seed, options)
+            self.owner.table = table
+            names = ", ".join(players)
+            self.say("game_started", edition=table.rules.edition.names.get(lang, table.rules.edition.name),
+                     players=names)
+            self._update_dice()
+            return {"path": table.ledger.path, "seed": seed,
+                    "lines": event_lines(table.rules, table.game.events[0], lang)}
+        return self.owner.call(start)
+
+    def _op_end(self, request: dict, lang: str) -> dict:
+        if self.owner.table is None:
+            raise RuleViolation("no_game_on_box")
+        event = self.owner.submit(TABLE, "end_game")
+        return self._event_answer(event, lang)
+
+    def _op_archive(self, request: dict, lang: str) -> dict:
+        def archive():
+            table = self.owner.table
+            if table is None:
+                raise RuleViolation("no_game_on_box")
+            if table.state.phase != "over":
+                raise RuleViolation("game_not_over")
+            self.owner.table = None
+            path = self.games.archive(table)
+            self.say("game_archived", path=str(path))
+            self._update_dice()
+            return {"path": str(path)}
+        return self.owner.call(archive)
+
+    def _op_status(self, request: dict, lang: str) -> dict:
+        table = self.owner.table
+        link = self.link.state if self.link is not None else LinkState("none")
+        return {"game": table.ledger.path if table is not None else None,
+                "seq": table.head_seq if table is not None else 0,
+                "reader": link.state, "reader_detail": link.detail,
+                "enrolling": self.enrolling.kind + " " + self.enrolling.ref if self.enrolling else None,
+                "halted": self.owner.halted}
+
+    def _op_enrol(self, request: dict, lang: str) -> dict:
+        role = _role(request, self._edition())
+        uid = request.get("uid")
+        if uid is not None:
+            return self.owner.call(lambda: self._enrol(normal_uid(_text(request, "uid")), role))
+
+        def wait():
+            self.enrolling = role
+            self.say("enrol_waiting", role=self._role_words(role, self.lang))
+        self.owner.call(wait)
+        return {"waiting": True, "message": messages.render("enrol_waiting",
+                                                            {"role": self._role_words(role, lang)}, lang)}
+
+    def _op_cards(self, request: dict, lang: str) -> dict:
+        return {"cards": {uid: {"kind": r.kind, "ref": r.ref, "edition": r.edition}
+                          for uid, r in sorted(self.cards.roles.items())},
+                "replaced": dict(self.cards.replaced)}
+
+    def _op_forget(self, request: dict, lang: str) -> dict:
+        def forget():
+            role = self.cards.forget(_text(request, "uid"))
+            self.cards.save()
+            return {"kind": role.kind, "ref": role.ref}
+        return self.owner.call(forget)
+
+    def _op_sim(self, request: dict, lang: str) -> dict:
+        """The simulated reader's hands (a test's or the demo's): place, remove, roll, unplug, replug."""
+        if self.sim is None:
+            raise BadInput("the reader is real here: put a card on it")
+        action = _text(request, "action")
+        if action == "place":
+            self.sim.place(normal_uid(_text(request, "uid")))
+        elif action in ("remove", "press_roll", "unplug", "replug"):
+            getattr(self.sim, action)()
+        else:
+            raise BadInput(f"unknown simulated action {action!r}")
+        return {}
+
+
+def _text(request: dict, key: str, default: str | None = None) -> str:
+    value = request.get(key, default)
+    if not isinstance(value, str):
+        raise BadInput(f"{key} must be text")
+    return value
+
+
+def _role(request: dict, edition) -> Role:
+    kind = _text(request, "kind")
+    ref = _text(request, "ref")
+    if kind == "player":
+        return Role("player", ref)
+    name = request.get("edition") or (edition.id if edition is not None else "")
+    if not isinstance(name, str) or not name:
+        raise BadInput("a plot or deck card needs the edition it belongs to (no game is open to tell)")
+    if edition is not None and name == edition.id:
+        known = edition.plots if kind == "plot" else edition.cards
+        if ref not in known:
+            raise BadInput(f"{edition.name} has no {kind} {ref!r}")
+    return Role(kind, ref, name)
+
+
+OPS: dict[str, Callable[[Daemon, dict, str], dict]] = {
+    "do": Daemon._op_do,
+    "state": Daemon._op_state,
+    "start": Daemon._op_start,
+    "end": Daemon._op_end,
+    "archive": Daemon._op_archive,
+    "status": Daemon._op_status,
+    "enrol": Daemon._op_enrol,
+    "cards": Daemon._op_cards,
+    "forget": Daemon._op_forget,
+    "sim": Daemon._op_sim,
+}
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 10.0, step: float = 0.01) -> bool:
+    """Poll `condition` until it holds or `timeout` passes (tests and the demo wait on the reader)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()
