@@ -11,7 +11,9 @@ ledger is reopened from disk and compared with the game in memory.
 """
 
 import random
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.taps import dice_action
 from companion.engine.command import Command, parse_command
-from companion.messages import label
+from companion.messages import cell_name, label
 from companion.table import open_game
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
@@ -41,8 +43,9 @@ def demo_cards(edition) -> dict[str, Role]:
 class Hands:
     """The demo's hands on the simulated reader: tap a card, press ROLL, wait for the daemon."""
 
-    def __init__(self, daemon: Daemon, cards: dict[str, Role], out):
+    def __init__(self, daemon: Daemon, cards: dict[str, Role], out, language: str):
         self.daemon = daemon
+        self.language = language
         self.uid = {role.key(): uid for uid, role in cards.items()}
         self.out = out
 
@@ -52,7 +55,7 @@ class Hands:
         before = self.head()
         self.out(f"        ({what})")
         sim.place(self.uid[role.key()])
-        moved = wait_for(lambda: self.head() != before, timeout=5)
+        moved = self.booked(before)
         sim.remove()
         time.sleep(LIFT_S)
         return moved
@@ -61,9 +64,13 @@ class Hands:
         sim = self.daemon.sim
         assert sim is not None
         before = self.head()
-        self.out("        (ROLL)")
+        self.out(f"        ({label('demo_roll', self.language)})")
         sim.press_roll()
-        return wait_for(lambda: self.head() != before, timeout=5)
+        return self.booked(before)
+
+    def booked(self, before: int) -> bool:
+        """Wait until the move is booked and printed (False: the reader's move was refused or lost)."""
+        return wait_for(lambda: self.head() != before and self.daemon.shown >= self.head(), timeout=5)
 
     def head(self) -> int:
         table = self.daemon.owner.table
@@ -73,8 +80,12 @@ class Hands:
 def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=150, games_dir=None) -> int:
     folder = Path(games_dir or tempfile.mkdtemp(prefix="companion-demo-"))
 
+    printing = threading.Lock()
+
     def out(line: str) -> None:
-        print(line, flush=True)
+        with printing:  # the daemon's printer thread and the demo's hands share the terminal
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
         if delay:
             time.sleep(delay)
 
@@ -98,7 +109,7 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
         if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10):
             out("the simulated reader did not answer")
             return 1
-        play(daemon, Hands(daemon, cards, out), seed, max_events)
+        play(daemon, Hands(daemon, cards, out, language), seed, max_events)
         daemon.handle({"op": "end"}) if table.state.phase != "over" else None
         wait_for(lambda: False, timeout=0.5)  # let the printer finish the last event
         signature, n, path = table.state.signature(), len(table.game.events), table.ledger.path
@@ -139,12 +150,13 @@ def by_hand(table, hands: Hands, command: Command) -> bool:
     pending = state.pending
     edition = rules.edition
     if command.verb == "buy" and pending is not None and pending.plot:
-        return hands.tap(Role("plot", pending.plot, edition.id), f"{edition.plots[pending.plot].name}: card")
+        name = cell_name(edition, pending.plot, hands.language)
+        return hands.tap(Role("plot", pending.plot, edition.id), label("demo_plot_card", hands.language, plot=name))
     if command.verb == "draw" and not command.args and pending is not None:
         deck = state.decks.get(pending.stage) or ()
         if deck:
-            return hands.tap(Role("card", deck[0], edition.id), "card from the deck")
+            return hands.tap(Role("card", deck[0], edition.id), label("demo_deck_card", hands.language))
     if command.verb == "end" and not command.args:
         seat = state.players.index(state.turn) + 1
-        return hands.tap(Role("player", str(seat)), f"{state.turn}'s card")
+        return hands.tap(Role("player", str(seat)), label("demo_player_card", hands.language, player=state.turn))
     return False

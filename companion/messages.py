@@ -1241,7 +1241,9 @@ LABELS = {
            "demo": "Demo: {edition}, players {players}, seed {seed}",
            "demo_end": "{count} events on the ledger; reopened from disk, hash chain and anchor checked: {result}",
            "identical": "identical state", "different": "DIFFERENT STATE",
-           "demo_head": "(the words every screen can compare)", "usage": "usage"},
+           "demo_head": "(the words every screen can compare)", "usage": "usage",
+           "demo_roll": "ROLL pressed", "demo_plot_card": "the {plot} card on the reader",
+           "demo_deck_card": "the card drawn, on the reader", "demo_player_card": "{player}'s card on the reader"},
     "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание",
            "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
            "undone": "(отменено)", "head": "последнее событие", "ledger": "журнал",
@@ -1268,6 +1270,8 @@ LABELS = {
                        "проверены: {result}",
            "identical": "состояние то же", "different": "СОСТОЯНИЕ ДРУГОЕ",
            "demo_head": "(слова, которые можно сверить на любом экране)",
+           "demo_roll": "нажата кнопка БРОСОК", "demo_plot_card": "карточка участка «{plot}» на считывателе",
+           "demo_deck_card": "вытянутая карта на считывателе", "demo_player_card": "карта игрока {player} на считывателе",
            "usage": "ошибка в командной строке"},
 }
 

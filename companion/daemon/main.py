@@ -54,6 +54,7 @@ class Daemon:
         self.control: ControlServer | None = None
         self.enrolling: Role | None = None
         self.dice = -1
+        self.shown = 0  # the last event the printer printed
         self.stopped = threading.Event()
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
         self._watchdog: systemd.Watchdog | None = None
@@ -166,6 +167,7 @@ class Daemon:
             self.out(f"        {line}")
         if event.command == "end_game":
             self.out(state_text(table.rules, table.state, self.lang))
+        self.shown = event.seq
         self._update_dice()
 
     def _update_dice(self) -> None:

@@ -108,6 +108,7 @@ class SimulatedReader:
         tty.setraw(master)
         os.set_blocking(master, False)
         self._master, self._slave = master, slave
+        self.link_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.link_path.with_name(self.link_path.name + ".new")
         tmp.unlink(missing_ok=True)
         tmp.symlink_to(os.ttyname(slave))
