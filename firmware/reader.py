@@ -274,10 +274,13 @@ class Reader:
     # --- the buzzer and LED ------------------------------------------------------------------------
 
     def _beep(self, now_ms, times, ms, who):
-        """Schedule times pulses of ms (with ms of silence between) after what is already sounding,
-        so the Pi's verdict is heard apart from the reader's own beep; nothing here waits."""
+        """Schedule times pulses of ms (with ms of silence between); nothing here waits. The reader's
+        own beeps start at once, cutting whatever sounds (a read is acknowledged within 30 ms even
+        during a long verdict); the Pi's follow what is scheduled, so its verdict is heard apart."""
         start = now_ms
-        if self.pulses and self.pulses[-1][1] + ms > start:
+        if who == "local":
+            self.pulses = []
+        elif self.pulses and self.pulses[-1][1] + ms > start:
             start = self.pulses[-1][1] + ms
         for _ in range(times):
             if len(self.pulses) >= MAX_PULSES:

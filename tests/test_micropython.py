@@ -68,33 +68,6 @@ def test_the_link_protocol_runs_under_real_micropython(tmp_path):
 # --- the reader's own files under MicroPython ------------------------------------------------------
 
 FIRMWARE = ROOT / "firmware"
-# until firmware/mfrc522.py and firmware/sim/fake_mfrc522.py land: their interface in a few lines
-STAND_IN_DRIVER = '''
-class MFRC522Error(Exception):
-    pass
-
-class MFRC522:
-    def __init__(self, spi, cs, rst=None):
-        self.spi = spi
-    def init(self):
-        pass
-    def version(self):
-        return 0x92
-    def scan(self):
-        return self.spi.uid
-'''
-STAND_IN_FAKE = '''
-class FakeMFRC522:
-    def __init__(self):
-        self.cs = self.rst = None
-        self.uid = None
-    def place(self, uid):
-        self.uid = bytes(uid)
-    def remove(self, uid=None):
-        self.uid = None
-'''
-
-
 def firmware_modules():
     """name -> source of every module the reader needs, as the deploy lays them out on the Pico (the link
     protocol as protocol.py), plus the laptop's fake machine and fake chip."""
@@ -102,10 +75,8 @@ def firmware_modules():
                "reader": (FIRMWARE / "reader.py").read_text(encoding="utf-8"),
                "main": (FIRMWARE / "main.py").read_text(encoding="utf-8"),
                "machine": (FIRMWARE / "sim" / "machine.py").read_text(encoding="utf-8")}
-    driver, fake = FIRMWARE / "mfrc522.py", FIRMWARE / "sim" / "fake_mfrc522.py"
-    real = driver.exists() and fake.exists()
-    sources["mfrc522"] = driver.read_text(encoding="utf-8") if real else STAND_IN_DRIVER
-    sources["fake_mfrc522"] = fake.read_text(encoding="utf-8") if real else STAND_IN_FAKE
+    sources["mfrc522"] = (FIRMWARE / "mfrc522.py").read_text(encoding="utf-8")
+    sources["fake_mfrc522"] = (FIRMWARE / "sim" / "fake_mfrc522.py").read_text(encoding="utf-8")
     return sources
 
 
@@ -211,15 +182,11 @@ def test_a_tap_and_a_roll_make_the_same_lines_under_micropython_as_under_cpython
     assert decode(lines[3].encode()).fields == {"dice": "2,3,2"}
     assert lines[4] == "taps 1 rolls 1 dice 3 errors 0 pending 0"
     # the same program on CPython, each module from where it lies in the checkout (protocol.py copied as
-    # the deploy copies it; the stand-in driver, while it is one, from that folder too)
+    # the deploy copies it)
     deploy = tmp_path / "deploy"
     deploy.mkdir()
     (deploy / "protocol.py").write_text(firmware_modules()["protocol"], encoding="utf-8")
     path = [str(FIRMWARE), str(FIRMWARE / "sim"), str(deploy)]
-    if not (FIRMWARE / "mfrc522.py").exists() or not (FIRMWARE / "sim" / "fake_mfrc522.py").exists():
-        for name in ("mfrc522", "fake_mfrc522"):
-            (deploy / f"{name}.py").write_text(firmware_modules()[name], encoding="utf-8")
-        path.insert(0, str(deploy))
     cpython = subprocess.run([sys.executable, str(tmp_path / "script.py")], capture_output=True, text=True,
                              timeout=60, env=dict(os.environ, PYTHONPATH=os.pathsep.join(path)), cwd=tmp_path)
     assert cpython.stdout == done.stdout, cpython.stderr
@@ -249,6 +216,8 @@ class Clock:
 
 chip = FakeMFRC522()
 machine.BUSES[main.SPI_ID] = chip
+machine.WIRED[main.PIN_CS] = chip.cs
+machine.WIRED[main.PIN_RST] = chip.rst
 serial = Serial()
 r = main.run(loops=3, serial=serial, clock=Clock(), sleep=lambda ms: None)
 print(b"".join(serial.written).decode().strip())

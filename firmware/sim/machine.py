@@ -1,8 +1,10 @@
 """A small stand-in for MicroPython's machine module (Pin, SPI, reset) so firmware/main.py runs on a laptop and in the tests."""
 
-# A test reaches the board through these two registries: LEVELS holds every pin's level by number
-# (two Pin objects for one number share it, as on the chip), BUSES the object behind each SPI id.
+# A test reaches the board through these registries: LEVELS holds every pin's level by number (two Pin
+# objects for one number share it, as on the chip); WIRED an object a pin drives instead (a fake chip's
+# cs and rst, so main.py's own Pin(PIN_CS) selects it); BUSES the object behind each SPI id.
 LEVELS = {}
+WIRED = {}
 BUSES = {}
 
 
@@ -15,13 +17,15 @@ class Pin:
     def __init__(self, id, mode=-1, pull=-1, value=None):
         self.id = id
         self.mode = mode
-        if value is not None:
-            LEVELS[id] = 1 if value else 0
-        elif id not in LEVELS:
+        if id not in LEVELS:
             # a pulled-up input reads 1 until something pulls it down (a pressed button)
             LEVELS[id] = 1 if pull == Pin.PULL_UP else 0
+        if value is not None:
+            self.value(value)
 
     def value(self, v=None):
+        if self.id in WIRED:
+            return WIRED[self.id].value(v)
         if v is None:
             return LEVELS[self.id]
         LEVELS[self.id] = 1 if v else 0

@@ -46,7 +46,7 @@ class SimReader:
 
     def poll(self, now_ms, incoming=b""):
         """One turn of the reader's loop; the bytes it wrote to the Pi in it."""
-        if self.presses:
+        if self.presses and self.reader.started:   # the reader takes its first reading as the button at rest
             if self.press_at is None:
                 self.press_at = now_ms
             held = now_ms - self.press_at
