@@ -265,8 +265,8 @@ class MFRC522:
                     return None
                 # CollPos counts the FIFO's bits from bit 0 of its first byte, RxAlign included; 0 means 32
                 good = ((coll & 0x1F) or 32) - 1
-                if good < extra or (good >> 3) >= len(data):
-                    return None     # a collision among the bits we sent ourselves: nonsense
+                if good < extra or len(data) < (good + 7) >> 3:
+                    return None     # a collision among the bits we sent ourselves, or bits missing
                 known = (whole << 3) + good
                 if known >= 32:
                     return None     # a collision in BCC alone cannot happen with real cards

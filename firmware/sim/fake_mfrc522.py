@@ -236,8 +236,9 @@ class FakeMFRC522:
         uid = bytes(uid)
         if len(uid) not in (4, 7, 10):
             raise ValueError("a type A UID has 4, 7 or 10 bytes, not %d" % len(uid))
-        if uid[0] == CT:
-            raise ValueError("a UID cannot start with the cascade tag 0x88 (ISO/IEC 14443-3)")
+        if uid[len(uid) - 4] == CT:     # uid0 of a single, uid3 of a double, uid6 of a triple size UID
+            raise ValueError("byte %d of a %d-byte UID cannot be the cascade tag 0x88 (ISO/IEC 14443-3)"
+                             % (len(uid) - 4, len(uid)))
         if sak is None:
             sak = 0x08 if len(uid) == 4 else 0x00       # MIFARE Classic 1K; NTAG21x
         if sak & 0x04:
@@ -265,6 +266,11 @@ class FakeMFRC522:
         self._corrupt_mode = mode
         self._corrupt_skip = skip
         self._corrupt_bit = bit
+
+    @property
+    def corrupting(self):
+        """How many card answers corrupt_next still has to let through or garble."""
+        return self._corrupt_skip + self._corrupt_left if self._corrupt_left > 0 else 0
 
     def state_of(self, uid):
         for card in self.cards:
