@@ -171,7 +171,7 @@ class MFRC522:
 
     def _start(self, data, command, framing):
         self._write(CommandReg, Idle)           # stop whatever runs
-        self._write(ComIrqReg, 0x7F)            # clear every IRQ bit
+        self._write(ComIrqReg, 0x7F)            # Set1 = 0: clear every marked IRQ bit
         self._write(FIFOLevelReg, FlushBuffer)
         self._write_fifo(data)
         if command == Transceive:
