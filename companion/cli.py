@@ -443,9 +443,8 @@ def build_parser():
                     "LC_ALL, LC_MESSAGES or LANG ru* gives ru, anything else en)")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
-    def command(name, **kw):
-        p = sub.add_parser(name, parents=[lang], **kw)
-        return p
+    def command(name, parents=(), **kw):
+        return sub.add_parser(name, parents=[lang, *parents], **kw)
 
     def with_db(p):
         p.add_argument("--db", help=f"game ledger file (default $COMPANION_DB or {DEFAULT_DB})")

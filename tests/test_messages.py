@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import companion.engine
-from companion import cli
+from companion import cli, messages
 from companion.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
@@ -269,3 +269,13 @@ def test_reasons_inside_messages_are_translated_too():
     for code, params in cases:
         text = render(code, params, "ru", ELITE)
         assert params["reason"] not in text, text
+
+
+def test_the_boxs_words_never_replace_a_games_words():
+    """The daemon's catalogue is merged into the game's: a code in both would change an event's note."""
+    import re
+
+    source = (Path(messages.__file__)).read_text(encoding="utf-8")
+    before = source[:source.index("BOX = {")]
+    assert [k for k in messages.BOX["en"] if re.search(rf'"{k}":', before)] == []
+    assert set(messages.BOX["en"]) == set(messages.BOX["ru"])

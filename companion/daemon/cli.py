@@ -2,6 +2,7 @@
 to a running daemon. With a daemon running each goes through its control socket; without one,
 `game` and `cards` work on the games folder directly (the daemon resumes what they leave)."""
 
+import argparse
 import logging
 import random
 import sys
@@ -187,33 +188,38 @@ def _cards_here(folder: Path, request: dict) -> dict:
 
 def add_parsers(command) -> None:
     """The box's subcommands, added to the `companion` parser by companion/cli.py."""
+    # --config may come before or after the action (`game --config F start ...`, `game start --config F`)
+    conf = argparse.ArgumentParser(add_help=False)
+    conf.add_argument("--config", default=argparse.SUPPRESS,
+                      help="the daemon's configuration file (to find its games folder)")
+
     p = command("run", help="run the box's daemon: it owns the current game, the reader and the control socket")
     p.add_argument("--config", help="the configuration file (docs/configuration.md); default: every default")
     p.set_defaults(func=cmd_run)
 
-    p = command("game", help="the game on the box: start, end, archive, status (through the daemon if it runs)")
-    p.add_argument("--config", help="the daemon's configuration file (to find its games folder)")
+    p = command("game", help="the game on the box: start, end, archive, status (through the daemon if it runs)",
+                parents=[conf])
     sub = p.add_subparsers(dest="action", required=True)
-    s = sub.add_parser("start", help="start a game: start EDITION PLAYER...")
+    s = sub.add_parser("start", help="start a game: start EDITION PLAYER...", parents=[conf])
     s.add_argument("edition")
     s.add_argument("players", nargs="+")
     s.add_argument("--seed", type=int)
     s.add_argument("--option", action="append", metavar="KEY=VALUE")
-    sub.add_parser("end", help="end the game: count everyone's wealth (end_game)")
-    sub.add_parser("archive", help="move the finished game into the archive")
-    sub.add_parser("status", help="the game, the reader and the daemon")
+    sub.add_parser("end", help="end the game: count everyone's wealth (end_game)", parents=[conf])
+    sub.add_parser("archive", help="move the finished game into the archive", parents=[conf])
+    sub.add_parser("status", help="the game, the reader and the daemon", parents=[conf])
     p.set_defaults(func=cmd_game)
 
-    p = command("cards", help="the card map: enrol a card as a player, plot or deck card; list; forget")
-    p.add_argument("--config", help="the daemon's configuration file (to find its games folder)")
+    p = command("cards", help="the card map: enrol a card as a player, plot or deck card; list; forget",
+                parents=[conf])
     sub = p.add_subparsers(dest="action", required=True)
-    s = sub.add_parser("enrol", help="enrol KIND REF: the next card tapped (or --uid) becomes it")
+    s = sub.add_parser("enrol", help="enrol KIND REF: the next card tapped (or --uid) becomes it", parents=[conf])
     s.add_argument("kind", choices=("player", "plot", "card"))
     s.add_argument("ref", help="the seat number (1 is the first player), the plot id or the card id")
     s.add_argument("--uid", help="the card's UID (hex), instead of tapping it")
     s.add_argument("--edition", help="the box a plot or deck card belongs to (default: the open game's)")
-    sub.add_parser("list", help="every enrolled card")
-    s = sub.add_parser("forget", help="forget a card")
+    sub.add_parser("list", help="every enrolled card", parents=[conf])
+    s = sub.add_parser("forget", help="forget a card", parents=[conf])
     s.add_argument("uid")
     p.set_defaults(func=cmd_cards)
 

@@ -68,7 +68,7 @@ def tap_meaning(rules, state, role: Role) -> Meaning:
     if role.kind != "player" and role.edition != edition.id:
         return refused("card_other_edition", edition=role.edition)
     if state.phase == "over":
-        return refused("game_over")
+        return refused("tap_game_over")
     legal = rules.legal(state)
     if role.kind == "player":
         seat = int(role.ref)

@@ -1,0 +1,243 @@
+"""The daemon end to end on simulated hardware: the real firmware behind a pty, taps and rolls booked
+in the ledger, the command line handed to the daemon, the game's life on the box, systemd's view of
+it (READY, watchdog, a clean SIGTERM), and the cable pulled mid-game."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from companion.daemon.config import Config, defaults
+from companion.daemon.main import Daemon, wait_for
+from companion.table import open_game
+
+ANNA, BORIS, STRANGER = "0A000001", "0A000002", "DEADBEEF"
+
+
+def config(tmp_path, **extra):
+    values = dict(defaults().values)
+    values.update({"games_dir": str(tmp_path / "games"), **extra})
+    return Config(values, "(test)")
+
+
+@pytest.fixture
+def box(tmp_path):
+    lines = []
+    daemon = Daemon(config(tmp_path), out=lines.append).start()
+    daemon.lines = lines
+    assert daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})["ok"]
+    for uid, seat in ((ANNA, "1"), (BORIS, "2")):
+        assert daemon.handle({"op": "enrol", "kind": "player", "ref": seat, "uid": uid})["ok"]
+    assert wait_for(lambda: daemon.link.state.state == "ready")
+    yield daemon
+    daemon.stop()
+
+
+def head(daemon):
+    return daemon.owner.table.head_seq
+
+
+def tap(daemon, uid):
+    daemon.sim.place(uid)
+    time.sleep(0.15)
+    daemon.sim.remove()
+    time.sleep(0.25)
+
+
+def said(daemon, words, timeout=5.0):
+    return wait_for(lambda: any(words in line for line in daemon.lines), timeout)
+
+
+def test_roll_and_plot_card_become_ledger_events(box):
+    """ROLL on the reader is the turn's roll with the reader's dice; the plot's card buys it."""
+    box.sim.press_roll()
+    assert wait_for(lambda: head(box) == 2)
+    event = box.owner.table.game.events[1]
+    assert event.actor == "Anna" and event.command.startswith("roll ")
+    plot = box.owner.table.state.pending.plot
+    uid = "04A10000000001"
+    assert box.handle({"op": "enrol", "kind": "plot", "ref": plot, "uid": uid})["ok"]
+    tap(box, uid)
+    assert wait_for(lambda: head(box) == 3)
+    assert box.owner.table.game.events[2].command == "buy"
+    assert box.owner.table.state.owner[plot] == "Anna"
+
+
+def test_an_unknown_card_is_refused_with_the_reason_and_the_reader_buzzes_no(box):
+    tap(box, STRANGER)
+    assert said(box, f"Card {STRANGER} is not enrolled")
+    assert head(box) == 1
+    assert wait_for(lambda: any(who == "pi" and times == 3 for _, times, who in pi_beeps(box)))
+
+
+def pi_beeps(daemon):
+    return [(start, 3 if ms >= 100 else 1, who) for start, ms, who in daemon.sim.firmware.beeps]
+
+
+def test_a_lost_card_replaced_mid_game_and_the_old_one_refused(box):
+    box.sim.press_roll()
+    assert wait_for(lambda: head(box) == 2)
+    answer = box.handle({"op": "enrol", "kind": "player", "ref": "1"})  # the next card tapped is Anna's
+    assert answer["ok"] and answer["waiting"]
+    tap(box, "0A0000AA")
+    assert said(box, "Card 0A0000AA is now player 1; card 0A000001 no longer counts")
+    tap(box, ANNA)
+    assert said(box, "Card 0A000001 was replaced by another card")
+    box.handle({"op": "do", "command": "decline"})
+    before = head(box)
+    while box.owner.table.state.pending is not None and box.owner.table.state.phase != "over":
+        legal = {a.verb for a in box.owner.table.rules.legal(box.owner.table.state)}
+        if "hammer" not in legal:
+            break
+        box.handle({"op": "do", "command": "hammer"})
+    tap(box, "0A0000AA")
+    assert wait_for(lambda: box.owner.table.game.events[-1].command == "end" or head(box) > before)
+
+
+def test_the_command_line_is_handed_to_the_running_daemon(box, tmp_path):
+    path = box.owner.table.ledger.path
+    done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", path, "Anna:", "roll", "3", "4"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "#2 Anna: roll 3 4" in done.stdout and "Anna rolls 3 and 4" in done.stdout
+    assert said(box, "#2    Anna: roll 3 4")  # the daemon published it like a tap
+    refused = subprocess.run([sys.executable, "-m", "companion", "do", "--db", path, "Boris:", "roll", "3", "4"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 3 and refused.stderr.count("\n") <= 2 and "refused" in refused.stderr
+
+
+def test_a_silent_daemon_is_named_in_one_line(tmp_path):
+    games = tmp_path / "games"
+    cfg = config(tmp_path, **{"control.socket": str(tmp_path / "nobody.sock")})
+    daemon = Daemon(cfg, out=lambda line: None).start()
+    try:
+        daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})
+        daemon.control.stop()  # alive, holding the game, but not answering
+        done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(games / "current.sqlite"),
+                               "roll"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 5
+        last = done.stderr.strip().splitlines()[-1]
+        assert f"pid {os.getpid()}" in last and "did not answer" in last
+    finally:
+        daemon.control = None
+        daemon.stop()
+
+
+def test_the_games_life_end_archive_and_a_new_game_and_resume_after_a_restart(tmp_path):
+    cfg = config(tmp_path)
+    daemon = Daemon(cfg, out=lambda line: None).start()
+    try:
+        daemon.handle({"op": "start", "edition": "monopoly", "players": ["Anna", "Boris"], "seed": 3})
+        assert daemon.handle({"op": "do", "command": "pay Anna Boris 5"})["ok"]
+        again = daemon.handle({"op": "start", "edition": "elite", "players": ["X", "Y"], "seed": 3})
+        assert not again["ok"] and "already on the box" in again["message"]
+        early = daemon.handle({"op": "archive"})
+        assert not early["ok"] and "not over" in early["message"]
+    finally:
+        daemon.stop()
+    lines = []
+    daemon = Daemon(cfg, out=lines.append).start()  # a power cut and a boot: the game comes back
+    try:
+        assert daemon.owner.table.head_seq == 2
+        assert wait_for(lambda: any("Game resumed at #2" in line for line in lines))
+        assert daemon.handle({"op": "end"})["ok"]
+        archived = daemon.handle({"op": "archive"})
+        assert archived["ok"] and os.path.exists(archived["path"])
+        assert not (tmp_path / "games" / "current.sqlite").exists()
+        assert daemon.handle({"op": "start", "edition": "elite", "players": ["X", "Y"], "seed": 3})["ok"]
+    finally:
+        daemon.stop()
+    assert open_game(archived["path"], state_dir=tmp_path / "games").state.phase == "over"
+
+
+def test_malformed_requests_get_one_line_and_change_nothing(box):
+    for request in ({"op": "fly"}, {"op": "do"}, {"op": "do", "command": 5}, {"op": "do", "command": "roll",
+                    "actor": "Zed"}, {"op": "start", "edition": "elite", "players": "Anna"},
+                    {"op": "enrol", "kind": "plot", "ref": "nowhere"}, {"op": "sim", "action": "explode"}):
+        answer = box.handle(request)
+        assert answer["ok"] is False and "\n" not in answer["message"] and answer["message"], request
+    assert head(box) == 1
+
+
+def test_the_cable_pulled_and_plugged_in_again_mid_game_loses_and_doubles_nothing(box):
+    box.sim.press_roll()
+    assert wait_for(lambda: head(box) == 2)
+    box.handle({"op": "do", "command": "decline"})
+    n = head(box)
+    box.sim.unplug()
+    assert said(box, "Reader offline")
+    box.sim.replug()
+    assert wait_for(lambda: box.link.state.state == "ready")
+    assert box.link.counts["reconnects"] >= 1
+    assert box.handle({"op": "do", "command": "pay Anna Boris 1"})["ok"]
+    assert head(box) == n + 1  # nothing came in twice from the reader while it was away
+
+
+class NotifySocket:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(path))
+        self.sock.settimeout(0.2)
+        self.got = []
+
+    def wait_for(self, message, timeout=20.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                self.got.extend(self.sock.recv(4096).decode().splitlines())
+            except TimeoutError:
+                pass
+            if any(m.startswith(message) for m in self.got):
+                return True
+        return False
+
+
+def test_started_as_systemd_would_ready_watchdog_and_a_clean_sigterm(tmp_path):
+    """Type=notify: READY once the game and the socket are up; WATCHDOG=1 while the writer answers;
+    SIGTERM: STOPPING, the ledger closed with every event, exit 0."""
+    notify = NotifySocket(tmp_path / "notify")
+    conf = tmp_path / "companion.toml"
+    conf.write_text(f'games_dir = "{tmp_path / "games"}"\n', encoding="utf-8")
+    env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "400000"}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config", str(conf)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert notify.wait_for("READY=1"), notify.got
+        assert notify.wait_for("WATCHDOG=1"), notify.got
+        started = subprocess.run([sys.executable, "-m", "companion", "game", "start", "--config", str(conf),
+                                  "elite", "Anna", "Boris", "--seed", "5"], capture_output=True, text=True, timeout=60)
+        assert started.returncode == 0, started.stderr
+        done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(tmp_path / "games" /
+                               "current.sqlite"), "roll", "2", "3"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert notify.wait_for("STOPPING=1")
+    assert "The bank is closed" in out and "#2    roll 2 3" in out
+    assert open_game(str(tmp_path / "games" / "current.sqlite"), state_dir=tmp_path / "games").head_seq == 2
+
+
+def test_the_watchdog_goes_quiet_when_the_writer_hangs(tmp_path, monkeypatch):
+    notify = NotifySocket(tmp_path / "notify")
+    monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify"))
+    monkeypatch.setenv("WATCHDOG_USEC", "200000")
+    daemon = Daemon(config(tmp_path, **{"daemon.watchdog_probe_seconds": 0.1}), out=lambda line: None).start()
+    release = __import__("threading").Event()
+    try:
+        assert notify.wait_for("WATCHDOG=1")
+        daemon.owner.post(lambda: release.wait(10))
+        assert notify.wait_for("STATUS=writer not answering")
+        notify.got = []
+        time.sleep(0.5)
+        notify.wait_for("nothing", timeout=0.3)
+        assert "WATCHDOG=1" not in notify.got
+    finally:
+        release.set()
+        daemon.stop()
