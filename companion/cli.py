@@ -326,6 +326,9 @@ def cmd_demo(args):
 
 
 def cmd_bench(args):
+    if args.what == "link":
+        from companion import bench_link
+        return bench_link.main(min(args.events, 200), args.runs * 2)
     from companion import bench
     bench.main(args.what, args.events, args.runs)
 
@@ -509,8 +512,9 @@ def build_parser():
 
     add_box_parsers(command)
 
-    p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times)")
-    p.add_argument("what", choices=("ledger", "engine", "open"))
+    p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
+                "link (reader frame to ledger commit, replug to ready)")
+    p.add_argument("what", choices=("ledger", "engine", "open", "link"))
     p.add_argument("--events", type=int, default=1000)
     p.add_argument("--runs", type=int, default=5)
     p.set_defaults(func=cmd_bench)

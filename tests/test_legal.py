@@ -267,3 +267,26 @@ def test_the_instance_builder_honours_every_slot():
     assert [c.args[2:] for c, _ in edges(trade)] == [("give", "0"), ("give", "91")]
     draw = Action("draw", (OneOf(tuple(f"c{i}" for i in range(30))),))
     assert len(instances(draw, rng, cap=100)) == MORE_WORDS
+
+
+def test_legal_for_a_few_verbs_is_the_full_list_cut_to_them():
+    """The reader asks only about the verbs a card or ROLL can mean; the answer must be the same
+    actions, in the same order, as the full list holds for them."""
+    import random as _random
+
+    from companion.autoplay import next_command
+    from companion.editions import load_edition, rules_for
+    from companion.engine.game import Game
+
+    for edition in ("elite", "monopoly", "madmillionaire"):
+        rules = rules_for(load_edition(edition))
+        game = Game.start(rules, 4, ["Anna", "Boris", "Vera"])
+        rng = _random.Random(4)
+        for _ in range(120):
+            for verbs in (("end", "buy", "draw"), tuple(rules.DICE_VERBS)):
+                full = [a for a in rules.legal(game.state) if a.verb in verbs]
+                assert rules.legal(game.state, verbs=verbs) == full
+            line, _ = next_command(game, rng)
+            if line is None:
+                break
+            game.apply(line)

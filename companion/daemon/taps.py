@@ -19,6 +19,8 @@ from companion.engine.command import Command
 
 from .cards import Role
 
+TAP_VERBS = ("end", "buy", "draw")  # all a card can stand for (the reader asks the rules about these alone)
+
 
 @dataclass(frozen=True)
 class Meaning:
@@ -38,7 +40,7 @@ def dice_action(rules, state) -> Action | None:
     """The legal action the ROLL button serves now: a dice verb whose every argument is a die."""
     if state.phase == "over":
         return None
-    for action in rules.legal(state):
+    for action in rules.legal(state, verbs=rules.DICE_VERBS):
         spec = rules.DICE_VERBS.get(action.verb)
         if spec is not None and spec[0] == 0 and len(action.args) == spec[1]:
             return action
@@ -69,7 +71,7 @@ def tap_meaning(rules, state, role: Role) -> Meaning:
         return refused("card_other_edition", edition=role.edition)
     if state.phase == "over":
         return refused("tap_game_over")
-    legal = rules.legal(state)
+    legal = rules.legal(state, verbs=TAP_VERBS)
     if role.kind == "player":
         seat = int(role.ref)
         if seat > len(state.players):

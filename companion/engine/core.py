@@ -6,6 +6,7 @@ postings and notes of that command ride on the new state (`state.postings`,
 effects, commands and options; nothing edition-specific lives here.
 """
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from companion.engine.actions import TABLE, Action, OneOf, Side, Span, Terms, dice
@@ -498,16 +499,20 @@ class Rules:
             )
         raise RuleViolation("not_yours", actor=actor, verb=cmd.verb, player=party)
 
-    def legal(self, state: State, actor: str = TABLE) -> list[Action]:
+    def legal(self, state: State, actor: str = TABLE, verbs: Collection[str] | None = None) -> list[Action]:
         """Every command `actor` may issue now, as patterns with exact bounds (engine/actions.py).
 
         Derived from the rules' own checks, never by trying lines through apply; the
         table sees every action, each marked with the player it belongs to.
+        verbs: only these verbs' actions (the reader asks about a few, and a tap is
+        booked within milliseconds); the order stays the rules' own.
         """
         if state.phase == "over":
             return []
         out: list[Action] = []
         for verb in self.COMMANDS:
+            if verbs is not None and verb not in verbs:
+                continue
             if state.debts and verb not in self.DEBT_COMMANDS:
                 continue
             out.extend(getattr(self, "legal_" + verb)(state))

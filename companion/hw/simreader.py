@@ -53,6 +53,7 @@ class SimulatedReader:
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="companion-sim-reader", daemon=True)
         self.written = 0  # bytes the reader sent
+        self.reboots = 0
         self._plug()
 
     @property
@@ -96,8 +97,9 @@ class SimulatedReader:
         """Plug the cable in again; a real Pico reboots with its power, so by default the reader does too."""
         with self._lock:
             self._unplug()
-            if reboot:
-                self.firmware = self._make(seed=self.seed + 1)
+            if reboot:  # a new boot id each time, as the Pico's os.urandom gives
+                self.reboots += 1
+                self.firmware = self._make(seed=self.seed + self.reboots)
             self._plug()
 
     # ----- the pty -------------------------------------------------------------------------------
