@@ -27,7 +27,7 @@ from companion.messages import cell_name, label
 from companion.table import open_game
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
-LIFT_S = 0.2  # a card lifted off the reader is seen gone after three empty scans (firmware/reader.py)
+LIFT_S = 0.3  # a card lifted off the reader is seen gone after four empty scans (firmware/reader.py)
 
 
 def demo_cards(edition) -> dict[str, Role]:

@@ -8,7 +8,8 @@ except ImportError:
     from companion.hw import protocol  # on a laptop and in the tests: the very same file
 
 SCAN_EVERY_MS = 50        # the MFRC522 is asked for a card this often, not every poll
-GONE_AFTER_SCANS = 3      # consecutive empty scans (~150 ms) before a card counts as lifted
+GONE_AFTER_SCANS = 4      # consecutive empty scans (~200 ms) before a card counts as lifted: one lost
+                          # answer costs two scans (ISO 14443-3 READY state), so two spare
 DEBOUNCE_MS = 30          # the ROLL button must read the same for this long before it counts
 GOOD_READ_MS = 60         # the reader's own beep and LED for a card read (firmware/PROTOCOL.md)
 NO_BEEPS = 3              # "no": three short beeps (ROLL while the Pi wants no dice, an event with no room)

@@ -129,7 +129,7 @@ def test_lifted_and_placed_again_is_a_new_tap_and_another_card_replacing_it_too(
 
 def test_a_flickering_read_is_still_one_tap(sim):
     """A lost answer, or the card off the antenna for 100 ms, is the same placement: it takes three
-    empty scans (~150 ms) for a card to count as lifted. (A lost answer to WUPA costs two scans: the
+    empty scans (~200 ms) for a card to count as lifted. (A lost answer to WUPA costs two scans: the
     card is left READY, and ISO/IEC 14443-3 sends a READY card that hears WUPA back to IDLE, silent.)"""
     pi = Pi()
     sim.place("DEADBEEF")

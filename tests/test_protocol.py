@@ -182,3 +182,24 @@ def test_every_tap_arrives_once_over_a_cable_that_drops_repeats_garbles_and_spli
         for out in reader.due(now):
             over_the_cable(out, now)
     assert sorted(delivered) == sorted(taps)                    # each once: none lost, none doubled
+
+
+def test_a_line_acted_on_before_the_hello_of_a_running_reader_is_not_acted_on_again():
+    """The Pi restarted, the reader did not: a tap resent from before is booked, then the reader's
+    HELLO (later in its boot) arrives, then the same tap is resent once more: booked once."""
+    pi = Receiver()
+    tap = encode(57, "TAP", {"uid": "04A1B2C3"})[:-1]
+    hello = encode(58, "HELLO", {"proto": 1, "fw": "0.1.0", "boot": "0A0B0C0D"})[:-1]
+    assert pi.take(tap, 0.0)[0] is not None
+    assert pi.take(hello, 0.1)[0].verb == "HELLO"
+    frame, reply = pi.take(tap, 0.2)
+    assert frame is None and reply == [encode(0, "ACK", {"seq": 57})]
+
+
+def test_a_rebooted_readers_numbers_are_new_even_if_the_old_boot_was_never_met():
+    """Lines of a boot the Pi never greeted, then the reader reboots (HELLO as its first line):
+    the new boot's line 5 is a new tap, not a repeat of the old boot's line 5."""
+    pi = Receiver()
+    assert pi.take(encode(5, "TAP", {"uid": "0A0B0C0D"})[:-1], 0.0)[0] is not None
+    assert pi.take(encode(1, "HELLO", {"proto": 1, "fw": "0.1.0", "boot": "11223344"})[:-1], 0.1)[0] is not None
+    assert pi.take(encode(5, "TAP", {"uid": "0A0B0C0D"})[:-1], 0.2)[0] is not None

@@ -131,9 +131,17 @@ EDGE_SAMPLES = {
     "settings_edition": ["classic"], "key": ["game_id"], "keyword": ["new", "expect"], "line": [f"{NAME_EN}: buy"],
     "note": ["rolled"], "ref": ["Пивоваренный завод", "leisure3"], "word": ["пять", "abc"], "subject": [NAME_RU],
     "retry": [f"--as {NAME_EN} buy"], "byte": ["e9"],
+    # the box (companion/daemon/): its folder, the reader's state, cards by UID
+    "folder": PATHS, "info": ["0.1.0", "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e661-if00"],
+    "ours": ["1"], "uid": ["04A1B2C3", "04AABBCCDD1122"], "role": ["player 2", "игрок 2"],
+    "lost": ["0A0B0C0D"], "seat": [5], "why": ["balances do not sum to zero"], "socket": ["/run/companion/companion.sock"],
+    "pid": [4242],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
-TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "expectation")
+TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "expectation",
+              # the box's: a card's UID, a device or firmware version, a bug's own words, and a role
+              # the daemon has already put in the screen's language
+              "info", "uid", "lost", "socket", "why", "role")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
@@ -522,7 +530,7 @@ def test_every_subcommand_takes_lang(no_language):
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "cmd")
     minimal = {"new": ["elite", "A", "B"], "do": ["roll"], "recover": ["--to", "x"], "script": ["-"],
-               "check-edition": ["x"], "bench": ["engine"]}
+               "check-edition": ["x"], "bench": ["engine"], "game": ["status"], "cards": ["list"]}
     for name in sub.choices:
         args = parser.parse_args([name, "--lang", "ru", *minimal.get(name, [])])
         assert args.lang == "ru", name

@@ -195,11 +195,17 @@ class Receiver:
         self.errors = {}              # LinkError code -> count
         self.last_heard = None
 
-    def new_boot(self, boot):
-        """A HELLO with another boot id: the other side restarted and numbers from 1 again."""
+    def new_boot(self, boot, seq=1):
+        """A HELLO with another boot id: the other side restarted and numbers from 1 again.
+
+        The numbers remembered are forgotten only when they cannot belong to this boot: the
+        old boot was known, or this HELLO is a boot's first line (seq 1). A HELLO later in a
+        boot we had not met (we restarted, the other side did not) keeps them, so a line we
+        acted on just before it is not acted on again when it is resent."""
         if boot != self.boot:
+            if self.boot is not None or seq == 1:
+                self.seen = []
             self.boot = boot
-            self.seen = []
 
     def take(self, line, now):
         """(frame to act on or None, lines to write back): an ACK for a sequenced frame, a PONG
@@ -215,7 +221,7 @@ class Receiver:
         if frame.seq == 0:
             return frame, []          # ACK, PONG: for the caller's Sender and liveness
         if frame.verb == "HELLO":
-            self.new_boot(frame.fields.get("boot"))
+            self.new_boot(frame.fields.get("boot"), frame.seq)
         reply = [encode(0, "ACK", {"seq": frame.seq})]
         if frame.seq in self.seen:
             return None, reply        # a resend of what was delivered: acknowledge it again, act once
