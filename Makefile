@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/companion bench ledger
 	$(BIN)/companion bench engine
 	$(BIN)/companion bench open
+	$(BIN)/companion bench link
 
 clean:
 	rm -rf $(VENV) build *.egg-info
