@@ -1,4 +1,7 @@
 """What a tap or a ROLL does: only ever a command the rules allow now, otherwise a reason a person can read."""
+import random
+
+from companion.autoplay import next_command
 from companion.daemon.cards import Role
 from companion.daemon.taps import dice_needed, roll_meaning, tap_meaning
 from companion.engine.command import Command
@@ -57,3 +60,17 @@ def test_cards_of_another_box_or_an_empty_seat_are_refused_with_the_reason(tmp_p
     meaning = tap_meaning(table.rules, table.state, Role("player", "5"))
     assert meaning.refusal == "no_such_seat"
     assert render(meaning.refusal, meaning.params, "en") == "This is player 5's card; this game has 2 players"
+
+
+def test_the_reader_is_told_how_many_dice_the_game_needs_now(tmp_path, monkeypatch):
+    """Mad Millionaire moves by one die, Elite's auctions roll three: ROLL gives what the rules ask."""
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    mad = new_game(":memory:", "madmillionaire", ["Anna", "Boris"], 1)
+    rng = random.Random(1)
+    while dice_needed(mad.rules, mad.state) == 0:  # the businesses are claimed first, then play rolls
+        mad.submit(next_command(mad.game, rng)[0])
+    assert dice_needed(mad.rules, mad.state) == 1
+    assert roll_meaning(mad.rules, mad.state, (5,)).command == Command("roll", ("5",))
+    elite = new_game(":memory:", "elite", ["Anna", "Boris"], 1)
+    three = [a for a in elite.rules.legal(elite.state, verbs=("auction_roll",))]
+    assert dice_needed(elite.rules, elite.state) == (3 if three else 2)
