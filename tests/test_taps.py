@@ -71,6 +71,12 @@ def test_the_reader_is_told_how_many_dice_the_game_needs_now(tmp_path, monkeypat
         mad.submit(next_command(mad.game, rng)[0])
     assert dice_needed(mad.rules, mad.state) == 1
     assert roll_meaning(mad.rules, mad.state, (5,)).command == Command("roll", ("5",))
-    elite = new_game(":memory:", "elite", ["Anna", "Boris"], 1)
-    three = [a for a in elite.rules.legal(elite.state, verbs=("auction_roll",))]
-    assert dice_needed(elite.rules, elite.state) == (3 if three else 2)
+    elite = new_game(":memory:", "elite", ["Anna", "Boris"], 3)
+    # tests/scenarios/elite/02: Boris reaches the AUCTION cell (ПРАВИЛА АУКЦИОНА: three dice pick the plot)
+    for line in ("roll 1 2", "buy", "end", "roll 1 1", "buy", "roll 3 5", "end", "roll 4 5", "decline", "hammer",
+                 "end", "pay_fine", "roll 2 4"):
+        elite.submit(line)
+    assert elite.state.pending.kind == "auction_roll"
+    assert dice_needed(elite.rules, elite.state) == 3
+    meaning = roll_meaning(elite.rules, elite.state, (1, 1, 2))
+    assert (meaning.actor, meaning.command) == ("Boris", Command("auction_roll", ("1", "1", "2")))
