@@ -510,7 +510,7 @@ def build_parser():
     p.add_argument("--events", type=int, default=150, help="stop and count wealth after this many events")
     p.set_defaults(func=cmd_demo)
 
-    add_box_parsers(command)
+    add_box_parsers(command, lang)
 
     p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
                 "link (reader frame to ledger commit, replug to ready)")

@@ -241,3 +241,32 @@ def test_the_watchdog_goes_quiet_when_the_writer_hangs(tmp_path, monkeypatch):
     finally:
         release.set()
         daemon.stop()
+
+
+def test_game_status_and_cards_through_the_running_daemon_speak_words(tmp_path):
+    from companion.daemon.config import load_config
+
+    conf = tmp_path / "companion.toml"
+    conf.write_text(f'games_dir = "{tmp_path / "games"}"\nlanguage = "ru"\n', encoding="utf-8")
+    daemon = Daemon(load_config(conf), out=lambda line: None).start()
+    try:
+        def cli(*words):
+            return subprocess.run([sys.executable, "-m", "companion", *words, "--config", str(conf)],
+                                  capture_output=True, text=True, timeout=60)
+
+        none = cli("game", "status", "--lang", "ru")
+        assert none.returncode == 0 and "На коробке нет игры" in none.stdout and "None" not in none.stdout
+        assert cli("game", "start", "elite", "Анна", "Борис", "--seed", "2").returncode == 0
+        assert wait_for(lambda: daemon.link.state.state == "ready")
+        status = cli("game", "status", "--lang", "ru")
+        assert "current.sqlite (#1)" in status.stdout and "Считыватель готов (прошивка 0.1.0)" in status.stdout
+        assert "None" not in status.stdout
+        enrolled = cli("cards", "enrol", "plot", "leisure1", "--uid", "04a1b2c3", "--lang", "ru")
+        assert enrolled.returncode == 0, enrolled.stderr
+        assert enrolled.stdout.strip() == "Карта 04A1B2C3 теперь: участок «Кинотеатр»"
+        listed = cli("cards", "list", "--lang", "ru")
+        assert "04A1B2C3" in listed.stdout
+        typo = cli("cards", "enrol", "plot", "leisure99", "--uid", "04a1b2c4")
+        assert typo.returncode == 4 and typo.stderr.count("\n") == 1 and "leisure99" in typo.stderr
+    finally:
+        daemon.stop()

@@ -23,6 +23,20 @@ MAX_SEATS = 8
 FILE_VERSION = 1
 
 
+def role_words(role: "Role", edition, language: str) -> str:
+    """A role as the screens say it: "player 2", "plot «Cinema»", never a plot's or card's id when the
+    edition is at hand (edition: the Edition the role belongs to, or None)."""
+    from companion import messages  # words only: the map itself never needs them
+
+    ref = role.ref
+    if edition is not None and role.edition == edition.id:
+        if role.kind == "plot" and ref in edition.plots:
+            ref = messages.cell_name(edition, ref, language)
+        elif role.kind == "card" and ref in edition.cards:
+            ref = messages.card_text(edition, ref, language)
+    return messages.render("role_" + role.kind, {"ref": ref}, language)
+
+
 def normal_uid(text: str) -> str:
     """A UID as the reader sends it (upper-case hex, 4/7/10 bytes); BadInput for anything else."""
     uid = text.strip().upper().replace(":", "")

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from companion import messages
+from companion.editions import load_edition
 from companion.engine.actions import TABLE
 from companion.errors import BadInput, LedgerError, RuleViolation
 from companion.messages import label
 from companion.view import event_lines, state_text
 
-from .cards import CardMap, Role, normal_uid
+from .cards import CardMap, Role, normal_uid, role_words
 from .config import load_config
 from .control import ask
 from .games import Games, folder_holder
@@ -107,7 +108,7 @@ def cmd_game(args) -> int:
                 print("  " + line)
             print(state_text(table.rules, table.state, lang))
         else:
-            print(f"{table.ledger.path}: #{table.head_seq}")
+            print(f"{label('ledger', lang)}: {table.ledger.path} (#{table.head_seq})")
             print(state_text(table.rules, table.state, lang))
     finally:
         table.close()
@@ -125,8 +126,17 @@ def _print_game_answer(action: str, answer: dict[str, Any], lang: str) -> None:
         for line in answer.get("lines", []):
             print("  " + line)
     elif action == "status":
-        for key in ("game", "seq", "reader", "reader_detail", "enrolling", "halted"):
-            print(f"{key}: {answer.get(key)}")
+        if answer.get("game"):
+            print(f"{label('ledger', lang)}: {answer['game']} (#{answer.get('seq', '?')})")
+        else:
+            print(messages.render("no_game_on_box", {}, lang))
+        if answer.get("reader") in ("searching", "connecting", "ready", "offline", "refused"):
+            print(messages.render("reader_" + answer["reader"], {"info": answer.get("reader_detail") or "?",
+                                                                 "ours": "1"}, lang))
+        if answer.get("enrolling"):
+            print(messages.render("enrol_waiting", {"role": answer.get("enrolling_words", "")}, lang))
+        if answer.get("halted"):
+            print(messages.render("halted", {"why": answer["halted"]}, lang))
 
 
 def cmd_cards(args) -> int:
@@ -153,7 +163,8 @@ def cmd_cards(args) -> int:
     if "message" in answer:
         print(answer["message"])
     elif args.action == "enrol":
-        role_text = messages.render("role_" + args.kind, {"ref": args.ref}, lang)
+        edition = load_edition(args.edition) if args.edition else None
+        role_text = role_words(Role(args.kind, args.ref, args.edition or ""), edition, lang)
         lost = answer.get("replaced")
         code = "enrolled_replacing" if lost else "enrolled"
         print(messages.render(code, {"uid": answer["uid"], "role": role_text, "lost": lost}, lang))
@@ -186,8 +197,8 @@ def _cards_here(folder: Path, request: dict) -> dict:
             "replaced": dict(cards.replaced)}
 
 
-def add_parsers(command) -> None:
-    """The box's subcommands, added to the `companion` parser by companion/cli.py."""
+def add_parsers(command, lang: argparse.ArgumentParser) -> None:
+    """The box's subcommands, added to the `companion` parser by companion/cli.py (lang: its --lang parent)."""
     # --config may come before or after the action (`game --config F start ...`, `game start --config F`)
     conf = argparse.ArgumentParser(add_help=False)
     conf.add_argument("--config", default=argparse.SUPPRESS,
@@ -200,26 +211,26 @@ def add_parsers(command) -> None:
     p = command("game", help="the game on the box: start, end, archive, status (through the daemon if it runs)",
                 parents=[conf])
     sub = p.add_subparsers(dest="action", required=True)
-    s = sub.add_parser("start", help="start a game: start EDITION PLAYER...", parents=[conf])
+    s = sub.add_parser("start", help="start a game: start EDITION PLAYER...", parents=[conf, lang])
     s.add_argument("edition")
     s.add_argument("players", nargs="+")
     s.add_argument("--seed", type=int)
     s.add_argument("--option", action="append", metavar="KEY=VALUE")
-    sub.add_parser("end", help="end the game: count everyone's wealth (end_game)", parents=[conf])
-    sub.add_parser("archive", help="move the finished game into the archive", parents=[conf])
-    sub.add_parser("status", help="the game, the reader and the daemon", parents=[conf])
+    sub.add_parser("end", help="end the game: count everyone's wealth (end_game)", parents=[conf, lang])
+    sub.add_parser("archive", help="move the finished game into the archive", parents=[conf, lang])
+    sub.add_parser("status", help="the game, the reader and the daemon", parents=[conf, lang])
     p.set_defaults(func=cmd_game)
 
     p = command("cards", help="the card map: enrol a card as a player, plot or deck card; list; forget",
                 parents=[conf])
     sub = p.add_subparsers(dest="action", required=True)
-    s = sub.add_parser("enrol", help="enrol KIND REF: the next card tapped (or --uid) becomes it", parents=[conf])
+    s = sub.add_parser("enrol", help="enrol KIND REF: the next card tapped (or --uid) becomes it", parents=[conf, lang])
     s.add_argument("kind", choices=("player", "plot", "card"))
     s.add_argument("ref", help="the seat number (1 is the first player), the plot id or the card id")
     s.add_argument("--uid", help="the card's UID (hex), instead of tapping it")
     s.add_argument("--edition", help="the box a plot or deck card belongs to (default: the open game's)")
-    sub.add_parser("list", help="every enrolled card", parents=[conf])
-    s = sub.add_parser("forget", help="forget a card", parents=[conf])
+    sub.add_parser("list", help="every enrolled card", parents=[conf, lang])
+    s = sub.add_parser("forget", help="forget a card", parents=[conf, lang])
     s.add_argument("uid")
     p.set_defaults(func=cmd_cards)
 

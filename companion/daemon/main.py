@@ -24,7 +24,7 @@ from companion.hw.simreader import SimulatedReader
 from companion.view import event_lines, state_text
 
 from . import systemd
-from .cards import CardMap, Role, normal_uid
+from .cards import CardMap, Role, normal_uid, role_words
 from .config import Config
 from .control import ControlServer
 from .games import DaemonLock, Games
@@ -249,14 +249,7 @@ class Daemon:
         return {"uid": uid, "role": role.kind, "ref": role.ref, "replaced": lost}
 
     def _role_words(self, role: Role, lang: str) -> str:
-        edition = self._edition()
-        ref = role.ref
-        if edition is not None and role.edition == edition.id:
-            if role.kind == "plot":
-                ref = messages.cell_name(edition, ref, lang)
-            elif role.kind == "card":
-                ref = messages.card_text(edition, ref, lang)
-        return messages.render("role_" + role.kind, {"ref": ref}, lang)
+        return role_words(role, self._edition(), lang)
 
     # ----- the control socket (its own threads; game work goes to the writer) ------------------------
 
@@ -355,13 +348,17 @@ class Daemon:
                 "seq": table.head_seq if table is not None else 0,
                 "reader": link.state, "reader_detail": link.detail,
                 "enrolling": self.enrolling.kind + " " + self.enrolling.ref if self.enrolling else None,
+                "enrolling_words": self._role_words(self.enrolling, lang) if self.enrolling else None,
                 "halted": self.owner.halted}
 
     def _op_enrol(self, request: dict, lang: str) -> dict:
         role = _role(request, self._edition())
         uid = request.get("uid")
         if uid is not None:
-            return self.owner.call(lambda: self._enrol(normal_uid(_text(request, "uid")), role))
+            done = self.owner.call(lambda: self._enrol(normal_uid(_text(request, "uid")), role))
+            code = "enrolled_replacing" if done["replaced"] else "enrolled"
+            words = {"uid": done["uid"], "role": self._role_words(role, lang), "lost": done["replaced"]}
+            return {**done, "message": messages.render(code, words, lang)}
 
         def wait():
             self.enrolling = role
