@@ -68,7 +68,7 @@ def roll_meaning(rules, state, dice: tuple[int, ...]) -> Meaning:
 def tap_meaning(rules, state, role: Role) -> Meaning:
     edition = rules.edition
     if role.kind != "player" and role.edition != edition.id:
-        return refused("card_other_edition", edition=role.edition)
+        return refused("card_other_edition")
     if state.phase == "over":
         return refused("tap_game_over")
     legal = rules.legal(state, verbs=TAP_VERBS)
