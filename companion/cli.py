@@ -328,7 +328,7 @@ def cmd_demo(args):
 def cmd_bench(args):
     if args.what == "link":
         from companion import bench_link
-        return bench_link.main(min(args.events, 200), args.runs * 2)
+        return bench_link.main(max(20, min(args.events, 200)), max(1, args.runs * 2))
     from companion import bench
     bench.main(args.what, args.events, args.runs)
 

@@ -100,7 +100,8 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
             return 1
         table = daemon.owner.table
         assert table is not None
-        out(label("demo", language, edition=table.rules.edition.name, players=", ".join(PLAYERS), seed=seed))
+        edition_name = table.rules.edition.names.get(language, table.rules.edition.name)
+        out(label("demo", language, edition=edition_name, players=", ".join(PLAYERS), seed=seed))
         out(f"{label('ledger', language)}: {answer['path']}")
         cards = demo_cards(table.rules.edition)
         card_map = CardMap(folder / "cards.json", cards)
@@ -110,12 +111,11 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
             out("the simulated reader did not answer")
             return 1
         play(daemon, Hands(daemon, cards, out, language), seed, max_events)
-        daemon.handle({"op": "end"}) if table.state.phase != "over" else None
         wait_for(lambda: False, timeout=0.5)  # let the printer finish the last event
         signature, n, path = table.state.signature(), len(table.game.events), table.ledger.path
     finally:
         daemon.stop()
-    reopened = open_game(path, state_dir=folder)
+    reopened = open_game(path)
     same = reopened.state.signature() == signature
     out("\n" + label("demo_end", language, count=n, result=label("identical" if same else "different", language)))
     out(f"{label('head', language)}: #{reopened.head()[0]} {reopened.head_words(language)} "
@@ -129,7 +129,10 @@ def play(daemon: Daemon, hands: Hands, seed: int, max_events: int) -> None:
     rng = random.Random(seed)
     table = daemon.owner.table
     assert table is not None
-    while table.state.phase != "over" and len(table.game.events) < max_events:
+    # past max_events the wealth is counted as soon as no decision is open (as autoplay.play does)
+    while table.state.phase != "over" and len(table.game.events) < max_events + 1000:
+        if len(table.game.events) >= max_events and daemon.handle({"op": "end"})["ok"]:
+            return
         line, _ = next_command(table.game, rng)
         if line is None:
             return

@@ -72,6 +72,7 @@ EN = {
     "bankrupt": "{player} is bankrupt and leaves the game",
     "wealth_count": "Wealth: {wealth}",
     "winner": "{player} wins!",
+    "winners": "{winners} share the win!",
     "undone": "Event {event} ({command}) reversed",
     "offer_made": "Trade offer {number}: {player} offers {other} {gave} for {got}",
     "offer_open": "Open trade offer {number}: {player} would give {other} {gave} and get {got}",
@@ -247,6 +248,7 @@ RU = {
     "bankrupt": "{player} — банкрот и выходит из игры",
     "wealth_count": "Подсчёт состояния: {wealth}",
     "winner": "Победитель: {player}!",
+    "winners": "Победители: {winners}!",
     "undone": "Событие {event} (`{command}`) отменено",
     "offer_made": "Предложение сделки {number}: {player} → {other}: {gave} в обмен на {got}",
     "offer_open": "Открытое предложение сделки {number}: {player} → {other}: {gave} в обмен на {got}",
@@ -1040,6 +1042,10 @@ BOX = {
         "roll_wrong_count": "The reader rolled the wrong number of dice: press ROLL again",
         "enrol_waiting": "Tap the card for {role}",
         "enrolled": "Card {uid} is now {role}",
+        "enrol_expired": "No card was tapped in time: the enrolment lapsed",
+        "card_forgotten": "Card {uid} is forgotten: it no longer counts",
+        "card_has_role": "Card {uid} is already {role}: forget it first to give it another role",
+        "tap_failed": "The card could not be handled: {why}",
         "enrolled_replacing": "Card {uid} is now {role}; card {lost} no longer counts",
         "role_player": "player {ref}",
         "role_plot": "plot {ref}",
@@ -1075,6 +1081,10 @@ BOX = {
         "roll_wrong_count": "Считыватель бросил не столько кубиков, сколько нужно: нажмите БРОСОК ещё раз",
         "enrol_waiting": "Приложите карту: {role}",
         "enrolled": "Карта {uid} теперь: {role}",
+        "enrol_expired": "Карту так и не приложили: запись отменена",
+        "card_forgotten": "Запись карты {uid} удалена: она больше не действует",
+        "card_has_role": "Карта {uid} уже записана: {role}; чтобы записать её иначе, сначала удалите запись",
+        "tap_failed": "Карту не удалось обработать: {why}",
         "enrolled_replacing": "Карта {uid} теперь: {role}; карта {lost} больше не действует",
         "role_player": "игрок {ref}",
         "role_plot": "участок «{ref}»",
@@ -1671,6 +1681,8 @@ def shown_params(code, params, language="en", edition=None):
             value = party(value, lang)
         elif key == "reason":
             value = _reason(value, lang, edition)
+        elif key == "winners":
+            value = joined(str(value).split(","), lang)
         elif key == "card":
             value = card_text(edition, value, lang)
         elif key == "deck":
@@ -1770,6 +1782,9 @@ DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "o
 def render(code, params, language="en", edition=None):
     """One line of text for a message code, in the language: names for ids, words for codes."""
     lang = _lang(language)
+    if code == "winner" and "," in str(params.get("player", "")):
+        # a tie on wealth: the state keeps the winners as one word "Anna,Boris"
+        code, params = "winners", {"winners": params["player"]}
     shown = shown_params(code, params, lang, edition)
     template = CATALOGS[lang].get(code) or EN.get(code)
     if template is None:

@@ -3,6 +3,7 @@ from companion.messages import (
     buildings_words,
     cell_name,
     holding_words,
+    joined,
     label,
     listing,
     party,
@@ -148,5 +149,5 @@ def state_text(rules, s, language="en"):
         lines.append("  " + render("debt_first", {"player": d.debtor, "creditor": d.creditor, "amount": d.amount},
                                    lang, ed))
     if s.winner:
-        lines.append(f"  {label('winner', lang)}: {s.winner}")
+        lines.append(f"  {label('winner', lang)}: {joined(s.winner.split(','), lang)}")
     return "\n".join(lines)

@@ -66,3 +66,22 @@ def test_the_documentation_names_every_key_with_its_default():
     for key in KEYS:
         shown = f'"{key.default}"' if isinstance(key.default, str) else repr(key.default)
         assert re.search(rf"\| `{re.escape(key.path)}` \| `{re.escape(shown)}` \|", text), key.path
+
+
+def test_absurd_numbers_and_home_folders(tmp_path, monkeypatch):
+    path = write(tmp_path, "[reader]\nretry_seconds = " + "9" * 400 + "\n")
+    with pytest.raises(ConfigError, match="reader.retry_seconds"):
+        load_config(path)
+    path = write(tmp_path, "[reader]\nretry_seconds = nan\n")
+    with pytest.raises(ConfigError, match="finite"):
+        load_config(path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert load_config(write(tmp_path, 'games_dir = "~/games"\n')).games_dir == tmp_path / "games"
+
+
+def test_a_control_socket_path_too_long_for_unix_is_named(tmp_path):
+    from companion.daemon.control import ControlServer
+    from companion.errors import BadInput
+
+    with pytest.raises(BadInput, match="control.socket"):
+        ControlServer(tmp_path / ("x" * 120) / "companion.sock", lambda request: {})

@@ -150,7 +150,7 @@ def test_the_games_life_end_archive_and_a_new_game_and_resume_after_a_restart(tm
         assert daemon.handle({"op": "start", "edition": "elite", "players": ["X", "Y"], "seed": 3})["ok"]
     finally:
         daemon.stop()
-    assert open_game(archived["path"], state_dir=tmp_path / "games").state.phase == "over"
+    assert open_game(archived["path"]).state.phase == "over"
 
 
 def test_malformed_requests_get_one_line_and_change_nothing(box):
@@ -221,7 +221,7 @@ def test_started_as_systemd_would_ready_watchdog_and_a_clean_sigterm(tmp_path):
     assert proc.returncode == 0, err
     assert notify.wait_for("STOPPING=1")
     assert "The bank is closed" in out and "#2    roll 2 3" in out
-    assert open_game(str(tmp_path / "games" / "current.sqlite"), state_dir=tmp_path / "games").head_seq == 2
+    assert open_game(str(tmp_path / "games" / "current.sqlite")).head_seq == 2
 
 
 def test_the_watchdog_goes_quiet_when_the_writer_hangs(tmp_path, monkeypatch):
@@ -270,3 +270,81 @@ def test_game_status_and_cards_through_the_running_daemon_speak_words(tmp_path):
         assert typo.returncode == 4 and typo.stderr.count("\n") == 1 and "leisure99" in typo.stderr
     finally:
         daemon.stop()
+
+
+def test_a_command_typed_while_the_daemon_was_stopped_is_the_boxs_own_game_at_the_next_start(tmp_path):
+    """`companion do` on the box's game with no daemon running writes to the same ledger and anchors
+    the daemon reads: the next start resumes it, never calling it damaged."""
+    cfg = config(tmp_path)
+    daemon = Daemon(cfg, out=lambda line: None).start()
+    daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})
+    daemon.stop()
+    done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(tmp_path / "games" / "current.sqlite"),
+                           "pay", "Anna", "Boris", "5"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    daemon = Daemon(cfg, out=lambda line: None).start()
+    try:
+        assert daemon.owner.table.head_seq == 2
+    finally:
+        daemon.stop()
+
+
+def test_two_daemons_never_share_a_control_socket(tmp_path):
+    sock = str(tmp_path / "one.sock")
+    first = Daemon(config(tmp_path / "a", **{"control.socket": sock}), out=lambda line: None).start()
+    try:
+        with pytest.raises(Exception, match="already listens"):
+            Daemon(config(tmp_path / "b", **{"control.socket": sock}), out=lambda line: None).start()
+        assert first.handle({"op": "status"})["ok"]
+        assert os.path.exists(sock)
+    finally:
+        first.stop()
+
+
+def test_a_command_meant_for_another_game_is_not_booked_here(box, tmp_path):
+    answer = box.handle({"op": "do", "command": "pay Anna Boris 5", "game": str(tmp_path / "other.sqlite")})
+    assert not answer["ok"] and "nothing was booked" in answer["message"]
+    assert head(box) == 1
+
+
+def test_an_enrolment_never_takes_a_card_that_already_has_a_role(box):
+    assert box.handle({"op": "enrol", "kind": "player", "ref": "3"})["waiting"]
+    tap(box, ANNA)
+    assert said(box, "Card 0A000001 is already player 1")
+    assert box.cards.role(ANNA).ref == "1"
+    tap(box, "0A0000CC")
+    assert said(box, "Card 0A0000CC is now player 3")
+
+
+def test_a_seat_no_table_has_is_refused_before_anyone_taps(box):
+    for seat in ("0", "9", "zz"):
+        answer = box.handle({"op": "enrol", "kind": "player", "ref": seat})
+        assert not answer["ok"] and "seat from 1 to 8" in answer["message"]
+    assert box.enrolling is None
+
+
+def test_an_archive_that_cannot_be_written_is_one_line_and_the_game_stays(tmp_path):
+    daemon = Daemon(config(tmp_path), out=lambda line: None).start()
+    try:
+        daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})
+        assert daemon.handle({"op": "end"})["ok"]
+        (tmp_path / "games" / "archive").write_text("a file where the folder should be")
+        answer = daemon.handle({"op": "archive"})
+        assert not answer["ok"] and "\n" not in answer["message"]
+        assert daemon.owner.table is not None and daemon.owner.table.state.phase == "over"
+        (tmp_path / "games" / "archive").unlink()
+        assert daemon.handle({"op": "archive"})["ok"]
+    finally:
+        daemon.stop()
+
+
+def test_the_control_socket_answers_hostile_lines_with_one_line(box):
+    from companion.daemon.control import ask
+
+    path = box.config.socket_path
+    deep = "[" * 100_000 + "]" * 100_000
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(str(path))
+        s.sendall(deep.encode()[:60_000] + b"\n")
+        assert b"not a JSON request" in s.recv(4096)
+    assert ask(path, {"op": "status"})["ok"]

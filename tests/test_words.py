@@ -87,7 +87,7 @@ def samples(ed):
                      "NAME: COMMAND... (NAME: a player's name, or table)", "house_auction house|hotel"})
     symbols = sorted({s for reel in ed.slot.get("reels", ()) for s in reel}) or ["cherry"]
     return {
-        "player": [NAME_RU, NAME_EN], "other": [NAME_RU], "actor": [NAME_EN], "holder": [NAME_RU],
+        "player": [NAME_RU, NAME_EN], "winners": [f"{NAME_RU},{NAME_EN}"], "other": [NAME_RU], "actor": [NAME_EN], "holder": [NAME_RU],
         "winner": [NAME_RU, None], "seller": [NAME_RU, "bank"],
         "to": [NAME_EN, "bank", "jackpot", "charity", "pot"], "creditor": [NAME_RU, "bank", "charity"],
         "plot": [plot], "cell": [cell, plot], "got_cell": [cell, plot], "want_cell": [plot], "card": [card], "deck": decks, "industry": [industry],
@@ -565,3 +565,10 @@ def test_the_locale_reaches_a_real_process(game):
     proc = subprocess.run([sys.executable, "-m", "companion", "do", "--db", game, "buy"],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert proc.returncode == 3 and proc.stderr.strip().splitlines()[-1] == "отказ: Сейчас ничего не продаётся"
+
+
+def test_a_tie_names_every_winner_in_the_plural():
+    """Two players with the same wealth at the end: both win, said as people say it."""
+    assert render("winner", {"player": "Anna,Boris"}, "en") == "Anna and Boris share the win!"
+    assert render("winner", {"player": "Аня,Боря,Вера"}, "ru") == "Победители: Аня, Боря и Вера!"
+    assert render("winner", {"player": "Аня"}, "ru") == "Победитель: Аня!"

@@ -14,6 +14,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.errors import BadInput
 
@@ -35,6 +36,24 @@ def role_words(role: "Role", edition, language: str) -> str:
         elif role.kind == "card" and ref in edition.cards:
             ref = messages.card_text(edition, ref, language)
     return messages.render("role_" + role.kind, {"ref": ref}, language)
+
+
+def check_role(role: "Role") -> None:
+    """BadInput for a role no table could use: an unknown kind, a seat outside 1..MAX_SEATS."""
+    if role.kind not in KINDS:
+        raise BadInput(f"a card is a player, a plot or a card, not {role.kind!r}")
+    if role.kind == "player" and not (role.ref.isascii() and role.ref.isdigit() and 1 <= int(role.ref) <= MAX_SEATS):
+        raise BadInput(f"a player's card names a seat from 1 to {MAX_SEATS}, not {role.ref!r}")
+    if role.kind != "player" and not role.ref:
+        raise BadInput(f"a {role.kind} card names its {role.kind}")
+
+
+def check_ref(role: "Role", edition) -> None:
+    """BadInput unless the plot or deck card the role names is on `edition`'s board."""
+    known = edition.plots if role.kind == "plot" else edition.cards if role.kind == "card" else None
+    if known is not None and role.ref not in known:
+        name = edition.names.get("en", edition.name)
+        raise BadInput(f"{name} has no {role.kind} {role.ref!r} (its {role.kind}s: {', '.join(sorted(known)[:8])}, ...)")
 
 
 def normal_uid(text: str) -> str:
@@ -76,14 +95,26 @@ class CardMap:
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise BadInput(f"{path}: the card map cannot be read ({exc}); move it away to start a new one") from None
         try:
-            roles = {normal_uid(uid): Role(r["kind"], str(r["ref"]), r.get("edition", ""))
+            roles = {normal_uid(uid): Role(r["kind"], str(r["ref"]), str(r.get("edition", "")))
                      for uid, r in data["cards"].items()}
             replaced = {normal_uid(old): normal_uid(new) for old, new in data.get("replaced", {}).items()}
-            if any(r.kind not in KINDS for r in roles.values()):
-                raise ValueError("unknown kind")
+            for role in roles.values():
+                check_role(role)
         except (KeyError, TypeError, ValueError, AttributeError, BadInput) as exc:
             raise BadInput(f"{path}: the card map is damaged ({exc}); move it away to start a new one") from None
         return cls(path, roles, replaced)
+
+    def saved_or_undone(self, change) -> Any:
+        """Apply `change()` to the map and save it; if the file cannot be written, the map in memory
+        goes back to what the file holds (OSError raised), so memory and disk never disagree."""
+        roles, replaced = dict(self.roles), dict(self.replaced)
+        try:
+            result = change()
+            self.save()
+        except BaseException:
+            self.roles, self.replaced = roles, replaced
+            raise
+        return result
 
     def save(self) -> None:
         data = {
@@ -110,10 +141,7 @@ class CardMap:
     def enrol(self, uid: str, role: Role) -> str | None:
         """Map `uid` to `role`; returns the UID it replaces (the lost card), if another held the role."""
         uid = normal_uid(uid)
-        if role.kind not in KINDS:
-            raise BadInput(f"a card is a player, a plot or a card, not {role.kind!r}")
-        if role.kind == "player" and not (role.ref.isdigit() and 1 <= int(role.ref) <= MAX_SEATS):
-            raise BadInput(f"a player's card names a seat from 1 to {MAX_SEATS}, not {role.ref!r}")
+        check_role(role)
         before = next((old for old, r in self.roles.items() if r.key() == role.key() and old != uid), None)
         if before is not None:
             del self.roles[before]

@@ -16,7 +16,7 @@ from companion.errors import BadInput, LedgerError, RuleViolation
 from companion.messages import label
 from companion.view import event_lines, state_text
 
-from .cards import CardMap, Role, normal_uid, role_words
+from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import load_config
 from .control import ask
 from .games import Games, folder_holder
@@ -46,7 +46,7 @@ def said(answer: dict, lang: str) -> int:
 
 def do_via_daemon(holder: dict, path: str, actor: str | None, command, request_id: str, lang: str) -> int:
     answer = through_daemon(holder, path, {"op": "do", "actor": actor or TABLE, "command": command.text(),
-                                           "request_id": request_id}, lang)
+                                           "request_id": request_id, "game": str(Path(path).resolve())}, lang)
     if not answer.get("ok"):
         return said(answer, lang)
     who = "" if answer["actor"] == TABLE else f"{answer['actor']}: "
@@ -168,6 +168,8 @@ def cmd_cards(args) -> int:
         lost = answer.get("replaced")
         code = "enrolled_replacing" if lost else "enrolled"
         print(messages.render(code, {"uid": answer["uid"], "role": role_text, "lost": lost}, lang))
+    elif args.action == "forget":
+        print(messages.render("card_forgotten", {"uid": normal_uid(args.uid)}, lang))
     elif args.action == "list":
         for uid, role in answer.get("cards", {}).items():
             print(f"{uid}  {messages.render('role_' + role['kind'], {'ref': role['ref']}, lang)}"
@@ -186,12 +188,13 @@ def _cards_here(folder: Path, request: dict) -> dict:
         if request["kind"] != "player" and not request.get("edition"):
             raise BadInput("a plot or deck card needs --edition (no game is open to tell)")
         role = Role(request["kind"], request["ref"], request.get("edition", "") if request["kind"] != "player" else "")
-        lost = cards.enrol(request["uid"], role)
-        cards.save()
+        check_role(role)
+        if role.kind != "player":
+            check_ref(role, load_edition(role.edition))
+        lost = cards.saved_or_undone(lambda: cards.enrol(request["uid"], role))
         return {"uid": request["uid"], "replaced": lost}
     if request["op"] == "forget":
-        role = cards.forget(request["uid"])
-        cards.save()
+        role = cards.saved_or_undone(lambda: cards.forget(request["uid"]))
         return {"kind": role.kind, "ref": role.ref}
     return {"cards": {uid: {"kind": r.kind, "ref": r.ref, "edition": r.edition} for uid, r in cards.roles.items()},
             "replaced": dict(cards.replaced)}

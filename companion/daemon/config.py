@@ -6,6 +6,7 @@ naming the key and the file, and docs/configuration.md is checked against it
 in the user's state folder.
 """
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -73,12 +74,12 @@ class Config:
     @property
     def games_dir(self) -> Path:
         chosen = self.values["games_dir"] or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
-        return Path(chosen) if chosen else default_state_dir()
+        return Path(chosen).expanduser() if chosen else default_state_dir()
 
     @property
     def socket_path(self) -> Path:
         if self.values["control.socket"]:
-            return Path(self.values["control.socket"])
+            return Path(self.values["control.socket"]).expanduser()
         runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
         return Path(runtime) / "companion.sock" if runtime else self.games_dir / "companion.sock"
 
@@ -125,7 +126,12 @@ def _checked(known: dict, path: str, value: Any, source: str) -> Any:
         near = ", ".join(k for k in known if k.rpartition(".")[0] == section)
         raise ConfigError(f"{source}: unknown key {path} (known here: {near})")
     if key.kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise ConfigError(f"{source}: {path} = {value} is outside {key.low}..{key.high}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{source}: {path} must be a finite number, not {value}")
     if not isinstance(value, key.kind) or isinstance(value, bool):
         raise ConfigError(f"{source}: {path} must be {_kind_name(key.kind)}, not {value!r}")
     if key.choices and value not in key.choices:

@@ -17,20 +17,30 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.errors import BadInput
+
 log = logging.getLogger("companion.control")
 
 MAX_REQUEST = 64 * 1024
+REQUEST_TIMEOUT_S = 10.0
+MAX_SOCKET_PATH = 107  # bytes: sockaddr_un's sun_path less its NUL
 Handler = Callable[[dict], dict]
 
 
 class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
+    request_queue_size = 64  # six phones, the buttons and a terminal connecting at once
     handle_request_dict: Handler
 
 
 class _Connection(socketserver.StreamRequestHandler):
+    timeout = REQUEST_TIMEOUT_S  # a client that never finishes its line is let go
+
     def handle(self) -> None:
-        line = self.rfile.readline(MAX_REQUEST + 1)
+        try:
+            line = self.rfile.readline(MAX_REQUEST + 1)
+        except OSError:  # timed out or gone
+            return
         if not line:
             return
         if len(line) > MAX_REQUEST:
@@ -40,7 +50,7 @@ class _Connection(socketserver.StreamRequestHandler):
                 request = json.loads(line)
                 if not isinstance(request, dict):
                     raise ValueError("not an object")
-            except ValueError:
+            except (ValueError, RecursionError):
                 answer = {"ok": False, "message": "not a JSON request", "exit": 4}
             else:
                 server = self.server
@@ -57,9 +67,14 @@ class ControlServer:
 
     def __init__(self, path: str | os.PathLike, handle: Handler):
         self.path = Path(path)
+        if len(os.fsencode(self.path)) > MAX_SOCKET_PATH:
+            raise BadInput(f"control.socket: {self.path} is longer than a Unix socket's {MAX_SOCKET_PATH} bytes; "
+                           "set a shorter control.socket in the configuration")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.path.is_socket():
-            self.path.unlink()  # left by a daemon that died: the games folder's lock says it is gone
+            if _answers(self.path):
+                raise BadInput(f"control.socket: another daemon already listens on {self.path}")
+            self.path.unlink()  # left by a daemon that died
         self._server = _Server(str(self.path), _Connection)
         self._server.handle_request_dict = handle
         os.chmod(self.path, 0o660)
@@ -73,6 +88,15 @@ class ControlServer:
         self._server.shutdown()
         self._server.server_close()
         self.path.unlink(missing_ok=True)
+
+
+def _answers(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        try:
+            s.connect(str(path))
+            return True
+        except OSError:
+            return False
 
 
 def ask(path: str | os.PathLike, request: dict, timeout: float = 60.0) -> dict:

@@ -3,8 +3,10 @@
 One folder (the games folder) holds everything the box keeps:
 `current.sqlite` (the game being played, resumed at every boot),
 `archive/` (finished games, named by date and edition), `cards.json` (the card
-map), the ledgers' anchors, and `daemon.lock` (held by the running daemon;
-it names the control socket so `companion do` can hand it commands).
+map) and `daemon.lock` (held by the running daemon; it names the control
+socket so `companion do` can hand it commands). The ledgers' anchors stay in
+the machine's anchor folder ($COMPANION_STATE_DIR), where the command line
+looks for them too.
 """
 
 import fcntl
@@ -28,7 +30,9 @@ class Games:
     def __init__(self, folder: str | os.PathLike):
         self.folder = Path(folder)
         self.current = self.folder / CURRENT
-        self.state_dir = self.folder  # the anchors live with the games they guard
+        # the machine's anchor folder ($COMPANION_STATE_DIR, else the user's state folder), the very
+        # one `companion do` and `verify` use: a game written by either is recognised by both
+        self.state_dir = None
 
     def resume(self) -> Table | None:
         """The interrupted (or finished, not yet archived) game, or None if the box holds none."""
@@ -108,7 +112,7 @@ def read_holder(path: Path) -> dict:
 
 def daemon_holding(ledger_path: str | os.PathLike) -> dict | None:
     """{pid, socket} of the running daemon that owns this ledger file, or None if none does."""
-    ledger = Path(ledger_path)
+    ledger = Path(ledger_path).resolve()  # a symlink to the box's game is the box's game
     return folder_holder(ledger.parent) if ledger.name == CURRENT else None
 
 

@@ -13,9 +13,11 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion import messages
+from companion.editions import load_edition
 from companion.engine.actions import TABLE
 from companion.engine.command import parse_command
 from companion.errors import BadCommand, BadInput, CompanionError, RuleViolation, exit_code
@@ -24,7 +26,7 @@ from companion.hw.simreader import SimulatedReader
 from companion.view import event_lines, state_text
 
 from . import systemd
-from .cards import CardMap, Role, normal_uid, role_words
+from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import Config
 from .control import ControlServer
 from .games import DaemonLock, Games
@@ -35,6 +37,7 @@ log = logging.getLogger("companion.daemon")
 
 VERDICT_BOOKED = (2, 40)  # the Pi's answer after the reader's own beep: two short pips
 VERDICT_REFUSED = (3, 120)  # three longer ones: look at the screen
+ENROL_WAIT_S = 60.0  # an enrolment waits this long for its card, then lapses
 
 
 class Daemon:
@@ -52,7 +55,8 @@ class Daemon:
         self.sim: SimulatedReader | None = None
         self.link: ReaderLink | None = None
         self.control: ControlServer | None = None
-        self.enrolling: Role | None = None
+        self.enrolling: Role | None = None  # the role the next card tapped gets ...
+        self.enrolling_until = 0.0  # ... if it comes before this (time.monotonic)
         self.dice = -1
         self.shown = 0  # the last event the printer printed
         self.stopped = threading.Event()
@@ -77,7 +81,6 @@ class Daemon:
         self.owner = Owner(table).start()
         self._subscription = self.owner.subscribe(since=table.head_seq if table else 0)
         self._printer.start()
-        self.say("daemon_ready", folder=str(self.config.games_dir))
         if table is not None:
             self.owner.announce("game_resumed", seq=table.head_seq)
         if self.config["hardware"] == "simulated":
@@ -89,6 +92,7 @@ class Daemon:
                                retry=self.config["reader.retry_seconds"]).start()
         self.control = ControlServer(socket_path, self.handle).start()
         self._update_dice()
+        self.say("daemon_ready", folder=str(self.config.games_dir))
         interval = systemd.watchdog_interval()
         if interval:
             probe_limit = self.config["daemon.watchdog_probe_seconds"]
@@ -186,10 +190,20 @@ class Daemon:
         self.say("reader_" + state.state, **params)
 
     def _on_tap(self, uid: str) -> None:
-        self.owner.post(lambda: self._tap(uid))
+        self.owner.post(lambda: self._guarded(self._tap, uid))
 
     def _on_roll(self, dice: tuple[int, ...]) -> None:
-        self.owner.post(lambda: self._roll(dice))
+        self.owner.post(lambda: self._guarded(self._roll, dice))
+
+    def _guarded(self, work: Callable[[Any], None], value: Any) -> None:
+        """A tap or roll that fails in a way no rule foresaw is still answered: a line and a "no" buzz."""
+        try:
+            work(value)
+        except CompanionError as exc:
+            self._refuse("tap_failed", why=messages.render_error(exc, self.lang))
+        except OSError as exc:
+            log.error("a tap could not be handled: %s", exc)
+            self._refuse("tap_failed", why=exc.strerror or str(exc))
 
     def _refuse(self, code: str, **params: Any) -> None:
         self.say(code, **params)
@@ -201,7 +215,15 @@ class Daemon:
             self.link.beep(*VERDICT_BOOKED)
 
     def _tap(self, uid: str) -> None:
+        if self.enrolling is not None and time.monotonic() > self.enrolling_until:
+            self.enrolling = None
+            self.say("enrol_expired")
         if self.enrolling is not None:
+            held = self.cards.role(uid)
+            if held is not None and held.key() != self.enrolling.key():
+                # a card with a job keeps it (Anna ending her turn must not lose her card): forget it first
+                self._refuse("card_has_role", uid=uid, role=self._role_words(held, self.lang))
+                return
             wanted, self.enrolling = self.enrolling, None
             self._enrol(uid, wanted)
             return
@@ -238,8 +260,7 @@ class Daemon:
             self._booked()
 
     def _enrol(self, uid: str, role: Role) -> dict:
-        lost = self.cards.enrol(uid, role)
-        self.cards.save()
+        lost = self.cards.saved_or_undone(lambda: self.cards.enrol(uid, role))
         shown = self._role_words(role, self.lang)
         if lost:
             self.say("enrolled_replacing", uid=uid, role=shown, lost=lost)
@@ -264,6 +285,9 @@ class Daemon:
         except CompanionError as exc:
             return {"ok": False, "message": messages.render_error(exc, lang, self._edition()),
                     "exit": exit_code(exc), "refused": isinstance(exc, RuleViolation)}
+        except OSError as exc:  # the archive folder, the card map: a file the request needed
+            where = f"{exc.filename}: " if exc.filename else ""
+            return {"ok": False, "message": f"{where}{exc.strerror or exc}", "exit": 4, "refused": False}
         except (TypeError, ValueError, KeyError) as exc:  # a malformed request from a client
             return {"ok": False, "message": f"malformed request: {exc}", "exit": 4, "refused": False}
 
@@ -276,6 +300,12 @@ class Daemon:
         request_id = request.get("request_id")
         if request_id is not None and not isinstance(request_id, str):
             raise BadInput("request_id must be text")
+        game = request.get("game")
+        table = self.owner.table
+        if game is not None and (table is None or Path(_text(request, "game")).resolve() !=
+                                 Path(table.ledger.path).resolve()):
+            raise BadInput(f"this daemon holds {table.ledger.path if table else 'no game'}, not {game}: "
+                           "nothing was booked")
         event = self.owner.submit(actor, command, request_id, rng=random.SystemRandom())
         return self._event_answer(event, lang)
 
@@ -334,8 +364,12 @@ class Daemon:
                 raise RuleViolation("no_game_on_box")
             if table.state.phase != "over":
                 raise RuleViolation("game_not_over")
+            try:
+                path = self.games.archive(table)
+            except OSError:
+                self.owner.table = self.games.resume()  # the move failed: the game is still current
+                raise
             self.owner.table = None
-            path = self.games.archive(table)
             self.say("game_archived", path=str(path))
             self._update_dice()
             return {"path": str(path)}
@@ -362,6 +396,7 @@ class Daemon:
 
         def wait():
             self.enrolling = role
+            self.enrolling_until = time.monotonic() + ENROL_WAIT_S
             self.say("enrol_waiting", role=self._role_words(role, self.lang))
         self.owner.call(wait)
         return {"waiting": True, "message": messages.render("enrol_waiting",
@@ -374,8 +409,7 @@ class Daemon:
 
     def _op_forget(self, request: dict, lang: str) -> dict:
         def forget():
-            role = self.cards.forget(_text(request, "uid"))
-            self.cards.save()
+            role = self.cards.saved_or_undone(lambda: self.cards.forget(_text(request, "uid")))
             return {"kind": role.kind, "ref": role.ref}
         return self.owner.call(forget)
 
@@ -404,15 +438,16 @@ def _role(request: dict, edition) -> Role:
     kind = _text(request, "kind")
     ref = _text(request, "ref")
     if kind == "player":
-        return Role("player", ref)
+        role = Role("player", ref)
+        check_role(role)
+        return role
     name = request.get("edition") or (edition.id if edition is not None else "")
     if not isinstance(name, str) or not name:
         raise BadInput("a plot or deck card needs the edition it belongs to (no game is open to tell)")
-    if edition is not None and name == edition.id:
-        known = edition.plots if kind == "plot" else edition.cards
-        if ref not in known:
-            raise BadInput(f"{edition.name} has no {kind} {ref!r}")
-    return Role(kind, ref, name)
+    role = Role(kind, ref, name)
+    check_role(role)
+    check_ref(role, edition if edition is not None and edition.id == name else load_edition(name))
+    return role
 
 
 OPS: dict[str, Callable[[Daemon, dict, str], dict]] = {

@@ -91,6 +91,7 @@ class Subscription:
 @dataclass
 class _Job:
     work: Callable[[], Any]
+    posted: bool = False  # nobody waits for the result: an error is logged here or it would be lost
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
@@ -151,7 +152,7 @@ class Owner:
     def post(self, work: Callable[[], Any]) -> None:
         """Queue `work()` for the writer thread without waiting (the reader's thread must not block)."""
         if not self._stopping:
-            self._jobs.put(_Job(work))
+            self._jobs.put(_Job(work, posted=True))
 
     def submit(self, actor: str, line: Command | str, request_id: str | None = None,
                timeout: float | None = 30.0, rng: random.Random | None = None) -> Event:
@@ -253,6 +254,8 @@ class Owner:
                 job.result = job.work()
             except BaseException as exc:  # handed back to the caller, who reports it
                 job.error = exc
+                if job.posted:
+                    log.error("posted work failed: %r", exc, exc_info=exc)
             finally:
                 job.done.set()
         # requests that came after the stop are refused, never left waiting
