@@ -66,13 +66,22 @@ def cmd_run(args) -> int:
     return daemon.run_until_signal()
 
 
+def _folder(args) -> tuple[Path, dict | None]:
+    """The games folder the configuration names, and the daemon holding it (None: no daemon runs)."""
+    folder = _config(args).games_dir
+    return folder, folder_holder(folder)
+
+
 def cmd_game(args) -> int:
-    config = _config(args)
-    folder = config.games_dir
-    holder = folder_holder(folder)
+    folder, holder = _folder(args)
     lang = args.lang
     if args.action == "start":
-        options = dict(item.partition("=")[::2] for item in args.option or ())
+        options = {}
+        for item in args.option or ():
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise BadInput(f"--option takes KEY=VALUE, not {item!r}")
+            options[key] = value
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         request = {"op": "start", "edition": args.edition, "players": args.players, "seed": seed,
                    "options": options}
@@ -140,9 +149,7 @@ def _print_game_answer(action: str, answer: dict[str, Any], lang: str) -> None:
 
 
 def cmd_cards(args) -> int:
-    config = _config(args)
-    folder = config.games_dir
-    holder = folder_holder(folder)
+    folder, holder = _folder(args)
     lang = args.lang
     if args.action == "enrol":
         request: dict[str, Any] = {"op": "enrol", "kind": args.kind, "ref": args.ref}
