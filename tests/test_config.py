@@ -85,3 +85,10 @@ def test_a_control_socket_path_too_long_for_unix_is_named(tmp_path):
 
     with pytest.raises(BadInput, match="control.socket"):
         ControlServer(tmp_path / ("x" * 120) / "companion.sock", lambda request: {})
+
+
+def test_two_buttons_on_one_pin_are_refused(tmp_path):
+    with pytest.raises(ConfigError, match="buttons.ok and buttons.back are both GPIO 5"):
+        load_config(write(tmp_path, "[buttons]\nok = 5\nback = 5\n"))
+    with pytest.raises(ConfigError, match="whole number"):
+        load_config(write(tmp_path, "[buttons]\nok = 5.0\n"))

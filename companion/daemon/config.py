@@ -49,6 +49,15 @@ KEYS = (
             "/dev/serial/by-id/usb-MicroPython* (a by-id name survives replugging into another port)"),
     Key("reader", "retry_seconds", float, 0.5, "how often a missing or unplugged reader is looked for again",
         low=0.05, high=10.0),
+    Key("display", "driver", str, "ssd1306", "the OLED's controller (hardware = \"real\")", ("ssd1306", "sh1106")),
+    Key("display", "bus", str, "i2c", "how the OLED is wired: `i2c` (hardware/pins.md) or `spi`", ("i2c", "spi")),
+    Key("display", "i2c_address", int, 0x3C, "the OLED's I2C address (60 = 0x3C; some boards use 61 = 0x3D)",
+        low=0x03, high=0x77),
+    Key("display", "i2c_port", int, 1, "the I2C bus number (/dev/i2c-1 on a Pi)", low=0, high=20),
+    Key("buttons", "ok", int, 17, "GPIO number of the OK button (to GND, internal pull-up)", low=0, high=27),
+    Key("buttons", "back", int, 27, "GPIO number of the BACK button", low=0, high=27),
+    Key("buttons", "up", int, 22, "GPIO number of the UP (PREV) button", low=0, high=27),
+    Key("buttons", "down", int, 23, "GPIO number of the DOWN (NEXT) button", low=0, high=27),
     Key("control", "socket", str, "", "the socket `companion do` and the game commands reach the daemon "
         "through; empty: $RUNTIME_DIRECTORY/companion.sock (systemd's RuntimeDirectory), else "
         "<games_dir>/companion.sock"),
@@ -116,6 +125,11 @@ def validated(data: dict, source: str) -> dict:
                 values[f"{name}.{key}"] = _checked(known, f"{name}.{key}", inner, source)
         else:
             values[name] = _checked(known, name, value, source)
+    pins = [k.path for k in KEYS if k.section == "buttons"]
+    for i, a in enumerate(pins):
+        for b in pins[i + 1:]:
+            if values[a] == values[b]:
+                raise ConfigError(f"{source}: {a} and {b} are both GPIO {values[a]}: each button needs its own pin")
     return values
 
 
@@ -136,6 +150,8 @@ def _checked(known: dict, path: str, value: Any, source: str) -> Any:
         raise ConfigError(f"{source}: {path} must be {_kind_name(key.kind)}, not {value!r}")
     if key.choices and value not in key.choices:
         raise ConfigError(f"{source}: {path} = {value!r} is not one of {', '.join(map(repr, key.choices))}")
+    if key.kind is int and isinstance(value, float):
+        raise ConfigError(f"{source}: {path} must be a whole number, not {value!r}")
     if key.low is not None and not key.low <= value <= (key.high if key.high is not None else value):
         raise ConfigError(f"{source}: {path} = {value!r} is outside {key.low}..{key.high}")
     if key.kind is str and not value.isprintable():
