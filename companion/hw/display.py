@@ -1,0 +1,282 @@
+"""The OLED's drawing layer: plain frames (title, big digits, lines, footer) onto a 128x64 luma device.
+
+It knows nothing of games: the daemon hands it text already in the screen's
+language (hardware adapters never import the engine or the catalogues). One
+luma device interface covers the real SSD1306/SH1106 and the in-memory dummy,
+so tests draw exactly what the box would. A frame is pushed only when its
+pixels differ from the last one pushed: an I2C frame costs 23-93 ms
+(hardware/pins.md) and an unchanged screen should cost nothing.
+
+Fonts are DejaVu Sans from the OS (Debian/Raspberry Pi OS package
+fonts-dejavu-core): PIL's built-in font has no Cyrillic, so there is no
+silent fallback to it.
+"""
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from luma.core.device import dummy  # type: ignore[import-untyped]
+from luma.core.error import DeviceNotFoundError, DevicePermissionError, UnsupportedPlatform  # type: ignore[import-untyped]
+from luma.core.interface.serial import i2c, spi  # type: ignore[import-untyped]
+from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 128, 64
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF",
+             "/usr/share/fonts/dejavu-sans-fonts", "/usr/local/share/fonts")
+FONT_PACKAGE = "fonts-dejavu-core"
+TEXT_FONT, BIG_FONT = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
+TEXT_SIZE = 9    # glyphs span 11 rows (Ё's dots to щ's tail): a title and five lines fit in 64
+BIG_SIZE = 28    # its digits are 20 rows tall, readable across the table
+PITCH = 10       # line to line; only accents above capitals may meet the tail of the line above
+TITLE_ROWS = 11  # the title band, inverse or not; a dark row under it keeps a menu's light bands apart
+BIG_ROWS = 21    # a row above the digits and two below: title, big line and three lines fill 64 rows
+ELLIPSIS = "…"
+DRIVERS = {"ssd1306": ssd1306, "sh1106": sh1106}
+
+
+class DisplayMissing(OSError):
+    """The real OLED cannot be opened; the message names the part to check, in one line."""
+
+
+class FontMissing(OSError):
+    """No DejaVu Sans on this machine; the message names the package that brings it."""
+
+
+def open_device(kind: str = "dummy", *, driver: str = "ssd1306", bus: str = "i2c", address: int = 0x3C,
+                port: int = 1, spi_port: int = 0, spi_device: int = 0, rotate: int = 0) -> Any:
+    """A luma device: the in-memory dummy (kind "dummy") or the real OLED (kind "real")."""
+    if kind == "dummy":
+        return dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1")
+    if kind != "real":
+        raise ValueError(f"OLED: unknown kind {kind!r} (dummy or real)")
+    if driver not in DRIVERS:
+        raise ValueError(f"OLED: unknown driver {driver!r} (one of {', '.join(DRIVERS)})")
+    if bus == "i2c":
+        where = f"I2C bus {port} (/dev/i2c-{port})"
+        try:
+            serial = i2c(port=port, address=address)
+        except DeviceNotFoundError:
+            raise DisplayMissing(f"OLED: there is no {where} (is I2C enabled?)") from None
+        except DevicePermissionError:
+            raise DisplayMissing(f"OLED: no permission to use {where} "
+                                 "(is the daemon's user in the i2c group?)") from None
+        missing = f"OLED: no device answers at I2C address 0x{address:02X} on bus {port} " \
+                  "(is I2C enabled and the display wired?)"
+    elif bus == "spi":
+        where = f"SPI device /dev/spidev{spi_port}.{spi_device}"
+        try:
+            serial = spi(port=spi_port, device=spi_device)
+        except DeviceNotFoundError:
+            raise DisplayMissing(f"OLED: there is no {where} (is SPI enabled?)") from None
+        except (ImportError, UnsupportedPlatform, RuntimeError) as exc:
+            # spidev and the GPIO library (D/C and reset pins) are only there on a Pi
+            raise DisplayMissing(f"OLED: cannot drive {where} ({exc})") from None
+        missing = f"OLED: the {driver} on {where} does not take commands (is the display wired?)"
+    else:
+        raise ValueError(f"OLED: unknown bus {bus!r} (i2c or spi)")
+    try:
+        # the controller's set-up sequence is the first write: a silent bus fails here
+        return DRIVERS[driver](serial, width=WIDTH, height=HEIGHT, rotate=rotate)
+    except (DeviceNotFoundError, OSError):
+        serial.cleanup()
+        raise DisplayMissing(missing) from None
+
+
+@dataclass(frozen=True)
+class Fonts:
+    text: ImageFont.FreeTypeFont  # title, lines, footer
+    big: ImageFont.FreeTypeFont   # the big line (a balance)
+
+
+def load_fonts(dirs: Sequence[str | Path] = FONT_DIRS) -> Fonts:
+    """DejaVu Sans for text and DejaVu Sans Bold for digits, from the first folder holding both."""
+    for folder in map(Path, dirs):
+        text, big = folder / TEXT_FONT, folder / BIG_FONT
+        if text.is_file() and big.is_file():
+            # the basic layout draws the same pixels with or without libraqm on the machine
+            basic = ImageFont.Layout.BASIC
+            return Fonts(ImageFont.truetype(str(text), TEXT_SIZE, layout_engine=basic),
+                         ImageFont.truetype(str(big), BIG_SIZE, layout_engine=basic))
+    raise FontMissing(f"OLED: no {TEXT_FONT} and {BIG_FONT} in {', '.join(map(str, dirs))} "
+                      f"(install the package {FONT_PACKAGE})")
+
+
+@lru_cache(maxsize=1)
+def default_fonts() -> Fonts:
+    """The fonts from the OS, loaded once."""
+    return load_fonts()
+
+
+def has_glyphs(font: ImageFont.FreeTypeFont, text: str) -> list[str]:
+    """The characters of text the font cannot draw (each once, in order); empty when it draws them all.
+
+    A character the font lacks is drawn as its .notdef box, the same glyph an
+    unassigned code point gets, so a character whose mask matches that one is
+    missing (PIL does not expose the font's character map).
+    """
+    def mask(ch: str) -> tuple[Any, ...]:
+        m = font.getmask(ch)
+        return m.size, font.getbbox(ch), bytes(m)
+    tofu = mask("\U0010ffff")  # never assigned: always the .notdef glyph
+    return [ch for ch in dict.fromkeys(text) if mask(ch) == tofu]
+
+
+def ink(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int]:
+    """The first and past-the-last columns the text's pixels reach from the origin, as drawn without grey."""
+    mask, (left, _) = font.getmask2(text, mode="1")
+    box = mask.getbbox()
+    return (left + box[0], left + box[2]) if box else (0, 0)
+
+
+def ink_width(font: ImageFont.FreeTypeFont, text: str) -> int:
+    """How far right of the origin the text's pixels reach (0 for blank text)."""
+    return ink(font, text)[1]
+
+
+def centred(font: ImageFont.FreeTypeFont, text: str, width: int) -> int:
+    """Where to put the origin so the text's pixels sit in the middle of width."""
+    left, right = ink(font, text)
+    return (width - (right - left)) // 2 - left
+
+
+def shorten(font: ImageFont.FreeTypeFont, text: str, width: int) -> str:
+    """The text, or its longest head that fits in width pixels with "…" after it."""
+    if ink_width(font, text) <= width:
+        return text
+    for cut in range(len(text) - 1, 0, -1):
+        if unicodedata.combining(text[cut]):
+            continue  # a mark belongs with the letter before it
+        head = text[:cut].rstrip() + ELLIPSIS
+        if ink_width(font, head) <= width:
+            return head
+    return ELLIPSIS
+
+
+def wrap(text: str, font: ImageFont.FreeTypeFont | None = None, width: int = WIDTH) -> list[str]:
+    """The text broken at spaces into lines of at most width pixels (a longer word is shortened when drawn)."""
+    font = font or default_fonts().text
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and ink_width(font, f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One screenful, as plain text in the screen's language."""
+
+    title: str = ""
+    big: str = ""                 # centred in digits at least 20 px tall: a balance, a price
+    lines: tuple[str, ...] = ()   # left-aligned under the title and the big line; those past the bottom drop
+    inverse_title: bool = False   # light band, dark letters: menus
+    footer: str = ""              # centred on the last row: the ledger's head words, "reader offline"
+    selected: int = -1            # the line drawn inverse: a menu's choice
+
+
+def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[Image.Image, list[str]]:
+    """The frame's picture (mode "1") and the parts that were shortened or dropped to fit."""
+    width, height = size
+    image = Image.new("1", size)
+    draw = ImageDraw.Draw(image)
+    draw.fontmode = "1"  # on/off pixels: grey anti-aliasing would threshold unevenly
+    cut: list[str] = []
+
+    def fit(part: str, font: ImageFont.FreeTypeFont, text: str, room: int) -> str:
+        text = text.replace("\n", " ").replace("\t", " ")
+        short = shorten(font, text, room)
+        if short != text:
+            cut.append(part)
+        return short
+
+    top, bottom = 0, height - 1
+    if frame.title:
+        text = fit("title", fonts.text, frame.title, width - 2)
+        if frame.inverse_title:
+            draw.rectangle((0, 0, width - 1, TITLE_ROWS - 1), fill=1)
+        draw.text((centred(fonts.text, text, width), 0), text, font=fonts.text,
+                  fill=0 if frame.inverse_title else 1)
+        top = TITLE_ROWS + 1
+    if frame.big:
+        text = fit("big", fonts.big, frame.big, width)
+        # baseline placement keeps the digits on the same rows whatever the text
+        draw.text((centred(fonts.big, text, width), top + BIG_ROWS - 1), text, font=fonts.big,
+                  fill=1, anchor="ls")
+        top += BIG_ROWS
+    if frame.footer:
+        bottom = height - 1 - PITCH
+        text = fit("footer", fonts.text, frame.footer, width)
+        draw.text((centred(fonts.text, text, width), bottom), text, font=fonts.text, fill=1)
+    for number, line in enumerate(frame.lines):
+        y = top + number * PITCH
+        if y + PITCH > bottom:
+            cut.append(f"lines[{number}]")
+            continue
+        chosen = number == frame.selected
+        if chosen:
+            draw.rectangle((0, y, width - 1, y + PITCH), fill=1)
+        draw.text((1 if chosen else 0, y), fit(f"lines[{number}]", fonts.text, line, width - 2 if chosen else width),
+                  font=fonts.text, fill=0 if chosen else 1)
+    return image, cut
+
+
+def fits(frame: Frame, fonts: Fonts | None = None) -> list[str]:
+    """The parts of the frame ("title", "big", "lines[2]", "footer") that would be shortened or dropped."""
+    return render(frame, fonts or default_fonts())[1]
+
+
+class Screen:
+    """One OLED: draws frames, pushing pixels only when they change."""
+
+    def __init__(self, device: Any, fonts: Fonts | None = None):
+        self.device = device
+        self.fonts = fonts or default_fonts()
+        self.image: Image.Image | None = None  # the last picture pushed
+        self.draws = 0                          # pushes to the device
+        self.contrast: int | None = None
+
+    def show(self, frame: Frame) -> bool:
+        """Draw the frame; True when the device was written (its pixels changed).
+
+        A display that stops answering (a loose wire) raises DisplayMissing;
+        the picture counts as not drawn, so the next show tries it again.
+        """
+        image, _ = render(frame, self.fonts, self.device.size)
+        if self.image is not None and image.tobytes() == self.image.tobytes():
+            return False
+        try:
+            self.device.display(image)
+        except (DeviceNotFoundError, OSError) as exc:
+            raise DisplayMissing(f"OLED: the display stopped answering ({exc})") from None
+        self.image = image
+        self.draws += 1
+        return True
+
+    def dim(self, level: int) -> None:
+        """Set the contrast (0-255): the daemon lowers it step by step while idle, against burn-in."""
+        level = max(0, min(255, int(level)))
+        if level != self.contrast:
+            self.device.contrast(level)
+            self.contrast = level
+
+    def clear(self) -> None:
+        self.device.clear()
+        self.image = Image.new("1", self.device.size)
+        self.draws += 1
+
+    def close(self) -> None:
+        """Blank and switch off the display and free its bus."""
+        self.device.cleanup()
+
+    def __enter__(self) -> "Screen":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
