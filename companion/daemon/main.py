@@ -21,6 +21,7 @@ from companion.editions import load_edition
 from companion.engine.actions import TABLE
 from companion.engine.command import parse_command
 from companion.errors import BadCommand, BadInput, CompanionError, RuleViolation, exit_code
+from companion.hw.display import DisplayMissing, FontMissing, Screen, open_device
 from companion.hw.reader import BY_ID_PATTERN, LinkState, ReaderLink
 from companion.hw.simreader import SimulatedReader
 from companion.view import event_lines, state_text
@@ -31,6 +32,8 @@ from .config import Config
 from .control import ControlServer
 from .games import DaemonLock, Games
 from .owner import NoGame, Owner, Published
+from .panel import Panel
+from .screens import notice_frames
 from .taps import dice_needed, roll_meaning, tap_meaning
 
 log = logging.getLogger("companion.daemon")
@@ -62,6 +65,7 @@ class Daemon:
         self.stopped = threading.Event()
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
         self._watchdog: systemd.Watchdog | None = None
+        self.panel: Panel | None = None
 
     # ----- life ------------------------------------------------------------------------------
 
@@ -88,6 +92,7 @@ class Daemon:
             port = self.sim.path
         else:
             port = BY_ID_PATTERN if self.config["reader.port"] == "auto" else self.config["reader.port"]
+        self.panel = self._open_panel()
         self.link = ReaderLink(port, self._on_tap, self._on_roll, self._on_link_state,
                                retry=self.config["reader.retry_seconds"]).start()
         self.control = ControlServer(socket_path, self.handle).start()
@@ -112,6 +117,13 @@ class Daemon:
             self.link.stop()
         if self.sim is not None:
             self.sim.stop()
+        if self.panel is not None:
+            self.panel.stop()
+            try:  # the last word on the box's own screen, then the display is switched off
+                self.panel.screen.show(notice_frames(messages.render("daemon_stopped", {}, self.lang))[0])
+                self.panel.screen.close()
+            except OSError as exc:
+                log.warning("the OLED could not be closed: %s", exc)
         self.owner.stop()
         self.stopped.set()
         if self._printer.is_alive():
@@ -137,6 +149,19 @@ class Daemon:
                 signal.signal(sig, handler)
         self.stop()
         return 0
+
+    def _open_panel(self) -> Panel | None:
+        """The OLED (luma's dummy device with simulated hardware); a missing one is said, not simulated."""
+        real = self.config["hardware"] == "real"
+        try:
+            device = open_device("real" if real else "dummy", driver=self.config["display.driver"],
+                                 bus=self.config["display.bus"], address=self.config["display.i2c_address"],
+                                 port=self.config["display.i2c_port"])
+            screen = Screen(device)
+        except (DisplayMissing, FontMissing) as exc:
+            self.say("display_missing", info=str(exc))
+            return None
+        return Panel(screen, self.owner, self.lang).start()
 
     # ----- saying things --------------------------------------------------------------------------
 

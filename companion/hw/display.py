@@ -158,14 +158,21 @@ def shorten(font: ImageFont.FreeTypeFont, text: str, width: int) -> str:
 
 
 def wrap(text: str, font: ImageFont.FreeTypeFont | None = None, width: int = WIDTH) -> list[str]:
-    """The text broken at spaces into lines of at most width pixels (a longer word is shortened when drawn)."""
+    """The text broken at spaces into lines of at most width pixels; a word wider than a line (a
+    twenty-letter name) is broken between letters rather than cut."""
     font = font or default_fonts().text
     lines: list[str] = []
     for word in text.split(" "):
         if lines and ink_width(font, f"{lines[-1]} {word}") <= width:
             lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+            continue
+        while ink_width(font, word) > width:
+            cut = len(word) - 1
+            while cut > 1 and (ink_width(font, word[:cut]) > width or unicodedata.combining(word[cut])):
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
     return lines
 
 

@@ -1,0 +1,122 @@
+"""The OLED's thread: a receipt for every event, each notice the box says, else the idle carousel;
+the screen dims slowly when nothing happens (against burn-in) and wakes on the next event.
+
+It reads the owner's published items like any listener and only ever draws
+(companion/daemon/screens.py composes the frames); it never touches the game.
+"""
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+from companion import messages
+from companion.hw.display import Frame, Screen
+
+from .owner import Owner
+from .screens import IDLE_SECONDS, idle_frames, notice_frames, receipt_frames
+
+log = logging.getLogger("companion.panel")
+
+PAGE_SECONDS = 2.5  # each page of a receipt or notice stays this long (a new one cuts it short)
+DIM_AFTER_S = 120.0  # idle this long: start dimming
+DIM_STEPS = (192, 128, 64, 32)  # contrast levels, one a minute after DIM_AFTER_S
+FULL = 255
+
+
+class Panel:
+    """Draws on one Screen from the owner's published events and notices."""
+
+    def __init__(self, screen: Screen, owner: Owner, language: str, clock: Callable[[], float] = time.monotonic):
+        self.screen = screen
+        self.owner = owner
+        self.language = language
+        self.clock = clock
+        self.frame: Frame | None = None  # what is on the screen now
+        self._queue: deque[Frame] = deque()  # receipt and notice pages still to show
+        self._shown_at = 0.0
+        self._idle_index = 0
+        self._last_activity = clock()
+        self._contrast = FULL
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="companion-panel", daemon=True)
+
+    def start(self, thread: bool = True) -> "Panel":
+        """Listen from the current head on; thread=False: the caller calls step() (tests, a fake clock)."""
+        table = self.owner.table
+        self._sub = self.owner.subscribe(since=table.head_seq if table is not None else 0)
+        if thread:
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(2.0)
+        self._sub.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception:  # a drawing bug or a display that stopped answering never stops the game
+                log.exception("the OLED could not be drawn")
+                self._stop.wait(1.0)
+
+    def step(self, wait: float = 0.1) -> None:
+        """Take what was published (waiting up to `wait`), then draw what is due now."""
+        item = self._sub.get(timeout=wait)
+        now = self.clock()
+        if item is not None:
+            new = self._frames_for(item)
+            if new:
+                # a new event or tap always interrupts what is showing
+                self._queue.clear()
+                self._queue.extend(new)
+                self._shown_at = 0.0
+            self._wake(now)
+        if self._queue and now - self._shown_at >= PAGE_SECONDS:
+            self._draw(self._queue.popleft(), now)
+        elif not self._queue and now - self._shown_at >= (PAGE_SECONDS if self._idle_index == 0 else IDLE_SECONDS):
+            self._draw_idle(now)
+        self._dim(now)
+
+    def _frames_for(self, item) -> list[Frame]:
+        table = self.owner.table
+        if item.notice is not None:
+            edition = table.rules.edition if table is not None else None
+            return notice_frames(messages.render(item.notice.code, item.notice.params, self.language, edition))
+        if item.event is not None and table is not None:
+            return receipt_frames(table.rules, table.state, item.event, self.language)
+        return []
+
+    def _draw_idle(self, now: float) -> None:
+        table = self.owner.table
+        if table is None:
+            frames = notice_frames(messages.render("no_game_on_box", {}, self.language))
+        else:
+            frames = idle_frames(table.rules, table.state, self.language)
+        self._draw(frames[self._idle_index % len(frames)], now)
+        self._idle_index += 1
+
+    def _draw(self, frame: Frame, now: float) -> None:
+        self.screen.show(frame)
+        self.frame = frame
+        self._shown_at = now
+
+    def _wake(self, now: float) -> None:
+        self._last_activity = now
+        self._idle_index = 0
+        if self._contrast != FULL:
+            self._contrast = FULL
+            self.screen.dim(FULL)
+
+    def _dim(self, now: float) -> None:
+        idle = now - self._last_activity - DIM_AFTER_S
+        if idle < 0:
+            return
+        level = DIM_STEPS[min(int(idle // 60), len(DIM_STEPS) - 1)]
+        if level != self._contrast:
+            self._contrast = level
+            self.screen.dim(level)

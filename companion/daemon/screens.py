@@ -1,0 +1,87 @@
+"""What the OLED shows, as plain frames: the idle carousel of players, a receipt for every event, a
+notice; each in the screen's language, wrapped and paged so nothing is ever cut.
+
+Pure composition: a state or an event in, frames (companion/hw/display.Frame)
+out. The words come from the catalogues through companion/view.py, the same
+lines the terminal prints, so the screen never shows an id or a raw command.
+"""
+
+from companion import messages
+from companion.hw.display import Frame, fits, wrap
+from companion.messages import label, party
+from companion.view import event_lines, extra_text, pending_words, state_json
+
+IDLE_SECONDS = 1.5  # each page of the carousel stays this long: six players and two pages of the
+                    # table in 12 s, eight and two in 15 s
+THOUSANDS = " "  # a thin no-break space: "13 750", never "13,750" (which reads as a decimal in Russian)
+
+
+def money(amount: int) -> str:
+    """A sum as digits in groups of three: 13 750."""
+    sign = "-" if amount < 0 else ""
+    return sign + f"{abs(amount):,}".replace(",", THOUSANDS)
+
+
+def pages(title: str, texts: list[str], footer: str = "", big: str = "") -> list[Frame]:
+    """Frames holding every text, each wrapped to the width and as many lines a page as fit."""
+    lines = [line for text in texts for line in wrap(text)]
+    out: list[Frame] = []
+    while lines or not out:
+        take = len(lines)
+        while take > 1 and fits(Frame(title=title, big=big, lines=tuple(lines[:take]), footer=footer)):
+            take -= 1
+        out.append(Frame(title=title, big=big, lines=tuple(lines[:take]), footer=footer))
+        lines = lines[take:]
+    return out
+
+
+def waiting_words(rules, state, language: str) -> str:
+    """What the table waits for now, in words ("waiting for: Boris's roll"-like), or ""."""
+    if state.phase == "over":
+        return ""
+    if state.pending is not None:
+        who = f" — {state.pending.player}" if state.pending.player else ""
+        return f"{label('waiting', language)}: " \
+               f"{pending_words(state.pending.kind, language, rules.edition, state.pending.plot)}{who}"
+    return messages.render("turn", {"player": state.turn}, language, rules.edition)
+
+
+def idle_frames(rules, state, language: str) -> list[Frame]:
+    """The idle carousel: each player's balance in big digits (the turn's player marked), then the
+    table's boxes, the share price, the FORTUNE card in force and what the table waits for."""
+    data = state_json(rules, state)
+    frames = [player_frame(p["name"], p["cash"], p["name"] == state.turn and state.phase != "over")
+              for p in data["players"]]
+    texts = [f"{party(k, language)}: {money(v)}" for k, v in data["accounts"].items() if k != "bank"]
+    for key, value in sorted(state.extra.items()):
+        if key in ("price", "fortune", "jackpot"):  # the share price, the FORTUNE card in force
+            text = extra_text(rules, key, value, language)
+            if text:
+                texts.append(text)
+    wait = waiting_words(rules, state, language)
+    if wait:
+        texts.append(wait)
+    return frames + (pages("", texts) if texts else [])
+
+
+def player_frame(name: str, cash: int, on_turn: bool) -> Frame:
+    """A name over a balance; a name too long for the title line goes whole under the digits."""
+    title = ("▶ " if on_turn else "") + name
+    frame = Frame(title=title, big=money(cash))
+    if fits(frame):
+        frame = Frame(big=money(cash), lines=tuple(wrap(title)))
+    return frame
+
+
+def receipt_frames(rules, state, event, language: str) -> list[Frame]:
+    """Every line of an event in words, paged, ending with the current player's balance."""
+    texts = event_lines(rules, event, language) or ["—"]
+    who = state.turn if state.turn in state.players else ""
+    if who and state.phase != "over":
+        texts = [*texts, f"{who}: {money(state.balances.get(who, 0))}"]
+    return pages(f"#{event.seq}", texts)
+
+
+def notice_frames(text: str) -> list[Frame]:
+    """A line the box says (the reader went offline, a tap was refused), wrapped and paged."""
+    return pages("", [text])
