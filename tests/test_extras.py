@@ -16,15 +16,20 @@ runpy.run_module("pip", run_name="__main__")
 """
 
 
+# the wheel tags a Pi with Raspberry Pi OS 12 (glibc 2.36) accepts: pip does not widen an explicit
+# --platform to the older manylinux tags itself, and Pillow ships manylinux_2_28 wheels only
+PI_TAGS = [f"manylinux_2_{minor}_aarch64" for minor in (34, 28, 27, 17)] + ["manylinux2014_aarch64"]
+
+
 def test_the_pi_extra_resolves_to_wheels_for_a_64_bit_pi(tmp_path):
+    platforms = [arg for tag in PI_TAGS for arg in ("--platform", tag)]
     done = subprocess.run(
-        [sys.executable, "-c", PIP_AS_A_PI, "download", "--quiet", "--only-binary=:all:",
-         "--platform", "manylinux_2_34_aarch64", "--python-version", "3.11", "--dest", str(tmp_path),
-         f"{ROOT}[pi]"],
+        [sys.executable, "-c", PIP_AS_A_PI, "download", "--quiet", "--only-binary=:all:", *platforms,
+         "--python-version", "3.11", "--dest", str(tmp_path), f"{ROOT}[pi]"],
         capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     got = {p.name.split("-")[0].lower() for p in tmp_path.iterdir()}
-    assert {"gpiozero", "lgpio", "pyserial"} <= got, got
+    assert {"gpiozero", "lgpio", "pyserial", "luma_oled", "pillow"} <= got, got
     assert not any(name.startswith("rpi") for name in got), got
     lgpio = next(p.name for p in tmp_path.iterdir() if p.name.lower().startswith("lgpio"))
     assert "aarch64" in lgpio
