@@ -85,12 +85,7 @@ def warn(table, lang):
 def cmd_new(args):
     path = db_path(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
-    options = {}
-    for item in args.option or ():
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise CompanionError(OPTION_FORM[args.lang].format(item=item))
-        options[key] = value
+    options = option_pairs(args.option, args.lang)
     table = new_game(path, args.edition, args.players, seed, options)
     try:
         for line in event_lines(table.rules, table.game.events[0], args.lang):
@@ -99,6 +94,17 @@ def cmd_new(args):
         show_head(table, args)
     finally:
         table.close()
+
+
+def option_pairs(items, lang) -> dict[str, str]:
+    """`--option KEY=VALUE` words as {key: value}; one line in the language for a word without `=`."""
+    options = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise CompanionError(OPTION_FORM[lang].format(item=item))
+        options[key] = value
+    return options
 
 
 def actor_of(table, name, lang, where="--as") -> str:

@@ -76,12 +76,9 @@ def cmd_game(args) -> int:
     folder, holder = _folder(args)
     lang = args.lang
     if args.action == "start":
-        options = {}
-        for item in args.option or ():
-            key, sep, value = item.partition("=")
-            if not sep or not key:
-                raise BadInput(f"--option takes KEY=VALUE, not {item!r}")
-            options[key] = value
+        from companion.cli import option_pairs  # at call time: companion.cli imports this module
+
+        options = option_pairs(args.option, lang)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         request = {"op": "start", "edition": args.edition, "players": args.players, "seed": seed,
                    "options": options}
