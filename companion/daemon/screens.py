@@ -7,7 +7,7 @@ lines the terminal prints, so the screen never shows an id or a raw command.
 """
 
 from companion import messages
-from companion.hw.display import Frame, fits, wrap
+from companion.hw.display import Frame, fits, line_room, wrap
 from companion.messages import label, party
 from companion.view import event_lines, extra_text, pending_words, state_json
 
@@ -23,16 +23,12 @@ def money(amount: int) -> str:
 
 
 def pages(title: str, texts: list[str], footer: str = "", big: str = "") -> list[Frame]:
-    """Frames holding every text, each wrapped to the width and as many lines a page as fit."""
+    """Frames holding every text, each wrapped to the width and as many lines a page as the layout has
+    room for (wrap keeps every line within the width, so nothing needs drawing to be measured)."""
     lines = [line for text in texts for line in wrap(text)]
-    out: list[Frame] = []
-    while lines or not out:
-        take = len(lines)
-        while take > 1 and fits(Frame(title=title, big=big, lines=tuple(lines[:take]), footer=footer)):
-            take -= 1
-        out.append(Frame(title=title, big=big, lines=tuple(lines[:take]), footer=footer))
-        lines = lines[take:]
-    return out
+    room = max(1, line_room(bool(title), bool(big), bool(footer)))
+    return [Frame(title=title, big=big, lines=tuple(lines[i:i + room]), footer=footer)
+            for i in range(0, max(len(lines), 1), room)]
 
 
 def waiting_words(rules, state, language: str) -> str:

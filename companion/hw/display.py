@@ -188,6 +188,13 @@ class Frame:
     selected: int = -1            # the line drawn inverse: a menu's choice
 
 
+def line_room(title: bool = False, big: bool = False, footer: bool = False, height: int = HEIGHT) -> int:
+    """How many lines a frame with these parts has room for (the layout `render` draws)."""
+    top = (TITLE_ROWS + 1 if title else 0) + (BIG_ROWS if big else 0)
+    bottom = height - 1 - PITCH if footer else height - 1
+    return max(0, (bottom - top) // PITCH)
+
+
 def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[Image.Image, list[str]]:
     """The frame's picture (mode "1") and the parts that were shortened or dropped to fit."""
     width, height = size
@@ -221,9 +228,10 @@ def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) 
         bottom = height - 1 - PITCH
         text = fit("footer", fonts.text, frame.footer, width)
         draw.text((centred(fonts.text, text, width), bottom), text, font=fonts.text, fill=1)
+    room = line_room(bool(frame.title), bool(frame.big), bool(frame.footer), height)
     for number, line in enumerate(frame.lines):
         y = top + number * PITCH
-        if y + PITCH > bottom:
+        if number >= room:
             cut.append(f"lines[{number}]")
             continue
         chosen = number == frame.selected
