@@ -328,7 +328,8 @@ def cmd_check_edition(args):
 
 def cmd_demo(args):
     from companion.demo import run_demo
-    return run_demo(args.seed, args.lang, args.delay, args.edition, args.events, args.dir)
+    return run_demo(args.seed, args.lang, args.delay, args.edition, args.events, args.dir, args.bot, args.port,
+                    args.players)
 
 
 def cmd_bench(args):
@@ -508,8 +509,12 @@ def build_parser():
     p.add_argument("file")
     p.set_defaults(func=cmd_check_edition)
 
-    p = command("demo", help="the daemon on simulated hardware: a sample game played through the reader")
+    p = command("demo", help="the daemon on simulated hardware and the virtual table at http://127.0.0.1:8000/ "
+                             "(--bot: a sample game played through the reader instead)")
     p.add_argument("--dir", help="the games folder (default: a fresh temporary folder)")
+    p.add_argument("--bot", action="store_true", help="a seeded bot plays a game through the reader and exits")
+    p.add_argument("--port", type=int, default=8000, help="the virtual table's port (127.0.0.1)")
+    p.add_argument("--players", type=int, default=3, help="players in the game the demo starts")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--edition", default="elite")
     p.add_argument("--delay", type=float, default=0.0, help="seconds between events")

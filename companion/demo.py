@@ -1,13 +1,18 @@
-"""`make demo`: the whole daemon on simulated hardware, a sample game played through the reader.
+"""`make demo`: the whole daemon on simulated hardware, with the virtual table in the browser.
 
-The daemon starts as on the box (writer thread, control socket, reader link),
-with the real reader firmware behind a pty. A seeded bot decides each move
-(companion/autoplay.py) and makes it the way a person at the table would:
-ROLL on the reader for dice, the plot's card on the reader to buy it, a deck
-card on the reader to draw it, the player's own card to end the turn; what has
-no card (a bid, a trade, building) goes in through the control socket as the
-box's buttons will. The daemon prints every event it commits. At the end the
-ledger is reopened from disk and compared with the game in memory.
+The daemon starts as on the box (writer thread, control socket, reader link,
+OLED, buttons), with the real reader firmware behind a pty, gpiozero's mock
+pins for the buttons and luma's dummy OLED. Cards are enrolled for the seats,
+the plots and the deck cards, a game is started, and the virtual table
+(web/) serves the OLED, the buttons, ROLL and the cards at
+http://127.0.0.1:8000/ until Ctrl-C: a newcomer plays with no hardware.
+
+`--bot` plays instead: a seeded bot decides each move (companion/autoplay.py)
+and makes it the way a person at the table would: ROLL on the reader for dice,
+the plot's card to buy it, a deck card to draw it, the player's card and two
+OK presses to end the turn; what has no card (a bid, a trade, building) goes
+in through the control socket. At the end the ledger is reopened from disk and
+compared with the game in memory.
 """
 
 import random
@@ -22,6 +27,7 @@ from companion.daemon.cards import CardMap, Role
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.taps import dice_action
+from companion.daemon.virtual import VirtualTableService
 from companion.engine.command import Command, parse_command
 from companion.messages import cell_name, label
 from companion.table import open_game
@@ -48,6 +54,17 @@ class Hands:
         self.language = language
         self.uid = {role.key(): uid for uid, role in cards.items()}
         self.out = out
+        self.buttons = VirtualTableService(daemon)  # the mock pins, pressed as the page presses them
+
+    def end_turn(self, seat: int, player: str) -> bool:
+        """The player's card opens their menu ("End the turn" first), OK chooses, OK books."""
+        before = self.head()
+        self.tap(Role("player", str(seat)), label("demo_player_card", self.language, player=player))
+        for _ in range(2):
+            wait_for(lambda: self.daemon.console.stack != [], timeout=2)
+            self.out(f"        ({label('demo_ok', self.language)})")
+            self.buttons.press("ok", False)
+        return self.booked(before)
 
     def tap(self, role: Role, what: str) -> bool:
         sim = self.daemon.sim
@@ -55,7 +72,7 @@ class Hands:
         before = self.head()
         self.out(f"        ({what})")
         sim.place(self.uid[role.key()])
-        moved = self.booked(before)
+        moved = self.booked(before, timeout=5 if role.kind != "player" else 0.5)
         sim.remove()
         time.sleep(LIFT_S)
         return moved
@@ -68,16 +85,17 @@ class Hands:
         sim.press_roll()
         return self.booked(before)
 
-    def booked(self, before: int) -> bool:
+    def booked(self, before: int, timeout: float = 5) -> bool:
         """Wait until the move is booked and printed (False: the reader's move was refused or lost)."""
-        return wait_for(lambda: self.head() != before and self.daemon.shown >= self.head(), timeout=5)
+        return wait_for(lambda: self.head() != before and self.daemon.shown >= self.head(), timeout=timeout)
 
     def head(self) -> int:
         table = self.daemon.owner.table
         return table.head_seq if table is not None else 0
 
 
-def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=150, games_dir=None) -> int:
+def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=150, games_dir=None,
+             bot: bool = False, port: int = 8000, players: int = 3) -> int:
     folder = Path(games_dir or tempfile.mkdtemp(prefix="companion-demo-"))
 
     printing = threading.Lock()
@@ -90,7 +108,9 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
             time.sleep(delay)
 
     values = dict(defaults().values)
-    values.update({"games_dir": str(folder), "language": language})
+    values.update({"games_dir": str(folder), "language": language, "virtual_table.port": 0 if bot else port})
+    if not bot:
+        return serve(Config(values, "(demo)"), out, seed, edition, language, players)
     daemon = Daemon(Config(values, "(demo)"), out=out, sim_seed=seed)
     daemon.start()
     try:
@@ -122,6 +142,38 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
         f"{label('demo_head', language)}")
     reopened.close()
     return 0 if same else 1
+
+
+def serve(config: Config, out, seed: int, edition: str, language: str, players: int) -> int:
+    """The daemon and its virtual table, a game started and every card enrolled, until Ctrl-C."""
+    from companion.editions import load_edition
+
+    names = PLAYERS[:max(2, min(players, len(PLAYERS)))]
+    card_map = CardMap(config.games_dir / "cards.json", demo_cards(load_edition(edition)))
+    card_map.save()
+    daemon = Daemon(config, out=out, sim_seed=seed)
+    asked = threading.Event()
+    import signal
+
+    old = {sig: signal.signal(sig, lambda *_: asked.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        daemon.start()
+        if daemon.owner.table is None:
+            answer = daemon.handle({"op": "start", "edition": edition, "players": names, "seed": seed})
+            if not answer["ok"]:
+                out(answer["message"])
+                return 1
+        if daemon.virtual is None:
+            out(label("demo_no_page", language))
+            return 1
+        out(label("demo_serving", language, url=daemon.virtual.url))
+        while not asked.wait(0.5):
+            pass
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        daemon.stop()
+    return 0
 
 
 def play(daemon: Daemon, hands: Hands, seed: int, max_events: int) -> None:
@@ -160,6 +212,5 @@ def by_hand(table, hands: Hands, command: Command) -> bool:
         if deck:
             return hands.tap(Role("card", deck[0], edition.id), label("demo_deck_card", hands.language))
     if command.verb == "end" and not command.args:
-        seat = state.players.index(state.turn) + 1
-        return hands.tap(Role("player", str(seat)), label("demo_player_card", hands.language, player=state.turn))
+        return hands.end_turn(state.players.index(state.turn) + 1, state.turn)
     return False

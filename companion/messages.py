@@ -1063,6 +1063,9 @@ BOX = {
                          "try again, or stop the daemon",
         "daemon_ready": "The box is ready: games in {folder}",
         "daemon_stopped": "The bank is closed",
+        "buttons_missing": "The buttons cannot be read (no GPIO here: {info}); the cards still work",
+        "virtual_table_ready": "The virtual table: {url}",
+        "virtual_table_failed": "The virtual table could not start: {info}",
     },
     "ru": {
         "reader_searching": "Считыватель не найден ({info}): он подключён?",
@@ -1103,6 +1106,62 @@ BOX = {
                          "повторите или остановите демон",
         "daemon_ready": "Коробка готова: игры в {folder}",
         "daemon_stopped": "БАНК закрыт",
+        "buttons_missing": "Кнопки не читаются (здесь нет GPIO: {info}); карты работают",
+        "virtual_table_ready": "Виртуальный стол: {url}",
+        "virtual_table_failed": "Виртуальный стол не запустился: {info}",
+    },
+}
+
+
+# ----- the box's menus: buttons, cards and the OLED (companion/daemon/console.py, menus.py) -----
+MENU = {
+    "en": {
+        "menu_table": "Table", "menu_players": "Players…", "menu_undo": "Undo…", "menu_game": "Game…",
+        "menu_dice": "{what} (dice by hand)", "undone_event": "Undone: #{seq} {what}", "undo_reverses": "Reverses #{seq}: {what}", "menu_nothing": "Nothing to do now",
+        "menu_offer": "offer {number} ({player})", "menu_double": "with a double",
+        "what_amount": "amount", "what_die": "die {n}", "what_shares": "shares", "what_fee": "broker's fee",
+        "what_bet": "bet", "what_card": "card", "what_cell": "cell", "what_business": "business",
+        "what_player": "player", "what_item": "choice",
+        "menu_confirm": "Book this?", "menu_refused": "Not possible", "confirm_footer": "OK: yes   BACK: no",
+        "menu_transfer": "Pay: {payer} → {payee}",
+        "undo_nothing": "Nothing to undo", "undo_first": "First undoes {events}, which depend on it",
+        "undo_title": "Undo #{seq}? ({n}/{of})", "undo_footer": "OK: undo  ▲▼: other", "undo_footer_refused": "▲▼: other",
+        "menu_new_game": "New game", "menu_end_game": "End the game",
+        "end_game_warning": "Ends the game now and counts everyone's wealth; it cannot go on afterwards",
+        "menu_archive": "Archive the game", "menu_enrol": "Enrol a card…",
+        "menu_sound_off": "Sound off", "menu_sound_on": "Sound on",
+        "menu_phone": "Phone page", "phone_scan": "Scan for the phone page", "menu_head": "Ledger words",
+        "enrol_player": "Player {n}'s card", "enrol_plot": "A plot's card", "enrol_card": "A card of a deck",
+        "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} pays {amount}", "trade_propose": "Propose the trade",
+        "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
+        "new_start": "Start the game", "new_edition_title": "Which game?", "new_players_title": "How many players?",
+        "new_option_title": "Set the value", "sound_muted": "Sound off: the box's beeps are silent",
+        "sound_unmuted": "Sound on",
+    },
+    "ru": {
+        "menu_table": "Стол", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
+        "menu_dice": "{what} (свои кубики)", "undone_event": "Отменено: #{seq} {what}", "undo_reverses": "Отменяется #{seq}: {what}", "menu_nothing": "Сейчас делать нечего",
+        "menu_offer": "предложение {number} ({player})", "menu_double": "с дублем",
+        "what_amount": "сумма", "what_die": "кубик {n}", "what_shares": "акции", "what_fee": "маклеру",
+        "what_bet": "ставка", "what_card": "карточка", "what_cell": "клетка", "what_business": "предприятие",
+        "what_player": "игрок", "what_item": "выбор",
+        "menu_confirm": "Записать?", "menu_refused": "Нельзя", "confirm_footer": "OK — да   НАЗАД — нет",
+        "menu_transfer": "Платёж: {payer} → {payee}",
+        "undo_nothing": "Отменять нечего", "undo_first": "Сначала отменяются {events}: они от него зависят",
+        "undo_title": "Отменить #{seq}? ({n}/{of})", "undo_footer": "OK — отменить  ▲▼ — другое",
+        "undo_footer_refused": "▲▼ — другое",
+        "menu_new_game": "Новая игра", "menu_end_game": "Закончить игру",
+        "end_game_warning": "Игра заканчивается сейчас подсчётом состояния каждого игрока; продолжить её будет нельзя",
+        "menu_archive": "Убрать игру в архив", "menu_enrol": "Записать карту…",
+        "menu_sound_off": "Выключить звук", "menu_sound_on": "Включить звук",
+        "menu_phone": "Страница для телефонов", "phone_scan": "Наведите камеру телефона",
+        "menu_head": "Слова журнала",
+        "enrol_player": "Карта игрока {n}", "enrol_plot": "Карта участка", "enrol_card": "Карточка из колоды",
+        "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} доплачивает {amount}", "trade_propose": "Предложить сделку",
+        "trade_cash_title": "Доплата", "new_edition": "Игра: {edition}", "new_players": "Игроков: {n}",
+        "new_start": "Начать игру", "new_edition_title": "Какая игра?", "new_players_title": "Сколько игроков?",
+        "new_option_title": "Значение", "sound_muted": "Звук выключен: коробка не пищит",
+        "sound_unmuted": "Звук включён",
     },
 }
 
@@ -1110,6 +1169,8 @@ EN.update(EDGE["en"])
 RU.update(EDGE["ru"])
 EN.update(BOX["en"])
 RU.update(BOX["ru"])
+EN.update(MENU["en"])
+RU.update(MENU["ru"])
 
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
@@ -1251,7 +1312,9 @@ LABELS = {
            "identical": "identical state", "different": "DIFFERENT STATE",
            "demo_head": "(the words every screen can compare)", "usage": "usage",
            "demo_roll": "ROLL pressed", "demo_plot_card": "the {plot} card on the reader",
-           "demo_deck_card": "the card drawn, on the reader", "demo_player_card": "{player}'s card on the reader"},
+           "demo_deck_card": "the card drawn, on the reader", "demo_player_card": "{player}'s card on the reader",
+           "demo_ok": "OK pressed", "demo_serving": "The virtual table: open {url} in a browser (Ctrl-C stops the box)",
+           "demo_no_page": "The virtual table could not start (see the line above)"},
     "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание",
            "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
            "undone": "(отменено)", "head": "последнее событие", "ledger": "журнал",
@@ -1280,6 +1343,9 @@ LABELS = {
            "demo_head": "(слова, которые можно сверить на любом экране)",
            "demo_roll": "нажата кнопка БРОСОК", "demo_plot_card": "карточка участка «{plot}» на считывателе",
            "demo_deck_card": "вытянутая карта на считывателе", "demo_player_card": "карта игрока {player} на считывателе",
+           "demo_ok": "нажата кнопка OK",
+           "demo_serving": "Виртуальный стол: откройте {url} в браузере (Ctrl-C выключает коробку)",
+           "demo_no_page": "Виртуальный стол не запустился (см. строку выше)",
            "usage": "ошибка в командной строке"},
 }
 

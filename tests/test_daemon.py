@@ -19,7 +19,7 @@ ANNA, BORIS, STRANGER = "0A000001", "0A000002", "DEADBEEF"
 
 def config(tmp_path, **extra):
     values = dict(defaults().values)
-    values.update({"games_dir": str(tmp_path / "games"), **extra})
+    values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": 0, **extra})
     return Config(values, "(test)")
 
 
@@ -200,7 +200,7 @@ def test_started_as_systemd_would_ready_watchdog_and_a_clean_sigterm(tmp_path):
     SIGTERM: STOPPING, the ledger closed with every event, exit 0."""
     notify = NotifySocket(tmp_path / "notify")
     conf = tmp_path / "companion.toml"
-    conf.write_text(f'games_dir = "{tmp_path / "games"}"\n', encoding="utf-8")
+    conf.write_text(f'games_dir = "{tmp_path / "games"}"\n[virtual_table]\nport = 0\n', encoding="utf-8")
     env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "400000"}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config", str(conf)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -247,7 +247,7 @@ def test_game_status_and_cards_through_the_running_daemon_speak_words(tmp_path):
     from companion.daemon.config import load_config
 
     conf = tmp_path / "companion.toml"
-    conf.write_text(f'games_dir = "{tmp_path / "games"}"\nlanguage = "ru"\n', encoding="utf-8")
+    conf.write_text(f'games_dir = "{tmp_path / "games"}"\nlanguage = "ru"\n[virtual_table]\nport = 0\n', encoding="utf-8")
     daemon = Daemon(load_config(conf), out=lambda line: None).start()
     try:
         def cli(*words):

@@ -37,7 +37,7 @@ def settle(p, clock, seconds=0.0):
 def test_an_event_shows_its_receipt_then_the_carousel_returns(panel):
     p, owner, clock = panel
     settle(p, clock)
-    assert p.frame.big == "2 000"  # idle: Anna's balance
+    assert p.frame.big == "2\u202f000"  # idle: Anna's balance
     owner.submit("table", "roll 3 4")
     settle(p, clock)
     assert p.frame.title == "#2" and any("выпало 3 и 4" in line for line in p.frame.lines)

@@ -9,7 +9,7 @@ from companion.autoplay import next_command
 from companion.daemon.screens import IDLE_SECONDS, idle_frames, money, notice_frames, player_frame, receipt_frames
 from companion.editions import shipped
 from companion.engine.core import MAX_NAME
-from companion.hw.display import fits
+from companion.hw.display import fits, wrap
 from companion.messages import BOX
 from companion.table import new_game
 
@@ -18,7 +18,11 @@ LONG = {"en": ["Maximilianus" + "W" * (MAX_NAME - 12), "Bartholomew-Jones", "Wil
 
 
 def test_money_is_grouped_by_thousands():
-    assert (money(13750), money(200), money(-1250), money(1000000)) == ("13 750", "200", "-1 250", "1 000 000")
+    shown = (money(13750), money(200), money(-1250), money(1000000))
+    # a thin no-break space: wrapping never separates 13 from 750
+    assert shown == ("13\u202f750", "200", "-1\u202f250", "1\u202f000\u202f000")
+    assert wrap("Anna pays " + money(13750)) and all("\u202f" not in line or "13\u202f750" in line
+                                                     for line in wrap("x " * 60 + money(13750)))
 
 
 @pytest.mark.parametrize("edition", sorted(shipped()))
@@ -48,7 +52,7 @@ def test_the_idle_carousel_shows_each_balance_whose_turn_and_the_table():
     """Six players and the table's page come round within 12 s."""
     table = new_game(":memory:", "elite", ["Anna", "Boris", "Vera", "Gleb", "Dana", "Egor"], 1)
     frames = idle_frames(table.rules, table.state, "ru")
-    assert (frames[0].title, frames[0].big) == ("▶ Anna", "2 000")
+    assert (frames[0].title, frames[0].big) == ("▶ Anna", money(2000))
     assert [f.title for f in frames[1:6]] == ["Boris", "Vera", "Gleb", "Dana", "Egor"]
     table_page = " ".join(frames[6].lines)
     assert "курс акций: 100" in table_page and "Ход: Anna" in table_page
@@ -57,7 +61,7 @@ def test_the_idle_carousel_shows_each_balance_whose_turn_and_the_table():
 
 def test_a_name_too_long_for_the_title_goes_whole_under_the_digits():
     frame = player_frame("Ш" * MAX_NAME, 13750, True)
-    assert frame.big == "13 750" and "".join(frame.lines).replace(" ", "") == "▶" + "Ш" * MAX_NAME and fits(frame) == []
+    assert frame.big == money(13750) and "".join(frame.lines).replace(" ", "") == "▶" + "Ш" * MAX_NAME and fits(frame) == []
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])

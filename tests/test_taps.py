@@ -3,7 +3,7 @@ import random
 
 from companion.autoplay import next_command
 from companion.daemon.cards import Role
-from companion.daemon.taps import dice_needed, roll_meaning, tap_meaning
+from companion.daemon.taps import dice_needed, end_meaning, roll_meaning, tap_meaning
 from companion.engine.command import Command
 from companion.messages import render
 from companion.table import new_game
@@ -43,15 +43,32 @@ def test_the_plot_card_of_the_plot_on_offer_buys_it_for_the_player_deciding(tmp_
     assert shown == f"{table.rules.edition.plots[other].names['en']}: this card does nothing now"
 
 
-def test_a_players_card_ends_their_turn_only_when_they_may(tmp_path, monkeypatch):
+def test_a_players_card_opens_that_players_menu_whatever_the_moment(tmp_path, monkeypatch):
     table = elite(tmp_path, monkeypatch)
     anna, boris = Role("player", "1"), Role("player", "2")
-    assert tap_meaning(table.rules, table.state, anna).refusal == "nothing_for_player"  # roll first
+    assert tap_meaning(table.rules, table.state, anna).menu_for == "Anna"
     table.submit("roll 3 4")
+    assert tap_meaning(table.rules, table.state, boris).menu_for == "Boris"
+    assert tap_meaning(table.rules, table.state, boris).command is None  # a card alone books nothing
+
+
+def test_roll_ends_the_turn_of_a_player_who_has_moved_and_only_then(tmp_path, monkeypatch):
+    table = elite(tmp_path, monkeypatch)
+    assert end_meaning(table.rules, table.state) is None  # Anna has not rolled yet
+    table.submit("roll 3 4")
+    assert end_meaning(table.rules, table.state) is None  # the plot on offer is decided first
     table.submit("buy")
-    meaning = tap_meaning(table.rules, table.state, anna)
-    assert (meaning.actor, meaning.command) == ("Anna", Command("end"))
-    assert tap_meaning(table.rules, table.state, boris).refusal == "nothing_for_player"
+    meaning = end_meaning(table.rules, table.state)
+    assert meaning is not None and (meaning.actor, meaning.command) == ("Anna", Command("end"))
+
+
+def test_with_the_tables_own_dice_a_plot_card_says_where_the_token_landed_after_a_confirmation(tmp_path,
+                                                                                                 monkeypatch):
+    """Rulebooks: the token moves by the throw; a table throwing its own dice reports the landing."""
+    table = elite(tmp_path, monkeypatch)
+    cell = table.rules.legal(table.state, verbs=("land",))[0].args[0].words[0]
+    meaning = tap_meaning(table.rules, table.state, Role("plot", cell, "elite"))
+    assert meaning.confirm and (meaning.actor, meaning.command) == ("table", Command("land", (cell,)))
 
 
 def test_cards_of_another_box_or_an_empty_seat_are_refused_with_the_reason(tmp_path, monkeypatch):

@@ -136,12 +136,17 @@ EDGE_SAMPLES = {
     "ours": ["1"], "uid": ["04A1B2C3", "04AABBCCDD1122"], "role": ["player 2", "игрок 2"],
     "lost": ["0A0B0C0D"], "seat": [5], "why": ["balances do not sum to zero"], "socket": ["/run/companion/companion.sock"],
     "pid": [4242],
+    # the box's menus (messages.MENU): names, words the console has put in the language, numbers
+    "payer": [NAME_RU], "payee": [NAME_EN], "a": [NAME_RU], "b": [NAME_EN], "n": [2, 8], "of": [12],
+    "events": ["#14, #15"], "url": ["http://127.0.0.1:8000/"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "expectation",
               # the box's: a card's UID, a device or firmware version, a bug's own words, and a role
               # the daemon has already put in the screen's language
-              "info", "uid", "lost", "socket", "why", "role")
+              "info", "uid", "lost", "socket", "why", "role",
+              # the box's menus: a list of event numbers, an address
+              "events", "url")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",

@@ -61,6 +61,11 @@ KEYS = (
     Key("control", "socket", str, "", "the socket `companion do` and the game commands reach the daemon "
         "through; empty: $RUNTIME_DIRECTORY/companion.sock (systemd's RuntimeDirectory), else "
         "<games_dir>/companion.sock"),
+    Key("virtual_table", "host", str, "127.0.0.1", "where the virtual table (the OLED, the buttons, ROLL and the "
+        "cards in a browser; simulated hardware only) listens; loopback unless you mean to show it to the network"),
+    Key("virtual_table", "port", int, 8000, "the virtual table's port; 0: no virtual table", low=0, high=65535),
+    Key("phone", "url", str, "", "the phone page's address the OLED shows as a QR code; empty: "
+        "http://<this machine's name>.local:8080/"),
     Key("daemon", "watchdog_probe_seconds", float, 2.0, "how long the writer thread may take to answer the "
         "watchdog's liveness probe before systemd is no longer told all is well", low=0.1, high=60.0),
 )

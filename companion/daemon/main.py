@@ -10,17 +10,20 @@ the transaction in hand, closes the ledger and exits 0 ("The bank is closed").
 import logging
 import random
 import signal
+import socket
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion import messages
-from companion.editions import load_edition
+from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
-from companion.engine.command import parse_command
+from companion.engine.command import Command, parse_command
 from companion.errors import BadCommand, BadInput, CompanionError, RuleViolation, exit_code
+from companion.hw import buttons as box_buttons
 from companion.hw.display import DisplayMissing, FontMissing, Screen, open_device
 from companion.hw.reader import BY_ID_PATTERN, LinkState, ReaderLink
 from companion.hw.simreader import SimulatedReader
@@ -29,12 +32,13 @@ from companion.view import event_lines, state_text
 from . import systemd
 from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import Config
+from .console import Console
 from .control import ControlServer
 from .games import DaemonLock, Games
 from .owner import NoGame, Owner, Published
 from .panel import Panel
 from .screens import notice_frames
-from .taps import dice_needed, roll_meaning, tap_meaning
+from .taps import Meaning, dice_needed, end_meaning, roll_meaning, tap_meaning
 
 log = logging.getLogger("companion.daemon")
 
@@ -66,6 +70,12 @@ class Daemon:
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
         self._watchdog: systemd.Watchdog | None = None
         self.panel: Panel | None = None
+        self.muted = False  # the box's beeps (the menu's "Sound off"); the reader's own read click stays
+        self.console = Console(self.owner, self)
+        self.buttons: box_buttons.Buttons | None = None
+        self.pin_factory: Any = None  # gpiozero's MockFactory with simulated hardware (the virtual table's)
+        self.virtual: Any = None  # the virtual table's web server (simulated hardware only)
+        self._rules_cache: dict[str, Any] = {}
 
     # ----- life ------------------------------------------------------------------------------
 
@@ -83,6 +93,7 @@ class Daemon:
         socket_path = self.config.socket_path
         table = self.games.resume()
         self.owner = Owner(table).start()
+        self.console = Console(self.owner, self, on_change=self._console_changed)
         self._subscription = self.owner.subscribe(since=table.head_seq if table else 0)
         self._printer.start()
         if table is not None:
@@ -93,10 +104,14 @@ class Daemon:
         else:
             port = BY_ID_PATTERN if self.config["reader.port"] == "auto" else self.config["reader.port"]
         self.panel = self._open_panel()
+        self.buttons = self._open_buttons()
         self.link = ReaderLink(port, self._on_tap, self._on_roll, self._on_link_state,
                                retry=self.config["reader.retry_seconds"]).start()
         self.control = ControlServer(socket_path, self.handle).start()
         self._update_dice()
+        self.owner.post(self.console.sync)
+        if self.sim is not None and self.config["virtual_table.port"]:
+            self.virtual = self._serve_virtual_table()
         self.say("daemon_ready", folder=str(self.config.games_dir))
         interval = systemd.watchdog_interval()
         if interval:
@@ -111,8 +126,12 @@ class Daemon:
         systemd.notify("STOPPING=1")
         if self._watchdog is not None:
             self._watchdog.stop()
+        if self.virtual is not None:
+            self.virtual.stop()
         if self.control is not None:
             self.control.stop()
+        if self.buttons is not None:
+            self.buttons.close()
         if self.link is not None:
             self.link.stop()
         if self.sim is not None:
@@ -161,7 +180,39 @@ class Daemon:
         except (DisplayMissing, FontMissing) as exc:
             self.say("display_missing", info=str(exc))
             return None
-        return Panel(screen, self.owner, self.lang).start()
+        return Panel(screen, self.owner, self.lang, console=self.console).start()
+
+    def _open_buttons(self) -> box_buttons.Buttons | None:
+        """The four buttons: GPIO pins from the config, or gpiozero's mock pins with simulated hardware."""
+        pins = {name: self.config[f"buttons.{name}"] for name in ("ok", "back", "up", "down")}
+        if self.config["hardware"] == "simulated":
+            buttons, self.pin_factory = box_buttons.mock(self._on_press, pins)
+            return buttons
+        try:
+            with warnings.catch_warnings():  # gpiozero warns of each pin library it tries; the line below says it
+                warnings.simplefilter("ignore")
+                return box_buttons.Buttons(self._on_press, pins)
+        except Exception as exc:  # no GPIO here (gpiozero finds no pin library): the cards still work
+            self.say("buttons_missing", info=" ".join(str(exc).split()))
+            return None
+
+    def _serve_virtual_table(self) -> Any:
+        """The virtual table (web/): the OLED, the buttons, ROLL and the cards in a browser."""
+        from web.app import create_app
+        from web.serve import VirtualTableServer
+
+        from .virtual import VirtualTableService
+
+        service = VirtualTableService(self)
+        server = VirtualTableServer(create_app(service), host=self.config["virtual_table.host"],
+                                    port=self.config["virtual_table.port"])
+        try:
+            server.start()
+        except OSError as exc:
+            self.say("virtual_table_failed", info=" ".join(str(exc).split()))
+            return None
+        self.say("virtual_table_ready", url=server.url)
+        return server
 
     # ----- saying things --------------------------------------------------------------------------
 
@@ -198,6 +249,11 @@ class Daemon:
             self.out(state_text(table.rules, table.state, self.lang))
         self.shown = event.seq
         self._update_dice()
+        self.owner.post(self.console.sync)  # menus built before this event are closed
+
+    def _console_changed(self) -> None:
+        if self.panel is not None:
+            self.panel.poke()
 
     def _update_dice(self) -> None:
         table = self.owner.table
@@ -232,12 +288,27 @@ class Daemon:
 
     def _refuse(self, code: str, **params: Any) -> None:
         self.say(code, **params)
-        if self.link is not None:
+        if self.link is not None and not self.muted:
             self.link.beep(*VERDICT_REFUSED)
 
     def _booked(self) -> None:
-        if self.link is not None:
+        if self.link is not None and not self.muted:
             self.link.beep(*VERDICT_BOOKED)
+
+    # ----- the buttons (called on the buttons' thread: hand everything to the writer) ---------------
+
+    def _on_press(self, press: box_buttons.Press) -> None:
+        self.owner.post(lambda: self._guarded(self._press, press))
+
+    def _press(self, press: box_buttons.Press) -> None:
+        # a choice that came up by itself (the plot on offer) is seen before a press can take it: a short
+        # press while a receipt still covers it only puts the receipt away
+        if not press.long and self.panel is not None and self.console.came_by_itself() and self.panel.dismiss():
+            self.console.refresh()
+            return
+        if self.panel is not None:
+            self.panel.dismiss()
+        self.console.press(press.name, press.long)
 
     def _tap(self, uid: str) -> None:
         if self.enrolling is not None and time.monotonic() > self.enrolling_until:
@@ -261,19 +332,38 @@ class Daemon:
             self._refuse("no_game_open")
             return
         meaning = tap_meaning(table.rules, table.state, role)
-        self._book(meaning)
+        if self.panel is not None:
+            self.panel.dismiss()  # a tap always interrupts a receipt
+        if meaning.menu_for:  # a player's card: their menu (or a payment to them from the open one)
+            self._booked()
+            self.console.player_card(meaning.menu_for)
+        elif meaning.confirm and meaning.command is not None:  # a landing told by a plot card: shown, then OK books it
+            self._booked()
+            self.console.sync()
+            self.console.confirm(meaning.actor, meaning.command)
+            self.console.refresh()
+        else:
+            self._book(meaning)
 
     def _roll(self, dice: tuple[int, ...]) -> None:
         table = self.owner.table
         if table is None:
             self._refuse("no_game_open")
             return
-        self._book(roll_meaning(table.rules, table.state, dice))
+        meaning = roll_meaning(table.rules, table.state, dice)
+        end = end_meaning(table.rules, table.state) if meaning.command is None else None
+        if end is not None:  # the next ROLL confirms the turn that was: it ends, then the next player rolls
+            if not self._book(end):
+                return
+            table = self.owner.table
+            assert table is not None
+            meaning = roll_meaning(table.rules, table.state, dice)
+        self._book(meaning)
 
-    def _book(self, meaning) -> None:
+    def _book(self, meaning: Meaning) -> bool:
         if meaning.command is None:
             self._refuse(meaning.refusal, **meaning.params)
-            return
+            return False
         try:
             self.owner.apply(meaning.actor, meaning.command)
         except RuleViolation as exc:
@@ -283,6 +373,67 @@ class Daemon:
             self._refuse("halted", why=messages.render_error(exc, self.lang))
         else:
             self._booked()
+            return True
+        return False
+
+    # ----- what the console asks (companion/daemon/console.py Desk; on the writer thread) --------------
+
+    def book(self, actor: str, command: Command) -> bool:
+        return self._book(Meaning(actor, command))
+
+    def undo_chain(self, order: tuple[int, ...]) -> None:
+        """Undo these events in this order (newest first), stopping at the first refusal."""
+        for seq in order:
+            if not self._book(Meaning(TABLE, Command("undo", (str(seq),)))):
+                return
+
+    def new_game(self, edition: str, players: list[str], options: dict) -> None:
+        try:
+            self._start_game(edition, players, random.SystemRandom().randrange(2**32), options, self.lang)
+        except CompanionError as exc:
+            self._refuse("tap_failed", why=messages.render_error(exc, self.lang))
+        else:
+            self._booked()
+
+    def end_game(self) -> None:
+        self._book(Meaning(TABLE, Command("end_game")))
+
+    def archive_game(self) -> None:
+        try:
+            self._archive_game()
+        except (CompanionError, OSError) as exc:
+            why = messages.render_error(exc, self.lang) if isinstance(exc, CompanionError) else str(exc)
+            self._refuse("tap_failed", why=why)
+
+    def enrol_wait(self, kind: str, ref: str) -> None:
+        table = self.owner.table
+        role = Role(kind, ref) if kind == "player" else Role(kind, ref, table.rules.edition.id if table else "")
+        self.enrolling = role
+        self.enrolling_until = time.monotonic() + ENROL_WAIT_S
+        self.say("enrol_waiting", role=self._role_words(role, self.lang))
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
+        self.say("sound_muted" if muted else "sound_unmuted")
+
+    def phone_url(self) -> str:
+        return self.config["phone.url"] or f"http://{socket.gethostname()}.local:8080/"
+
+    def head_words(self) -> str:
+        table = self.owner.table
+        return table.head_words(self.lang) if table is not None else ""
+
+    def editions(self) -> list[tuple[str, str]]:
+        out = []
+        for name in shipped():
+            edition = self.edition_rules(name).edition
+            out.append((name, edition.names.get(self.lang, edition.name)))
+        return out
+
+    def edition_rules(self, edition: str) -> Any:
+        if edition not in self._rules_cache:
+            self._rules_cache[edition] = rules_for(load_edition(edition))
+        return self._rules_cache[edition]
 
     def _enrol(self, uid: str, role: Role) -> dict:
         lost = self.cards.saved_or_undone(lambda: self.cards.enrol(uid, role))
@@ -363,18 +514,20 @@ class Daemon:
         if not isinstance(options, dict):
             raise BadInput("options must be an object")
 
-        def start():
-            if self.owner.table is not None:
-                raise RuleViolation("game_on_box")
-            table = self.games.start(edition, players, seed, options)
-            self.owner.table = table
-            names = ", ".join(players)
-            self.say("game_started", edition=table.rules.edition.names.get(lang, table.rules.edition.name),
-                     players=names)
-            self._update_dice()
-            return {"path": table.ledger.path, "seed": seed,
-                    "lines": event_lines(table.rules, table.game.events[0], lang)}
-        return self.owner.call(start)
+        return self.owner.call(lambda: self._start_game(edition, players, seed, options, lang))
+
+    def _start_game(self, edition: str, players: list[str], seed: int, options: dict, lang: str) -> dict:
+        if self.owner.table is not None:
+            raise RuleViolation("game_on_box")
+        table = self.games.start(edition, players, seed, options)
+        self.owner.table = table
+        names = ", ".join(players)
+        self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),
+                 players=names)
+        self._update_dice()
+        self.console.sync()
+        return {"path": table.ledger.path, "seed": seed,
+                "lines": event_lines(table.rules, table.game.events[0], lang)}
 
     def _op_end(self, request: dict, lang: str) -> dict:
         if self.owner.table is None:
@@ -383,22 +536,24 @@ class Daemon:
         return self._event_answer(event, lang)
 
     def _op_archive(self, request: dict, lang: str) -> dict:
-        def archive():
-            table = self.owner.table
-            if table is None:
-                raise RuleViolation("no_game_on_box")
-            if table.state.phase != "over":
-                raise RuleViolation("game_not_over")
-            try:
-                path = self.games.archive(table)
-            except OSError:
-                self.owner.table = self.games.resume()  # the move failed: the game is still current
-                raise
-            self.owner.table = None
-            self.say("game_archived", path=str(path))
-            self._update_dice()
-            return {"path": str(path)}
-        return self.owner.call(archive)
+        return self.owner.call(self._archive_game)
+
+    def _archive_game(self) -> dict:
+        table = self.owner.table
+        if table is None:
+            raise RuleViolation("no_game_on_box")
+        if table.state.phase != "over":
+            raise RuleViolation("game_not_over")
+        try:
+            path = self.games.archive(table)
+        except OSError:
+            self.owner.table = self.games.resume()  # the move failed: the game is still current
+            raise
+        self.owner.table = None
+        self.say("game_archived", path=str(path))
+        self._update_dice()
+        self.console.sync()
+        return {"path": str(path)}
 
     def _op_status(self, request: dict, lang: str) -> dict:
         table = self.owner.table

@@ -1,5 +1,6 @@
-"""The OLED's thread: a receipt for every event, each notice the box says, else the idle carousel;
-the screen dims slowly when nothing happens (against burn-in) and wakes on the next event.
+"""The OLED's thread: a receipt for every event, each notice the box says, else the console's
+screen (a menu, a choice the table waits for), else the idle carousel; the screen dims slowly when
+nothing happens (against burn-in) and wakes on the next event or press.
 
 It reads the owner's published items like any listener and only ever draws
 (companion/daemon/screens.py composes the frames); it never touches the game.
@@ -10,6 +11,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from companion import messages
 from companion.hw.display import Frame, Screen
@@ -28,11 +30,18 @@ FULL = 255
 class Panel:
     """Draws on one Screen from the owner's published events and notices."""
 
-    def __init__(self, screen: Screen, owner: Owner, language: str, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, screen: Screen, owner: Owner, language: str, clock: Callable[[], float] = time.monotonic,
+                 console: Any = None):
         self.screen = screen
         self.owner = owner
         self.language = language
         self.clock = clock
+        self.console = console  # its .frame (None: nothing to choose) and .version, set on the writer thread
+        self._console_version = -1
+        self._showing = False  # a receipt or notice page is on the screen now
+        self._lock = threading.Lock()  # the pages queue and _showing: dismiss() comes from the writer thread
+        self._poked = threading.Event()
+        self.on_draw: Callable[[], None] = lambda: None  # the virtual table's wake-up
         self.frame: Frame | None = None  # what is on the screen now
         self._queue: deque[Frame] = deque()  # receipt and notice pages still to show
         self._shown_at = 0.0
@@ -64,21 +73,53 @@ class Panel:
                 log.exception("the OLED could not be drawn")
                 self._stop.wait(1.0)
 
+    def poke(self) -> None:
+        """The console's screen changed (any thread): draw it at the next step."""
+        self._poked.set()
+
+    def dismiss(self) -> bool:
+        """Put away the receipt or notice showing (any thread); True if there was one."""
+        with self._lock:
+            showing = self._showing or bool(self._queue)
+            self._queue.clear()
+            self._showing = False
+        if showing:
+            self._poked.set()
+        return showing
+
     def step(self, wait: float = 0.1) -> None:
         """Take what was published (waiting up to `wait`), then draw what is due now."""
-        item = self._sub.get(timeout=wait)
+        item = self._sub.get(timeout=0 if self._poked.is_set() else wait)
         now = self.clock()
+        new = self._frames_for(item) if item is not None else []
         if item is not None:
-            new = self._frames_for(item)
+            self._wake(now)
+        poked = self._poked.is_set()
+        self._poked.clear()
+        chosen = self.console.frame if self.console is not None else None
+        with self._lock:
             if new:
                 # a new event or tap always interrupts what is showing
                 self._queue.clear()
                 self._queue.extend(new)
                 self._shown_at = 0.0
-            self._wake(now)
-        if self._queue and now - self._shown_at >= PAGE_SECONDS:
-            self._draw(self._queue.popleft(), now)
-        elif not self._queue and now - self._shown_at >= (PAGE_SECONDS if self._idle_index == 0 else IDLE_SECONDS):
+            page = self._queue.popleft() if self._queue and now - self._shown_at >= PAGE_SECONDS else None
+            if page is not None:
+                self._showing = True
+            waiting = page is None and (bool(self._queue) or (self._showing and now - self._shown_at < PAGE_SECONDS))
+        if page is not None:
+            self._draw(page, now)
+        elif waiting:
+            pass  # the page showing keeps its time
+        elif chosen is not None:
+            self._showing = False
+            if poked or self._console_version != self.console.version or self.frame is not chosen:
+                self._console_version = self.console.version
+                self._wake(now)
+                self._draw(chosen, now)
+        elif now - self._shown_at >= (PAGE_SECONDS if self._idle_index == 0 else IDLE_SECONDS) or \
+                (self._showing and now - self._shown_at >= PAGE_SECONDS) or poked:
+            self._showing = False
             self._draw_idle(now)
         self._dim(now)
 
@@ -88,7 +129,7 @@ class Panel:
             edition = table.rules.edition if table is not None else None
             return notice_frames(messages.render(item.notice.code, item.notice.params, self.language, edition))
         if item.event is not None and table is not None:
-            return receipt_frames(table.rules, table.state, item.event, self.language)
+            return receipt_frames(table.rules, table.state, item.event, self.language, table.game)
         return []
 
     def _draw_idle(self, now: float) -> None:
@@ -101,7 +142,8 @@ class Panel:
         self._idle_index += 1
 
     def _draw(self, frame: Frame, now: float) -> None:
-        self.screen.show(frame)
+        if self.screen.show(frame):
+            self.on_draw()
         self.frame = frame
         self._shown_at = now
 

@@ -13,7 +13,7 @@ from companion.view import event_lines, extra_text, pending_words, state_json
 
 IDLE_SECONDS = 1.5  # each page of the carousel stays this long: six players and two pages of the
                     # table in 12 s, eight and two in 15 s
-THOUSANDS = " "  # a thin no-break space: "13 750", never "13,750" (which reads as a decimal in Russian)
+THOUSANDS = "\u202f"  # a thin no-break space: "13 750", never "13,750" (which reads as a decimal in Russian)
 
 
 def money(amount: int) -> str:
@@ -69,9 +69,20 @@ def player_frame(name: str, cash: int, on_turn: bool) -> Frame:
     return frame
 
 
-def receipt_frames(rules, state, event, language: str) -> list[Frame]:
+def event_words(rules, game, event, language: str, code: str = "undone_event") -> list[str]:
+    """An event's lines; an undo names what it reverses by that event's own first line ("Undone: #3
+    Anna pays Boris 550"), never by its stored command."""
+    lines = event_lines(rules, event, language)
+    if event.reverses is None or game is None or not event.notes or event.notes[0].code != "undone":
+        return lines
+    original = event_lines(rules, game.events[event.reverses - 1], language)
+    what = original[0] if original else ""
+    return [messages.render(code, {"seq": event.reverses, "what": what}, language), *lines[1:]]
+
+
+def receipt_frames(rules, state, event, language: str, game=None) -> list[Frame]:
     """Every line of an event in words, paged, ending with the current player's balance."""
-    texts = event_lines(rules, event, language) or ["—"]
+    texts = event_words(rules, game, event, language) or ["—"]
     who = state.turn if state.turn in state.players else ""
     if who and state.phase != "over":
         texts = [*texts, f"{who}: {money(state.balances.get(who, 0))}"]

@@ -7,9 +7,13 @@ command line could not. Its answers are plain values; the daemon submits them.
 
 - a CHANCE/FORTUNE card: `draw <card>` (naming the physical card is the table's);
 - a plot card while its owner-to-be decides: `buy` by the player deciding;
-- a player's card when that player may end their turn: `end` ("I am done");
+- a plot card while the turn's player is to move (a table throwing its own
+  dice): `land <plot>`, shown for a confirmation first;
+- a player's card: that player's menu on the OLED (the console's business);
 - ROLL: the one dice command legal now that needs only dice (`roll`, Elite's
-  `exchange` and `auction_roll`), as its party, with the reader's dice.
+  `exchange` and `auction_roll`), as its party, with the reader's dice; when
+  the turn's player has moved and nothing is pending, ROLL first ends their
+  turn (end_meaning): the next roll confirms what the last one settled.
 """
 
 from dataclasses import dataclass, field
@@ -19,7 +23,7 @@ from companion.engine.command import Command
 
 from .cards import Role
 
-TAP_VERBS = ("end", "buy", "draw")  # all a card can stand for (the reader asks the rules about these alone)
+TAP_VERBS = ("buy", "draw", "land")  # all a card can stand for (the reader asks the rules about these alone)
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,8 @@ class Meaning:
     command: Command | None = None
     refusal: str = ""
     params: dict = field(default_factory=dict)
+    menu_for: str = ""  # a player's card: open this player's menu
+    confirm: bool = False  # shown for a confirmation before it is booked (a landing told by a card)
 
 
 def refused(code: str, **params) -> Meaning:
@@ -65,6 +71,16 @@ def roll_meaning(rules, state, dice: tuple[int, ...]) -> Meaning:
     return Meaning(action.party, command)
 
 
+def end_meaning(rules, state) -> Meaning | None:
+    """The turn's end, when ROLL may end it first: the player has moved and nothing is pending."""
+    if state.phase == "over":
+        return None
+    for action in rules.legal(state, verbs=("end",)):
+        if action.party == state.turn and not action.args:
+            return Meaning(state.turn, Command("end"))
+    return None
+
+
 def tap_meaning(rules, state, role: Role) -> Meaning:
     edition = rules.edition
     if role.kind != "player" and role.edition != edition.id:
@@ -76,17 +92,16 @@ def tap_meaning(rules, state, role: Role) -> Meaning:
         seat = int(role.ref)
         if seat > len(state.players):
             return refused("no_such_seat", seat=seat, count=len(state.players))
-        name = state.players[seat - 1]
-        for action in legal:
-            if action.verb == "end" and action.party in (name, TABLE) and not action.args and state.turn == name:
-                return Meaning(name, Command("end"))
-        return refused("nothing_for_player", player=name)
+        return Meaning(menu_for=state.players[seat - 1])
     if role.kind == "plot":
         pending = state.pending
         if pending is not None and getattr(pending, "plot", None) == role.ref:
             for action in legal:
                 if action.verb == "buy" and not action.args:
                     return Meaning(action.party, Command("buy"))
+        landing = Command("land", (role.ref,))
+        if any(a.matches(landing) for a in legal):
+            return Meaning(TABLE, landing, confirm=True)
         return refused("nothing_for_plot", plot=role.ref)
     command = Command("draw", (role.ref,))
     if any(a.matches(command) for a in legal):

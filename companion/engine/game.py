@@ -6,6 +6,7 @@ postings without N; otherwise it is refused naming the first event that
 depends on N (docs/undo.md). The ledger therefore never changes a row.
 """
 
+import copy
 from dataclasses import dataclass
 
 from companion.engine.actions import TABLE, issued
@@ -91,6 +92,18 @@ class Game:
 
     def apply(self, line: Command | str, actor: str = TABLE) -> Event:
         return self.accept(self.propose(line, actor))
+
+    def fork(self) -> "Game":
+        """A copy whose accepts leave this game alone: the box previews a chain of undos on it.
+
+        States are never changed in place (apply returns new ones), so sharing them is safe;
+        only the lists and maps that accept changes are copied.
+        """
+        other = copy.copy(self)
+        other.events = list(self.events)
+        other.after = dict(self.after)
+        other.reversed = set(self.reversed)
+        return other
 
     # ----- undo ------------------------------------------------------------------------
 

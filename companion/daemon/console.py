@@ -1,0 +1,676 @@
+"""The box's buttons and the cards' menus: a stack of screens (lists, number pickers, a trade,
+a confirmation, the undo browser) driven by presses and taps, each choice a legal action.
+
+Everything here runs on the writer thread (the daemon posts presses and taps to
+it), so a menu is always built from the state the next command will meet. The
+OLED's thread only reads `frame` (a finished Frame) and `version`.
+
+Buttons: UP/DOWN move (held: a page, or ten steps of a number), OK chooses,
+BACK goes back; a long BACK anywhere opens the undo browser. From the idle
+screen OK opens the table's menu. When the table waits for a decision (a plot
+on offer, an auction, a debt) its choices come up by themselves. A player's card
+opens that player's menu (their balance on top); a second player's card while
+it is open starts a payment from the first to the second. Nothing is booked
+without a confirmation screen showing the event's own lines (menus.preview).
+The box's buttons act as the table (the banker, present at the box); a menu
+opened by a player's card acts as that player.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from companion import messages
+from companion.engine.actions import TABLE, Action, OneOf, Span
+from companion.engine.command import Command
+from companion.hw.display import Frame, line_room, wrap
+
+from . import menus
+from .menus import words
+from .screens import money, waiting_words
+
+NAMES = {  # a new game's players until the phone page names them (docs/box.md)
+    "en": ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ilya"),
+    "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "Зоя", "Илья"),
+}
+BIG_STEPS = 10  # a held UP/DOWN moves a number this many steps
+
+
+class Desk(Protocol):
+    """What the console asks of the daemon (all on the writer thread)."""
+
+    lang: str
+    muted: bool
+
+    def book(self, actor: str, command: Command) -> bool: ...
+    def undo_chain(self, order: tuple[int, ...]) -> None: ...
+    def new_game(self, edition: str, players: list[str], options: dict) -> None: ...
+    def end_game(self) -> None: ...
+    def archive_game(self) -> None: ...
+    def enrol_wait(self, kind: str, ref: str) -> None: ...
+    def set_muted(self, muted: bool) -> None: ...
+    def phone_url(self) -> str: ...
+    def head_words(self) -> str: ...
+    def editions(self) -> list[tuple[str, str]]: ...
+    def edition_rules(self, edition: str) -> Any: ...
+
+
+class View:
+    """One screen of the stack."""
+
+    def frame(self) -> Frame:
+        raise NotImplementedError
+
+    def press(self, console: "Console", name: str, long: bool) -> None:
+        raise NotImplementedError
+
+
+@dataclass
+class Item:
+    text: str
+    choose: Callable[[], None]
+
+
+@dataclass
+class ListView(View):
+    title: str
+    items: list[Item]
+    index: int = 0
+    footer: str = ""
+    by_itself: bool = False  # the table's waiting choices, opened by the game rather than a press
+
+    def frame(self) -> Frame:
+        room = max(1, line_room(True, False, bool(self.footer)))
+        if not self.items:
+            return Frame(title=self.title, lines=(), inverse_title=True, footer=self.footer)
+        # the chosen line is shown whole (wrapped), the others as far as they fit
+        chosen = wrap(self.items[self.index].text)
+        start = max(0, min(self.index - room // 2, len(self.items) - room))
+        lines: list[str] = []
+        selected = -1
+        for i in range(start, len(self.items)):
+            if len(lines) >= room:
+                break
+            if i == self.index:
+                selected = len(lines)
+                lines.extend(chosen[:1] + ["  " + part for part in chosen[1:]])
+            else:
+                lines.append(self.items[i].text)
+        if selected >= room:  # the chosen line's tail pushed it down: start the window at it
+            lines, selected = lines[selected:], 0
+        return Frame(title=self.title, lines=tuple(lines[:room]), inverse_title=True, selected=selected,
+                     footer=self.footer)
+
+    def press(self, console: "Console", name: str, long: bool) -> None:
+        if name in ("up", "down") and self.items:
+            step = (line_room(True) if long else 1) * (1 if name == "down" else -1)
+            self.index = (self.index + step) % len(self.items) if not long else \
+                max(0, min(len(self.items) - 1, self.index + step))
+        elif name == "ok" and self.items:
+            self.items[self.index].choose()
+        elif name == "back":
+            console.pop(self)
+
+
+@dataclass
+class NumberView(View):
+    title: str
+    span: Span
+    done: Callable[[int], None]
+    value: int = 0
+    step: int = 1
+
+    def __post_init__(self) -> None:
+        self.value = self.value if self.span.low <= self.value <= self.span.high else self.span.low
+        self.step = menus.step_for(self.span)
+
+    def frame(self) -> Frame:
+        hint = f"▲▼ ±{money(self.step)}"
+        if self.span.high - self.span.low > self.step:
+            hint += f" · ⏺ ±{money(self.step * BIG_STEPS)}"
+        return Frame(title=self.title, big=money(self.value), inverse_title=True,
+                     lines=(f"{money(self.span.low)} … {money(self.span.high)}", hint))
+
+    def press(self, console: "Console", name: str, long: bool) -> None:
+        if name in ("up", "down"):
+            delta = self.step * (BIG_STEPS if long else 1) * (1 if name == "up" else -1)
+            value = self.value + delta
+            if self.step > 1 and not long:
+                value = (value // self.step) * self.step if delta > 0 else -((-value) // self.step) * self.step
+            self.value = max(self.span.low, min(self.span.high, value))
+        elif name == "ok":
+            self.done(self.value)
+        elif name == "back":
+            console.pop(self)
+
+
+@dataclass
+class TextView(View):
+    """Lines to read (a confirmation, the ledger's words, a QR code): UP/DOWN scroll, OK acts."""
+
+    title: str
+    lines: list[str]
+    ok: Callable[[], None] | None = None
+    footer: str = ""
+    qr: str = ""
+    top: int = 0
+
+    def frame(self) -> Frame:
+        wrapped = [part for line in self.lines for part in wrap(line)]
+        room = max(1, line_room(True, False, bool(self.footer)))
+        self.top = max(0, min(self.top, max(0, len(wrapped) - room)))
+        more = len(wrapped) > room
+        title = self.title + (f" {self.top // room + 1}/{(len(wrapped) + room - 1) // room}" if more else "")
+        frame = Frame(title=title, lines=tuple(wrapped[self.top:self.top + room]), inverse_title=True,
+                      footer=self.footer)
+        if self.qr:
+            frame = replace(frame, qr=self.qr)  # the QR code beside the lines
+        return frame
+
+    def press(self, console: "Console", name: str, long: bool) -> None:
+        room = max(1, line_room(True, False, bool(self.footer)))
+        if name == "down":
+            self.top += room
+        elif name == "up":
+            self.top = max(0, self.top - room)
+        elif name == "ok":
+            if self.ok is not None:
+                self.ok()
+            else:
+                console.pop(self)
+        elif name == "back":
+            console.pop(self)
+
+
+@dataclass
+class UndoView(View):
+    """The recent events, newest first; each shown as exactly what its undo would reverse."""
+
+    console: "Console"
+    events: list[int]
+    index: int = 0
+    top: int = 0
+    plans: dict = field(default_factory=dict)
+
+    def plan(self) -> menus.UndoPlan:
+        seq = self.events[self.index]
+        if seq not in self.plans:
+            self.plans[seq] = menus.undo_plan(self.console.table, seq, self.console.lang)
+        return self.plans[seq]
+
+    def frame(self) -> Frame:
+        lang = self.console.lang
+        if not self.events:
+            return Frame(title=words("menu_undo", lang), lines=tuple(wrap(words("undo_nothing", lang))),
+                         inverse_title=True)
+        plan = self.plan()
+        table = self.console.table
+        texts: list[str] = []
+        if plan.refused:
+            texts += [menus.event_summary(table, plan.target, lang), plan.refused]
+        else:
+            earlier = [s for s in plan.order if s != plan.target]
+            if earlier:
+                texts.append(words("undo_first", lang, events=", ".join(f"#{s}" for s in earlier)))
+            texts += list(plan.lines)  # each undo's own lines: what is reversed, what to put back
+        lines = [part for text in texts for part in wrap(text)]
+        room = line_room(True, False, True)
+        self.top = max(0, min(self.top, max(0, len(lines) - room)))
+        title = words("undo_title", lang, seq=plan.target, n=self.index + 1, of=len(self.events))
+        footer = words("undo_footer", lang) if not plan.refused else words("undo_footer_refused", lang)
+        return Frame(title=title, lines=tuple(lines[self.top:self.top + room]), inverse_title=True, footer=footer)
+
+    def press(self, console: "Console", name: str, long: bool) -> None:
+        if name == "back":
+            console.pop(self)
+        elif not self.events:
+            if name == "ok":
+                console.pop(self)
+        elif name in ("up", "down") and long:  # a held arrow reads the rest of a long undo
+            self.top += line_room(True, False, True) * (1 if name == "down" else -1)
+            self.top = max(0, self.top)
+        elif name == "down":
+            self.index, self.top = min(len(self.events) - 1, self.index + 1), 0
+        elif name == "up":
+            self.index, self.top = max(0, self.index - 1), 0
+        elif name == "ok":
+            plan = self.plan()
+            if not plan.refused:
+                console.close()
+                console.desk.undo_chain(plan.order)
+
+
+class Console:
+    """The stack of screens, the presses and taps that move it, and the frame it shows now."""
+
+    def __init__(self, owner: Any, desk: Desk, on_change: Callable[[], None] = lambda: None):
+        self.owner = owner
+        self.desk = desk
+        self.on_change = on_change
+        self.stack: list[View] = []
+        self.frame: Frame | None = None  # what the OLED shows for the console now (None: the idle screens)
+        self.version = 0
+        self._built_for = -1  # the head the waiting view was built for
+        self._waiting_hidden = -1  # BACK on the waiting view hides it until the next event
+
+    # ----- the state it reads ---------------------------------------------------------------------
+
+    @property
+    def table(self) -> Any:
+        return self.owner.table
+
+    @property
+    def lang(self) -> str:
+        return self.desk.lang
+
+    # ----- the stack -------------------------------------------------------------------------------
+
+    def push(self, view: View) -> None:
+        self.stack.append(view)
+
+    def pop(self, view: View | None = None) -> None:
+        if self.stack and (view is None or self.stack[-1] is view):
+            self.stack.pop()
+            if not self.stack and self.table is not None:
+                self._waiting_hidden = self.table.head_seq
+
+    def close(self) -> None:
+        self.stack.clear()
+
+    def came_by_itself(self) -> bool:
+        """Whether the screen under a receipt opened without a press or tap (the waiting choices)."""
+        self.sync()
+        return bool(self.stack) and getattr(self.stack[-1], "by_itself", False)
+
+    # ----- input (writer thread) -------------------------------------------------------------------
+
+    def press(self, name: str, long: bool = False) -> None:
+        """A button: the top screen's, or from the idle screens OK opens the table's menu and a long
+        BACK the undo browser (from anywhere)."""
+        self.sync()
+        if name == "back" and long:
+            self.close()
+            self.push(self.undo_view())
+        elif self.stack:
+            self.stack[-1].press(self, name, long)
+        elif name == "ok":
+            self.push(self.table_menu())
+        self.refresh()
+
+    def player_card(self, player: str) -> None:
+        """A player's card: their menu, or, when another player's menu is open, a payment to them."""
+        self.sync()
+        top = self.stack[-1] if self.stack else None
+        payer = getattr(top, "player", None)
+        if payer and payer != player and self._pay(payer, player):
+            pass
+        else:
+            self.close()
+            self.push(self.player_menu(player))
+        self.refresh()
+
+    def sync(self) -> None:
+        """After an event: menus built on the old state are closed (a confirmation stays stale no
+        longer than the event that changed it); the waiting choices come up by themselves."""
+        table = self.table
+        head = table.head_seq if table is not None else -1
+        if head != self._built_for:
+            self._built_for = head
+            self.close()
+        self.refresh()
+
+    def refresh(self) -> None:
+        frame = self._current()
+        if frame != self.frame:
+            self.frame = frame
+            self.version += 1
+            self.on_change()
+
+    def _current(self) -> Frame | None:
+        if self.stack:
+            return self.stack[-1].frame()
+        table = self.table
+        if table is None or table.head_seq == self._waiting_hidden:
+            return None
+        view = self.waiting_view()
+        if view is None:
+            return None
+        self.push(view)
+        return view.frame()
+
+    # ----- booking ---------------------------------------------------------------------------------
+
+    def confirm(self, actor: str, command: Command) -> None:
+        """The confirmation screen: the event's own lines; OK books it."""
+        preview = menus.preview(self.table, actor, command, self.lang)
+        if preview.refused:
+            self.push(TextView(words("menu_refused", self.lang), [preview.refused]))
+            return
+        lines = list(preview.lines) or [menus.verb_words(command.verb, self.lang)]
+
+        def book() -> None:
+            self.close()
+            self.desk.book(actor, command)
+
+        self.push(TextView(words("menu_confirm", self.lang), lines, book, footer=words("confirm_footer", self.lang)))
+
+    def _book_now(self, actor: str, command: Command) -> None:
+        self.close()
+        self.desk.book(actor, command)
+
+    def fill(self, actor: str, action: Action, chosen: tuple[str, ...] = ()) -> None:
+        """Choose the action's free values one by one, then confirm the command."""
+        lang = self.lang
+        table = self.table
+        i = len(chosen)
+        title = menus.verb_words(action.verb, lang)
+        if i == len(action.args):
+            self.confirm(actor, Command(action.verb, chosen))
+            return
+        slot = action.args[i]
+        if isinstance(slot, str):
+            self.fill(actor, action, chosen + (slot,))
+        elif isinstance(slot, Span):
+            if slot.low == slot.high:
+                self.fill(actor, action, chosen + (str(slot.low),))
+                return
+            self.push(NumberView(f"{title}: {menus.slot_title(action, i, lang)}", slot,
+                                 lambda v: self.fill(actor, action, chosen + (str(v),))))
+        elif isinstance(slot, OneOf):
+            options = menus.choices(table.rules, table.state, action, i, lang)
+            if len(options) == 1:
+                self.fill(actor, action, chosen + (options[0][1],))
+                return
+            self.push(ListView(f"{title}: {menus.slot_title(action, i, lang)}",
+                               [Item(text, self._then(actor, action, chosen + (w,))) for text, w in options]))
+        else:  # a trade's terms
+            self.push(self.trade_view(actor, action, chosen))
+
+    def _then(self, actor: str, action: Action, chosen: tuple[str, ...]) -> Callable[[], None]:
+        return lambda: self.fill(actor, action, chosen)
+
+    def group_item(self, actor: str, group: menus.Group, party: bool = True, at_once: bool = False) -> Item:
+        """A menu line for a group of actions. at_once: a choice the table waits for with nothing left to
+        choose (buy, decline) is booked by its one press; the receipt says what was done, undo reverses it."""
+        table = self.table
+        text = group.text(table.rules, table.state, self.lang, party)
+        if len(group.actions) == 1:
+            fixed = group.actions[0].fixed()
+            if at_once and fixed is not None:
+                return Item(text, lambda: self._book_now(actor, fixed))
+            return Item(text, lambda: self.fill(actor, group.actions[0]))
+
+        def choose() -> None:
+            items = [Item(menus.action_words(table.rules, table.state, a, self.lang, party=False),
+                          self._then(actor, a, ())) for a in group.actions]
+            self.push(ListView(text.rstrip("…"), items))
+        return Item(text, choose)
+
+    # ----- the menus -------------------------------------------------------------------------------
+
+    def waiting_view(self) -> ListView | None:
+        table = self.table
+        actions = menus.waiting_actions(table.rules, table.state)
+        if not actions:
+            return None
+        items = [self.group_item(TABLE, g, at_once=True) for g in menus.groups(actions)]
+        title = waiting_words(table.rules, table.state, self.lang) or words("menu_table", self.lang)
+        return ListView(title, items, by_itself=True)
+
+    def table_menu(self) -> ListView:
+        lang = self.lang
+        table = self.table
+        items: list[Item] = []
+        if table is not None and table.state.phase != "over":
+            state, rules = table.state, table.rules
+            items += [self.group_item(TABLE, g) for g in menus.groups(menus.waiting_actions(rules, state))]
+            legal = rules.legal(state)
+            dice = [a for a in legal if a.verb in rules.DICE_VERBS and a.args
+                    and all(isinstance(s, Span) and s.what == "die" for s in a.args)]
+            for action in dice:  # the table's own dice, typed in with the buttons
+                items.append(Item(menus.party_prefix(action) + words("menu_dice", lang,
+                                                                     what=menus.verb_words(action.verb, lang)),
+                                  self._then(TABLE, action, ())))
+            lands = [a for a in legal if a.verb == "land"]
+            if lands:
+                items.append(self.group_item(TABLE, menus.Group("land", TABLE, tuple(lands))))
+            items.append(Item(words("menu_players", lang), self._players))
+        items.append(Item(words("menu_undo", lang), lambda: self.push(self.undo_view())))
+        items.append(Item(words("menu_game", lang), lambda: self.push(self.game_menu())))
+        title = table.rules.edition.names.get(lang, table.rules.edition.name) if table is not None else \
+            words("menu_table", lang)
+        return ListView(title, items)
+
+    def _players(self) -> None:
+        table = self.table
+        items = [Item(f"{p}: {money(table.state.cash(p))}", self._player(p)) for p in table.state.players]
+        self.push(ListView(words("menu_players", self.lang).rstrip("…"), items))
+
+    def _player(self, player: str) -> Callable[[], None]:
+        return lambda: self.push(self.player_menu(player))
+
+    def player_menu(self, player: str) -> View:
+        lang = self.lang
+        table = self.table
+        title = f"{player}: {money(table.state.cash(player))}" if table is not None and \
+            player in table.state.players else player
+        if table is None or table.state.phase == "over":
+            view: View = ListView(title, [])
+        else:
+            actions = menus.player_actions(table.rules, table.state, player)
+            items = [self.group_item(player, g, party=False) for g in menus.groups(actions)]
+            view = ListView(title, items, footer="" if items else words("menu_nothing", lang))
+        view.player = player  # type: ignore[attr-defined]  # a second player's card pays this one's
+        return view
+
+    def _pay(self, payer: str, payee: str) -> bool:
+        table = self.table
+        for action in table.rules.legal(table.state, payer, verbs=("pay",)):
+            amount = action.args[2]
+            if action.args[:2] == (payer, payee) and isinstance(amount, Span):
+                def paid(value: int, action: Action = action) -> None:
+                    self.fill(payer, action, (payer, payee, str(value)))
+                self.push(NumberView(words("menu_transfer", self.lang, payer=payer, payee=payee), amount, paid))
+                return True
+        return False
+
+    def trade_view(self, actor: str, action: Action, chosen: tuple[str, ...]) -> View:
+        return TradeView(self, actor, action, chosen)
+
+    def undo_view(self) -> View:
+        table = self.table
+        events = menus.undoable(table.game) if table is not None else []
+        return UndoView(self, events)
+
+    # ----- the game's life -------------------------------------------------------------------------
+
+    def game_menu(self) -> ListView:
+        lang, desk, table = self.lang, self.desk, self.table
+        items: list[Item] = []
+        if table is None:
+            items.append(Item(words("menu_new_game", lang), lambda: self.push(NewGameView(self))))
+        elif table.state.phase != "over":
+            items.append(Item(words("menu_end_game", lang), lambda: self.push(TextView(
+                words("menu_end_game", lang), [words("end_game_warning", lang)], self._end,
+                footer=words("confirm_footer", lang)))))
+        else:
+            items.append(Item(words("menu_archive", lang), self._archive))
+        items.append(Item(words("menu_enrol", lang), lambda: self.push(self.enrol_menu())))
+        items.append(Item(words("menu_sound_off" if not desk.muted else "menu_sound_on", lang), self._mute))
+        items.append(Item(words("menu_phone", lang), lambda: self.push(TextView(
+            words("menu_phone", lang), [words("phone_scan", lang)], qr=desk.phone_url()))))
+        if table is not None:
+            items.append(Item(words("menu_head", lang), lambda: self.push(TextView(
+                words("menu_head", lang), [desk.head_words()]))))
+        return ListView(words("menu_game", lang).rstrip("…"), items)
+
+    def _end(self) -> None:
+        self.close()
+        self.desk.end_game()
+
+    def _archive(self) -> None:
+        self.close()
+        self.desk.archive_game()
+
+    def _mute(self) -> None:
+        self.desk.set_muted(not self.desk.muted)
+        self.pop()
+        self.push(self.game_menu())
+
+    def enrol_menu(self) -> ListView:
+        lang, table = self.lang, self.table
+        items = [Item(words("enrol_player", lang, n=n), self._enrol("player", str(n))) for n in range(1, 9)]
+        if table is not None:
+            edition = table.rules.edition
+            plots = list(edition.plots)
+            items.append(Item(words("enrol_plot", lang), lambda: self.push(ListView(
+                words("enrol_plot", lang), [Item(messages.thing_name(edition, p, lang), self._enrol("plot", p))
+                                            for p in plots]))))
+            items.append(Item(words("enrol_card", lang), lambda: self.push(ListView(
+                words("enrol_card", lang), [Item(messages.thing_name(edition, c, lang), self._enrol("card", c))
+                                            for c in sorted(edition.cards)]))))
+        return ListView(words("menu_enrol", lang).rstrip("…"), items)
+
+    def _enrol(self, kind: str, ref: str) -> Callable[[], None]:
+        def enrol() -> None:
+            self.close()
+            self.desk.enrol_wait(kind, ref)
+        return enrol
+
+
+class TradeView(ListView):
+    """A trade built item by item: each plot or card a line to tick, each side's cash a number."""
+
+    def __init__(self, console: Console, actor: str, action: Action, chosen: tuple[str, ...]):
+        self.console, self.actor, self.action, self.chosen = console, actor, action, chosen
+        terms = menus.terms_of(action)
+        assert terms is not None
+        self.terms = terms
+        self.give: list[str] = []
+        self.get: list[str] = []
+        self.cash = {"give": 0, "get": 0}
+        super().__init__(words("trade_title", console.lang, a=action.args[0], b=action.args[1]), [])
+        self._build()
+
+    def _build(self) -> None:
+        lang = self.console.lang
+        table = self.console.table
+        edition = table.rules.edition
+        a, b = self.action.args[0], self.action.args[1]
+        items: list[Item] = []
+        for key, side, who, chosen in (("give", self.terms.give, a, self.give), ("get", self.terms.get, b, self.get)):
+            for ref in menus.trade_items(side):
+                mark = "☑" if ref in chosen else "☐"
+                items.append(Item(f"{mark} {who}: {messages.thing_name(edition, ref, lang)}",
+                                  self._toggle(chosen, ref)))
+            if side.cash is not None:
+                items.append(Item(words("trade_cash", lang, player=who, amount=money(self.cash[key])),
+                                  self._amount(key, side.cash)))
+        items.append(Item(words("trade_propose", lang), self._propose))
+        self.items = items
+        self.index = min(self.index, len(items) - 1)
+
+    def _toggle(self, chosen: list[str], ref: str) -> Callable[[], None]:
+        def toggle() -> None:
+            if ref in chosen:
+                chosen.remove(ref)
+            else:
+                chosen.append(ref)
+            self._build()
+        return toggle
+
+    def _amount(self, key: str, span: Span) -> Callable[[], None]:
+        def pick() -> None:
+            def done(value: int) -> None:
+                self.cash[key] = value
+                self.console.pop()
+                self._build()
+            self.console.push(NumberView(words("trade_cash_title", self.console.lang), Span(0, span.high), done,
+                                         value=self.cash[key]))
+        return pick
+
+    def _propose(self) -> None:
+        terms = menus.trade_words(self.give, self.cash["give"], self.get, self.cash["get"])
+        self.console.confirm(self.actor, Command(self.action.verb, self.chosen + terms))
+
+
+class NewGameView(ListView):
+    """A new game from the buttons alone: edition, number of players, options, start."""
+
+    def __init__(self, console: Console):
+        super().__init__(words("menu_new_game", console.lang), [])
+        self.console = console
+        self.editions = console.desk.editions()
+        self.edition = self.editions[0][0]
+        self.count = 0
+        self.options: dict[str, Any] = {}
+        self._build()
+
+    def _rules(self) -> Any:
+        return self.console.desk.edition_rules(self.edition)
+
+    def _build(self) -> None:
+        lang = self.console.lang
+        rules = self._rules()
+        edition = rules.edition
+        low, high = edition.players_min, min(edition.players_max, len(NAMES["en"]))
+        self.count = max(low, min(high, self.count or min(4, high)))
+        name = dict(self.editions)[self.edition]
+        from companion.optionwords import option_line, settable_options
+        self.items = [
+            Item(words("new_edition", lang, edition=name), self._pick_edition),
+            Item(words("new_players", lang, n=self.count), self._pick_count),
+        ]
+        for key in settable_options(rules):
+            value = self.options.get(key, rules.opt[key])
+            self.items.append(Item(option_line(edition, key, value, lang), self._option(key)))
+        self.items.append(Item(words("new_start", lang), self._start))
+        self.index = min(self.index, len(self.items) - 1)
+
+    def _pick_edition(self) -> None:
+        def choose(edition: str) -> Callable[[], None]:
+            def chosen() -> None:
+                self.edition, self.options, self.count = edition, {}, 0
+                self.console.pop()
+                self._build()
+            return chosen
+        self.console.push(ListView(words("new_edition_title", self.console.lang),
+                                   [Item(name, choose(eid)) for eid, name in self.editions]))
+
+    def _pick_count(self) -> None:
+        edition = self._rules().edition
+        span = Span(edition.players_min, min(edition.players_max, len(NAMES["en"])))
+
+        def done(value: int) -> None:
+            self.count = value
+            self.console.pop()
+            self._build()
+        self.console.push(NumberView(words("new_players_title", self.console.lang), span, done, value=self.count))
+
+    def _option(self, key: str) -> Callable[[], None]:
+        def change() -> None:
+            rules = self._rules()
+            value = self.options.get(key, rules.opt[key])
+            choices = type(rules).OPTION_CHOICES.get(key)
+            if isinstance(value, bool):
+                self.options[key] = not value
+            elif choices:
+                self.options[key] = choices[(list(choices).index(value) + 1) % len(choices)] \
+                    if value in choices else choices[0]
+            elif isinstance(value, int):
+                low, high = type(rules).OPTION_RANGES.get(key, (0, max(100, value * 10)))
+
+                def done(number: int) -> None:
+                    self.options[key] = number
+                    self.console.pop()
+                    self._build()
+                self.console.push(NumberView(words("new_option_title", self.console.lang), Span(int(low), int(high)),
+                                             done, value=value))
+                return
+            self._build()
+        return change
+
+    def _start(self) -> None:
+        names = list(NAMES.get(self.console.lang, NAMES["en"])[:self.count])
+        self.console.close()
+        self.console.desk.new_game(self.edition, names, dict(self.options))

@@ -1,0 +1,111 @@
+"""The virtual table's service: what the web page (web/app.py, VirtualTable) may see and do on a
+daemon running simulated hardware: the OLED's picture, the buttons, ROLL and the enrolled cards.
+
+Every action goes through the simulated hardware itself: a button is a gpiozero
+mock pin held down and let go (so our debounce and long press decide what it
+was), ROLL and a tap go through the simulated reader's firmware and the serial
+link, exactly as on the box. The page never reaches the game directly.
+"""
+
+import io
+import threading
+import time
+from typing import Any
+
+from companion import messages
+
+from .cards import normal_uid
+
+SHORT_S, LONG_S = 0.08, 1.0  # how long a click holds a button down (the long press is 0.8 s)
+GAP_S = 0.08  # and how long it is up before the next click (the debounce is 0.03 s)
+CARD_ON_READER_S = 0.25  # a tap: the card lies on the reader this long (the firmware scans every 50 ms)
+BUTTONS = ("up", "down", "ok", "back")
+
+
+class VirtualTableService:
+    """web.app.VirtualTable over a running Daemon with simulated hardware."""
+
+    def __init__(self, daemon: Any):
+        self.daemon = daemon
+        self.language = daemon.lang
+        self._changed = threading.Condition()
+        self._version = 0
+        self._press_lock = threading.Lock()  # one finger at a time: a press is a pin down, then up
+        if daemon.panel is not None:
+            daemon.panel.on_draw = self._drawn
+
+    def _drawn(self) -> None:
+        with self._changed:
+            self._version += 1
+            self._changed.notify_all()
+
+    def frame(self) -> tuple[int, bytes]:
+        panel = self.daemon.panel
+        image = panel.screen.image if panel is not None else None
+        out = io.BytesIO()
+        if image is None:
+            from PIL import Image
+            image = Image.new("1", (128, 64))
+        image.save(out, format="PNG")
+        return self._version, out.getvalue()
+
+    def wait_frame(self, after: int, timeout: float) -> int:
+        with self._changed:
+            self._changed.wait_for(lambda: self._version > after, timeout)
+            return self._version
+
+    def press(self, button: str, long: bool) -> None:
+        if button not in BUTTONS:
+            raise ValueError(f"unknown button {button!r} (one of {', '.join(BUTTONS)})")
+        factory = self.daemon.pin_factory
+        if factory is None:
+            raise ValueError("the buttons are not simulated here")
+        pin = factory.pin(self.daemon.config[f"buttons.{button}"])
+        with self._press_lock:
+            pin.drive_low()  # pressed pins read low (to GND, pull-up on)
+            time.sleep(LONG_S if long else SHORT_S)
+            pin.drive_high()
+            # up long enough to count as let go: a release shorter than the debounce is a bounce, and two
+            # clicks in a row would merge into one hold
+            time.sleep(GAP_S)
+
+    def roll(self) -> None:
+        sim = self.daemon.sim
+        if sim is None:
+            raise ValueError("the reader is real here: press its ROLL button")
+        sim.press_roll()
+
+    def tap(self, uid: str) -> None:
+        sim = self.daemon.sim
+        if sim is None:
+            raise ValueError("the reader is real here: put a card on it")
+        try:
+            uid = normal_uid(uid)
+        except Exception as exc:
+            raise ValueError(str(exc)) from None
+        sim.place(uid)
+        time.sleep(CARD_ON_READER_S)
+        sim.remove()
+
+    def cards(self) -> list[dict]:
+        daemon = self.daemon
+        out = []
+        for uid, role in sorted(daemon.cards.roles.items(), key=lambda kv: (kv[1].kind != "player", kv[1].kind,
+                                                                            _order(kv[1].ref), kv[0])):
+            table = daemon.owner.table
+            words = daemon._role_words(role, self.language)
+            if role.kind == "player" and table is not None and int(role.ref) <= len(table.state.players):
+                words = table.state.players[int(role.ref) - 1]
+            out.append({"uid": uid, "words": words, "kind": role.kind})
+        return out
+
+    def status(self) -> dict:
+        daemon = self.daemon
+        link = daemon.link.state.state if daemon.link is not None else "none"
+        table = daemon.owner.table
+        words = messages.render("reader_offline", {}, self.language) if link == "offline" else ""
+        return {"reader": link, "game": table is not None, "words": words}
+
+
+def _order(ref: str) -> tuple[int, str]:
+    return (int(ref), "") if ref.isdigit() else (0, ref)
