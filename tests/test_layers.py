@@ -37,3 +37,10 @@ def test_the_daemon_reaches_the_ledger_only_through_the_table():
     for path in (ROOT / "companion" / "daemon").glob("*.py"):
         for name in imported(path):
             assert not name.startswith("companion.ledger.store"), (path, name)
+
+
+def test_the_web_app_talks_only_to_the_service_it_is_handed():
+    for path in (ROOT / "web").glob("*.py"):
+        for name in imported(path):
+            assert not name.startswith(("companion.ledger", "companion.hw", "companion.engine", "companion.daemon",
+                                        "companion.table")), (path, name)
