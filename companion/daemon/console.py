@@ -24,6 +24,7 @@ from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span
 from companion.engine.command import Command
 from companion.hw.display import Frame, line_room, wrap
+from companion.optionwords import option_line, settable_options
 
 from . import menus
 from .menus import words
@@ -33,7 +34,6 @@ NAMES = {  # a new game's players until the phone page names them (docs/box.md)
     "en": ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ilya"),
     "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "Зоя", "Илья"),
 }
-BIG_STEPS = 10  # a held UP/DOWN moves a number this many steps
 
 
 class Desk(Protocol):
@@ -114,10 +114,14 @@ class ListView(View):
 
 @dataclass
 class NumberView(View):
+    """A number within the rules' bounds: UP/DOWN add or take one step; a held UP makes the step ten
+    times coarser, a held DOWN ten times finer, so any whole number is a few presses away."""
+
     title: str
     span: Span
     done: Callable[[int], None]
     value: int = 0
+    lang: str = "en"
     step: int = 1
 
     def __post_init__(self) -> None:
@@ -125,18 +129,18 @@ class NumberView(View):
         self.step = menus.step_for(self.span)
 
     def frame(self) -> Frame:
-        hint = f"▲▼ ±{money(self.step)}"
-        if self.span.high - self.span.low > self.step:
-            hint += f" · ⏺ ±{money(self.step * BIG_STEPS)}"
         return Frame(title=self.title, big=money(self.value), inverse_title=True,
-                     lines=(f"{money(self.span.low)} … {money(self.span.high)}", hint))
+                     lines=(f"{money(self.span.low)} … {money(self.span.high)}",
+                            *wrap(words("number_hint", self.lang, step=money(self.step)))))
 
     def press(self, console: "Console", name: str, long: bool) -> None:
-        if name in ("up", "down"):
-            delta = self.step * (BIG_STEPS if long else 1) * (1 if name == "up" else -1)
-            value = self.value + delta
-            if self.step > 1 and not long:
-                value = (value // self.step) * self.step if delta > 0 else -((-value) // self.step) * self.step
+        if name == "up" and long:
+            if self.step * 10 <= max(1, self.span.high - self.span.low):
+                self.step *= 10
+        elif name == "down" and long:
+            self.step = max(1, self.step // 10)
+        elif name in ("up", "down"):
+            value = self.value + self.step * (1 if name == "up" else -1)
             self.value = max(self.span.low, min(self.span.high, value))
         elif name == "ok":
             self.done(self.value)
@@ -375,7 +379,7 @@ class Console:
                 self.fill(actor, action, chosen + (str(slot.low),))
                 return
             self.push(NumberView(f"{title}: {menus.slot_title(action, i, lang)}", slot,
-                                 lambda v: self.fill(actor, action, chosen + (str(v),))))
+                                 lambda v: self.fill(actor, action, chosen + (str(v),)), lang=lang))
         elif isinstance(slot, OneOf):
             options = menus.choices(table.rules, table.state, action, i, lang)
             if len(options) == 1:
@@ -470,7 +474,8 @@ class Console:
             if action.args[:2] == (payer, payee) and isinstance(amount, Span):
                 def paid(value: int, action: Action = action) -> None:
                     self.fill(payer, action, (payer, payee, str(value)))
-                self.push(NumberView(words("menu_transfer", self.lang, payer=payer, payee=payee), amount, paid))
+                self.push(NumberView(words("menu_transfer", self.lang, payer=payer, payee=payee), amount, paid,
+                                     lang=self.lang))
                 return True
         return False
 
@@ -586,7 +591,7 @@ class TradeView(ListView):
                 self.console.pop()
                 self._build()
             self.console.push(NumberView(words("trade_cash_title", self.console.lang), Span(0, span.high), done,
-                                         value=self.cash[key]))
+                                         value=self.cash[key], lang=self.console.lang))
         return pick
 
     def _propose(self) -> None:
@@ -616,7 +621,6 @@ class NewGameView(ListView):
         low, high = edition.players_min, min(edition.players_max, len(NAMES["en"]))
         self.count = max(low, min(high, self.count or min(4, high)))
         name = dict(self.editions)[self.edition]
-        from companion.optionwords import option_line, settable_options
         self.items = [
             Item(words("new_edition", lang, edition=name), self._pick_edition),
             Item(words("new_players", lang, n=self.count), self._pick_count),
@@ -645,7 +649,8 @@ class NewGameView(ListView):
             self.count = value
             self.console.pop()
             self._build()
-        self.console.push(NumberView(words("new_players_title", self.console.lang), span, done, value=self.count))
+        self.console.push(NumberView(words("new_players_title", self.console.lang), span, done, value=self.count,
+                                     lang=self.console.lang))
 
     def _option(self, key: str) -> Callable[[], None]:
         def change() -> None:
@@ -665,7 +670,7 @@ class NewGameView(ListView):
                     self.console.pop()
                     self._build()
                 self.console.push(NumberView(words("new_option_title", self.console.lang), Span(int(low), int(high)),
-                                             done, value=value))
+                                             done, value=value, lang=self.console.lang))
                 return
             self._build()
         return change
