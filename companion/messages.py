@@ -1135,7 +1135,7 @@ MENU = {
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} pays {amount}", "trade_propose": "Propose the trade",
         "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
         "new_start": "Start the game", "new_edition_title": "Which game?", "new_players_title": "How many players?",
-        "new_option_title": "Set the value", "number_hint": "▲▼ ±{step}, held ▲ ×10 ▼ ÷10", "sound_muted": "Sound off: the box's beeps are silent",
+        "new_option_title": "Set the value", "number_hint": "▲▼ ±{step}, held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
         "sound_unmuted": "Sound on",
     },
     "ru": {
@@ -1160,7 +1160,7 @@ MENU = {
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} доплачивает {amount}", "trade_propose": "Предложить сделку",
         "trade_cash_title": "Доплата", "new_edition": "Игра: {edition}", "new_players": "Игроков: {n}",
         "new_start": "Начать игру", "new_edition_title": "Какая игра?", "new_players_title": "Сколько игроков?",
-        "new_option_title": "Значение", "number_hint": "▲▼ ±{step}, держать ▲ ×10 ▼ ÷10", "sound_muted": "Звук выключен: коробка не пищит",
+        "new_option_title": "Значение", "number_hint": "▲▼ ±{step}, держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
         "sound_unmuted": "Звук включён",
     },
 }
