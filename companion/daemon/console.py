@@ -23,13 +23,14 @@ from typing import Any, Protocol
 from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span
 from companion.engine.command import Command
-from companion.hw.display import Frame, line_room, wrap
+from companion.hw.display import WIDTH, Frame, line_room, wrap
 from companion.optionwords import option_line, settable_options
 
 from . import menus
 from .menus import words
 from .screens import money, waiting_words
 
+INDENT_PX = 8  # a chosen line's continuation is indented by two spaces (6 px in DejaVu Sans 9) and a margin
 NAMES = {  # a new game's players until the phone page names them (docs/box.md)
     "en": ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ilya"),
     "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "Зоя", "Илья"),
@@ -83,23 +84,22 @@ class ListView(View):
         room = max(1, line_room(True, False, bool(self.footer)))
         if not self.items:
             return Frame(title=self.title, lines=(), inverse_title=True, footer=self.footer)
-        # the chosen line is shown whole (wrapped), the others as far as they fit
-        chosen = wrap(self.items[self.index].text)
-        start = max(0, min(self.index - room // 2, len(self.items) - room))
-        lines: list[str] = []
-        selected = -1
-        for i in range(start, len(self.items)):
-            if len(lines) >= room:
-                break
-            if i == self.index:
-                selected = len(lines)
-                lines.extend(chosen[:1] + ["  " + part for part in chosen[1:]])
-            else:
-                lines.append(self.items[i].text)
-        if selected >= room:  # the chosen line's tail pushed it down: start the window at it
-            lines, selected = lines[selected:], 0
-        return Frame(title=self.title, lines=tuple(lines[:room]), inverse_title=True, selected=selected,
-                     footer=self.footer)
+        # the chosen line is shown whole (wrapped), its neighbours as far as they fit around it
+        text = self.items[self.index].text
+        first = wrap(text, width=WIDTH - 2)[0]  # the inverse band leaves a pixel each side
+        rest = text[len(first):].strip()
+        chosen = [first] + (["  " + part for part in wrap(rest, width=WIDTH - INDENT_PX)] if rest else [])
+        free = max(0, room - len(chosen))
+        above = list(range(self.index - 1, -1, -1))
+        below = list(range(self.index + 1, len(self.items)))
+        take_above = min(len(above), free // 2)
+        take_below = min(len(below), free - take_above)
+        take_above = min(len(above), free - take_below)
+        shown_above = [self.items[i].text for i in reversed(above[:take_above])]
+        shown_below = [self.items[i].text for i in below[:take_below]]
+        lines = shown_above + chosen + shown_below
+        return Frame(title=self.title, lines=tuple(lines[:max(room, len(chosen))]), inverse_title=True,
+                     selected=len(shown_above), footer=self.footer)
 
     def press(self, console: "Console", name: str, long: bool) -> None:
         if name in ("up", "down") and self.items:

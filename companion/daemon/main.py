@@ -22,7 +22,7 @@ from companion import messages
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
-from companion.errors import BadCommand, BadInput, CompanionError, RuleViolation, exit_code
+from companion.errors import BadCommand, BadInput, CompanionError, LedgerDamaged, RuleViolation, exit_code
 from companion.hw import buttons as box_buttons
 from companion.hw.display import DisplayMissing, FontMissing, Screen, open_device
 from companion.hw.reader import BY_ID_PATTERN, LinkState, ReaderLink
@@ -91,19 +91,30 @@ class Daemon:
 
     def _start(self) -> None:
         socket_path = self.config.socket_path
-        table = self.games.resume()
+        warning = ""
+        try:
+            table = self.games.resume()
+        except LedgerDamaged as exc:
+            # a ledger that went back or forked (a restored copy, an edited file) is never played on: the
+            # box starts without it and says so on every screen; `companion recover` takes it from there
+            table, warning = None, messages.render_error(exc, self.lang)
         self.owner = Owner(table).start()
         self.console = Console(self.owner, self, on_change=self._console_changed)
         self._subscription = self.owner.subscribe(since=table.head_seq if table else 0)
         self._printer.start()
         if table is not None:
             self.owner.announce("game_resumed", seq=table.head_seq)
+        if warning:
+            self.owner.announce("ledger_warning", why=warning)
         if self.config["hardware"] == "simulated":
             self.sim = SimulatedReader(self.config.games_dir / "sim", seed=self.sim_seed).start()
             port = self.sim.path
         else:
             port = BY_ID_PATTERN if self.config["reader.port"] == "auto" else self.config["reader.port"]
         self.panel = self._open_panel()
+        if self.panel is not None:
+            self.panel.warning = messages.render("ledger_warning", {"why": warning}, self.lang) if warning else ""
+            self.panel.footer = self._footer
         self.buttons = self._open_buttons()
         self.link = ReaderLink(port, self._on_tap, self._on_roll, self._on_link_state,
                                retry=self.config["reader.retry_seconds"]).start()
@@ -250,6 +261,13 @@ class Daemon:
         self.shown = event.seq
         self._update_dice()
         self.owner.post(self.console.sync)  # menus built before this event are closed
+
+    def _footer(self) -> str:
+        """What every idle page says at the bottom: the reader is away, the sound is off."""
+        link = self.link.state.state if self.link is not None else "none"
+        if link in ("offline", "searching", "refused"):
+            return messages.render("footer_reader_offline", {}, self.lang)
+        return messages.render("footer_muted", {}, self.lang) if self.muted else ""
 
     def _console_changed(self) -> None:
         if self.panel is not None:

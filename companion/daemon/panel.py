@@ -42,6 +42,8 @@ class Panel:
         self._lock = threading.Lock()  # the pages queue and _showing: dismiss() comes from the writer thread
         self._poked = threading.Event()
         self.on_draw: Callable[[], None] = lambda: None  # the virtual table's wake-up
+        self.footer: Callable[[], str] = lambda: ""  # a state every idle page shows ("Reader offline")
+        self.warning = ""  # a ledger that went back or forked at the start: said on every idle round
         self.frame: Frame | None = None  # what is on the screen now
         self._queue: deque[Frame] = deque()  # receipt and notice pages still to show
         self._shown_at = 0.0
@@ -134,10 +136,16 @@ class Panel:
 
     def _draw_idle(self, now: float) -> None:
         table = self.owner.table
+        footer = self.footer()
         if table is None:
             frames = notice_frames(messages.render("no_game_on_box", {}, self.language))
         else:
-            frames = idle_frames(table.rules, table.state, self.language)
+            head = f"#{table.head_seq} {table.head_words(self.language)}"
+            frames = idle_frames(table.rules, table.state, self.language, head, footer)
+        halted = self.owner.halted
+        if halted or self.warning:  # never lost in the carousel: the first page of every round
+            text = messages.render("halted", {"why": halted}, self.language) if halted else self.warning
+            frames = notice_frames(text) + frames
         self._draw(frames[self._idle_index % len(frames)], now)
         self._idle_index += 1
 

@@ -42,11 +42,13 @@ def waiting_words(rules, state, language: str) -> str:
     return messages.render("turn", {"player": state.turn}, language, rules.edition)
 
 
-def idle_frames(rules, state, language: str) -> list[Frame]:
+def idle_frames(rules, state, language: str, head: str = "", footer: str = "") -> list[Frame]:
     """The idle carousel: each player's balance in big digits (the turn's player marked), then the
-    table's boxes, the share price, the FORTUNE card in force and what the table waits for."""
+    table's boxes, the share price, the FORTUNE card in force, what the table waits for and the
+    ledger's head words (head: "#41 rabbit easel cannon river"). footer: a state every page shows
+    ("Reader offline")."""
     data = state_json(rules, state)
-    frames = [player_frame(p["name"], p["cash"], p["name"] == state.turn and state.phase != "over")
+    frames = [player_frame(p["name"], p["cash"], p["name"] == state.turn and state.phase != "over", footer)
               for p in data["players"]]
     texts = [f"{party(k, language)}: {money(v)}" for k, v in data["accounts"].items() if k != "bank"]
     for key, value in sorted(state.extra.items()):
@@ -57,15 +59,17 @@ def idle_frames(rules, state, language: str) -> list[Frame]:
     wait = waiting_words(rules, state, language)
     if wait:
         texts.append(wait)
-    return frames + (pages("", texts) if texts else [])
+    if head:
+        texts.append(f"{label('ledger', language)}: {head}")
+    return frames + (pages("", texts, footer) if texts else [])
 
 
-def player_frame(name: str, cash: int, on_turn: bool) -> Frame:
+def player_frame(name: str, cash: int, on_turn: bool, footer: str = "") -> Frame:
     """A name over a balance; a name too long for the title line goes whole under the digits."""
     title = ("▶ " if on_turn else "") + name
-    frame = Frame(title=title, big=money(cash))
+    frame = Frame(title=title, big=money(cash), footer=footer)
     if fits(frame):
-        frame = Frame(big=money(cash), lines=tuple(wrap(title)))
+        frame = Frame(big=money(cash), lines=tuple(wrap(title)), footer=footer)
     return frame
 
 

@@ -1,0 +1,247 @@
+"""The box's menus as a family meets them: a player's card, two cards to pay, one press for a choice
+the table waits for, undo with what depends on it, a new game from the buttons alone, words only."""
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.daemon import menus
+from companion.daemon.console import Console, ListView, NumberView, TextView, UndoView
+from companion.daemon.screens import money
+from companion.editions import load_edition, rules_for, shipped
+from companion.engine.command import Command
+from companion.hw.display import fits, wrap
+from companion.table import new_game
+
+sys.path.insert(0, str(Path(__file__).parent))
+from candidates import samples  # noqa: E402
+
+
+class Owner:
+    def __init__(self, table):
+        self.table = table
+
+
+class Desk:
+    """The daemon's part, booking on a real in-memory ledger."""
+
+    def __init__(self, owner, lang="en"):
+        self.owner, self.lang, self.muted = owner, lang, False
+        self.booked, self.started = [], []
+
+    def book(self, actor, command):
+        self.booked.append(self.owner.table.submit(command, actor=actor))
+        return True
+
+    def undo_chain(self, order):
+        for seq in order:
+            self.book("table", Command("undo", (str(seq),)))
+
+    def new_game(self, edition, players, options):
+        self.started.append((edition, players, options))
+
+    def end_game(self):
+        self.book("table", Command("end_game"))
+
+    def archive_game(self):
+        pass
+
+    def enrol_wait(self, kind, ref):
+        self.started.append(("enrol", kind, ref))
+
+    def set_muted(self, muted):
+        self.muted = muted
+
+    def phone_url(self):
+        return "http://companion.local:8080/"
+
+    def head_words(self):
+        return self.owner.table.head_words(self.lang)
+
+    def editions(self):
+        return [(e, load_edition(e).names.get(self.lang, load_edition(e).name)) for e in sorted(shipped())]
+
+    def edition_rules(self, edition):
+        return rules_for(load_edition(edition))
+
+
+@pytest.fixture
+def box(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    table = new_game(":memory:", "elite", ["Anna", "Boris"], 1)
+    owner = Owner(table)
+    desk = Desk(owner)
+    console = Console(owner, desk)
+    console.sync()
+    return table, desk, console
+
+
+def shown(console):
+    """The lines on the screen now, title first."""
+    frame = console.frame
+    return [frame.title, *frame.lines] if frame else []
+
+
+def choose(console, text):
+    """Move to the line that starts with `text` (reading the screen as a person does) and press OK."""
+    view = console.stack[-1]
+    for _ in range(len(view.items) + 1):
+        if view.items[view.index].text.startswith(text):
+            console.press("ok")
+            return
+        console.press("down")
+    raise AssertionError(f"no line {text!r} in {[i.text for i in view.items]}")
+
+
+def test_a_players_card_shows_their_balance_and_what_they_may_do(box):
+    table, desk, console = box
+    console.player_card("Anna")
+    assert console.frame.title == f"Anna: {money(table.state.cash('Anna'))}"
+    items = [i.text for i in console.stack[-1].items]
+    assert "Propose a trade: Boris" in items and "Pay: Boris" in items
+    assert not any("_" in text or "None" in text for text in items)
+
+
+def test_two_player_cards_pay_the_second_from_the_first_after_a_confirmation(box):
+    """Rulebook (Elite, «Расчёты между игроками»): players pay each other; nobody types the amount into a
+    calculator: the buttons step it and the screen shows the payment before it is booked."""
+    table, desk, console = box
+    console.player_card("Anna")
+    console.player_card("Boris")
+    assert isinstance(console.stack[-1], NumberView)
+    assert console.frame.title == "Pay: Anna → Boris" and console.frame.big == "1"
+    console.press("up", long=True)   # the step ten times coarser
+    console.press("up")
+    console.press("down", long=True)  # and finer again
+    console.press("up")
+    amount = console.stack[-1].value
+    console.press("ok")
+    assert console.frame.title == "Book this?" and console.frame.lines == (f"Anna pays Boris {amount}",)
+    assert desk.booked == []  # nothing before OK
+    console.press("ok")
+    event = desk.booked[-1]
+    assert (event.actor, event.command) == ("Anna", f"pay Anna Boris {amount}")
+    assert console.frame is None or console.frame.title != "Book this?"
+
+
+def test_back_leaves_a_confirmation_without_booking(box):
+    table, desk, console = box
+    console.player_card("Anna")
+    console.player_card("Boris")
+    console.press("ok")
+    console.press("back")
+    console.press("back")
+    assert desk.booked == [] and table.head_seq == 1
+
+
+def test_the_plot_on_offer_comes_up_by_itself_and_one_press_buys_it(box):
+    """Rulebook (Elite, «Покупка участка»): the player on an unowned plot may buy it at its price."""
+    table, desk, console = box
+    table.submit("roll 3 4")
+    console.sync()
+    assert console.stack and console.stack[-1].by_itself
+    assert shown(console)[1:3] == ["Anna: Buy the plot", "Anna: Decline the plot"]
+    console.press("ok")
+    assert desk.booked[-1].command == "buy" and table.state.pending is None
+
+
+def test_undo_shows_what_it_reverses_and_undoes_what_depends_on_it_first(box):
+    """docs/undo.md: a later event that depends on the one undone is undone first, newest first."""
+    table, desk, console = box
+    table.submit("roll 3 4")
+    table.submit("buy")
+    console.sync()
+    console.press("back", long=True)
+    assert isinstance(console.stack[-1], UndoView)
+    assert console.frame.title.startswith("Undo #3?")
+    console.press("down")  # the roll, which the purchase depends on
+    text = " ".join(console.frame.lines)
+    assert console.frame.title.startswith("Undo #2?")
+    assert "First undoes #3" in text and "Put back" in " ".join(
+        line for seq in (3, 2) for line in menus.undo_plan(table, 2, "en").lines)
+    console.press("ok")
+    assert [e.command for e in desk.booked] == ["undo 3", "undo 2"]
+    assert table.state.position["Anna"] == 0 and table.state.cash("Anna") == 2000
+
+
+def test_an_undo_the_engine_refuses_says_why_and_ok_does_nothing(box):
+    table, desk, console = box
+    console.press("back", long=True)
+    assert console.frame.lines == tuple(wrap("Nothing to undo"))
+    console.press("ok")
+    assert desk.booked == []
+
+
+def test_a_new_game_with_the_buttons_alone(tmp_path, monkeypatch):
+    owner = Owner(None)
+    desk = Desk(owner, "ru")
+    console = Console(owner, desk)
+    console.press("ok")                 # the table's menu
+    choose(console, "Игра")
+    choose(console, "Новая игра")
+    choose(console, "Игра:")            # which game
+    choose(console, "Monopoly")  # the board is printed in English
+    choose(console, "Игроков")
+    console.press("down")
+    console.press("ok")                 # one fewer than offered
+    choose(console, "Копилка")          # a house rule: the FREE PARKING pot (a yes/no, flipped by OK)
+    choose(console, "Начать игру")
+    (edition, players, options), = desk.started
+    assert edition == "monopoly" and players == ["Аня", "Борис", "Вера"] and options == {"free_parking_pot": True}
+
+
+def test_sound_off_and_on_from_the_game_menu(box):
+    table, desk, console = box
+    console.press("ok")
+    choose(console, "Game")
+    choose(console, "Sound off")
+    assert desk.muted
+    choose(console, "Sound on")
+    assert not desk.muted
+
+
+def test_the_ledger_words_are_on_the_screen(box):
+    table, desk, console = box
+    console.press("ok")
+    choose(console, "Game")
+    choose(console, "Ledger words")
+    assert isinstance(console.stack[-1], TextView) and table.head_words("en") in " ".join(console.frame.lines)
+
+
+def test_an_event_from_elsewhere_closes_a_menu_built_on_the_old_state(box):
+    table, desk, console = box
+    console.player_card("Anna")
+    table.submit("roll 3 4")  # booked meanwhile from a phone or the command line
+    console.sync()
+    assert console.stack[-1].by_itself  # the old menu is gone; the new choice is up
+
+
+@pytest.mark.parametrize("edition", sorted(shipped()))
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_menu_line_is_words_and_whole_on_the_screen_when_chosen(edition, language, tmp_path, monkeypatch):
+    """Every line of every player's and the table's menu in sampled moments of real games: no id, no
+    underscore, no None, and the chosen line drawn whole (wrapped, never cut) within 128x64."""
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    rules = rules_for(load_edition(edition))
+    ids = set(rules.edition.plots) | set(rules.edition.cards) | {c.id for c in rules.edition.cells}
+    ids = {i for i in ids if re.search(r"\d|_", i)}  # "auction" is a cell's id and an English word too
+    for sample in samples(edition)[:12]:
+        table = new_game(":memory:", edition, list(sample.players), sample.seed)
+        table.game.state = sample.state  # the menus read the state alone
+        owner = Owner(table)
+        console = Console(owner, Desk(owner, language))
+        views = [console.table_menu()] + [console.player_menu(p) for p in sample.state.players]
+        for view in views:
+            assert isinstance(view, ListView)
+            for i, item in enumerate(view.items):
+                words = set(re.findall(r"[\w-]+", item.text))
+                assert not words & ids and "_" not in item.text and "None" not in item.text, \
+                    (sample.where(), item.text)
+                view.index = i
+                frame = view.frame()
+                chosen = frame.lines[frame.selected:]
+                whole = " ".join(part.strip() for part in chosen)
+                assert item.text.replace(" ", "") in whole.replace(" ", ""), (sample.where(), item.text, frame)
+                assert not [cut for cut in fits(frame) if cut in (f"lines[{frame.selected}]", "title")], \
+                    (sample.where(), frame)
