@@ -1,4 +1,5 @@
-"""The OLED's drawing layer on luma's dummy device: what is lit, when the device is written, what fits.
+"""The OLED's drawing layer on luma's dummy device: what is lit, when the device is written, what fits;
+and the real SSD1306/SH1106 drivers on a recording serial interface: which pages go over the wire.
 
 Reference pictures of typical screens are in tests/display_ref/ and compared
 pixel for pixel. After a deliberate change of the drawing, record them again
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import smbus2
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from companion import messages
 from companion.hw import display
@@ -255,6 +256,229 @@ def test_dimming_sets_the_contrast_once_per_level(screen, monkeypatch):
     assert levels == [200, 120, 0, 255]
 
 
+class Recorder:
+    """A serial interface that keeps what a luma driver sends, in order: ("command", bytes), ("data", bytes)."""
+
+    def __init__(self):
+        self.sent = []
+
+    def command(self, *cmd):
+        self.sent.append(("command", bytes(cmd)))
+
+    def data(self, data):
+        self.sent.append(("data", bytes(data)))
+
+    def cleanup(self):
+        pass
+
+    def take(self):
+        sent, self.sent = self.sent, []
+        return sent
+
+
+def data_bytes(sent):
+    return sum(len(payload) for kind, payload in sent if kind == "data")
+
+
+def recording(driver, rotate=0):
+    """The page-writing device and luma's own driver, each on its recorder, set up and forgotten."""
+    from luma.oled.device import sh1106, ssd1306
+    plain = {"ssd1306": ssd1306, "sh1106": sh1106}[driver]
+    paged_bus, plain_bus = Recorder(), Recorder()
+    paged = display.DRIVERS[driver](paged_bus, width=128, height=64, rotate=rotate)
+    full = plain(plain_bus, width=128, height=64, rotate=rotate)
+    assert paged_bus.take() == plain_bus.take()  # the same set-up sequence, luma's own
+    return paged, paged_bus, full, plain_bus
+
+
+def luma_pages(driver, sent):
+    """The page bytes a full luma display() sent, by page: ssd1306 sends 1024 bytes at once, sh1106 a
+    command and 128 bytes per page."""
+    data = b"".join(payload for kind, payload in sent if kind == "data")
+    assert len(data) == 1024
+    return {page: data[page * 128:(page + 1) * 128] for page in range(8)}
+
+
+def picture(*boxes):
+    image = Image.new("1", (128, 64))
+    draw = ImageDraw.Draw(image)
+    for box in boxes:
+        draw.rectangle(box, fill=1)
+    return image
+
+
+def noise(seed):
+    """A picture lit at random, so every byte of every page is tested."""
+    import random
+    rng = random.Random(seed)
+    image = Image.new("1", (128, 64))
+    image.putdata([rng.getrandbits(1) for _ in range(128 * 64)])
+    return image
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("rotate", [0, 2])
+def test_the_first_frame_is_written_whole_as_luma_would(driver, rotate):
+    paged, bus, full, plain_bus = recording(driver, rotate)
+    image = noise(1)
+    paged.display(image)
+    full.display(image)
+    assert paged.last_pages == tuple(range(8))
+    # byte for byte what luma's own display() sends, addressing commands included
+    assert bus.take() == plain_bus.take()
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+@pytest.mark.parametrize("rotate", [0, 2])
+def test_a_change_in_one_band_writes_only_its_page(driver, rotate):
+    paged, bus, full, plain_bus = recording(driver, rotate)
+    before = noise(2)
+    paged.display(before)
+    bus.take()
+    after = before.copy()
+    after.paste(noise(3).crop((0, 40, 128, 48)), (0, 40))  # rows 40-47: page 5 of the picture
+    paged.display(after)
+    page = 5 if rotate == 0 else 2  # mounted upside down, the controller's page 2
+    assert paged.last_pages == (page,)
+    sent = bus.take()
+    if driver == "ssd1306":
+        # column window 0-127 (0x21), page window page-page (0x22), then the page's 128 bytes
+        assert [(kind, payload if kind == "command" else len(payload)) for kind, payload in sent] == \
+            [("command", bytes([0x21, 0, 127, 0x22, page, page])), ("data", 128)]
+    else:
+        # the page (0xB0 | page), the low column nibble with the SH1106's offset of 2, high nibble 0
+        assert [(kind, payload if kind == "command" else len(payload)) for kind, payload in sent] == \
+            [("command", bytes([0xB0 | page, 0x02, 0x10])), ("data", 128)]
+    full.display(after)
+    assert sent[1][1] == luma_pages(driver, plain_bus.take())[page]
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_the_pages_written_rebuild_luma_s_full_frame(driver):
+    paged, bus, full, plain_bus = recording(driver)
+    memory = {}  # the controller's memory as the page writes leave it
+    for step, image in enumerate([noise(4), picture((0, 0, 127, 10)), picture((0, 0, 127, 10), (5, 30, 60, 41)),
+                                  picture((0, 0, 127, 10), (5, 30, 60, 41), (0, 63, 127, 63)), noise(5)]):
+        paged.display(image)
+        sent = bus.take()
+        commands = [payload for kind, payload in sent if kind == "command"]
+        datas = [payload for kind, payload in sent if kind == "data"]
+        if driver == "ssd1306":
+            for command, data in zip(commands, datas, strict=True):
+                first, last = command[4], command[5]
+                assert command[:4] == bytes([0x21, 0, 127, 0x22]) and len(data) == 128 * (last - first + 1)
+                for page in range(first, last + 1):
+                    memory[page] = data[(page - first) * 128:(page - first + 1) * 128]
+        else:
+            for command, data in zip(commands, datas, strict=True):
+                memory[command[0] & 0x0F] = data
+        full.display(image)
+        assert memory == luma_pages(driver, plain_bus.take()), f"step {step}"
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_an_identical_frame_writes_nothing(driver):
+    paged, bus, _, _ = recording(driver)
+    paged.display(noise(6))
+    bus.take()
+    paged.display(noise(6))
+    assert bus.take() == [] and paged.last_pages == ()
+
+
+def test_consecutive_pages_share_one_addressing_command():
+    paged, bus, _, _ = recording("ssd1306")
+    paged.display(picture())
+    bus.take()
+    paged.display(picture((0, 8, 127, 23), (0, 48, 127, 48)))  # pages 1-2 and 6
+    sent = bus.take()
+    assert paged.last_pages == (1, 2, 6)
+    assert [payload if kind == "command" else len(payload) for kind, payload in sent] == \
+        [bytes([0x21, 0, 127, 0x22, 1, 2]), 256, bytes([0x21, 0, 127, 0x22, 6, 6]), 128]
+
+
+def test_a_write_that_fails_part_way_sends_the_next_frame_whole():
+    paged, bus, _, _ = recording("sh1106")
+    paged.display(picture())
+    failing = {"after": 2}
+
+    def data(payload):
+        if failing["after"] == 0:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        failing["after"] -= 1
+        bus.sent.append(("data", bytes(payload)))
+    bus.data = data
+    with pytest.raises(OSError):
+        paged.display(noise(7))
+    bus.data = Recorder.data.__get__(bus)
+    bus.take()
+    paged.display(noise(7))  # some pages hold it already, some not: all are written again
+    assert paged.last_pages == tuple(range(8)) and data_bytes(bus.take()) == 1024
+
+
+def test_a_one_line_change_on_the_screen_writes_only_its_pages():
+    device = display.DRIVERS["ssd1306"](Recorder(), width=128, height=64)
+    bus = device._serial_interface
+    screen = Screen(device)
+    bus.take()
+    assert screen.show(Frame(title="Анна", lines=("Джекпот 600", "Курс 120", "ФОРТУНА")))
+    full = bus.take()
+    assert screen.last_pages == tuple(range(8)) and data_bytes(full) == 1024
+    assert screen.show(Frame(title="Анна", lines=("Джекпот 600", "Курс 130", "ФОРТУНА")))
+    line = bus.take()
+    # the second line's rows 22-32 lie in pages 2-4; only those whose pixels changed go out
+    assert set(screen.last_pages) <= {2, 3, 4} and screen.last_pages == device.last_pages
+    assert data_bytes(line) == 128 * len(screen.last_pages) < 1024
+    assert screen.pages_written == 8 + len(screen.last_pages)
+
+
+def test_the_dummy_records_the_pages_a_real_display_would_get(screen):
+    screen.show(Frame(title="Анна", big="13 750", lines=("Джекпот 600",)))
+    assert screen.last_pages == tuple(range(8)) and screen.pages_written == 8
+    screen.show(Frame(title="Анна", big="13 750", lines=("Джекпот 650",)))
+    # the line sits on rows 33-43 under the title and the digits: pages 4 and 5 at most
+    assert screen.last_pages and set(screen.last_pages) <= {4, 5}
+    assert screen.pages_written == 8 + len(screen.last_pages)
+    assert not screen.show(Frame(title="Анна", big="13 750", lines=("Джекпот 650",)))
+    assert screen.last_pages == () and screen.pages_written == 8 + 2
+    screen.clear()
+    # rows 44-63 were dark already: clearing leaves pages 6 and 7 alone
+    assert screen.last_pages[0] == 0 and not {6, 7} & set(screen.last_pages)
+
+
+class SpeakingBus:
+    """An I2C bus on which the display answers: keeps every byte written, as smbus2 is called."""
+
+    written = []
+
+    def __init__(self, port):
+        self.port = port
+
+    def write_i2c_block_data(self, address, register, data):
+        SpeakingBus.written.append(bytes([register, *data]))
+
+    def i2c_rdwr(self, *messages):
+        SpeakingBus.written.extend(bytes(message) for message in messages)
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_the_real_display_writes_pages(monkeypatch, driver):
+    monkeypatch.setattr(smbus2, "SMBus", SpeakingBus)
+    monkeypatch.setattr(SpeakingBus, "written", [])
+    device = display.open_device("real", driver=driver)
+    assert isinstance(device, display.PageWriter)
+    screen = Screen(device)
+    SpeakingBus.written.clear()
+    screen.show(Frame(title="Анна", big="13 750"))
+    whole = sum(map(len, SpeakingBus.written))
+    SpeakingBus.written.clear()
+    screen.show(Frame(title="Анна", big="13 760"))
+    part = sum(map(len, SpeakingBus.written))
+    assert 0 < part < whole / 2, (part, whole)
+
+
 # typical screens, as the daemon will compose them
 REFERENCES = {
     "idle_balance": Frame(title="Анна", big="13 750",
@@ -265,6 +489,8 @@ REFERENCES = {
                   lines=("Новая игра", "Продолжить игру", "Привязать карту", "Язык: русский", "Выключить")),
     "reader_offline": Frame(title="Внимание", lines=tuple(display.wrap("Считыватель не отвечает: проверьте кабель")),
                             footer="пингвин эскимо палатка"),
+    "qr_phone_page": Frame(title="ABCD12", lines=("scan for the phone page",),
+                           qr="http://192.168.178.23:8080/t/ABCD12"),
 }
 
 

@@ -5,7 +5,14 @@ language (hardware adapters never import the engine or the catalogues). One
 luma device interface covers the real SSD1306/SH1106 and the in-memory dummy,
 so tests draw exactly what the box would. A frame is pushed only when its
 pixels differ from the last one pushed: an I2C frame costs 23-93 ms
-(hardware/pins.md) and an unchanged screen should cost nothing.
+(hardware/pins.md) and an unchanged screen should cost nothing. On the real
+controllers only the 8-row pages (the SSD1306/SH1106 memory's bands) whose
+bytes changed are written: a changed line of text costs one or two pages of
+128 bytes, new big digits three, where the whole frame is eight.
+
+A frame can carry a QR code (the phone page's address), drawn with segno's
+matrix in the polarity a phone camera expects: dark modules are unlit pixels on
+a lit field, the text beside it.
 
 Fonts are DejaVu Sans from the OS (Debian/Raspberry Pi OS package
 fonts-dejavu-core): PIL's built-in font has no Cyrillic, so there is no
@@ -13,12 +20,13 @@ silent fallback to it.
 """
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import segno
 from luma.core.device import dummy  # type: ignore[import-untyped]
 from luma.core.error import DeviceNotFoundError, DevicePermissionError, UnsupportedPlatform  # type: ignore[import-untyped]
 from luma.core.interface.serial import i2c, spi  # type: ignore[import-untyped]
@@ -36,7 +44,12 @@ PITCH = 10       # line to line; only accents above capitals may meet the tail o
 TITLE_ROWS = 11  # the title band, inverse or not; a dark row under it keeps a menu's light bands apart
 BIG_ROWS = 21    # a row above the digits and two below: title, big line and three lines fill 64 rows
 ELLIPSIS = "…"
-DRIVERS = {"ssd1306": ssd1306, "sh1106": sh1106}
+PAGE_ROWS = 8    # the controllers' memory is written in pages: bands of 8 rows, one byte per column
+QR_ERROR = "m"   # 15 % of the code may be lost (glare on the glass) and it still reads
+QR_QUIET = 2     # lit modules left and right of the code: the quiet zone a scanner looks for
+QR_EDGE_MIN = 3  # lit rows above and below at 2 px a module: version 3 (58 rows) leaves 3, 1.5 modules,
+                 # all 64 rows allow; zbar reads it even with the dark bezel beyond (tests/test_qr.py)
+QR_GAP = 2       # dark columns between the text and the code's lit field
 
 
 class DisplayMissing(OSError):
@@ -45,6 +58,102 @@ class DisplayMissing(OSError):
 
 class FontMissing(OSError):
     """No DejaVu Sans on this machine; the message names the package that brings it."""
+
+
+def changed_pages(old: Image.Image | None, new: Image.Image) -> tuple[int, ...]:
+    """The pages (8-row bands, top one 0) whose pixels differ between two pictures of one size; all of
+    them when there is no old picture."""
+    pages = new.height // PAGE_ROWS
+    if old is None:
+        return tuple(range(pages))
+    # a mode "1" row is packed into whole bytes, so a page is a run of whole bytes in tobytes()
+    band = (new.width + 7) // 8 * PAGE_ROWS
+    before, after = old.tobytes(), new.tobytes()
+    return tuple(page for page in range(pages)
+                 if before[page * band:(page + 1) * band] != after[page * band:(page + 1) * band])
+
+
+def page_bytes(image: Image.Image, page: int) -> bytes:
+    """One page as the controller stores it: a byte per column, its lowest bit the band's top row."""
+    band = image.crop((0, page * PAGE_ROWS, image.width, (page + 1) * PAGE_ROWS))
+    # turned so each column becomes a row of 8 pixels, bottom row first: PIL packs a row most
+    # significant bit first, so the top row lands in the lowest bit
+    return band.transpose(Image.Transpose.TRANSPOSE).transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes()
+
+
+def runs(pages: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """Consecutive pages as (first, last) ranges: (1, 2, 5) gives (1, 2) and (5, 5)."""
+    start = None
+    for index, page in enumerate(pages):
+        if start is None:
+            start = page
+        if index + 1 == len(pages) or pages[index + 1] != page + 1:
+            yield start, page
+            start = None
+
+
+class PageWriter:
+    """Writes only the pages that changed since its last write, through luma's own command() and data().
+
+    Mixed in before luma's ssd1306/sh1106, whose serial interfaces, set-up sequences, contrast and
+    cleanup stay theirs; only display() is replaced. It keeps a copy of what the controller's memory
+    holds; a write that fails part way forgets it, so the next frame goes out whole.
+    """
+
+    _ram: Image.Image | None
+    last_pages: tuple[int, ...]
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        self._ram = None
+        self.last_pages = ()
+        super().__init__(*args, **kwargs)  # luma's set-up clears the screen through display()
+        # the first frame goes out whole, the bytes luma's display() would send, so partial writes
+        # only ever build on a frame this object wrote itself
+        self._ram = None
+
+    def display(self, image: Image.Image) -> None:
+        """Write the pages of image that differ from the last one written (all of them the first time)."""
+        device: Any = self
+        if image.mode != device.mode or image.size != device.size:
+            raise ValueError(f"OLED: a {image.mode} {image.size} picture for a {device.mode} {device.size} display")
+        image = device.preprocess(image)  # turned as the display is mounted: pages are the controller's
+        pages = changed_pages(self._ram, image)
+        self.last_pages = pages
+        if not pages:
+            return
+        try:
+            self.write_pages(image, pages)
+        except BaseException:
+            self._ram = None  # some pages may hold the new picture, some the old
+            raise
+        self._ram = image.copy()
+
+    def write_pages(self, image: Image.Image, pages: tuple[int, ...]) -> None:
+        raise NotImplementedError
+
+
+class PagedSSD1306(PageWriter, ssd1306):
+    """An SSD1306 written page by page: horizontal addressing over a window of consecutive pages."""
+
+    def write_pages(self, image: Image.Image, pages: tuple[int, ...]) -> None:
+        for first, last in runs(pages):
+            # one addressing command a run: the controller wraps from column 127 to the next page by itself
+            self.command(self._const.COLUMNADDR, self._colstart, self._colend - 1,
+                         self._const.PAGEADDR, first, last)
+            self.data(list(b"".join(page_bytes(image, page) for page in range(first, last + 1))))
+
+
+class PagedSH1106(PageWriter, sh1106):
+    """An SH1106 written page by page: it only has page addressing, one command per page, with the
+    column offset of its 132-column memory as luma's sh1106 sends it."""
+
+    def write_pages(self, image: Image.Image, pages: tuple[int, ...]) -> None:
+        for page in pages:
+            self.command(0xB0 | page, self._page_address_offset, 0x10)
+            self.data(list(page_bytes(image, page)))
+
+
+DRIVERS = {"ssd1306": PagedSSD1306, "sh1106": PagedSH1106}
 
 
 def open_device(kind: str = "dummy", *, driver: str = "ssd1306", bus: str = "i2c", address: int = 0x3C,
@@ -186,6 +295,8 @@ class Frame:
     inverse_title: bool = False   # light band, dark letters: menus
     footer: str = ""              # centred on the last row: the ledger's head words, "reader offline"
     selected: int = -1            # the line drawn inverse: a menu's choice
+    qr: str = ""                  # a QR code of this text (the phone page's address) at the right; the
+                                  # title, lines and footer go in the column left of it, lines wrapped
 
 
 def line_room(title: bool = False, big: bool = False, footer: bool = False, height: int = HEIGHT) -> int:
@@ -195,8 +306,47 @@ def line_room(title: bool = False, big: bool = False, footer: bool = False, heig
     return max(0, (bottom - top) // PITCH)
 
 
+@dataclass(frozen=True)
+class QrCode:
+    """A QR code laid out for the screen: its picture (dark modules unlit) and the lit field around it."""
+
+    image: Image.Image  # the modules only, scale px each, dark modules 0
+    version: int
+    scale: int          # px a module
+    field: int          # the lit field's width: the code and QR_QUIET modules either side
+
+
+@lru_cache(maxsize=8)
+def qr_code(text: str, size: tuple[int, int] = (WIDTH, HEIGHT)) -> QrCode | None:
+    """The QR code of text at the largest module size the screen's rows allow, or None when even 1 px
+    modules would not fit (or there is no text): a code is drawn whole or not at all."""
+    if not text:
+        return None
+    width, height = size
+    try:
+        # never a Micro QR (segno.make picks one for short texts): phone cameras do not read them
+        qr = segno.make_qr(text, error=QR_ERROR)
+    except segno.DataOverflowError:
+        return None
+    modules = len(qr.matrix)
+    for scale, edge in ((2, QR_EDGE_MIN), (1, QR_QUIET)):
+        field = (modules + 2 * QR_QUIET) * scale
+        if modules * scale + 2 * edge <= height and field <= width:
+            picture = Image.new("1", (modules, modules))
+            picture.putdata([0 if dark else 1 for row in qr.matrix for dark in row])
+            picture = picture.resize((modules * scale, modules * scale), Image.Resampling.NEAREST)
+            return QrCode(picture, int(qr.version), scale, field)
+    return None
+
+
+def qr_fits(text: str) -> bool:
+    """Whether a frame can carry text as a QR code on the 128x64 screen (render reports "qr" otherwise)."""
+    return qr_code(text) is not None
+
+
 def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) -> tuple[Image.Image, list[str]]:
-    """The frame's picture (mode "1") and the parts that were shortened or dropped to fit."""
+    """The frame's picture (mode "1") and the parts that were shortened or dropped to fit ("qr" for a
+    code too long for the screen, drawn not at all)."""
     width, height = size
     image = Image.new("1", size)
     draw = ImageDraw.Draw(image)
@@ -204,11 +354,24 @@ def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) 
     cut: list[str] = []
 
     def fit(part: str, font: ImageFont.FreeTypeFont, text: str, room: int) -> str:
-        text = text.replace("\n", " ").replace("\t", " ")
+        text = flat(text)
         short = shorten(font, text, room)
-        if short != text:
+        if short != text and part not in cut:
             cut.append(part)
         return short
+
+    lines = list(enumerate(map(flat, frame.lines)))
+    code = qr_code(frame.qr, size) if frame.qr else None
+    if frame.qr and code is None:
+        cut.append("qr")
+    elif code is not None:
+        # the lit field runs the full height: the quiet zone above and below is all the rows there are
+        left = width - code.field
+        draw.rectangle((left, 0, width - 1, height - 1), fill=1)
+        image.paste(code.image, (left + QR_QUIET * code.scale, (height - code.image.height) // 2))
+        width = left - QR_GAP  # the text's column
+        # the column is too narrow for lines shortened to fit: each is wrapped, its pieces keep its number
+        lines = [(number, piece) for number, line in lines for piece in wrap(line, fonts.text, width)]
 
     top, bottom = 0, height - 1
     if frame.title:
@@ -229,17 +392,24 @@ def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) 
         text = fit("footer", fonts.text, frame.footer, width)
         draw.text((centred(fonts.text, text, width), bottom), text, font=fonts.text, fill=1)
     room = line_room(bool(frame.title), bool(frame.big), bool(frame.footer), height)
-    for number, line in enumerate(frame.lines):
-        y = top + number * PITCH
-        if number >= room:
-            cut.append(f"lines[{number}]")
+    for row, (number, line) in enumerate(lines):
+        part = f"lines[{number}]"
+        y = top + row * PITCH
+        if row >= room:
+            if part not in cut:
+                cut.append(part)
             continue
         chosen = number == frame.selected
         if chosen:
             draw.rectangle((0, y, width - 1, y + PITCH), fill=1)
-        draw.text((1 if chosen else 0, y), fit(f"lines[{number}]", fonts.text, line, width - 2 if chosen else width),
+        draw.text((1 if chosen else 0, y), fit(part, fonts.text, line, width - 2 if chosen else width),
                   font=fonts.text, fill=0 if chosen else 1)
     return image, cut
+
+
+def flat(text: str) -> str:
+    """The text on one line: a newline or a tab in a catalogue entry is a space on the screen."""
+    return text.replace("\n", " ").replace("\t", " ")
 
 
 def fits(frame: Frame, fonts: Fonts | None = None) -> list[str]:
@@ -248,13 +418,20 @@ def fits(frame: Frame, fonts: Fonts | None = None) -> list[str]:
 
 
 class Screen:
-    """One OLED: draws frames, pushing pixels only when they change."""
+    """One OLED: draws frames, pushing pixels only when they change, and only the pages that changed.
+
+    last_pages are the pages the last show or clear wrote (on the dummy, which has no pages, the ones a
+    real display would have got; none when the picture was unchanged) and pages_written counts them
+    all: a full frame is 8.
+    """
 
     def __init__(self, device: Any, fonts: Fonts | None = None):
         self.device = device
         self.fonts = fonts or default_fonts()
         self.image: Image.Image | None = None  # the last picture pushed
         self.draws = 0                          # pushes to the device
+        self.pages_written = 0
+        self.last_pages: tuple[int, ...] = ()
         self.contrast: int | None = None
 
     def show(self, frame: Frame) -> bool:
@@ -265,14 +442,26 @@ class Screen:
         """
         image, _ = render(frame, self.fonts, self.device.size)
         if self.image is not None and image.tobytes() == self.image.tobytes():
+            self.last_pages = ()
             return False
         try:
             self.device.display(image)
         except (DeviceNotFoundError, OSError) as exc:
             raise DisplayMissing(f"OLED: the display stopped answering ({exc})") from None
+        self._pushed(image)
+        return True
+
+    def _pushed(self, image: Image.Image) -> None:
+        if isinstance(self.device, PageWriter):
+            pages = self.device.last_pages  # what went over the wire
+        else:
+            # in the controller's orientation, as a real one would have been written
+            before = None if self.image is None else self.device.preprocess(self.image)
+            pages = changed_pages(before, self.device.preprocess(image))
         self.image = image
         self.draws += 1
-        return True
+        self.last_pages = pages
+        self.pages_written += len(pages)
 
     def dim(self, level: int) -> None:
         """Set the contrast (0-255): the daemon lowers it step by step while idle, against burn-in."""
@@ -283,8 +472,7 @@ class Screen:
 
     def clear(self) -> None:
         self.device.clear()
-        self.image = Image.new("1", self.device.size)
-        self.draws += 1
+        self._pushed(Image.new("1", self.device.size))
 
     def close(self) -> None:
         """Blank and switch off the display and free its bus."""
