@@ -276,6 +276,14 @@ class Daemon:
     def _update_dice(self) -> None:
         table = self.owner.table
         n = dice_needed(table.rules, table.state) if table is not None else 0
+        if table is not None and n == 0:
+            end = end_meaning(table.rules, table.state)
+            if end is not None and end.command is not None:  # ROLL ends the turn, then rolls for the next
+                try:
+                    after = table.game.propose(end.command, end.actor).state
+                except CompanionError:
+                    after = None
+                n = dice_needed(table.rules, after) if after is not None else 0
         if n != self.dice and self.link is not None:
             self.dice = n
             self.link.set_dice(n)
