@@ -73,9 +73,13 @@ def test_taps_and_rolls_from_the_firmware_become_ledger_events(table):
     daemon.handle({"op": "enrol", "kind": "plot", "ref": plot, "uid": "04C40000000007"})
     board.tap("04C40000000007")
     assert wait_for(lambda: events(daemon)[-1] == ("Anna", "buy"))
-    board.tap(ANNA)
-    assert wait_for(lambda: events(daemon)[-1] == ("Anna", "end"))
-    assert len(events(daemon)) == 3
+    board.tap(ANNA)  # her card opens her menu on the OLED and books nothing by itself
+    assert wait_for(lambda: daemon.console.frame is not None and daemon.console.frame.title.startswith("Anna"))
+    assert len(events(daemon)) == 2
+    board.do("dice 1 2")
+    board.do("press")  # the next ROLL ends Anna's turn and rolls for Boris
+    assert wait_for(lambda: events(daemon)[-2:] == [("Anna", "end"), ("Boris", "roll 1 2")])
+    assert len(events(daemon)) == 4
 
 
 def test_noise_on_the_line_books_nothing_and_the_next_tap_counts(table):
