@@ -245,3 +245,33 @@ def test_every_menu_line_is_words_and_whole_on_the_screen_when_chosen(edition, l
                 assert item.text.replace(" ", "") in whole.replace(" ", ""), (sample.where(), item.text, frame)
                 assert not [cut for cut in fits(frame) if cut in (f"lines[{frame.selected}]", "title")], \
                     (sample.where(), frame)
+
+
+def test_the_phone_page_menu_shows_its_address_as_a_qr_code_that_fits(box):
+    table, desk, console = box
+    console.press("ok")
+    choose(console, "Game")
+    choose(console, "Phone page")
+    frame = console.frame
+    assert frame.qr == desk.phone_url() and "qr" not in fits(frame)
+
+
+def test_undo_after_a_power_cut_reaches_the_events_before_it(tmp_path, monkeypatch):
+    """docs/undo.md: the undo window is rebuilt from the ledger when the box starts again."""
+    from companion.table import open_game
+
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    path = str(tmp_path / "game.sqlite")
+    table = new_game(path, "elite", ["Anna", "Boris"], 1)
+    table.submit("roll 3 4")
+    table.submit("buy")
+    table.close()  # the plug is pulled; the ledger is all that is left
+    table = open_game(path)
+    owner = Owner(table)
+    desk = Desk(owner)
+    console = Console(owner, desk)
+    console.press("back", long=True)
+    assert console.frame.title.startswith("Undo #3?")
+    console.press("ok")
+    assert desk.booked[-1].command == "undo 3" and table.state.pending is not None
+    table.close()

@@ -99,18 +99,18 @@ def test_a_whole_short_game_with_the_page_alone(box, tmp_path_factory):
             before = head(box)
             page.click("#btn-roll")
             # the roll itself, not only the end of the turn before it that the same press booked
-            assert wait_for(lambda: head(box) > before and last(box).startswith("roll"), timeout=5), \
+            assert wait_for(lambda b=before: head(box) > b and last(box).startswith("roll"), timeout=5), \
                 "\n".join(box.lines[-15:])
             pending = box.owner.table.state.pending
             if pending is not None and getattr(pending, "plot", None) and turn % 2 == 0:
                 before = head(box)
                 page.click(f'.card[data-uid="{box.plot_uid[pending.plot]}"]')
-                assert wait_for(lambda: head(box) > before, timeout=5), "\n".join(box.lines[-15:])
+                assert wait_for(lambda b=before: head(box) > b, timeout=5), "\n".join(box.lines[-15:])
             while box.owner.table.state.pending is not None:  # what remains comes up by itself: OK takes it
                 before = head(box)
                 assert wait_for(lambda: top(box) is not None and getattr(top(box), "by_itself", False))
                 choose(page, box, top(box).items[-1].text)
-                wait_for(lambda: head(box) > before, timeout=5)
+                wait_for(lambda b=before: head(box) > b, timeout=5)
             page.screenshot(path=str(shots / f"2-turn-{turn}.png"))
         # the game ends from the Game menu, after its warning, and is archived
         click(page, "ok")
