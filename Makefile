@@ -23,7 +23,7 @@ FORMATTED := companion/engine/actions.py companion/engine/command.py companion/e
 	companion/editions/__init__.py companion/table.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion tests
+	$(BIN)/ruff check companion tests web
 	$(BIN)/ruff format --check $(FORMATTED)
 	$(BIN)/mypy
 
