@@ -1119,7 +1119,7 @@ BOX = {
 # ----- the box's menus: buttons, cards and the OLED (companion/daemon/console.py, menus.py) -----
 MENU = {
     "en": {
-        "menu_table": "Table", "menu_players": "Players…", "menu_undo": "Undo…", "menu_game": "Game…",
+        "menu_table": "Table", "waiting_debt": "{player} must pay a debt first", "menu_players": "Players…", "menu_undo": "Undo…", "menu_game": "Game…",
         "menu_dice": "{what} (dice by hand)", "undone_event": "Undone: #{seq} {what}", "undo_reverses": "Reverses #{seq}: {what}", "menu_nothing": "Nothing to do now",
         "menu_offer": "offer {number} ({player})", "menu_double": "with a double",
         "what_amount": "amount", "what_die": "die {n}", "what_shares": "shares", "what_fee": "broker's fee",
@@ -1142,7 +1142,7 @@ MENU = {
         "sound_unmuted": "Sound on",
     },
     "ru": {
-        "menu_table": "Стол", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
+        "menu_table": "Стол", "waiting_debt": "{player}: сначала нужно погасить долг", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
         "menu_dice": "{what} (свои кубики)", "undone_event": "Отменено: #{seq} {what}", "undo_reverses": "Отменяется #{seq}: {what}", "menu_nothing": "Сейчас делать нечего",
         "menu_offer": "предложение {number} ({player})", "menu_double": "с дублем",
         "what_amount": "сумма", "what_die": "кубик {n}", "what_shares": "акции", "what_fee": "маклеру",

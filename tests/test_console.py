@@ -1,5 +1,6 @@
 """The box's menus as a family meets them: a player's card, two cards to pay, one press for a choice
 the table waits for, undo with what depends on it, a new game from the buttons alone, words only."""
+import os
 import re
 import sys
 from pathlib import Path
@@ -141,7 +142,7 @@ def test_the_plot_on_offer_comes_up_by_itself_and_one_press_buys_it(box):
     table.submit("roll 3 4")
     console.sync()
     assert console.stack and console.stack[-1].by_itself
-    assert shown(console)[1:3] == ["Anna: Buy the plot", "Anna: Decline the plot"]
+    assert console.frame.title == "Anna" and "Anna: Buy the plot" in console.frame.lines
     console.press("ok")
     assert desk.booked[-1].command == "buy" and table.state.pending is None
 
@@ -275,3 +276,58 @@ def test_undo_after_a_power_cut_reaches_the_events_before_it(tmp_path, monkeypat
     console.press("ok")
     assert desk.booked[-1].command == "undo 3" and table.state.pending is not None
     table.close()
+
+
+REF = Path(__file__).parent / "display_ref"
+
+
+def console_screens(box):
+    """The box's own screens at a typical moment, as a family sees them (for review and regression)."""
+    table, desk, console = box
+    table.submit("roll 3 4")
+    console.sync()
+    yield "console_waiting", console.frame  # the plot on offer, up by itself
+    console.press("back")
+    console.player_card("Anna")
+    yield "console_player", console.frame
+    console.player_card("Boris")
+    console.press("up")
+    yield "console_pay", console.frame
+    console.press("ok")
+    yield "console_confirm", console.frame
+    console.press("back", long=True)
+    console.press("down")
+    yield "console_undo", console.frame
+
+
+def test_the_console_screens_match_their_reference_pictures(box):
+    """Reference pictures in tests/display_ref/console_*.png (RECORD_DISPLAY=1 records them: look at them)."""
+    from PIL import Image
+
+    from companion.hw.display import Screen, open_device
+
+    screen = Screen(open_device("dummy"))
+    for name, frame in console_screens(box):
+        assert fits(frame) == [], (name, frame)
+        screen.show(frame)
+        path = REF / f"{name}.png"
+        if os.environ.get("RECORD_DISPLAY") == "1":
+            screen.image.save(path)
+        assert path.exists(), f"no {path}: record it with RECORD_DISPLAY=1 and look at it"
+        with Image.open(path) as stored:
+            assert stored.convert("1").tobytes() == screen.image.tobytes(), f"{name} differs from {path}"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_menu_phrase_fits_with_the_longest_names(language):
+    """Every phrase of the box's menus, filled with the longest names a game allows, wraps within the
+    screen: nothing is cut."""
+    from companion.messages import MENU, render
+
+    long = "Ш" * 20 if language == "ru" else "Maximilianus" + "W" * 8
+    values = {"player": long, "payer": long, "payee": long, "a": long, "b": long, "n": 8, "of": 50, "seq": 1234,
+              "events": "#1230, #1231, #1232, #1233", "amount": "1\u202f000\u202f000", "step": "10\u202f000",
+              "number": 12, "what": "Roll for the AUCTION", "edition": "Millionaire Deluxe", "url": "http://x/"}
+    for code in MENU[language]:
+        for line in wrap(render(code, values, language)):
+            assert fits(TextView(code, [line]).frame()) == [], (code, line)

@@ -79,11 +79,14 @@ class ListView(View):
     index: int = 0
     footer: str = ""
     by_itself: bool = False  # the table's waiting choices, opened by the game rather than a press
+    header: str = ""  # what the choice is about, above the lines (wrapped; the title is one line)
 
     def frame(self) -> Frame:
-        room = max(1, line_room(True, False, bool(self.footer)))
+        total = max(1, line_room(True, False, bool(self.footer)))
+        head = wrap(self.header)[:max(1, total - min(len(self.items), 2))] if self.header else []
+        room = max(1, total - len(head))
         if not self.items:
-            return Frame(title=self.title, lines=(), inverse_title=True, footer=self.footer)
+            return Frame(title=self.title, lines=tuple(head), inverse_title=True, footer=self.footer)
         # the chosen line is shown whole (wrapped), its neighbours as far as they fit around it
         text = self.items[self.index].text
         first = wrap(text, width=WIDTH - 2)[0]  # the inverse band leaves a pixel each side
@@ -98,8 +101,8 @@ class ListView(View):
         shown_above = [self.items[i].text for i in reversed(above[:take_above])]
         shown_below = [self.items[i].text for i in below[:take_below]]
         lines = shown_above + chosen + shown_below
-        return Frame(title=self.title, lines=tuple(lines[:max(room, len(chosen))]), inverse_title=True,
-                     selected=len(shown_above), footer=self.footer)
+        return Frame(title=self.title, lines=tuple(head + lines[:max(room, len(chosen))]), inverse_title=True,
+                     selected=len(head) + len(shown_above), footer=self.footer)
 
     def press(self, console: "Console", name: str, long: bool) -> None:
         if name in ("up", "down") and self.items:
@@ -418,8 +421,10 @@ class Console:
         if not actions:
             return None
         items = [self.group_item(TABLE, g, at_once=True) for g in menus.groups(actions)]
-        title = waiting_words(table.rules, table.state, self.lang) or words("menu_table", self.lang)
-        return ListView(title, items, by_itself=True)
+        state = table.state
+        who = state.pending.player if state.pending is not None and state.pending.player else ""
+        title = who or messages.label("waiting", self.lang)
+        return ListView(title, items, by_itself=True, header=menus.waiting_about(table.rules, state, self.lang))
 
     def table_menu(self) -> ListView:
         lang = self.lang

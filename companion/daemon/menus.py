@@ -128,6 +128,16 @@ def waiting_actions(rules, state) -> list[Action]:
     return out
 
 
+def waiting_about(rules, state, language: str) -> str:
+    """What the waiting choice is about, in words ("the decision to buy or decline: Chocolate factory")."""
+    if state.pending is not None:
+        return messages.pending_words(state.pending.kind, language, rules.edition, getattr(state.pending, "plot", None))
+    if state.debts:
+        debtors = ", ".join(dict.fromkeys(d.debtor for d in state.debts))
+        return words("waiting_debt", language, player=debtors)
+    return ""
+
+
 def player_actions(rules, state, player: str) -> list[Action]:
     """Everything `player` may do now, their own decisions first."""
     return [a for a in rules.legal(state, player) if a.verb != "end_game"]
