@@ -28,7 +28,7 @@ from companion.optionwords import option_line, settable_options
 
 from . import menus
 from .menus import words
-from .screens import money, waiting_words
+from .screens import money
 
 INDENT_PX = 8  # a chosen line's continuation is indented by two spaces (6 px in DejaVu Sans 9) and a margin
 NAMES = {  # a new game's players until the phone page names them (docs/box.md)
