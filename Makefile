@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/companion bench engine
 	$(BIN)/companion bench open
 	$(BIN)/companion bench link
+	$(BIN)/companion bench table
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -336,6 +336,9 @@ def cmd_bench(args):
     if args.what == "link":
         from companion import bench_link
         return bench_link.main(max(20, min(args.events, 200)), max(1, args.runs * 2))
+    if args.what == "table":
+        from companion import bench_table
+        return bench_table.main(max(20, min(args.events, 200)))
     from companion import bench
     bench.main(args.what, args.events, args.runs)
 
@@ -524,8 +527,8 @@ def build_parser():
     add_box_parsers(command, lang)
 
     p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
-                "link (reader frame to ledger commit, replug to ready)")
-    p.add_argument("what", choices=("ledger", "engine", "open", "link"))
+                "link (reader frame to ledger commit, replug to ready), table (tap to OLED frame rendered)")
+    p.add_argument("what", choices=("ledger", "engine", "open", "link", "table"))
     p.add_argument("--events", type=int, default=1000)
     p.add_argument("--runs", type=int, default=5)
     p.set_defaults(func=cmd_bench)

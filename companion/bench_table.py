@@ -1,0 +1,356 @@
+"""`companion bench table`: tap-to-screen latency on simulated hardware, frame in to receipt drawn.
+
+The whole daemon runs as on the box with `hardware = "simulated"`: the real
+reader firmware behind a pty, ReaderLink, the writer thread, the ledger in a
+real file (WAL, synchronous=FULL, the anchor synced), the printer, and the
+panel thread drawing on luma's dummy device. A seeded game is played with the
+reader alone where it can be (ROLL for dice and for the turn's end, the plot's
+card to buy, a deck card to draw); what has no card goes in through the control
+socket and is not measured. For every ROLL and tap that books something, four
+clocks (time.monotonic_ns), all hooked by wrapping callbacks in this file only
+(nothing in companion/daemon/ is timed):
+
+- frame in: the link thread has decoded the reader's line and calls the daemon
+  (ReaderLink.on_tap / on_roll, wrapped);
+- booking starts and is committed: the writer thread's Table.submit, wrapped on
+  the open table (rules, the SQLite transaction, its fsync, the anchor); a ROLL
+  that ends the turn and rolls books two events: from the first start to the
+  last commit;
+- frame rendered: the panel's Screen.show for that event's receipt (title
+  "#seq", its last event's) has returned.
+
+The same game is then played again with the syncs elided (PRAGMA
+synchronous=OFF, os.fsync and os.fdatasync no-ops): that run's total is our
+code, and its commit against the first run's is the sync (the fsync happens
+inside SQLite's C code, so it is not timed on its own). Beside the wall clock,
+the CPU time our threads spent on each input (time.thread_time_ns: the writer's
+whole handling, the panel's composing and drawing of its receipts) is what a
+busy machine cannot inflate. A baseline in the
+same run renders the receipts alone on a fresh dummy screen, with no other
+thread running. The physics (an RFID read ~25 ms, a full SSD1306 frame over
+I2C at 400 kHz 23 ms: /work/shared/notes/performance.md) is a note, not a
+measurement: the dummy device has no bus. Target: our code under 5 ms at p99.
+"""
+
+import os
+import random
+import statistics
+import tempfile
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.autoplay import next_command
+from companion.daemon.cards import CardMap, Role
+from companion.daemon.config import Config, defaults
+from companion.daemon.main import Daemon, wait_for
+from companion.daemon.taps import dice_action, end_meaning
+from companion.demo import PLAYERS, demo_cards
+from companion.engine.command import parse_command
+from companion.hw.display import Frame, Screen, open_device
+
+I2C_FRAME_MS = 23.0  # a full 1024-byte SSD1306 frame at 400 kHz (performance notes; not measured here)
+RFID_READ_MS = 25.0  # a practical UID read (performance notes; not measured here)
+MS = 1e6
+
+
+@dataclass
+class Sample:
+    """One reader input's clocks (monotonic_ns); end and drawn stay 0 if it booked nothing."""
+
+    kind: str
+    t_in: int
+    start: int = 0
+    end: int = 0
+    commit_ns: int = 0  # time inside Table.submit (summed when a ROLL books two events)
+    seqs: list[int] = field(default_factory=list)
+    picked: int = 0  # the panel thread took the event from its subscription and composes its receipt
+    composed: int = 0  # ... and has the receipt's frames
+    drawn: int = 0
+    render_ns: int = 0  # the receipt's Screen.show
+    cpu_ns: int = 0  # CPU time of our threads for it: the writer's whole handling, the panel's receipts
+
+
+class Clocks:
+    """The bench's wrappers around the link's callbacks, the daemon's tap and roll, Table.submit and
+    the panel's Screen.show; they only read the clock and pass the call on."""
+
+    def __init__(self, daemon: Daemon):
+        self.daemon = daemon
+        self.samples: list[Sample] = []
+        self.frames: list[Frame] = []  # the receipts as drawn, for the render baseline
+        self._arrived: deque[Sample] = deque()
+        self._current: Sample | None = None
+        self._composed: dict[int, tuple[int, int]] = {}  # seq -> the panel's receipt composed (from, to)
+        self._drawn: dict[int, tuple[int, int, Frame]] = {}  # seq -> its first page's Screen.show (from, to)
+        self._cpu: dict[int, int] = {}  # seq -> the panel thread's CPU time composing and drawing its receipt
+        self._lock = threading.Lock()
+        link, panel = daemon.link, daemon.panel
+        assert link is not None and panel is not None
+        on_tap, on_roll = link.on_tap, link.on_roll
+        tap, roll = daemon._tap, daemon._roll
+        show = panel.screen.show
+        frames_for = panel._frames_for
+
+        def tapped(uid: str) -> None:
+            self._arrive("tap")
+            on_tap(uid)
+
+        def rolled(dice: tuple[int, ...]) -> None:
+            self._arrive("roll")
+            on_roll(dice)
+
+        def tap_on_writer(uid: str) -> None:
+            self._run(tap, uid)
+
+        def roll_on_writer(dice: tuple[int, ...]) -> None:
+            self._run(roll, dice)
+
+        def shown(frame: Frame) -> bool:
+            t0, c0 = time.monotonic_ns(), time.thread_time_ns()
+            drawn = show(frame)
+            t1, c1 = time.monotonic_ns(), time.thread_time_ns()
+            if frame.title.startswith("#") and frame.title[1:].isdigit():
+                seq = int(frame.title[1:])
+                with self._lock:  # a receipt's first page (a ROLL's first event may be drawn before its second)
+                    if seq not in self._drawn:
+                        self._drawn[seq] = (t0, t1, frame)
+                        self._cpu[seq] = self._cpu.get(seq, 0) + c1 - c0
+            return drawn
+
+        def composed(item):
+            t0, c0 = time.monotonic_ns(), time.thread_time_ns()
+            frames = frames_for(item)
+            t1, c1 = time.monotonic_ns(), time.thread_time_ns()
+            if item.event is not None:
+                with self._lock:
+                    self._composed.setdefault(item.event.seq, (t0, t1))
+                    self._cpu[item.event.seq] = self._cpu.get(item.event.seq, 0) + c1 - c0
+            return frames
+
+        link.on_tap, link.on_roll = tapped, rolled
+        panel._frames_for = composed  # type: ignore[method-assign]
+        daemon._tap = tap_on_writer  # type: ignore[method-assign]
+        daemon._roll = roll_on_writer  # type: ignore[method-assign]
+        panel.screen.show = shown  # type: ignore[method-assign]
+
+    def finished(self) -> list[Sample]:
+        """The samples whose last event's receipt was drawn, their panel clocks filled in."""
+        done = []
+        with self._lock:
+            for sample in self.samples:
+                seq = sample.seqs[-1]
+                if seq in self._drawn and seq in self._composed:
+                    sample.picked, sample.composed = self._composed[seq]
+                    start, sample.drawn, frame = self._drawn[seq]
+                    sample.render_ns = sample.drawn - start
+                    sample.cpu_ns += sum(self._cpu.get(n, 0) for n in sample.seqs)
+                    self.frames.append(frame)
+                    done.append(sample)
+        return done
+
+    def seen(self, seq: int) -> bool:
+        with self._lock:
+            return seq in self._drawn
+
+    def _arrive(self, kind: str) -> None:
+        sample = Sample(kind, time.monotonic_ns())
+        with self._lock:
+            self._arrived.append(sample)
+
+    def _run(self, work, value) -> None:
+        """On the writer thread: the input the link handed over first is the one handled now."""
+        with self._lock:
+            self._current = self._arrived.popleft()
+        c0 = time.thread_time_ns()
+        try:
+            work(value)
+        finally:
+            c1 = time.thread_time_ns()
+            with self._lock:
+                sample, self._current = self._current, None
+            if sample is not None and sample.seqs:
+                sample.cpu_ns += c1 - c0
+                self.samples.append(sample)
+
+    def watch(self, table) -> None:
+        """Time the open table's submit (the writer thread's booking and commit)."""
+        submit = table.submit
+
+        def timed(*args, **kwargs):
+            t0 = time.monotonic_ns()
+            event = submit(*args, **kwargs)
+            t1 = time.monotonic_ns()
+            with self._lock:
+                sample = self._current
+                if sample is not None:
+                    sample.start = sample.start or t0
+                    sample.end = t1
+                    sample.commit_ns += t1 - t0
+                    sample.seqs.append(event.seq)
+            return event
+
+        table.submit = timed
+
+
+def _daemon(folder: Path, seed: int) -> Daemon:
+    values = dict(defaults().values)
+    values.update({"games_dir": str(folder), "reader.retry_seconds": 0.05, "virtual_table.port": 0})
+    return Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed)
+
+
+def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Sample], list[Frame]]:
+    """A seeded game on the box, ROLL and cards on the simulated reader; the samples of `inputs` of them."""
+    daemon = _daemon(folder, seed).start()
+    real_fsync, real_fdatasync = os.fsync, os.fdatasync
+    try:
+        answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})
+        assert answer["ok"], answer
+        table = daemon.owner.table
+        assert table is not None and daemon.sim is not None
+        cards = demo_cards(table.rules.edition)
+        daemon.cards = CardMap(folder / "cards.json", cards)
+        uid = {role.key(): u for u, role in cards.items()}
+        if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10):
+            raise RuntimeError("the simulated reader did not answer")
+        if not durable:
+            daemon.owner.call(lambda: table.ledger.conn.execute("PRAGMA synchronous=OFF"))
+            os.fsync = os.fdatasync = lambda fd: None  # the anchor's syncs too: what is left is our code
+        clocks = Clocks(daemon)
+        clocks.watch(table)
+        rng = random.Random(seed)
+        sim = daemon.sim
+        edition = table.rules.edition
+        fired = 0
+        while len(clocks.samples) < inputs and table.state.phase != "over" and fired < inputs * 3:
+            state = table.state
+            line, _ = next_command(table.game, rng)
+            if line is None:
+                break
+            command = parse_command(line)
+            assert command is not None
+            pending = state.pending
+            booked = _moved(table, table.head_seq)
+            if dice_action(table.rules, state) is not None or (command.verb == "end" and
+                                                               end_meaning(table.rules, state) is not None):
+                # ROLL: the reader throws as many dice as the Pi last said, so let that line arrive first
+                wait_for(lambda: daemon.shown >= table.head_seq and sim.firmware.dice_n == daemon.dice > 0,
+                         timeout=2)
+                sim.press_roll()
+                wait_for(booked, timeout=3)
+                wait_for(lambda: sim.firmware.presses == 0, timeout=3)
+            elif command.verb == "buy" and pending is not None and pending.plot:
+                _tap(sim, uid[("plot", pending.plot, edition.id)], booked)
+            elif command.verb == "draw" and not command.args and pending is not None and not pending.count \
+                    and state.decks.get(pending.stage):
+                card = state.decks[pending.stage][0]
+                _tap(sim, uid[Role("card", card, edition.id).key()], booked)
+            else:  # no card for it: the banker types it (not measured)
+                if not daemon.handle({"op": "do", "command": line})["ok"]:
+                    break
+                continue
+            fired += 1
+            # the receipt drawn, and a moment for the printer and the panel to settle before the next input
+            wait_for(_drawn(clocks, table.head_seq), timeout=2)
+            time.sleep(0.02)
+        return clocks.finished(), clocks.frames
+    finally:
+        os.fsync, os.fdatasync = real_fsync, real_fdatasync
+        daemon.stop(quiet=True)
+
+
+def _moved(table, before: int):
+    return lambda: table.head_seq != before
+
+
+def _drawn(clocks: Clocks, seq: int):
+    return lambda: clocks.seen(seq)
+
+
+def _tap(sim, uid: str, booked) -> None:
+    sim.place(uid)
+    wait_for(booked, timeout=3)
+    sim.remove()
+    wait_for(lambda: sim.firmware.reader.card is None, timeout=3)  # four empty scans: the card is lifted
+
+
+def render_alone(frames: list[Frame], rounds: int = 3) -> list[float]:
+    """Milliseconds per Screen.show of each receipt on a fresh dummy screen, a blank between two."""
+    screen = Screen(open_device("dummy"))
+    blank = Frame(title="")
+    times = []
+    for _ in range(rounds):
+        for frame in frames:
+            screen.show(blank)
+            t0 = time.monotonic_ns()
+            screen.show(frame)
+            times.append((time.monotonic_ns() - t0) / MS)
+    return times
+
+
+def p99(values: list[float]) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[98] if len(values) > 1 else values[0]
+
+
+def _row(name: str, values: list[float], note: str = "") -> str:
+    if not values:
+        return f"  {name:<58} (no samples)"
+    return f"  {name:<58} {statistics.median(values):7.2f} {p99(values):8.2f}  {note}".rstrip()
+
+
+def stages(samples: list[Sample]) -> dict[str, list[float]]:
+    return {
+        "in": [(s.start - s.t_in) / MS for s in samples],
+        "commit": [s.commit_ns / MS for s in samples],
+        "between": [(s.end - s.start - s.commit_ns) / MS for s in samples if len(s.seqs) > 1],
+        "screen": [(s.drawn - s.end) / MS for s in samples],
+        "wake": [(s.picked - s.end) / MS for s in samples],
+        "compose": [(s.composed - s.picked) / MS for s in samples],
+        "render": [s.render_ns / MS for s in samples],
+        "total": [(s.drawn - s.t_in) / MS for s in samples],
+        "cpu": [s.cpu_ns / MS for s in samples],
+    }
+
+
+def main(inputs: int = 200, seed: int = 7) -> int:
+    with tempfile.TemporaryDirectory(prefix="companion-bench-table-") as tmp:
+        shipped, frames = play(Path(tmp) / "durable", seed, inputs, durable=True)
+        elided, _ = play(Path(tmp) / "elided", seed, inputs, durable=False)
+    alone = render_alone(frames)
+    a, b = stages(shipped), stages(elided)
+    two = sum(1 for s in shipped if len(s.seqs) > 1)
+    print(f"tap to screen on simulated hardware: {len(shipped)} ROLLs and card taps that booked "
+          f"({two} ROLLs ended the turn and rolled: two events)")
+    print(f"  {'':<58} {'median':>7} {'p99':>8}  (ms)")
+    print("as shipped (WAL, synchronous=FULL, the anchor synced):")
+    print(_row("frame in -> the writer starts booking", a["in"], "link thread, queue, what the tap means"))
+    print(_row("booking committed (Table.submit)", a["commit"], "rules, SQLite transaction + fsync, anchor"))
+    if two:
+        print(_row("between the two bookings of a ROLL that ends the turn", a["between"]))
+    print(_row("committed -> receipt frame rendered", a["screen"], "publish, panel thread, compose, draw"))
+    print(_row("  of which: published -> the panel thread has it", a["wake"]))
+    print(_row("            the receipt composed (words, wrapping)", a["compose"]))
+    print(_row("            Screen.show (Pillow + luma dummy)", a["render"]))
+    print(_row("total: frame in -> frame rendered", a["total"]))
+    print(_row("CPU time of our threads for it (writer + panel)", a["cpu"], "waits and other threads left out"))
+    print(f"same game, syncs elided (PRAGMA synchronous=OFF, no fsync/fdatasync; {len(elided)} inputs):")
+    print(_row("booking committed (Table.submit)", b["commit"]))
+    print(_row("committed -> receipt frame rendered", b["screen"]))
+    print(_row("  of which: published -> the panel thread has it", b["wake"]))
+    print(_row("            the receipt composed (words, wrapping)", b["compose"]))
+    print(_row("            Screen.show (Pillow + luma dummy)", b["render"]))
+    print(_row("total = our code", b["total"], "(target: p99 under 5 ms)"))
+    print(_row("CPU time of our threads for it (writer + panel)", b["cpu"]))
+    sync = statistics.median(a["commit"]) - statistics.median(b["commit"])
+    print(f"  the syncs inside the commit (median as shipped - median elided): {sync:.2f} ms")
+    print("baseline, same run:")
+    print(_row(f"one receipt frame rendered alone ({len(alone)} draws, nothing else running)", alone))
+    print(f"  not measured (no bus here): I2C full frame {I2C_FRAME_MS:.0f} ms at 400 kHz, RFID read "
+          f"~{RFID_READ_MS:.0f} ms: ~{I2C_FRAME_MS + RFID_READ_MS:.0f} ms of physics around our code")
+    met = p99(b["total"]) < 5.0
+    print(f"our code at p99: {p99(b['total']):.2f} ms ({'met' if met else 'NOT met'}: target under 5 ms). "
+          "The simulated reader's firmware shares")
+    print("  this interpreter; on the box it runs on its own chip.")
+    return 0
