@@ -369,6 +369,18 @@ class ButtonDriver:
         lands = menus.Group("land", TABLE, tuple(a for a in legal if a.verb == "land"))
         if lands.actions:
             texts.append(lands.text(rules, state, lang))
+        # the table's own actions at no waiting moment (Monopoly's shortage auction), after the landing
+        in_wait = set(menus.waiting_actions(rules, state))
+        own = menus.groups([a for a in legal if a.party == TABLE and a not in in_wait and a not in dice
+                            and a.verb not in ("land", "end_game")])
+        own_at = len(texts)
+        texts += [g.text(rules, state, lang) for g in own]
+        oi, own_action = _find(own, command)
+        if action is None and own_action is not None:
+            self.ways["the table's menu: its own action"] += 1
+            self.choose(texts, own_at + oi)
+            self._group(TABLE, own[oi], own_action, command, party=True, at_once=False)
+            return
         if action is not None:
             self.ways["the table's menu: a waiting choice"] += 1
             self.choose(texts, gi)
@@ -384,7 +396,7 @@ class ButtonDriver:
         assert action is not None, \
             f"the table's menu offers no way to {command.text()} (lines: {texts}) {self.where()}"
         self.ways["the table's menu: the landing"] += 1
-        self.choose(texts, len(texts) - 1)
+        self.choose(texts, own_at - 1)
         self._group(TABLE, lands, action, command, party=True, at_once=False)
 
     # ----- a group, its values, the confirmation --------------------------------------------------

@@ -52,12 +52,7 @@ WAYS = {"a player's card", "Players…", "two cards: a payment", "the waiting ch
 WAY_OF_VERB = {"trade": "a trade", "land": "the table's menu: the landing", "pay": "two cards: a payment"}
 # Legal actions the buttons cannot reach yet (bugs reported, not worked around): the case is marked
 # xfail, after everything else has been checked, while they stay out of reach.
-KNOWN_GAPS = {
-    ("monopoly", "house_auction"): (
-        "console.table_menu offers the table's own actions only through menus.waiting_actions (empty while "
-        "nothing is pending and no one owes), the dice and the landing: `house_auction PLOT` (Monopoly's "
-        "building shortage, a TABLE action legal with no pending decision) is on no screen"),
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 CHAIN = 2  # side bookings made one after another on a second table, at most
 TRIES_PER_VERB = 3  # coverage attempts of one verb that went wrong before it is given up (and reported)
 

@@ -100,7 +100,7 @@ def test_a_players_card_shows_their_balance_and_what_they_may_do(box):
     console.player_card("Anna")
     assert console.frame.title == f"Anna: {money(table.state.cash('Anna'))}"
     items = [i.text for i in console.stack[-1].items]
-    assert "Propose a trade: Boris" in items and "Pay: Boris" in items
+    assert "Propose a trade: Boris…" in items and "Pay: Boris…" in items
     assert not any("_" in text or "None" in text for text in items)
 
 

@@ -610,9 +610,6 @@ def test_ten_thousand_fuzzed_inputs_book_nothing_the_table_did_not_mean(box):
     print(f"ROLLs refused for their number of dice that ended the turn anyway (bug): {rig.bug_wrong_count_ended}")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Daemon._roll falls back to ending the turn whenever roll_meaning "
-                   "refuses, also for the wrong number of dice while a dice command (Elite's exchange) is legal: "
-                   "the turn ends, then the screen says to press ROLL again")
 def test_a_roll_refused_for_its_dice_count_leaves_the_turn_alone(box):
     from companion.daemon.taps import dice_action, end_meaning
     from companion.table import new_game

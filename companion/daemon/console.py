@@ -443,6 +443,11 @@ class Console:
             lands = [a for a in legal if a.verb == "land"]
             if lands:
                 items.append(self.group_item(TABLE, menus.Group("land", TABLE, tuple(lands))))
+            # the table's own actions at no waiting moment (Monopoly's building shortage auction)
+            waiting = set(menus.waiting_actions(rules, state))
+            own = [a for a in legal if a.party == TABLE and a not in waiting and a not in dice
+                   and a.verb not in ("land", "end_game")]
+            items += [self.group_item(TABLE, g) for g in menus.groups(own)]
             items.append(Item(words("menu_players", lang), self._players))
         items.append(Item(words("menu_undo", lang), lambda: self.push(self.undo_view())))
         items.append(Item(words("menu_game", lang), lambda: self.push(self.game_menu())))

@@ -377,7 +377,8 @@ class Daemon:
             self._refuse("no_game_open")
             return
         meaning = roll_meaning(table.rules, table.state, dice)
-        end = end_meaning(table.rules, table.state) if meaning.command is None else None
+        # only a ROLL with nothing to roll ends the turn first; one refused for its dice count changes nothing
+        end = end_meaning(table.rules, table.state) if meaning.refusal == "roll_not_now" else None
         if end is not None:  # the next ROLL confirms the turn that was: it ends, then the next player rolls
             if not self._book(end):
                 return

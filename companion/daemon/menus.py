@@ -83,6 +83,8 @@ def action_words(rules, state, action: Action, language: str, party: bool = True
     text = verb_words(action.verb, language)
     if fixed:
         text += ": " + ", ".join(fixed)
+    if free_slots(action):  # a value still to choose: "Turn over a stunt card…" beside the plain one
+        text += "…"
     return (party_prefix(action) if party else "") + text
 
 
