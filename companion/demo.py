@@ -151,13 +151,8 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
     names = PLAYERS[:max(2, min(players, len(PLAYERS)))]
     card_map = CardMap(config.games_dir / "cards.json", demo_cards(load_edition(edition)))
     card_map.save()
-    daemon = Daemon(config, out=out, sim_seed=seed)
-    asked = threading.Event()
-    import signal
 
-    old = {sig: signal.signal(sig, lambda *_: asked.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        daemon.start()
+    def ready(daemon: Daemon) -> int:
         if daemon.owner.table is None:
             answer = daemon.handle({"op": "start", "edition": edition, "players": names, "seed": seed})
             if not answer["ok"]:
@@ -167,13 +162,9 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
             out(label("demo_no_page", language))
             return 1
         out(label("demo_serving", language, url=daemon.virtual.url))
-        while not asked.wait(0.5):
-            pass
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
-        daemon.stop()
-    return 0
+        return 0
+
+    return Daemon(config, out=out, sim_seed=seed).run_until_signal(ready)
 
 
 def play(daemon: Daemon, hands: Hands, seed: int, max_events: int) -> None:

@@ -162,23 +162,26 @@ class Daemon:
         if not quiet:
             self.out(messages.render("daemon_stopped", {}, self.lang))
 
-    def run_until_signal(self) -> int:
-        """Serve until SIGTERM or SIGINT (Ctrl-C); then stop cleanly. The exit code."""
+    def run_until_signal(self, ready: Callable[["Daemon"], int] | None = None) -> int:
+        """Serve until SIGTERM or SIGINT (Ctrl-C); then stop cleanly. The exit code. ready: called once
+        started (the demo starts its game there); a non-zero answer stops at once with that code."""
         asked = threading.Event()
 
         def ask_to_stop(signum: int, frame: Any) -> None:
             asked.set()
 
         old = {sig: signal.signal(sig, ask_to_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+        code = 0
         try:
             self.start()
-            while not asked.wait(0.5):
+            code = ready(self) if ready is not None else 0
+            while not code and not asked.wait(0.5):
                 pass
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
         self.stop()
-        return 0
+        return code
 
     def _open_panel(self) -> Panel | None:
         """The OLED (luma's dummy device with simulated hardware); a missing one is said, not simulated."""
