@@ -174,13 +174,15 @@ class Daemon:
         code = 0
         try:
             self.start()
-            code = ready(self) if ready is not None else 0
-            while not code and not asked.wait(0.5):
-                pass
+            try:
+                code = ready(self) if ready is not None else 0
+                while not code and not asked.wait(0.5):
+                    pass
+            finally:
+                self.stop()  # still under our handlers: a second Ctrl-C during the stop changes nothing
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
-        self.stop()
         return code
 
     def _open_panel(self) -> Panel | None:
