@@ -532,6 +532,9 @@ def build_parser():
     p.add_argument("--events", type=int, default=1000)
     p.add_argument("--runs", type=int, default=5)
     p.set_defaults(func=cmd_bench)
+
+    from companion.sim.command import add_parser as add_sim_parser  # `companion sim` (docs/simulation.md)
+    add_sim_parser(command)
     return ap
 
 

@@ -1168,12 +1168,62 @@ MENU = {
     },
 }
 
+# ----- the phone page (companion/daemon/phone.py, web/phone.py): what the box and the phones say -----
+PHONE = {
+    "en": {
+        "phone_pair_waiting": "A phone waits to pair (code {code}): tap your player card",
+        "phone_paired": "Phone {code} is now {player}'s",
+        "phone_pair_two": "Two phones wait to pair ({codes}): pair them one at a time",
+        "auction_going_once": "{plot}: going once…",
+        "auction_going_twice": "{plot}: going twice…",
+        "phone_ready": "The phone page: {url}",
+        "phone_failed": "The phone page could not start: {info}",
+        "phone_no_seat": "There is no seat {seat} at this table",
+        "phone_no_event": "There is no event #{seq}",
+        "phone_action_reused": "This action id was already used for another action: reload the page",
+        "phone_bad_verb": "Which action? Choose one of the buttons",
+        "phone_bad_args": "The action's values are malformed: choose them again",
+        "phone_bad_amount": "An amount is a whole number of 0 or more",
+        "phone_bad_edition": "No such game: choose one from the list",
+        "phone_bad_players": "Name 2 to 8 players, each up to 20 letters",
+        "phone_pin_locked": "Too many wrong PINs: wait {seconds} s",
+        "phone_no_banker_pin": "No table PIN is set on the box (phone.banker_pin): the banker uses the box",
+        "phone_wrong_pin": "Wrong PIN",
+        "phone_bad_pin": "A PIN is 4 to 8 digits",
+        "phone_no_seat_pin": "The banker has set no PIN for {player}: tap your card on the reader instead",
+    },
+    "ru": {
+        "phone_pair_waiting": "Телефон ждёт привязки (код {code}): приложите карту игрока",
+        "phone_paired": "Телефон {code} привязан: {player}",
+        "phone_pair_two": "Привязки ждут два телефона ({codes}): привязывайте их по одному",
+        "auction_going_once": "«{plot}»: раз…",
+        "auction_going_twice": "«{plot}»: два…",
+        "phone_ready": "Страница для телефонов: {url}",
+        "phone_failed": "Страница для телефонов не запустилась: {info}",
+        "phone_no_seat": "За этим столом нет места {seat}",
+        "phone_no_event": "Нет события #{seq}",
+        "phone_action_reused": "Этот номер действия уже занят другим действием: обновите страницу",
+        "phone_bad_verb": "Какое действие? Выберите одну из кнопок",
+        "phone_bad_args": "Значения действия искажены: выберите их снова",
+        "phone_bad_amount": "Сумма — целое число от 0",
+        "phone_bad_edition": "Такой игры нет: выберите из списка",
+        "phone_bad_players": "Назовите от 2 до 8 игроков, каждое имя — до 20 букв",
+        "phone_pin_locked": "Слишком много неверных PIN-кодов: подождите {seconds} с",
+        "phone_no_banker_pin": "PIN-код стола на коробке не задан (phone.banker_pin): банкир работает с коробки",
+        "phone_wrong_pin": "Неверный PIN-код",
+        "phone_bad_pin": "PIN-код — от 4 до 8 цифр",
+        "phone_no_seat_pin": "Банкир не задал PIN-код для игрока {player}: приложите свою карту к считывателю",
+    },
+}
+
 EN.update(EDGE["en"])
 RU.update(EDGE["ru"])
 EN.update(BOX["en"])
 RU.update(BOX["ru"])
 EN.update(MENU["en"])
 RU.update(MENU["ru"])
+EN.update(PHONE["en"])
+RU.update(PHONE["ru"])
 
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
@@ -1872,3 +1922,93 @@ def render_error(exc, language="en", edition=None):
     if getattr(exc, "code", None) is None:
         return " ".join(str(exc).split())
     return render(exc.code, exc.params, language, getattr(exc, "edition", None) or edition)
+
+
+# ----- `companion sim`: the study's summary (companion/sim/report.py) ------------------------------
+# Counts follow a colon in Russian ("партий: 200") where a plural would otherwise need agreeing;
+# games_forms are the plural forms of "game" for the heading (words.plural).
+SIM = {
+    "en": {
+        "games_forms": "game|games",
+        "head": "{edition}: {games} {games_word} of {players} players, seeds {first} to {last}",
+        "options": "options: {options}",
+        "rounds": "game length in rounds: mean {mean}, median {median}, 10% of games under {p10}, "
+                  "10% over {p90}, longest {max}",
+        "events": "events per game: mean {mean}, median {median}",
+        "ended": "ended: {last} with one player left, {cap} at the round cap (wealth counted), {stuck} stopped",
+        "wins_seat": "wins by seat: {wins}",
+        "wins_strategy": "wins by strategy (wins/seats played): {wins}",
+        "strategy_balanced": "balanced", "strategy_cautious": "cautious", "strategy_aggressive": "aggressive",
+        "generic": " (shared rules only)",
+        "bankrupt": "bankruptcies: {total} ({per_game} a game), the first in round {first} (median)",
+        "industries": "what pays back (rent earned against price and buildings paid), best first:",
+        "payback_row": "  {name}: rent {rent} against {cost}: {ratio}",
+        "best_plots": "plots that pay back best: {plots}",
+        "worst_plots": "plots that pay back worst: {plots}",
+        "shares": "share price: {start} at the first round, {final} at the end (mean; from {low} to {high}); "
+                  "dividends {dividends} a game (mean)",
+        "jackpot": "JACKPOT: played {played} times, paid out {payouts} times, {paid} in all, largest {largest}",
+        "charity": "charity fund at the end: {final} (mean), largest {high}; taken {taken} times, {amount} in all",
+        "pot": "FREE PARKING pot: collected {collected} times, {paid} in all, largest {largest}",
+        "failure": "BROKEN INVARIANT in the game of seed {seed}: {message}",
+        "failure_script": "the shortest script that breaks it ({count} lines; companion script FILE):",
+        "failure_saved": "saved as {path}",
+        "compare_head": "paired by seed: {a} (A) against {b} (B); B - A with its 95% interval (paired t):",
+        "compare_row": "  {measure}: A {a}, B {b}, B - A {diff} [{low} .. {high}] {sure}",
+        "sure": "(a real difference)", "unsure": "(could be chance)",
+        "measure_rounds": "rounds", "measure_events": "events", "measure_bankruptcies": "bankruptcies",
+        "measure_capped": "share of games at the round cap", "measure_dividends": "dividends a game",
+        "measure_final_share_price": "final share price", "measure_jackpot_paid": "JACKPOT paid a game",
+        "measure_charity_final": "charity fund at the end", "measure_pot_paid": "pot paid a game",
+        "charts": "charts: {path}",
+        "no_charts": "charts need matplotlib: pip install 'companion[sim]'",
+        "bad_strategy": "no strategy called '{name}' (there are: {names})",
+        "bad_number": "{option} must be a whole number from {low} to {high}, not {value}",
+        "same_options": "--compare {options} changes nothing: the options are already so",
+        "speed": "{games} games in {seconds} s ({rate} games/s, {rounds} rounds/s)",
+    },
+    "ru": {
+        "games_forms": "партия|партии|партий",
+        "head": "{edition}: {games} {games_word}, игроков: {players}, тасовки с {first} по {last}",
+        "options": "правила: {options}",
+        "rounds": "длина партии в раундах: в среднем {mean}, медиана {median}, у 10% партий меньше {p10}, "
+                  "у 10% больше {p90}, самая длинная {max}",
+        "events": "событий за партию: в среднем {mean}, медиана {median}",
+        "ended": "конец партии: остался один игрок — {last}, предел раундов (подсчёт состояния) — {cap}, "
+                 "остановлено — {stuck}",
+        "wins_seat": "победы по местам: {wins}",
+        "wins_strategy": "победы по стратегиям (победы/места): {wins}",
+        "strategy_balanced": "уравновешенная", "strategy_cautious": "осторожная",
+        "strategy_aggressive": "рискованная",
+        "generic": " (только общие правила)",
+        "bankrupt": "банкротства: {total} (за партию {per_game}), первое — в раунде {first} (медиана)",
+        "industries": "что окупается (заработанная рента против уплаченного за участки и постройки), "
+                      "сначала лучшее:",
+        "payback_row": "  {name}: рента {rent} против {cost}: {ratio}",
+        "best_plots": "лучше всех окупаются: {plots}",
+        "worst_plots": "хуже всех окупаются: {plots}",
+        "shares": "курс акций: {start} в первом раунде, {final} в конце (в среднем; от {low} до {high}); "
+                  "дивиденды за партию — {dividends} (в среднем)",
+        "jackpot": "ДЖЕКПОТ: сыгран раз — {played}, выигрышей — {payouts}, выплачено всего {paid}, "
+                   "крупнейший выигрыш {largest}",
+        "charity": "благотворительный фонд в конце: {final} (в среднем), больше всего {high}; "
+                   "забран раз — {taken}, всего {amount}",
+        "pot": "банк БЕСПЛАТНОЙ СТОЯНКИ: забран раз — {collected}, всего {paid}, больше всего {largest}",
+        "failure": "НАРУШЕН ИНВАРИАНТ в партии с тасовкой {seed}: {message}",
+        "failure_script": "кратчайший сценарий, который его нарушает (строк: {count}; companion script ФАЙЛ):",
+        "failure_saved": "сохранён в {path}",
+        "compare_head": "попарно по тасовкам: {a} (A) против {b} (B); B − A и 95% интервал (парный t):",
+        "compare_row": "  {measure}: A {a}, B {b}, B − A {diff} [{low} .. {high}] {sure}",
+        "sure": "(разница есть)", "unsure": "(может быть случайностью)",
+        "measure_rounds": "раунды", "measure_events": "события", "measure_bankruptcies": "банкротства",
+        "measure_capped": "доля партий до предела раундов", "measure_dividends": "дивиденды за партию",
+        "measure_final_share_price": "курс акций в конце", "measure_jackpot_paid": "выплаты ДЖЕКПОТА за партию",
+        "measure_charity_final": "благотворительный фонд в конце", "measure_pot_paid": "выплаты банка стоянки за партию",
+        "charts": "графики: {path}",
+        "no_charts": "для графиков нужен matplotlib: pip install 'companion[sim]'",
+        "bad_strategy": "нет стратегии «{name}» (есть: {names})",
+        "bad_number": "{option}: нужно целое число от {low} до {high}, а не {value}",
+        "same_options": "--compare {options} ничего не меняет: правила уже такие",
+        "speed": "партий: {games} за {seconds} с ({rate} партий/с, {rounds} раундов/с)",
+    },
+}

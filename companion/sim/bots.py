@@ -1,0 +1,495 @@
+"""The simulator's bot strategies: each seat picks only from the actions Rules.legal lists for it.
+
+A strategy is a small class: it is handed the state, its seat and the actions that are
+its own now (plus the table's auction hammer and shortage auction, which a bot may ask
+the table to use), and returns one of them with every free value filled within the
+bounds the action gives (an amount, a bid, a trade's items, dice). It never applies a
+command and never sees a refusal: the runner applies what it returns, once.
+
+Families: `GenericStrategy` (any edition: buy with a cash reserve, build on whole groups,
+bid up to a value, mortgage and sell before going bankrupt, offer and accept fair trades),
+`MillionaireStrategy` (+ the JACKPOT), `EliteStrategy` (+ shares by price and dividend,
+the EXCHANGE, insurance when exposed), `MonopolyStrategy` (+ rent rolls, mortgaged deeds,
+shortage auctions) and `MadMillionaireStrategy`. The character (how much cash to keep, how
+high to bid) is a `Temper`: balanced, cautious or aggressive; seats can mix them.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
+from companion.engine.command import Command
+from companion.engine.state import State
+
+# the verbs that move the game on, in the order a bot with nothing better to do takes them
+PROGRESS = ("draw", "rent_roll", "auction_roll", "keep_mortgage", "skip_policy", "reveal", "bonus", "move",
+            "decline", "exchange", "roll", "end", "hammer")
+
+
+@dataclass(frozen=True)
+class Temper:
+    """A bot's character: cash kept back (a share of the starting cash) and how far it bids."""
+
+    name: str
+    reserve: float       # cash kept after a purchase, as a fraction of the starting cash
+    bid_factor: float    # bids up to this many times a plot's price (more when it completes a group)
+    trade_factor: float  # pays up to this many times the price for the lot that completes a group
+
+
+TEMPERS = {
+    "balanced": Temper("balanced", 0.12, 1.0, 2.0),
+    "cautious": Temper("cautious", 0.3, 0.8, 1.5),
+    "aggressive": Temper("aggressive", 0.04, 1.3, 2.5),
+}
+
+
+def fill(action: Action, rng: random.Random, amount: int | None = None) -> Command:
+    """One command of `action`: fixed words kept, dice thrown, `amount` (clamped) or the lowest
+    number in a span, the first word of a choice. Trades are built by the strategies."""
+    words = []
+    for slot in action.args:
+        if isinstance(slot, str):
+            words.append(slot)
+        elif isinstance(slot, Span):
+            if slot.what == "die":
+                value = rng.randint(max(1, slot.low), min(6, slot.high))
+            elif amount is not None:
+                value = max(slot.low, min(slot.high, amount))
+            else:
+                value = slot.low
+            words.append(str(value))
+        elif isinstance(slot, OneOf):
+            words.append(slot.words[0])
+        else:
+            raise ValueError("a trade's terms are chosen by the strategy")
+    return Command(action.verb, tuple(words))
+
+
+def find(actions: list[Action], verb: str, *head: str) -> Action | None:
+    """The first action of this verb whose first fixed words are `head`."""
+    for a in actions:
+        if a.verb == verb and tuple(a.args[: len(head)]) == head:
+            return a
+    return None
+
+
+def word(action: Action, i: int = 0) -> str:
+    """The action's i-th argument, a fixed word (a plot, a player)."""
+    slot = action.args[i]
+    assert isinstance(slot, str)
+    return slot
+
+
+def every(actions: list[Action], verb: str) -> list[Action]:
+    return [a for a in actions if a.verb == verb]
+
+
+Choice = tuple[Action, Command]
+
+
+class GenericStrategy:
+    """Plain play for any edition with plots: the rules' shared verbs only."""
+
+    family = "generic"
+
+    def __init__(self, rules, temper: Temper, rng: random.Random):
+        self.rules = rules
+        self.temper = temper
+        self.rng = rng
+        self.reserve = int(rules.edition.start_cash * temper.reserve)
+        self.name = temper.name if self.family == "auto" else f"{temper.name}"
+
+    # ----- values -------------------------------------------------------------------------
+
+    def price(self, pid: str) -> int:
+        return self.rules.edition.plots[pid].price
+
+    def group(self, pid: str) -> tuple[str, ...]:
+        return tuple(self.rules.edition.industry_plots(self.rules.edition.plots[pid].industry))
+
+    def completes(self, s: State, me: str, pid: str) -> bool:
+        """Whether owning pid would give me its whole group."""
+        return all(s.owner.get(q) == me for q in self.group(pid) if q != pid)
+
+    def value(self, s: State, me: str, pid: str) -> int:
+        """What a plot is worth to me: its price, more when it completes or extends my group."""
+        base = self.price(pid)
+        mine = sum(1 for q in self.group(pid) if s.owner.get(q) == me)
+        if self.completes(s, me, pid):
+            return base * 2
+        return base + base * mine // 3
+
+    # ----- the runner's questions -----------------------------------------------------------
+
+    def settle(self, s: State, me: str, acts: list[Action]) -> Choice | None:
+        """In debt: raise the money (sell, mortgage) before giving up."""
+        for verb in ("use_policy", "sell_shares"):
+            a = find(acts, verb, me)
+            if a is not None:
+                return a, fill(a, self.rng, amount=10**9)
+        # mortgage lots outside whole groups first, cheapest first
+        morts = sorted(every(acts, "mortgage"), key=lambda a: (self.completes(s, me, word(a)), self.price(word(a))))
+        loose = [a for a in morts if not self.completes(s, me, word(a))]
+        if loose:
+            return loose[0], fill(loose[0], self.rng)
+        sells = every(acts, "sell_building")
+        if sells:
+            a = max(sells, key=lambda a: s.level.get(word(a), 0))
+            return a, fill(a, self.rng)
+        if morts:
+            return morts[0], fill(morts[0], self.rng)
+        for verb in ("skip_policy", "bankrupt"):
+            a = find(acts, verb, me)
+            if a is not None:
+                return a, fill(a, self.rng)
+        return None
+
+    def bid(self, s: State, me: str, action: Action) -> Choice | None:
+        """At an auction: bid the lowest allowed (plus a small step) while under my value."""
+        a = self.rules.open_auction_of(s)
+        span = action.args[1]
+        assert isinstance(span, Span)
+        if a is None or a.bidder == me:
+            return None
+        if a.plot is not None and a.kind == "auction":
+            limit = int(self.value(s, me, a.plot) * self.temper.bid_factor)
+        else:
+            limit = int(a.opening * 1.5)
+        limit = min(limit, s.cash(me) - self.reserve // 2)
+        if span.low > limit:
+            return None
+        step = max(1, self.price(a.plot) // 20) if a.plot is not None else 5
+        return action, fill(action, self.rng, amount=min(limit, span.low + self.rng.choice((0, step, 2 * step))))
+
+    def answer(self, s: State, me: str, offer, acts: list[Action]) -> Choice | None:
+        """A trade offered to me: accept when it pays me fairly, else reject."""
+        yes = find(acts, "accept", str(offer.number))
+        no = find(acts, "reject", str(offer.number))
+        if yes is not None and self.fair(s, me, offer):
+            return yes, fill(yes, self.rng)
+        if no is not None:
+            return no, fill(no, self.rng)
+        return None
+
+    def fair(self, s: State, me: str, offer) -> bool:
+        """Fair to me: what I get is worth at least what I give (my values; a group I would break
+        costs double), and I keep my cash reserve."""
+        give, get = terms_of(offer.terms)
+        # the offer's give is the proposer's side; I am the other side
+        theirs, mine = give, get
+        worth_in = sum(self.value(s, me, w) if not w.isdigit() else int(w) for w in theirs if w in self.rules.edition.plots or w.isdigit())
+        worth_out = 0
+        for w in mine:
+            if w.isdigit():
+                worth_out += int(w)
+                if s.cash(me) - int(w) < self.reserve:
+                    return False
+            elif w in self.rules.edition.plots:
+                worth_out += self.price(w) * (3 if self.completes(s, me, w) else 1)
+        return worth_in >= worth_out * 1.4
+
+    def pending(self, s: State, me: str, acts: list[Action]) -> Choice | None:
+        """A decision the game waits for from me."""
+        kind = s.pending.kind if s.pending is not None else None
+        if kind == "offer":
+            buy = find(acts, "buy")
+            if buy is not None:
+                pid = s.pending.plot
+                left = s.cash(me) - self.price(pid)
+                if left >= self.reserve or (self.completes(s, me, pid) and left >= self.reserve // 3):
+                    return buy, fill(buy, self.rng)
+        if kind == "choose":
+            a = find(acts, "choose")
+            if a is not None:
+                slot = a.args[0]
+                assert isinstance(slot, OneOf)
+                return a, Command("choose", (self.rng.choice(slot.words),))
+        if kind == "claim":
+            return self.policy_for_claim(s, me, acts)
+        return None
+
+    def policy_for_claim(self, s: State, me: str, acts: list[Action]) -> Choice | None:
+        return None
+
+    def extra(self, s: State, me: str, acts: list[Action], done: set[str]) -> Choice | None:
+        """Something worth doing on my turn before I move on (each kind once a turn)."""
+        if "redeem" not in done:
+            for a in every(acts, "redeem"):
+                pid = word(a)
+                if s.cash(me) - self.price(pid) >= 3 * self.reserve:
+                    done.add("redeem")
+                    return a, fill(a, self.rng)
+        builds = every(acts, "build")
+        if builds:
+            a = min(builds, key=lambda a: (s.level.get(word(a), 0), -self.price(word(a))))
+            cost = self.rules.edition.plots[word(a)].build_cost or self.price(word(a)) // 2
+            if s.cash(me) - cost >= self.reserve:
+                return a, fill(a, self.rng)
+        if "trade" not in done:
+            done.add("trade")
+            deal = self.deal(s, me, acts)
+            if deal is not None:
+                return deal
+        return None
+
+    def deal(self, s: State, me: str, acts: list[Action]) -> Choice | None:
+        """Offer cash for the one lot that completes a group of mine."""
+        for a in every(acts, "trade"):
+            other = word(a, 1)
+            terms = a.args[2]
+            assert isinstance(terms, Terms)
+            if terms.give.cash is None:
+                continue
+            for pid in terms.get.plots:
+                if not self.completes(s, me, pid) or not self.rules.edition.industries[
+                        self.rules.edition.plots[pid].industry].buildable:
+                    continue
+                amount = int(self.price(pid) * self.temper.trade_factor)
+                if s.cash(me) - amount < 2 * self.reserve or amount > terms.give.cash.high:
+                    continue
+                return a, Command("trade", (me, other, "give", str(amount), "get", pid))
+        return None
+
+    def aside(self, s: State, me: str, acts: list[Action]) -> Choice | None:
+        """Out of turn (once a turn): nothing in the shared rules."""
+        return None
+
+    def progress(self, s: State, me: str, acts: list[Action]) -> Choice | None:
+        """Move the game on: leave detention, roll, end the turn."""
+        if me in s.detained:
+            card = find(acts, "use_card")
+            if card is not None:
+                return card, fill(card, self.rng)
+            fine = find(acts, "pay_fine")
+            if fine is not None and s.cash(me) >= 4 * self.rules.opt["detention_fine"] + self.reserve:
+                return fine, fill(fine, self.rng)
+        return first_progress(acts, self.rng)
+
+
+def first_progress(acts: list[Action], rng: random.Random) -> Choice | None:
+    for verb in PROGRESS:
+        a = find(acts, verb)
+        # the table never names a physical card (a list must not tell the next one)
+        if a is not None and not (a.party == TABLE and any(isinstance(x, OneOf) for x in a.args)):
+            return a, fill(a, rng)
+    return None
+
+
+def terms_of(words: tuple) -> tuple[list[str], list[str]]:
+    """A trade's `give ... get ...` words as (given, got)."""
+    give: list[str] = []
+    get: list[str] = []
+    side = None
+    for w in words:
+        if w in ("give", "get"):
+            side = give if w == "give" else get
+        elif side is not None:
+            side.append(w)
+    return give, get
+
+
+class MillionaireStrategy(GenericStrategy):
+    """Millionaire Classic and Deluxe: the JACKPOT now and then, with a small bet."""
+
+    family = "millionaire"
+
+    def extra(self, s, me, acts, done):
+        got = super().extra(s, me, acts, done)
+        if got is not None:
+            return got
+        jack = find(acts, "jackpot")
+        if jack is not None and "jackpot" not in done:
+            done.add("jackpot")
+            if s.cash(me) >= 4 * self.reserve and self.rng.random() < 0.3:
+                return jack, fill(jack, self.rng)      # the lowest bet
+        return None
+
+
+class EliteStrategy(MillionaireStrategy):
+    """Millionaire Elite: shares by price and dividend, the EXCHANGE, insurance when exposed."""
+
+    family = "elite"
+    MAX_SHARES = 12
+
+    def dividend_percent(self, s: State) -> int:
+        rate = self.rules.in_force(s, "dividend_percent")
+        return rate["percent"] if rate else self.rules.opt["dividend_percent"]
+
+    def share_count(self, s: State, me: str, span: Span) -> int:
+        """How many shares to buy now: none when dear or the dividend is thin."""
+        price = self.rules.price(s)
+        start = self.rules.opt["share_start_price"]
+        if price <= 0 or price > 2 * start or self.dividend_percent(s) < 10:
+            return 0
+        room = self.MAX_SHARES - s.held(me, "shares")
+        spare = (s.cash(me) - 2 * self.reserve) // price
+        n = min(span.high, room, spare, 4 if price <= start else 2)
+        return n if n >= span.low else 0
+
+    def buy_shares(self, s, me, acts) -> Choice | None:
+        a = find(acts, "buy_shares", me)
+        if a is None:
+            return None
+        span = a.args[1]
+        assert isinstance(span, Span)
+        n = self.share_count(s, me, span)
+        return (a, fill(a, self.rng, amount=n)) if n else None
+
+    def sell_dear(self, s, me, acts) -> Choice | None:
+        a = find(acts, "sell_shares", me)
+        if a is not None and self.rules.price(s) >= 2 * self.rules.opt["share_start_price"] + 50:
+            return a, fill(a, self.rng, amount=s.held(me, "shares"))
+        return None
+
+    def exposed(self, s: State, me: str) -> bool:
+        """Others hold built plots whose rent could break me."""
+        worst = 0
+        for pid, owner in s.owner.items():
+            if owner != me and s.level.get(pid):
+                worst = max(worst, self.rules.rent(s, self.rules.edition.plots[pid]))
+        return worst > s.cash(me) // 2
+
+    def extra(self, s, me, acts, done):
+        # each chance to trade shares is weighed once (START's window, the EXCHANGE before and after its roll)
+        for verb in ("sell_shares", "buy_shares"):
+            a = find(acts, verb, me)
+            chance = f"{verb}:{s.extra.get('exchange')}:{s.extra.get('window')}"
+            if a is not None and chance not in done:
+                done.add(chance)
+                got = self.sell_dear(s, me, acts) if verb == "sell_shares" else self.buy_shares(s, me, acts)
+                if got is not None:
+                    return got
+        if "insure" not in done:
+            done.add("insure")
+            if not s.held(me, "red") and self.exposed(s, me):
+                a = find(acts, "insure", me, "red")
+                if a is not None and s.cash(me) >= 3 * self.rules.opt["policy_red"]:
+                    return a, fill(a, self.rng)
+            if not s.held(me, "orange") and len(s.plots_of(me)) >= 4:
+                a = find(acts, "insure", me, "orange")
+                if a is not None and s.cash(me) >= 4 * self.rules.opt["policy_orange"]:
+                    return a, fill(a, self.rng)
+        return super().extra(s, me, acts, done)
+
+    def aside(self, s, me, acts):
+        """Buy shares before the game, buy through the player on the EXCHANGE (a small fee), or sell
+        dear shares before my turn."""
+        if s.phase == "setup":
+            return self.buy_shares(s, me, acts)
+        a = find(acts, "commission", me)
+        if a is not None:
+            span = a.args[1]
+            assert isinstance(span, Span)
+            n = self.share_count(s, me, span)
+            if n:
+                fee = min(n * self.rules.price(s) // 20, s.cash(me) - n * self.rules.price(s))
+                return a, Command("commission", (me, str(n), str(max(0, fee))))
+        return self.sell_dear(s, me, acts)
+
+    def policy_for_claim(self, s, me, acts):
+        for colour in ("orange", "red"):
+            a = find(acts, "use_policy", me, colour)
+            if a is not None:
+                return a, fill(a, self.rng)
+        a = find(acts, "skip_policy", me)
+        return (a, fill(a, self.rng)) if a is not None else None
+
+    def settle(self, s, me, acts):
+        # a RED policy cancels an unbearable rent or tax; a claim is covered by any policy held
+        if any(d.debtor == me and d.claim for d in s.debts):
+            got = self.policy_for_claim(s, me, acts)
+            if got is not None:
+                return got
+        return super().settle(s, me, acts)
+
+
+class MonopolyStrategy(GenericStrategy):
+    """Monopoly: rent rolls, a mortgaged deed received, placing a building, shortage auctions."""
+
+    family = "monopoly"
+
+    def pending(self, s, me, acts):
+        kind = s.pending.kind if s.pending is not None else None
+        if kind == "mortgage_transfer":
+            a = find(acts, "redeem")
+            if a is not None and s.cash(me) - self.rules.redeem_price(self.rules.edition.plots[word(a)]) >= 2 * self.reserve:
+                return a, fill(a, self.rng)
+        if kind == "place_building":
+            builds = every(acts, "build")
+            if builds and s.cash(me) - self.rules.edition.plots[word(builds[0])].build_cost >= self.reserve:
+                return builds[0], fill(builds[0], self.rng)
+        return super().pending(s, me, acts)
+
+    def extra(self, s, me, acts, done):
+        got = super().extra(s, me, acts, done)
+        if got is not None:
+            return got
+        if "house_auction" not in done:
+            done.add("house_auction")
+            # the last buildings are wanted by someone else too: ask the table to auction one
+            for a in every(acts, "house_auction"):
+                pid = word(a)
+                if s.owner.get(pid) == me and s.cash(me) >= self.rules.edition.plots[pid].build_cost + 2 * self.reserve:
+                    return a, fill(a, self.rng)
+        return None
+
+
+class MadMillionaireStrategy(GenericStrategy):
+    """Mad Millionaire: drive towards stunts, lease beside one's businesses, FINISH when rich.
+
+    The moves are ranked by the old autoplayer's hints (companion/bots.py); a hint is taken
+    only when it matches an action listed for this seat, with its values inside the bounds.
+    """
+
+    family = "madmillionaire"
+
+    def pick(self, s, me, acts) -> Choice | None:
+        from companion.bots import madmillionaire_candidates
+        from companion.engine.command import parse_command
+
+        for line in madmillionaire_candidates(self.rules, s, self.rng):
+            cmd = parse_command(line)
+            if cmd is None:
+                continue
+            for a in acts:
+                if a.matches(cmd):
+                    return a, cmd
+        return None
+
+    def settle(self, s, me, acts):
+        return super().settle(s, me, acts)
+
+    def pending(self, s, me, acts):
+        return self.pick(s, me, acts)
+
+    def extra(self, s, me, acts, done):
+        # every hint spends something (a sign, cash, a lease): the runner's cap per turn bounds them
+        return self.pick(s, me, acts)
+
+    def aside(self, s, me, acts):
+        """SET UP: take a free small business (any of those left)."""
+        a = find(acts, "claim", me)
+        if a is None:
+            return None
+        slot = a.args[1]
+        assert isinstance(slot, OneOf)
+        return a, Command("claim", (me, self.rng.choice(slot.words)))
+
+
+FAMILIES = {"elite": EliteStrategy, "classic": MillionaireStrategy, "deluxe": MillionaireStrategy,
+            "monopoly": MonopolyStrategy, "madmillionaire": MadMillionaireStrategy}
+NAMES = tuple(TEMPERS) + tuple(f"generic-{t}" for t in TEMPERS)
+
+
+def strategy(rules, name: str, rng: random.Random) -> GenericStrategy:
+    """The strategy called `name` for this rules module: a temper (balanced, cautious,
+    aggressive) played by the edition family's class, or `generic-TEMPER` (the shared rules only)."""
+    generic = name.startswith("generic-")
+    temper = TEMPERS.get(name.removeprefix("generic-"))
+    if temper is None:
+        raise ValueError(name)
+    cls = GenericStrategy if generic else FAMILIES.get(rules.edition.rules, GenericStrategy)
+    bot = cls(rules, temper, rng)
+    bot.name = name
+    return bot

@@ -1,0 +1,149 @@
+"""`companion sim EDITION --games N ...`: play a study, print its summary (or JSON), draw its charts.
+
+A broken invariant in any game prints the seed and a 1-minimal script that reproduces it
+(companion/sim/shrink.py), saved beside the charts when --charts is given, and the
+command exits with code 9 (a bug halted it: docs/exit-codes.md).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from companion.editions import load_edition
+from companion.errors import EXIT_HALTED, EXIT_OK, BadInput
+from companion.sim import report
+from companion.sim.bots import NAMES
+from companion.sim.runner import SEATS, GameRecord, Study, play_many
+from companion.sim.shrink import confirm, shrink
+
+
+def add_parser(command) -> None:
+    """The `sim` subcommand's arguments (command: companion.cli's subparser factory)."""
+    p = command("sim", help="simulate games with bots and report what a table asks (docs/simulation.md)")
+    p.add_argument("edition", help="shipped edition id or path to an edition file")
+    p.add_argument("--games", type=int, default=100, help="how many games (seeds SEED .. SEED+N-1)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option for every game")
+    p.add_argument("--strategy", action="extend", nargs="+", metavar="NAME",
+                   help=f"the seats' strategies in seat order, repeated round the table ({', '.join(NAMES)})")
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in (the games are the same whatever the number)")
+    p.add_argument("--round-cap", type=int, default=1000, help="a game still going after this many rounds is "
+                   "ended and wealth counted")
+    p.add_argument("--json", action="store_true", help="the summary as JSON")
+    p.add_argument("--charts", metavar="DIR", help="write the charts (PNG and SVG) into DIR")
+    p.add_argument("--compare", action="append", metavar="KEY=VALUE",
+                   help="also play the same seeds with this option changed and print each difference "
+                   "with a 95%% interval paired by seed")
+    p.add_argument("--no-invariants", action="store_true", help="skip the invariant checks (speed studies)")
+    p.set_defaults(func=run)
+
+
+def number(value: int, option: str, low: int, high: int, lang: str) -> int:
+    if not low <= value <= high:
+        raise BadInput(report.say("bad_number", lang, option=option, low=low, high=high, value=value))
+    return value
+
+
+def progress_bar(total: int, label: str):
+    """A tqdm bar on standard error (silent when it is no terminal); a no-op without tqdm."""
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=label, unit="game", disable=None, file=sys.stderr, leave=False)
+
+
+def play(study: Study, jobs: int, label: str) -> list[GameRecord]:
+    bar = progress_bar(study.games, label)
+    try:
+        return play_many(study, jobs, bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def run(args) -> int:
+    from companion.cli import option_pairs
+
+    lang = args.lang
+    number(args.games, "--games", 1, 1_000_000, lang)
+    number(args.jobs, "--jobs", 1, 256, lang)
+    number(args.round_cap, "--round-cap", 1, 100_000, lang)
+    number(args.seed, "--seed", 0, (1 << 63), lang)
+    for name in args.strategy or ():
+        if name not in NAMES:
+            raise BadInput(report.say("bad_strategy", lang, name=name, names=", ".join(NAMES)))
+    options = option_pairs(args.option, lang)
+    edition = load_edition(args.edition, options or None)     # a bad edition or option: one line, here
+    number(args.players, "--players", edition.players_min, min(edition.players_max, len(SEATS)), lang)
+    study = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(options.items())),
+                  tuple(args.strategy or ()), not args.no_invariants, args.round_cap)
+    started = time.perf_counter()
+    records = play(study, args.jobs, args.edition)
+    seconds = time.perf_counter() - started
+    summary = report.summarize(records)
+    code = EXIT_OK
+    out: dict = {"summary": summary}
+    lines = report.summary_lines(summary, edition, lang)
+    rounds = sum(r.rounds for r in records)
+    lines.append(report.say("speed", lang, games=len(records), seconds=report.num(round(seconds, 1), lang),
+                            rate=report.num(round(len(records) / seconds, 1), lang),
+                            rounds=report.num(round(rounds / seconds), lang)))
+    failures = [r for r in records if r.failure]
+    for r in failures[:3]:       # the first few: each shrink replays the game many times
+        message = (r.failure or {})["message"]
+        small = shrink(r.lines, message)
+        lines.append(report.say("failure", lang, seed=r.seed, message=message))
+        lines.append(report.say("failure_script", lang, count=len(small)))
+        lines += small
+        out.setdefault("failures", []).append({"seed": r.seed, "message": message, "script": small,
+                                               "confirmed": confirm(small) == message})
+        if args.charts:
+            path = Path(args.charts) / f"failure-seed-{r.seed}.game"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("\n".join(small) + "\n", encoding="utf-8")
+            lines.append(report.say("failure_saved", lang, path=path))
+        code = EXIT_HALTED
+    if args.compare:
+        changed = option_pairs(args.compare, lang)
+        other_options = {**options, **changed}
+        if other_options == options:
+            raise BadInput(report.say("same_options", lang, options=" ".join(args.compare)))
+        load_edition(args.edition, other_options)
+        other = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(other_options.items())),
+                      study.strategies, study.invariants, study.round_cap)
+        other_records = play(other, args.jobs, " ".join(args.compare))
+        label_a = ", ".join(f"{k}={options.get(k, edition.options.get(k))}" for k in changed)
+        label_b = ", ".join(f"{k}={v}" for k, v in changed.items())
+        result = report.compare(records, other_records)
+        out["compare"] = {"a": label_a, "b": label_b, "measures": result,
+                          "b_summary": report.summarize(other_records)}
+        lines += report.compare_lines(result, label_a, label_b, lang)
+        if any(r.failure for r in other_records):
+            code = EXIT_HALTED
+    if args.charts:
+        try:
+            written = charts(args, summary, records, edition, lang, out)
+        except ImportError:
+            lines.append(report.say("no_charts", lang))
+        else:
+            lines.append(report.say("charts", lang, path=", ".join(str(p) for p in written)))
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True))
+    else:
+        print("\n".join(lines))
+    return code
+
+
+def charts(args, summary, records, edition, lang, out) -> list[Path]:
+    from companion.sim import charts as drawing
+
+    prefix = f"sim-{edition.id}"
+    written = drawing.draw(summary, records, edition, args.charts, lang, prefix)
+    if "compare" in out:
+        c = out["compare"]
+        written += drawing.draw_compare(c["measures"], c["a"], c["b"], args.charts, lang, prefix)
+    return written
