@@ -13,6 +13,7 @@ upgrading either is worth a look, not a blind re-record.
 """
 import errno
 import os
+import random
 import tomllib
 import unicodedata
 from pathlib import Path
@@ -171,6 +172,28 @@ def test_the_text_font_draws_every_character_of_the_catalogues():
     assert display.has_glyphs(fonts.text, chars) == []
     assert display.has_glyphs(fonts.text, "АаЁёЙйЩщЪъЯя«»„“”—–№₽×→ Az09") == []
     assert display.has_glyphs(fonts.big, "0123456789 -−+,.₽") == []
+
+
+def catalogue_texts():
+    texts = list(strings([messages.CATALOGS, messages.LABELS, messages.EDITIONS]))
+    for path in EDITIONS.glob("*.toml"):
+        texts.extend(strings(tomllib.loads(path.read_text(encoding="utf-8"))))
+    return [display.flat(text) for text in texts]
+
+
+@pytest.mark.parametrize("which", ["text", "big"])
+def test_a_line_is_measured_to_the_pixel_it_is_drawn_at(which):
+    # wrapping and shortening measure lines by summing glyph metrics instead of drawing them: a
+    # measure one pixel short would let a line's last column fall off the screen
+    font = getattr(display.default_fonts(), which)
+    texts = catalogue_texts()
+    letters = catalogue_characters()
+    rng = random.Random(11)
+    texts += ["".join(rng.choice(letters) for _ in range(rng.randint(1, 40))) for _ in range(3000)]
+    texts += ["W", "_", "a_", "у", "«участок»", "", "   ", "Ёлка", "j", "T.", "Ту"]
+    wrong = [(text, display.ink(font, text), display.drawn_ink(font, text)) for text in texts
+             if display.ink(font, text) != display.drawn_ink(font, text)]
+    assert wrong == [], wrong[:5]
 
 
 def test_has_glyphs_names_what_the_font_cannot_draw():

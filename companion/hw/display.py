@@ -20,6 +20,7 @@ silent fallback to it.
 """
 
 import unicodedata
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -235,11 +236,99 @@ def has_glyphs(font: ImageFont.FreeTypeFont, text: str) -> list[str]:
     return [ch for ch in dict.fromkeys(text) if mask(ch) == tofu]
 
 
-def ink(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int]:
-    """The first and past-the-last columns the text's pixels reach from the origin, as drawn without grey."""
+def drawn_ink(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int]:
+    """The first and past-the-last columns the text's pixels reach from the origin, read off the text
+    drawn without grey (exact, and ~40x dearer than `ink`)."""
     mask, (left, _) = font.getmask2(text, mode="1")
     box = mask.getbbox()
     return (left + box[0], left + box[2]) if box else (0, 0)
+
+
+class GlyphMetrics:
+    """One font's glyphs measured once each, so a line's ink is summed instead of drawn.
+
+    Composing a receipt measures a dozen candidate lines (wrap tries each next
+    word); drawing each took two thirds of a tap's time on the writer's
+    neighbour thread (`companion bench table`). Pillow's basic layout places
+    each glyph at its pen position rounded to the pixel, the pen advancing by
+    the glyph's advance plus the pair's kerning, both in 1/64 px: the same sum
+    here gives the same columns (tests/test_display.py checks it against
+    `drawn_ink` over every catalogue text and random strings of their letters,
+    in both fonts).
+    """
+
+    def __init__(self, font: ImageFont.FreeTypeFont):
+        self.font = font
+        self.advance: dict[str, int] = {}                  # 1/64 px
+        self.glyph: dict[str, tuple[int, int] | None] = {}  # ink columns from the glyph's pen, None: blank
+        self.lead: dict[str, int] = {}                     # the shift a string starting with it gets
+        self.kern: dict[str, int] = {}                     # a pair's kerning, 1/64 px
+
+    def _length(self, text: str) -> int:
+        return round(self.font.getlength(text, mode="1") * 64)
+
+    def _learn(self, ch: str) -> int:
+        advance = self._length(ch)
+        alone = drawn_ink(self.font, ch)
+        # measured after a blank space, as it sits inside a line: a glyph first in a line whose ink
+        # starts left of its pen moves the whole line (the lead)
+        after = drawn_ink(self.font, " " + ch)
+        if after[1] > after[0]:
+            at = _pixel(self._length(" " + ch) - advance)
+            glyph: tuple[int, int] | None = (after[0] - at, after[1] - at)
+        else:  # drawn past the pair's box (an underscore): what it draws alone
+            glyph = alone if alone[1] > alone[0] else None
+        self.glyph[ch] = glyph
+        self.lead[ch] = alone[0] - glyph[0] if glyph is not None and alone[1] > alone[0] else 0
+        # the advance last: the panel and the console measure from two threads, and a glyph whose
+        # advance is known must have its ink known too
+        self.advance[ch] = advance
+        return advance
+
+    def ink(self, text: str) -> tuple[int, int]:
+        advance, glyphs, kern = self.advance, self.glyph, self.kern
+        pen, left, right, before = 0, 0, 0, ""
+        inked = False
+        for ch in text:
+            step = advance.get(ch)
+            if step is None:
+                step = self._learn(ch)
+            if before:
+                pair = before + ch
+                k = kern.get(pair)
+                if k is None:
+                    k = kern[pair] = self._length(pair) - advance[before] - step
+                pen += k
+            glyph = glyphs[ch]
+            if glyph is not None:
+                at = _pixel(pen)
+                if not inked or at + glyph[0] < left:
+                    left = at + glyph[0]
+                if not inked or at + glyph[1] > right:
+                    right = at + glyph[1]
+                inked = True
+            pen += step
+            before = ch
+        if not inked:
+            return (0, 0)
+        lead = self.lead[text[0]]
+        return (left + lead, right + lead)
+
+
+def _pixel(pen: int) -> int:
+    """A pen position in 1/64 px rounded to the pixel, as FreeType's PIXEL macro does."""
+    return (pen + 32) >> 6
+
+
+_METRICS: "weakref.WeakKeyDictionary[ImageFont.FreeTypeFont, GlyphMetrics]" = weakref.WeakKeyDictionary()
+
+
+def ink(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int]:
+    """The first and past-the-last columns the text's pixels reach from the origin, as drawn without grey."""
+    metrics = _METRICS.get(font)
+    if metrics is None:
+        metrics = _METRICS[font] = GlyphMetrics(font)
+    return metrics.ink(text)
 
 
 def ink_width(font: ImageFont.FreeTypeFont, text: str) -> int:
@@ -270,6 +359,8 @@ def wrap(text: str, font: ImageFont.FreeTypeFont | None = None, width: int = WID
     """The text broken at spaces into lines of at most width pixels; a word wider than a line (a
     twenty-letter name) is broken between letters rather than cut."""
     font = font or default_fonts().text
+    if ink_width(font, text) <= width:
+        return [text]  # most lines: one measure
     lines: list[str] = []
     for word in text.split(" "):
         if lines and ink_width(font, f"{lines[-1]} {word}") <= width:
