@@ -25,6 +25,7 @@ from waitress import wasyncore  # type: ignore[import-untyped, unused-ignore]
 from waitress.server import create_server  # type: ignore[import-untyped, unused-ignore]
 
 from web.app import close_streams
+from web.phone import close_phone_streams
 
 log = logging.getLogger("companion.web")
 
@@ -101,6 +102,7 @@ class VirtualTableServer:
         """End the streams, close the listening socket and every connection, and wait for the threads."""
         self._stopping.set()
         close_streams(self.app)
+        close_phone_streams(self.app)
         if self._thread is not None:
             self._thread.join(timeout)
         if self._server is not None:

@@ -66,6 +66,17 @@ KEYS = (
     Key("virtual_table", "port", int, 8000, "the virtual table's port; 0: no virtual table", low=0, high=65535),
     Key("phone", "url", str, "", "the phone page's address the OLED shows as a QR code; empty: "
         "http://<this machine's name>.local:8080/"),
+    Key("phone", "host", str, "0.0.0.0", "where the phone page listens (docs/phone.md); 0.0.0.0: every network "
+        "the box is on, so the phones on the home Wi-Fi reach it (plain HTTP: see the threat model)"),
+    Key("phone", "port", int, 8080, "the phone page's port; 0: no phone page of its own (with simulated hardware "
+        "it is still at /phone/ on the virtual table)", low=0, high=65535),
+    Key("phone", "threads", int, 64, "waitress threads serving the phone page: every open page holds one for its "
+        "live stream, so 8 phones and the benchmark's 50 pages need this many", low=4, high=512),
+    Key("phone", "auction_quiet_seconds", float, 30.0, "an auction with no new bid for this long is hammered down "
+        "by the box (\"going once\" and \"going twice\" at a third and two thirds of it); 0: only the host closes it",
+        low=0.0, high=3600.0),
+    Key("phone", "banker_pin", str, "", "the table PIN that makes a phone the banker's (starts and ends games, "
+        "undoes); empty: no phone may be the banker"),
     Key("daemon", "watchdog_probe_seconds", float, 2.0, "how long the writer thread may take to answer the "
         "watchdog's liveness probe before systemd is no longer told all is well", low=0.1, high=60.0),
 )

@@ -75,6 +75,8 @@ class Daemon:
         self.buttons: box_buttons.Buttons | None = None
         self.pin_factory: Any = None  # gpiozero's MockFactory with simulated hardware (the virtual table's)
         self.virtual: Any = None  # the virtual table's web server (simulated hardware only)
+        self.phone: Any = None  # the phone page's service (companion/daemon/phone.py) ...
+        self.phone_server: Any = None  # ... and its own web server (phone.host, phone.port)
         self._rules_cache: dict[str, Any] = {}
 
     # ----- life ------------------------------------------------------------------------------
@@ -121,8 +123,12 @@ class Daemon:
         self.control = ControlServer(socket_path, self.handle).start()
         self._update_dice()
         self.owner.post(self.console.sync)
+        from .phone import PhoneService
+        self.phone = PhoneService(self).start()
         if self.sim is not None and self.config["virtual_table.port"]:
             self.virtual = self._serve_virtual_table()
+        if self.config["phone.port"]:
+            self.phone_server = self._serve_phone()
         self.say("daemon_ready", folder=str(self.config.games_dir))
         interval = systemd.watchdog_interval()
         if interval:
@@ -139,6 +145,10 @@ class Daemon:
             self._watchdog.stop()
         if self.virtual is not None:
             self.virtual.stop()
+        if self.phone_server is not None:
+            self.phone_server.stop()
+        if self.phone is not None:
+            self.phone.stop()
         if self.control is not None:
             self.control.stop()
         if self.buttons is not None:
@@ -220,14 +230,38 @@ class Daemon:
         from .virtual import VirtualTableService
 
         service = VirtualTableService(self)
-        server = VirtualTableServer(create_app(service), host=self.config["virtual_table.host"],
-                                    port=self.config["virtual_table.port"])
+        app = create_app(service)
+        threads = 8
+        if self.phone is not None:  # the phone page beside it, at /phone/ (docs/phone.md): a few more threads
+            from web.phone import register_phone
+            register_phone(app, self.phone, MAX_STREAMS=12)
+            threads += 16
+        server = VirtualTableServer(app, host=self.config["virtual_table.host"],
+                                    port=self.config["virtual_table.port"], threads=threads)
         try:
             server.start()
         except OSError as exc:
             self.say("virtual_table_failed", info=" ".join(str(exc).split()))
             return None
         self.say("virtual_table_ready", url=server.url)
+        return server
+
+    def _serve_phone(self) -> Any:
+        """The phone page (web/phone.py) on its own server, where the config says (docs/phone.md)."""
+        from web.phone import create_phone_app
+        from web.serve import VirtualTableServer
+
+        threads = self.config["phone.threads"]
+        # every open page's live stream holds a thread: leave a few for the pages' own requests
+        app = create_phone_app(self.phone, MAX_STREAMS=max(1, threads - max(4, threads // 8)))
+        server = VirtualTableServer(app, host=self.config["phone.host"], port=self.config["phone.port"],
+                                    threads=threads)
+        try:
+            server.start()
+        except OSError as exc:
+            self.say("phone_failed", info=" ".join(str(exc).split()))
+            return None
+        self.say("phone_ready", url=server.url + "phone/")
         return server
 
     # ----- saying things --------------------------------------------------------------------------
@@ -362,6 +396,8 @@ class Daemon:
         if table is None:
             self._refuse("no_game_open")
             return
+        if role.kind == "player" and self.phone is not None and self.phone.card_tapped(role.ref):
+            return  # the card paired a waiting phone with its seat (docs/phone.md)
         meaning = tap_meaning(table.rules, table.state, role)
         if self.panel is not None:
             self.panel.dismiss()  # a tap always interrupts a receipt

@@ -1,0 +1,801 @@
+"""The phone page's service: what web/phone.py (its `PhoneTable` protocol) may see and do on the daemon.
+
+Everything the page shows is read on the writer thread (Owner.call) and handed
+back as plain dicts already in words, in the language asked; everything it does
+goes through Owner.submit with the acting player (or the table, for the banker)
+and a request id made from the phone's action id, so a retried tap is answered
+from the ledger and pays once. The same commands and the same refusals as the
+box's buttons and the reader: the engine decides, this only translates.
+
+It also holds what the phones share: the table code (spectators), the pairings
+waiting for a player's card on the reader, the seats' PINs the banker set, and
+a watcher that closes an auction after a quiet time ("going once, twice").
+Refusals are ValueError (bad input or a rule, HTTP 400) or PermissionError
+(the wrong role, 403), each one line in the phone's language.
+"""
+
+import csv
+import hmac
+import io
+import logging
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import messages
+from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
+from companion.engine.command import Command
+from companion.errors import CompanionError, RuleViolation
+from companion.headwords import head_words
+from companion.view import event_lines, extra_text
+
+from . import menus
+from .screens import event_words
+
+log = logging.getLogger("companion.phone")
+
+PAIR_WAIT_S = 60.0  # a pairing waits this long for a player's card, then it is stale
+CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY34679"  # a table code: no 0/O, 1/I, 2/Z, 5/S, 8/B to misread
+CODE_LENGTH = 4
+PIN_TRIES = 5  # wrong PINs in a row (per seat, per banker) before ...
+PIN_LOCK_S = 30.0  # ... further tries are refused this long
+MAX_WORD = 48  # characters in one word of a command from a phone
+MAX_WORDS = 24
+LEDGER_PAGE = 100  # events on one page of the ledger view
+CACHE_LIMIT = 2000  # converted events and remembered action results kept
+_WORD = re.compile(r"[^\s]{1,%d}" % MAX_WORD)
+_VERB = re.compile(r"[a-z_]{1,24}")
+
+
+class Refused(ValueError):
+    """A refusal in one line: bad input or the rules said no (HTTP 400, or `status`)."""
+
+    def __init__(self, line: str, status: int = 400):
+        super().__init__(" ".join(line.split()))
+        self.status = status
+
+
+class WrongRole(PermissionError):
+    """The phone's role may not do this (HTTP 403)."""
+
+    def __init__(self, line: str):
+        super().__init__(" ".join(line.split()))
+
+
+def say(code: str, language: str, **params: Any) -> str:
+    return messages.render(code, params, language)
+
+
+@dataclass
+class Pairing:
+    """A phone waiting for a player's card on the reader."""
+
+    code: str
+    started: float
+    state: str = "waiting"  # waiting, bound, stale, refused, cancelled
+    player: str = ""
+    game: str | None = None
+
+
+@dataclass
+class _Lock:
+    fails: int = 0
+    until: float = 0.0
+
+
+@dataclass
+class _GameMemo:
+    """What the service remembers of one game: its code, the seats' PINs, the share price's history."""
+
+    code: str
+    pins: dict[str, str] = field(default_factory=dict)
+    prices: list[tuple[int, int]] = field(default_factory=list)
+    scanned: int = 0
+
+
+class PhoneService:
+    """web.phone.PhoneTable over a running Daemon."""
+
+    def __init__(self, daemon: Any, clock: Callable[[], float] = time.monotonic):
+        self.daemon = daemon
+        self.owner = daemon.owner
+        self.language = daemon.lang
+        self.clock = clock
+        self._lock = threading.Lock()  # pairings, PIN locks, results, codes (never held while calling the owner)
+        self._pairings: dict[str, Pairing] = {}
+        self._locks: dict[str, _Lock] = {}
+        self._results: OrderedDict[tuple[str, str], tuple[str, dict]] = OrderedDict()
+        self._games: dict[str | None, _GameMemo] = {}
+        self._converted: OrderedDict[tuple, dict] = OrderedDict()
+        self._table_key: tuple[int, str] | None = None  # (id of the Table object, its game id)
+        self._stop = threading.Event()
+        self._auction: dict[str, Any] = {}
+        self._watcher = threading.Thread(target=self._watch_auctions, name="companion-auctioneer", daemon=True)
+
+    # ----- life ------------------------------------------------------------------------------
+
+    @property
+    def quiet_seconds(self) -> float:
+        return float(self.daemon.config["phone.auction_quiet_seconds"])
+
+    def start(self) -> "PhoneService":
+        self._watcher.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._watcher.is_alive():
+            self._watcher.join(2.0)
+
+    def phone_url(self) -> str:
+        return str(self.daemon.phone_url())
+
+    # ----- the game and its code ------------------------------------------------------------------
+
+    def _game_id(self, table: Any) -> str | None:
+        """A short id of the open game: the first 12 hex digits of its first event's hash (writer thread)."""
+        if table is None:
+            return None
+        key = self._table_key
+        if key is not None and key[0] == id(table):
+            return key[1]
+        rows = table.ledger.rows(0, 1)
+        gid = rows[0].hash[:12] if rows else "0"
+        self._table_key = (id(table), gid)
+        return gid
+
+    def _memo(self, gid: str | None) -> _GameMemo:
+        with self._lock:
+            memo = self._games.get(gid)
+            if memo is None:
+                code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+                memo = self._games[gid] = _GameMemo(code)
+            return memo
+
+    def game_id(self) -> str | None:
+        return self.owner.call(lambda: self._game_id(self.owner.table))
+
+    def table_code(self) -> str:
+        return self._memo(self.game_id()).code
+
+    def check_code(self, code: str) -> bool:
+        wanted = self.table_code()
+        given = "".join(str(code).split()).upper()[:16]
+        return hmac.compare_digest(given.encode(), wanted.encode())
+
+    # ----- reading (each on the writer thread) ----------------------------------------------------
+
+    def _read(self, work: Callable[[Any], Any]) -> Any:
+        def look() -> Any:
+            return work(self.owner.table)
+        return self.owner.call(look)
+
+    def _head(self, table: Any, language: str) -> dict:
+        if table is None:
+            return {"game": None, "seq": 0, "words": "", "turn": "", "waiting": "", "over": False, "edition": "",
+                    "players": []}
+        rules, s = table.rules, table.state
+        waiting = menus.waiting_about(rules, s, language)
+        who = s.pending.player if s.pending is not None and s.pending.player else ""
+        if waiting and who:
+            waiting = f"{who}: {waiting}"
+        ed = rules.edition
+        return {"game": self._game_id(table), "seq": table.head_seq, "words": table.head_words(language),
+                "turn": s.turn if s.phase != "over" else "", "waiting": waiting, "over": s.phase == "over",
+                "edition": ed.names.get(language, ed.name), "players": list(s.players),
+                "winner": messages.joined(s.winner.split(","), language) if s.winner else ""}
+
+    def head(self, language: str) -> dict:
+        """Whose turn, what the table waits for, the ledger's head (seq and words), the game's id."""
+        return self._read(lambda table: self._head(table, language))
+
+    def head_at(self, seq: int, language: str) -> dict:
+        """The ledger's words at event `seq` (a phone checks the head it remembers is still there)."""
+        def look(table: Any) -> dict:
+            if table is None or not 1 <= seq <= table.head_seq:
+                return {"seq": seq, "words": "", "present": False}
+            rows = table.ledger.rows(seq - 1, seq)
+            return {"seq": seq, "words": head_words(rows[0].hash, language), "present": True}
+        return self._read(look)
+
+    def table_view(self, language: str) -> dict:
+        """Every balance and net worth, the share price and its history, the jackpot and charity, the
+        FORTUNE card in force, the policies and until when, the open offers and debts."""
+        def look(table: Any) -> dict:
+            out: dict[str, Any] = {"head": self._head(table, language), "players": [], "accounts": [], "extra": [],
+                                   "offers": [],
+                   "debts": [], "price": None, "prices": [], "policies": []}
+            if table is None:
+                return out
+            rules, s, ed = table.rules, table.state, table.rules.edition
+            for seat, p in enumerate(s.players, 1):
+                out["players"].append({
+                    "seat": seat, "name": p, "cash": s.cash(p), "worth": rules.wealth(s, p), "alive": p in s.alive,
+                    "turn": p == s.turn and s.phase != "over",
+                    "holdings": [messages.holding_words(k, v, language) for (q, k), v in sorted(s.holdings.items())
+                                 if q == p and v and k not in messages.POLICIES],
+                    "where": messages.where_words(ed, ed.cells[s.position[p]].id, language)})
+            for account, value in sorted(s.balances.items()):
+                if account not in s.players and account != "bank":
+                    out["accounts"].append({"name": messages.party(account, language), "amount": value,
+                                            "account": account})
+            for key, value in sorted(s.extra.items()):
+                if key in ("offers", "offer_count", "price"):
+                    continue
+                text = extra_text(rules, key, value, language)
+                if text:
+                    out["extra"].append(text)
+            if "price" in s.extra:
+                out["price"] = s.extra["price"]
+                out["prices"] = self._price_history(table)
+            short = getattr(_rules_module(rules), "SHORT_TERM", ())
+            for (p, item), n in sorted(s.holdings.items()):
+                if item in messages.POLICIES and n:
+                    until = "until_start" if item in short else "until_used"
+                    out["policies"].append({"player": p, "words": messages.holding_words(item, n, language),
+                                            "until": until})
+            for o in rules.offers(s):
+                out["offers"].append(menus.arg_words(rules, s, "accept", str(o.number), language))
+            for d in s.debts:
+                out["debts"].append(messages.render("debt_first", {"player": d.debtor, "creditor": d.creditor,
+                                                                   "amount": d.amount}, language, ed))
+            return out
+        return self._read(look)
+
+    def _price_history(self, table: Any) -> list[tuple[int, int]]:
+        """(event, price) from the start: each share_price note; scanned once, then only new events."""
+        memo = self._memo(self._game_id(table))
+        events = table.game.events
+        if memo.scanned > len(events):  # cannot happen on an append-only ledger; start again if it does
+            memo.prices, memo.scanned = [], 0
+        if not memo.prices:
+            start = table.rules.opt.get("share_start_price")
+            memo.prices = [(1, int(start))] if isinstance(start, int) else []
+            memo.scanned = 1
+        for event in events[memo.scanned:]:
+            for note in event.notes:
+                if note.code == "share_price" and isinstance(note.params.get("new"), int):
+                    memo.prices.append((event.seq, note.params["new"]))
+        memo.scanned = len(events)
+        return list(memo.prices)
+
+    def player_view(self, seat: int, language: str) -> dict:
+        """One player: cash, worth, shares, plots with buildings and mortgages, policies, their history."""
+        def look(table: Any) -> dict:
+            if table is None or not 1 <= seat <= len(table.state.players):
+                raise Refused(say("phone_no_seat", language, seat=seat), 404)
+            rules, s, ed = table.rules, table.state, table.rules.edition
+            p = s.players[seat - 1]
+            plots = [self._plot(rules, s, pid, language) for pid in sorted(s.plots_of(p), key=lambda i: ed.cell(i).index)]
+            history = []
+            for event in reversed(table.game.events):
+                if event.actor == p or any(post.account == p for post in event.postings) or \
+                        any(note.params.get("player") == p for note in event.notes):
+                    amount = sum(post.amount for post in event.postings if post.account == p)
+                    history.append({"seq": event.seq, "lines": event_words(rules, table.game, event, language),
+                                    "amount": amount})
+                    if len(history) >= LEDGER_PAGE:
+                        break
+            return {"head": self._head(table, language), "seat": seat, "name": p, "cash": s.cash(p),
+                    "worth": rules.wealth(s, p), "alive": p in s.alive,
+                    "where": messages.where_words(ed, ed.cells[s.position[p]].id, language),
+                    "holdings": [messages.holding_words(k, v, language) for (q, k), v in sorted(s.holdings.items())
+                                 if q == p and v],
+                    "cards": [messages.card_text(ed, c, language) for c in s.kept.get(p, ())],
+                    "plots": plots, "history": history}
+        return self._read(look)
+
+    def _plot(self, rules: Any, s: Any, pid: str, language: str) -> dict:
+        ed = rules.edition
+        cell = ed.cell(pid)
+        owner = s.owner.get(pid)
+        level = s.level.get(pid, 0)
+        rent = None
+        if owner is not None and pid not in s.mortgaged:
+            try:
+                rent = rules.rent(s, cell)
+            except (CompanionError, KeyError, IndexError, TypeError):  # a cell whose rent the dice decide, say
+                rent = None
+        return {"id": pid, "name": messages.cell_name(ed, pid, language), "owner": owner or "",
+                "price": getattr(cell, "price", None), "rent": rent, "mortgaged": pid in s.mortgaged,
+                "buildings": messages.buildings_words(level, ed, language) if level else "",
+                "industry": messages.industry_name(ed, cell.industry, language) if getattr(cell, "industry", None)
+                else ""}
+
+    def board_view(self, language: str) -> dict:
+        """Every plot in board order: owner, buildings, current rent, mortgaged or not."""
+        def look(table: Any) -> dict:
+            if table is None:
+                return {"head": self._head(table, language), "plots": []}
+            rules, s, ed = table.rules, table.state, table.rules.edition
+            plots = [self._plot(rules, s, c.id, language) for c in ed.cells if c.id in ed.plots]
+            return {"head": self._head(table, language), "plots": plots}
+        return self._read(look)
+
+    def ledger_view(self, language: str, before: int | None = None) -> dict:
+        """Every event, newest first, a page at a time; an undo against what it reverses and vice versa."""
+        def look(table: Any) -> dict:
+            if table is None:
+                return {"head": self._head(table, language), "events": [], "older": None}
+            game = table.game
+            top = table.head_seq if before is None else max(0, min(before - 1, table.head_seq))
+            low = max(0, top - LEDGER_PAGE)
+            reversed_by = {}
+            for event in game.events[low:]:
+                if event.reverses is not None:
+                    reversed_by[event.reverses] = event.seq
+            out = [self._event(table, event, language, reversed_by.get(event.seq))
+                   for event in reversed(game.events[low:top])]
+            return {"head": self._head(table, language), "events": out, "older": low + 1 if low > 0 else None}
+        return self._read(look)
+
+    def _event(self, table: Any, event: Any, language: str, reversed_by: int | None = None) -> dict:
+        rules = table.rules
+        actor = "" if event.actor == TABLE else event.actor
+        return {"seq": event.seq, "actor": actor, "lines": event_words(rules, table.game, event, language),
+                "postings": [{"account": messages.party(p.account, language) if p.account not in table.state.players
+                              else p.account, "amount": p.amount} for p in event.postings],
+                "reverses": event.reverses, "reversed_by": reversed_by, "command": event.command}
+
+    def summary(self, language: str) -> dict:
+        """The end-of-game summary: the winner, everyone's wealth and cash, the ledger's head."""
+        view = self.table_view(language)
+
+        def look(table: Any) -> dict:
+            if table is None:
+                return {}
+            first = table.game.events[0]
+            return {"events": table.head_seq, "start": event_lines(table.rules, first, language)}
+        view.update(self._read(look))
+        view["ranking"] = sorted(view["players"], key=lambda p: (-p["worth"], p["seat"]))
+        return view
+
+    def export(self, language: str) -> dict:
+        """The whole ledger as plain data (JSON) and as CSV text."""
+        def look(table: Any) -> dict:
+            if table is None:
+                return {"head": self._head(table, language), "events": []}
+            events = [self._event(table, e, language) for e in table.game.events]
+            return {"head": self._head(table, language), "events": events}
+        data = self._read(look)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["seq", "actor", "command", "reverses", "postings", "words"])
+        for e in data["events"]:
+            writer.writerow([e["seq"], e["actor"], e["command"], e["reverses"] or "",
+                             "; ".join(f"{p['account']} {p['amount']:+d}" for p in e["postings"]),
+                             " / ".join(e["lines"])])
+        data["csv"] = out.getvalue()
+        return data
+
+    # ----- acting ---------------------------------------------------------------------------------
+
+    def actions(self, actor: str, language: str) -> list[dict]:
+        """What `actor` (a player, or TABLE for the banker) may do now, grouped as the box's menus group
+        it, every line a catalogue phrase, every free value a slot the page turns into a field."""
+        def look(table: Any) -> list[dict]:
+            if table is None:
+                return []
+            rules, s = table.rules, table.state
+            acts = rules.legal(s) if actor == TABLE else menus.player_actions(rules, s, actor)
+            out = []
+            for group in menus.groups(acts):
+                out.append({"title": group.text(rules, s, language, party=actor == TABLE), "verb": group.verb,
+                            "party": group.party,
+                            "actions": [self._action(rules, s, a, language, actor) for a in group.actions]})
+            return out
+        return self._read(look)
+
+    def _action(self, rules: Any, s: Any, action: Action, language: str, actor: str) -> dict:
+        slots: list[dict] = []
+        for i, slot in enumerate(action.args):
+            if isinstance(slot, str):
+                slots.append({"kind": "fixed", "word": slot})
+            elif isinstance(slot, Span):
+                slots.append({"kind": "number", "low": slot.low, "high": slot.high,
+                              "title": menus.slot_title(action, i, language), "step": 1})
+            elif isinstance(slot, OneOf):
+                slots.append({"kind": "choice", "title": menus.slot_title(action, i, language),
+                              "options": [{"text": t, "word": w} for t, w in menus.choices(rules, s, action, i,
+                                                                                          language)]})
+            elif isinstance(slot, Terms):
+                ed = rules.edition
+                slots.append({"kind": "trade",
+                              "give": [{"text": messages.thing_name(ed, w, language), "word": w}
+                                       for w in menus.trade_items(slot.give)],
+                              "get": [{"text": messages.thing_name(ed, w, language), "word": w}
+                                      for w in menus.trade_items(slot.get)],
+                              "give_cash": [slot.give.cash.low, slot.give.cash.high] if slot.give.cash else None,
+                              "get_cash": [slot.get.cash.low, slot.get.cash.high] if slot.get.cash else None})
+        return {"text": menus.action_words(rules, s, action, language, party=actor == TABLE), "verb": action.verb,
+                "slots": slots}
+
+    def _remembered(self, who: str, action_id: str, fingerprint: str, language: str,
+                    work: Callable[[], dict]) -> dict:
+        """Do `work` once per (who, action id): a replay gets the first result; another request under
+        the same id is refused."""
+        key = (who, action_id)
+        with self._lock:
+            found = self._results.get(key)
+        if found is not None:
+            if found[0] != fingerprint:
+                raise Refused(say("phone_action_reused", language))
+            return {**found[1], "replayed": True}
+        result = work()
+        with self._lock:
+            self._results[key] = (fingerprint, result)
+            while len(self._results) > CACHE_LIMIT:
+                self._results.popitem(last=False)
+        return result
+
+    def act(self, actor: str, fields: dict, action_id: str, language: str) -> dict:
+        """Book one command for `actor` from the page's fields (verb, args; a trade's give/get and cash).
+        The same id again pays once and answers as the first time."""
+        command = self.command_from(fields, language)
+        request_id = f"phone:{actor}:{action_id}"[:100]
+
+        def work() -> dict:
+            return self._submit(actor, command, request_id, language)
+        return self._remembered(actor, action_id, command.text(), language, work)
+
+    def command_from(self, fields: dict, language: str) -> Command:
+        verb = fields.get("verb")
+        if not isinstance(verb, str) or not _VERB.fullmatch(verb):
+            raise Refused(say("phone_bad_verb", language))
+        words = fields.get("args") or []
+        if isinstance(words, str):
+            words = [words]
+        if not isinstance(words, list) or len(words) > MAX_WORDS:
+            raise Refused(say("phone_bad_args", language))
+        words = [w.strip() if isinstance(w, str) else w for w in words]
+        if any(not isinstance(w, str) or not _WORD.fullmatch(w) for w in words):
+            raise Refused(say("phone_bad_args", language))
+        if verb == "trade":
+            give, get = _word_list(fields.get("give"), language), _word_list(fields.get("get"), language)
+            give_cash, get_cash = _amount(fields.get("give_cash"), language), _amount(fields.get("get_cash"), language)
+            words += list(menus.trade_words(give, give_cash, get, get_cash))
+        if len(words) > MAX_WORDS:
+            raise Refused(say("phone_bad_args", language))
+        return Command(verb, tuple(words))
+
+    def _submit(self, actor: str, command: Command, request_id: str, language: str) -> dict:
+        try:
+            event = self.owner.submit(actor, command, request_id)
+        except RuleViolation as exc:
+            raise Refused(self._error(exc, language), 409) from None
+        except CompanionError as exc:
+            raise Refused(self._error(exc, language), 409) from None
+        return self._read(lambda table: {"seq": event.seq, "lines": event_words(table.rules, table.game, event,
+                                                                                 language),
+                                         "head": self._head(table, language)})
+
+    def _error(self, exc: CompanionError, language: str) -> str:
+        table = self.owner.table
+        return messages.render_error(exc, language, table.rules.edition if table is not None else None)
+
+    def undo_list(self, language: str) -> dict:
+        """The events an undo may still reach, newest first, each in one line."""
+        def look(table: Any) -> dict:
+            if table is None:
+                return {"head": self._head(table, language), "events": []}
+            seqs = menus.undoable(table.game)[:50]
+            return {"head": self._head(table, language),
+                    "events": [{"seq": seq, "text": menus.event_summary(table, seq, language)} for seq in seqs]}
+        return self._read(look)
+
+    def undo_preview(self, seq: int, language: str) -> dict:
+        """What undoing `seq` takes: the events undone first, what each undo books, or why not."""
+        def look(table: Any) -> dict:
+            if table is None or not 1 <= seq <= table.head_seq:
+                raise Refused(say("phone_no_event", language, seq=seq), 404)
+            plan = menus.undo_plan(table, seq, language)
+            return {"seq": seq, "order": list(plan.order), "lines": list(plan.lines), "refused": plan.refused,
+                    "text": menus.event_summary(table, seq, language)}
+        return self._read(look)
+
+    def undo(self, seq: int, action_id: str, language: str) -> dict:
+        """The banker's undo: the events that depend on `seq` first, newest first, then `seq` itself."""
+        def work() -> dict:
+            plan = self.undo_preview(seq, language)
+            if plan["refused"]:
+                raise Refused(plan["refused"], 409)
+            booked: list[dict] = []
+            for i, target in enumerate(plan["order"]):
+                booked.append(self._submit(TABLE, Command("undo", (str(target),)),
+                                           f"phone:undo:{action_id}:{i}"[:100], language))
+            return {"undone": plan["order"], "lines": [line for b in booked for line in b["lines"]],
+                    "seq": booked[-1]["seq"] if booked else 0}
+        return self._remembered(TABLE, action_id, f"undo {seq}", language, work)
+
+    # ----- the game's life (the banker) ---------------------------------------------------------------
+
+    def editions(self, language: str) -> list[dict]:
+        return [{"id": e, "name": n} for e, n in self.daemon.editions()]
+
+    def start_game(self, edition: str, players: list[str], action_id: str, language: str) -> dict:
+        if edition not in {e["id"] for e in self.editions(language)}:
+            raise Refused(say("phone_bad_edition", language))
+        names = [" ".join(p.split()) for p in players if isinstance(p, str) and p.strip()]
+        if not 2 <= len(names) <= 8 or any(len(n) > 20 or not n.isprintable() for n in names):
+            raise Refused(say("phone_bad_players", language))
+
+        def work() -> dict:
+            seed = secrets.randbelow(2**32)
+            try:
+                self.owner.call(lambda: self.daemon._start_game(edition, names, seed, {}, language))
+            except CompanionError as exc:
+                raise Refused(self._error(exc, language), 409) from None
+            return {"lines": [say("game_started", language, edition=edition, players=", ".join(names))],
+                    "game": self.game_id()}
+        return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work)
+
+    def end_game(self, action_id: str, language: str) -> dict:
+        def work() -> dict:
+            return self._submit(TABLE, Command("end_game"), f"phone:end:{action_id}"[:100], language)
+        return self._remembered(TABLE, action_id, "end_game", language, work)
+
+    def archive_game(self, action_id: str, language: str) -> dict:
+        def work() -> dict:
+            try:
+                done = self.owner.call(self.daemon._archive_game)
+            except CompanionError as exc:
+                raise Refused(self._error(exc, language), 409) from None
+            except OSError as exc:
+                raise Refused(exc.strerror or str(exc), 409) from None
+            return {"lines": [say("game_archived", language, path=done["path"])]}
+        return self._remembered(TABLE, action_id, "archive", language, work)
+
+    # ----- roles: the banker's PIN, the seats' PINs, pairing by the reader ----------------------------
+
+    def _tries(self, key: str, language: str) -> _Lock:
+        with self._lock:
+            lock = self._locks.setdefault(key, _Lock())
+            if lock.until > self.clock():
+                raise WrongRole(say("phone_pin_locked", language, seconds=int(lock.until - self.clock()) + 1))
+            return lock
+
+    def _failed(self, lock: _Lock) -> None:
+        with self._lock:
+            lock.fails += 1
+            if lock.fails >= PIN_TRIES:
+                lock.fails, lock.until = 0, self.clock() + PIN_LOCK_S
+
+    def check_banker(self, pin: str, language: str) -> None:
+        """Nothing if `pin` is the table's PIN (phone.banker_pin); WrongRole otherwise."""
+        wanted = str(self.daemon.config["phone.banker_pin"])
+        if not wanted:
+            raise WrongRole(say("phone_no_banker_pin", language))
+        lock = self._tries("banker", language)
+        if not isinstance(pin, str) or not hmac.compare_digest(pin.strip().encode(), wanted.encode()):
+            self._failed(lock)
+            raise WrongRole(say("phone_wrong_pin", language))
+        lock.fails = 0
+
+    def set_seat_pin(self, seat: int, pin: str, language: str) -> dict:
+        """The banker sets (or, with an empty PIN, clears) a seat's PIN for a table without a reader."""
+        head = self.head(language)
+        if not 1 <= seat <= len(head["players"]):
+            raise Refused(say("phone_no_seat", language, seat=seat))
+        pin = pin.strip() if isinstance(pin, str) else ""
+        if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
+            raise Refused(say("phone_bad_pin", language))
+        memo = self._memo(head["game"])
+        with self._lock:
+            if pin:
+                memo.pins[str(seat)] = pin
+            else:
+                memo.pins.pop(str(seat), None)
+        return {"seat": seat, "player": head["players"][seat - 1], "set": bool(pin)}
+
+    def claim_seat(self, seat: int, pin: str, language: str) -> dict:
+        """A player claims their seat with the PIN the banker set: {"player", "game"}; WrongRole otherwise."""
+        head = self.head(language)
+        if not 1 <= seat <= len(head["players"]):
+            raise Refused(say("phone_no_seat", language, seat=seat))
+        memo = self._memo(head["game"])
+        lock = self._tries(f"seat:{head['game']}:{seat}", language)
+        wanted = memo.pins.get(str(seat), "")
+        if not wanted:
+            raise WrongRole(say("phone_no_seat_pin", language, player=head["players"][seat - 1]))
+        if not isinstance(pin, str) or not hmac.compare_digest(pin.strip().encode(), wanted.encode()):
+            self._failed(lock)
+            raise WrongRole(say("phone_wrong_pin", language))
+        lock.fails = 0
+        return {"player": head["players"][seat - 1], "game": head["game"]}
+
+    def pair_start(self, language: str) -> dict:
+        """A phone starts waiting for its player's card: {"pairing": a secret id, "code": what the OLED shows}."""
+        if self.game_id() is None:
+            raise Refused(say("no_game_open", language), 409)
+        now = self.clock()
+        with self._lock:
+            self._expire(now)
+            taken = {p.code for p in self._pairings.values() if p.state == "waiting"}
+            code = next(c for c in (f"{secrets.randbelow(900) + 100}" for _ in range(1000)) if c not in taken)
+            pid = secrets.token_urlsafe(18)
+            self._pairings[pid] = Pairing(code, now)
+            while len(self._pairings) > 64:  # the oldest go first (a page that never came back)
+                self._pairings.pop(next(iter(self._pairings)))
+        self.owner.announce("phone_pair_waiting", code=code)
+        return {"pairing": pid, "code": code}
+
+    def pair_status(self, pid: str) -> dict:
+        with self._lock:
+            self._expire(self.clock())
+            p = self._pairings.get(pid)
+            if p is None:
+                return {"state": "unknown"}
+            return {"state": p.state, "code": p.code, "player": p.player, "game": p.game}
+
+    def pair_cancel(self, pid: str) -> None:
+        with self._lock:
+            p = self._pairings.get(pid)
+            if p is not None and p.state == "waiting":
+                p.state = "cancelled"
+
+    def _expire(self, now: float) -> None:
+        for p in self._pairings.values():
+            if p.state == "waiting" and now - p.started > PAIR_WAIT_S:
+                p.state = "stale"
+
+    def card_tapped(self, seat: str) -> bool:
+        """A player's card on the reader (writer thread): binds the one waiting phone to that seat. True
+        when the tap was about a pairing (bound, or refused because two phones wait), else the tap goes on
+        to the card's usual meaning."""
+        with self._lock:
+            self._expire(self.clock())
+            waiting = [p for p in self._pairings.values() if p.state == "waiting"]
+            if not waiting:
+                return False
+            if len(waiting) > 1:
+                for p in waiting:
+                    p.state = "refused"
+                codes = ", ".join(p.code for p in waiting)
+        if len(waiting) > 1:
+            self.daemon._refuse("phone_pair_two", codes=codes)
+            return True
+        table = self.owner.table
+        if table is None or not seat.isdigit() or not 1 <= int(seat) <= len(table.state.players):
+            return False  # the card's own refusal says why
+        player = table.state.players[int(seat) - 1]
+        gid = self._game_id(table)
+        with self._lock:
+            pairing = waiting[0]
+            pairing.state, pairing.player, pairing.game = "bound", player, gid
+        self.daemon._booked()
+        self.owner.announce("phone_paired", code=pairing.code, player=player)
+        return True
+
+    # ----- the live stream ------------------------------------------------------------------------------
+
+    def stream(self, since: int, language: str) -> "PhoneStream":
+        """Every event after `since` (replayed first), then each as it commits, with notices between."""
+        return PhoneStream(self, self.owner.subscribe(since=since), language)
+
+    def _convert(self, item: Any, language: str) -> dict | None:
+        if item.notice is not None:
+            table = self.owner.table
+            edition = table.rules.edition if table is not None else None
+            return {"kind": "notice", "text": messages.render(item.notice.code, item.notice.params, language,
+                                                              edition), "code": item.notice.code}
+        event = item.event
+        if event is None:
+            return None
+        key = (item.game, event.seq, language)
+        with self._lock:
+            found = self._converted.get(key)
+        if found is not None:
+            return found
+
+        def look(table: Any) -> dict | None:
+            if table is None or table.ledger.path != item.game:
+                return {"kind": "game"}
+            rows = table.ledger.rows(event.seq - 1, event.seq)
+            lines = event_words(table.rules, table.game, event, language)
+            out = {"kind": "event", "id": event.seq, "game": self._game_id(table), "seq": event.seq,
+                   "words": head_words(rows[0].hash, language) if rows else "",
+                   "actor": "" if event.actor == TABLE else event.actor, "lines": lines,
+                   "reverses": event.reverses}
+            if event.reverses is not None:  # a correction: announced on every phone, with what to put back
+                out["announce"] = lines
+            return out
+        converted = self._read(look)
+        if converted is not None and converted["kind"] == "event":
+            with self._lock:
+                self._converted[key] = converted
+                while len(self._converted) > CACHE_LIMIT:
+                    self._converted.popitem(last=False)
+        return converted
+
+    # ----- the auctioneer ---------------------------------------------------------------------------------
+
+    def _watch_auctions(self) -> None:
+        while not self._stop.wait(0.2):
+            if self.quiet_seconds <= 0:
+                continue
+            try:
+                self.owner.call(self._auction_step, timeout=5.0)
+            except Exception:  # the owner stopping, a busy ledger: look again next round
+                log.debug("the auctioneer could not look", exc_info=True)
+
+    def _auction_step(self) -> None:
+        """On the writer thread: an auction quiet for phone.auction_quiet_seconds is hammered down,
+        "going once" and "going twice" said at a third and two thirds of that time."""
+        table = self.owner.table
+        if table is None or self.owner.halted or not table.rules.legal(table.state, TABLE, verbs=("hammer",)):
+            self._auction = {}
+            return
+        key = (self._game_id(table), table.head_seq)
+        now = self.clock()
+        if self._auction.get("key") != key:
+            self._auction = {"key": key, "since": now, "said": 0}
+            return
+        quiet, said = now - self._auction["since"], self._auction["said"]
+        plot = getattr(table.state.pending, "plot", None) or ""  # an id: each screen names it in its language
+        q = self.quiet_seconds
+        if quiet >= q:
+            self._auction["said"] = 3
+            try:
+                self.owner.apply(TABLE, Command("hammer"), f"phone:hammer:{key[0]}:{key[1]}")
+            except CompanionError as exc:
+                log.warning("the auctioneer's hammer was refused: %s", exc)
+                self._auction["since"] = now  # try again after another quiet time
+        elif quiet >= 2 * q / 3 and said < 2:
+            self._auction["said"] = 2
+            self.owner.announce("auction_going_twice", plot=plot)
+        elif quiet >= q / 3 and said < 1:
+            self._auction["said"] = 1
+            self.owner.announce("auction_going_once", plot=plot)
+
+
+class PhoneStream:
+    """One page's live stream: `get` gives the next item as a dict (None when nothing came in time)."""
+
+    def __init__(self, service: PhoneService, subscription: Any, language: str):
+        self.service = service
+        self.subscription = subscription
+        self.language = language
+
+    def get(self, timeout: float) -> dict | None:
+        if self.subscription.dropped:
+            return {"kind": "game"}  # fell too far behind: the page reloads and resumes
+        item = self.subscription.get(timeout=timeout)
+        if item is None:
+            return None
+        return self.service._convert(item, self.language)
+
+    def close(self) -> None:
+        self.subscription.close()
+
+
+def _rules_module(rules: Any) -> Any:
+    import sys
+    return sys.modules.get(type(rules).__module__)
+
+
+def _word_list(value: Any, language: str) -> list[str]:
+    if value is None or value == "":
+        return []
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or len(items) > MAX_WORDS:
+        raise Refused(say("phone_bad_args", language))
+    out = []
+    for w in items:
+        if not isinstance(w, str) or not _WORD.fullmatch(w.strip()):
+            raise Refused(say("phone_bad_args", language))
+        out.append(w.strip())
+    return out
+
+
+def _amount(value: Any, language: str) -> int:
+    if value is None or value == "" or value == 0:
+        return 0
+    text = str(value).strip() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise Refused(say("phone_bad_amount", language))
+    return int(text)

@@ -1,0 +1,719 @@
+"""The phone page: the live ledger in every player's hand, a Flask blueprint around the service it is handed.
+
+`create_phone_app(service)` builds an app serving it at /phone/ (and / redirects
+there); `register_phone(app, service)` adds it to another app (the virtual
+table's, with simulated hardware). The service is anything shaped like
+`PhoneTable` (companion/daemon/phone.py on the daemon); the app keeps no globals.
+docs/phone.md has the URL map, the roles and the threat model:
+
+    GET  /phone/                 join (a visitor) or the table (anyone who joined)
+    GET  /phone/table /board /ledger[?before=N] /player/<seat> /me /act /undo[?seq=N] /game /summary
+    GET  /phone/export.csv /phone/export.json
+    GET  /phone/events           server-sent events: id = the ledger's seq (Last-Event-ID resumes)
+    GET  /phone/api/state /api/me /api/head?at=N /api/health    JSON
+    POST /phone/join /leave /lang /pair /pair/cancel /claim /banker
+    POST /phone/act /undo /seat-pin /game/start /game/end /game/archive
+
+Any page's ?part=live gives only its live part (the page swaps it in after each event).
+Every POST needs the session's CSRF token (field `csrf` or header X-CSRF-Token) and
+comes from this site; an action carries an id (`aid`) so a repeat pays once.
+Every answer to a POST is JSON: {"ok": true, ...} or {"error": "one line"} with
+400 (bad input), 403 (role, CSRF, session), 404, 409 (the rules refused) or 500
+(an unexpected failure: logged and counted in `failures`, /phone/api/health).
+"""
+
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, g, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from web.app import Streams
+from web.phone_words import WORDS
+
+log = logging.getLogger("companion.web.phone")
+
+EXTENSION = "phone"  # app.extensions[EXTENSION]: the PhoneState (sessions, streams, failures)
+COOKIE = "companion_phone"
+TABLE = "table"  # the banker acts as the table (companion.engine.actions.TABLE; the web never imports it)
+ROLES = ("visitor", "spectator", "player", "banker")
+_AID = re.compile(r"[A-Za-z0-9-]{8,64}")
+
+
+class PhoneTable(Protocol):
+    """What the phone page reads and does: the daemon's PhoneService (or a test's)."""
+
+    language: str
+
+    def game_id(self) -> str | None: ...
+    def table_code(self) -> str: ...
+    def check_code(self, code: str) -> bool: ...
+    def phone_url(self) -> str: ...
+    def head(self, language: str) -> dict: ...
+    def head_at(self, seq: int, language: str) -> dict: ...
+    def table_view(self, language: str) -> dict: ...
+    def player_view(self, seat: int, language: str) -> dict: ...
+    def board_view(self, language: str) -> dict: ...
+    def ledger_view(self, language: str, before: int | None = None) -> dict: ...
+    def summary(self, language: str) -> dict: ...
+    def export(self, language: str) -> dict: ...
+    def actions(self, actor: str, language: str) -> list[dict]: ...
+    def act(self, actor: str, fields: dict, action_id: str, language: str) -> dict: ...
+    def undo_list(self, language: str) -> dict: ...
+    def undo_preview(self, seq: int, language: str) -> dict: ...
+    def undo(self, seq: int, action_id: str, language: str) -> dict: ...
+    def editions(self, language: str) -> list[dict]: ...
+    def start_game(self, edition: str, players: list[str], action_id: str, language: str) -> dict: ...
+    def end_game(self, action_id: str, language: str) -> dict: ...
+    def archive_game(self, action_id: str, language: str) -> dict: ...
+    def check_banker(self, pin: str, language: str) -> None: ...
+    def set_seat_pin(self, seat: int, pin: str, language: str) -> dict: ...
+    def claim_seat(self, seat: int, pin: str, language: str) -> dict: ...
+    def pair_start(self, language: str) -> dict: ...
+    def pair_status(self, pid: str) -> dict: ...
+    def pair_cancel(self, pid: str) -> None: ...
+    def stream(self, since: int, language: str) -> Any: ...
+
+
+class Refused(Exception):
+    """The page's own refusal (bad input, the wrong role, a forged token): `status` and one line."""
+
+    def __init__(self, line: str, status: int = 400):
+        super().__init__(line)
+        self.line = " ".join(line.split())
+        self.status = status
+
+
+@dataclass
+class Session:
+    """One phone: its role, the game the role belongs to, its CSRF token and language."""
+
+    token: str
+    csrf: str
+    role: str = "visitor"
+    player: str = ""
+    game: str | None = None
+    lang: str = ""
+    pairing: str = ""
+    pairing_code: str = ""
+    pairing_note: str = ""
+    seen: float = 0.0
+
+
+class PhoneState:
+    """The sessions (in memory: they end with the game, and with the daemon), the open streams and the
+    count of unexpected failures."""
+
+    def __init__(self, service: PhoneTable, config: Mapping[str, Any]):
+        self.service = service
+        self.config = dict(config)
+        self.streams = Streams(int(self.config["MAX_STREAMS"]))
+        self.failures = 0
+        self._lock = threading.Lock()
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+
+    def new_session(self) -> Session:
+        session = Session(secrets.token_urlsafe(24), secrets.token_urlsafe(24), seen=time.monotonic())
+        with self._lock:
+            self._sessions[session.token] = session
+            while len(self._sessions) > int(self.config["MAX_SESSIONS"]):
+                self._sessions.popitem(last=False)  # the one unseen longest goes
+        return session
+
+    def session(self, token: str | None) -> Session | None:
+        if not token:
+            return None
+        with self._lock:
+            session = self._sessions.get(token)
+            if session is not None:
+                self._sessions.move_to_end(token)
+                session.seen = time.monotonic()
+            return session
+
+    def failed(self) -> None:
+        with self._lock:
+            self.failures += 1
+
+
+DEFAULTS = {
+    "MAX_CONTENT_LENGTH": 16 * 1024,
+    "MAX_FORM_MEMORY_SIZE": 16 * 1024,
+    "MAX_FORM_PARTS": 200,
+    "SSE_KEEPALIVE": 15.0,
+    "SSE_POLL": 0.5,
+    "SSE_RETRY_MS": 1500,
+    "MAX_STREAMS": 58,   # every open page holds a server thread for its stream (web.serve sizes the threads)
+    "MAX_SESSIONS": 512,
+}
+
+
+def create_phone_app(service: PhoneTable, **config: Any) -> Flask:
+    """An app serving the phone page at /phone/ (and / sends a browser there)."""
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=DEFAULTS["MAX_CONTENT_LENGTH"],
+                      MAX_FORM_MEMORY_SIZE=DEFAULTS["MAX_FORM_MEMORY_SIZE"], MAX_FORM_PARTS=DEFAULTS["MAX_FORM_PARTS"])
+    register_phone(app, service, **config)
+
+    @app.get("/")
+    def root() -> Any:
+        return redirect(url_for("phone.index"), 302)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[Response, int]:
+        code = error.code or 500
+        line = f"{request.method} is not allowed here" if code == 405 else \
+            f"nothing here: {request.path[:80]}" if code == 404 else f"refused: {error.name}"
+        return jsonify(error=line), code
+
+    return app
+
+
+def register_phone(app: Flask, service: PhoneTable, **config: Any) -> PhoneState:
+    """Add the phone page at /phone/ to `app`; its state is app.extensions["phone"]."""
+    state = PhoneState(service, {**DEFAULTS, **config})
+    app.extensions[EXTENSION] = state
+    app.register_blueprint(_blueprint(state), url_prefix="/phone")
+    return state
+
+
+def close_phone_streams(app: Flask) -> None:
+    """End every open /phone/events stream of this app and refuse new ones (web.serve calls it on stop)."""
+    state = app.extensions.get(EXTENSION)
+    if isinstance(state, PhoneState):
+        state.streams.close_all()
+
+
+def _blueprint(state: PhoneState) -> Blueprint:
+    bp = Blueprint("phone", __name__, template_folder="templates", static_folder="static",
+                   static_url_path="/static")
+    service = state.service
+
+    # ----- the request's session, role and language -----------------------------------------------
+
+    def lang() -> str:
+        session = g.get("phone_session")
+        if session is not None and session.lang in WORDS:
+            return str(session.lang)
+        best = request.accept_languages.best_match(list(WORDS))
+        return best or (service.language if service.language in WORDS else "en")
+
+    def w() -> Mapping[str, str]:
+        return WORDS[lang()]
+
+    def say(key: str, **params: Any) -> str:
+        return w()[key].format(**params)
+
+    def role() -> str:
+        session = g.get("phone_session")
+        return session.role if session is not None else "visitor"
+
+    def need(*roles: str) -> Session:
+        session = g.get("phone_session")
+        if session is None:
+            raise Refused(say("err_session"), 403)
+        if session.role not in roles:
+            wanted = "banker" if roles == ("banker",) else "player" if "spectator" not in roles else "spectator"
+            raise Refused(say("err_role", role=say("err_role_" + wanted)), 403)
+        return session
+
+    def viewer() -> Session:
+        return need("spectator", "player", "banker")
+
+    def actor() -> str:
+        session = need("player", "banker")
+        return TABLE if session.role == "banker" else session.player
+
+    @bp.before_request
+    def load_session() -> Any:
+        session = state.session(request.cookies.get(COOKIE))
+        g.phone_session = session
+        g.phone_new = False
+        if request.method == "POST":
+            origin = request.headers.get("Origin")
+            if origin is not None and urlsplit(origin).netloc != request.host:
+                raise Refused(say("err_cross"), 403)
+            if request.content_length is not None and request.content_length > state.config["MAX_CONTENT_LENGTH"]:
+                raise Refused(say("err_large"), 413)
+            if session is None:
+                raise Refused(say("err_session"), 403)
+            token = request.headers.get("X-CSRF-Token") or _csrf_field()
+            if not isinstance(token, str) or not secrets.compare_digest(token.encode(), session.csrf.encode()):
+                raise Refused(say("err_csrf"), 403)
+        elif session is None and request.endpoint not in ("phone.events", "phone.static"):
+            g.phone_session = state.new_session()
+            g.phone_new = True
+        session = g.phone_session
+        if session is not None and session.role != "visitor" and session.game != service.game_id():
+            # sessions end with the game: a new game (or none) takes every role back
+            session.role, session.player, session.game = "visitor", "", None
+        return None
+
+    @bp.after_request
+    def set_cookie(response: Response) -> Response:
+        session = g.get("phone_session")
+        if session is not None and g.get("phone_new"):
+            response.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/phone")
+        response.headers.setdefault("Cache-Control", "no-store")
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    def fields() -> Mapping[str, Any]:
+        if request.is_json:
+            data = request.get_json(silent=True)
+            if not isinstance(data, dict):
+                raise Refused(say("err_body"))
+            return data
+        if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            form = request.form
+            out: dict[str, Any] = {k: form.get(k) for k in form}
+            for many in ("arg", "give", "get"):
+                if many in form:
+                    out["args" if many == "arg" else many] = form.getlist(many)
+            return out
+        if request.get_data():
+            raise Refused(say("err_body"))
+        return {}
+
+    def text(data: Mapping[str, Any], key: str, limit: int = 64, allow_empty: bool = False) -> str:
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str) or len(value) > limit or not value.isprintable() or \
+                (not allow_empty and not value.strip()):
+            raise Refused(say("err_field", field=key))
+        return value.strip()
+
+    def number(data: Mapping[str, Any], key: str, low: int = 1, high: int = 1_000_000) -> int:
+        value = data.get(key)
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value) < 10:
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise Refused(say("err_field", field=key))
+        return value
+
+    def aid(data: Mapping[str, Any]) -> str:
+        value = data.get("aid")
+        if not isinstance(value, str) or not _AID.fullmatch(value):
+            raise Refused(say("err_aid"))
+        return value
+
+    def done(**data: Any) -> Response:
+        return jsonify(ok=True, **data)
+
+    # ----- pages ----------------------------------------------------------------------------------
+
+    def page(template: str, **data: Any) -> Any:
+        session = g.phone_session
+        language = lang()
+        head = data.pop("head", None) or service.head(language)
+        if session is None or session.role == "visitor":  # nothing of the game before the table code
+            head = {"game": None, "seq": 0, "words": "", "visitor": True}
+        return render_template(
+            f"phone/{template}", w=w(), lang=language, head=head, role=session.role if session else "visitor",
+            me=session.player if session else "", csrf=session.csrf if session else "",
+            part=request.args.get("part") == "live", fresh_aid=lambda: secrets.token_hex(12),
+            svg_chart=price_chart, **data)
+
+    def html_view(*roles: str) -> Session | None:
+        """The session, if its role may see this page; None: the page sends a visitor to join."""
+        session = g.phone_session
+        if session is None or session.role not in roles:
+            return None
+        return session
+
+    @bp.get("/")
+    def index() -> Any:
+        if role() == "visitor":
+            session = g.phone_session
+            pairing = service.pair_status(session.pairing) if session.pairing else {"state": ""}
+            return page("join.html", pairing=pairing, note=session.pairing_note)
+        return table()
+
+    @bp.get("/table")
+    def table() -> Any:
+        if html_view("spectator", "player", "banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        view = service.table_view(lang())
+        base = service.phone_url().rstrip("/")
+        url = (base if base.endswith("/phone") else base + "/phone") + "/#code=" + service.table_code()
+        return page("table.html", view=view, head=view["head"], code=service.table_code(), qr=qr_svg(url))
+
+    @bp.get("/board")
+    def board() -> Any:
+        if html_view("spectator", "player", "banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        view = service.board_view(lang())
+        return page("board.html", view=view, head=view["head"])
+
+    @bp.get("/ledger")
+    def ledger() -> Any:
+        if html_view("spectator", "player", "banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        before = request.args.get("before")
+        start = None
+        if before is not None:
+            start = number({"before": before}, "before", 1, 10**9)
+        view = service.ledger_view(lang(), start)
+        return page("ledger.html", view=view, head=view["head"])
+
+    @bp.get("/player/<int:seat>")
+    def player(seat: int) -> Any:
+        if html_view("spectator", "player", "banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        view = service.player_view(seat, lang())
+        return page("player.html", view=view, head=view["head"])
+
+    @bp.get("/me")
+    def me() -> Any:
+        session = html_view("player", "banker")
+        if session is None:
+            return redirect(url_for("phone.index"), 303)
+        if session.role == "player":
+            head = service.head(lang())
+            seat = head["players"].index(session.player) + 1 if session.player in head["players"] else 0
+            if seat:
+                return player(seat)
+        return act()
+
+    @bp.get("/act")
+    def act() -> Any:
+        if html_view("player", "banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        return page("act.html", groups=service.actions(actor(), lang()))
+
+    @bp.get("/undo")
+    def undo_page() -> Any:
+        if html_view("banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        seq = request.args.get("seq")
+        plan = service.undo_preview(number({"seq": seq}, "seq", 1, 10**9), lang()) if seq is not None else None
+        return page("undo.html", view=service.undo_list(lang()), plan=plan)
+
+    @bp.get("/game")
+    def game_page() -> Any:
+        if html_view("banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        return page("game.html", editions=service.editions(lang()))
+
+    @bp.get("/summary")
+    def summary() -> Any:
+        if html_view("spectator", "player", "banker") is None:
+            return redirect(url_for("phone.index"), 303)
+        view = service.summary(lang())
+        return page("summary.html", view=view, head=view["head"])
+
+    @bp.get("/export.json")
+    def export_json() -> Response:
+        viewer()
+        data = service.export(lang())
+        data.pop("csv", None)
+        response = Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json")
+        response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.json"'
+        return response
+
+    @bp.get("/export.csv")
+    def export_csv() -> Response:
+        viewer()
+        data = service.export(lang())
+        response = Response(data["csv"], mimetype="text/csv")
+        response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.csv"'
+        return response
+
+    # ----- JSON -------------------------------------------------------------------------------------
+
+    @bp.get("/api/state")
+    def api_state() -> Response:
+        viewer()
+        return jsonify(service.table_view(lang()))
+
+    @bp.get("/api/me")
+    def api_me() -> Response:
+        session = g.phone_session
+        pairing = service.pair_status(session.pairing) if session.pairing else {"state": ""}
+        if pairing.get("state") == "bound":
+            _bind(session, str(pairing["player"]), pairing.get("game"))
+        return jsonify(role=session.role, player=session.player, lang=lang(), csrf=session.csrf,
+                       pairing={"state": pairing.get("state", ""), "code": pairing.get("code", "")})
+
+    @bp.get("/api/head")
+    def api_head() -> Response:
+        viewer()
+        at = number({"at": request.args.get("at")}, "at", 1, 10**9)
+        return jsonify(service.head_at(at, lang()))
+
+    @bp.get("/api/health")
+    def api_health() -> Response:
+        return jsonify(failures=state.failures, streams=state.streams.count())
+
+    # ----- the live stream ------------------------------------------------------------------------------
+
+    @bp.get("/events")
+    def events() -> Response:
+        session = g.phone_session
+        if session is None or session.role == "visitor":
+            raise Refused(say("err_role", role=say("err_role_spectator")), 403)
+        language = lang()
+        since = _since(request.headers.get("Last-Event-ID"), request.args.get("since"))
+        head = service.head(language)
+        keepalive, poll = float(state.config["SSE_KEEPALIVE"]), float(state.config["SSE_POLL"])
+        retry = int(state.config["SSE_RETRY_MS"])
+        reset = since is not None and since > head["seq"]
+        start = head["seq"] if since is None or reset else since
+        stream = service.stream(start, language)
+
+        def generate() -> Iterator[str]:
+            flag = state.streams.open()
+            try:
+                yield f"retry: {retry}\n\n"
+                if reset:  # the page saw events the ledger no longer has
+                    yield _sse("reset", {"seq": head["seq"], "words": head["words"]})
+                quiet_since = time.monotonic()
+                while not flag.is_set():
+                    item = stream.get(poll)
+                    if flag.is_set():
+                        break
+                    if item is None:
+                        if time.monotonic() - quiet_since >= keepalive:
+                            yield ": keepalive\n\n"
+                            quiet_since = time.monotonic()
+                        continue
+                    quiet_since = time.monotonic()
+                    kind = item.get("kind")
+                    if kind == "event":
+                        yield _sse("ledger", item, item["id"])
+                    elif kind == "notice":
+                        yield _sse("notice", item)
+                    elif kind == "game":
+                        yield _sse("game", {})
+                        break
+            except Exception:
+                state.failed()
+                log.exception("phone: the event stream failed")
+            finally:
+                stream.close()
+                state.streams.done(flag)
+
+        response = Response(generate(), mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+    # ----- joining and roles --------------------------------------------------------------------------
+
+    def _bind(session: Session, player: str, game: Any) -> None:
+        session.role, session.player, session.game = "player", player, game
+        session.pairing, session.pairing_code, session.pairing_note = "", "", ""
+
+    @bp.post("/join")
+    def join() -> Response:
+        data = fields()
+        code = text(data, "code", 16)
+        if not service.check_code(code):
+            raise Refused(say("err_code"), 403)
+        session = g.phone_session
+        if session.role == "visitor":
+            session.role, session.game = "spectator", service.game_id()
+        return done(role=session.role)
+
+    @bp.post("/leave")
+    def leave() -> Response:
+        fields()
+        session = g.phone_session
+        if session.pairing:
+            service.pair_cancel(session.pairing)
+        session.role, session.player, session.game, session.pairing = "visitor", "", None, ""
+        return done(role="visitor")
+
+    @bp.post("/lang")
+    def set_lang() -> Response:
+        value = text(fields(), "lang", 8)
+        if value not in WORDS:
+            raise Refused(say("err_field", field="lang"))
+        g.phone_session.lang = value
+        return done(lang=value)
+
+    @bp.post("/pair")
+    def pair() -> Response:
+        fields()
+        session = g.phone_session
+        if session.pairing:
+            service.pair_cancel(session.pairing)
+        started = service.pair_start(lang())
+        session.pairing, session.pairing_code = started["pairing"], started["code"]
+        return done(code=started["code"])
+
+    @bp.post("/pair/cancel")
+    def pair_cancel() -> Response:
+        fields()
+        session = g.phone_session
+        if session.pairing:
+            service.pair_cancel(session.pairing)
+        session.pairing = ""
+        return done()
+
+    @bp.post("/claim")
+    def claim() -> Response:
+        data = fields()
+        session = g.phone_session
+        got = service.claim_seat(number(data, "seat", 1, 8), text(data, "pin", 16), lang())
+        _bind(session, str(got["player"]), got.get("game"))
+        return done(role="player", player=session.player)
+
+    @bp.post("/banker")
+    def banker() -> Response:
+        data = fields()
+        session = g.phone_session
+        service.check_banker(text(data, "pin", 32), lang())
+        session.role, session.player, session.game = "banker", "", service.game_id()
+        return done(role="banker")
+
+    # ----- acting ---------------------------------------------------------------------------------------
+
+    @bp.post("/act")
+    def do_act() -> Response:
+        data = fields()
+        who = actor()
+        return done(**service.act(who, dict(data), aid(data), lang()))
+
+    @bp.post("/undo")
+    def do_undo() -> Response:
+        data = fields()
+        need("banker")
+        return done(**service.undo(number(data, "seq", 1, 10**9), aid(data), lang()))
+
+    @bp.post("/seat-pin")
+    def seat_pin() -> Response:
+        data = fields()
+        need("banker")
+        return done(**service.set_seat_pin(number(data, "seat", 1, 8), text(data, "pin", 16, allow_empty=True),
+                                           lang()))
+
+    @bp.post("/game/start")
+    def game_start() -> Response:
+        data = fields()
+        session = need("banker")
+        players = data.get("players")
+        if isinstance(players, str):
+            players = players.splitlines()
+        if not isinstance(players, list) or len(players) > 16:
+            raise Refused(say("err_field", field="players"))
+        result = service.start_game(text(data, "edition", 32), players, aid(data), lang())
+        session.game = service.game_id()  # the banker who started it keeps the role in the new game
+        return done(**result)
+
+    @bp.post("/game/end")
+    def game_end() -> Response:
+        data = fields()
+        need("banker")
+        return done(**service.end_game(aid(data), lang()))
+
+    @bp.post("/game/archive")
+    def game_archive() -> Response:
+        data = fields()
+        session = need("banker")
+        result = service.archive_game(aid(data), lang())
+        session.game = service.game_id()
+        return done(**result)
+
+    # ----- answers: one line, never a traceback -----------------------------------------------------------
+
+    @bp.errorhandler(Refused)
+    def refused(error: Refused) -> tuple[Response, int]:
+        return jsonify(error=error.line), error.status
+
+    @bp.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[Response, int]:
+        code = error.code or 500
+        if code == 405:
+            line = say("err_method", value=request.method)
+        elif code == 404:
+            line = say("err_missing", value=request.path[:80])
+        elif code == 413:
+            line = say("err_large")
+        else:
+            line = say("err_http", value=" ".join(str(error.description or error.name).split()))
+        response = jsonify(error=line)
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            response.headers["Allow"] = ", ".join(error.valid_methods)
+        return response, code
+
+    @bp.errorhandler(Exception)
+    def failed(error: Exception) -> tuple[Response, int]:
+        status = getattr(error, "status", None)
+        if isinstance(error, (ValueError, PermissionError)) and isinstance(status, int) and 400 <= status < 500:
+            return jsonify(error=" ".join(str(error).split())), status  # the service's refusal: one line
+        state.failed()
+        log.exception("phone: %s %s failed", request.method, request.path)
+        return jsonify(error=say("err_failed", value=type(error).__name__)), 500
+
+    return bp
+
+
+def _csrf_field() -> Any:
+    if request.is_json:
+        data = request.get_json(silent=True)
+        return data.get("csrf") if isinstance(data, dict) else None
+    return request.form.get("csrf")
+
+
+def _since(header: str | None, query: str | None) -> int | None:
+    for value in (header, query):
+        if value is not None and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) < 10:
+            return int(value.strip())
+    return None
+
+
+def _sse(kind: str, data: Mapping[str, Any], ident: int | None = None) -> str:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {kind}\ndata: {body}\n\n"
+
+
+def qr_svg(url: str) -> Markup:
+    """The address as a QR code, inline SVG (segno)."""
+    import segno
+
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2))
+
+
+def price_chart(points: list[Any], width: int = 320, height: int = 120) -> Markup:
+    """The share price over the game as an inline SVG line (x: the event's number, y: the price)."""
+    pts = [(int(s), int(p)) for s, p in points]
+    if not pts:
+        return Markup("")
+    if len(pts) == 1:
+        pts = pts + [(pts[0][0] + 1, pts[0][1])]
+    x0, x1 = pts[0][0], max(pts[-1][0], pts[0][0] + 1)
+    lo, hi = min(p for _, p in pts), max(p for _, p in pts)
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    pad = 18
+
+    def xy(s: int, p: int) -> str:
+        x = pad + (s - x0) * (width - 2 * pad) / (x1 - x0)
+        y = height - pad - (p - lo) * (height - 2 * pad) / (hi - lo)
+        return f"{x:.1f},{y:.1f}"
+
+    # a step line: the price holds until the event that changes it
+    steps = [xy(*pts[0])]
+    for (_, p), (s2, p2) in zip(pts, pts[1:]):
+        steps.append(xy(s2, p))
+        steps.append(xy(s2, p2))
+    line = " ".join(steps)
+    return Markup(
+        f'<svg class="chart" id="price-chart" viewBox="0 0 {width} {height}" role="img" '
+        f'xmlns="http://www.w3.org/2000/svg"><polyline fill="none" stroke="currentColor" stroke-width="2" '
+        f'points="{line}"/><text x="2" y="12" font-size="10">{hi}</text>'
+        f'<text x="2" y="{height - 4}" font-size="10">{lo}</text>'
+        f'<text x="{width - 40}" y="{height - 4}" font-size="10">#{escape(str(x1))}</text></svg>')

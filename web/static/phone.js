@@ -1,0 +1,130 @@
+// The phone page: posts its forms as JSON answers, follows the ledger live (server-sent events,
+// resumed by Last-Event-ID), swaps in the live part after each event, announces corrections, and
+// remembers the last ledger head it saw to warn when the ledger went back or forked. No framework.
+(function () {
+  "use strict";
+  var body = document.body, root = body.dataset.root, game = body.dataset.game;
+  var key = "companion.head." + (game || "none");
+  function $(id) { return document.getElementById(id); }
+  function show(id, text, cls) {
+    var el = $(id); if (!el) return;
+    el.textContent = text; el.hidden = !text;
+    if (cls !== undefined) el.className = id + (cls ? " " + cls : "");
+  }
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, k) { return values[k] === undefined ? "" : values[k]; });
+  }
+  function remember(seq, words) {
+    try { localStorage.setItem(key, JSON.stringify({ seq: seq, words: words })); } catch (e) { /* private mode */ }
+  }
+  function checkHead() {
+    var seq = parseInt(body.dataset.seq || "0", 10), words = body.dataset.words || "";
+    var seen = null;
+    try { seen = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { seen = null; }
+    if (!game) return;
+    if (seen && seen.seq > seq) {
+      show("warning", fill(body.dataset.wordsWentBack, { seen: seen.seq, words: seen.words, now: seq }));
+      remember(seq, words); return;
+    }
+    if (seen && seen.seq >= 1 && seen.seq < seq) {
+      fetch(root + "api/head?at=" + seen.seq, { credentials: "same-origin" }).then(function (r) { return r.json(); })
+        .then(function (h) {
+          if (h.present && h.words !== seen.words)
+            show("warning", fill(body.dataset.wordsForked, { seen: seen.seq, words: seen.words, now: h.words }));
+        }).catch(function () {});
+    } else if (seen && seen.seq === seq && seen.words !== words) {
+      show("warning", fill(body.dataset.wordsForked, { seen: seen.seq, words: seen.words, now: words }));
+    }
+    remember(seq, words);
+  }
+  var refreshing = false, again = false;
+  function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    var url = location.pathname + location.search + (location.search ? "&" : "?") + "part=live";
+    fetch(url, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (html) { if (html) { $("live").innerHTML = html; bindForms($("live")); } })
+      .catch(function () {}).then(function () { refreshing = false; if (again) { again = false; refresh(); } });
+  }
+  function announce(lines) {
+    var el = $("announce"); if (!el) return;
+    el.innerHTML = "";
+    var title = document.createElement("b"); title.textContent = body.dataset.wordsCorrection; el.appendChild(title);
+    var ul = document.createElement("ul");
+    lines.forEach(function (line) { var li = document.createElement("li"); li.textContent = line; ul.appendChild(li); });
+    el.appendChild(ul);
+    var ok = document.createElement("button"); ok.type = "button"; ok.id = "announce-ok";
+    ok.textContent = body.dataset.wordsDismiss; ok.onclick = function () { el.hidden = true; };
+    el.appendChild(ok); el.hidden = false;
+  }
+  var noticeTimer = null;
+  function listen() {
+    if (body.dataset.role === "visitor" || !window.EventSource) return;
+    var source = new EventSource(root + "events?since=" + (body.dataset.seq || "0"));
+    source.addEventListener("ledger", function (e) {
+      var d = JSON.parse(e.data);
+      body.dataset.seq = d.seq; body.dataset.words = d.words; remember(d.seq, d.words);
+      if (d.announce) announce(d.announce);
+      refresh();
+    });
+    source.addEventListener("notice", function (e) {
+      show("notice", JSON.parse(e.data).text);
+      clearTimeout(noticeTimer); noticeTimer = setTimeout(function () { show("notice", ""); }, 8000);
+    });
+    source.addEventListener("reset", function () { checkHead(); location.reload(); });
+    source.addEventListener("game", function () { source.close(); setTimeout(function () { location.reload(); }, 300); });
+    source.onerror = function () { show("notice", body.dataset.wordsLost); };
+    source.onopen = function () { if ($("notice").textContent === body.dataset.wordsLost) show("notice", ""); };
+  }
+  function newAid() {
+    var a = new Uint8Array(12); (window.crypto || window.msCrypto).getRandomValues(a);
+    return Array.prototype.map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  function bindForms(scope) {
+    Array.prototype.forEach.call(scope.querySelectorAll("form.post"), function (form) {
+      if (form.dataset.bound) return;
+      form.dataset.bound = "1";
+      form.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var data = new FormData(form);
+        if (e.submitter && e.submitter.name) data.append(e.submitter.name, e.submitter.value);
+        var buttons = form.querySelectorAll("button");
+        Array.prototype.forEach.call(buttons, function (b) { b.disabled = true; });
+        fetch(form.getAttribute("action"), { method: "POST", body: new URLSearchParams(data), credentials: "same-origin",
+          headers: { "X-CSRF-Token": body.dataset.csrf, "Accept": "application/json" } })
+          .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, j: j }; }); })
+          .then(function (res) {
+            if (!res.ok) { show("result", res.j.error || "?", "error"); return; }
+            var aid = form.querySelector("input[name=aid]"); if (aid) aid.value = newAid();
+            show("result", (res.j.lines || []).join(" · "), "");
+            if (form.dataset.next) location.href = form.dataset.next;
+            else if (form.dataset.reload) location.reload();
+          })
+          .catch(function () { show("result", body.dataset.wordsLost, "error"); })  // the same aid is sent again
+          .then(function () { Array.prototype.forEach.call(buttons, function (b) { b.disabled = false; }); });
+      });
+    });
+  }
+  function pairing() {
+    var pair = $("pair");
+    if (!pair || pair.dataset.state !== "waiting") return;
+    var timer = setInterval(function () {
+      fetch(root + "api/me", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (me) {
+        if (me.role === "player" || me.pairing.state !== "waiting") { clearInterval(timer); location.reload(); }
+      }).catch(function () {});
+    }, 1000);
+  }
+  function codeFromLink() {
+    var m = /[#&]code=([A-Za-z0-9]+)/.exec(location.hash), input = $("join-code");
+    if (m && input) {
+      input.value = m[1];
+      history.replaceState(null, "", location.pathname);  // the code leaves the address bar
+      $("join-form").requestSubmit ? $("join-form").requestSubmit() : $("join-go").click();
+    }
+  }
+  bindForms(document);
+  checkHead();
+  listen();
+  pairing();
+  codeFromLink();
+}());
