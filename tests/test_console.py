@@ -327,7 +327,21 @@ def test_every_menu_phrase_fits_with_the_longest_names(language):
     long = "Ш" * 20 if language == "ru" else "Maximilianus" + "W" * 8
     values = {"player": long, "payer": long, "payee": long, "a": long, "b": long, "n": 8, "of": 50, "seq": 1234,
               "events": "#1230, #1231, #1232, #1233", "amount": "1\u202f000\u202f000", "step": "10\u202f000",
-              "number": 12, "what": "Roll for the AUCTION", "edition": "Millionaire Deluxe", "url": "http://x/"}
+              "number": 12, "what": "Roll for the AUCTION", "edition": "Millionaire Deluxe", "url": "http://x/",
+              "name": long, "before": long}
     for code in MENU[language]:
         for line in wrap(render(code, values, language)):
             assert fits(TextView(code, [line]).frame()) == [], (code, line)
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("edition", shipped())
+def test_every_cell_of_the_landing_list_reads_differently(edition, language):
+    """With the table's own dice the landing is picked from a list of cells: four CHANCE cells must not
+    read the same, so each of a name shared is also named by the nearest cell before it of its own."""
+    from companion.daemon.menus import cell_words
+
+    rules = rules_for(load_edition(edition))
+    shown = [cell_words(rules, cell.id, language) for cell in rules.cells]
+    assert len(set(shown)) == len(shown), [w for w in shown if shown.count(w) > 1]
+    assert all("_" not in w and "None" not in w for w in shown)

@@ -66,9 +66,34 @@ def arg_words(rules, state, verb: str, word: str, language: str) -> str:
         return messages.kind_word(word, language)
     if word in getattr(edition, "industries", {}):
         return messages.industry_name(edition, word, language)
-    if word in edition.cards or edition.cell(word) is not None:
+    if word in edition.cards:
         return messages.thing_name(edition, word, language)
+    if edition.cell(word) is not None:
+        return cell_words(rules, word, language)
     return word
+
+
+def cell_words(rules, cell: str, language: str) -> str:
+    """A cell by its name; one of several cells of that name (four CHANCE cells) also by the nearest
+    cell before it whose name is its own, as a player finds it on the board: "CHANCE (after Arbat)";
+    by its number on the board when even that is shared (two roads after one shop)."""
+    edition = rules.edition
+    names = [messages.thing_name(edition, c.id, language) for c in rules.cells]
+    at = next(i for i, c in enumerate(rules.cells) if c.id == cell)
+
+    def after(i: int) -> str:
+        if names.count(names[i]) < 2:
+            return names[i]
+        for back in range(1, len(names)):
+            before = names[(i - back) % len(names)]
+            if names.count(before) == 1:
+                return words("menu_after", language, name=names[i], before=before)
+        return names[i]
+
+    shown = after(at)
+    if sum(after(i) == shown for i in range(len(names))) > 1:
+        return words("menu_cell_number", language, name=names[at], number=at + 1)
+    return shown
 
 
 def party_prefix(action: Action) -> str:
