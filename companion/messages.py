@@ -1140,6 +1140,8 @@ MENU = {
         "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
         "new_start": "Start the game", "new_edition_title": "Which game?", "new_players_title": "How many players?",
         "new_option_title": "Set the value", "number_hint": "▲▼ ±{step}, held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
+        "settings_reset": "The box's settings ({file}) could not be read: sound is on again",
+        "settings_not_kept": "The sound setting could not be saved ({why}): it lasts until the box restarts",
         "sound_unmuted": "Sound on",
     },
     "ru": {
@@ -1167,6 +1169,8 @@ MENU = {
         "trade_cash_title": "Доплата", "new_edition": "Игра: {edition}", "new_players": "Игроков: {n}",
         "new_start": "Начать игру", "new_edition_title": "Какая игра?", "new_players_title": "Сколько игроков?",
         "new_option_title": "Значение", "number_hint": "▲▼ ±{step}, держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
+        "settings_reset": "Настройки коробки ({file}) не читаются: звук снова включён",
+        "settings_not_kept": "Настройку звука не удалось сохранить ({why}): она действует до перезапуска коробки",
         "sound_unmuted": "Звук включён",
     },
 }

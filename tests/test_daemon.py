@@ -348,3 +348,30 @@ def test_the_control_socket_answers_hostile_lines_with_one_line(box):
         s.sendall(deep.encode()[:60_000] + b"\n")
         assert b"not a JSON request" in s.recv(4096)
     assert ask(path, {"op": "status"})["ok"]
+
+
+def test_sound_off_is_kept_across_a_restart_and_a_damaged_setting_is_said(tmp_path):
+    """A table that turned the box's beeps off does not hear them again after the plug was pulled;
+    a settings file that cannot be read leaves the sound on and says so on the screen."""
+    lines = []
+    daemon = Daemon(config(tmp_path), out=lines.append).start()
+    try:
+        daemon.owner.call(lambda: daemon.set_muted(True))
+        assert wait_for(lambda: any("Sound off" in line for line in lines))
+    finally:
+        daemon.stop()
+    again = Daemon(config(tmp_path), out=lines.append).start()
+    try:
+        assert again.muted
+        assert again.owner.call(again._footer) != ""  # the idle pages say the sound is off
+    finally:
+        again.stop()
+    (tmp_path / "games" / "box.json").write_text("{not json", encoding="utf-8")
+    lines.clear()
+    damaged = Daemon(config(tmp_path), out=lines.append).start()
+    try:
+        assert not damaged.muted
+        assert wait_for(lambda: any("could not be read: sound is on again" in line for line in lines))
+        assert not any("Traceback" in line for line in lines)
+    finally:
+        damaged.stop()

@@ -38,6 +38,7 @@ from .games import DaemonLock, Games
 from .owner import NoGame, Owner, Published
 from .panel import Panel
 from .screens import notice_frames
+from .settings import BoxSettings
 from .taps import Meaning, dice_needed, end_meaning, roll_meaning, tap_meaning
 
 log = logging.getLogger("companion.daemon")
@@ -70,7 +71,9 @@ class Daemon:
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
         self._watchdog: systemd.Watchdog | None = None
         self.panel: Panel | None = None
-        self.muted = False  # the box's beeps (the menu's "Sound off"); the reader's own read click stays
+        # the box's beeps (the menu's "Sound off"), kept across restarts; the reader's own read click stays
+        self.settings, self._settings_damaged = BoxSettings.load(config.games_dir)
+        self.muted = self.settings.muted
         self.console = Console(self.owner, self)
         self.buttons: box_buttons.Buttons | None = None
         self.pin_factory: Any = None  # gpiozero's MockFactory with simulated hardware (the virtual table's)
@@ -108,6 +111,8 @@ class Daemon:
             self.owner.announce("game_resumed", seq=table.head_seq)
         if warning:
             self.owner.announce("ledger_warning", why=warning)
+        if self._settings_damaged:
+            self.owner.announce("settings_reset", file=self._settings_damaged)
         if self.config["hardware"] == "simulated":
             self.sim = SimulatedReader(self.config.games_dir / "sim", seed=self.sim_seed).start()
             port = self.sim.path
@@ -481,8 +486,12 @@ class Daemon:
         self.say("enrol_waiting", role=self._role_words(role, self.lang))
 
     def set_muted(self, muted: bool) -> None:
-        self.muted = muted
+        self.muted = self.settings.muted = muted
         self.say("sound_muted" if muted else "sound_unmuted")
+        try:
+            self.settings.save(self.config.games_dir)
+        except OSError as exc:
+            self.say("settings_not_kept", why=exc.strerror or str(exc))
 
     def phone_url(self) -> str:
         return self.config["phone.url"] or f"http://{socket.gethostname()}.local:8080/"
