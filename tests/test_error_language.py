@@ -200,9 +200,9 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, en, ru", [
     (["foo"], "usage: unknown command 'foo' (choose from new, do, state, history, verify, recover, script, "
-              "editions, check-edition, demo, run, game, cards, bench); see `companion --help`",
+              "editions, check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
      "ошибка в командной строке: Неизвестная команда `foo` (есть: `new`, `do`, `state`, `history`, `verify`, "
-     "`recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`); справка: `companion --help`"),
+     "`recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`"),
     (["state", "/x.db"], "usage: unrecognized arguments: /x.db; see `companion state --help`",
      "ошибка в командной строке: Лишние аргументы: `/x.db`; справка: `companion state --help`"),
     (["new", "elite"], "usage: the following arguments are required: players; see `companion new --help`",
@@ -217,9 +217,9 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
      "ошибка в командной строке: `what`: недопустимое значение `disk` (можно: `ledger`, `engine`, `open`, `link`, `table`); "
      "справка: `companion bench --help`"),
     ([], "usage: a command is required (choose from new, do, state, history, verify, recover, script, editions, "
-         "check-edition, demo, run, game, cards, bench); see `companion --help`",
+         "check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
      "ошибка в командной строке: Не указана команда (есть: `new`, `do`, `state`, `history`, `verify`, "
-     "`recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`); справка: `companion --help`"),
+     "`recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`"),
 ])
 def test_usage_errors_are_one_line_in_the_language(capsys, argv, en, ru):
     assert one_line(*cli_run(capsys, "--lang", "en", *argv)[::2], EXIT_USAGE) == en

@@ -81,6 +81,11 @@ def test_the_command_prints_the_seed_and_the_script(planted, capsys):
     assert "new " + planted + " 5 Anna Boris Vera Gleb" in text
 
 
+def test_without_the_checks_the_breach_goes_unseen_and_the_next_game_checks_again(planted):
+    assert play_game(planted, seed=5, invariants=False).failure is None
+    assert play_game(planted, seed=5).failure is not None
+
+
 def test_a_clean_game_has_no_failure():
     record = play_game("monopoly", seed=5)
     assert record.failure is None and record.ended in ("last_player", "round_cap")

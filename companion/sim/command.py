@@ -15,7 +15,7 @@ from companion.editions import load_edition
 from companion.errors import EXIT_HALTED, EXIT_OK, BadInput
 from companion.sim import report
 from companion.sim.bots import NAMES
-from companion.sim.runner import SEATS, GameRecord, Study, play_many
+from companion.sim.runner import SEATS, GameRecord, Study, option_text, play_many
 from companion.sim.shrink import confirm, shrink
 
 
@@ -79,6 +79,11 @@ def run(args) -> int:
     options = option_pairs(args.option, lang)
     edition = load_edition(args.edition, options or None)     # a bad edition or option: one line, here
     number(args.players, "--players", edition.players_min, min(edition.players_max, len(SEATS)), lang)
+    other_options = None
+    if args.compare:            # checked before any game is played
+        other_options = {**options, **option_pairs(args.compare, lang)}
+        if load_edition(args.edition, other_options).options == edition.options:
+            raise BadInput(report.say("same_options", lang, options=" ".join(args.compare)))
     study = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(options.items())),
                   tuple(args.strategy or ()), not args.no_invariants, args.round_cap)
     started = time.perf_counter()
@@ -107,16 +112,12 @@ def run(args) -> int:
             path.write_text("\n".join(small) + "\n", encoding="utf-8")
             lines.append(report.say("failure_saved", lang, path=path))
         code = EXIT_HALTED
-    if args.compare:
+    if other_options is not None:
         changed = option_pairs(args.compare, lang)
-        other_options = {**options, **changed}
-        if other_options == options:
-            raise BadInput(report.say("same_options", lang, options=" ".join(args.compare)))
-        load_edition(args.edition, other_options)
         other = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(other_options.items())),
                       study.strategies, study.invariants, study.round_cap)
         other_records = play(other, args.jobs, " ".join(args.compare))
-        label_a = ", ".join(f"{k}={options.get(k, edition.options.get(k))}" for k in changed)
+        label_a = ", ".join(f"{k}={options.get(k, option_text(edition.options.get(k)))}" for k in changed)
         label_b = ", ".join(f"{k}={v}" for k, v in changed.items())
         result = report.compare(records, other_records)
         out["compare"] = {"a": label_a, "b": label_b, "measures": result,

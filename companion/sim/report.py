@@ -150,15 +150,19 @@ def industries(summary: dict, edition) -> dict[str, dict]:
 
 # ----- paired comparison ----------------------------------------------------------------------
 
+# Student's t, 97.5th percentile, for 1 to 30 degrees of freedom (the printed tables)
+T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)
+
+
 def t_975(df: int) -> float:
-    """The 97.5th percentile of Student's t with df degrees of freedom (exact for 1 and 2, else a
-    Cornish-Fisher expansion around the normal quantile, good to 3 decimals from df = 3)."""
+    """The 97.5th percentile of Student's t with df degrees of freedom: the table up to 30, then a
+    Cornish-Fisher expansion around the normal quantile (good to 3 decimals there)."""
     if df <= 0:
         return math.inf
-    if df == 1:
-        return 12.706
-    if df == 2:
-        return 4.303
+    if df <= len(T_975):
+        return T_975[df - 1]
     z = 1.959964
     g1 = (z ** 3 + z) / 4
     g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
@@ -201,6 +205,12 @@ def num(x, lang: str) -> str:
     return text
 
 
+def strategy_name(name: str, lang: str) -> str:
+    """A strategy in words: its temper, and whether it plays the shared rules only."""
+    shared = name.startswith("generic-")
+    return say("strategy_" + name.removeprefix("generic-"), lang) + (say("generic", lang) if shared else "")
+
+
 def summary_lines(summary: dict, edition, lang: str = "en", top: int = 5) -> list[str]:
     """The plain summary a table reads."""
     n = summary["games"]
@@ -219,14 +229,14 @@ def summary_lines(summary: dict, edition, lang: str = "en", top: int = 5) -> lis
                      stuck=ended.get("stuck", 0) + ended.get("invariant", 0)))
     lines.append(say("wins_seat", lang, wins=", ".join(
         f"{p} {num(w, lang)}" for p, w in summary["wins_by_seat"].items())))
-    if len(summary["wins_by_strategy"]) > 1 or True:
-        lines.append(say("wins_strategy", lang, wins=", ".join(
-            f"{say('strategy_' + st.removeprefix('generic-'), lang)}{say('generic', lang) if st.startswith('generic-') else ''}"
-            f" {num(v['wins'], lang)}/{v['seats']}"
-            for st, v in summary["wins_by_strategy"].items())))
+    lines.append(say("wins_strategy", lang, wins=", ".join(
+        f"{strategy_name(st, lang)} {num(v['wins'], lang)}/{v['seats']}" for st, v in summary["wins_by_strategy"].items())))
     b = summary["bankruptcies"]
-    lines.append(say("bankrupt", lang, total=b["total"], per_game=num(b["per_game"], lang),
-                     first=num(b["first_round"]["median"], lang)))
+    if b["total"]:
+        lines.append(say("bankrupt", lang, total=b["total"], per_game=num(b["per_game"], lang),
+                         first=num(b["first_round"]["median"], lang)))
+    else:
+        lines.append(say("bankrupt_none", lang))
     inds = industries(summary, edition)
     shown = [(k, v) for k, v in inds.items() if v["payback"] is not None]
     if shown:
