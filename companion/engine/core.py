@@ -510,15 +510,40 @@ class Rules:
         if state.phase == "over":
             return []
         out: list[Action] = []
-        for verb in self.COMMANDS:
-            if verbs is not None and verb not in verbs:
-                continue
-            if state.debts and verb not in self.DEBT_COMMANDS:
-                continue
-            out.extend(getattr(self, "legal_" + verb)(state))
+        fresh = state.memo is None
+        if fresh:
+            state.memo = {}  # derived facts shared by the verbs' checks during this call (State.memo)
+        try:
+            for verb in self.COMMANDS:
+                if verbs is not None and verb not in verbs:
+                    continue
+                if state.debts and verb not in self.DEBT_COMMANDS:
+                    continue
+                if actor != TABLE and not self.may_be_party(state, verb, actor):
+                    continue  # none of this verb's actions can be the actor's: skip deriving them
+                out.extend(getattr(self, "legal_" + verb)(state))
+        finally:
+            if fresh:
+                state.memo = None
         if actor != TABLE:
             out = [a for a in out if a.party == actor]
         return out
+
+    def may_be_party(self, s: State, verb: str, actor: str) -> bool:
+        """False when no action of verb can belong to actor now, judged by WHO alone (cheap).
+
+        An action's party is the player `party` names for its commands (docs/actors.md), so
+        a table-only verb is never a player's, a turn verb only the player on turn's, and a
+        decision's verbs only the pending player's.
+        """
+        who = self.WHO[verb]
+        if who == "table":
+            return False
+        if who == "turn":
+            return s.turn == actor
+        if who == "pending" or who == "drawer":
+            return s.pending is not None and s.pending.player == actor
+        return True
 
     # ----- trade offers: proposed by one player, answered by the other (docs/actors.md) ----
 
@@ -1217,10 +1242,25 @@ class Rules:
 
     def industry_owner(self, s, industry_id):
         """The single owner of every plot of the industry, or None."""
-        owners = {s.owner.get(pid) for pid in self.edition.industry_plots(industry_id)}
-        if len(owners) != 1:
+        memo = s.memo
+        if memo is None:
+            return self.find_industry_owner(s, industry_id)
+        key = ("industry_owner", industry_id)
+        if key not in memo:
+            memo[key] = self.find_industry_owner(s, industry_id)
+        return memo[key]
+
+    def find_industry_owner(self, s, industry_id):
+        plots = self.edition.industry_plots(industry_id)
+        if not plots:
             return None
-        return owners.pop()
+        owner = s.owner.get(plots[0])
+        if owner is None:
+            return None
+        for pid in plots:  # hot (every build and rent question): stop at the first other owner
+            if s.owner.get(pid) != owner:
+                return None
+        return owner
 
     def is_monopoly(self, s, player, industry_id):
         if self.industry_owner(s, industry_id) != player:
@@ -1331,7 +1371,14 @@ class Rules:
         return owner
 
     def levels(self, s, industry_id):
-        return [s.level.get(pid, 0) for pid in self.edition.industry_plots(industry_id)]
+        memo = s.memo
+        if memo is None:
+            return [s.level.get(pid, 0) for pid in self.edition.industry_plots(industry_id)]
+        key = ("levels", industry_id)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = [s.level.get(pid, 0) for pid in self.edition.industry_plots(industry_id)]
+        return list(found)
 
     def max_level(self):
         b = self.edition.buildings
@@ -1339,7 +1386,13 @@ class Rules:
 
     def buildings_in_use(self, s):
         """(small, large) buildings standing on the board, derived from the levels."""
-        return self.count_buildings(s.level.values())
+        memo = s.memo
+        if memo is None:
+            return self.count_buildings(s.level.values())
+        found = memo.get("buildings_in_use")
+        if found is None:
+            found = memo["buildings_in_use"] = self.count_buildings(s.level.values())
+        return found
 
     def count_buildings(self, levels):
         """(small, large) buildings that plots at these levels hold."""

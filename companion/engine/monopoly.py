@@ -136,14 +136,13 @@ class MonopolyRules(Rules):
 
     def count_buildings(self, levels):
         houses = hotels = 0
-        for level in levels:
-            h, t = self.split(level)
-            houses += h
-            hotels += t
+        top = self.houses_max()
+        for level in levels:  # self.split, inlined: this runs for every build and sale question
+            if level > top:
+                hotels += 1
+            else:
+                houses += level
         return houses, hotels
-
-    def buildings_in_use(self, s):
-        return self.count_buildings(s.level.values())
 
     def player_buildings(self, s, p):
         return self.count_buildings(s.level.get(pid, 0) for pid in s.plots_of(p))
@@ -174,6 +173,16 @@ class MonopolyRules(Rules):
 
     def placeable(self, s, p, kind):
         """Lots of p where one building of this kind may go now (evenly, box permitting)."""
+        memo = s.memo
+        if memo is None:
+            return self.find_placeable(s, p, kind)
+        key = ("placeable", p, kind)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self.find_placeable(s, p, kind)
+        return list(found)
+
+    def find_placeable(self, s, p, kind):
         if self.left(s, kind) < 1:
             return []
         out = []
@@ -516,9 +525,20 @@ class MonopolyRules(Rules):
             return [Action("rent_roll", dice(2), a.player)]
         return []
 
+    def builders(self, s):
+        """Players who own a whole buildable, unmortgaged group (only they may want a building)."""
+        out = []
+        for ind_id in self.edition.industries:
+            p = self.industry_owner(s, ind_id)
+            if p is not None and p not in out and self.can_build_group(s, p, ind_id):
+                out.append(p)
+        return out
+
     def legal_house_auction(self, s):
         if s.pending is not None or not self.opt["building_shortage_auction"]:
             return []
+        if len(self.builders(s)) < 2:
+            return []  # a shortage auction needs a rival builder (rivals): none without two builders
         out = []
         for pid, cell in self.edition.plots.items():
             if pid in s.owner and self.edition.industries[cell.industry].buildable:

@@ -135,8 +135,12 @@ class State:
 
     # postings, notes and command are the output of the last command, not state:
     # command is that command's canonical line when it differs from the input
-    # (`draw` names the card it drew, so a replay deals the same card)
-    __slots__ = DICTS + SCALARS + ("postings", "notes", "command")
+    # (`draw` names the card it drew, so a replay deals the same card).
+    # memo: facts derived from this state (who owns a whole group, buildings in use ...),
+    # kept only while Rules.legal reads the state, which nothing changes meanwhile; None
+    # otherwise, so a state being changed (a command's fresh copy) never reads a stale fact.
+    __slots__ = DICTS + SCALARS + ("postings", "notes", "command", "memo")
+    memo: dict | None
 
     def __init__(self):
         for name in self.DICTS:
@@ -157,6 +161,7 @@ class State:
         self.postings = []
         self.notes = []
         self.command = None
+        self.memo = None
 
     def copy(self):
         new = State.__new__(State)
@@ -167,6 +172,7 @@ class State:
         new.postings = []
         new.notes = []
         new.command = None
+        new.memo = None
         return new
 
     def cash(self, account):
@@ -176,13 +182,20 @@ class State:
         return self.holdings.get((player, item), 0)
 
     def plots_of(self, player):
+        memo = self.memo
+        if memo is not None:
+            key = ("plots_of", player)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = sorted(p for p, o in self.owner.items() if o == player)
+            return list(found)
         return sorted(p for p, o in self.owner.items() if o == player)
 
     def signature(self):
         """Everything that matters, as plain data: two states with equal signatures are equal."""
         out = {}
         for name in self.__slots__:
-            if name in ("postings", "notes", "command"):
+            if name in ("postings", "notes", "command", "memo"):
                 continue
             value = getattr(self, name)
             if isinstance(value, dict):
