@@ -1178,8 +1178,8 @@ MENU = {
 # ----- the phone page (companion/daemon/phone.py, web/phone.py): what the box and the phones say -----
 PHONE = {
     "en": {
-        "phone_pair_waiting": "A phone waits to pair (code {code}): tap your player card",
-        "phone_paired": "Phone {code} is now {player}'s",
+        "phone_pair_waiting": "A phone waits to pair (code {pairing}): tap your player card",
+        "phone_paired": "Phone {pairing} is now {player}'s",
         "phone_pair_two": "Two phones wait to pair ({codes}): pair them one at a time",
         "auction_going_once": "{plot}: going once…",
         "auction_going_twice": "{plot}: going twice…",
@@ -1200,8 +1200,8 @@ PHONE = {
         "phone_no_seat_pin": "The banker has set no PIN for {player}: tap your card on the reader instead",
     },
     "ru": {
-        "phone_pair_waiting": "Телефон ждёт привязки (код {code}): приложите карту игрока",
-        "phone_paired": "Телефон {code} привязан: {player}",
+        "phone_pair_waiting": "Телефон ждёт привязки (код {pairing}): приложите карту игрока",
+        "phone_paired": "Телефон {pairing} привязан: {player}",
         "phone_pair_two": "Привязки ждут два телефона ({codes}): привязывайте их по одному",
         "auction_going_once": "«{plot}»: раз…",
         "auction_going_twice": "«{plot}»: два…",

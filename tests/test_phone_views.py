@@ -13,7 +13,7 @@ import secrets
 import pytest
 
 from companion.daemon.config import Config, defaults
-from companion.daemon.main import Daemon, wait_for
+from companion.daemon.main import Daemon
 from web.phone import create_phone_app
 
 ANNA, BORIS, VERA = "0A000001", "0A000002", "0A000003"
@@ -148,7 +148,7 @@ def test_the_table_view_shows_turn_waiting_balances_price_and_head(box):
     page = phone.open("/phone/table")
     words = text_of(page)
     table = box.owner.table
-    assert f"Turn: Anna" in words and "Waiting for:" in words and "auction" in words.lower()
+    assert "Turn: Anna" in words and "Waiting for:" in words and "auction" in words.lower()
     for seat, name in enumerate(("Anna", "Boris", "Vera"), 1):
         row = re.search(rf'<tr id="player-{seat}"[^>]*data-cash="(\d+)"', page.data.decode())
         assert row and int(row.group(1)) == table.state.cash(name)
@@ -216,8 +216,9 @@ def test_pages_follow_the_phones_language_and_the_switch(box):
 
 
 def test_every_view_stays_under_100_kb_after_a_long_game(box):
-    from companion.autoplay import next_command
     import random
+
+    from companion.autoplay import next_command
     rng = random.Random(5)
     for _ in range(300):
         line, _ = box.owner.call(lambda: next_command(box.owner.table.game, rng))

@@ -334,11 +334,16 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
     @bp.get("/")
     def index() -> Any:
-        if role() == "visitor":
-            session = g.phone_session
-            pairing = service.pair_status(session.pairing) if session.pairing else {"state": ""}
-            return page("join.html", pairing=pairing, note=session.pairing_note)
-        return table()
+        return join_page() if role() == "visitor" else table()
+
+    @bp.get("/join")
+    def join_page() -> Any:
+        """The table code, pairing with a player's card, a seat's PIN, the banker's PIN."""
+        session = g.phone_session
+        pairing = service.pair_status(session.pairing) if session.pairing else {"state": ""}
+        if pairing.get("state") == "bound":
+            _bind(session, str(pairing["player"]), pairing.get("game"))
+        return page("join.html", pairing=pairing)
 
     @bp.get("/table")
     def table() -> Any:

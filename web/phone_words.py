@@ -7,7 +7,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
     "en": {
         "title": "Millionaire: the table",
         "nav_table": "Table", "nav_board": "Board", "nav_ledger": "Ledger", "nav_me": "Me", "nav_act": "Act",
-        "nav_undo": "Undo", "nav_game": "Game", "nav_summary": "Summary",
+        "nav_undo": "Undo", "nav_game": "Game", "nav_summary": "Summary", "nav_join": "Roles",
         "turn": "Turn", "waiting": "Waiting for", "nothing_waits": "nothing in particular", "head": "Ledger",
         "no_game": "No game on the box yet.", "over": "The game is over", "winner": "Winner",
         "join_title": "Join the table", "join_code": "Table code (on the box's screen)", "join": "Watch",
@@ -61,7 +61,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
     "ru": {
         "title": "Миллионер: стол",
         "nav_table": "Стол", "nav_board": "Поле", "nav_ledger": "Журнал", "nav_me": "Я", "nav_act": "Ход",
-        "nav_undo": "Отмена", "nav_game": "Игра", "nav_summary": "Итоги",
+        "nav_undo": "Отмена", "nav_game": "Игра", "nav_summary": "Итоги", "nav_join": "Роли",
         "turn": "Ход", "waiting": "Ждём", "nothing_waits": "ничего особенного", "head": "Журнал",
         "no_game": "На коробке пока нет игры.", "over": "Игра окончена", "winner": "Победитель",
         "join_title": "Присоединиться к столу", "join_code": "Код стола (на экране коробки)", "join": "Смотреть",

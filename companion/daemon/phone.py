@@ -65,6 +65,7 @@ class WrongRole(PermissionError):
 
     def __init__(self, line: str):
         super().__init__(" ".join(line.split()))
+        self.status = 403
 
 
 def say(code: str, language: str, **params: Any) -> str:
@@ -621,7 +622,7 @@ class PhoneService:
             self._pairings[pid] = Pairing(code, now)
             while len(self._pairings) > 64:  # the oldest go first (a page that never came back)
                 self._pairings.pop(next(iter(self._pairings)))
-        self.owner.announce("phone_pair_waiting", code=code)
+        self.owner.announce("phone_pair_waiting", pairing=code)
         return {"pairing": pid, "code": code}
 
     def pair_status(self, pid: str) -> dict:
@@ -668,7 +669,7 @@ class PhoneService:
             pairing = waiting[0]
             pairing.state, pairing.player, pairing.game = "bound", player, gid
         self.daemon._booked()
-        self.owner.announce("phone_paired", code=pairing.code, player=player)
+        self.owner.announce("phone_paired", pairing=pairing.code, player=player)
         return True
 
     # ----- the live stream ------------------------------------------------------------------------------
