@@ -16,7 +16,10 @@ import statistics
 import tempfile
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from companion.daemon.cards import CardMap
 from companion.daemon.config import Config, defaults
@@ -26,34 +29,48 @@ from companion.demo import PLAYERS, Hands, demo_cards, play
 
 def _daemon(folder: Path, seed: int) -> Daemon:
     values = dict(defaults().values)
-    values.update({"games_dir": str(folder), "reader.retry_seconds": 0.05})
+    # no virtual table: a bench needs no web server (nor port 8000 free)
+    values.update({"games_dir": str(folder), "reader.retry_seconds": 0.05, "virtual_table.port": 0})
     return Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed)
 
 
-def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tuple[list[float], list[float]]:
-    """Milliseconds from frame decoded to event committed, one per tap or roll booked; and the CPU
-    time the writer thread spent booking each (the sync's wait and other threads' turns excluded)."""
+@contextmanager
+def bench_box(folder: Path, seed: int, durable: bool) -> Iterator[tuple[Daemon, Any, dict]]:
+    """The daemon on simulated hardware with an Elite game, the demo's cards and the reader ready:
+    (daemon, table, cards). durable=False: every sync elided (the ledger's and the anchor's
+    fdatasync), so what is left is our code; the syncs come back and the daemon stops afterwards."""
     daemon = _daemon(folder, seed).start()
     real_fsync, real_fdatasync = os.fsync, os.fdatasync
     try:
         answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})
         assert answer["ok"], answer
         table = daemon.owner.table
-        assert table is not None
+        assert table is not None and daemon.sim is not None
         cards = demo_cards(table.rules.edition)
         daemon.cards = CardMap(folder / "cards.json", cards)
         if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10):
             raise RuntimeError("the simulated reader did not answer")
         if not durable:
             daemon.owner.call(lambda: table.ledger.conn.execute("PRAGMA synchronous=OFF"))
-            # the anchor's syncs too (it uses fdatasync): what is left is our code
             os.fsync = os.fdatasync = lambda fd: None
+        yield daemon, table, cards
+    finally:
+        os.fsync, os.fdatasync = real_fsync, real_fdatasync
+        daemon.stop(quiet=True)
+
+
+def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tuple[list[float], list[float]]:
+    """Milliseconds from frame decoded to event committed, one per tap or roll booked; and the CPU
+    time the writer thread spent booking each (the sync's wait and other threads' turns excluded)."""
+    with bench_box(folder, seed, durable) as (daemon, table, cards):
         arrived: deque[float] = deque()
         samples: list[float] = []
         cpu: list[float] = []
         link = daemon.link
         assert link is not None
         on_tap, on_roll, book = link.on_tap, link.on_roll, daemon._book
+        tap, roll = daemon._tap, daemon._roll
+        current: list[float] = []  # the arrival of the input the writer is handling now
 
         def tapped(uid):
             arrived.append(time.perf_counter())
@@ -63,20 +80,30 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
             arrived.append(time.perf_counter())
             on_roll(dice)
 
+        # the writer takes inputs in arrival order; each input's bookings (none for a player's card that
+        # opens a menu, two for a ROLL that ends a turn and rolls) count from that input's arrival
+        def handling(work):
+            def handle(value):
+                current[:] = [arrived.popleft()] if arrived else []
+                try:
+                    work(value)
+                finally:
+                    current.clear()  # what the buttons book later (OK on a menu) is no reader input's
+            return handle
+
         def booked(meaning):
             started = time.thread_time()
-            book(meaning)
+            done = book(meaning)
             cpu.append((time.thread_time() - started) * 1000)
-            if arrived:
-                samples.append((time.perf_counter() - arrived.popleft()) * 1000)
+            if current:
+                samples.append((time.perf_counter() - current[0]) * 1000)
+            return done
 
         link.on_tap, link.on_roll = tapped, rolled
+        daemon._tap, daemon._roll = handling(tap), handling(roll)  # type: ignore[method-assign]
         daemon._book = booked  # type: ignore[method-assign]
         play(daemon, Hands(daemon, cards, lambda line: None, "en"), seed, events)
         return samples, cpu
-    finally:
-        os.fsync, os.fdatasync = real_fsync, real_fdatasync
-        daemon.stop(quiet=True)
 
 
 def replug_to_ready(folder: Path, seed: int, runs: int) -> list[float]:

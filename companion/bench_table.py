@@ -32,7 +32,6 @@ I2C at 400 kHz 23 ms: /work/shared/notes/performance.md) is a note, not a
 measurement: the dummy device has no bus. Target: our code under 5 ms at p99.
 """
 
-import os
 import random
 import statistics
 import tempfile
@@ -43,11 +42,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.autoplay import next_command
-from companion.daemon.cards import CardMap, Role
-from companion.daemon.config import Config, defaults
+from companion.bench_link import bench_box
+from companion.daemon.cards import Role
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.taps import dice_action, end_meaning
-from companion.demo import PLAYERS, demo_cards
 from companion.engine.command import parse_command
 from companion.hw.display import Frame, Screen, open_device
 
@@ -195,33 +193,15 @@ class Clocks:
         table.submit = timed
 
 
-def _daemon(folder: Path, seed: int) -> Daemon:
-    values = dict(defaults().values)
-    values.update({"games_dir": str(folder), "reader.retry_seconds": 0.05, "virtual_table.port": 0})
-    return Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed)
-
-
 def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Sample], list[Frame]]:
     """A seeded game on the box, ROLL and cards on the simulated reader; the samples of `inputs` of them."""
-    daemon = _daemon(folder, seed).start()
-    real_fsync, real_fdatasync = os.fsync, os.fdatasync
-    try:
-        answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})
-        assert answer["ok"], answer
-        table = daemon.owner.table
-        assert table is not None and daemon.sim is not None
-        cards = demo_cards(table.rules.edition)
-        daemon.cards = CardMap(folder / "cards.json", cards)
+    with bench_box(folder, seed, durable) as (daemon, table, cards):
         uid = {role.key(): u for u, role in cards.items()}
-        if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10):
-            raise RuntimeError("the simulated reader did not answer")
-        if not durable:
-            daemon.owner.call(lambda: table.ledger.conn.execute("PRAGMA synchronous=OFF"))
-            os.fsync = os.fdatasync = lambda fd: None  # the anchor's syncs too: what is left is our code
         clocks = Clocks(daemon)
         clocks.watch(table)
         rng = random.Random(seed)
         sim = daemon.sim
+        assert sim is not None
         edition = table.rules.edition
         fired = 0
         while len(clocks.samples) < inputs and table.state.phase != "over" and fired < inputs * 3:
@@ -256,9 +236,6 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
             wait_for(_drawn(clocks, table.head_seq), timeout=2)
             time.sleep(0.02)
         return clocks.finished(), clocks.frames
-    finally:
-        os.fsync, os.fdatasync = real_fsync, real_fdatasync
-        daemon.stop(quiet=True)
 
 
 def _moved(table, before: int):

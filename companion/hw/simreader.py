@@ -21,7 +21,8 @@ from typing import Any
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
 DEVICE_NAME = "usb-MicroPython_Board_in_FS_mode_e6614103e7000000-if00"  # a Pico's by-id name
-TICK_S = 0.005  # the firmware's main loop polls every 10 ms on a Pico; faster here costs nothing
+TICK_S = 0.01  # as the firmware's main loop polls on a Pico: a faster tick only takes the interpreter from
+              # the daemon's threads, which the Pico's own chip never does
 
 
 def load_firmware() -> Any:
