@@ -1,0 +1,167 @@
+"""The phone page live: server-sent events whose ids are the ledger's numbers. A commit from one phone
+reaches another's open stream; a page that slept resumes from its Last-Event-ID and receives every event
+it missed, an undo announced with what to put back; a page that saw more than the ledger holds is told to
+reset; a new game ends the stream; the box's notices reach the phones; stopping closes every stream."""
+import json
+import threading
+import time
+
+from test_phone_views import ANNA, BORIS, Phone, box, head, play
+
+from web.phone import close_phone_streams
+
+__all__ = ["box"]
+
+
+def read(response, want, timeout=5.0):
+    """Parse the stream until `want(events)` holds: [(kind, id or None, data)]. The stream yields at least
+    every SSE_KEEPALIVE (0.2 s here), so each read returns in time."""
+    events, buffer, deadline = [], "", time.monotonic() + timeout
+    chunks = iter(response.response)
+    while time.monotonic() < deadline and not want(events):
+        try:
+            chunk = next(chunks)
+        except StopIteration:
+            break
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+            if "event" in fields:
+                events.append((fields["event"], int(fields["id"]) if "id" in fields else None,
+                               json.loads(fields["data"])))
+    return events
+
+
+def ledger(events):
+    return [(i, d) for kind, i, d in events if kind == "ledger"]
+
+
+def stream(phone, **headers):
+    since = headers.pop("since", None)
+    path = "/phone/events" + (f"?since={since}" if since is not None else "")
+    return phone.client.get(path, headers=headers, buffered=False)
+
+
+def test_a_commit_on_one_phone_reaches_anothers_stream_within_a_second(box):
+    watcher = Phone(box).join()
+    anna = Phone(box).join().pair(ANNA)
+    response = stream(watcher, since=head(box))
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    started = time.monotonic()
+    booked = anna.act("roll", "3", "4").json
+    events = read(response, lambda ev: ledger(ev))
+    took = time.monotonic() - started
+    response.close()
+    (seq, data), = ledger(events)[:1]
+    assert seq == booked["seq"] == data["seq"] and data["lines"][0] == "Anna rolls 3 and 4" and data["actor"] == "Anna"
+    assert data["words"] == box.owner.table.head_words("en")
+    assert took < 1.0
+
+
+def test_a_page_that_slept_receives_every_event_it_missed_with_the_undo_announced(box):
+    phone = Phone(box).join()
+    play(box, "roll 3 4")
+    response = stream(phone, since=1)
+    seen = read(response, lambda ev: len(ledger(ev)) >= 1)
+    response.close()
+    last = ledger(seen)[-1][0]
+    assert last == 2
+    # asleep: a purchase, a mortgage and the banker's undo of the purchase (the mortgage first)
+    play(box, "buy", "Anna: mortgage food1")
+    banker = Phone(box).banker()
+    assert banker.post("/phone/undo", aid="undo-while-asleep", seq="3").json["undone"] == [4, 3]
+    woke = stream(phone, **{"Last-Event-ID": str(last)})
+    events = read(woke, lambda ev: len(ledger(ev)) >= 4)
+    woke.close()
+    ids = [i for i, _ in ledger(events)]
+    assert ids == [3, 4, 5, 6]
+    undo = dict(ledger(events))[6]
+    assert undo["reverses"] == 3 and undo["announce"] == undo["lines"]
+    assert any(line.startswith("Undone: #3 Anna buys Chocolate factory") for line in undo["announce"])
+    assert any(line.startswith("Put back:") for line in undo["announce"])
+    assert "announce" not in dict(ledger(events))[3]
+    # each event carries the ledger's words at that event, as /api/head says them
+    for seq, data in ledger(events):
+        assert phone.open(f"/phone/api/head?at={seq}").json["words"] == data["words"]
+
+
+def test_a_page_that_saw_more_than_the_ledger_holds_is_told_to_reset(box):
+    phone = Phone(box).join()
+    response = stream(phone, **{"Last-Event-ID": "99"})
+    events = read(response, lambda ev: ev)
+    response.close()
+    assert events[0][0] == "reset" and events[0][2]["seq"] == head(box)
+
+
+def test_a_malformed_last_event_id_starts_from_the_head(box):
+    play(box, "roll 3 4")
+    phone = Phone(box).join()
+    response = stream(phone, **{"Last-Event-ID": "zz; drop"})
+    assert response.status_code == 200
+    events = read(response, lambda ev: ev, timeout=0.6)
+    response.close()
+    assert ledger(events) == []  # nothing replayed, nothing refused
+
+
+def test_the_box_notices_reach_the_phones(box):
+    phone = Phone(box).join()
+    response = stream(phone, since=head(box))
+    code = Phone(box).join().post("/phone/pair").json["code"]
+    events = read(response, lambda ev: any(k == "notice" and code in d["text"] for k, _, d in ev))
+    response.close()
+    assert any(k == "notice" and d["code"] == "phone_pair_waiting" and code in d["text"] for k, _, d in events)
+
+
+def test_a_new_game_ends_the_stream_and_the_page_reloads(box):
+    banker = Phone(box).banker()
+    watcher = Phone(box).join()
+    response = stream(watcher, since=head(box))
+    banker.post("/phone/game/end", aid="end-live-1")
+    banker.post("/phone/game/archive", aid="archive-live-1")
+    events = read(response, lambda ev: any(k == "game" for k, _, _ in ev))
+    response.close()
+    assert events[-1][0] == "game"
+    assert watcher.role() == "visitor"
+    assert stream(watcher).status_code == 403
+
+
+def test_a_visitor_gets_no_stream(box):
+    answer = Phone(box).client.get("/phone/events")
+    assert answer.status_code == 403
+    assert Phone(box).open("/phone/events").status_code == 403
+
+
+def test_stopping_the_server_ends_every_open_stream(box):
+    phones = [Phone(box).join() for _ in range(3)]
+    responses = [stream(p, since=head(box)) for p in phones]
+    done = []
+
+    def drain(response):
+        for _ in response.response:
+            pass
+        done.append(response)
+
+    threads = [threading.Thread(target=drain, args=(r,), daemon=True) for r in responses]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    assert box.app.extensions["phone"].streams.count() == 3
+    close_phone_streams(box.app)
+    for t in threads:
+        t.join(3)
+    assert len(done) == 3 and box.app.extensions["phone"].streams.count() == 0
+
+
+def test_players_pages_update_from_the_stream_of_a_payment(box):
+    """What the browser test will do with two phones, here through the test client: Anna pays Boris, and
+    Boris's open stream carries the payment; his page then shows his new cash."""
+    anna, boris = Phone(box).join().pair(ANNA), Phone(box).join().pair(BORIS)
+    response = stream(boris, since=head(box))
+    before = int(boris.open("/phone/api/state").json["players"][1]["cash"])
+    assert anna.act("pay", "Anna", "Boris", "150").status_code == 200
+    events = read(response, lambda ev: ledger(ev))
+    response.close()
+    assert "Anna pays Boris 150" in ledger(events)[0][1]["lines"][0]
+    assert int(boris.open("/phone/api/state").json["players"][1]["cash"]) == before + 150
+    assert b'data-cash="%d"' % (before + 150) in boris.open("/phone/table?part=live").data
