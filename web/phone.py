@@ -475,11 +475,14 @@ def _blueprint(state: PhoneState) -> Blueprint:
         retry = int(state.config["SSE_RETRY_MS"])
         reset = since is not None and since > head["seq"]
         start = head["seq"] if since is None or reset else since
-        stream = service.stream(start, language)
 
         def generate() -> Iterator[str]:
+            # subscribed only once the server iterates: a response never sent leaves nothing behind, and the
+            # subscription replays every event after `start` itself, so none is lost in between
             flag = state.streams.open()
+            stream = None
             try:
+                stream = service.stream(start, language)
                 yield f"retry: {retry}\n\n"
                 if reset:  # the page saw events the ledger no longer has
                     yield _sse("reset", {"seq": head["seq"], "words": head["words"]})
@@ -506,7 +509,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
                 state.failed()
                 log.exception("phone: the event stream failed")
             finally:
-                stream.close()
+                if stream is not None:
+                    stream.close()
                 state.streams.done(flag)
 
         response = Response(generate(), mimetype="text/event-stream")

@@ -462,7 +462,10 @@ class PhoneService:
             words += list(menus.trade_words(give, give_cash, get, get_cash))
         if len(words) > MAX_WORDS:
             raise Refused(say("phone_bad_args", language))
-        return Command(verb, tuple(words))
+        try:  # the command's own checks: a control character, a stray quote, a line too long
+            return Command(verb, tuple(words))
+        except CompanionError as exc:
+            raise Refused(self._error(exc, language)) from None
 
     def _submit(self, actor: str, command: Command, request_id: str, language: str) -> dict:
         try:
