@@ -728,8 +728,44 @@ class Rules:
     def legal_hammer(self, s: State) -> list[Action]:
         return [Action("hammer")] if self.open_auction_of(s) is not None else []
 
+    # What each plot check reads besides the board (owner, level, mortgaged), the open decision
+    # (pending) and the options. Consecutive states mostly share all of it, so plots_passing
+    # keeps the checks' answers by these values (PLOT_CACHE_SIZE of them): a check that starts
+    # reading another field must name it here, or it would be answered from an older state.
+    PLOT_CHECK_READS: dict[str, tuple[str, ...]] = {
+        "check_build": ("balances",),  # the cost must be affordable
+        "check_redeem": ("balances", "turn", "phase"),  # Millionaire: only before one's own turn
+        "check_sell_building": (),
+        "check_mortgage": (),
+        "tradable": (),  # check_not_under_hammer and check_tradable
+    }
+    PLOT_CACHE_SIZE = 4096
+
+    def board_key(self, s: State, reads: tuple[str, ...]) -> tuple:
+        """The values a plot check reads in s (PLOT_CHECK_READS), as one hashable key."""
+        memo = s.memo
+        board = memo.get("board_key") if memo is not None else None
+        if board is None:
+            board = (tuple(s.owner.items()), tuple(s.level.items()), s.mortgaged, s.pending)
+            if memo is not None:
+                memo["board_key"] = board
+        extra = tuple(tuple(s.balances.items()) if name == "balances" else getattr(s, name) for name in reads)
+        return board + extra
+
+    def plot_cache(self) -> dict:
+        cache = self.__dict__.get("_plot_cache")
+        if cache is None or len(cache) > self.PLOT_CACHE_SIZE:
+            cache = self.__dict__["_plot_cache"] = {}  # simply dropped when full: states move on
+        return cache
+
     def plots_passing(self, s: State, check, plots) -> list[tuple[str, str]]:
         """(plot, owner) of each of these owned plots `check(s, cell)` lets through (board order)."""
+        name = check.__name__
+        key = (name, tuple(plots), self.board_key(s, self.PLOT_CHECK_READS[name]))
+        cache = self.plot_cache()
+        found = cache.get(key)
+        if found is not None:
+            return found
         out = []
         for pid in plots:
             try:
@@ -737,6 +773,7 @@ class Rules:
             except RuleViolation:
                 continue
             out.append((pid, s.owner[pid]))
+        cache[key] = out
         return out
 
     def legal_build(self, s: State) -> list[Action]:
@@ -771,7 +808,11 @@ class Rules:
 
     def trade_side(self, s: State, p: str) -> Side:
         """What p may hand over in a trade now."""
-        plots = tuple(pid for pid in s.plots_of(p) if self.tradable(s, p, self.edition.plots[pid]))
+        key = ("tradable", p, self.board_key(s, self.PLOT_CHECK_READS["tradable"]))
+        cache = self.plot_cache()
+        plots = cache.get(key)
+        if plots is None:
+            plots = cache[key] = tuple(pid for pid in s.plots_of(p) if self.tradable(s, p, self.edition.plots[pid]))
         in_debt = any(d.debtor == p for d in s.debts)
         cash = Span(1, min(s.cash(p), MAX_AMOUNT)) if s.cash(p) >= 1 and not in_debt else None
         return Side(plots, self.tradable_cards(s, p), cash)
