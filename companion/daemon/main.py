@@ -494,7 +494,17 @@ class Daemon:
             self.say("settings_not_kept", why=exc.strerror or str(exc))
 
     def phone_url(self) -> str:
-        return self.config["phone.url"] or f"http://{socket.gethostname()}.local:8080/"
+        """The address the OLED's QR code carries: the phone page, with the table code after # (a fragment
+        never reaches the server or its logs) so a scan joins as a spectator."""
+        base = self.phone_base_url()
+        if self.phone is None:
+            return base
+        page = base if base.rstrip("/").endswith("/phone") else base.rstrip("/") + "/phone/"
+        return page + "#code=" + self.phone.table_code()
+
+    def phone_base_url(self) -> str:
+        port = self.config["phone.port"] or 8080
+        return self.config["phone.url"] or f"http://{socket.gethostname()}.local:{port}/"
 
     def head_words(self) -> str:
         table = self.owner.table

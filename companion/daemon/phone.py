@@ -134,7 +134,7 @@ class PhoneService:
             self._watcher.join(2.0)
 
     def phone_url(self) -> str:
-        return str(self.daemon.phone_url())
+        return str(self.daemon.phone_base_url())
 
     # ----- the game and its code ------------------------------------------------------------------
 
