@@ -333,6 +333,15 @@ def cmd_demo(args):
 
 
 def cmd_bench(args):
+    if args.what == "sim":
+        from companion import bench_sim
+        try:
+            bench_sim.main(args.games, args.peer, [args.edition] if args.edition else None, args.repeats,
+                           args.baseline)
+        except bench_sim.BenchError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        return 0
     if args.what == "link":
         from companion import bench_link
         return bench_link.main(max(20, min(args.events, 200)), max(1, args.runs * 2))
@@ -528,9 +537,15 @@ def build_parser():
 
     p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
                 "link (reader frame to ledger commit, replug to ready), table (tap to OLED frame rendered)")
-    p.add_argument("what", choices=("ledger", "engine", "open", "link", "table"))
+    p.add_argument("what", choices=("ledger", "engine", "open", "link", "table", "sim"))
     p.add_argument("--events", type=int, default=1000)
     p.add_argument("--runs", type=int, default=5)
+    # sim: whole simulated games per second (companion/bench_sim.py, docs/simulation-speed.md)
+    p.add_argument("--games", type=int, default=20, help="sim: games a row")
+    p.add_argument("--repeats", type=int, default=3, help="sim: runs of each row (medians)")
+    p.add_argument("--edition", help="sim: one edition (default: every edition)")
+    p.add_argument("--peer", help="sim: a copy of gamescomputersplay/monopoly to play beside ours")
+    p.add_argument("--baseline", help="sim: another checkout whose engine plays the same games (the ratio)")
     p.set_defaults(func=cmd_bench)
 
     from companion.sim.command import add_parser as add_sim_parser  # `companion sim` (docs/simulation.md)
