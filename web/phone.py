@@ -22,6 +22,7 @@ Every answer to a POST is JSON: {"ok": true, ...} or {"error": "one line"} with
 (an unexpected failure: logged and counted in `failures`, /phone/api/health).
 """
 
+import functools
 import json
 import logging
 import re
@@ -691,9 +692,15 @@ def _sse(kind: str, data: Mapping[str, Any], ident: int | None = None) -> str:
 
 def qr_svg(url: str) -> Markup:
     """The address as a QR code, inline SVG (segno)."""
+    return Markup(_qr_text(url))
+
+
+@functools.lru_cache(maxsize=16)
+def _qr_text(url: str) -> str:
+    # the same few addresses all game long: encoding one costs more than the rest of the table view
     import segno
 
-    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2))
+    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", border=2))
 
 
 def price_chart(points: list[Any], width: int = 320, height: int = 120) -> Markup:

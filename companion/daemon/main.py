@@ -266,7 +266,11 @@ class Daemon:
         except OSError as exc:
             self.say("phone_failed", info=" ".join(str(exc).split()))
             return None
-        self.say("phone_ready", url=server.url + "phone/")
+        url = server.url + "phone/"
+        if self.config["phone.host"] in ("0.0.0.0", "::", ""):  # every network: say the name phones use
+            base = self.phone_base_url().rstrip("/")
+            url = base + "/" if base.endswith("/phone") else base + "/phone/"
+        self.say("phone_ready", url=url)
         return server
 
     # ----- saying things --------------------------------------------------------------------------

@@ -113,7 +113,7 @@ class PhoneService:
         self._results: OrderedDict[tuple[str, str], tuple[str, dict]] = OrderedDict()
         self._games: dict[str | None, _GameMemo] = {}
         self._converted: OrderedDict[tuple, dict] = OrderedDict()
-        self._table_key: tuple[int, str] | None = None  # (id of the Table object, its game id)
+        self._table_key: tuple[Any, str] | None = None  # (the Table object, its game id)
         self._stop = threading.Event()
         self._auction: dict[str, Any] = {}
         self._watcher = threading.Thread(target=self._watch_auctions, name="companion-auctioneer", daemon=True)
@@ -143,11 +143,11 @@ class PhoneService:
         if table is None:
             return None
         key = self._table_key
-        if key is not None and key[0] == id(table):
+        if key is not None and key[0] is table:
             return key[1]
         rows = table.ledger.rows(0, 1)
         gid = rows[0].hash[:12] if rows else "0"
-        self._table_key = (id(table), gid)
+        self._table_key = (table, gid)
         return gid
 
     def _memo(self, gid: str | None) -> _GameMemo:
@@ -159,6 +159,12 @@ class PhoneService:
             return memo
 
     def game_id(self) -> str | None:
+        table = self.owner.table  # every page asks: known tables are answered without the writer thread
+        key = self._table_key
+        if table is None:
+            return None
+        if key is not None and key[0] is table:
+            return key[1]
         return self.owner.call(lambda: self._game_id(self.owner.table))
 
     def table_code(self) -> str:
