@@ -116,14 +116,23 @@ def test_the_box_notices_reach_the_phones(box):
 def test_a_new_game_ends_the_stream_and_the_page_reloads(box):
     banker = Phone(box).banker()
     watcher = Phone(box).join()
+    play(box, "Anna: pay Anna Boris 10")
     response = stream(watcher, since=head(box))
-    banker.post("/phone/game/end", aid="end-live-1")
+    assert banker.post("/phone/game/end", aid="end-live-1").status_code == 200
+    events = read(response, lambda ev: ledger(ev))
+    assert ledger(events)[0][0] == 3 and events[-1][0] == "ledger"
     banker.post("/phone/game/archive", aid="archive-live-1")
+    started = banker.post("/phone/game/start", aid="start-live-1", edition="elite", players="Ann\nBob")
+    assert started.status_code == 200  # the new game is at the same path, its events numbered from 1 again
     events = read(response, lambda ev: any(k == "game" for k, _, _ in ev))
     response.close()
-    assert events[-1][0] == "game"
+    assert events[-1][0] == "game" and not [i for i, d in ledger(events) if d["game"] != ledger(events)[0][1]["game"]]
     assert watcher.role() == "visitor"
     assert stream(watcher).status_code == 403
+    fresh = stream(banker, since=0)  # the banker who started it follows the new game from its start
+    new = read(fresh, lambda ev: ledger(ev))
+    fresh.close()
+    assert ledger(new)[0][0] == 1 and ledger(new)[0][1]["game"] == box.phone.game_id() and "Ann" in ledger(new)[0][1]["lines"][0]
 
 
 def test_a_visitor_gets_no_stream(box):

@@ -268,6 +268,7 @@ def test_the_banker_ends_archives_and_starts_a_game_and_every_other_session_ends
     assert anna.role() == watcher.role() == "visitor"  # sessions end with the game
     started = banker.post("/phone/game/start", aid="start-game-1", edition="classic", players="Ann\nBob\n")
     assert started.status_code == 200, started.json
+    assert started.json["lines"] == ["New game of Millionaire Classic: Ann, Bob"]
     assert banker.role() == "banker" and list(box.owner.table.state.players) == ["Ann", "Bob"]
     assert anna.act("roll", "3", "4").status_code == 403
     assert banker.post("/phone/game/start", aid="start-game-2", edition="classic", players="Solo").status_code == 400

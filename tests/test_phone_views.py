@@ -307,3 +307,14 @@ def test_the_virtual_table_carries_the_phone_page_at_phone(tmp_path):
             assert json.loads(answer.read())["game"] is False
     finally:
         daemon.stop()
+
+
+def test_the_boxs_qr_code_carries_the_phone_page_and_the_table_code(box):
+    """The OLED's Game… → Phone page: a scan opens the page and joins as a spectator (the code after #
+    never reaches the server)."""
+    from companion.hw.display import qr_fits
+    url = box.phone_url()
+    assert url.endswith("/phone/#code=" + box.phone.table_code()) and ":8080/" in url and qr_fits(url)
+    phone = Phone(box)
+    code = url.rpartition("#code=")[2]
+    assert phone.post("/phone/join", code=code).status_code == 200 and phone.role() == "spectator"

@@ -112,7 +112,7 @@ class PhoneService:
         self._locks: dict[str, _Lock] = {}
         self._results: OrderedDict[tuple[str, str], tuple[str, dict]] = OrderedDict()
         self._games: dict[str | None, _GameMemo] = {}
-        self._converted: OrderedDict[tuple, dict] = OrderedDict()
+        self._converted: OrderedDict[tuple, tuple[Any, dict]] = OrderedDict()
         self._table_key: tuple[Any, str] | None = None  # (the Table object, its game id)
         self._stop = threading.Event()
         self._auction: dict[str, Any] = {}
@@ -528,7 +528,8 @@ class PhoneService:
         return [{"id": e, "name": n} for e, n in self.daemon.editions()]
 
     def start_game(self, edition: str, players: list[str], action_id: str, language: str) -> dict:
-        if edition not in {e["id"] for e in self.editions(language)}:
+        named = {e["id"]: e["name"] for e in self.editions(language)}
+        if edition not in named:
             raise Refused(say("phone_bad_edition", language))
         names = [" ".join(p.split()) for p in players if isinstance(p, str) and p.strip()]
         if not 2 <= len(names) <= 8 or any(len(n) > 20 or not n.isprintable() for n in names):
@@ -540,7 +541,7 @@ class PhoneService:
                 self.owner.call(lambda: self.daemon._start_game(edition, names, seed, {}, language))
             except CompanionError as exc:
                 raise Refused(self._error(exc, language), 409) from None
-            return {"lines": [say("game_started", language, edition=edition, players=", ".join(names))],
+            return {"lines": [say("game_started", language, edition=named[edition], players=", ".join(names))],
                     "game": self.game_id()}
         return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work)
 
@@ -684,10 +685,12 @@ class PhoneService:
     # ----- the live stream ------------------------------------------------------------------------------
 
     def stream(self, since: int, language: str) -> "PhoneStream":
-        """Every event after `since` (replayed first), then each as it commits, with notices between."""
-        return PhoneStream(self, self.owner.subscribe(since=since), language)
+        """Every event after `since` (replayed first), then each as it commits, with notices between; an
+        event of another game (a new one at the same path) ends it with {"kind": "game"}."""
+        gid = self.game_id()
+        return PhoneStream(self, self.owner.subscribe(since=since), language, gid)
 
-    def _convert(self, item: Any, language: str) -> dict | None:
+    def _convert(self, item: Any, language: str, gid: str | None) -> dict | None:
         if item.notice is not None:
             table = self.owner.table
             edition = table.rules.edition if table is not None else None
@@ -696,30 +699,33 @@ class PhoneService:
         event = item.event
         if event is None:
             return None
-        key = (item.game, event.seq, language)
+        key = (id(event), language)  # the Event object itself: a new game at the same path has others
         with self._lock:
             found = self._converted.get(key)
-        if found is not None:
-            return found
-
-        def look(table: Any) -> dict | None:
-            if table is None or table.ledger.path != item.game:
-                return {"kind": "game"}
-            rows = table.ledger.rows(event.seq - 1, event.seq)
-            lines = event_words(table.rules, table.game, event, language)
-            out = {"kind": "event", "id": event.seq, "game": self._game_id(table), "seq": event.seq,
-                   "words": head_words(rows[0].hash, language) if rows else "",
-                   "actor": "" if event.actor == TABLE else event.actor, "lines": lines,
-                   "reverses": event.reverses}
-            if event.reverses is not None:  # a correction: announced on every phone, with what to put back
-                out["announce"] = lines
-            return out
-        converted = self._read(look)
-        if converted is not None and converted["kind"] == "event":
-            with self._lock:
-                self._converted[key] = converted
-                while len(self._converted) > CACHE_LIMIT:
-                    self._converted.popitem(last=False)
+        if found is not None and found[0] is event:
+            converted = found[1]
+        else:
+            def look(table: Any) -> dict:
+                events = table.game.events if table is not None else ()
+                if not 1 <= event.seq <= len(events) or events[event.seq - 1] is not event:
+                    return {"kind": "game"}  # not this table's event: the game changed under the stream
+                rows = table.ledger.rows(event.seq - 1, event.seq)
+                lines = event_words(table.rules, table.game, event, language)
+                out = {"kind": "event", "id": event.seq, "game": self._game_id(table), "seq": event.seq,
+                       "words": head_words(rows[0].hash, language) if rows else "",
+                       "actor": "" if event.actor == TABLE else event.actor, "lines": lines,
+                       "reverses": event.reverses}
+                if event.reverses is not None:  # a correction: announced on every phone, with what to put back
+                    out["announce"] = lines
+                return out
+            converted = self._read(look)
+            if converted["kind"] == "event":
+                with self._lock:
+                    self._converted[key] = (event, converted)
+                    while len(self._converted) > CACHE_LIMIT:
+                        self._converted.popitem(last=False)
+        if converted["kind"] == "event" and converted["game"] != gid:
+            return {"kind": "game"}
         return converted
 
     # ----- the auctioneer ---------------------------------------------------------------------------------
@@ -766,18 +772,20 @@ class PhoneService:
 class PhoneStream:
     """One page's live stream: `get` gives the next item as a dict (None when nothing came in time)."""
 
-    def __init__(self, service: PhoneService, subscription: Any, language: str):
+    def __init__(self, service: PhoneService, subscription: Any, language: str, game: str | None):
         self.service = service
         self.subscription = subscription
         self.language = language
+        self.game = game  # the game the page shows: another's event ends the stream
 
     def get(self, timeout: float) -> dict | None:
         if self.subscription.dropped:
             return {"kind": "game"}  # fell too far behind: the page reloads and resumes
         item = self.subscription.get(timeout=timeout)
-        if item is None:
-            return None
-        return self.service._convert(item, self.language)
+        converted = self.service._convert(item, self.language, self.game) if item is not None else None
+        if (converted is None or converted["kind"] == "notice") and self.service.game_id() != self.game:
+            return {"kind": "game"}  # archived, or a new game started (its first event is never published)
+        return converted
 
     def close(self) -> None:
         self.subscription.close()
