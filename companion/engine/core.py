@@ -521,7 +521,16 @@ class Rules:
                     continue
                 if actor != TABLE and not self.may_be_party(state, verb, actor):
                     continue  # none of this verb's actions can be the actor's: skip deriving them
-                out.extend(getattr(self, "legal_" + verb)(state))
+                reads = self.LEGAL_READS.get(verb)
+                if reads is None:
+                    out.extend(getattr(self, "legal_" + verb)(state))
+                    continue
+                key = (verb, self.reads_key(state, reads))
+                cache = self.board_bucket(state)
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = tuple(getattr(self, "legal_" + verb)(state))
+                out.extend(found)
         finally:
             if fresh:
                 state.memo = None
@@ -730,7 +739,7 @@ class Rules:
 
     # What each plot check reads besides the board (owner, level, mortgaged), the open decision
     # (pending) and the options. Consecutive states mostly share all of it, so plots_passing
-    # keeps the checks' answers by these values (PLOT_CACHE_SIZE of them): a check that starts
+    # keeps the checks' answers by these values (board_bucket): a check that starts
     # reading another field must name it here, or it would be answered from an older state.
     PLOT_CHECK_READS: dict[str, tuple[str, ...]] = {
         "check_build": ("balances",),  # the cost must be affordable
@@ -739,30 +748,51 @@ class Rules:
         "check_mortgage": (),
         "tradable": (),  # check_not_under_hammer and check_tradable
     }
-    PLOT_CACHE_SIZE = 4096
+    # The same for whole verbs whose actions derive from the board and these fields alone: legal
+    # lists them from the cache when a state agrees on all of it (an edition that overrides one of
+    # these legal_ methods, or the checks under it, names what its version reads).
+    LEGAL_READS: dict[str, tuple[str, ...]] = {
+        "build": ("balances",),
+        "sell_building": (),
+        "mortgage": (),
+        "redeem": ("balances", "turn", "phase"),
+        "trade": ("alive", "balances", "debts", "kept"),
+        "pay": ("alive", "balances"),
+    }
+    BOARD_CACHE_SIZE = 512
 
-    def board_key(self, s: State, reads: tuple[str, ...]) -> tuple:
-        """The values a plot check reads in s (PLOT_CHECK_READS), as one hashable key."""
+    def board_bucket(self, s: State) -> dict:
+        """The cached answers for states with s's board (owner, level, mortgaged, pending).
+
+        Found once per legal call (State.memo); the board tuple is hashed only here.
+        """
         memo = s.memo
-        board = memo.get("board_key") if memo is not None else None
-        if board is None:
+        bucket = memo.get("bucket") if memo is not None else None
+        if bucket is None:
             board = (tuple(s.owner.items()), tuple(s.level.items()), s.mortgaged, s.pending)
+            cache = self.__dict__.get("_board_cache")
+            if cache is None or len(cache) > self.BOARD_CACHE_SIZE:
+                cache = self.__dict__["_board_cache"] = {}  # simply dropped when full: states move on
+            bucket = cache.get(board)
+            if bucket is None:
+                bucket = cache[board] = {}
             if memo is not None:
-                memo["board_key"] = board
-        extra = tuple(tuple(s.balances.items()) if name == "balances" else getattr(s, name) for name in reads)
-        return board + extra
+                memo["bucket"] = bucket
+        return bucket
 
-    def plot_cache(self) -> dict:
-        cache = self.__dict__.get("_plot_cache")
-        if cache is None or len(cache) > self.PLOT_CACHE_SIZE:
-            cache = self.__dict__["_plot_cache"] = {}  # simply dropped when full: states move on
-        return cache
+    def reads_key(self, s: State, reads: tuple[str, ...]) -> tuple:
+        """The values of these fields of s (PLOT_CHECK_READS, LEGAL_READS), hashable."""
+        out = []
+        for name in reads:
+            value = getattr(s, name)
+            out.append(tuple(value.items()) if isinstance(value, dict) else value)
+        return tuple(out)
 
     def plots_passing(self, s: State, check, plots) -> list[tuple[str, str]]:
         """(plot, owner) of each of these owned plots `check(s, cell)` lets through (board order)."""
         name = check.__name__
-        key = (name, tuple(plots), self.board_key(s, self.PLOT_CHECK_READS[name]))
-        cache = self.plot_cache()
+        key = (name, tuple(plots), self.reads_key(s, self.PLOT_CHECK_READS[name]))
+        cache = self.board_bucket(s)
         found = cache.get(key)
         if found is not None:
             return found
@@ -808,8 +838,8 @@ class Rules:
 
     def trade_side(self, s: State, p: str) -> Side:
         """What p may hand over in a trade now."""
-        key = ("tradable", p, self.board_key(s, self.PLOT_CHECK_READS["tradable"]))
-        cache = self.plot_cache()
+        key = ("tradable", p, self.reads_key(s, self.PLOT_CHECK_READS["tradable"]))
+        cache = self.board_bucket(s)
         plots = cache.get(key)
         if plots is None:
             plots = cache[key] = tuple(pid for pid in s.plots_of(p) if self.tradable(s, p, self.edition.plots[pid]))
