@@ -306,3 +306,11 @@ def test_the_box_closes_a_quiet_auction_going_once_twice(tmp_path):
         assert said.index("auction_going_once") < said.index("auction_going_twice")
     finally:
         daemon.stop()
+
+
+def test_a_flood_of_new_pages_never_takes_a_joined_phones_session(box):
+    anna = Phone(box).join().pair(ANNA)
+    limit = box.app.extensions["phone"].config["MAX_SESSIONS"]
+    for _ in range(limit + 50):
+        box.app.test_client().get("/phone/")  # a page with no cookie each time: a new session
+    assert anna.role() == "player" and anna.act("roll", "3", "4").status_code == 200

@@ -13,7 +13,7 @@ import secrets
 import pytest
 
 from companion.daemon.config import Config, defaults
-from companion.daemon.main import Daemon
+from companion.daemon.main import Daemon, wait_for
 from web.phone import create_phone_app
 
 ANNA, BORIS, VERA = "0A000001", "0A000002", "0A000003"
@@ -318,3 +318,76 @@ def test_the_boxs_qr_code_carries_the_phone_page_and_the_table_code(box):
     phone = Phone(box)
     code = url.rpartition("#code=")[2]
     assert phone.post("/phone/join", code=code).status_code == 200 and phone.role() == "spectator"
+
+
+def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path):
+    """pip's wheel of the project holds the phone page's module, templates and static files, and a daemon
+    imported from the unpacked wheel, far from the checkout, serves the page."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+    root = Path(__file__).parent.parent
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        (source / name).write_bytes((root / name).read_bytes())
+    for package in ("companion", "web"):
+        for path in (root / package).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                target = source / path.relative_to(root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(path.read_bytes())
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels),
+                            str(source)], capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr[-2000:]
+    [wheel] = wheels.glob("companion-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    templates = sorted(p.name for p in (root / "web" / "templates" / "phone").glob("*.html"))
+    for name in ["web/phone.py", "web/phone_words.py", "companion/daemon/phone.py", "web/static/phone.css",
+                 "web/static/phone.js"] + [f"web/templates/phone/{t}" for t in templates]:
+        assert name in names, name
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    check = (
+        "import sys, web.phone\n"
+        "from companion.daemon.config import Config, defaults\n"
+        "from companion.daemon.main import Daemon\n"
+        "values = dict(defaults().values)\n"
+        "values.update({'games_dir': sys.argv[1], 'virtual_table.port': 0, 'phone.port': 0, 'hardware': 'real',"
+        " 'reader.port': sys.argv[1] + '/no-reader'})  # real: the simulated reader needs the checkout's firmware\n"
+        "daemon = Daemon(Config(values, 't'), out=lambda line: None).start()\n"
+        "try:\n"
+        "    client = web.phone.create_phone_app(daemon.phone).test_client()\n"
+        "    page = client.get('/phone/')\n"
+        "    print(web.phone.__file__)\n"
+        "    print(page.status_code, 'id=\"join-form\"' in page.get_data(as_text=True),"
+        " client.get('/phone/static/phone.js').status_code)\n"
+        "finally:\n"
+        "    daemon.stop()\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run([sys.executable, "-c", check, str(tmp_path / "games")], cwd=elsewhere, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    where, answer = done.stdout.splitlines()[-2:]
+    assert Path(where).is_relative_to(site) and answer == "200 True 200"
+
+
+def test_a_taken_port_is_one_line_and_the_box_runs_on(tmp_path):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        lines = []
+        daemon = Daemon(config(tmp_path, **{"phone.host": "127.0.0.1", "phone.port": port}), out=lines.append).start()
+        try:
+            assert daemon.phone_server is None and daemon.phone is not None
+            assert wait_for(lambda: any("The phone page could not start: the phone page cannot listen on "
+                                        f"127.0.0.1 port {port}: the port is already in use" in line for line in lines))
+        finally:
+            daemon.stop()

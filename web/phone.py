@@ -128,7 +128,13 @@ class PhoneState:
         with self._lock:
             self._sessions[session.token] = session
             while len(self._sessions) > int(self.config["MAX_SESSIONS"]):
-                self._sessions.popitem(last=False)  # the one unseen longest goes
+                # the visitor unseen longest goes first (a flood of new pages never evicts a player who
+                # joined), then whoever is unseen longest
+                oldest = next((t for t, s in self._sessions.items() if s.role == "visitor"), None)
+                if oldest is None:
+                    self._sessions.popitem(last=False)
+                else:
+                    del self._sessions[oldest]
         return session
 
     def session(self, token: str | None) -> Session | None:

@@ -31,8 +31,10 @@ log = logging.getLogger("companion.web")
 
 
 class VirtualTableServer:
-    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8):
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8,
+                 what: str = "the virtual table"):
         self.app = app
+        self.what = what  # what its lines call it: "the virtual table", "the phone page"
         self.host = host
         self._port = port
         self.threads = threads
@@ -66,7 +68,7 @@ class VirtualTableServer:
             raise
         self._thread = threading.Thread(target=self._serve, name="virtual-table", daemon=True)
         self._thread.start()
-        log.info("the virtual table is at %s", self.url)
+        log.info("%s is at %s", self.what, self.url)
         return self
 
     def _bind(self) -> socket.socket:
@@ -76,7 +78,7 @@ class VirtualTableServer:
             family, kind, proto, _, address = socket.getaddrinfo(
                 self.host, self._port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
         except (OSError, UnicodeError) as e:
-            raise _one_line_error(f"the virtual table cannot listen on {where}: {e}", getattr(e, "errno", None)) from None
+            raise _one_line_error(f"{self.what} cannot listen on {where}: {e}", getattr(e, "errno", None)) from None
         sock = socket.socket(family, kind, proto)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress does: no wait after a restart
@@ -86,7 +88,7 @@ class VirtualTableServer:
         except OSError as e:
             sock.close()
             why = "the port is already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
-            raise _one_line_error(f"the virtual table cannot listen on {where}: {why}", e.errno) from None
+            raise _one_line_error(f"{self.what} cannot listen on {where}: {why}", e.errno) from None
         return sock
 
     def _serve(self) -> None:
@@ -94,7 +96,7 @@ class VirtualTableServer:
             while not self._stopping.is_set():
                 wasyncore.loop(timeout=0.2, map=self._map, use_poll=True, count=1)
         except Exception:
-            log.exception("the virtual table's server failed")
+            log.exception("the server of %s failed", self.what)
         finally:
             wasyncore.close_all(self._map)
 

@@ -260,7 +260,7 @@ class Daemon:
         # every open page's live stream holds a thread: leave a few for the pages' own requests
         app = create_phone_app(self.phone, MAX_STREAMS=max(1, threads - max(4, threads // 8)))
         server = VirtualTableServer(app, host=self.config["phone.host"], port=self.config["phone.port"],
-                                    threads=threads)
+                                    threads=threads, what="the phone page")
         try:
             server.start()
         except OSError as exc:
