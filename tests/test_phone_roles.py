@@ -314,3 +314,38 @@ def test_a_flood_of_new_pages_never_takes_a_joined_phones_session(box):
     for _ in range(limit + 50):
         box.app.test_client().get("/phone/")  # a page with no cookie each time: a new session
     assert anna.role() == "player" and anna.act("roll", "3", "4").status_code == 200
+
+
+def test_shares_and_insurance_from_a_players_phone_show_on_every_phone(box):
+    anna = Phone(box).join().pair(ANNA)
+    price = box.owner.table.state.extra["price"]
+    before = cash(box, "Anna")
+    shares = anna.act("buy_shares", "Anna", "2")
+    assert shares.status_code == 200, shares.json
+    policy = anna.act("insure", "Anna", "green")
+    assert policy.status_code == 200, policy.json
+    assert cash(box, "Anna") < before - 2 * price + 1
+    watcher = Phone(box).join()
+    table = text_of(watcher.open("/phone/table"))
+    assert "Anna: 1 GREEN policy (until passing START)" in table and "2 shares" in table
+    me = text_of(anna.open("/phone/me"))  # a player's own page
+    assert "2 shares" in me and "1 GREEN policy" in me
+    russian = Phone(box, language="ru").join()
+    assert "до прохождения СТАРТА" in text_of(russian.open("/phone/table"))
+
+
+def test_the_banker_acts_as_the_table_for_anyone(box):
+    banker = Phone(box).banker()
+    page = banker.open("/phone/act").data.decode()
+    assert "Anna: Roll the dice" in page and "Boris: Pay: Anna" in page
+    assert banker.act("roll", "3", "4").status_code == 200
+    assert banker.act("buy").status_code == 200
+    event = box.owner.table.game.events[-1]
+    assert event.actor == "table" and event.command == "buy" and box.owner.table.state.owner["food1"] == "Anna"
+
+
+def test_leaving_forgets_the_role(box):
+    anna = Phone(box).join().pair(ANNA)
+    assert anna.post("/phone/leave").json == {"ok": True, "role": "visitor"}
+    assert anna.role() == "visitor" and anna.act("roll", "3", "4").status_code == 403
+    assert anna.open("/phone/table").status_code == 303
