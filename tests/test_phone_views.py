@@ -159,14 +159,27 @@ def test_the_table_view_shows_turn_waiting_balances_price_and_head(box):
 
 
 def test_the_share_price_chart_follows_the_price(box):
+    """Bots play 150 events; the chart's points are the start price and every share_price note, and the
+    SVG steps through each of them."""
+    import random
+
+    from companion.autoplay import next_command
     phone = Phone(box).join()
-    for seq, price in ((3, 120), (9, 150)):  # what the ledger's share_price notes say, drawn as a step line
-        box.phone._memo(box.phone.game_id()).prices.append((seq, price))
-    box.phone._memo(box.phone.game_id()).scanned = head(box)
+    phone.open("/phone/table")  # the history is scanned once, then only the new events
+    rng = random.Random(5)
+    for _ in range(150):
+        line, _ = box.owner.call(lambda: next_command(box.owner.table.game, rng))
+        box.owner.submit("table", line)
+    events = box.owner.table.game.events
+    wanted = [[1, box.owner.table.rules.opt["share_start_price"]]] + [
+        [e.seq, n.params["new"]] for e in events for n in e.notes if n.code == "share_price"]
+    assert len(wanted) > 3  # the price did move in this game
     view = phone.open("/phone/api/state").json
-    assert [p[1] for p in view["prices"]][-2:] == [120, 150]
+    assert view["prices"] == wanted and view["price"] == wanted[-1][1] == box.owner.table.state.extra["price"]
     svg = re.search(rb'<svg class="chart".*?</svg>', phone.open("/phone/table").data).group(0).decode()
-    assert ">150<" in svg and len(re.search(r'points="([^"]+)"', svg).group(1).split()) == 1 + 2 * (len(view["prices"]) - 1)
+    points = re.search(r'points="([^"]+)"', svg).group(1).split()
+    assert len(points) == 1 + 2 * (len(wanted) - 1)
+    assert f">{max(p for _, p in wanted)}<" in svg and f">{min(p for _, p in wanted)}<" in svg
 
 
 def test_the_board_shows_every_plot_its_owner_rent_and_mortgage(box):
