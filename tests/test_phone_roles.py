@@ -349,3 +349,22 @@ def test_leaving_forgets_the_role(box):
     assert anna.post("/phone/leave").json == {"ok": True, "role": "visitor"}
     assert anna.role() == "visitor" and anna.act("roll", "3", "4").status_code == 403
     assert anna.open("/phone/table").status_code == 303
+
+
+def test_the_auctioneer_leaves_the_writer_idle_to_see_other_processes_writes(tmp_path):
+    """With the auctioneer running, a command written to the ledger by another process (`companion do`
+    straight on the file) still reaches the daemon's table and every phone."""
+    from companion.daemon.main import wait_for
+    from companion.table import open_game
+    daemon = start_box(tmp_path, **{"phone.auction_quiet_seconds": 30.0})
+    try:
+        before = head(daemon)
+        other = open_game(daemon.owner.table.ledger.path)
+        try:
+            other.submit("pay Anna Boris 5", actor="Anna")
+        finally:
+            other.close()
+        assert wait_for(lambda: head(daemon) == before + 1, 5.0)
+        assert "Anna pays Boris 5" in text_of(Phone(daemon).join().open("/phone/ledger"))
+    finally:
+        daemon.stop()

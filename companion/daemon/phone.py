@@ -731,42 +731,54 @@ class PhoneService:
     # ----- the auctioneer ---------------------------------------------------------------------------------
 
     def _watch_auctions(self) -> None:
+        """The auctioneer's thread. It asks the writer thread only after each new event (is an auction
+        open?) and to hammer: a job every round would keep the writer from ever being idle, and an idle
+        writer is the one that looks for other processes' writes (Owner._look_for_other_writers)."""
         while not self._stop.wait(0.2):
             if self.quiet_seconds <= 0:
                 continue
             try:
-                self.owner.call(self._auction_step, timeout=5.0)
+                self._auction_round()
             except Exception:  # the owner stopping, a busy ledger: look again next round
                 log.debug("the auctioneer could not look", exc_info=True)
 
-    def _auction_step(self) -> None:
-        """On the writer thread: an auction quiet for phone.auction_quiet_seconds is hammered down,
-        "going once" and "going twice" said at a third and two thirds of that time."""
+    def _auction_round(self) -> None:
+        """An auction quiet for phone.auction_quiet_seconds is hammered down, "going once" and "going
+        twice" said at a third and two thirds of that time (the quiet starts again with every event)."""
         table = self.owner.table
-        if table is None or self.owner.halted or not table.rules.legal(table.state, TABLE, verbs=("hammer",)):
-            self._auction = {}
+        key = (table, table.head_seq if table is not None else 0)
+        state = self._auction
+        if state.get("key") != key:  # something happened: is an auction open now?
+            def look() -> str | None:
+                now = self.owner.table
+                if now is None or self.owner.halted or not now.rules.legal(now.state, TABLE, verbs=("hammer",)):
+                    return None
+                return getattr(now.state.pending, "plot", None) or ""  # an id: each screen names it
+            plot = self.owner.call(look, timeout=5.0) if table is not None else None
+            self._auction = {"key": key, "since": self.clock(), "said": 0, "open": plot is not None,
+                             "plot": plot or ""}
             return
-        key = (self._game_id(table), table.head_seq)
-        now = self.clock()
-        if self._auction.get("key") != key:
-            self._auction = {"key": key, "since": now, "said": 0}
+        if not state["open"]:
             return
-        quiet, said = now - self._auction["since"], self._auction["said"]
-        plot = getattr(table.state.pending, "plot", None) or ""  # an id: each screen names it in its language
-        q = self.quiet_seconds
-        if quiet >= q:
-            self._auction["said"] = 3
+        quiet, said, q = self.clock() - state["since"], state["said"], self.quiet_seconds
+        if quiet >= q and said < 3:
+            state["said"] = 3
+            seq = key[1]
+
+            def hammer() -> None:
+                if self.owner.table is table and table.head_seq == seq:  # still the same quiet auction
+                    self.owner.apply(TABLE, Command("hammer"), f"phone:hammer:{self._game_id(table)}:{seq}")
             try:
-                self.owner.apply(TABLE, Command("hammer"), f"phone:hammer:{key[0]}:{key[1]}")
+                self.owner.call(hammer, timeout=5.0)
             except CompanionError as exc:
                 log.warning("the auctioneer's hammer was refused: %s", exc)
-                self._auction["since"] = now  # try again after another quiet time
+                state["since"], state["said"] = self.clock(), 0  # try again after another quiet time
         elif quiet >= 2 * q / 3 and said < 2:
-            self._auction["said"] = 2
-            self.owner.announce("auction_going_twice", plot=plot)
+            state["said"] = 2
+            self.owner.announce("auction_going_twice", plot=state["plot"])
         elif quiet >= q / 3 and said < 1:
-            self._auction["said"] = 1
-            self.owner.announce("auction_going_once", plot=plot)
+            state["said"] = 1
+            self.owner.announce("auction_going_once", plot=state["plot"])
 
 
 class PhoneStream:
