@@ -8,6 +8,7 @@ effects, commands and options; nothing edition-specific lives here.
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from typing import Any
 
 from companion.engine.actions import TABLE, Action, OneOf, Side, Span, Terms, dice
 from companion.engine.board import MONEY, MONEY_MAX, PERCENT, check_number, keyname, shown
@@ -742,8 +743,8 @@ class Rules:
     # keeps the checks' answers by these values (board_bucket): a check that starts
     # reading another field must name it here, or it would be answered from an older state.
     PLOT_CHECK_READS: dict[str, tuple[str, ...]] = {
-        "check_build": ("balances",),  # the cost must be affordable
-        "check_redeem": ("balances", "turn", "phase"),  # Millionaire: only before one's own turn
+        "build_terms": (),  # check_build but the cash (legal_build compares it)
+        "redeem_terms": ("turn", "phase"),  # check_redeem but the cash; Millionaire: before one's own turn
         "check_sell_building": (),
         "check_mortgage": (),
         "tradable": (),  # check_not_under_hammer and check_tradable
@@ -752,10 +753,8 @@ class Rules:
     # lists them from the cache when a state agrees on all of it (an edition that overrides one of
     # these legal_ methods, or the checks under it, names what its version reads).
     LEGAL_READS: dict[str, tuple[str, ...]] = {
-        "build": ("balances",),
         "sell_building": (),
         "mortgage": (),
-        "redeem": ("balances", "turn", "phase"),
         "trade": ("alive", "balances", "debts", "kept"),
         "pay": ("alive", "balances"),
     }
@@ -790,20 +789,30 @@ class Rules:
 
     def plots_passing(self, s: State, check, plots) -> list[tuple[str, str]]:
         """(plot, owner) of each of these owned plots `check(s, cell)` lets through (board order)."""
-        name = check.__name__
-        key = (name, tuple(plots), self.reads_key(s, self.PLOT_CHECK_READS[name]))
-        cache = self.board_bucket(s)
-        found = cache.get(key)
-        if found is not None:
-            return found
+        return [(pid, s.owner[pid]) for pid, _ in self.plots_answers(s, check, plots)]
+
+    def plots_answers(self, s: State, check, plots) -> list[tuple[str, Any]]:
+        """(plot, what check returned) of each of these plots `check(s, cell)` lets through (board order).
+
+        Kept by the values the check reads (PLOT_CHECK_READS) when it names them.
+        """
+        reads = self.PLOT_CHECK_READS.get(check.__name__)
+        key = cache = None
+        if reads is not None:
+            key = (check.__name__, tuple(plots), self.reads_key(s, reads))
+            cache = self.board_bucket(s)
+            found = cache.get(key)
+            if found is not None:
+                return found
         out = []
         for pid in plots:
             try:
-                check(s, self.edition.plots[pid])
+                answer = check(s, self.edition.plots[pid])
             except RuleViolation:
                 continue
-            out.append((pid, s.owner[pid]))
-        cache[key] = out
+            out.append((pid, answer))
+        if cache is not None:
+            cache[key] = out
         return out
 
     def legal_build(self, s: State) -> list[Action]:
@@ -814,7 +823,12 @@ class Rules:
             if ind.buildable and self.industry_owner(s, ind.id) is not None
             for pid in self.edition.industry_plots(ind.id)
         ]
-        return [Action("build", (pid,), p) for pid, p in self.plots_passing(s, self.check_build, plots)]
+        # check_build is build_terms and then the cash
+        return [
+            Action("build", (pid,), p)
+            for pid, (p, cost) in self.plots_answers(s, self.build_terms, plots)
+            if self.affords(s, p, cost)
+        ]
 
     def legal_sell_building(self, s: State) -> list[Action]:
         plots = [pid for pid in self.edition.plots if s.level.get(pid)]
@@ -826,7 +840,12 @@ class Rules:
 
     def legal_redeem(self, s: State) -> list[Action]:
         plots = [pid for pid in self.edition.plots if pid in s.mortgaged]
-        return [Action("redeem", (pid,), p) for pid, p in self.plots_passing(s, self.check_redeem, plots)]
+        # check_redeem is redeem_terms and then the cash
+        return [
+            Action("redeem", (pid,), p)
+            for pid, (p, price) in self.plots_answers(s, self.redeem_terms, plots)
+            if self.affords(s, p, price)
+        ]
 
     def tradable(self, s: State, holder: str, cell) -> bool:
         try:
@@ -853,10 +872,12 @@ class Rules:
 
     def legal_trade(self, s: State) -> list[Action]:
         sides = {p: self.trade_side(s, p) for p in s.alive}
+        empty = Side()
+        offers = {p: side != empty for p, side in sides.items()}  # has something to hand over
         out = []
         for a in s.alive:
             for b in s.alive:
-                if a != b and (sides[a] != Side() or sides[b] != Side()):
+                if a != b and (offers[a] or offers[b]):
                     out.append(Action("trade", (a, b, Terms(sides[a], sides[b])), a))
         return out
 
@@ -999,9 +1020,12 @@ class Rules:
     def in_use(self, s, item):
         return sum(n for (_, it), n in s.holdings.items() if it == item)
 
+    def affords(self, s, player, amount):
+        return s.cash(player) >= amount
+
     def check_afford(self, s, player, amount, what):
         """Refuse a payment the player's cash does not cover."""
-        if s.cash(player) < amount:
+        if not self.affords(s, player, amount):
             raise RuleViolation("insufficient_funds", player=player, amount=amount, cash=s.cash(player), what=what)
 
     def spend(self, s, player, to, amount, what):
@@ -1487,6 +1511,12 @@ class Rules:
 
     def check_build(self, s, cell):
         """(owner, cost) of one more building on cell now; RuleViolation if the rules refuse it."""
+        p, cost = self.build_terms(s, cell)
+        self.check_afford(s, p, cost, cell.id)
+        return p, cost
+
+    def build_terms(self, s, cell):
+        """(owner, cost) of one more building on cell if the owner's cash allows; RuleViolation if not."""
         self.check_not_under_hammer(s, cell)
         p = self.owner_of(s, cell)
         ind = self.edition.industries[cell.industry]
@@ -1504,9 +1534,7 @@ class Rules:
             raise RuleViolation("supply_out", kind="small")
         if large > self.edition.supply.get("large", 10**6):
             raise RuleViolation("supply_out", kind="large")
-        cost = self.build_price(s, cell)
-        self.check_afford(s, p, cost, cell.id)
-        return p, cost
+        return p, self.build_price(s, cell)
 
     def cmd_build(self, s, args):
         cell = self.plot_arg(args[0])
@@ -1632,13 +1660,17 @@ class Rules:
 
     def check_redeem(self, s, cell):
         """(owner, price) of redeeming cell now; RuleViolation if not."""
+        p, price = self.redeem_terms(s, cell)
+        self.check_afford(s, p, price, cell.id)
+        return p, price
+
+    def redeem_terms(self, s, cell):
+        """(owner, price) of redeeming cell if the owner's cash allows; RuleViolation if not."""
         p = self.owner_of(s, cell)
         if cell.id not in s.mortgaged:
             raise RuleViolation("not_mortgaged", plot=cell.id)
         self.check_redeem_time(s, p)
-        price = self.redeem_price(cell)
-        self.check_afford(s, p, price, cell.id)
-        return p, price
+        return p, self.redeem_price(cell)
 
     def cmd_redeem(self, s, args):
         cell = self.plot_arg(args[0])

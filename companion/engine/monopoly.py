@@ -216,7 +216,7 @@ class MonopolyRules(Rules):
         a = s.pending
         return a if a is not None and a.kind == "place_building" else None
 
-    def check_build(self, s, cell):
+    def build_terms(self, s, cell):
         p = self.owner_of(s, cell)
         ind = self.edition.industries[cell.industry]
         if ind.buildable and self.industry_owner(s, ind.id) == p and self.group_mortgaged(s, ind.id):
@@ -229,7 +229,7 @@ class MonopolyRules(Rules):
                 raise RuleViolation("place_won_building", player=right.player, kind=right.stage)
         elif s.pending is not None and s.pending.kind == "house_auction" and s.pending.stage == kind:
             raise RuleViolation("building_at_auction", kind=kind)  # the last ones go to the highest bid
-        return super().check_build(s, cell)
+        return super().build_terms(s, cell)
 
     def cmd_build(self, s, args):
         right = self.building_right(s)
