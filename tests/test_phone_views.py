@@ -404,3 +404,15 @@ def test_a_taken_port_is_one_line_and_the_box_runs_on(tmp_path):
                                         f"127.0.0.1 port {port}: the port is already in use" in line for line in lines))
         finally:
             daemon.stop()
+
+
+def test_the_top_of_every_view_says_what_the_table_waits_for(box):
+    phone = Phone(box).join()
+    for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/2", "/phone/summary"):
+        assert "Turn: Anna Waiting for: Anna: Roll the dice" in text_of(phone.open(path)), path
+    play(box, "roll 3 4")
+    assert "Waiting for: Anna: the decision to buy or decline: Chocolate factory" in text_of(phone.open("/phone/board"))
+    play(box, "decline", "hammer")
+    assert "Waiting for: Anna: End the turn" in text_of(phone.open("/phone/table"))
+    russian = Phone(box, language="ru").join()
+    assert "Ждём: Anna: Закончить ход" in text_of(russian.open("/phone/table"))

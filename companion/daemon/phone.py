@@ -36,6 +36,7 @@ from companion.view import event_lines, extra_text
 
 from . import menus
 from .screens import event_words
+from .taps import dice_needed, end_meaning
 
 log = logging.getLogger("companion.phone")
 
@@ -191,6 +192,11 @@ class PhoneService:
         who = s.pending.player if s.pending is not None and s.pending.player else ""
         if waiting and who:
             waiting = f"{who}: {waiting}"
+        elif not waiting and s.phase != "over" and s.turn in s.players:  # the ordinary turn: dice, or its end
+            if dice_needed(rules, s):
+                waiting = f"{s.turn}: {menus.verb_words('roll', language)}"
+            elif end_meaning(rules, s) is not None:
+                waiting = f"{s.turn}: {menus.verb_words('end', language)}"
         ed = rules.edition
         return {"game": self._game_id(table), "seq": table.head_seq, "words": table.head_words(language),
                 "turn": s.turn if s.phase != "over" else "", "waiting": waiting, "over": s.phase == "over",
