@@ -348,6 +348,10 @@ def cmd_bench(args):
     if args.what == "table":
         from companion import bench_table
         return bench_table.main(max(20, min(args.events, 200)))
+    if args.what == "web":
+        from companion import bench_web
+        return bench_web.main(pages=max(1, min(args.pages, 56)), commits=max(10, min(args.events, 200)),
+                              rounds=max(1, min(args.runs, 20)))
     from companion import bench
     bench.main(args.what, args.events, args.runs)
 
@@ -536,8 +540,9 @@ def build_parser():
     add_box_parsers(command, lang)
 
     p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
-                "link (reader frame to ledger commit, replug to ready), table (tap to OLED frame rendered)")
-    p.add_argument("what", choices=("ledger", "engine", "open", "link", "table", "sim"))
+                "link (reader frame to ledger commit, replug to ready), table (tap to OLED frame rendered), "
+                "web (the phone page: table view req/s against a static file, commit to 50 live pages)")
+    p.add_argument("what", choices=("ledger", "engine", "open", "link", "table", "sim", "web"))
     p.add_argument("--events", type=int, default=1000)
     p.add_argument("--runs", type=int, default=5)
     # sim: whole simulated games per second (companion/bench_sim.py, docs/simulation-speed.md)
@@ -546,6 +551,8 @@ def build_parser():
     p.add_argument("--edition", help="sim: one edition (default: every edition)")
     p.add_argument("--peer", help="sim: a copy of gamescomputersplay/monopoly to play beside ours")
     p.add_argument("--baseline", help="sim: another checkout whose engine plays the same games (the ratio)")
+    # web: the phone page under load (companion/bench_web.py, docs/bench-web.md); --events: commits, --runs: rounds
+    p.add_argument("--pages", type=int, default=50, help="web: live pages following the ledger")
     p.set_defaults(func=cmd_bench)
 
     from companion.sim.command import add_parser as add_sim_parser  # `companion sim` (docs/simulation.md)
