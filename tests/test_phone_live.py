@@ -174,3 +174,59 @@ def test_players_pages_update_from_the_stream_of_a_payment(box):
     assert "Anna pays Boris 150" in ledger(events)[0][1]["lines"][0]
     assert int(boris.open("/phone/api/state").json["players"][1]["cash"]) == before + 150
     assert b'data-cash="%d"' % (before + 150) in boris.open("/phone/table?part=live").data
+
+
+def test_through_waitress_a_commit_reaches_an_open_page_within_a_second(tmp_path):
+    """The daemon's own server (waitress on loopback), a real socket: join, open the stream, book an
+    event, read it off the wire; then resume with Last-Event-ID over a new connection."""
+    import http.client
+    import re
+
+    from test_phone_views import free_port, start_box
+    port = free_port()
+    daemon = start_box(tmp_path, **{"phone.host": "127.0.0.1", "phone.port": port})
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/phone/")
+        page = conn.getresponse()
+        cookie = page.getheader("Set-Cookie").split(";")[0]
+        csrf = re.search(r'data-csrf="([^"]+)"', page.read().decode()).group(1)
+        body = f"csrf={csrf}&code={daemon.phone.table_code()}"
+        conn.request("POST", "/phone/join", body=body, headers={"Cookie": cookie,
+                                                                "Content-Type": "application/x-www-form-urlencoded"})
+        assert conn.getresponse().read() == b'{"ok":true,"role":"spectator"}\n'
+
+        def open_stream(**headers):
+            sse = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            sse.request("GET", "/phone/events", headers={"Cookie": cookie, **headers})
+            answer = sse.getresponse()
+            assert answer.status == 200 and answer.getheader("Content-Type").startswith("text/event-stream")
+            return sse, answer
+
+        def next_event(answer):
+            block = []
+            while True:
+                line = answer.fp.readline().decode().rstrip("\n")
+                if not line and block:
+                    fields = dict(x.split(": ", 1) for x in block if ": " in x and not x.startswith(":"))
+                    if "event" in fields:
+                        return fields
+                    block = []
+                elif line:
+                    block.append(line)
+
+        sse, answer = open_stream()
+        started = time.monotonic()
+        daemon.owner.submit("Anna", "pay Anna Boris 25")
+        fields = next_event(answer)
+        took = time.monotonic() - started
+        sse.close()
+        assert fields["event"] == "ledger" and fields["id"] == "2" and "Anna pays Boris 25" in fields["data"]
+        assert took < 1.0
+        daemon.owner.submit("Boris", "pay Boris Anna 5")  # while the page sleeps
+        sse, answer = open_stream(**{"Last-Event-ID": "2"})
+        fields = next_event(answer)
+        sse.close()
+        assert fields["id"] == "3" and "Boris pays Anna 5" in fields["data"]
+    finally:
+        daemon.stop()
