@@ -235,6 +235,8 @@ def test_a_body_that_is_neither_form_nor_json_is_refused(box):
 def test_a_trade_proposed_on_one_phone_is_accepted_on_the_other(box):
     play(box, "roll 3 4", "buy")  # Anna owns the Chocolate factory
     anna, boris = Phone(box).join().pair(ANNA), Phone(box).join().pair(BORIS)
+    form = text_of(anna.open("/phone/act"))
+    assert "You give Chocolate factory" in form and "You get" in form and "built-in" not in form
     proposed = anna.act("trade", "Anna", "Boris", give=["food1"], get_cash="150")
     assert proposed.status_code == 200, proposed.json
     number = box.owner.table.game.events[-1].seq

@@ -243,6 +243,8 @@ def test_every_view_stays_under_100_kb_after_a_long_game(box):
                  "/phone/summary", "/phone/game"):
         page = phone.open(path)
         assert page.status_code == 200, path
+        words = text_of(page)  # words only: never a Python object or an empty value shown to a person
+        assert "built-in method" not in words and " None " not in f" {words} " and "{" not in words, path
         size = len(page.data) + len(phone.open("/phone/static/phone.css").data) + \
             len(phone.open("/phone/static/phone.js").data)
         assert size < 100_000, (path, size)
