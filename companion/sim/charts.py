@@ -15,12 +15,12 @@ from companion.sim.report import industries, say
 TITLES = {
     "en": {"rounds": "Game length", "rounds_x": "rounds", "games": "games", "wins": "Wins by seat",
            "payback": "Rent earned / paid for plots and buildings, by industry", "ratio": "payback",
-           "price": "Share price, mean over games still going", "round": "round", "fund": "Charity fund (mean)",
+           "price": "Share price, mean over the games still going", "round": "round", "fund": "Charity fund, mean over the games still going",
            "compare": "B - A, 95% paired interval", "diff": "difference"},
     "ru": {"rounds": "Длина партии", "rounds_x": "раунды", "games": "партии", "wins": "Победы по местам",
            "payback": "Рента / уплаченное за участки и постройки, по отраслям", "ratio": "окупаемость",
            "price": "Курс акций, среднее по идущим партиям", "round": "раунд",
-           "fund": "Благотворительный фонд (среднее)", "compare": "B − A, 95% парный интервал", "diff": "разница"},
+           "fund": "Благотворительный фонд, среднее по идущим партиям", "compare": "B − A, 95% парный интервал", "diff": "разница"},
 }
 
 

@@ -57,11 +57,14 @@ def spread(values: Sequence[float]) -> dict:
 
 
 def mean_path(paths: list[list[int]]) -> list[float]:
-    """The mean of several per-round paths, round by round, over the games still going."""
-    longest = max((len(p) for p in paths), default=0)
+    """The mean of several per-round paths, round by round, over the games still going, for as long
+    as at least a tenth of the games (and two) are: a mean over one long game says little."""
+    least = max(2, len(paths) // 10) if len(paths) > 1 else 1
     out = []
-    for i in range(longest):
+    for i in range(max((len(p) for p in paths), default=0)):
         values = [p[i] for p in paths if len(p) > i]
+        if len(values) < least:
+            break
         out.append(round(statistics.fmean(values), 2))
     return out
 
@@ -198,8 +201,14 @@ def say(key: str, lang: str, **params) -> str:
 
 
 def num(x, lang: str) -> str:
-    """A number as the language writes it: 12.5 / 12,5; thousands apart."""
-    text = f"{x:,.1f}" if isinstance(x, float) and not float(x).is_integer() else f"{int(x):,}"
+    """A number as the language writes it: 12.5 / 12,5; thousands apart; no minus on a zero."""
+    if isinstance(x, float) and not x.is_integer():
+        # two decimals for small numbers (a share of games, a payback ratio), one for the rest
+        text = f"{x:,.2f}" if abs(x) < 10 else f"{x:,.1f}" if abs(x) < 1000 else f"{x:,.0f}"
+        if text.lstrip("-").strip("0.,") == "":
+            text = text.lstrip("-")          # no "-0.00"
+    else:
+        text = f"{int(x):,}"
     if lang == "ru":
         text = text.replace(",", "\u00a0").replace(".", ",")
     return text
@@ -225,15 +234,15 @@ def summary_lines(summary: dict, edition, lang: str = "en", top: int = 5) -> lis
                      p10=num(r["p10"], lang), p90=num(r["p90"], lang), max=num(r["max"], lang)))
     lines.append(say("events", lang, mean=num(e["mean"], lang), median=num(e["median"], lang)))
     ended = summary["ended"]
-    lines.append(say("ended", lang, last=ended.get("last_player", 0), cap=ended.get("round_cap", 0),
-                     stuck=ended.get("stuck", 0) + ended.get("invariant", 0)))
+    lines.append(say("ended", lang, last=num(ended.get("last_player", 0), lang), cap=num(ended.get("round_cap", 0), lang),
+                     stuck=num(ended.get("stuck", 0) + ended.get("invariant", 0), lang)))
     lines.append(say("wins_seat", lang, wins=", ".join(
         f"{p} {num(w, lang)}" for p, w in summary["wins_by_seat"].items())))
     lines.append(say("wins_strategy", lang, wins=", ".join(
         f"{strategy_name(st, lang)} {num(v['wins'], lang)}/{v['seats']}" for st, v in summary["wins_by_strategy"].items())))
     b = summary["bankruptcies"]
     if b["total"]:
-        lines.append(say("bankrupt", lang, total=b["total"], per_game=num(b["per_game"], lang),
+        lines.append(say("bankrupt", lang, total=num(b["total"], lang), per_game=num(b["per_game"], lang),
                          first=num(b["first_round"]["median"], lang)))
     else:
         lines.append(say("bankrupt_none", lang))
@@ -262,15 +271,15 @@ def summary_lines(summary: dict, edition, lang: str = "en", top: int = 5) -> lis
                          dividends=num(sh["dividends_per_game"]["mean"], lang)))
     if "jackpot" in summary:
         j = summary["jackpot"]
-        lines.append(say("jackpot", lang, played=j["played"], payouts=j["payouts"], paid=num(j["paid"], lang),
+        lines.append(say("jackpot", lang, played=num(j["played"], lang), payouts=num(j["payouts"], lang), paid=num(j["paid"], lang),
                          largest=num(j["largest"], lang)))
     if "charity" in summary:
         c = summary["charity"]
         lines.append(say("charity", lang, final=num(c["final"]["mean"], lang), high=num(c["final"]["max"], lang),
-                         taken=c["taken"], amount=num(c["taken_amount"], lang)))
+                         taken=num(c["taken"], lang), amount=num(c["taken_amount"], lang)))
     if "pot" in summary:
         p = summary["pot"]
-        lines.append(say("pot", lang, collected=p["collected"], paid=num(p["paid"], lang),
+        lines.append(say("pot", lang, collected=num(p["collected"], lang), paid=num(p["paid"], lang),
                          largest=num(p["largest"], lang)))
     return lines
 
@@ -281,7 +290,7 @@ def compare_lines(result: dict, label_a: str, label_b: str, lang: str = "en") ->
     for m, row in result.items():
         low, high = row["low"], row["high"]
         sure = say("sure", lang) if low > 0 or high < 0 else say("unsure", lang)
-        lines.append(say("compare_row", lang, measure=say("measure_" + m, lang), a=num(row["a"], lang),
-                         b=num(row["b"], lang), diff=num(row["diff"], lang), low=num(low, lang),
+        lines.append(say("compare_row", lang, measure=say("measure_" + m, lang), a=num(float(row["a"]), lang),
+                         b=num(float(row["b"]), lang), diff=num(row["diff"], lang), low=num(low, lang),
                          high=num(high, lang), sure=sure))
     return lines
