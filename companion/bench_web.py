@@ -10,7 +10,8 @@ the server): the phones are other machines, only the two cores are shared.
    its own connection (http.client): the table view (`/phone/table`, a
    spectator's session: the whole page, read on the writer thread) against
    the page's script (`/phone/static/phone.js`) from the same server, in
-   alternating rounds of the same length; medians, and the ratio.
+   alternating rounds of the same length, on a game the autoplayer has
+   taken `history` events along (150); medians, and the ratio.
    Target: the table view at least half as fast as the static file.
 2. Commit to arrival: every page holds a live stream (`/phone/events`, a
    spectator session each); the bench submits payments through the daemon's
@@ -269,8 +270,26 @@ def _row(label: str, values: list[float], unit: str = "ms", note: str = "") -> s
     return f"  {label:<52} {statistics.median(values):>9.2f} {p99(values):>9.2f}  {unit}{'  ' + note if note else ''}"
 
 
+def _history(daemon: Any, events: int, seed: int) -> int:
+    """Play `events` events of the autoplayer through the writer (a game under way: a price history,
+    owned plots, a ledger to page through); the ledger's head."""
+    import random
+
+    from companion.autoplay import next_command
+
+    owner, rng = daemon.owner, random.Random(seed)
+    for _ in range(events):
+        line, _ = owner.call(lambda: next_command(owner.table.game, rng))
+        if line is None:
+            break
+        owner.submit("table", line)
+        if owner.table.state.phase == "over":
+            raise RuntimeError("the warm-up game ended: use fewer events")
+    return int(owner.table.head_seq)
+
+
 def main(pages: int = 50, commits: int = 100, rounds: int = 5, seconds: float = 1.0, threads: int = 4,
-         seed: int = 7) -> int:
+         seed: int = 7, history: int = 150) -> int:
     """Run both parts and print their rows; 0 (the targets are reported, not enforced)."""
     from companion.daemon.config import Config, defaults
     from companion.daemon.main import Daemon, wait_for
@@ -290,8 +309,9 @@ def main(pages: int = 50, commits: int = 100, rounds: int = 5, seconds: float = 
             wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10)
             port, code = daemon.phone_server.port, daemon.phone.table_code()
             threads_cfg = daemon.config["phone.threads"]
+            played = _history(daemon, history, seed)
             print(f"phone page on waitress at 127.0.0.1:{port}: {threads_cfg} threads (phone.threads), "
-                  f"an Elite game of {len(PLAYERS)}; the clients in another process")
+                  f"an Elite game of {len(PLAYERS)} players at event #{played}; the clients in another process")
 
             # 1. the table view against a static file, the same server, alternating rounds
             cookie = _spectator(port, code)

@@ -10,7 +10,7 @@ NUMBER = r"\d+(?:\.\d+)?"
 
 
 def test_it_prints_the_rows_and_whether_each_target_is_met(capsys):
-    assert bench_web.main(pages=6, commits=12, rounds=1, seconds=0.3, threads=2) == 0
+    assert bench_web.main(pages=6, commits=12, rounds=1, seconds=0.3, threads=2, history=20) == 0
     out = capsys.readouterr().out
     assert re.search(r"phone page on waitress at 127\.0\.0\.1:\d+: 64 threads \(phone\.threads\)", out)
     assert re.search(r"\(errors: 0\)", out)  # every request answered 200
