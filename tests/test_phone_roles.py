@@ -370,3 +370,15 @@ def test_the_auctioneer_leaves_the_writer_idle_to_see_other_processes_writes(tmp
         assert "Anna pays Boris 5" in text_of(Phone(daemon).join().open("/phone/ledger"))
     finally:
         daemon.stop()
+
+
+def test_a_visitor_without_the_table_code_can_neither_pair_nor_claim(box):
+    """Someone on the Wi-Fi but not at the table cannot wait for a player's card or try seat PINs."""
+    Phone(box).banker().post("/phone/seat-pin", seat="1", pin="4711")
+    visitor = Phone(box)
+    assert b'id="pair-go"' not in visitor.open("/phone/join").data
+    for path, fields in (("/phone/pair", {}), ("/phone/claim", {"seat": "1", "pin": "4711"})):
+        answer = visitor.post(path, **fields)
+        assert answer.status_code == 403 and "table code" in answer.json["error"]
+    tap_card(box, ANNA)
+    assert visitor.role() == "visitor" and box.phone._pairings == {}

@@ -562,7 +562,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.post("/pair")
     def pair() -> Response:
         fields()
-        session = g.phone_session
+        # the table code first: only someone at the table (who can read the box's screen) may wait for a card
+        session = need("spectator", "player", "banker")
         if session.pairing:
             service.pair_cancel(session.pairing)
         started = service.pair_start(lang())
@@ -581,7 +582,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.post("/claim")
     def claim() -> Response:
         data = fields()
-        session = g.phone_session
+        session = need("spectator", "player", "banker")
         got = service.claim_seat(number(data, "seat", 1, 8), text(data, "pin", 16), lang())
         _bind(session, str(got["player"]), got.get("game"))
         return done(role="player", player=session.player)
