@@ -32,6 +32,13 @@ BOT_VERBS = frozenset({
     "auction_roll", "rent_roll", "house_auction", "keep_mortgage",
     "claim", "reveal", "move", "lease", "end_lease", "abandon", "sell", "bonus", "miss",
 })
+# the verbs that can answer each kind of question (decide): an auction, a decision the game waits
+# for, a trade offer, a free turn (no debt-raising; a trade is weighed once a turn)
+AUCTION_VERBS = frozenset({"bid", "hammer"})
+PENDING_VERBS = frozenset({"buy", "decline", "choose", "draw", "use_policy", "skip_policy", "auction_roll",
+                           "rent_roll", "keep_mortgage", "redeem", "build", "reveal", "move", "bonus", "miss"})
+OFFER_VERBS = frozenset({"accept", "reject"})
+TURN_SKIPS = frozenset({"accept", "reject", "withdraw", "mortgage", "sell_building", "bankrupt", "bid", "hammer"})
 EXTRA_PER_TURN = 40      # optional actions one seat may take in one turn (builds, shares, deals)
 EVENTS_PER_ROUND = 400   # a game making less headway than this is stopped and said to be stuck
 
@@ -153,13 +160,12 @@ class Sim:
                 rec.ended = "stuck"
                 break
             s = self.game.state
-            acts = self.rules.legal(s, TABLE, BOT_VERBS)
             if self.capped:
                 if s.pending is None and not s.debts:
                     self.apply(Action("end_game"), Command("end_game", ()), )
                     rec.ended = "round_cap"
                     break
-            choice = self.decide(s, acts)
+            choice = self.decide(s)
             if choice is None:
                 rec.ended = "stuck"
                 break
@@ -200,10 +206,42 @@ class Sim:
 
     # ----- whose decision, and which --------------------------------------------------------
 
-    def decide(self, s: State, acts: list[Action]):
+    def grouped(self, s: State, verbs) -> dict[str, list[Action]]:
+        """The legal actions of these verbs, by party (TABLE for the table's own)."""
         by: dict[str, list[Action]] = {}
-        for a in acts:
+        for a in self.rules.legal(s, TABLE, verbs):
             by.setdefault(a.party, []).append(a)
+        return by
+
+    def decide(self, s: State):
+        """Whose decision it is and which, asking `legal` only for the verbs that can answer it:
+        the list is the costly part of a step (every trade between every two players...)."""
+        if s.debts:
+            return self.choose(s, self.grouped(s, BOT_VERBS))
+        auction = self.rules.open_auction_of(s)
+        if auction is not None:
+            by = self.grouped(s, AUCTION_VERBS)
+            return self.auction(s, auction, by, by.get(TABLE, []))
+        if s.pending is not None and s.pending.player in self.bots:
+            p = s.pending.player
+            mine = self.grouped(s, PENDING_VERBS).get(p, [])
+            got = self.bots[p].pending(s, p, mine) or first_progress(mine, self.bots[p].rng)
+            if got is not None:
+                return got
+        elif self.rules.offers(s):
+            by = self.grouped(s, OFFER_VERBS)
+            for offer in self.rules.offers(s):
+                got = self.bots[offer.other].answer(s, offer.other, offer, by.get(offer.other, []))
+                if got is not None:
+                    return got
+        elif s.turn in self.bots:
+            skip = TURN_SKIPS | ({"trade"} if "trade" in self.done[s.turn] else set())
+            got = self.choose(s, self.grouped(s, BOT_VERBS - skip))
+            if got is not None:
+                return got
+        return self.choose(s, self.grouped(s, BOT_VERBS))   # anything else: every verb, every question
+
+    def choose(self, s: State, by: dict[str, list[Action]]):
         table = by.get(TABLE, [])
         if s.debts:
             debtor = s.debts[0].debtor
