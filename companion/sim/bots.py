@@ -233,6 +233,18 @@ class GenericStrategy:
                 return deal
         return None
 
+    def wants_deal(self, s: State, me: str) -> bool:
+        """Whether some buildable group lacks only one lot of mine, held by another player: when not,
+        `deal` offers nothing and the runner need not list the trades (the costliest list)."""
+        ed = self.rules.edition
+        for ind_id, ind in ed.industries.items():
+            if not ind.buildable:
+                continue
+            others = [s.owner.get(q) for q in ed.industry_plots(ind_id) if s.owner.get(q) != me]
+            if len(others) == 1 and others[0] is not None:
+                return True
+        return False
+
     def deal(self, s: State, me: str, acts: list[Action]) -> Choice | None:
         """Offer cash for the one lot that completes a group of mine."""
         for a in every(acts, "trade"):

@@ -235,7 +235,8 @@ class Sim:
                 if got is not None:
                     return got
         elif s.turn in self.bots:
-            skip = TURN_SKIPS | ({"trade"} if "trade" in self.done[s.turn] else set())
+            weighed = "trade" in self.done[s.turn] or not self.bots[s.turn].wants_deal(s, s.turn)
+            skip = TURN_SKIPS | ({"trade"} if weighed else set())
             got = self.choose(s, self.grouped(s, BOT_VERBS - skip))
             if got is not None:
                 return got
