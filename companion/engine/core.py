@@ -515,22 +515,21 @@ class Rules:
         if fresh:
             state.memo = {}  # derived facts shared by the verbs' checks during this call (State.memo)
         try:
-            for verb in self.COMMANDS:
+            for verb, derive, reads in self.legal_plan():
                 if verbs is not None and verb not in verbs:
                     continue
                 if state.debts and verb not in self.DEBT_COMMANDS:
                     continue
                 if actor != TABLE and not self.may_be_party(state, verb, actor):
                     continue  # none of this verb's actions can be the actor's: skip deriving them
-                reads = self.LEGAL_READS.get(verb)
                 if reads is None:
-                    out.extend(getattr(self, "legal_" + verb)(state))
+                    out.extend(derive(state))
                     continue
                 key = (verb, self.reads_key(state, reads))
                 cache = self.board_bucket(state)
                 found = cache.get(key)
                 if found is None:
-                    found = cache[key] = tuple(getattr(self, "legal_" + verb)(state))
+                    found = cache[key] = tuple(derive(state))
                 out.extend(found)
         finally:
             if fresh:
@@ -538,6 +537,15 @@ class Rules:
         if actor != TABLE:
             out = [a for a in out if a.party == actor]
         return out
+
+    def legal_plan(self) -> list[tuple[str, Any, tuple[str, ...] | None]]:
+        """(verb, its legal_ method, what a cached answer is kept by) in COMMANDS order, made once."""
+        plan = self.__dict__.get("_legal_plan")
+        if plan is None:
+            plan = self.__dict__["_legal_plan"] = [
+                (verb, getattr(self, "legal_" + verb), self.LEGAL_READS.get(verb)) for verb in self.COMMANDS
+            ]
+        return plan
 
     def may_be_party(self, s: State, verb: str, actor: str) -> bool:
         """False when no action of verb can belong to actor now, judged by WHO alone (cheap).
@@ -708,6 +716,8 @@ class Rules:
 
     def open_auction_of(self, s: State) -> Pending | None:
         """The auction under way (the kinds `auction()` accepts), or None."""
+        if s.pending is None:
+            return None  # no decision open, so no auction (asked by several verbs in every legal call)
         try:
             return self.auction(s)
         except RuleViolation:
@@ -945,6 +955,8 @@ class Rules:
         ]
 
     def legal_bankrupt(self, s: State) -> list[Action]:
+        if not s.debts:
+            return []
         debtors = dict.fromkeys(d.debtor for d in s.debts if d.debtor in s.alive)
         owed = {p: sum(d.amount for d in s.debts if d.debtor == p) for p in debtors}
         return [Action("bankrupt", (p,), p) for p in debtors if self.raisable(s, p) < owed[p]]

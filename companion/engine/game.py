@@ -84,10 +84,13 @@ class Game:
             self.after.update(proposal.replayed)
         else:
             self.after[event.seq] = proposal.state
-        window = self.rules.opt["undo_window"]
-        active = [seq for seq in sorted(self.after)]
-        for seq in active[: -(window + 1)]:
-            del self.after[seq]
+        # keep the states after the last window + 1 events (the oldest go first)
+        extra = len(self.after) - (self.rules.opt["undo_window"] + 1)
+        if extra == 1:
+            del self.after[min(self.after)]  # the usual case: one in, one out, no sort
+        elif extra > 1:
+            for seq in sorted(self.after)[:extra]:
+                del self.after[seq]
         return event
 
     def apply(self, line: Command | str, actor: str = TABLE) -> Event:
