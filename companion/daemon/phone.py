@@ -109,6 +109,7 @@ class PhoneService:
         self.language = daemon.lang
         self.clock = clock
         self._lock = threading.Lock()  # pairings, PIN locks, results, codes (never held while calling the owner)
+        self._convert_lock = threading.Lock()  # one stream converts an event at a time (the writer never takes it)
         self._pairings: dict[str, Pairing] = {}
         self._locks: dict[str, _Lock] = {}
         self._results: OrderedDict[tuple[str, str], tuple[str, dict]] = OrderedDict()
@@ -706,6 +707,13 @@ class PhoneService:
         if event is None:
             return None
         key = (id(event), language)  # the Event object itself: a new game at the same path has others
+        with self._convert_lock:  # 50 pages wait for the first to convert it, then read it from the cache
+            converted = self._converted_event(key, event, language)
+        if converted["kind"] == "event" and converted["game"] != gid:
+            return {"kind": "game"}
+        return converted
+
+    def _converted_event(self, key: tuple, event: Any, language: str) -> dict:
         with self._lock:
             found = self._converted.get(key)
         if found is not None and found[0] is event:
@@ -730,8 +738,6 @@ class PhoneService:
                     self._converted[key] = (event, converted)
                     while len(self._converted) > CACHE_LIMIT:
                         self._converted.popitem(last=False)
-        if converted["kind"] == "event" and converted["game"] != gid:
-            return {"kind": "game"}
         return converted
 
     # ----- the auctioneer ---------------------------------------------------------------------------------
