@@ -106,8 +106,6 @@ class Session:
     game: str | None = None
     lang: str = ""
     pairing: str = ""
-    pairing_code: str = ""
-    pairing_note: str = ""
     seen: float = 0.0
 
 
@@ -529,7 +527,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
     def _bind(session: Session, player: str, game: Any) -> None:
         session.role, session.player, session.game = "player", player, game
-        session.pairing, session.pairing_code, session.pairing_note = "", "", ""
+        session.pairing = ""
 
     @bp.post("/join")
     def join() -> Response:
@@ -567,7 +565,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         if session.pairing:
             service.pair_cancel(session.pairing)
         started = service.pair_start(lang())
-        session.pairing, session.pairing_code = started["pairing"], started["code"]
+        session.pairing = started["pairing"]
         return done(code=started["code"])
 
     @bp.post("/pair/cancel")
