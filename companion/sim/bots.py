@@ -233,6 +233,16 @@ class GenericStrategy:
                 return deal
         return None
 
+    def needless(self, s: State, me: str, done: set[str]) -> set[str]:
+        """Verbs my turn's `extra` would not use now (so the runner need not list them): a trade
+        already weighed this turn or with no group one lot short, a redeem with nothing mortgaged."""
+        out = set()
+        if "trade" in done or not self.wants_deal(s, me):
+            out.add("trade")
+        if "redeem" in done or not any(s.owner.get(pid) == me for pid in sorted(s.mortgaged)):
+            out.add("redeem")
+        return out
+
     def wants_deal(self, s: State, me: str) -> bool:
         """Whether some buildable group lacks only one lot of mine, held by another player: when not,
         `deal` offers nothing and the runner need not list the trades (the costliest list)."""
@@ -383,6 +393,9 @@ class EliteStrategy(MillionaireStrategy):
                 if a is not None and s.cash(me) >= 4 * self.rules.opt["policy_orange"]:
                     return a, fill(a, self.rng)
         return super().extra(s, me, acts, done)
+
+    def needless(self, s, me, done):
+        return super().needless(s, me, done) | ({"insure"} if "insure" in done else set())
 
     def aside(self, s, me, acts):
         """Buy shares before the game, buy through the player on the EXCHANGE (a small fee), or sell

@@ -235,8 +235,7 @@ class Sim:
                 if got is not None:
                     return got
         elif s.turn in self.bots:
-            weighed = "trade" in self.done[s.turn] or not self.bots[s.turn].wants_deal(s, s.turn)
-            skip = TURN_SKIPS | ({"trade"} if weighed else set())
+            skip = TURN_SKIPS | self.bots[s.turn].needless(s, s.turn, self.done[s.turn])
             got = self.choose(s, self.grouped(s, BOT_VERBS - skip))
             if got is not None:
                 return got
