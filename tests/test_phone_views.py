@@ -418,3 +418,45 @@ def test_the_top_of_every_view_says_what_the_table_waits_for(box):
     assert "Waiting for: Anna: End the turn" in text_of(phone.open("/phone/table"))
     russian = Phone(box, language="ru").join()
     assert "Ждём: Anna: Закончить ход" in text_of(russian.open("/phone/table"))
+
+
+@pytest.mark.parametrize("edition", ["elite", "classic", "deluxe", "monopoly", "madmillionaire"])
+def test_every_view_of_every_edition_in_both_languages_is_words(tmp_path, edition):
+    """A game of each edition started from the banker's phone, 120 bot events, an undo: every view and the
+    actions of the table and of a player render in English and Russian, in words."""
+    import random
+
+    from companion.autoplay import next_command
+    daemon = Daemon(config(tmp_path), out=lambda line: None).start()
+    try:
+        daemon.app = create_phone_app(daemon.phone)
+        banker = Phone(daemon).banker()
+        started = banker.post("/phone/game/start", aid="start-edition", edition=edition, players="Ann\nBob\nCyd")
+        assert started.status_code == 200, started.json
+        rng = random.Random(3)
+        for _ in range(120):
+            line, _ = daemon.owner.call(lambda: next_command(daemon.owner.table.game, rng))
+            if line is None:
+                break
+            daemon.owner.submit("table", line)
+        undoable = banker.open("/phone/undo").data.decode()
+        seq = re.search(r'<li data-seq="(\d+)">', undoable).group(1)
+        assert banker.open(f"/phone/undo?seq={seq}").status_code == 200
+        assert banker.post("/phone/undo", aid="undo-edition", seq=seq).status_code in (200, 409)
+        daemon.handle({"op": "enrol", "kind": "player", "ref": "2", "uid": BORIS})
+        bob = Phone(daemon).join().pair(BORIS)
+        for language in ("en", "ru"):
+            for phone in (banker, bob):
+                phone.post("/phone/lang", lang=language)
+                for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/1", "/phone/player/3",
+                             "/phone/act", "/phone/me", "/phone/summary", "/phone/export.csv", "/phone/export.json"):
+                    page = phone.open(path)
+                    assert page.status_code == 200, (edition, language, path, page.data[:200])
+                    if path.startswith("/phone/export"):
+                        assert b"built-in method" not in page.data, (edition, path)
+                        continue
+                    words = text_of(page)
+                    assert "built-in method" not in words and " None " not in f" {words} " and "{" not in words, \
+                        (edition, language, path)
+    finally:
+        daemon.stop()
