@@ -232,6 +232,12 @@ class Phone:
     def shot(self, label):
         self.page.screenshot(path=str(self.shots / f"{label}-{self.name}.png"), full_page=True)
 
+    def reopen(self):
+        """A new page in the same browser (its cookies and localStorage kept)."""
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(WAIT_MS)
+        return self
+
     def close(self):
         self.context.close()
 
@@ -470,3 +476,48 @@ def test_no_view_shows_an_internal_id_in_either_language(box, phones):
                 if hit:
                     found.append(f"{phone.name} {lang} /phone/{path}: {' '.join(shown[max(0, hit.start() - 30):hit.end() + 20].split())!r}")
     assert not found, "\n".join(found)
+
+
+# ----- what a person at the table would notice; these found faults in the page (see each docstring) -----------
+
+def test_the_banker_sees_a_seat_pin_was_set(box, phones):
+    """Setting a seat's PIN on the Game page must say so: the answer has no `lines`, so phone.js leaves
+    #result hidden and the banker cannot tell the PIN took."""
+    banker = phones("banker")
+    banker.join().banker().goto("game")
+    form = "form.seat-pin:has(input[name=seat][value='2'])"
+    banker.page.fill(f"{form} input[name=pin]", "7531")
+    banker.page.click(f"{form} button")
+    banker.page.wait_for_selector("#result:not([hidden])")
+    assert "Boris" in banker.page.text_content("#result")
+
+
+def test_a_live_update_whose_refresh_failed_is_fetched_again(box, phones):
+    """The event arrives on the open stream but fetching the view's live part fails (a Wi-Fi blip): once
+    the network is back the page must show the commit, not keep the old figures until the next event."""
+    watcher = phones("watcher")
+    watcher.join().goto("table")
+    watcher.context.set_offline(True)  # chromium keeps an open event stream flowing; new requests fail
+    play(box, "Anna: pay Anna Boris 10")
+    watcher.page.wait_for_function(f"document.body.dataset.seq === '{head(box)}'")  # the event came in
+    watcher.context.set_offline(False)
+    watcher.page.wait_for_selector("#player-1[data-cash='1990']")
+
+
+def test_a_page_reopened_after_an_undo_announces_it(box, phones):
+    """A phone's browser that dropped the page while locked (mobile browsers discard background tabs) opens
+    it again: the page remembers the last head it saw (localStorage), so it can and must announce the
+    correction it missed and what to put back, as a page that kept its stream does."""
+    watcher, banker = phones("watcher"), phones("banker")
+    watcher.join().goto("ledger")
+    banker.join().banker()
+    play(box, "roll 3 4", "buy")
+    watcher.page.wait_for_selector(f"#event-{head(box)}")
+    watcher.page.close()
+    banker.goto("undo?seq=3")
+    banker.page.click("#undo-form button")
+    assert wait_for(lambda: head(box) == 4, 5.0)
+    watcher.reopen().goto("ledger")
+    watcher.page.wait_for_selector("#event-4.correction")
+    watcher.page.wait_for_selector("#announce:not([hidden])")
+    assert "Put back:" in watcher.page.text_content("#announce")
