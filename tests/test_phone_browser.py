@@ -6,7 +6,7 @@ without a reload; bids in an auction from two phones, hammered down from the ban
 offline during an undo sees the correction and what to put back once it is back (its stream resumed from
 Last-Event-ID); a page under 4x CPU throttling still follows within a few seconds; English and Russian
 switched on the page, every view's transfer under 100 KB, no internal id shown. Screenshots are kept in
-pytest's tmp dir (the path is printed)."""
+pytest's tmp dir (the path is printed); four of one run, cut to 32 colours, are in tests/phone_shots/."""
 import re
 import socket
 import sys
