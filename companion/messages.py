@@ -1942,7 +1942,7 @@ SIM = {
         "rounds": "game length in rounds: mean {mean}, median {median}, 10% of games under {p10}, "
                   "10% over {p90}, longest {max}",
         "events": "events per game: mean {mean}, median {median}",
-        "ended": "ended: {last} with one player left, {cap} at the round cap (wealth counted), {stuck} stopped",
+        "ended": "ended: {last} played to a winner, {cap} at the round cap (wealth counted), {stuck} stopped",
         "wins_seat": "wins by seat: {wins}",
         "wins_strategy": "wins by strategy (wins/seats played): {wins}",
         "strategy_balanced": "balanced", "strategy_cautious": "cautious", "strategy_aggressive": "aggressive",
@@ -1982,7 +1982,7 @@ SIM = {
         "rounds": "длина партии в раундах: в среднем {mean}, медиана {median}, у 10% партий меньше {p10}, "
                   "у 10% больше {p90}, самая длинная {max}",
         "events": "событий за партию: в среднем {mean}, медиана {median}",
-        "ended": "конец партии: остался один игрок — {last}, предел раундов (подсчёт состояния) — {cap}, "
+        "ended": "конец партии: доиграна до победителя — {last}, предел раундов (подсчёт состояния) — {cap}, "
                  "остановлено — {stuck}",
         "wins_seat": "победы по местам: {wins}",
         "wins_strategy": "победы по стратегиям (победы/места): {wins}",

@@ -67,7 +67,7 @@ def draw(summary: dict, records, edition, folder: str | Path, lang: str = "en", 
     plt.close(fig)
 
     rows = [(k, v) for k, v in industries(summary, edition).items() if v["payback"] is not None]
-    if rows:
+    if rows and any(v["rent"] for _, v in rows):
         fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) + 1.2))
         labels = [messages.industry_name(edition, k, lang) for k, _ in rows][::-1]
         ax.barh(labels, [v["payback"] for _, v in rows][::-1], color="#ccbb44")

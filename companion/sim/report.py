@@ -234,7 +234,7 @@ def summary_lines(summary: dict, edition, lang: str = "en", top: int = 5) -> lis
                      p10=num(r["p10"], lang), p90=num(r["p90"], lang), max=num(r["max"], lang)))
     lines.append(say("events", lang, mean=num(e["mean"], lang), median=num(e["median"], lang)))
     ended = summary["ended"]
-    lines.append(say("ended", lang, last=num(ended.get("last_player", 0), lang), cap=num(ended.get("round_cap", 0), lang),
+    lines.append(say("ended", lang, last=num(ended.get("finished", 0), lang), cap=num(ended.get("round_cap", 0), lang),
                      stuck=num(ended.get("stuck", 0) + ended.get("invariant", 0), lang)))
     lines.append(say("wins_seat", lang, wins=", ".join(
         f"{p} {num(w, lang)}" for p, w in summary["wins_by_seat"].items())))
@@ -247,14 +247,16 @@ def summary_lines(summary: dict, edition, lang: str = "en", top: int = 5) -> lis
     else:
         lines.append(say("bankrupt_none", lang))
     inds = industries(summary, edition)
-    shown = [(k, v) for k, v in inds.items() if v["payback"] is not None]
+    # no rent at all (Mad Millionaire's businesses earn through publicity stunts): nothing to pay back
+    shown = [(k, v) for k, v in inds.items() if v["payback"] is not None] if any(
+        row["rent"] for row in summary["plots"].values()) else []
     if shown:
         lines.append(say("industries", lang))
         for ind, row in shown:
             lines.append(say("payback_row", lang, name=messages.industry_name(edition, ind, lang),
                              rent=num(row["rent"], lang), cost=num(row["paid"] + row["built"], lang),
                              ratio=num(round(row["payback"], 2), lang)))
-    plots = [(pid, row) for pid, row in summary["plots"].items() if row["payback"] is not None]
+    plots = [(pid, row) for pid, row in summary["plots"].items() if row["payback"] is not None] if shown else []
     plots.sort(key=lambda kv: -kv[1]["payback"])
     if plots:
         lines.append(say("best_plots", lang, plots=", ".join(

@@ -56,7 +56,7 @@ class GameRecord:
     rounds: int = 0
     events: int = 0
     winners: list[str] = field(default_factory=list)
-    ended: str = ""                  # last_player | round_cap | stuck | invariant
+    ended: str = ""                  # finished (the rules named a winner) | round_cap | stuck | invariant
     bankrupt: list[list] = field(default_factory=list)   # [player, round]
     rent: dict = field(default_factory=dict)             # plot -> rent charged to others
     paid: dict = field(default_factory=dict)             # plot -> price paid for it (bought, auctions, deals)
@@ -172,7 +172,7 @@ class Sim:
             if not self.apply(*choice):
                 break
         if not rec.ended:
-            rec.ended = "last_player"
+            rec.ended = "finished"
         s = self.game.state
         rec.rounds = min(self.round, self.round_cap)
         rec.events = len(self.game.events)
