@@ -7,6 +7,7 @@ command exits with code 9 (a bug halted it: docs/exit-codes.md).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,7 +30,8 @@ def add_parser(command) -> None:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option for every game")
     p.add_argument("--strategy", action="extend", nargs="+", metavar="NAME",
                    help=f"the seats' strategies in seat order, repeated round the table ({', '.join(NAMES)})")
-    p.add_argument("--jobs", type=int, default=1, help="processes to play in (the games are the same whatever the number)")
+    p.add_argument("--jobs", type=int, default=1, help="processes to play in, 0 for one a core (the games are the "
+                   "same whatever the number)")
     p.add_argument("--round-cap", type=int, default=1000, help="a game still going after this many rounds is "
                    "ended and wealth counted")
     p.add_argument("--json", action="store_true", help="the summary as JSON")
@@ -70,7 +72,8 @@ def run(args) -> int:
 
     lang = args.lang
     number(args.games, "--games", 1, 1_000_000, lang)
-    number(args.jobs, "--jobs", 1, 256, lang)
+    number(args.jobs, "--jobs", 0, 256, lang)
+    jobs = args.jobs or os.cpu_count() or 1
     number(args.round_cap, "--round-cap", 1, 100_000, lang)
     number(args.seed, "--seed", 0, (1 << 63), lang)
     for name in args.strategy or ():
@@ -87,7 +90,7 @@ def run(args) -> int:
     study = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(options.items())),
                   tuple(args.strategy or ()), not args.no_invariants, args.round_cap)
     started = time.perf_counter()
-    records = play(study, args.jobs, args.edition)
+    records = play(study, jobs, args.edition)
     seconds = time.perf_counter() - started
     summary = report.summarize(records)
     code = EXIT_OK
@@ -116,7 +119,7 @@ def run(args) -> int:
         changed = option_pairs(args.compare, lang)
         other = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(other_options.items())),
                       study.strategies, study.invariants, study.round_cap)
-        other_records = play(other, args.jobs, " ".join(args.compare))
+        other_records = play(other, jobs, " ".join(args.compare))
         label_a = ", ".join(f"{k}={options.get(k, option_text(edition.options.get(k)))}" for k in changed)
         label_b = ", ".join(f"{k}={v}" for k, v in changed.items())
         result = report.compare(records, other_records)
