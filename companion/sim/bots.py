@@ -98,7 +98,7 @@ class GenericStrategy:
         self.temper = temper
         self.rng = rng
         self.reserve = int(rules.edition.start_cash * temper.reserve)
-        self.name = temper.name if self.family == "auto" else f"{temper.name}"
+        self.name = temper.name           # strategy() names it as the command line does
 
     # ----- values -------------------------------------------------------------------------
 
@@ -173,12 +173,13 @@ class GenericStrategy:
         return None
 
     def fair(self, s: State, me: str, offer) -> bool:
-        """Fair to me: what I get is worth at least what I give (my values; a group I would break
-        costs double), and I keep my cash reserve."""
+        """Fair to me: what I get is worth at least 1.4 times what I give (at my values; a lot whose
+        loss would break a whole group of mine counts three times its price), and I keep my reserve."""
         give, get = terms_of(offer.terms)
         # the offer's give is the proposer's side; I am the other side
         theirs, mine = give, get
-        worth_in = sum(self.value(s, me, w) if not w.isdigit() else int(w) for w in theirs if w in self.rules.edition.plots or w.isdigit())
+        worth_in = sum(int(w) if w.isdigit() else self.value(s, me, w)
+                       for w in theirs if w.isdigit() or w in self.rules.edition.plots)
         worth_out = 0
         for w in mine:
             if w.isdigit():
@@ -481,9 +482,6 @@ class MadMillionaireStrategy(GenericStrategy):
                 if a.matches(cmd):
                     return a, cmd
         return None
-
-    def settle(self, s, me, acts):
-        return super().settle(s, me, acts)
 
     def pending(self, s, me, acts):
         return self.pick(s, me, acts)
