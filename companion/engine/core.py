@@ -513,7 +513,9 @@ class Rules:
         out: list[Action] = []
         fresh = state.memo is None
         if fresh:
-            state.memo = {}  # derived facts shared by the verbs' checks during this call (State.memo)
+            # facts derived from the board, shared by the verbs' checks during this call and kept
+            # for later states with the same board (State.memo, board_bucket)
+            state.memo = self.board_bucket(state)
         try:
             for verb, derive, reads in self.legal_plan():
                 if verbs is not None and verb not in verbs:
@@ -771,22 +773,19 @@ class Rules:
     BOARD_CACHE_SIZE = 512
 
     def board_bucket(self, s: State) -> dict:
-        """The cached answers for states with s's board (owner, level, mortgaged, pending).
+        """The cached answers and derived facts for states with s's board (owner, level, mortgaged, pending).
 
-        Found once per legal call (State.memo); the board tuple is hashed only here.
+        During a legal call it is the state's memo (found once, so the board is hashed once).
         """
-        memo = s.memo
-        bucket = memo.get("bucket") if memo is not None else None
+        if s.memo is not None:
+            return s.memo
+        board = (tuple(s.owner.items()), tuple(s.level.items()), s.mortgaged, s.pending)
+        cache = self.__dict__.get("_board_cache")
+        if cache is None or len(cache) > self.BOARD_CACHE_SIZE:
+            cache = self.__dict__["_board_cache"] = {}  # simply dropped when full: states move on
+        bucket = cache.get(board)
         if bucket is None:
-            board = (tuple(s.owner.items()), tuple(s.level.items()), s.mortgaged, s.pending)
-            cache = self.__dict__.get("_board_cache")
-            if cache is None or len(cache) > self.BOARD_CACHE_SIZE:
-                cache = self.__dict__["_board_cache"] = {}  # simply dropped when full: states move on
-            bucket = cache.get(board)
-            if bucket is None:
-                bucket = cache[board] = {}
-            if memo is not None:
-                memo["bucket"] = bucket
+            bucket = cache[board] = {}
         return bucket
 
     def reads_key(self, s: State, reads: tuple[str, ...]) -> tuple:

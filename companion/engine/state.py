@@ -136,9 +136,10 @@ class State:
     # postings, notes and command are the output of the last command, not state:
     # command is that command's canonical line when it differs from the input
     # (`draw` names the card it drew, so a replay deals the same card).
-    # memo: facts derived from this state (who owns a whole group, buildings in use ...),
-    # kept only while Rules.legal reads the state, which nothing changes meanwhile; None
-    # otherwise, so a state being changed (a command's fresh copy) never reads a stale fact.
+    # memo: facts derived from this state's board (who owns a whole group, buildings in use ...)
+    # and shared with every state with the same board (Rules.board_bucket), set only while
+    # Rules.legal reads the state, which nothing changes meanwhile; None otherwise, so a state
+    # being changed (a command's fresh copy) never reads a stale fact.
     __slots__ = DICTS + SCALARS + ("postings", "notes", "command", "memo")
     memo: dict | None
 
