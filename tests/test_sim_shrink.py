@@ -72,13 +72,16 @@ def test_the_shrunk_script_runs_with_companion_script(planted, tmp_path, capsys)
     assert BREACH in err and "Traceback" not in err
 
 
-def test_the_command_prints_the_seed_and_the_script(planted, capsys):
-    code = main(["--lang", "en", "sim", planted, "--games", "2", "--seed", "5"])
+def test_the_command_prints_the_seed_and_the_script(planted, capsys, tmp_path):
+    code = main(["--lang", "en", "sim", planted, "--games", "2", "--seed", "5", "--charts", str(tmp_path)])
     out = capsys.readouterr()
-    assert code != 0
+    assert code == 9                    # a bug halted it (docs/exit-codes.md)
     text = out.out + out.err
-    assert "seed 5" in text and BREACH in text
+    assert "BROKEN INVARIANT in the game of seed 5: " + BREACH in text
     assert "new " + planted + " 5 Anna Boris Vera Gleb" in text
+    saved = (tmp_path / "failure-seed-5.game").read_text(encoding="utf-8").splitlines()
+    assert saved[0] == "new " + planted + " 5 Anna Boris Vera Gleb" and saved[-1] in text
+    assert ends_in_breach(saved)
 
 
 def test_without_the_checks_the_breach_goes_unseen_and_the_next_game_checks_again(planted):
