@@ -94,6 +94,9 @@ class FakeDesk:
     def phone_url(self) -> str:
         return "http://box.local:8080/"
 
+    def table_code(self) -> str:
+        return ""
+
     def head_words(self) -> str:
         return self.owner.table.head_words(self.lang)
 

@@ -55,7 +55,10 @@ class Desk:
         self.muted = muted
 
     def phone_url(self):
-        return "http://companion.local:8080/"
+        return "http://companion.local:8080/#code=K7QX2M"
+
+    def table_code(self):
+        return "K7QX2M"
 
     def head_words(self):
         return self.owner.table.head_words(self.lang)
@@ -255,6 +258,8 @@ def test_the_phone_page_menu_shows_its_address_as_a_qr_code_that_fits(box):
     choose(console, "Phone page")
     frame = console.frame
     assert frame.qr == desk.phone_url() and "qr" not in fits(frame)
+    # a phone whose camera cannot read the screen types the code instead
+    assert "Code: K7QX2M" in frame.lines and fits(frame) == []
 
 
 def test_undo_after_a_power_cut_reaches_the_events_before_it(tmp_path, monkeypatch):
@@ -328,7 +333,7 @@ def test_every_menu_phrase_fits_with_the_longest_names(language):
     values = {"player": long, "payer": long, "payee": long, "a": long, "b": long, "n": 8, "of": 50, "seq": 1234,
               "events": "#1230, #1231, #1232, #1233", "amount": "1\u202f000\u202f000", "step": "10\u202f000",
               "number": 12, "what": "Roll for the AUCTION", "edition": "Millionaire Deluxe", "url": "http://x/",
-              "name": long, "before": long}
+              "name": long, "before": long, "letters": "K7QX2M"}
     for code in MENU[language]:
         for line in wrap(render(code, values, language)):
             assert fits(TextView(code, [line]).frame()) == [], (code, line)

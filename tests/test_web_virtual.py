@@ -130,6 +130,19 @@ def test_the_page_names_every_button_the_roll_the_cards_and_the_status(client):
     assert "Enter = OK, Backspace or Esc = BACK, R = ROLL" in page          # the keys, told on the page
 
 
+def test_the_page_links_the_phone_page_when_the_box_serves_it_beside(table):
+    from flask import Blueprint
+
+    alone = create_app(table).test_client().get("/").get_data(as_text=True)
+    assert 'id="phone-link"' not in alone  # no phone page served: no dead link
+    app = create_app(table)
+    phone = Blueprint("phone", __name__)
+    phone.add_url_rule("/", "index", lambda: "the phone page")
+    app.register_blueprint(phone, url_prefix="/phone")
+    page = app.test_client().get("/").get_data(as_text=True)
+    assert '<a id="phone-link" href="/phone/"' in page and "what every player sees on their phone" in page
+
+
 def test_the_cards_are_grouped_players_first_then_plots_then_deck_cards():
     cards = [{"uid": "04000001", "words": "the card “Go to START”", "kind": "card"},
              {"uid": "04000002", "words": "plot Cinema", "kind": "plot"},

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 log = logging.getLogger("companion.web")
@@ -77,6 +77,7 @@ class VirtualTable(Protocol):
 WORDS: Mapping[str, Mapping[str, str]] = {
     "en": {
         "title": "Virtual table",
+        "phone": "The phone page: what every player sees on their phone",
         "screen": "the box's screen",
         "box": "The box",
         "up": "UP", "down": "DOWN", "ok": "OK", "back": "BACK", "roll": "ROLL",
@@ -112,6 +113,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
     },
     "ru": {
         "title": "Виртуальный стол",
+        "phone": "Страница для телефонов: что каждый игрок видит у себя",
         "screen": "экран коробки",
         "box": "Коробка",
         "up": "ВВЕРХ", "down": "ВНИЗ", "ok": "ОК", "back": "НАЗАД", "roll": "БРОСОК",
@@ -256,7 +258,9 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
             "index.html", w=w, lang=table.language if table.language in WORDS else "en", version=version, buttons=BUTTONS,
             cards=cards, groups=_groups(cards, w), status=table.status(), long_ms=LONG_PRESS_MS,
             page_words={k: w[k] for k in ("gone", "reader_is", "no_cards", "long_done", "kind_player", "kind_plot",
-                                          "kind_card", "kind_other")})
+                                          "kind_card", "kind_other")},
+            # the phone page, when the daemon serves it beside the virtual table (web/phone.py)
+            phone_url=url_for("phone.index") if "phone" in app.blueprints else "")
 
     @app.get("/frame.png")
     def frame() -> Response:

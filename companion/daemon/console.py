@@ -51,6 +51,7 @@ class Desk(Protocol):
     def enrol_wait(self, kind: str, ref: str) -> None: ...
     def set_muted(self, muted: bool) -> None: ...
     def phone_url(self) -> str: ...
+    def table_code(self) -> str: ...
     def head_words(self) -> str: ...
     def editions(self) -> list[tuple[str, str]]: ...
     def edition_rules(self, edition: str) -> Any: ...
@@ -512,8 +513,7 @@ class Console:
             items.append(Item(words("menu_archive", lang), self._archive))
         items.append(Item(words("menu_enrol", lang), lambda: self.push(self.enrol_menu())))
         items.append(Item(words("menu_sound_off" if not desk.muted else "menu_sound_on", lang), self._mute))
-        items.append(Item(words("menu_phone", lang), lambda: self.push(TextView(
-            words("menu_phone", lang), [words("phone_scan", lang)], qr=desk.phone_url()))))
+        items.append(Item(words("menu_phone", lang), self._phone_page))
         if table is not None:
             items.append(Item(words("menu_head", lang), lambda: self.push(TextView(
                 words("menu_head", lang), [desk.head_words()]))))
@@ -526,6 +526,13 @@ class Console:
     def _archive(self) -> None:
         self.close()
         self.desk.archive_game()
+
+    def _phone_page(self) -> None:
+        """The phone page's QR code, and the table code in letters for a phone that cannot scan."""
+        lang, desk = self.desk.lang, self.desk
+        code = desk.table_code()
+        lines = [words("phone_scan", lang)] + ([words("phone_code", lang, letters=code)] if code else [])
+        self.push(TextView(words("menu_phone", lang), lines, qr=desk.phone_url()))
 
     def _mute(self) -> None:
         self.desk.set_muted(not self.desk.muted)

@@ -506,6 +506,10 @@ class Daemon:
         page = base if base.rstrip("/").endswith("/phone") else base.rstrip("/") + "/phone/"
         return page + "#code=" + self.phone.table_code()
 
+    def table_code(self) -> str:
+        """The short code that lets a phone watch the table ("" when the phone page is not served)."""
+        return self.phone.table_code() if self.phone is not None else ""
+
     def phone_base_url(self) -> str:
         port = self.config["phone.port"] or 8080
         return self.config["phone.url"] or f"http://{socket.gethostname()}.local:{port}/"
