@@ -53,10 +53,16 @@ def shots(tmp_path_factory):
 
 
 @pytest.fixture
-def box(tmp_path):
+def quiet():
+    """phone.auction_quiet_seconds for the box (0: the host closes auctions); a test may override it."""
+    return 0.0
+
+
+@pytest.fixture
+def box(tmp_path, quiet):
     values = dict(defaults().values)
     values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": 0, "phone.host": "127.0.0.1",
-                   "phone.port": free_port(), "phone.banker_pin": BANKER_PIN, "phone.auction_quiet_seconds": 0.0})
+                   "phone.port": free_port(), "phone.banker_pin": BANKER_PIN, "phone.auction_quiet_seconds": quiet})
     daemon = Daemon(Config(values, "(test)"), out=lambda line: None).start()
     try:
         assert daemon.phone_server is not None, "the phone page's server did not start"
@@ -334,6 +340,41 @@ def test_an_auction_with_bids_from_two_phones(box, phones):
     assert box.owner.call(lambda: box.owner.table.state.owner.get("food1")) == "Anna"
     assert box.owner.call(lambda: box.owner.table.state.cash("Anna")) == 2000 - lowest
     boris.shot("b-hammered")
+
+
+@pytest.mark.parametrize("quiet", [3.0])
+def test_the_box_closes_a_quiet_auction_and_the_phones_hear_going_once_twice(box, phones):
+    anna, boris = phones("anna"), phones("boris")
+    anna.join().goto("board")
+    boris.join().pair(BORIS)
+    boris.goto("act")
+    play(box, "roll 3 4", "decline")  # the auction opens (and its quiet time starts) with the phones ready
+    boris.page.wait_for_selector('form.act[data-verb="bid"]')
+    heard = []
+    anna.page.expose_function("heard", lambda text: heard.append(text))
+    anna.page.evaluate("""new MutationObserver(() => window.heard(document.getElementById('notice').textContent))
+        .observe(document.getElementById('notice'), {childList: true, characterData: true, subtree: true})""")
+    boris.act("bid", 60)
+    anna.page.wait_for_selector("#plot-food1[data-owner='Boris']")
+    assert any("going once" in said for said in heard) and any("going twice" in said for said in heard), heard
+    assert [i for i, said in enumerate(heard) if "going once" in said][0] < \
+        [i for i, said in enumerate(heard) if "going twice" in said][0]
+    assert box.owner.table.game.events[-1].command == "hammer"
+
+
+def test_a_double_tap_pays_once(box, phones):
+    anna = phones("anna")
+    anna.join().pair(ANNA)
+    anna.goto("act")
+    form = 'form.act[data-verb="pay"]:has(input[value="Boris"])'
+    anna.page.click('details.group[data-verb="pay"] > summary')
+    anna.page.fill(f"{form} input[type=number]", "25")
+    before = head(box)
+    anna.page.dblclick(f"{form} button")
+    anna.page.wait_for_selector("#result:not([hidden])")
+    time.sleep(0.5)
+    assert head(box) == before + 1
+    assert box.owner.call(lambda: box.owner.table.state.cash("Anna")) == 1975
 
 
 def test_a_phone_offline_during_an_undo_sees_it_announced_when_it_is_back(box, phones):
