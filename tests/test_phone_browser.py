@@ -377,6 +377,22 @@ def test_a_double_tap_pays_once(box, phones):
     assert box.owner.call(lambda: box.owner.table.state.cash("Anna")) == 1975
 
 
+def test_the_banker_ends_and_archives_the_game_and_every_phone_goes_back_to_joining(box, phones):
+    anna, banker = phones("anna"), phones("banker")
+    anna.join().pair(ANNA)
+    anna.goto("table")
+    banker.join().banker().goto("game")
+    banker.page.click("#end-form button")
+    anna.page.wait_for_selector("#turn b", state="attached")
+    anna.page.wait_for_function("document.getElementById('turn').textContent.includes('over')")
+    banker.page.wait_for_selector("#archive-form button:not([disabled])")
+    banker.page.click("#archive-form button")
+    # the stream says another game (none) is on the box: Anna's page reloads by itself, her session ended
+    anna.page.wait_for_selector("#join-form")
+    assert anna.role() == "visitor" and anna.page.locator("#players").count() == 0
+    assert box.owner.table is None
+
+
 def test_a_phone_offline_during_an_undo_sees_it_announced_when_it_is_back(box, phones):
     wifi = Wifi(box.phone_server.port)
     watcher, banker = phones("watcher", wifi=wifi), phones("banker")
