@@ -335,37 +335,20 @@ def test_the_boxs_qr_code_carries_the_phone_page_and_the_table_code(box):
     assert phone.post("/phone/join", code=code).status_code == 200 and phone.role() == "spectator"
 
 
-def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path):
+def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path, built_wheel):
     """pip's wheel of the project holds the phone page's module, templates and static files, and a daemon
     imported from the unpacked wheel, far from the checkout, serves the page."""
     import os
     import subprocess
     import sys
-    import zipfile
     from pathlib import Path
     root = Path(__file__).parent.parent
-    source = tmp_path / "source"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        (source / name).write_bytes((root / name).read_bytes())
-    for package in ("companion", "web"):
-        for path in (root / package).rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts:
-                target = source / path.relative_to(root)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(path.read_bytes())
-    wheels = tmp_path / "wheels"
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels),
-                            str(source)], capture_output=True, text=True, timeout=120)
-    assert built.returncode == 0, built.stderr[-2000:]
-    [wheel] = wheels.glob("companion-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
+    names = built_wheel.names
     templates = sorted(p.name for p in (root / "web" / "templates" / "phone").glob("*.html"))
     for name in ["web/phone.py", "web/phone_words.py", "companion/daemon/phone.py", "web/static/phone.css",
                  "web/static/phone.js"] + [f"web/templates/phone/{t}" for t in templates]:
         assert name in names, name
-    site = tmp_path / "site"
-    zipfile.ZipFile(wheel).extractall(site)
+    site = built_wheel.site
     check = (
         "import sys, web.phone\n"
         "from companion.daemon.config import Config, defaults\n"

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -369,31 +368,15 @@ def test_a_failing_stream_is_logged_and_ends(table, caplog):
 
 # --- an installed wheel -----------------------------------------------------------------------------
 
-def test_a_built_wheel_carries_the_templates_and_static_files_and_serves_the_page(tmp_path):
+def test_a_built_wheel_carries_the_templates_and_static_files_and_serves_the_page(tmp_path, built_wheel):
     """The wheel pip builds from the project (its sources copied, so the checkout is left alone) holds the
     page's files, and web.app imported from the unpacked wheel, far from the checkout, renders `/`."""
-    source = tmp_path / "source"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        (source / name).write_bytes((ROOT / name).read_bytes())
-    for package in ("companion", "web"):
-        for path in (ROOT / package).rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts:
-                target = source / path.relative_to(ROOT)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(path.read_bytes())
-    wheels = tmp_path / "wheels"
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels),
-                            str(source)], capture_output=True, text=True, timeout=120)
-    assert built.returncode == 0, built.stderr[-2000:]
-    [wheel] = wheels.glob("companion-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
+    names = built_wheel.names
     for name in ("web/__init__.py", "web/app.py", "web/serve.py", "web/templates/index.html",
                  "web/static/table.js", "web/static/table.css"):
         assert name in names, name
 
-    site = tmp_path / "site"
-    zipfile.ZipFile(wheel).extractall(site)
+    site = built_wheel.site
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     check = (
