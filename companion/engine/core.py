@@ -826,12 +826,15 @@ class Rules:
 
     def legal_build(self, s: State) -> list[Action]:
         # only a whole buildable industry in one hand can take a building: the others are skipped cheaply
-        plots = [
-            pid
-            for ind in self.edition.industries.values()
-            if ind.buildable and self.industry_owner(s, ind.id) is not None
-            for pid in self.edition.industry_plots(ind.id)
-        ]
+        bucket = self.board_bucket(s)
+        plots = bucket.get("build_candidates")
+        if plots is None:
+            plots = bucket["build_candidates"] = [
+                pid
+                for ind in self.edition.industries.values()
+                if ind.buildable and self.industry_owner(s, ind.id) is not None
+                for pid in self.edition.industry_plots(ind.id)
+            ]
         # check_build is build_terms and then the cash
         return [
             Action("build", (pid,), p)

@@ -791,6 +791,8 @@ class EliteRules(MillionaireRules):
         return s.pending is not None and s.pending.kind == "claim" and s.pending.player == p
 
     def legal_use_policy(self, s):
+        if not s.debts and not (s.pending is not None and s.pending.kind == "claim"):
+            return []  # a policy answers a claim or covers a debt: neither is open
         out = []
         for p in s.alive:
             claims = list(dict.fromkeys(d.claim for d in s.debts if d.debtor == p and d.claim))
@@ -808,6 +810,8 @@ class EliteRules(MillionaireRules):
         return out
 
     def legal_skip_policy(self, s):
+        if not s.debts and not (s.pending is not None and s.pending.kind == "claim"):
+            return []  # nothing to skip a policy for
         out = []
         for p in s.alive:
             claims = list(dict.fromkeys(d.claim for d in s.debts if d.debtor == p and d.claim))
