@@ -1197,6 +1197,8 @@ PHONE = {
         "phone_no_banker_pin": "No table PIN is set on the box (phone.banker_pin): the banker uses the box",
         "phone_wrong_pin": "Wrong PIN",
         "phone_bad_pin": "A PIN is 4 to 8 digits",
+        "phone_pin_set": "{player} can now take their seat with this PIN",
+        "phone_pin_cleared": "{player}'s PIN is removed: their card on the reader is the way in",
         "phone_no_seat_pin": "The banker has set no PIN for {player}: tap your card on the reader instead",
     },
     "ru": {
@@ -1219,6 +1221,8 @@ PHONE = {
         "phone_no_banker_pin": "PIN-код стола на коробке не задан (phone.banker_pin): банкир работает с коробки",
         "phone_wrong_pin": "Неверный PIN-код",
         "phone_bad_pin": "PIN-код — от 4 до 8 цифр",
+        "phone_pin_set": "Игрок {player} теперь может занять своё место по этому PIN-коду",
+        "phone_pin_cleared": "PIN-код игрока {player} удалён: войти можно картой на считывателе",
         "phone_no_seat_pin": "Банкир не задал PIN-код для игрока {player}: приложите свою карту к считывателю",
     },
 }

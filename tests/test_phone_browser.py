@@ -543,8 +543,7 @@ def test_no_view_shows_an_internal_id_in_either_language(box, phones):
 # ----- what a person at the table would notice; these found faults in the page (see each docstring) -----------
 
 def test_the_banker_sees_a_seat_pin_was_set(box, phones):
-    """Setting a seat's PIN on the Game page must say so: the answer has no `lines`, so phone.js leaves
-    #result hidden and the banker cannot tell the PIN took."""
+    """Setting a seat's PIN on the Game page says so, naming the player, so the banker can tell it took."""
     banker = phones("banker")
     banker.join().banker().goto("game")
     form = "form.seat-pin:has(input[name=seat][value='2'])"
@@ -556,7 +555,7 @@ def test_the_banker_sees_a_seat_pin_was_set(box, phones):
 
 def test_a_live_update_whose_refresh_failed_is_fetched_again(box, phones):
     """The event arrives on the open stream but fetching the view's live part fails (a Wi-Fi blip): once
-    the network is back the page must show the commit, not keep the old figures until the next event."""
+    the network is back the page shows the commit (it tries again), not the old figures until the next event."""
     watcher = phones("watcher")
     watcher.join().goto("table")
     watcher.context.set_offline(True)  # chromium keeps an open event stream flowing; new requests fail

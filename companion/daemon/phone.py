@@ -198,6 +198,8 @@ class PhoneService:
                 waiting = f"{s.turn}: {menus.verb_words('roll', language)}"
             elif end_meaning(rules, s) is not None:
                 waiting = f"{s.turn}: {menus.verb_words('end', language)}"
+            else:  # a move of the turn's player's own choosing (build, trade, shares...) before the end
+                waiting = messages.render("turn", {"player": s.turn}, language, rules.edition)
         ed = rules.edition
         return {"game": self._game_id(table), "seq": table.head_seq, "words": table.head_words(language),
                 "turn": s.turn if s.phase != "over" else "", "waiting": waiting, "over": s.phase == "over",
@@ -608,7 +610,10 @@ class PhoneService:
                 memo.pins[str(seat)] = pin
             else:
                 memo.pins.pop(str(seat), None)
-        return {"seat": seat, "player": head["players"][seat - 1], "set": bool(pin)}
+        player = head["players"][seat - 1]
+        # said back, so the banker sees the PIN took (or was removed)
+        line = say("phone_pin_set" if pin else "phone_pin_cleared", language, player=player)
+        return {"seat": seat, "player": player, "set": bool(pin), "lines": [line]}
 
     def claim_seat(self, seat: int, pin: str, language: str) -> dict:
         """A player claims their seat with the PIN the banker set: {"player", "game"}; WrongRole otherwise."""

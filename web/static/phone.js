@@ -17,34 +17,49 @@
   function remember(seq, words) {
     try { localStorage.setItem(key, JSON.stringify({ seq: seq, words: words })); } catch (e) { /* private mode */ }
   }
+  // The ledger head this phone saw last (localStorage) against the one the page was rendered at: a head
+  // that went back or forked is warned about; an older head of the same ledger is where the live stream
+  // starts, so a page the browser dropped while the phone slept still gets every event it missed,
+  // corrections announced with what to put back. Resolves to the seq the stream starts after.
   function checkHead() {
     var seq = parseInt(body.dataset.seq || "0", 10), words = body.dataset.words || "";
     var seen = null;
     try { seen = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { seen = null; }
-    if (!game) return;
+    if (!game) return Promise.resolve(seq);
     if (seen && seen.seq > seq) {
       show("warning", fill(body.dataset.wordsWentBack, { seen: seen.seq, words: seen.words, now: seq }));
-      remember(seq, words); return;
+      remember(seq, words); return Promise.resolve(seq);
     }
     if (seen && seen.seq >= 1 && seen.seq < seq) {
-      fetch(root + "api/head?at=" + seen.seq, { credentials: "same-origin" }).then(function (r) { return r.json(); })
+      return fetch(root + "api/head?at=" + seen.seq, { credentials: "same-origin" }).then(function (r) { return r.json(); })
         .then(function (h) {
-          if (h.present && h.words !== seen.words)
+          if (h.present && h.words !== seen.words) {
             show("warning", fill(body.dataset.wordsForked, { seen: seen.seq, words: seen.words, now: h.words }));
-        }).catch(function () {});
-    } else if (seen && seen.seq === seq && seen.words !== words) {
+            remember(seq, words); return seq;
+          }
+          return h.present ? seen.seq : seq;
+        }).catch(function () { remember(seq, words); return seq; });
+    }
+    if (seen && seen.seq === seq && seen.words !== words) {
       show("warning", fill(body.dataset.wordsForked, { seen: seen.seq, words: seen.words, now: words }));
     }
     remember(seq, words);
+    return Promise.resolve(seq);
   }
-  var refreshing = false, again = false;
+  var refreshing = false, again = false, retryDelay = 0, retryTimer = null;
   function refresh() {
     if (refreshing) { again = true; return; }
     refreshing = true;
     var url = location.pathname + location.search + (location.search ? "&" : "?") + "part=live";
-    fetch(url, { credentials: "same-origin" }).then(function (r) { return r.ok ? r.text() : ""; })
-      .then(function (html) { if (html) { $("live").innerHTML = html; bindForms($("live")); } })
-      .catch(function () {}).then(function () { refreshing = false; if (again) { again = false; refresh(); } });
+    fetch(url, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error(String(r.status));
+      return r.text();
+    }).then(function (html) { $("live").innerHTML = html; bindForms($("live")); retryDelay = 0; })
+      .catch(function () {
+        // a Wi-Fi blip: the header already moved to the new entry, so the figures must follow; try again
+        retryDelay = Math.min(retryDelay ? retryDelay * 2 : 500, 8000);
+        clearTimeout(retryTimer); retryTimer = setTimeout(refresh, retryDelay);
+      }).then(function () { refreshing = false; if (again) { again = false; refresh(); } });
   }
   function announce(lines) {
     var el = $("announce"); if (!el) return;
@@ -58,9 +73,9 @@
     el.appendChild(ok); el.hidden = false;
   }
   var noticeTimer = null;
-  function listen() {
+  function listen(since) {
     if (body.dataset.role === "visitor" || !window.EventSource) return;
-    var source = new EventSource(root + "events?since=" + (body.dataset.seq || "0"));
+    var source = new EventSource(root + "events?since=" + since);
     source.addEventListener("ledger", function (e) {
       var d = JSON.parse(e.data);
       body.dataset.seq = d.seq; body.dataset.words = d.words; remember(d.seq, d.words);
@@ -123,8 +138,7 @@
     }
   }
   bindForms(document);
-  checkHead();
-  listen();
+  checkHead().then(listen);
   pairing();
   codeFromLink();
 }());
