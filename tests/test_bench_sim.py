@@ -71,3 +71,22 @@ def test_a_missing_peer_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert err.startswith("no gamescomputersplay/monopoly at") and "\n" not in err
+
+
+def test_a_state_copy_is_independent_in_every_field():
+    """The engine's one copy per command (State.copy, written out field by field for speed) must
+    carry every field and share no dict: a command changing its copy leaves the state before alone,
+    so undo and replay can go back to it."""
+    from companion.engine.state import State
+
+    s = State()
+    for name in State.DICTS:
+        getattr(s, name)["key"] = name
+    for name in State.SCALARS:
+        setattr(s, name, f"value of {name}")
+    c = s.copy()
+    for name in State.DICTS:
+        getattr(c, name)["key"] = "changed"
+        assert getattr(s, name) == {"key": name}
+    assert all(getattr(c, name) == f"value of {name}" for name in State.SCALARS)
+    assert c.signature() != s.signature()

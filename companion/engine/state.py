@@ -165,11 +165,34 @@ class State:
         self.memo = None
 
     def copy(self):
+        # written out field by field (DICTS, then SCALARS): every command makes one copy, and
+        # the loop over names with getattr/setattr cost as much again
         new = State.__new__(State)
-        for name in self.DICTS:
-            setattr(new, name, getattr(self, name).copy())
-        for name in self.SCALARS:
-            setattr(new, name, getattr(self, name))
+        new.balances = self.balances.copy()
+        new.position = self.position.copy()
+        new.owner = self.owner.copy()
+        new.level = self.level.copy()
+        new.holdings = self.holdings.copy()
+        new.decks = self.decks.copy()
+        new.discards = self.discards.copy()
+        new.kept = self.kept.copy()
+        new.flags = self.flags.copy()
+        new.detained = self.detained.copy()
+        new.skip = self.skip.copy()
+        new.extra = self.extra.copy()
+        new.players = self.players
+        new.alive = self.alive
+        new.turn = self.turn
+        new.phase = self.phase
+        new.pending = self.pending
+        new.debts = self.debts
+        new.doubles = self.doubles
+        new.again = self.again
+        new.mortgaged = self.mortgaged
+        new.winner = self.winner
+        new.turns = self.turns
+        new.rng = self.rng
+        new.last_dice = self.last_dice
         new.postings = []
         new.notes = []
         new.command = None
