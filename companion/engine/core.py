@@ -771,6 +771,11 @@ class Rules:
         "pay": ("alive", "balances"),
     }
     BOARD_CACHE_SIZE = 512
+    # Open decisions no plot check reads: an offer to buy is no auction (check_not_under_hammer),
+    # a card to draw or a cell to choose names no plot. States with one of them share the cache of
+    # the same board with no decision open; any other decision is part of the board's key (a verb
+    # that reads even these names "pending" in LEGAL_READS).
+    BOARD_NEUTRAL_PENDINGS = frozenset({"offer", "draw", "choose"})
 
     def board_bucket(self, s: State) -> dict:
         """The cached answers and derived facts for states with s's board (owner, level, mortgaged, pending).
@@ -779,7 +784,10 @@ class Rules:
         """
         if s.memo is not None:
             return s.memo
-        board = (tuple(s.owner.items()), tuple(s.level.items()), s.mortgaged, s.pending)
+        pending = s.pending
+        if pending is not None and pending.kind in self.BOARD_NEUTRAL_PENDINGS:
+            pending = None
+        board = (tuple(s.owner.items()), tuple(s.level.items()), s.mortgaged, pending)
         cache = self.__dict__.get("_board_cache")
         if cache is None or len(cache) > self.BOARD_CACHE_SIZE:
             cache = self.__dict__["_board_cache"] = {}  # simply dropped when full: states move on

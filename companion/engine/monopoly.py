@@ -78,8 +78,8 @@ class MonopolyRules(Rules):
         "keep_mortgage": (1, 1, "keep_mortgage PLOT"),
     }
     DICE_VERBS = {**Rules.DICE_VERBS, "rent_roll": (0, 2)}
-    # the shortage auction's rivals read the board and who is still playing (Rules.LEGAL_READS)
-    LEGAL_READS = {**Rules.LEGAL_READS, "house_auction": ("alive",)}
+    # the shortage auction reads the board, who is still playing, and any open decision (Rules.LEGAL_READS)
+    LEGAL_READS = {**Rules.LEGAL_READS, "house_auction": ("alive", "pending")}
     # house_auction is the auction host's, like opening and hammer: the table's alone
     WHO = {**Rules.WHO, "rent_roll": "pending", "house_auction": "table", "keep_mortgage": "pending"}
 
