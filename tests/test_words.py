@@ -139,14 +139,19 @@ EDGE_SAMPLES = {
     # the box's menus (messages.MENU): names, words the console has put in the language, numbers
     "payer": [NAME_RU], "payee": [NAME_EN], "a": [NAME_RU], "b": [NAME_EN], "n": [2, 8], "of": [12],
     "events": ["#14, #15"], "url": ["http://127.0.0.1:8000/"],
+    # a cell's name the console has already put in the language; the table and pairing codes; a settings file
+    "before": ["«Хлебопекарня»", "Brewery"], "letters": ["K7QX2M"], "pairing": ["4821"],
+    "file": ["/var/lib/companion/box.json"], "setting": ["phone.banker_pin"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "expectation",
               # the box's: a card's UID, a device or firmware version, a bug's own words, and a role
               # the daemon has already put in the screen's language
               "info", "uid", "lost", "socket", "why", "role",
-              # the box's menus: a list of event numbers, an address
-              "events", "url")
+              # the box's menus: a list of event numbers, an address, a cell's name in words, codes, a file
+              "events", "url", "before", "letters", "pairing", "file",
+              # the name of a setting in the box's config file, as the file spells it
+              "setting")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
@@ -154,7 +159,7 @@ NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level"
            "minimum", "bet", "old", "new", "left", "redeem", "interest", "times", "step", "target", "die",
            "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large",
            "seq", "first", "last", "found", "version", "supported", "free", "had", "anchored", "start", "end",
-           "offset", "written", "current"}
+           "offset", "written", "current", "seconds"}
 LISTS_OF_NUMBERS = {"dice"}
 
 
@@ -535,7 +540,7 @@ def test_every_subcommand_takes_lang(no_language):
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "cmd")
     minimal = {"new": ["elite", "A", "B"], "do": ["roll"], "recover": ["--to", "x"], "script": ["-"],
-               "check-edition": ["x"], "bench": ["engine"], "game": ["status"], "cards": ["list"]}
+               "check-edition": ["x"], "bench": ["engine"], "game": ["status"], "cards": ["list"], "sim": ["elite"]}
     for name in sub.choices:
         args = parser.parse_args([name, "--lang", "ru", *minimal.get(name, [])])
         assert args.lang == "ru", name

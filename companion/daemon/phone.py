@@ -589,7 +589,7 @@ class PhoneService:
         """Nothing if `pin` is the table's PIN (phone.banker_pin); WrongRole otherwise."""
         wanted = str(self.daemon.config["phone.banker_pin"])
         if not wanted:
-            raise WrongRole(say("phone_no_banker_pin", language))
+            raise WrongRole(say("phone_no_banker_pin", language, setting="phone.banker_pin"))
         lock = self._tries("banker", language)
         if not isinstance(pin, str) or not hmac.compare_digest(pin.strip().encode(), wanted.encode()):
             self._failed(lock)
