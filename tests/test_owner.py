@@ -142,3 +142,45 @@ def test_without_a_game_a_command_says_so(tmp_path):
             owner.submit("table", "roll 3 4")
     finally:
         owner.stop()
+
+
+def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_before_the_screens_have_it(tmp_path,
+                                                                                                         monkeypatch):
+    """Every BACKUP_EVERY events a copy of the ledger is written beside it (docs/reliability.md); on the box
+    that copy (milliseconds of SQLite and fsync) waits until the event is published and the writer is idle,
+    so a tap's receipt never waits for it; a stop writes a backup still owed."""
+    from companion.daemon.main import wait_for
+    from companion.table import BACKUP_EVERY
+
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    path = tmp_path / "game.sqlite"
+    backup = tmp_path / "game.sqlite.backup"
+    owner = Owner(new_game(str(path), "classic", ["Anna", "Boris"], 1), idle_check=0.05).start()
+    sub = owner.subscribe()
+    published_without_backup = []
+
+    def pay_and_look(i):
+        event = owner.apply("table", f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
+        if event.seq == BACKUP_EVERY:
+            published_without_backup.append(not backup.exists())  # published, the copy not yet made
+
+    try:
+        for i in range(BACKUP_EVERY - 1):  # #1 is the new game: #100 is the 99th payment
+            owner.call(lambda i=i: pay_and_look(i))
+        assert events_of(sub, BACKUP_EVERY)[-1].seq == BACKUP_EVERY
+        assert published_without_backup == [True]
+        assert wait_for(backup.exists, timeout=5.0)  # the writer went idle and made it
+    finally:
+        owner.stop()
+
+    # owed at the stop: written before the ledger is closed
+    backup.unlink()
+    path2 = tmp_path / "second.sqlite"
+    owner = Owner(new_game(str(path2), "classic", ["Anna", "Boris"], 1), idle_check=60.0).start()
+    try:
+        owner.call(lambda: [owner.apply("table", f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
+                            for i in range(BACKUP_EVERY - 1)])
+        assert not (tmp_path / "second.sqlite.backup").exists()
+    finally:
+        owner.stop()
+    assert (tmp_path / "second.sqlite.backup").exists()

@@ -193,6 +193,7 @@ class Owner:
         """Hand the writer another game (or none); runs on the writer thread."""
         def swap():
             if self.table is not None and self.table is not table:
+                self._housekeeping()
                 self.table.close()
             self.table = table
             self._seen_version = None
@@ -211,7 +212,8 @@ class Owner:
             raise InvariantViolation(f"the bank is halted: {self.halted}")
         before = table.head_seq
         try:
-            event = table.submit(line, request_id=request_id, actor=actor, rng=rng)
+            # the backup an event may owe waits until the writer is idle: never between a tap and its screen
+            event = table.submit(line, request_id=request_id, actor=actor, rng=rng, housekeeping=False)
         except InvariantViolation as exc:
             self._halt(str(exc))
             raise
@@ -247,6 +249,7 @@ class Owner:
                 job = self._jobs.get(timeout=self.idle_check)
             except queue.Empty:
                 self._look_for_other_writers()
+                self._housekeeping()
                 continue
             if job is _STOP:
                 break
@@ -268,7 +271,14 @@ class Owner:
                 job.error = OwnerStopped()
                 job.done.set()
         if self.table is not None:
+            self._housekeeping()
             self.table.close()
+
+    def _housekeeping(self) -> None:
+        table = self.table
+        if table is None or self.halted:
+            return
+        table.housekeeping()  # a failed backup is a warning on the table, never an error
 
     def _look_for_other_writers(self) -> None:
         table = self.table
