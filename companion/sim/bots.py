@@ -216,16 +216,14 @@ class GenericStrategy:
     def extra(self, s: State, me: str, acts: list[Action], done: set[str]) -> Choice | None:
         """Something worth doing on my turn before I move on (each kind once a turn)."""
         if "redeem" not in done:
-            for a in every(acts, "redeem"):
-                pid = word(a)
-                if s.cash(me) - self.price(pid) >= 3 * self.reserve:
-                    done.add("redeem")
-                    return a, fill(a, self.rng)
+            a = self.redeem_choice(s, me, every(acts, "redeem"))
+            if a is not None:
+                done.add("redeem")
+                return a, fill(a, self.rng)
         builds = every(acts, "build")
         if builds:
-            a = min(builds, key=lambda a: (s.level.get(word(a), 0), -self.price(word(a))))
-            cost = self.rules.edition.plots[word(a)].build_cost or self.price(word(a)) // 2
-            if s.cash(me) - cost >= self.reserve:
+            a = self.build_choice(s, me, builds)
+            if a is not None:
                 return a, fill(a, self.rng)
         if "trade" not in done:
             done.add("trade")
@@ -233,6 +231,26 @@ class GenericStrategy:
             if deal is not None:
                 return deal
         return None
+
+    def redeem_choice(self, s: State, me: str, redeems: list[Action]) -> Action | None:
+        """A mortgaged plot to take back when rich (three times the reserve left after its price)."""
+        for a in redeems:
+            if s.cash(me) - self.price(word(a)) >= 3 * self.reserve:
+                return a
+        return None
+
+    def dealable(self, industry_id: str) -> bool:
+        """Whether a group is worth a deal for its last lot: one that can be built on."""
+        return self.rules.edition.industries[industry_id].buildable
+
+    def build_cost(self, pid: str) -> int:
+        return self.rules.edition.plots[pid].build_cost or self.price(pid) // 2
+
+    def build_choice(self, s: State, me: str, builds: list[Action]) -> Action | None:
+        """The building to put up now, if any: the lowest level first, the dearest plot first,
+        while the reserve holds."""
+        a = min(builds, key=lambda a: (s.level.get(word(a), 0), -self.price(word(a))))
+        return a if s.cash(me) - self.build_cost(word(a)) >= self.reserve else None
 
     def needless(self, s: State, me: str, done: set[str]) -> set[str]:
         """Verbs my turn's `extra` would not use now (so the runner need not list them): a trade
@@ -248,8 +266,8 @@ class GenericStrategy:
         """Whether some buildable group lacks only one lot of mine, held by another player: when not,
         `deal` offers nothing and the runner need not list the trades (the costliest list)."""
         ed = self.rules.edition
-        for ind_id, ind in ed.industries.items():
-            if not ind.buildable:
+        for ind_id in ed.industries:
+            if not self.dealable(ind_id):
                 continue
             others = [s.owner.get(q) for q in ed.industry_plots(ind_id) if s.owner.get(q) != me]
             if len(others) == 1 and others[0] is not None:
@@ -265,8 +283,7 @@ class GenericStrategy:
             if terms.give.cash is None:
                 continue
             for pid in terms.get.plots:
-                if not self.completes(s, me, pid) or not self.rules.edition.industries[
-                        self.rules.edition.plots[pid].industry].buildable:
+                if not self.completes(s, me, pid) or not self.dealable(self.rules.edition.plots[pid].industry):
                     continue
                 amount = int(self.price(pid) * self.temper.trade_factor)
                 if s.cash(me) - amount < 2 * self.reserve or amount > terms.give.cash.high:
@@ -334,6 +351,153 @@ class EliteStrategy(MillionaireStrategy):
 
     family = "elite"
     MAX_SHARES = 12
+    SETUP_SHARES = 4     # shares bought before the first roll: the rest of the cash is for plots
+    # The board's tempo (measured over simulated games): a player goes round about once in five
+    # rounds (8.4 cells a turn with doubles, 40 cells) and stops on 1.2 cells a turn, so another
+    # player stops on a given cell about 3 times in 100 rounds. A plot's tax is paid once a lap,
+    # its rent each time someone else stops on it.
+    LAPS = 0.21          # laps a player goes round in one round
+    HITS = 0.03          # stops of one other player on one cell in one round
+    PAYBACK = 60         # rounds a building must pay back its cost in (rent from others less its tax)
+    RACE_MARGIN = 1.2    # two left: build when I would outlast the other by this much
+    PRESS = 2.0          # two left: build anyway when I could raise this many times what they could
+    TAX_KEPT = 1.0       # the share of the next circle tax kept in cash besides the reserve
+
+    # ----- what a plot earns and costs, a round at a time ----------------------------------
+
+    def step(self, pid: str, level: int) -> tuple[int, int]:
+        """The rent and tax one more building adds to a plot of a whole group at `level`."""
+        cell = self.rules.edition.plots[pid]
+        return cell.rent[level + 2] - cell.rent[level + 1], cell.tax[level + 2] - cell.tax[level + 1]
+
+    def rents(self, s: State, p: str) -> int:
+        """The rent p's plots charge a visitor now, all together (mortgaged ones charge none)."""
+        rules = self.rules
+        return sum(rules.rent(s, rules.edition.plots[pid]) for pid in s.plots_of(p) if pid not in s.mortgaged)
+
+    def drain(self, s: State, p: str) -> float:
+        """What p loses a round on average: circle tax and rent to the others, less circle income."""
+        fixed, dividend = self.rules.circle_income_parts(s, p)
+        others = sum(self.rents(s, q) for q in s.alive if q != p)
+        return self.LAPS * (self.rules.circle_tax_amount(s, p) - fixed - dividend) + self.HITS * others
+
+    def outlasts(self, s: State, me: str, rent: int, tax: int, cost: int) -> bool:
+        """Two left: whether, with one more building (rent, tax, cost), the other would run out of
+        money before me, with a margin (wealth: what each could raise; a building sells back at half)."""
+        other = next(q for q in s.alive if q != me)
+        theirs = self.drain(s, other) + self.HITS * rent
+        if theirs <= 0:
+            return False            # it would not break them: the building only costs me its tax
+        mine = self.drain(s, me) + self.LAPS * tax
+        if mine <= 0:
+            return True
+        return (self.rules.raisable(s, me) - cost // 2) / mine > self.RACE_MARGIN * self.rules.raisable(s, other) / theirs
+
+    def dealable(self, industry_id):
+        # the central industry too: its rent grows with the plots one owner holds (500 a stop for four)
+        return super().dealable(industry_id) or bool(self.rules.edition.industries[industry_id].rent_by_count)
+
+    def whole(self, s: State, me: str, pid: str) -> bool:
+        """Whether the plot's group is all mine (some plots of it may be mortgaged)."""
+        return all(s.owner.get(q) == me for q in self.group(pid))
+
+    def redeem_choice(self, s, me, redeems):
+        """Only a plot of a group that is all mine pays its tax back (a lone plot's rent does not):
+        take those back, the group closest to whole first, keeping the reserve and the next tax."""
+        keep = 2 * self.reserve + self.rules.circle_tax_amount(s, me)
+        best = None
+        for a in redeems:
+            pid = word(a)
+            if not self.whole(s, me, pid):
+                continue
+            cost = self.rules.redeem_price(self.rules.edition.plots[pid])
+            left = sum(1 for q in self.group(pid) if q in s.mortgaged)
+            if s.cash(me) - cost >= keep and (best is None or left < best[0]):
+                best = (left, a)
+        if best is not None:
+            return best[1]
+        # rich: a lone plot too, so that it can be dealt again (a mortgaged plot cannot change hands)
+        for a in redeems:
+            if s.cash(me) - self.rules.redeem_price(self.rules.edition.plots[word(a)]) >= 2 * keep:
+                return a
+        return None
+
+    def deal(self, s, me, acts):
+        """Cash for the lot that completes my group; failing that, a swap: my lot that completes
+        another player's group for theirs that completes mine, when my group would charge at least
+        as much rent as theirs (a table's usual deal: both get a whole group), with cash on top
+        when theirs is the dearer lot."""
+        got = super().deal(s, me, acts)
+        if got is not None:
+            return got
+        for a in every(acts, "trade"):
+            other = word(a, 1)
+            terms = a.args[2]
+            assert isinstance(terms, Terms)
+            for pid in terms.get.plots:
+                if not self.completes(s, me, pid) or not self.dealable(self.rules.edition.plots[pid].industry):
+                    continue
+                for mine in terms.give.plots:
+                    if (self.group(mine) == self.group(pid) or not self.completes(s, other, mine)
+                            or not self.dealable(self.rules.edition.plots[mine].industry)):
+                        continue
+                    if self.top_rent(pid) < self.top_rent(mine):
+                        continue
+                    # cash on top when their lot is the dearer, so that the swap is fair to them too
+                    # (they take a lot that completes their group at twice its price, `fair`)
+                    amount = max(0, -(-(14 * self.price(pid) - 20 * self.price(mine)) // 10))
+                    if not amount:
+                        return a, Command("trade", (me, other, "give", mine, "get", pid))
+                    if (terms.give.cash is not None and amount <= terms.give.cash.high
+                            and s.cash(me) - amount >= 2 * self.reserve):
+                        return a, Command("trade", (me, other, "give", mine, str(amount), "get", pid))
+        return None
+
+    def top_rent(self, pid: str) -> int:
+        """The rent a whole group charges at its highest: each plot's last rent, or the count's."""
+        ed = self.rules.edition
+        ind = ed.industries[ed.plots[pid].industry]
+        if ind.rent_by_count:
+            return ind.rent_by_count[-1] * len(self.group(pid))
+        return sum(ed.plots[q].rent[-1] for q in self.group(pid))
+
+    def build_choice(self, s, me, builds):
+        """The building that pays best (rent from the others against the tax it adds and its cost),
+        when it pays back within PAYBACK rounds, or with two left when it makes me outlast the
+        other; cash for it and for the next circle tax kept besides the reserve."""
+        others = len(s.alive) - 1
+        if others < 1:
+            return None
+        # the last one standing wins, so what counts is my share of the table's money: rent comes
+        # from the others, while a fanty paid to the bank (tax, the building) costs me only
+        # others/(others+1) of it against them (they keep theirs, the table's total drops)
+        bank = others / (others + 1)
+        best = None
+        for a in builds:
+            pid = word(a)
+            rent, tax = self.step(pid, s.level.get(pid, 0))
+            gain = others * self.HITS * rent - bank * self.LAPS * tax
+            cost = self.build_cost(pid) * bank
+            if best is None or gain / cost > best[0]:
+                best = (gain / cost, a, rent, tax, self.build_cost(pid))
+        if best is None:
+            return None
+        ratio, a, rent, tax, cost = best
+        if s.cash(me) - cost < self.reserve + self.TAX_KEPT * (self.rules.circle_tax_amount(s, me) + tax):
+            return None
+        if ratio * self.PAYBACK >= 1:
+            return a
+        # two left: no slow drain breaks the other (a plot's tax is less than its mortgage, circle
+        # income covers it), only a rent bigger than all they can raise: build what does not lose
+        if others == 1 and (ratio >= 0 or self.outlasts(s, me, rent, tax, cost) or self.ahead(s, me)):
+            return a
+        return None
+
+    def ahead(self, s: State, me: str) -> bool:
+        """Two left and I could raise PRESS times what the other could: my money has no better use
+        than rents that one stop breaks them with (they are not broken by a slow drain alone)."""
+        other = next(q for q in s.alive if q != me)
+        return self.rules.raisable(s, me) >= self.PRESS * self.rules.raisable(s, other)
 
     def dividend_percent(self, s: State) -> int:
         rate = self.rules.in_force(s, "dividend_percent")
@@ -345,7 +509,7 @@ class EliteStrategy(MillionaireStrategy):
         start = self.rules.opt["share_start_price"]
         if price <= 0 or price > 2 * start or self.dividend_percent(s) < 10:
             return 0
-        room = self.MAX_SHARES - s.held(me, "shares")
+        room = (self.SETUP_SHARES if s.phase == "setup" else self.MAX_SHARES) - s.held(me, "shares")
         spare = (s.cash(me) - 2 * self.reserve) // price
         n = min(span.high, room, spare, 4 if price <= start else 2)
         return n if n >= span.low else 0
@@ -427,6 +591,12 @@ class EliteStrategy(MillionaireStrategy):
             got = self.policy_for_claim(s, me, acts)
             if got is not None:
                 return got
+        # shares first, but only as many as the debt needs: the rest keep paying dividends
+        a = find(acts, "sell_shares", me)
+        price = self.rules.price(s)
+        if a is not None and price > 0 and find(acts, "use_policy", me) is None:
+            short = sum(d.amount for d in s.debts if d.debtor == me) - s.cash(me)
+            return a, fill(a, self.rng, amount=max(1, -(-short // price)))
         return super().settle(s, me, acts)
 
 
