@@ -9,7 +9,8 @@ command and never sees a refusal: the runner applies what it returns, once.
 Families: `GenericStrategy` (any edition: buy with a cash reserve, build on whole groups,
 bid up to a value, mortgage and sell before going bankrupt, offer and accept fair trades),
 `MillionaireStrategy` (+ the JACKPOT), `EliteStrategy` (+ shares by price and dividend,
-the EXCHANGE, insurance when exposed), `MonopolyStrategy` (+ rent rolls, mortgaged deeds,
+the EXCHANGE, insurance when exposed, buildings weighed by the rent the players left would pay
+against the circle tax they add, swaps), `MonopolyStrategy` (+ rent rolls, mortgaged deeds,
 shortage auctions) and `MadMillionaireStrategy`. The character (how much cash to keep, how
 high to bid) is a `Temper`: balanced, cautious or aggressive; seats can mix them.
 """
@@ -347,14 +348,15 @@ class MillionaireStrategy(GenericStrategy):
 
 
 class EliteStrategy(MillionaireStrategy):
-    """Millionaire Elite: shares by price and dividend, the EXCHANGE, insurance when exposed."""
+    """Millionaire Elite: shares by price and dividend, the EXCHANGE, insurance when exposed, and
+    buildings, redemptions and debts weighed by rent against circle tax (docs/simulation.md)."""
 
     family = "elite"
     MAX_SHARES = 12
     SETUP_SHARES = 4     # shares bought before the first roll: the rest of the cash is for plots
-    # The board's tempo (measured over simulated games): a player goes round about once in five
-    # rounds (8.4 cells a turn with doubles, 40 cells) and stops on 1.2 cells a turn, so another
-    # player stops on a given cell about 3 times in 100 rounds. A plot's tax is paid once a lap,
+    # The board's tempo, from the dice (7 cells a throw, a double one throw in six): a player goes
+    # round about once in five rounds (1.2 throws, 8.4 cells a turn, 40 cells) and stops on 1.2
+    # cells a turn, so another player stops on a given cell about 3 times in 100 rounds. A plot's tax is paid once a lap,
     # its rent each time someone else stops on it.
     LAPS = 0.21          # laps a player goes round in one round
     HITS = 0.03          # stops of one other player on one cell in one round
@@ -402,23 +404,30 @@ class EliteStrategy(MillionaireStrategy):
         return all(s.owner.get(q) == me for q in self.group(pid))
 
     def redeem_choice(self, s, me, redeems):
-        """Only a plot of a group that is all mine pays its tax back (a lone plot's rent does not):
-        take those back, the group closest to whole first, keeping the reserve and the next tax."""
-        keep = 2 * self.reserve + self.rules.circle_tax_amount(s, me)
+        """Only a group that is all mine pays its tax back (a lone plot's rent does not), and only
+        once every plot of it is redeemed (a mortgaged one breaks the monopoly): take a group back
+        when I can pay for all its mortgaged plots and keep the reserve and the next circle tax,
+        the group with the highest rent first."""
+        keep = self.reserve + self.rules.circle_tax_amount(s, me)
         best = None
         for a in redeems:
             pid = word(a)
             if not self.whole(s, me, pid):
                 continue
-            cost = self.rules.redeem_price(self.rules.edition.plots[pid])
-            left = sum(1 for q in self.group(pid) if q in s.mortgaged)
-            if s.cash(me) - cost >= keep and (best is None or left < best[0]):
-                best = (left, a)
+            plots = self.rules.edition.plots
+            cost = sum(self.rules.redeem_price(plots[q]) for q in self.group(pid) if q in s.mortgaged)
+            if s.cash(me) - cost >= keep and (best is None or self.top_rent(pid) > best[0]):
+                best = (self.top_rent(pid), a)
         if best is not None:
             return best[1]
-        # rich: a lone plot too, so that it can be dealt again (a mortgaged plot cannot change hands)
+        # a lone plot that another player lacks for a whole group: a mortgaged plot cannot change
+        # hands, taken back it sells to them for more than it costs (`deal` offers twice the price);
+        # any lone plot when rich
         for a in redeems:
-            if s.cash(me) - self.rules.redeem_price(self.rules.edition.plots[word(a)]) >= 2 * keep:
+            pid = word(a)
+            wanted = self.dealable(self.rules.edition.plots[pid].industry) and any(
+                self.completes(s, q, pid) for q in s.alive if q != me)
+            if s.cash(me) - self.rules.redeem_price(self.rules.edition.plots[pid]) >= (keep if wanted else 2 * keep):
                 return a
         return None
 
@@ -591,12 +600,19 @@ class EliteStrategy(MillionaireStrategy):
             got = self.policy_for_claim(s, me, acts)
             if got is not None:
                 return got
-        # shares first, but only as many as the debt needs: the rest keep paying dividends
-        a = find(acts, "sell_shares", me)
-        price = self.rules.price(s)
-        if a is not None and price > 0 and find(acts, "use_policy", me) is None:
-            short = sum(d.amount for d in s.debts if d.debtor == me) - s.cash(me)
-            return a, fill(a, self.rng, amount=max(1, -(-short // price)))
+        if find(acts, "use_policy", me) is None:      # a RED policy held cancels the debt first
+            # shares first, but only as many as the debt needs: the rest keep paying dividends
+            a = find(acts, "sell_shares", me)
+            price = self.rules.price(s)
+            if a is not None and price > 0:
+                short = sum(d.amount for d in s.debts if d.debtor == me) - s.cash(me)
+                return a, fill(a, self.rng, amount=max(1, -(-short // price)))
+            # then plots with no building in their group, lone ones and the cheapest first: the
+            # buildings are what breaks the others, and sell back at half (a mortgage costs a tenth)
+            bare = [a for a in every(acts, "mortgage") if not any(s.level.get(q, 0) for q in self.group(word(a)))]
+            if bare:
+                a = min(bare, key=lambda a: (self.whole(s, me, word(a)), self.top_rent(word(a)), self.price(word(a))))
+                return a, fill(a, self.rng)
         return super().settle(s, me, acts)
 
 
