@@ -84,7 +84,10 @@ class Clocks:
         self._composed: dict[int, tuple[int, int]] = {}  # seq -> the panel's receipt composed (from, to)
         self._drawn: dict[int, tuple[int, int, Frame]] = {}  # seq -> its first page's Screen.show (from, to)
         self._cpu: dict[int, int] = {}  # seq -> the panel thread's CPU time composing and drawing its receipt
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        # the driver sleeps on this until a hook it waits for has run: polling would wake it inside
+        # the very window measured, taking the interpreter from the threads being timed
+        self._changed = threading.Condition(self._lock)
         link, panel = daemon.link, daemon.panel
         assert link is not None and panel is not None
         on_tap, on_roll = link.on_tap, link.on_roll
@@ -116,6 +119,7 @@ class Clocks:
                     if seq not in self._drawn:
                         self._drawn[seq] = (t0, t1, frame)
                         self._cpu[seq] = self._cpu.get(seq, 0) + c1 - c0
+                        self._changed.notify_all()
             return drawn
 
         def composed(item):
@@ -148,6 +152,11 @@ class Clocks:
                     self.frames.append(frame)
                     done.append(sample)
         return done
+
+    def wait(self, condition, timeout: float) -> bool:
+        """Sleep until condition() holds (checked each time a booking or a drawing hook has run)."""
+        with self._changed:
+            return self._changed.wait_for(condition, timeout)
 
     def seen(self, seq: int) -> bool:
         with self._lock:
@@ -188,6 +197,7 @@ class Clocks:
                     sample.end = t1
                     sample.commit_ns += t1 - t0
                     sample.seqs.append(event.seq)
+                self._changed.notify_all()
             return event
 
         table.submit = timed
@@ -219,21 +229,27 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
                 wait_for(lambda: daemon.shown >= table.head_seq and sim.firmware.dice_n == daemon.dice > 0,
                          timeout=2)
                 sim.press_roll()
-                wait_for(booked, timeout=3)
-                wait_for(lambda: sim.firmware.presses == 0, timeout=3)
+                clocks.wait(booked, timeout=3)
             elif command.verb == "buy" and pending is not None and pending.plot:
-                _tap(sim, uid[("plot", pending.plot, edition.id)], booked)
+                _tap(sim, clocks, uid[("plot", pending.plot, edition.id)], booked)
             elif command.verb == "draw" and not command.args and pending is not None and not pending.count \
                     and state.decks.get(pending.stage):
                 card = state.decks[pending.stage][0]
-                _tap(sim, uid[Role("card", card, edition.id).key()], booked)
+                _tap(sim, clocks, uid[Role("card", card, edition.id).key()], booked)
             else:  # no card for it: the banker types it (not measured)
                 if not daemon.handle({"op": "do", "command": line})["ok"]:
                     break
+                # its receipt drawn and the threads settled before the next input, as for the measured ones:
+                # at a table inputs are seconds apart, never on the heels of the last event's drawing
+                clocks.wait(_drawn(clocks, table.head_seq), timeout=2)
+                time.sleep(0.02)
                 continue
             fired += 1
             # the receipt drawn, and a moment for the printer and the panel to settle before the next input
-            wait_for(_drawn(clocks, table.head_seq), timeout=2)
+            clocks.wait(_drawn(clocks, table.head_seq), timeout=2)
+            # polled only now, past the window measured: the ROLL button let go, the card lifted (four
+            # empty scans)
+            wait_for(lambda: sim.firmware.presses == 0 and sim.firmware.reader.card is None, timeout=3)
             time.sleep(0.02)
         return clocks.finished(), clocks.frames
 
@@ -246,11 +262,10 @@ def _drawn(clocks: Clocks, seq: int):
     return lambda: clocks.seen(seq)
 
 
-def _tap(sim, uid: str, booked) -> None:
+def _tap(sim, clocks: Clocks, uid: str, booked) -> None:
     sim.place(uid)
-    wait_for(booked, timeout=3)
+    clocks.wait(booked, timeout=3)
     sim.remove()
-    wait_for(lambda: sim.firmware.reader.card is None, timeout=3)  # four empty scans: the card is lifted
 
 
 def render_alone(frames: list[Frame], rounds: int = 3) -> list[float]:

@@ -10,6 +10,7 @@ whole hash chain and the anchor, then rebuilds the game from the newest
 checkpoint the undo window allows; `verify_game` replays everything.
 """
 
+import itertools
 import json
 import os
 import random
@@ -56,8 +57,28 @@ MAX_REQUEST_ID = 100  # characters in a request id (printable ones)
 OPEN_RETRIES = 50  # anchor reads racing a writer before giving up as "busy"
 
 
+class _RequestIds:
+    """Request ids unique across processes and boots: a random prefix drawn once per process (again in a
+    forked child) and a counter. One uuid4 per command asked the OS for randomness on every tap, a system
+    call that hands the interpreter to another thread in the middle of a booking."""
+
+    def __init__(self) -> None:
+        self.renew()
+
+    def renew(self) -> None:
+        self.prefix = uuid.uuid4().hex[:20]
+        self.counter = itertools.count(1)
+
+    def next(self) -> str:
+        return f"{self.prefix}{next(self.counter):012x}"
+
+
+_REQUEST_IDS = _RequestIds()
+os.register_at_fork(after_in_child=_REQUEST_IDS.renew)
+
+
 def new_request_id() -> str:
-    return uuid.uuid4().hex
+    return _REQUEST_IDS.next()
 
 
 def parsed(line: Command | str) -> Command:
