@@ -45,6 +45,8 @@ bench: $(STAMP)
 	$(BIN)/companion bench open
 	$(BIN)/companion bench link
 	$(BIN)/companion bench table
+	$(BIN)/companion bench web
+	$(BIN)/companion bench sim
 
 clean:
 	rm -rf $(VENV) build *.egg-info
