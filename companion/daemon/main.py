@@ -249,6 +249,8 @@ class Daemon:
             self.say("virtual_table_failed", info=" ".join(str(exc).split()))
             return None
         self.say("virtual_table_ready", url=server.url)
+        if self.phone is not None:  # the table code to join is on the box's Game → Phone page screen
+            self.say("phone_ready", url=server.url + "phone/")
         return server
 
     def _serve_phone(self) -> Any:
