@@ -96,7 +96,17 @@ class Figures:
 
 
 class BenchError(Exception):
-    """A row could not run (no peer at DIR, no simulator in the baseline): one line for the user."""
+    """A row could not run (no peer at DIR, no simulator in the baseline), or nothing to measure: one
+    line for the user, a SIM message code with its parameters (str() is the English line)."""
+
+    def __init__(self, key: str, **params):
+        self.key, self.params = key, params
+        super().__init__(self.say("en"))
+
+    def say(self, lang: str) -> str:
+        from companion.sim.report import say
+
+        return say(self.key, lang, **self.params)
 
 
 def one_core() -> int:
@@ -120,7 +130,7 @@ def run_row(row: Row, games: int, round_cap: int) -> Figures:
                           preexec_fn=pin)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise BenchError(f"{row.label} games at {row.root} did not run: {last}")
+        raise BenchError("bench_row_failed", label=row.label, path=row.root, last=last)
     data = json.loads(done.stdout.strip().splitlines()[-1])
     seconds = data["seconds"]
     return Figures(data["games"] / seconds, data["rounds"] / seconds, data["rounds"] / data["games"],
@@ -129,12 +139,12 @@ def run_row(row: Row, games: int, round_cap: int) -> Figures:
 
 def check_peer(folder: str) -> None:
     if not os.path.isfile(os.path.join(folder, "monopoly", "core", "game.py")):
-        raise BenchError(f"no gamescomputersplay/monopoly at {folder} (monopoly/core/game.py is missing)")
+        raise BenchError("bench_no_peer", path=folder)
 
 
 def check_baseline(folder: str) -> None:
     if not os.path.isfile(os.path.join(folder, "companion", "sim", "runner.py")):
-        raise BenchError(f"no simulator at {folder} (companion/sim/runner.py is missing)")
+        raise BenchError("bench_no_baseline", path=folder)
 
 
 def medians(runs: list[Figures]) -> Figures:
@@ -151,7 +161,12 @@ def main(games: int = 20, peer: str | None = None, editions: list[str] | None = 
     editions = editions or shipped()
     unknown = [e for e in editions if e not in shipped()]
     if unknown:
-        raise BenchError(f"unknown edition {unknown[0]} (known: {', '.join(shipped())})")
+        raise BenchError("bench_unknown_edition", name=unknown[0], known=", ".join(shipped()))
+    # nothing to measure is said, not divided by (--games 0 was a ZeroDivisionError, -3 printed
+    # negative games/s as a figure)
+    for option, value in (("--games", games), ("--repeats", repeats), ("--round-cap", round_cap)):
+        if value < 1:
+            raise BenchError("bench_number", option=option, low=1, value=value)
     if peer:
         check_peer(peer)
     if baseline:

@@ -6,14 +6,17 @@ command exits with code 9 (a bug halted it: docs/exit-codes.md).
 """
 from __future__ import annotations
 
+import difflib
+import errno
 import json
 import os
 import sys
 import time
 from pathlib import Path
 
-from companion.editions import load_edition
-from companion.errors import EXIT_HALTED, EXIT_OK, BadInput
+from companion import messages
+from companion.editions import load_edition, shipped
+from companion.errors import EXIT_HALTED, EXIT_OK, BadInput, EditionError
 from companion.sim import report
 from companion.sim.bots import NAMES
 from companion.sim.runner import SEATS, GameRecord, Study, option_text, play_many
@@ -49,6 +52,55 @@ def number(value: int, option: str, low: int, high: int, lang: str) -> int:
     return value
 
 
+def pairs(items, flag: str, lang: str) -> dict[str, str]:
+    """`KEY=VALUE` words as {key: value}; a word without `=` is one line naming the flag it came with."""
+    for item in items or ():
+        key, sep, _ = item.partition("=")
+        if not sep or not key:
+            raise BadInput(report.say("option_form", lang, flag=flag, item=item))
+    from companion.cli import option_pairs
+
+    return option_pairs(items, lang)
+
+
+def load(ref: str, options: dict[str, str], given: dict[str, str], flag: str, lang: str):
+    """The edition under these options. An unknown edition, or an option `given` with `flag` that the
+    edition lacks or whose value it cannot take, is one line in the language naming what was typed
+    (the loader's own words are English and name the edition's file, which holds no such option)."""
+    try:
+        return load_edition(ref, options or None)
+    except EditionError as exc:
+        if exc.key in ("edition", "file") and not Path(ref).is_file():
+            raise BadInput(report.say("no_edition", lang, name=ref, shipped=", ".join(shipped()))) from None
+        if not exc.key.startswith("options."):
+            raise                       # the edition file itself is damaged: the loader's line names it
+        defaults = load_edition(ref)
+        name = messages.in_language(defaults.name, defaults.names, lang)
+        for key, value in given.items():
+            item = f"{key}={value}"
+            if key not in defaults.options:
+                close = difflib.get_close_matches(key, sorted(defaults.options), n=1)
+                hint = report.say("did_you_mean", lang, close=close[0]) if close else \
+                    report.say("known_options", lang, known=", ".join(sorted(defaults.options)))
+                raise BadInput(report.say("bad_option_key", lang, flag=flag, item=item, edition=name, name=key,
+                                          hint=hint)) from None
+            try:
+                load_edition(ref, {key: value})
+            except EditionError:
+                raise BadInput(report.say("bad_option_value", lang, flag=flag, item=item, value=value, name=key,
+                                          default=option_text(defaults.options[key]))) from None
+        raise
+
+
+def writable_folder(folder: str) -> None:
+    """Make the charts' folder now, before any game, so a path that cannot take them (an existing
+    file, a read-only place) is said before the study is played, not after it is thrown away."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+
 def progress_bar(total: int, label: str):
     """A tqdm bar on standard error (silent when it is no terminal); a no-op without tqdm."""
     try:
@@ -68,8 +120,6 @@ def play(study: Study, jobs: int, label: str) -> list[GameRecord]:
 
 
 def run(args) -> int:
-    from companion.cli import option_pairs
-
     lang = args.lang
     number(args.games, "--games", 1, 1_000_000, lang)
     number(args.jobs, "--jobs", 0, 256, lang)
@@ -79,14 +129,23 @@ def run(args) -> int:
     for name in args.strategy or ():
         if name not in NAMES:
             raise BadInput(report.say("bad_strategy", lang, name=name, names=", ".join(NAMES)))
-    options = option_pairs(args.option, lang)
-    edition = load_edition(args.edition, options or None)     # a bad edition or option: one line, here
+    options = pairs(args.option, "--option", lang)
+    edition = load(args.edition, options, options, "--option", lang)    # a bad edition or option: one line, here
     number(args.players, "--players", edition.players_min, min(edition.players_max, len(SEATS)), lang)
+    if len(args.strategy or ()) > args.players:
+        unused = args.strategy[args.players:]
+        raise BadInput(report.say("too_many_strategies", lang, count=len(args.strategy), players=args.players,
+                                  unused=", ".join(unused)))
     other_options = None
     if args.compare:            # checked before any game is played
-        other_options = {**options, **option_pairs(args.compare, lang)}
-        if load_edition(args.edition, other_options).options == edition.options:
+        changed = pairs(args.compare, "--compare", lang)
+        other_options = {**options, **changed}
+        if load(args.edition, other_options, changed, "--compare", lang).options == edition.options:
             raise BadInput(report.say("same_options", lang, options=" ".join(args.compare)))
+        if args.games < 2:      # one pair has no spread: its interval would be -inf .. inf
+            raise BadInput(report.say("compare_games", lang, games=args.games))
+    if args.charts:
+        writable_folder(args.charts)
     study = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(options.items())),
                   tuple(args.strategy or ()), not args.no_invariants, args.round_cap)
     started = time.perf_counter()
@@ -116,7 +175,6 @@ def run(args) -> int:
             lines.append(report.say("failure_saved", lang, path=path))
         code = EXIT_HALTED
     if other_options is not None:
-        changed = option_pairs(args.compare, lang)
         other = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(other_options.items())),
                       study.strategies, study.invariants, study.round_cap)
         other_records = play(other, jobs, " ".join(args.compare))
@@ -133,13 +191,20 @@ def run(args) -> int:
             written = charts(args, summary, records, edition, lang, out)
         except ImportError:
             lines.append(report.say("no_charts", lang))
+        except OSError:
+            show(args, out, lines)      # the study stands: its report first, then the one line of the error
+            raise
         else:
             lines.append(report.say("charts", lang, path=", ".join(str(p) for p in written)))
+    show(args, out, lines)
+    return code
+
+
+def show(args, out: dict, lines: list[str]) -> None:
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True))
     else:
         print("\n".join(lines))
-    return code
 
 
 def charts(args, summary, records, edition, lang, out) -> list[Path]:

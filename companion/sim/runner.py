@@ -386,10 +386,19 @@ def play_many(study: Study, jobs: int = 1, progress=None) -> list[GameRecord]:
         return out
     import multiprocessing
 
-    with multiprocessing.get_context().Pool(jobs) as pool:
+    # no more workers than games (--jobs 100 for 2 games started 100 processes); a worker ignores
+    # Ctrl-C, which the terminal sends to the whole group: the parent alone says "interrupted" and
+    # leaving the `with` terminates the workers (each printed its traceback before)
+    with multiprocessing.get_context().Pool(min(jobs, study.games), initializer=_ignore_sigint) as pool:
         # imap keeps the seeds' order; small chunks keep the progress bar moving
         for record in pool.imap(study.one, seeds, chunksize=max(1, min(8, study.games // (4 * jobs)))):
             out.append(record)
             if progress:
                 progress(1)
     return out
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
