@@ -190,7 +190,8 @@ def _spectator(port: int, code: str) -> str:
         answer.read()
         if answer.status != 200:
             raise RuntimeError(f"joining the table answered {answer.status}")
-        return cookie
+        # the role rising gives the session a new token (docs/phone.md: no session fixation)
+        return (answer.getheader("Set-Cookie") or "").split(";", 1)[0] or cookie
     finally:
         conn.close()
 

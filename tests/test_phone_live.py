@@ -191,7 +191,9 @@ def test_through_waitress_a_commit_reaches_an_open_page(tmp_path):
         body = f"csrf={csrf}&code={daemon.phone.table_code()}"
         conn.request("POST", "/phone/join", body=body, headers={"Cookie": cookie,
                                                                 "Content-Type": "application/x-www-form-urlencoded"})
-        assert conn.getresponse().read() == b'{"ok":true,"role":"spectator"}\n'
+        joined = conn.getresponse()
+        assert joined.read() == b'{"ok":true,"role":"spectator"}\n'
+        cookie = joined.getheader("Set-Cookie").split(";")[0]  # a new token with the role (no session fixation)
 
         def open_stream(**headers):
             sse = http.client.HTTPConnection("127.0.0.1", port, timeout=5)

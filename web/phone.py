@@ -109,6 +109,41 @@ class Session:
     seen: float = 0.0
 
 
+class PhoneStreams(Streams):
+    """The open /phone/events streams, each held by a client (its address). Beyond the limit the oldest
+    stream of the client holding the most goes, not the oldest of all: a laptop at the table opening
+    streams by the dozen ends its own, never the banker's or another phone's (each holds one or two)."""
+
+    def __init__(self, limit: int):
+        super().__init__(limit)
+        self._held: dict[threading.Event, str] = {}
+
+    def open(self, client: str = "") -> threading.Event:
+        flag = threading.Event()
+        with self._lock:
+            if self.closing.is_set():
+                flag.set()
+            self._open.append(flag)
+            self._held[flag] = client
+            while len(self._open) > self.limit:
+                counts: dict[str, int] = {}
+                for f in self._open:
+                    counts[self._held.get(f, "")] = counts.get(self._held.get(f, ""), 0) + 1
+                most = max(counts.values())
+                # the oldest stream of a client holding the most (the list is oldest first)
+                victim = next(f for f in self._open if counts[self._held.get(f, "")] == most)
+                self._open.remove(victim)
+                self._held.pop(victim, None)
+                victim.set()
+        return flag
+
+    def done(self, flag: threading.Event) -> None:
+        with self._lock:
+            if flag in self._open:
+                self._open.remove(flag)
+            self._held.pop(flag, None)
+
+
 class PhoneState:
     """The sessions (in memory: they end with the game, and with the daemon), the open streams and the
     count of unexpected failures."""
@@ -116,7 +151,7 @@ class PhoneState:
     def __init__(self, service: PhoneTable, config: Mapping[str, Any]):
         self.service = service
         self.config = dict(config)
-        self.streams = Streams(int(self.config["MAX_STREAMS"]))
+        self.streams = PhoneStreams(int(self.config["MAX_STREAMS"]))
         self.failures = 0
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, Session] = OrderedDict()
@@ -145,6 +180,16 @@ class PhoneState:
                 session.seen = time.monotonic()
             return session
 
+    def renew(self, session: Session) -> Session:
+        """A new token for a session whose role rises (the table code, a seat, the banker's PIN): a token
+        planted on a phone, or read before, stays a visitor's (no session fixation). The CSRF token stays:
+        it is worth nothing without the cookie, and the page in hand keeps working."""
+        with self._lock:
+            self._sessions.pop(session.token, None)
+            session.token = secrets.token_urlsafe(24)
+            self._sessions[session.token] = session
+        return session
+
     def failed(self) -> None:
         with self._lock:
             self.failures += 1
@@ -172,6 +217,12 @@ def create_phone_app(service: PhoneTable, **config: Any) -> Flask:
     @app.get("/")
     def root() -> Any:
         return redirect(url_for("phone.index"), 302)
+
+    @app.after_request
+    def no_sniffing(response: Response) -> Response:
+        # an address outside the blueprint (its 404 echoes the path) is never read as a page either
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Response, int]:
@@ -275,7 +326,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
     def fields() -> Mapping[str, Any]:
         if request.is_json:
-            data = request.get_json(silent=True)
+            data = _json_body()
             if not isinstance(data, dict):
                 raise Refused(say("err_body"))
             return data
@@ -478,13 +529,14 @@ def _blueprint(state: PhoneState) -> Blueprint:
         head = service.head(language)
         keepalive, poll = float(state.config["SSE_KEEPALIVE"]), float(state.config["SSE_POLL"])
         retry = int(state.config["SSE_RETRY_MS"])
+        client = request.remote_addr or ""
         reset = since is not None and since > head["seq"]
         start = head["seq"] if since is None or reset else since
 
         def generate() -> Iterator[str]:
             # subscribed only once the server iterates: a response never sent leaves nothing behind, and the
             # subscription replays every event after `start` itself, so none is lost in between
-            flag = state.streams.open()
+            flag = state.streams.open(client)
             stream = None
             try:
                 stream = service.stream(start, language)
@@ -525,9 +577,15 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
     # ----- joining and roles --------------------------------------------------------------------------
 
+    def promote(session: Session) -> None:
+        """The role rises: a new session token, sent as the cookie with this answer."""
+        state.renew(session)
+        g.phone_new = True
+
     def _bind(session: Session, player: str, game: Any) -> None:
         session.role, session.player, session.game = "player", player, game
         session.pairing = ""
+        promote(session)
 
     @bp.post("/join")
     def join() -> Response:
@@ -538,6 +596,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = g.phone_session
         if session.role == "visitor":
             session.role, session.game = "spectator", service.game_id()
+            promote(session)
         return done(role=session.role)
 
     @bp.post("/leave")
@@ -591,6 +650,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = g.phone_session
         service.check_banker(text(data, "pin", 32), lang())
         session.role, session.player, session.game = "banker", "", service.game_id()
+        promote(session)
         return done(role="banker")
 
     # ----- acting ---------------------------------------------------------------------------------------
@@ -677,9 +737,18 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
 def _csrf_field() -> Any:
     if request.is_json:
-        data = request.get_json(silent=True)
+        data = _json_body()
         return data.get("csrf") if isinstance(data, dict) else None
     return request.form.get("csrf")
+
+
+def _json_body() -> Any:
+    """The JSON body, or None when it is not JSON. A body nested deeper than the parser's recursion limit
+    (16 KB of "[" is enough) raises RecursionError, not ValueError: that is bad input too, not a failure."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        return None
 
 
 def _since(header: str | None, query: str | None) -> int | None:

@@ -112,7 +112,7 @@ class PhoneService:
         self._convert_lock = threading.Lock()  # one stream converts an event at a time (the writer never takes it)
         self._pairings: dict[str, Pairing] = {}
         self._locks: dict[str, _Lock] = {}
-        self._results: OrderedDict[tuple[str, str], tuple[str, dict]] = OrderedDict()
+        self._results: OrderedDict[tuple[str | None, str, str], tuple[str, dict]] = OrderedDict()
         self._games: dict[str | None, _GameMemo] = {}
         self._converted: OrderedDict[tuple, tuple[Any, dict]] = OrderedDict()
         self._table_key: tuple[Any, str] | None = None  # (the Table object, its game id)
@@ -432,10 +432,12 @@ class PhoneService:
                 "slots": slots}
 
     def _remembered(self, who: str, action_id: str, fingerprint: str, language: str,
-                    work: Callable[[], dict]) -> dict:
-        """Do `work` once per (who, action id): a replay gets the first result; another request under
-        the same id is refused."""
-        key = (who, action_id)
+                    work: Callable[[], dict], per_game: bool = True) -> dict:
+        """Do `work` once per (game, who, action id): a replay gets the first result; another request under
+        the same id is refused. Per game: an id from an earlier game (a player of the same name) is not
+        answered with that game's result, nothing booked; starting and archiving change the game, so
+        they are remembered across games (per_game=False) to be answered as the first time."""
+        key = (self.game_id() if per_game else "", who, action_id)
         with self._lock:
             found = self._results.get(key)
         if found is not None:
@@ -552,7 +554,8 @@ class PhoneService:
                 raise Refused(self._error(exc, language), 409) from None
             return {"lines": [say("game_started", language, edition=named[edition], players=", ".join(names))],
                     "game": self.game_id()}
-        return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work)
+        return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work,
+                                per_game=False)
 
     def end_game(self, action_id: str, language: str) -> dict:
         def work() -> dict:
@@ -568,7 +571,7 @@ class PhoneService:
             except OSError as exc:
                 raise Refused(exc.strerror or str(exc), 409) from None
             return {"lines": [say("game_archived", language, path=done["path"])]}
-        return self._remembered(TABLE, action_id, "archive", language, work)
+        return self._remembered(TABLE, action_id, "archive", language, work, per_game=False)
 
     # ----- roles: the banker's PIN, the seats' PINs, pairing by the reader ----------------------------
 

@@ -1,0 +1,124 @@
+"""The phone page attacked from inside the threat model (plain HTTP on the home Wi-Fi, docs/phone.md): a
+player at the table with a laptop on the same network. A JSON body nested too deep is bad input, not a
+failure; a role that rises gets a new session token (a token planted or read before stays a visitor's); an
+action id from an earlier game books in the new one; one client opening streams by the dozen ends its own,
+never the banker's; markup in a refused request comes back as JSON
+(the page shows it as text), never as a page."""
+import secrets
+
+from test_phone_live import ledger, read, stream
+from test_phone_views import ANNA, BANKER_PIN, Phone, box, cash, head, start_box
+
+__all__ = ["box"]
+
+COOKIE = "companion_phone"
+
+
+def failures(phone):
+    return phone.client.get("/phone/api/health").json["failures"]
+
+
+def token(phone):
+    cookie = phone.client.get_cookie(COOKIE, path="/phone")
+    return cookie.value if cookie is not None else None
+
+
+def test_a_json_body_nested_too_deep_is_one_clear_line_not_a_failure(box):
+    phone = Phone(box).join()
+    deep = "[" * 5000 + "]" * 5000
+    # the token in the header (the body is only ever parsed for the action) and in the body itself
+    answer = phone.client.post("/phone/act", data=deep, content_type="application/json",
+                               headers={"X-CSRF-Token": phone.csrf})
+    assert answer.status_code == 400 and answer.json["error"]
+    body = '{"csrf": "%s", "aid": "deep-aid-1", "verb": "pay", "args": %s}' % (phone.csrf, deep[:8000])
+    answer = phone.client.post("/phone/act", data=body, content_type="application/json")
+    assert answer.status_code in (400, 403) and answer.json["error"]
+    assert failures(phone) == 0  # nothing unexpected: no traceback in the log, no 500
+
+
+def test_a_session_token_planted_on_a_phone_stays_a_visitors_when_the_role_rises(box):
+    laptop = Phone(box)
+    planted = token(laptop)
+    victim = Phone(box)
+    victim.client.set_cookie(COOKIE, planted, path="/phone")  # fixation: the laptop's token on the banker's phone
+    victim.open("/phone/join")
+    assert victim.post("/phone/join", code=box.phone.table_code()).status_code == 200
+    assert token(victim) != planted
+    assert victim.post("/phone/banker", pin=BANKER_PIN).status_code == 200
+    assert victim.role() == "banker"
+    # the laptop, still holding the planted token, is nobody: it can neither read the game nor undo
+    assert laptop.client.get("/phone/api/me").json["role"] == "visitor"
+    before = head(box)
+    assert laptop.post("/phone/undo", aid=secrets.token_hex(8), seq="1").status_code == 403
+    assert head(box) == before
+    # the banker's page keeps working with its new cookie and the CSRF token it has
+    assert victim.post("/phone/lang", lang="ru").status_code == 200
+
+
+def test_a_phone_paired_by_a_card_or_a_seat_pin_gets_a_new_token(box):
+    anna = Phone(box).join()
+    seen = token(anna)
+    anna.pair(ANNA)
+    assert token(anna) != seen and anna.role() == "player"
+    banker = Phone(box).banker()
+    assert banker.post("/phone/seat-pin", seat="2", pin="1357").status_code == 200
+    boris = Phone(box).join()
+    seen = token(boris)
+    assert boris.post("/phone/claim", seat="2", pin="1357").status_code == 200
+    assert token(boris) != seen and boris.role() == "player"
+
+
+def test_an_action_id_from_an_earlier_game_books_in_the_new_one(box):
+    banker, anna = Phone(box).banker(), Phone(box).join().pair(ANNA)
+    aid = "same-aid-every-game"
+    assert anna.act("pay", "Anna", "Boris", "150", aid=aid).status_code == 200
+    assert banker.post("/phone/game/end", aid="end-game-1").status_code == 200
+    assert banker.post("/phone/game/archive", aid="archive-game-1").status_code == 200
+    started = banker.post("/phone/game/start", aid="start-game-2", edition="elite", players="Anna\nBoris\nVera")
+    assert started.status_code == 200, started.json
+    anna = Phone(box).join().pair(ANNA)  # the card still names seat 1
+    before, paid = head(box), cash(box, "Boris")
+    again = anna.act("pay", "Anna", "Boris", "150", aid=aid)
+    assert again.status_code == 200, again.json
+    assert not again.json.get("replayed") and head(box) == before + 1  # booked in this game, not game 1's answer
+    assert cash(box, "Boris") == paid + 150
+
+
+def test_one_client_opening_streams_by_the_dozen_ends_its_own_never_the_bankers(tmp_path):
+    daemon = start_box(tmp_path)
+    try:
+        from web.phone import create_phone_app
+        daemon.app = create_phone_app(daemon.phone, SSE_POLL=0.05, SSE_KEEPALIVE=0.2, SSE_RETRY_MS=100,
+                                      MAX_STREAMS=4)
+        banker = Phone(daemon).banker()
+        banker.client.environ_base["REMOTE_ADDR"] = "192.168.1.10"
+        anna = Phone(daemon).join().pair(ANNA)
+        anna.client.environ_base["REMOTE_ADDR"] = "192.168.1.11"
+        laptop = Phone(daemon).join()
+        laptop.client.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+        watching = stream(banker, since=head(daemon))
+        read(watching, lambda ev: True, timeout=0.3)  # the stream is open (its first chunk sent)
+        floods = []
+        for _ in range(10):
+            flood = stream(laptop, since=head(daemon))
+            read(flood, lambda ev: True, timeout=0.3)
+            floods.append(flood)
+        assert laptop.client.get("/phone/api/health").json["streams"] <= 4
+        assert anna.act("roll", "3", "4").status_code == 200
+        events = read(watching, lambda ev: ledger(ev), timeout=3.0)
+        assert [seq for seq, _ in ledger(events)] == [head(daemon)]  # the banker's page is still live
+        for response in [watching, *floods]:
+            response.close()
+    finally:
+        daemon.stop()
+
+
+def test_markup_in_a_refused_request_comes_back_as_json_never_as_a_page(box):
+    phone = Phone(box).join().pair(ANNA)
+    for answer in (phone.client.get("/phone/%3Cscript%3Ealert(1)%3C/script%3E"),
+                   phone.act("pay", "</script><b>x", '"><svg onload=1>'),
+                   phone.act("trade", give=["<b>x</b>"], get=["Ё\u202e"])):
+        assert answer.status_code in (400, 404, 409) and answer.mimetype == "application/json"
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.json["error"]
+    assert failures(phone) == 0
