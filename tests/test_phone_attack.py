@@ -5,6 +5,8 @@ action id from an earlier game books in the new one; one client opening streams 
 never the banker's; markup in a refused request comes back as JSON
 (the page shows it as text), never as a page."""
 import secrets
+import threading
+import time
 
 from test_phone_live import ledger, read, stream
 from test_phone_views import ANNA, BANKER_PIN, Phone, box, cash, head, start_box
@@ -122,3 +124,42 @@ def test_markup_in_a_refused_request_comes_back_as_json_never_as_a_page(box):
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert answer.json["error"]
     assert failures(phone) == 0
+
+
+def test_pins_sent_all_at_once_get_no_more_tries_than_one_after_another(box, monkeypatch):
+    from companion.daemon import phone as phone_service
+    real = phone_service.hmac.compare_digest
+
+    def slow(a, b):  # a comparison that takes a while, so the requests overlap as on a busy box
+        time.sleep(0.05)
+        return real(a, b)
+    monkeypatch.setattr(phone_service.hmac, "compare_digest", slow)
+    phones = [Phone(box) for _ in range(3 * phone_service.PIN_TRIES)]
+    start, answers = threading.Barrier(len(phones)), []
+
+    def guess(phone, pin):
+        start.wait()
+        answers.append(phone.post("/phone/banker", pin=pin).json["error"])
+    threads = [threading.Thread(target=guess, args=(p, f"{1000 + i}")) for i, p in enumerate(phones)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert len(answers) == len(phones)
+    assert answers.count("Wrong PIN") == phone_service.PIN_TRIES  # the rest were told to wait
+    assert Phone(box).post("/phone/banker", pin=BANKER_PIN).status_code == 403  # locked, even the right one
+
+
+def test_every_phone_is_told_when_wrong_pins_lock_the_banker_out(box):
+    from companion.daemon import phone as phone_service
+    banker = Phone(box, language="ru").join()
+    watching = stream(banker, since=head(box), **{"Accept-Language": "ru"})
+    laptop = Phone(box)
+    for _ in range(phone_service.PIN_TRIES):
+        assert laptop.post("/phone/banker", pin="0000").status_code == 403
+    events = read(watching, lambda ev: any(kind == "notice" and "PIN" in d["text"] for kind, _, d in ev), timeout=3.0)
+    watching.close()
+    notices = [d["text"] for kind, _, d in events if kind == "notice" and "PIN" in d["text"]]
+    assert notices == ["Кто-то с телефона раз за разом вводит неверный PIN-код банкира: вход банкира закрыт на 30 с"]
+    locked = banker.post("/phone/banker", pin=BANKER_PIN)
+    assert locked.status_code == 403 and "подождите" in locked.json["error"]

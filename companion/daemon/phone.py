@@ -575,29 +575,35 @@ class PhoneService:
 
     # ----- roles: the banker's PIN, the seats' PINs, pairing by the reader ----------------------------
 
-    def _tries(self, key: str, language: str) -> _Lock:
+    def _try_pin(self, key: str, given: Any, wanted: str, language: str, locked_notice: Callable[[], None]) -> None:
+        """Nothing if `given` is `wanted`; WrongRole otherwise. The try is counted before the comparison,
+        under the lock: requests sent all at once get no more than PIN_TRIES tries between them. The lock
+        is one per PIN, not per phone (a phone is free to make), so one phone can keep the banker out:
+        every phone is told when a lock starts, so the table sees someone is guessing."""
         with self._lock:
             lock = self._locks.setdefault(key, _Lock())
-            if lock.until > self.clock():
-                raise WrongRole(say("phone_pin_locked", language, seconds=int(lock.until - self.clock()) + 1))
-            return lock
-
-    def _failed(self, lock: _Lock) -> None:
-        with self._lock:
+            now = self.clock()
+            if lock.until > now:
+                raise WrongRole(say("phone_pin_locked", language, seconds=int(lock.until - now) + 1))
             lock.fails += 1
-            if lock.fails >= PIN_TRIES:
-                lock.fails, lock.until = 0, self.clock() + PIN_LOCK_S
+            locks_now = lock.fails >= PIN_TRIES
+            if locks_now:
+                lock.fails, lock.until = 0, now + PIN_LOCK_S
+        if isinstance(given, str) and hmac.compare_digest(given.strip().encode(), wanted.encode()):
+            with self._lock:
+                lock.fails, lock.until = 0, 0.0
+            return
+        if locks_now:
+            locked_notice()
+        raise WrongRole(say("phone_wrong_pin", language))
 
     def check_banker(self, pin: str, language: str) -> None:
         """Nothing if `pin` is the table's PIN (phone.banker_pin); WrongRole otherwise."""
         wanted = str(self.daemon.config["phone.banker_pin"])
         if not wanted:
             raise WrongRole(say("phone_no_banker_pin", language, setting="phone.banker_pin"))
-        lock = self._tries("banker", language)
-        if not isinstance(pin, str) or not hmac.compare_digest(pin.strip().encode(), wanted.encode()):
-            self._failed(lock)
-            raise WrongRole(say("phone_wrong_pin", language))
-        lock.fails = 0
+        self._try_pin("banker", pin, wanted, language,
+                      lambda: self.owner.announce("phone_banker_pin_locked", seconds=int(PIN_LOCK_S)))
 
     def set_seat_pin(self, seat: int, pin: str, language: str) -> dict:
         """The banker sets (or, with an empty PIN, clears) a seat's PIN for a table without a reader."""
@@ -624,14 +630,12 @@ class PhoneService:
         if not 1 <= seat <= len(head["players"]):
             raise Refused(say("phone_no_seat", language, seat=seat))
         memo = self._memo(head["game"])
-        lock = self._tries(f"seat:{head['game']}:{seat}", language)
+        player = head["players"][seat - 1]
         wanted = memo.pins.get(str(seat), "")
         if not wanted:
-            raise WrongRole(say("phone_no_seat_pin", language, player=head["players"][seat - 1]))
-        if not isinstance(pin, str) or not hmac.compare_digest(pin.strip().encode(), wanted.encode()):
-            self._failed(lock)
-            raise WrongRole(say("phone_wrong_pin", language))
-        lock.fails = 0
+            raise WrongRole(say("phone_no_seat_pin", language, player=player))
+        self._try_pin(f"seat:{head['game']}:{seat}", pin, wanted, language,
+                      lambda: self.owner.announce("phone_seat_pin_locked", player=player, seconds=int(PIN_LOCK_S)))
         return {"player": head["players"][seat - 1], "game": head["game"]}
 
     def pair_start(self, language: str) -> dict:
