@@ -4,12 +4,13 @@ failure; a role that rises gets a new session token (a token planted or read bef
 action id from an earlier game books in the new one; one client opening streams by the dozen ends its own,
 never the banker's; markup in a refused request comes back as JSON
 (the page shows it as text), never as a page."""
+import io
 import secrets
 import threading
 import time
 
 from test_phone_live import ledger, read, stream
-from test_phone_views import ANNA, BANKER_PIN, Phone, box, cash, head, start_box
+from test_phone_views import ANNA, BANKER_PIN, Phone, box, cash, head, start_box, tap_card
 
 __all__ = ["box"]
 
@@ -163,3 +164,50 @@ def test_every_phone_is_told_when_wrong_pins_lock_the_banker_out(box):
     assert notices == ["Кто-то с телефона раз за разом вводит неверный PIN-код банкира: вход банкира закрыт на 30 с"]
     locked = banker.post("/phone/banker", pin=BANKER_PIN)
     assert locked.status_code == 403 and "подождите" in locked.json["error"]
+
+
+def test_a_flood_of_sessions_that_joined_never_shuts_a_new_phone_out(tmp_path):
+    daemon = start_box(tmp_path)
+    try:
+        from web.phone import create_phone_app
+        daemon.app = create_phone_app(daemon.phone, MAX_SESSIONS=8)
+        banker, anna = Phone(daemon).banker(), Phone(daemon).join().pair(ANNA)
+        laptop = [Phone(daemon).join() for _ in range(20)]  # each with the table code, as anyone at the table
+        assert laptop[-1].role() == "spectator"
+        newcomer = Phone(daemon)
+        assert newcomer.post("/phone/join", code=daemon.phone.table_code()).status_code == 200
+        assert newcomer.role() == "spectator"
+        assert banker.role() == "banker" and anna.role() == "player"  # and nobody who holds a role lost it
+    finally:
+        daemon.stop()
+
+
+def test_a_pairing_asked_in_an_earlier_game_binds_nothing_in_the_new_one(box):
+    banker, guest = Phone(box).banker(), Phone(box).join()
+    assert guest.post("/phone/pair").status_code == 200  # a guest's phone waits, then the game changes
+    assert banker.post("/phone/game/end", aid="end-game-1").status_code == 200
+    assert banker.post("/phone/game/archive", aid="archive-game-1").status_code == 200
+    started = banker.post("/phone/game/start", aid="start-game-2", edition="elite", players="Anna\nBoris\nVera")
+    assert started.status_code == 200, started.json
+    tap_card(box, ANNA)  # Anna's card, for the new game
+    assert guest.role() == "visitor"  # the guest never read this game's code: not Anna, not a spectator
+
+
+def test_a_huge_upload_sent_in_chunks_is_refused_as_too_large_inside_the_virtual_tables_app(box):
+    from flask import Flask
+
+    from web.phone import register_phone
+    app = Flask("virtual-table")  # register_phone into another app, as the virtual table does: its own limits
+    register_phone(app, box.phone)
+    box.app = app
+    phone = Phone(box).join()
+    boundary = "x" * 16
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{phone.csrf}\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"lang\"; filename=\"a.bin\"\r\n"
+            f"Content-Type: application/octet-stream\r\n\r\n").encode() + b"a" * 2_000_000 + \
+        f"\r\n--{boundary}--\r\n".encode()
+    answer = phone.client.post("/phone/lang", input_stream=io.BytesIO(body), headers={
+        "Transfer-Encoding": "chunked", "Content-Type": f"multipart/form-data; boundary={boundary}"},
+        environ_overrides={"wsgi.input_terminated": True})  # as waitress says of a chunked body
+    assert answer.status_code == 413 and answer.json["error"] == "the request is too large"
+    assert failures(phone) == 0

@@ -162,12 +162,13 @@ class PhoneState:
             self._sessions[session.token] = session
             while len(self._sessions) > int(self.config["MAX_SESSIONS"]):
                 # the visitor unseen longest goes first (a flood of new pages never evicts a player who
-                # joined), then whoever is unseen longest
-                oldest = next((t for t, s in self._sessions.items() if s.role == "visitor"), None)
-                if oldest is None:
-                    self._sessions.popitem(last=False)
-                else:
-                    del self._sessions[oldest]
+                # joined), then the spectator unseen longest (a flood of sessions that joined with the
+                # table code never shuts a new phone out), then whoever is unseen longest; never the new one
+                oldest = next((t for t, s in self._sessions.items() if s.role == "visitor" and s is not session),
+                              None) or \
+                    next((t for t, s in self._sessions.items() if s.role == "spectator"), None) or \
+                    next(t for t in self._sessions if t != session.token)
+                del self._sessions[oldest]
         return session
 
     def session(self, token: str | None) -> Session | None:
@@ -295,6 +296,11 @@ def _blueprint(state: PhoneState) -> Blueprint:
         g.phone_session = session
         g.phone_new = False
         if request.method == "POST":
+            # the phone's own limits even inside another app (the virtual table's), and for a body sent
+            # in chunks with no length: werkzeug stops reading there instead of spooling it to disk
+            request.max_content_length = int(state.config["MAX_CONTENT_LENGTH"])
+            request.max_form_memory_size = int(state.config["MAX_FORM_MEMORY_SIZE"])
+            request.max_form_parts = int(state.config["MAX_FORM_PARTS"])
             origin = request.headers.get("Origin")
             if origin is not None and urlsplit(origin).netloc != request.host:
                 raise Refused(say("err_cross"), 403)

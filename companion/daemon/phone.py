@@ -82,6 +82,7 @@ class Pairing:
     state: str = "waiting"  # waiting, bound, stale, refused, cancelled
     player: str = ""
     game: str | None = None
+    opened_in: str | None = None  # the game it was asked in: a card of another game binds nothing
 
 
 @dataclass
@@ -640,7 +641,8 @@ class PhoneService:
 
     def pair_start(self, language: str) -> dict:
         """A phone starts waiting for its player's card: {"pairing": a secret id, "code": what the OLED shows}."""
-        if self.game_id() is None:
+        gid = self.game_id()
+        if gid is None:
             raise Refused(say("no_game_open", language), 409)
         now = self.clock()
         with self._lock:
@@ -648,7 +650,7 @@ class PhoneService:
             taken = {p.code for p in self._pairings.values() if p.state == "waiting"}
             code = next(c for c in (f"{secrets.randbelow(900) + 100}" for _ in range(1000)) if c not in taken)
             pid = secrets.token_urlsafe(18)
-            self._pairings[pid] = Pairing(code, now)
+            self._pairings[pid] = Pairing(code, now, opened_in=gid)
             while len(self._pairings) > 64:  # the oldest go first (a page that never came back)
                 self._pairings.pop(next(iter(self._pairings)))
         self.owner.announce("phone_pair_waiting", pairing=code)
@@ -677,8 +679,13 @@ class PhoneService:
         """A player's card on the reader (writer thread): binds the one waiting phone to that seat. True
         when the tap was about a pairing (bound, or refused because two phones wait), else the tap goes on
         to the card's usual meaning."""
+        table = self.owner.table
+        gid = self._game_id(table)
         with self._lock:
             self._expire(self.clock())
+            for p in self._pairings.values():
+                if p.state == "waiting" and p.opened_in != gid:  # asked in another game: that phone joins again
+                    p.state = "stale"
             waiting = [p for p in self._pairings.values() if p.state == "waiting"]
             if not waiting:
                 return False
@@ -689,11 +696,9 @@ class PhoneService:
         if len(waiting) > 1:
             self.daemon._refuse("phone_pair_two", codes=codes)
             return True
-        table = self.owner.table
         if table is None or not seat.isdigit() or not 1 <= int(seat) <= len(table.state.players):
             return False  # the card's own refusal says why
         player = table.state.players[int(seat) - 1]
-        gid = self._game_id(table)
         with self._lock:
             pairing = waiting[0]
             pairing.state, pairing.player, pairing.game = "bound", player, gid
