@@ -181,14 +181,16 @@ class PhoneState:
                 session.seen = time.monotonic()
             return session
 
-    def renew(self, session: Session) -> Session:
+    def renew(self, session: Session, seen: str | None) -> Session:
         """A new token for a session whose role rises (the table code, a seat, the banker's PIN): a token
         planted on a phone, or read before, stays a visitor's (no session fixation). The CSRF token stays:
-        it is worth nothing without the cookie, and the page in hand keeps working."""
+        it is worth nothing without the cookie, and the page in hand keeps working. Only the token the
+        request came with is replaced: two requests raising it at once both answer with the one new token."""
         with self._lock:
-            self._sessions.pop(session.token, None)
-            session.token = secrets.token_urlsafe(24)
-            self._sessions[session.token] = session
+            if session.token == seen:
+                self._sessions.pop(session.token, None)
+                session.token = secrets.token_urlsafe(24)
+                self._sessions[session.token] = session
         return session
 
     def failed(self) -> None:
@@ -585,7 +587,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
     def promote(session: Session) -> None:
         """The role rises: a new session token, sent as the cookie with this answer."""
-        state.renew(session)
+        state.renew(session, request.cookies.get(COOKIE))
         g.phone_new = True
 
     def _bind(session: Session, player: str, game: Any) -> None:
