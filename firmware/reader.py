@@ -29,6 +29,11 @@ def die_from_byte(byte):
     return None
 
 
+def _older(seq, than):
+    """Whether the Pi sent line `seq` before line `than` (its numbers run 1..65535, then 1 again)."""
+    return seq != than and (than - seq) % 0xFFFF < 0x8000
+
+
 def _number(fields, key, low, high):
     """fields[key] as an int when it is plain decimal digits within low..high, else None."""
     text = fields.get(key)
@@ -67,6 +72,7 @@ class Reader:
         self.queue = []           # (verb, fields) waiting for the sender to have room, oldest first
         self.dice_n = 2           # dice per ROLL until the Pi says otherwise
         self.pi_boot = None       # the boot id of the Pi's last HELLO
+        self.dice_seq = None      # the sequence number of the DICE line dice_n came from (this Pi boot)
         self.hello_seq = None     # the sequence number of our last HELLO
         self.card = None          # the UID on the reader now (bytes), None when there is none
         self.misses = 0           # empty scans in a row while a card was on the reader
@@ -88,6 +94,7 @@ class Reader:
         self.dropped = 0          # taps and rolls lost because the queue was full
         self.ignored = 0          # Pi lines with values out of range
         self.unknown = 0          # Pi verbs this firmware does not know
+        self.stale = 0            # DICE lines older than the count in force (a resend overtaken)
         self.hellos = 0           # HELLOs sent
 
     @property
@@ -188,6 +195,7 @@ class Reader:
             boot = fields.get("boot")
             if boot != self.pi_boot:          # the Pi opened the port again: say who we are
                 self.pi_boot = boot
+                self.dice_seq = None          # its lines are numbered from 1 again
                 fields = self._hello_fields()
                 if self.queue or not self._room():
                     # ahead of queued taps (the Pi holds taps until it has this HELLO), and only one
@@ -199,8 +207,13 @@ class Reader:
             n = _number(fields, "n", 0, 3)
             if n is None:
                 self.ignored += 1
+            elif self.dice_seq is not None and _older(frame.seq, self.dice_seq):
+                # a resend of an earlier count that arrives after a newer one (lines are acted on as
+                # they arrive): the Pi's last word stands, or ROLL would throw the old number of dice
+                self.stale += 1
             else:
                 self.dice_n = n
+                self.dice_seq = frame.seq
         elif verb == "BEEP":
             times = _number(fields, "times", 1, 5)
             ms = _number(fields, "ms", 10, 1000)

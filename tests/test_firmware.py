@@ -342,6 +342,40 @@ def test_dice_out_of_range_are_ignored(sim, n):
     assert sim.dice_n == 2 and sim.reader.ignored == 1
 
 
+def test_a_dice_count_resent_after_a_newer_one_does_not_undo_it(sim):
+    """The Pi says DICE 0, then DICE 2 after the next event; the first line was torn on the cable and its
+    resend arrives after the second. Lines are acted on as they arrive (PROTOCOL.md), but a count is state,
+    not an event: the older one must not stand, or ROLL buzzes "no" on a turn the table can end."""
+    pi = Pi()
+    old = pi.send("DICE", {"n": 0}, 0)
+    new = pi.send("DICE", {"n": 2}, 10)
+    sim.poll(0, new)
+    assert sim.dice_n == 2
+    sim.poll(10, old)                             # the resend of the earlier line, overtaken
+    assert sim.dice_n == 2 and sim.reader.stale == 1
+    roll(sim, pi, 20)
+    assert len(pi.said("ROLL")[0].fields["dice"].split(",")) == 2
+
+
+def test_a_dice_count_numbered_past_the_wrap_is_newer(sim):
+    pi = Pi()
+    pi.sender.next_seq = 0xFFFF                   # the last number before 1 again
+    sim.poll(0, pi.send("DICE", {"n": 3}, 0))
+    sim.poll(10, pi.send("DICE", {"n": 1}, 10))   # numbered 1: newer, though smaller
+    assert sim.dice_n == 1 and sim.reader.stale == 0
+
+
+def test_after_the_pi_restarts_its_first_dice_count_stands(sim):
+    pi = Pi()
+    pi.sender.next_seq = 100
+    sim.poll(0, pi.hello(0))
+    sim.poll(10, pi.send("DICE", {"n": 3}, 10))   # numbered 101
+    again = Pi(boot="P2")                          # the Pi opened the port again: numbers from 1
+    sim.poll(20, again.hello(20))
+    sim.poll(30, again.send("DICE", {"n": 0}, 30))
+    assert sim.dice_n == 0 and sim.reader.stale == 0
+
+
 def test_a_line_the_pi_sends_twice_is_acknowledged_twice_and_acted_on_once(sim):
     pi = Pi()
     line = pi.send("BEEP", {"times": 1, "ms": 200}, 0)

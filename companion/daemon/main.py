@@ -308,8 +308,10 @@ class Daemon:
             self.out(f"        {line}")
         if event.command == "end_game":
             self.out(state_text(table.rules, table.state, self.lang))
-        self.shown = event.seq
         self._update_dice()
+        # shown last: whoever waits for the event to be shown (the demo's bot, the tests) also finds the
+        # reader told the dice of the next roll, never the count from before this event
+        self.shown = event.seq
         self.owner.post(self.console.sync)  # menus built before this event are closed
 
     def _footer(self) -> str:
