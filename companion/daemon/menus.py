@@ -16,7 +16,9 @@ presses into choices. Nothing here knows a button or a frame.
   first (undo_plan), and what to put back on the board.
 """
 
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
@@ -77,23 +79,30 @@ def cell_words(rules, cell: str, language: str) -> str:
     """A cell by its name; one of several cells of that name (four CHANCE cells) also by the nearest
     cell before it whose name is its own, as a player finds it on the board: "CHANCE (after Arbat)";
     by its number on the board when even that is shared (two roads after one shop)."""
+    return _cell_labels(rules, language)[cell]
+
+
+@lru_cache(maxsize=16)
+def _cell_labels(rules, language: str) -> dict[str, str]:
+    """Every cell's words (cell_words), made once per edition and language: a landing list asks for all."""
     edition = rules.edition
     names = [messages.thing_name(edition, c.id, language) for c in rules.cells]
-    at = next(i for i, c in enumerate(rules.cells) if c.id == cell)
+    counts = Counter(names)
 
     def after(i: int) -> str:
-        if names.count(names[i]) < 2:
+        if counts[names[i]] < 2:
             return names[i]
         for back in range(1, len(names)):
             before = names[(i - back) % len(names)]
-            if names.count(before) == 1:
+            if counts[before] == 1:
                 return words("menu_after", language, name=names[i], before=before)
         return names[i]
 
-    shown = after(at)
-    if sum(after(i) == shown for i in range(len(names))) > 1:
-        return words("menu_cell_number", language, name=names[at], number=at + 1)
-    return shown
+    shown = [after(i) for i in range(len(names))]
+    repeated = Counter(shown)
+    return {c.id: (words("menu_cell_number", language, name=names[i], number=i + 1) if repeated[shown[i]] > 1
+                   else shown[i])
+            for i, c in enumerate(rules.cells)}
 
 
 def party_prefix(action: Action) -> str:
