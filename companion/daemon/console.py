@@ -41,7 +41,9 @@ class Desk(Protocol):
     """What the console asks of the daemon (all on the writer thread)."""
 
     lang: str
-    muted: bool
+
+    @property
+    def muted(self) -> bool: ...
 
     def book(self, actor: str, command: Command) -> bool: ...
     def undo_chain(self, order: tuple[int, ...]) -> None: ...

@@ -71,9 +71,9 @@ class Daemon:
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
         self._watchdog: systemd.Watchdog | None = None
         self.panel: Panel | None = None
-        # the box's beeps (the menu's "Sound off"), kept across restarts; the reader's own read click stays
+        # the box's beeps (the menu's "Sound off", `muted`), kept across restarts; the reader's own read
+        # click stays
         self.settings, self._settings_damaged = BoxSettings.load(config.games_dir)
-        self.muted = self.settings.muted
         self.console = Console(self.owner, self)
         self.buttons: box_buttons.Buttons | None = None
         self.pin_factory: Any = None  # gpiozero's MockFactory with simulated hardware (the virtual table's)
@@ -270,8 +270,7 @@ class Daemon:
             return None
         url = server.url + "phone/"
         if self.config["phone.host"] in ("0.0.0.0", "::", ""):  # every network: say the name phones use
-            base = self.phone_base_url().rstrip("/")
-            url = base + "/" if base.endswith("/phone") else base + "/phone/"
+            url = self.phone_page_url()
         self.say("phone_ready", url=url)
         return server
 
@@ -493,8 +492,12 @@ class Daemon:
         self.enrolling_until = time.monotonic() + ENROL_WAIT_S
         self.say("enrol_waiting", role=self._role_words(role, self.lang))
 
+    @property
+    def muted(self) -> bool:
+        return self.settings.muted
+
     def set_muted(self, muted: bool) -> None:
-        self.muted = self.settings.muted = muted
+        self.settings.muted = muted
         self.say("sound_muted" if muted else "sound_unmuted")
         try:
             self.settings.save(self.config.games_dir)
@@ -504,11 +507,14 @@ class Daemon:
     def phone_url(self) -> str:
         """The address the OLED's QR code carries: the phone page, with the table code after # (a fragment
         never reaches the server or its logs) so a scan joins as a spectator."""
-        base = self.phone_base_url()
         if self.phone is None:
-            return base
-        page = base if base.rstrip("/").endswith("/phone") else base.rstrip("/") + "/phone/"
-        return page + "#code=" + self.phone.table_code()
+            return self.phone_base_url()
+        return self.phone_page_url() + "#code=" + self.phone.table_code()
+
+    def phone_page_url(self) -> str:
+        """The phone page's own address under the base phones use (phone.url, else this host's .local name)."""
+        base = self.phone_base_url().rstrip("/")
+        return base + "/" if base.endswith("/phone") else base + "/phone/"
 
     def table_code(self) -> str:
         """The short code that lets a phone watch the table ("" when the phone page is not served)."""
