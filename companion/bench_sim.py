@@ -45,6 +45,37 @@ seconds = time.perf_counter() - start
 print(json.dumps({"seconds": seconds, "games": games, "rounds": rounds, "events": events}))
 """
 
+# The floor row: the same games, their commands parsed beforehand and applied by Rules.apply alone
+# (no bots, no legal lists, no Game wrapper, invariants off). No decision-making can make a game
+# faster than this: it is the ceiling of the present engine for any simulator built on it.
+_FLOOR = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from companion.editions import load_edition, rules_for
+from companion.engine.actions import TABLE
+from companion.engine.command import parse_command, split_actor
+from companion.sim.runner import play_game, seat_names, switch_off_invariants
+edition, games, cap = sys.argv[2], int(sys.argv[3]), int(sys.argv[5])
+rules = rules_for(load_edition(edition))
+switch_off_invariants(rules)
+rounds = events = 0
+seconds = 0.0
+for seed in range(1, games + 1):
+    record = play_game(edition, seed, invariants=False, round_cap=cap)
+    steps = []
+    for line in record.lines[1:]:
+        actor, text = split_actor(line)
+        steps.append((actor or TABLE, parse_command(text)))
+    start = time.perf_counter()
+    state = rules.new_state(seat_names(len(record.players)), seed)
+    for seq, (actor, cmd) in enumerate(steps, 2):
+        state = rules.apply(state, cmd, actor, seq=seq)
+    seconds += time.perf_counter() - start
+    rounds += record.rounds
+    events += len(steps) + 1
+print(json.dumps({"seconds": seconds, "games": games, "rounds": rounds, "events": events}))
+"""
+
 # The peer's row: its own game function with its own seed scheme; a round is counted for every
 # pass over the players that was played (the end check runs before each pass).
 _PEER = r"""
@@ -81,7 +112,7 @@ print(json.dumps({"seconds": seconds, "games": games, "rounds": rounds, "events"
 class Row:
     """One line of the report: whose games, which edition, invariants on or off."""
 
-    label: str  # ours, baseline, peer
+    label: str  # ours, baseline, floor (apply alone), peer
     edition: str
     invariants: bool
     root: str  # the folder put first on the child's sys.path
@@ -117,6 +148,8 @@ def run_row(row: Row, games: int, round_cap: int) -> Figures:
     """Play one row's games in a child process pinned to one core; its figures."""
     if row.label == "peer":
         argv = ["-c", _PEER, row.root, str(games), str(round_cap)]
+    elif row.label == "floor":
+        argv = ["-c", _FLOOR, row.root, row.edition, str(games), "off", str(round_cap)]
     else:
         argv = ["-c", _OURS, row.root, row.edition, str(games), "on" if row.invariants else "off", str(round_cap)]
     core = one_core()
@@ -172,6 +205,7 @@ def main(games: int = 20, peer: str | None = None, editions: list[str] | None = 
     if baseline:
         check_baseline(baseline)
     rows = [Row("ours", e, inv, REPO) for e in editions for inv in (True, False)]
+    rows += [Row("floor", e, False, REPO) for e in editions]
     if baseline:
         rows += [Row("baseline", e, False, os.path.abspath(baseline)) for e in editions]
     if peer:
@@ -183,22 +217,27 @@ def main(games: int = 20, peer: str | None = None, editions: list[str] | None = 
         for row in rows:
             runs[row].append(run_row(row, games, round_cap))
     results = {(row.label, row.edition, row.invariants): medians(runs[row]) for row in rows}
-    out(f"  {'who':<9} {'edition':<15} {'invariants':<10} {'games/s':>9} {'rounds/s':>10} {'rounds/game':>12} "
+    out(f"  {'who':<10} {'edition':<15} {'invariants':<10} {'games/s':>9} {'rounds/s':>10} {'rounds/game':>12} "
         f"{'events/s':>10}")
     for row in rows:
         f = results[(row.label, row.edition, row.invariants)]
-        name = "peer: gcp" if row.label == "peer" else row.label
+        name = {"peer": "peer: gcp", "floor": "apply only"}.get(row.label, row.label)
         events = f"{f.events_s:>10,.0f}" if row.label != "peer" else f"{'-':>10}"
         inv = "on" if row.invariants else "off"
-        out(f"  {name:<9} {row.edition:<15} {inv:<10} {f.games_s:>9.2f} {f.rounds_s:>10,.0f} "
+        out(f"  {name:<10} {row.edition:<15} {inv:<10} {f.games_s:>9.2f} {f.rounds_s:>10,.0f} "
             f"{f.rounds_game:>12.1f} {events}")
     if baseline:
         for e in editions:
             now, then = results[("ours", e, False)], results[("baseline", e, False)]
             out(f"  {e}: rounds/s against the baseline, invariants off: {now.rounds_s / then.rounds_s:.2f}x")
+    for e in editions:
+        now, floor = results[("ours", e, False)], results[("floor", e, False)]
+        out(f"  {e}: the simulator at {now.rounds_s / floor.rounds_s:.2f}x of its ceiling (the same games' "
+            f"commands applied alone: {floor.rounds_s:,.0f} rounds/s)")
     if peer and "monopoly" in editions:
         theirs = results[("peer", "monopoly", False)].rounds_s
         off, on = results[("ours", "monopoly", False)].rounds_s, results[("ours", "monopoly", True)].rounds_s
         out(f"  monopoly rounds/s against the peer's: invariants off {off / theirs:.3f}x, on {on / theirs:.3f}x "
-            f"(target >= 1x with believable game lengths)")
+            f"(target >= 1x with believable game lengths); the ceiling (apply alone) "
+            f"{results[('floor', 'monopoly', False)].rounds_s / theirs:.3f}x")
     return results

@@ -338,10 +338,12 @@ def cmd_bench(args):
     # a sim-only argument given to another bench was ignored without a word (--peer to bench web)
     for option, value in (("--peer", args.peer), ("--baseline", args.baseline), ("--edition", args.edition)):
         if value is not None and args.what != "sim":
-            print(sim_say("bench_sim_only", args.lang, option=option, what=args.what), file=sys.stderr)
+            print(f"{label('usage', args.lang)}: " + sim_say("bench_sim_only", args.lang, option=option, what=args.what),
+                  file=sys.stderr)
             return EXIT_USAGE
     if args.what == "web" and args.pages < 1:       # was measured as 1 page without a word
-        print(sim_say("bench_number", args.lang, option="--pages", low=1, value=args.pages), file=sys.stderr)
+        print(f"{label('usage', args.lang)}: " + sim_say("bench_number", args.lang, option="--pages", low=1,
+                                                          value=args.pages), file=sys.stderr)
         return EXIT_USAGE
     if args.what == "sim":
         from companion import bench_sim
@@ -349,7 +351,11 @@ def cmd_bench(args):
             bench_sim.main(args.games, args.peer, [args.edition] if args.edition else None, args.repeats,
                            args.baseline)
         except bench_sim.BenchError as exc:
-            print(exc.say(args.lang), file=sys.stderr)
+            # a row that failed to run is an error of the run; everything else is the command line's
+            if exc.key == "bench_row_failed":
+                print(f"{label('error', args.lang)}: {exc.say(args.lang)}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            print(f"{label('usage', args.lang)}: {exc.say(args.lang)}", file=sys.stderr)
             return EXIT_USAGE
         return 0
     if args.what == "link":

@@ -49,11 +49,15 @@ def test_rows_for_each_invariant_setting_the_peer_and_the_ratios(tmp_path):
     results = bench_sim.main(games=1, editions=["monopoly"], repeats=1, round_cap=3, peer=fake_peer(tmp_path),
                              baseline=bench_sim.REPO, out=lines.append)
     text = "\n".join(lines)
-    assert [line.split()[:3] for line in lines[2:6]] == [
-        ["ours", "monopoly", "on"], ["ours", "monopoly", "off"], ["baseline", "monopoly", "off"],
-        ["peer:", "gcp", "monopoly"]]
+    assert [line.split()[:3] for line in lines[2:7]] == [
+        ["ours", "monopoly", "on"], ["ours", "monopoly", "off"], ["apply", "only", "monopoly"],
+        ["baseline", "monopoly", "off"], ["peer:", "gcp", "monopoly"]]
     ours = results[("ours", "monopoly", False)]
     assert ours.games_s > 0 and 1 <= ours.rounds_game <= 3     # our games stop at the cap too
+    # the ceiling row replays the very games the bots played (same rounds), their commands alone
+    floor = results[("floor", "monopoly", False)]
+    assert floor.rounds_game == ours.rounds_game and floor.events_s > 0
+    assert "of its ceiling" in text
     assert results[("peer", "monopoly", False)].rounds_game == 2  # no All Rich stop; rounds as played
     assert "against the baseline" in text and "against the peer's" in text
 
@@ -70,7 +74,7 @@ def test_a_missing_peer_is_one_line(tmp_path, capsys):
     code = cli_main(["bench", "sim", "--games", "1", "--peer", str(tmp_path / "nowhere")])
     err = capsys.readouterr().err.strip()
     assert code == 2
-    assert err.startswith("no gamescomputersplay/monopoly at") and "\n" not in err
+    assert err.startswith("usage: no gamescomputersplay/monopoly at") and "\n" not in err
 
 
 def test_a_state_copy_is_independent_in_every_field():

@@ -179,6 +179,8 @@ def test_bench_sim_refuses_nothing_to_measure(capsys, argv):
                 code=EXIT_USAGE)
     assert argv[0] in line["en"] and argv[1] in line["en"]
     assert russian("x:" + line["ru"])
+    # labelled as every other command line mistake is (exit 2)
+    assert line["en"].startswith("usage: ") and line["ru"].startswith("ошибка в командной строке: ")
 
 
 def test_bench_sim_bad_peer_and_edition_in_russian(capsys, tmp_path):
@@ -197,3 +199,4 @@ def test_bench_web_and_table_say_what_they_would_ignore(capsys, argv):
     """--pages 0 was measured as one page, and a sim-only --peer or --edition was dropped without a word."""
     line = said(capsys, "bench", *argv, code=EXIT_USAGE)
     assert argv[1] in line["en"] and russian("x:" + line["ru"])
+    assert line["en"].startswith("usage: ")

@@ -261,7 +261,17 @@ class GenericStrategy:
             out.add("trade")
         if "redeem" in done or not any(s.owner.get(pid) == me for pid in sorted(s.mortgaged)):
             out.add("redeem")
-        return out
+        if not self.could_build(s, me):
+            out.add("build")
+        return out | (done & self.ONCE_A_TURN)
+
+    # verbs `extra` weighs once a turn (it notes them in `done`): not listed again that turn
+    ONCE_A_TURN = frozenset({"house_auction", "jackpot", "insure"})
+
+    def could_build(self, s: State, me: str) -> bool:
+        """Whether build_choice could accept any building of mine: one whose cost leaves the reserve."""
+        mine = s.plots_of(me)
+        return bool(mine) and s.cash(me) - min(self.build_cost(pid) for pid in mine) >= self.reserve
 
     def wants_deal(self, s: State, me: str) -> bool:
         """Whether some buildable group lacks only one lot of mine, held by another player: when not,
@@ -568,8 +578,6 @@ class EliteStrategy(MillionaireStrategy):
                     return a, fill(a, self.rng)
         return super().extra(s, me, acts, done)
 
-    def needless(self, s, me, done):
-        return super().needless(s, me, done) | ({"insure"} if "insure" in done else set())
 
     def aside(self, s, me, acts):
         """Buy shares before the game, buy through the player on the EXCHANGE (a small fee), or sell
@@ -675,6 +683,15 @@ class MadMillionaireStrategy(GenericStrategy):
     def extra(self, s, me, acts, done):
         # every hint spends something (a sign, cash, a lease): the runner's cap per turn bounds them
         return self.pick(s, me, acts)
+
+    def needless(self, s, me, done):
+        # the hints are not the generic extra: only what they never use is left out
+        out = set()
+        if "trade" in done or not self.wants_deal(s, me):
+            out.add("trade")
+        if "redeem" in done or not any(s.owner.get(pid) == me for pid in sorted(s.mortgaged)):
+            out.add("redeem")
+        return out
 
     def aside(self, s, me, acts):
         """SET UP: take a free small business (any of those left)."""

@@ -38,6 +38,7 @@ AUCTION_VERBS = frozenset({"bid", "hammer"})
 PENDING_VERBS = frozenset({"buy", "decline", "choose", "draw", "use_policy", "skip_policy", "auction_roll",
                            "rent_roll", "keep_mortgage", "redeem", "build", "reveal", "move", "bonus", "miss"})
 OFFER_VERBS = frozenset({"accept", "reject"})
+SETTLE_VERBS = frozenset({"use_policy", "skip_policy", "sell_shares", "mortgage", "sell_building", "bankrupt"})
 TURN_SKIPS = frozenset({"accept", "reject", "withdraw", "mortgage", "sell_building", "bankrupt", "bid", "hammer"})
 EXTRA_PER_TURN = 40      # optional actions one seat may take in one turn (builds, shares, deals)
 EVENTS_PER_ROUND = 400   # a game making less headway than this is stopped and said to be stuck
@@ -217,6 +218,13 @@ class Sim:
         """Whose decision it is and which, asking `legal` only for the verbs that can answer it:
         the list is the costly part of a step (every trade between every two players...)."""
         if s.debts:
+            debtor = s.debts[0].debtor
+            if debtor in self.bots:
+                # a debtor's bot raises money with these verbs alone (the trade list, the costliest,
+                # is never its way out); when it finds nothing, every verb is asked below
+                got = self.bots[debtor].settle(s, debtor, self.grouped(s, SETTLE_VERBS).get(debtor, []))
+                if got is not None:
+                    return got
             return self.choose(s, self.grouped(s, BOT_VERBS))
         auction = self.rules.open_auction_of(s)
         if auction is not None:
