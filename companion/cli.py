@@ -304,7 +304,9 @@ def cmd_script(args):
 def cmd_editions(args):
     for name in shipped():
         ed = load_edition(name)
-        out(label("edition_line", args.lang, id=name, name=ed.name, low=ed.players_min, high=ed.players_max,
+        # the edition's name in the screen's language (name_en, name_ru), else as its file writes it
+        shown = messages.in_language(ed.name, ed.names, args.lang)
+        out(label("edition_line", args.lang, id=name, name=shown, low=ed.players_min, high=ed.players_max,
                   rules=ed.rules))
 
 

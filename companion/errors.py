@@ -75,6 +75,28 @@ class EditionError(BadInput):
         super().__init__(f"{source}: {key}: {problem}")
 
 
+class SaidInput(Said, BadInput):
+    """Bad input said as a message code (a configuration file, a card's UID, the card map, the control
+    socket): one line in the screen's language at the edge, the English words from str()."""
+
+
+class EditionProblem(EditionError):
+    """An EditionError said as a message code (`edition_*` in companion/messages.py), each template
+    the whole line with its file and key, so a language may say the key or leave it out.
+
+    `source`, `key` and `problem` stay what an EditionError holds (the English words, as before);
+    messages.render_error says it in the screen's language from `code` and `params`.
+    """
+
+    def __init__(self, code: str, source: str, key: str, **params):
+        from companion.messages import render  # at raise time only: messages imports the engine
+
+        self.code, self.params = code, {"source": source, "key": key, **params}
+        line = render(code, self.params, "en")
+        prefix = f"{source}: {key}: "
+        super().__init__(source, key, line[len(prefix):] if line.startswith(prefix) else line)
+
+
 class UsageError(Said):
     """A command line that does not fit the `companion` command (unknown command, missing or
     unrecognized arguments): what argparse found, said as a message code (see companion/cli.py)."""

@@ -1240,6 +1240,188 @@ RU.update(MENU["ru"])
 EN.update(PHONE["en"])
 RU.update(PHONE["ru"])
 
+# ----- bad input said in the screen's language: edition files and --option values (companion/editions),
+# the daemon's configuration, control socket and card map (companion/daemon/config.py, control.py, cards.py,
+# cli.py). English is what these errors always said; Russian keeps the values (paths, keys, ids) as typed.
+INPUT = {
+    "en": {
+        "edition_unknown": "{source}: edition: no such edition (shipped: {shipped})",
+        "edition_unreadable": "{source}: file: cannot be read: {detail}",
+        "edition_not_utf8": "{source}: file: is not UTF-8 text: byte {offset} (line {line}) is 0x{byte}",
+        "edition_too_deep": "{source}: syntax: tables or lists nested too deeply",
+        "edition_syntax": "{source}: syntax: {problem}",
+        "edition_bad_rules": "{source}: edition.rules: must name one of the rules modules: {known} (not {value})",
+        "edition_not_a_value": "{source}: {key}: {value} is not a value",
+        "edition_unknown_option": "{source}: {key}: is not an option of the '{rules}' rules (known: {known})",
+        "edition_option_text": "{source}: {key}: must be text like the default {default}, not {value}",
+        "edition_option_bool": "{source}: {key}: must be true or false like the default {default}, not {value}",
+        "edition_option_list": "{source}: {key}: must be a list like the default {default}, not {value}",
+        "edition_option_table": "{source}: {key}: must be a table like the default {default}, not {value}",
+        "edition_option_whole": "{source}: {key}: must be a whole number like the default {default}, not {value}",
+        "edition_option_range": "{source}: {key}: must be a whole number within {low}..{high}, not {value}",
+        "edition_option_choice": "{source}: {key}: must be one of {choices}, not {value}",
+        # tomllib's own words (companion/editions: TOML_WORDS), and where it stopped
+        "toml_at": "{problem} (at line {line}, column {column})",
+        "toml_at_end": "{problem} (at end of document)",
+        "toml_invalid_value": "Invalid value",
+        "toml_invalid_statement": "Invalid statement",
+        "toml_expected_equals": "Expected '=' after a key in a key/value pair",
+        "toml_expected_newline": "Expected newline or end of document after a statement",
+        "toml_table_bracket": "Expected ']' at the end of a table declaration",
+        "toml_array_bracket": "Expected ']]' at the end of an array declaration",
+        "toml_unclosed_array": "Unclosed array",
+        "toml_unclosed_table": "Unclosed inline table",
+        "toml_unterminated_string": "Unterminated string",
+        "toml_overwrite": "Cannot overwrite a value",
+        "toml_backslash": "Unescaped '\\' in a string",
+        "toml_key_start": "Invalid initial character for a key part",
+        "toml_invalid_date": "Invalid date or datetime",
+        "toml_invalid_hex": "Invalid hex value",
+        "toml_not_scalar": "Escaped character is not a Unicode scalar value",
+        "toml_illegal_char": "Illegal character {char}",
+        "toml_invalid_char": "Found invalid character {char}",
+        "toml_declared_twice": "Cannot declare {name} twice",
+        "toml_closed_table": "Cannot mutate immutable namespace {name}",
+        "toml_redefined": "Cannot redefine namespace {name}",
+        "toml_duplicate_key": "Duplicate inline table key {name}",
+        "toml_expected": "Expected {text}",
+        "toml_too_deep": "tables or lists nested too deeply",
+        # the json module's words (companion/daemon/cards.py: JSON_WORDS)
+        "json_at": "{problem}: line {line} column {column} (char {pos})",
+        "json_expecting_value": "Expecting value",
+        "json_expecting_name": "Expecting property name enclosed in double quotes",
+        "json_expecting_colon": "Expecting ':' delimiter",
+        "json_expecting_comma": "Expecting ',' delimiter",
+        "json_extra_data": "Extra data",
+        "json_unterminated": "Unterminated string starting at",
+        "json_control_char": "Invalid control character at",
+        "machine_words": "{text}",
+        "config_missing": "{path}: no such configuration file",
+        "config_unreadable": "{path}: cannot be read ({detail})",
+        "config_not_utf8": "{path}: not UTF-8 text: byte 0x{byte} at byte offset {offset} cannot be read",
+        "config_not_toml": "{path}: not valid TOML ({problem})",
+        "config_unknown_section": "{path}: unknown section [{name}] (known: {known})",
+        "config_unknown_key": "{path}: unknown key {key} (known here: {known})",
+        "config_same_pin": "{path}: {a} and {b} are both GPIO {pin}: each button needs its own pin",
+        "config_not_finite": "{path}: {key} must be a finite number, not {value}",
+        "config_want_text": "{path}: {key} must be text in quotes, not {value}",
+        "config_want_number": "{path}: {key} must be a number, not {value}",
+        "config_want_whole": "{path}: {key} must be a whole number, not {value}",
+        "config_want_bool": "{path}: {key} must be true or false, not {value}",
+        "config_not_choice": "{path}: {key} = {value} is not one of {allowed}",
+        "config_out_of_range": "{path}: {key} = {value} is outside {low}..{high}",
+        "config_control_char": "{path}: {key} holds a control character",
+        "socket_too_long": "control.socket: {path} is longer than a Unix socket's {limit} bytes; "
+                           "set a shorter control.socket in the configuration",
+        "socket_taken": "control.socket: another daemon already listens on {path}",
+        "cardrole_uid": "'{text}' is not a card UID (8, 14 or 20 hex digits)",
+        "cardrole_kind": "a card is a player, a plot or a card, not '{value}'",
+        "cardrole_seat": "a player's card names a seat from 1 to {max}, not '{value}'",
+        "cardrole_no_plot": "a plot card names its plot",
+        "cardrole_no_card": "a deck card names its card",
+        "cardrole_unknown_plot": "{edition} has no plot '{ref}' (its plots: {known}, ...)",
+        "cardrole_unknown_card": "{edition} has no card '{ref}' (its cards: {known}, ...)",
+        "cardrole_not_enrolled": "no card {uid} is enrolled",
+        "cardmap_unreadable": "{path}: the card map cannot be read ({detail}); move it away to start a new one",
+        "cardmap_not_json": "{path}: the card map cannot be read ({problem}); move it away to start a new one",
+        "cardmap_damaged": "{path}: the card map is damaged ({problem}); move it away to start a new one",
+        "cardmap_no_key": "'{name}'",
+        "cards_need_uid": "without a running daemon there is no reader to tap: give the card's --uid",
+        "cards_need_edition": "a plot or deck card needs --edition (no game is open to tell)",
+    },
+    "ru": {
+        "edition_unknown": "{source}: Такого издания нет (в комплекте: {shipped})",
+        "edition_unreadable": "{source}: Не удаётся прочитать файл: {detail}",
+        "edition_not_utf8": "{source}: Текст не в кодировке UTF-8: байт `0x{byte}` по смещению {offset} "
+                            "(строка {line}) не читается",
+        "edition_too_deep": "{source}: Таблицы или списки вложены слишком глубоко",
+        "edition_syntax": "{source}: Ошибка в записи TOML ({problem})",
+        "edition_bad_rules": "{source}: `edition.rules`: Нужно имя одного из модулей правил: {known} (а не {value})",
+        "edition_not_a_value": "{source}: `{key}`: {value} — не значение (нужно число, `true` или `false` "
+                               "либо список в квадратных скобках)",
+        "edition_unknown_option": "{source}: `{key}`: В правилах «{rules}» такого варианта нет (есть: {known})",
+        "edition_option_text": "{source}: `{key}`: Нужен текст (по умолчанию {default}), а не {value}",
+        "edition_option_bool": "{source}: `{key}`: Нужно `true` или `false` (по умолчанию {default}), а не {value}",
+        "edition_option_list": "{source}: `{key}`: Нужен список (по умолчанию {default}), а не {value}",
+        "edition_option_table": "{source}: `{key}`: Нужна таблица (по умолчанию {default}), а не {value}",
+        "edition_option_whole": "{source}: `{key}`: Нужно целое число (по умолчанию {default}), а не {value}",
+        "edition_option_range": "{source}: `{key}`: Нужно целое число от {low} до {high}, а не {value}",
+        "edition_option_choice": "{source}: `{key}`: Допустимые значения: {choices}; {value} не подходит",
+        "toml_at": "строка {line}, столбец {column}: {problem}",
+        "toml_at_end": "в конце файла: {problem}",
+        "toml_invalid_value": "недопустимое значение",
+        "toml_invalid_statement": "строка записана неверно",
+        "toml_expected_equals": "после ключа нужны знак «=» и значение",
+        "toml_expected_newline": "после значения должна начинаться новая строка",
+        "toml_table_bracket": "заголовок таблицы должен кончаться на «]»",
+        "toml_array_bracket": "заголовок массива таблиц должен кончаться на «]]»",
+        "toml_unclosed_array": "список не закрыт скобкой «]»",
+        "toml_unclosed_table": "таблица в строке не закрыта скобкой «}}»",
+        "toml_unterminated_string": "текст не закрыт кавычкой",
+        "toml_overwrite": "значение задано второй раз",
+        "toml_backslash": "в тексте обратная косая черта «\\» без пары",
+        "toml_key_start": "ключ начинается с недопустимого символа",
+        "toml_invalid_date": "неверная дата или время",
+        "toml_invalid_hex": "неверное шестнадцатеричное число",
+        "toml_not_scalar": "экранированный символ — не символ Юникода",
+        "toml_illegal_char": "недопустимый символ {char}",
+        "toml_invalid_char": "недопустимый символ {char}",
+        "toml_declared_twice": "{name} объявлено дважды",
+        "toml_closed_table": "{name} уже задано целиком: дополнять его нельзя",
+        "toml_redefined": "{name} уже задано",
+        "toml_duplicate_key": "ключ {name} повторяется в таблице",
+        "toml_expected": "ожидалось {text}",
+        "toml_too_deep": "таблицы или списки вложены слишком глубоко",
+        "json_at": "строка {line}, столбец {column}, символ {pos}: {problem}",
+        "json_expecting_value": "ожидалось значение",
+        "json_expecting_name": "ожидалось имя в двойных кавычках",
+        "json_expecting_colon": "ожидалось «:»",
+        "json_expecting_comma": "ожидалась «,»",
+        "json_extra_data": "лишние данные после конца",
+        "json_unterminated": "здесь начинается текст без закрывающей кавычки",
+        "json_control_char": "здесь управляющий символ",
+        "machine_words": "`{text}`",
+        "config_missing": "{path}: Такого файла конфигурации нет",
+        "config_unreadable": "{path}: Файл конфигурации не читается ({detail})",
+        "config_not_utf8": "{path}: Текст не в кодировке UTF-8: байт `0x{byte}` по смещению {offset} не читается",
+        "config_not_toml": "{path}: Ошибка в записи TOML ({problem})",
+        "config_unknown_section": "{path}: Неизвестный раздел [{name}] (есть: {known})",
+        "config_unknown_key": "{path}: Неизвестный параметр `{key}` (здесь есть: {known})",
+        "config_same_pin": "{path}: У `{a}` и `{b}` один и тот же вывод GPIO {pin}: каждой кнопке нужен свой",
+        "config_not_finite": "{path}: `{key}`: Нужно конечное число, а не {value}",
+        "config_want_text": "{path}: `{key}`: Нужен текст в кавычках, а не {value}",
+        "config_want_number": "{path}: `{key}`: Нужно число, а не {value}",
+        "config_want_whole": "{path}: `{key}`: Нужно целое число, а не {value}",
+        "config_want_bool": "{path}: `{key}`: Нужно `true` или `false`, а не {value}",
+        "config_not_choice": "{path}: `{key}` = {value} — такого значения нет (можно: {allowed})",
+        "config_out_of_range": "{path}: `{key}` = {value}: допустимо от {low} до {high}",
+        "config_control_char": "{path}: В `{key}` есть управляющий символ",
+        "socket_too_long": "`control.socket`: путь {path} длиннее {limit:p:байта|байт|байт} (предел для сокета "
+                           "Unix); укажите в конфигурации путь покороче",
+        "socket_taken": "`control.socket`: сокет {path} уже занят другим демоном коробки",
+        "cardrole_uid": "«{text}» — не номер карты (нужно 8, 14 или 20 шестнадцатеричных цифр)",
+        "cardrole_kind": "Карта бывает картой игрока, участка или карточки, а не «{value}»",
+        "cardrole_seat": "Карта игрока — это место за столом с 1 по {max}, а не «{value}»",
+        "cardrole_no_plot": "Для карты участка нужно назвать участок",
+        "cardrole_no_card": "Для карты карточки нужно назвать карточку",
+        "cardrole_unknown_plot": "В издании «{edition}» нет участка «{ref}» (его участки: {known}, …)",
+        "cardrole_unknown_card": "В издании «{edition}» нет карточки «{ref}» (его карточки: {known}, …)",
+        "cardrole_not_enrolled": "Карта {uid} не записана",
+        "cardmap_unreadable": "{path}: Файл записанных карт не читается ({detail}); уберите его, чтобы начать "
+                              "новый",
+        "cardmap_not_json": "{path}: Файл записанных карт повреждён: это не JSON ({problem}); уберите его, "
+                            "чтобы начать новый",
+        "cardmap_damaged": "{path}: Файл записанных карт повреждён ({problem}); уберите его, чтобы начать новый",
+        "cardmap_no_key": "нет ключа «{name}»",
+        "cards_need_uid": "Демон коробки не запущен, и приложить карту к считывателю нельзя: укажите её номер "
+                          "в `--uid`",
+        "cards_need_edition": "Для карты участка или карточки укажите `--edition`: открытой игры нет, и издание "
+                              "из неё не узнать",
+    },
+}
+EN.update(INPUT["en"])
+RU.update(INPUT["ru"])
+
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
 
@@ -1454,11 +1636,13 @@ def card_text(edition, ref, language="en"):
 
 
 def deck_name(edition, deck, language="en"):
-    """A deck's name: the glossary's, or the name of the board's cell that deals it."""
+    """A deck's name: the name of the board's cell that deals it where the edition names that cell in
+    the language (in Russian as `cell_words` quotes it: ШАНС bare, «Шанс» quoted), else the glossary's."""
     lang = _lang(language)
     cells = [c for c in getattr(edition, "cells", ()) if c.deck == deck]
-    if cells and (edition.language.split("-")[0] == lang or deck not in DECKS):
-        return cell_name(edition, cells[0].id, lang)
+    if cells and (edition.language.split("-")[0] == lang or deck not in DECKS or lang in cells[0].names):
+        # a Monopoly board names its decks «Шанс», «Общественная казна», not Millionaire's ШАНС
+        return cell_words(edition, cells[0].id, lang) if lang == "ru" else cell_name(edition, cells[0].id, lang)
     if deck in DECKS:
         return term(DECKS[deck], lang)
     return cell_name(edition, cells[0].id, lang) if cells else deck

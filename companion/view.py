@@ -102,7 +102,7 @@ def extra_text(rules, key, value, language="en"):
     if key in ("stunts", "leased"):             # card or plot ids
         return f"{label(key, lang)}: {listing(value, lang, ed)}"
     if key == "may":                            # (player, plot id or "*")
-        where = label("anywhere", lang) if value[1] == "*" else cell_name(ed, value[1])
+        where = label("anywhere", lang) if value[1] == "*" else cell_name(ed, value[1], lang)
         return f"{label(key, lang)}: {value[0]} — {where}"
     if key == "queue":                          # (kind, [player,] plot) still to settle
         items = [pending_words(q[0], lang, ed, q[-1]) + (f" ({q[1]})" if len(q) > 2 else "") for q in value]

@@ -92,3 +92,16 @@ def test_two_buttons_on_one_pin_are_refused(tmp_path):
         load_config(write(tmp_path, "[buttons]\nok = 5\nback = 5\n"))
     with pytest.raises(ConfigError, match="whole number"):
         load_config(write(tmp_path, "[buttons]\nok = 5.0\n"))
+
+
+@pytest.mark.parametrize("text, words", [
+    ("x = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML (tables or lists nested too deeply)"),
+    ("[buttons]\nok = " + "7" * 5000 + "\n", "not valid TOML (Exceeds the limit (4300 digits)"),
+])
+def test_a_file_tomllib_cannot_take_is_one_line_not_a_crash(tmp_path, text, words):
+    """Lists nested thousands deep, an integer of thousands of digits: tomllib raises RecursionError or a
+    plain ValueError, not its TOMLDecodeError; still the file and one line (they were internal errors)."""
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(err.value).startswith(f"{path}: {words}") and "\n" not in str(err.value)

@@ -185,7 +185,7 @@ def test_a_new_game_with_the_buttons_alone(tmp_path, monkeypatch):
     choose(console, "Игра")
     choose(console, "Новая игра")
     choose(console, "Игра:")            # which game
-    choose(console, "Monopoly")  # the board is printed in English
+    choose(console, "Монополия")  # the English board has Russian names (name_ru)
     choose(console, "Игроков")
     console.press("down")
     console.press("ok")                 # one fewer than offered

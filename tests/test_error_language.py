@@ -1,10 +1,13 @@
 """Errors follow the language setting (README: --lang, else $COMPANION_LANG, else the locale):
 what the ledger raises (a missing file, a folder, a file that is no ledger, an existing file for
 `new`, a damaged event), what `verify` and `recover` print, a failed `expect` and other script
-errors, and the command line's own usage errors. Each is triggered for real (files in tmp_path),
+errors, the command line's own usage errors, and what the box's commands and the edition loader
+refuse (edition files, --option values, the daemon's configuration, control socket and card map).
+Each is triggered for real (files in tmp_path),
 and each is one line in the chosen language, with the exit code of docs/exit-codes.md and no
 traceback; the English lines are the ones the companion always printed."""
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -248,3 +251,282 @@ def test_a_real_process_prints_one_russian_line(tmp_path):
         assert proc.returncode == EXIT_USAGE and proc.stdout == ""
         assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("ошибка в командной строке: ")
         assert words in proc.stderr and "usage" not in proc.stderr and "error" not in proc.stderr
+
+
+# ----- edition files and --option values, the daemon's configuration, control socket and card map ---------
+# Each mistake a person can make at the box's command line, made for real: one line in each language, the
+# Russian one with no Latin word but the values it names (paths, keys, ids, names: given, or quoted) and the
+# names of formats and parts (TOML, UTF-8, JSON, GPIO, Unix).
+
+FORMAT_NAMES = ("TOML", "UTF-8", "JSON", "GPIO", "Unix")
+
+
+def latin_left(line, *values):
+    """The Latin words of a line once its values are taken out: [] when it is all Russian."""
+    for value in sorted(map(str, values), key=len, reverse=True):
+        line = line.replace(value, " ")
+    line = re.sub(r"`[^`]*`|«[^»]*»", " ", line)      # ids in backticks, names in quotes: values too
+    for name in FORMAT_NAMES:
+        line = line.replace(name, " ")
+    return re.findall(r"[A-Za-z]+", line)
+
+
+def both(capsys, code, *argv):
+    """The one error line `companion --lang en|ru ARGV...` prints: {"en": ..., "ru": ...}."""
+    return {lang: one_line(*run(capsys, lang, *argv)[::2], code) for lang in LANGS}
+
+
+def check_russian(line, *values):
+    assert line.startswith("ошибка: "), line
+    assert latin_left(line, *values) == [], line
+
+
+def edition_file(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return path
+
+
+MONOPOLY = str(ROOT / "companion" / "editions" / "monopoly.toml")
+
+
+@pytest.mark.parametrize("option, en, ru", [
+    ("nosuch=1", f"{MONOPOLY}: options.nosuch: is not an option of the 'monopoly' rules (known: auction_opening_percent, ",
+     f"{MONOPOLY}: `options.nosuch`: В правилах «monopoly» такого варианта нет (есть: `auction_opening_percent`, "),
+    ("circle_income=abc", f"{MONOPOLY}: options.circle_income: 'abc' is not a value",
+     f"{MONOPOLY}: `options.circle_income`: 'abc' — не значение (нужно число, `true` или `false` либо список"),
+    ("circle_income=-5", f"{MONOPOLY}: options.circle_income: must be a whole number within 0..1000000000, not -5",
+     f"{MONOPOLY}: `options.circle_income`: Нужно целое число от 0 до 1000000000, а не -5"),
+    ("circle_income=1.5", f"{MONOPOLY}: options.circle_income: must be a whole number like the default 200, not 1.5",
+     f"{MONOPOLY}: `options.circle_income`: Нужно целое число (по умолчанию 200), а не 1.5"),
+    ("detention_third_miss=later", f"{MONOPOLY}: options.detention_third_miss: must be one of pay_next_turn, "
+     "pay_and_move, not 'later'",
+     f"{MONOPOLY}: `options.detention_third_miss`: Допустимые значения: `pay_next_turn`, `pay_and_move`; "
+     "'later' не подходит"),
+])
+def test_a_mistyped_option_of_new_is_said_in_the_language(tmp_path, capsys, option, en, ru):
+    db = tmp_path / "game.sqlite"
+    said = both(capsys, EXIT_BAD_INPUT, "new", "--db", str(db), "monopoly", "Anna", "Boris", "--option", option)
+    assert said["en"].startswith("error: " + en), said["en"]
+    assert said["ru"].startswith("ошибка: " + ru), said["ru"]
+    check_russian(said["ru"], MONOPOLY, "'abc'", "'later'")
+    assert not db.exists()
+
+
+def test_an_edition_that_is_not_there(tmp_path, capsys):
+    said = both(capsys, EXIT_BAD_INPUT, "new", "--db", str(tmp_path / "g.sqlite"), "monpoly", "Anna", "Boris")
+    shipped = "classic, deluxe, elite, madmillionaire, monopoly"
+    assert said["en"] == f"error: monpoly: edition: no such edition (shipped: {shipped})"
+    assert said["ru"] == f"ошибка: monpoly: Такого издания нет (в комплекте: {shipped})"
+    check_russian(said["ru"], "monpoly", shipped)
+    missing = tmp_path / "mine.toml"
+    said = both(capsys, EXIT_BAD_INPUT, "check-edition", str(missing))
+    assert said["en"] == f"error: {missing}: file: cannot be read: No such file or directory"
+    assert said["ru"] == f"ошибка: {missing}: Не удаётся прочитать файл: нет такого файла или папки"
+
+
+@pytest.mark.parametrize("data, en, ru", [
+    (b'[edition]\nname = "caf\xe9"\n', "file: is not UTF-8 text: byte 21 (line 2) is 0xe9",
+     "Текст не в кодировке UTF-8: байт `0xe9` по смещению 21 (строка 2) не читается"),
+    ('[edition\nid = "x"\n', "syntax: Expected ']' at the end of a table declaration (at line 1, column 9)",
+     "Ошибка в записи TOML (строка 1, столбец 9: заголовок таблицы должен кончаться на «]»)"),
+    ('[edition]\nid = \n', "syntax: Invalid value (at line 2, column 6)",
+     "Ошибка в записи TOML (строка 2, столбец 6: недопустимое значение)"),
+    ('[edition]\nid = "x"\nid = "y"\n', "syntax: Cannot overwrite a value (at line 3, column 9)",
+     "Ошибка в записи TOML (строка 3, столбец 9: значение задано второй раз)"),
+    ('[edition]\nid = [1, 2', "syntax: Unclosed array (at end of document)",
+     "Ошибка в записи TOML (в конце файла: список не закрыт скобкой «]»)"),
+    ("x = " + "[" * 3000 + "]" * 3000 + "\n", "syntax: tables or lists nested too deeply",
+     "Таблицы или списки вложены слишком глубоко"),
+    ('[edition]\nid = "mine"\nrules = "chess"\n', "edition.rules: must name one of the rules modules: classic, "
+     "deluxe, elite, madmillionaire, monopoly (not 'chess')",
+     "`edition.rules`: Нужно имя одного из модулей правил: `classic`, `deluxe`, `elite`, `madmillionaire`, "
+     "`monopoly` (а не 'chess')"),
+])
+def test_an_edition_file_that_cannot_be_read_is_said_in_the_language(tmp_path, capsys, data, en, ru):
+    path = edition_file(tmp_path, "mine.toml", data)
+    said = both(capsys, EXIT_BAD_INPUT, "check-edition", str(path))
+    assert said["en"] == f"error: {path}: {en}"
+    assert said["ru"] == f"ошибка: {path}: {ru}"
+    check_russian(said["ru"], path, "'chess'")
+
+
+# the daemon's configuration: read by every box command (`companion game status --config FILE` here)
+
+@pytest.mark.parametrize("text, en, ru", [
+    ('hardwre = "real"\n', "unknown key hardwre (known here: hardware, language, games_dir)",
+     "Неизвестный параметр `hardwre` (здесь есть: `hardware`, `language`, `games_dir`)"),
+    ("[screen]\nx = 1\n", "unknown section [screen] (known: buttons, control, daemon, display, phone, reader, "
+     "virtual_table)", "Неизвестный раздел [screen] (есть: `buttons`, `control`, `daemon`, `display`, `phone`, "
+     "`reader`, `virtual_table`)"),
+    ('hardware = "virtual"\n', "hardware = 'virtual' is not one of 'simulated', 'real'",
+     "`hardware` = 'virtual' — такого значения нет (можно: 'simulated', 'real')"),
+    ("hardware = 1\n", "hardware must be text in quotes, not 1", "`hardware`: Нужен текст в кавычках, а не 1"),
+    ('[reader]\nretry_seconds = "x"\n', "reader.retry_seconds must be a number, not 'x'",
+     "`reader.retry_seconds`: Нужно число, а не 'x'"),
+    ("[buttons]\nok = 5.0\n", "buttons.ok must be a whole number, not 5.0",
+     "`buttons.ok`: Нужно целое число, а не 5.0"),
+    ("[reader]\nretry_seconds = 0\n", "reader.retry_seconds = 0.0 is outside 0.05..10.0",
+     "`reader.retry_seconds` = 0.0: допустимо от 0.05 до 10.0"),
+    ("[reader]\nretry_seconds = nan\n", "reader.retry_seconds must be a finite number, not nan",
+     "`reader.retry_seconds`: Нужно конечное число, а не nan"),
+    ("[buttons]\nok = 5\nback = 5\n", "buttons.ok and buttons.back are both GPIO 5: each button needs its own pin",
+     "У `buttons.ok` и `buttons.back` один и тот же вывод GPIO 5: каждой кнопке нужен свой"),
+    ('[phone]\nbanker_pin = "12\\u000734"\n', "phone.banker_pin holds a control character",
+     "В `phone.banker_pin` есть управляющий символ"),
+    ('hardware = "real\n', "not valid TOML (Illegal character '\\n' (at line 1, column 17))",
+     "Ошибка в записи TOML (строка 1, столбец 17: недопустимый символ '\\n')"),
+    ("language = \n", "not valid TOML (Invalid value (at line 1, column 12))",
+     "Ошибка в записи TOML (строка 1, столбец 12: недопустимое значение)"),
+    (b"language = '\xff'\n", "not UTF-8 text: byte 0xff at byte offset 12 cannot be read",
+     "Текст не в кодировке UTF-8: байт `0xff` по смещению 12 не читается"),
+])
+def test_a_configuration_mistake_is_said_in_the_language(tmp_path, capsys, text, en, ru):
+    path = edition_file(tmp_path, "companion.toml", text)
+    said = both(capsys, EXIT_BAD_INPUT, "game", "status", "--config", str(path))
+    assert said["en"] == f"error: {path}: {en}"
+    assert said["ru"] == f"ошибка: {path}: {ru}"
+    check_russian(said["ru"], path, "[screen]", "'virtual'", "'simulated', 'real'", "'x'", "nan", "'\\n'")
+
+
+def test_a_configuration_file_that_is_not_there_or_a_folder(tmp_path, capsys):
+    missing = tmp_path / "none.toml"
+    said = both(capsys, EXIT_BAD_INPUT, "run", "--config", str(missing))
+    assert said["en"] == f"error: {missing}: no such configuration file"
+    assert said["ru"] == f"ошибка: {missing}: Такого файла конфигурации нет"
+    said = both(capsys, EXIT_BAD_INPUT, "cards", "list", "--config", str(tmp_path))
+    assert said["en"] == f"error: {tmp_path}: cannot be read ([Errno 21] Is a directory: '{tmp_path}')"
+    assert said["ru"] == f"ошибка: {tmp_path}: Файл конфигурации не читается (это папка)"
+
+
+# the card map: `companion cards ...` without a daemon, on the games folder
+
+@pytest.fixture
+def games(tmp_path, monkeypatch):
+    folder = tmp_path / "games"
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(folder))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return folder
+
+
+@pytest.mark.parametrize("argv, en, ru", [
+    (["enrol", "player", "1", "--uid", "XYZ"], "'XYZ' is not a card UID (8, 14 or 20 hex digits)",
+     "«XYZ» — не номер карты (нужно 8, 14 или 20 шестнадцатеричных цифр)"),
+    (["forget", "04aabbcc"], "no card 04AABBCC is enrolled", "Карта 04AABBCC не записана"),
+    (["enrol", "player", "9", "--uid", "04AABBCC"], "a player's card names a seat from 1 to 8, not '9'",
+     "Карта игрока — это место за столом с 1 по 8, а не «9»"),
+    (["enrol", "player", "1"], "without a running daemon there is no reader to tap: give the card's --uid",
+     "Демон коробки не запущен, и приложить карту к считывателю нельзя: укажите её номер в `--uid`"),
+    (["enrol", "plot", "cinema", "--uid", "04AABBCC"], "a plot or deck card needs --edition (no game is open to "
+     "tell)", "Для карты участка или карточки укажите `--edition`: открытой игры нет, и издание из неё не узнать"),
+    (["enrol", "plot", "", "--uid", "04AABBCC", "--edition", "classic"], "a plot card names its plot",
+     "Для карты участка нужно назвать участок"),
+    (["enrol", "plot", "cinema", "--uid", "04AABBCC", "--edition", "elite"],
+     "Millionaire Elite has no plot 'cinema' (its plots: central1, central2, central3, central4, food1, food2, "
+     "heavy1, heavy2, ...)",
+     "В издании «Миллионер Elite» нет участка «cinema» (его участки: `central1`, `central2`, `central3`, "
+     "`central4`, `food1`, `food2`, `heavy1`, `heavy2`, …)"),
+    (["enrol", "card", "joker", "--uid", "04AABBCC", "--edition", "elite"], "Millionaire Elite has no card 'joker' (",
+     "В издании «Миллионер Elite» нет карточки «joker» (его карточки: `"),
+    (["enrol", "plot", "x", "--uid", "04AABBCC", "--edition", "nosuch"], "nosuch: edition: no such edition (",
+     "nosuch: Такого издания нет (в комплекте: "),
+])
+def test_a_card_mistake_is_said_in_the_language(games, capsys, argv, en, ru):
+    said = both(capsys, EXIT_BAD_INPUT, "cards", *argv)
+    assert said["en"].startswith("error: " + en), said["en"]
+    assert said["ru"].startswith("ошибка: " + ru), said["ru"]
+    check_russian(said["ru"], "XYZ", "04AABBCC", "cinema", "joker", "Elite", "nosuch", "classic, deluxe, elite, "
+                  "madmillionaire, monopoly")
+    assert not (games / "cards.json").exists()
+
+
+@pytest.mark.parametrize("text, en, ru", [
+    ("{\n", "the card map cannot be read (Expecting property name enclosed in double quotes: line 2 column 1 "
+     "(char 2))", "Файл записанных карт повреждён: это не JSON (строка 2, столбец 1, символ 2: ожидалось имя в "
+     "двойных кавычках)"),
+    ('{"cards": {"zz": {"kind": "player", "ref": "1"}}}', "the card map is damaged ('zz' is not a card UID (8, 14 "
+     "or 20 hex digits))", "Файл записанных карт повреждён («zz» — не номер карты (нужно 8, 14 или 20 "
+     "шестнадцатеричных цифр))"),
+    ('{"cards": {"04AABBCC": {"ref": "1"}}}', "the card map is damaged ('kind')",
+     "Файл записанных карт повреждён (нет ключа «kind»)"),
+    ('{"cards": {"04AABBCC": {"kind": "player", "ref": "12"}}}', "the card map is damaged (a player's card names a "
+     "seat from 1 to 8, not '12')", "Файл записанных карт повреждён (Карта игрока — это место за столом с 1 по 8, "
+     "а не «12»)"),
+])
+def test_a_damaged_card_map_is_said_in_the_language(games, capsys, text, en, ru):
+    games.mkdir()
+    cards = games / "cards.json"
+    cards.write_text(text, encoding="utf-8")
+    said = both(capsys, EXIT_BAD_INPUT, "cards", "list")
+    assert said["en"] == f"error: {cards}: {en}; move it away to start a new one"
+    assert said["ru"] == f"ошибка: {cards}: {ru}; уберите его, чтобы начать новый"
+    check_russian(said["ru"], cards, "zz", "kind")
+    assert cards.read_text(encoding="utf-8") == text
+
+
+# the control socket: `companion run` itself, in a process of its own (it starts the simulated reader first)
+
+def daemon_config(tmp_path, socket):
+    path = tmp_path / f"box-{len(list(tmp_path.glob('box-*')))}.toml"
+    path.write_text(f'games_dir = "{path.with_suffix("")}"\n[control]\nsocket = "{socket}"\n'
+                    "[virtual_table]\nport = 0\n[phone]\nport = 0\n", encoding="utf-8")
+    return path
+
+
+def run_box(lang, config, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["COMPANION_STATE_DIR"] = str(tmp_path / "state")
+    proc = subprocess.run([sys.executable, "-m", "companion", "--lang", lang, "run", "--config", str(config)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    return one_line(proc.returncode, proc.stderr, EXIT_BAD_INPUT)
+
+
+def test_the_control_socket_path_too_long_or_taken(tmp_path):
+    from companion.daemon.control import ControlServer
+
+    long = tmp_path / ("x" * 110) / "companion.sock"
+    config = daemon_config(tmp_path, long)
+    en, ru = run_box("en", config, tmp_path), run_box("ru", config, tmp_path)
+    assert en == f"error: control.socket: {long} is longer than a Unix socket's 107 bytes; set a shorter " \
+                 "control.socket in the configuration"
+    assert ru == f"ошибка: `control.socket`: путь {long} длиннее 107 байт (предел для сокета Unix); укажите " \
+                 "в конфигурации путь покороче"
+    check_russian(ru, long)
+    taken = tmp_path / "c.sock"
+    server = ControlServer(taken, lambda request: {"ok": True}).start()     # another box's daemon
+    try:
+        config = daemon_config(tmp_path, taken)
+        en, ru = run_box("en", config, tmp_path), run_box("ru", config, tmp_path)
+    finally:
+        server.stop()
+    assert en == f"error: control.socket: another daemon already listens on {taken}"
+    assert ru == f"ошибка: `control.socket`: сокет {taken} уже занят другим демоном коробки"
+    check_russian(ru, taken)
+
+
+def test_every_code_these_modules_raise_is_in_every_catalogue():
+    """The codes the box's command line and the edition loader raise (a typo would print the bare code)."""
+    import ast
+
+    from companion.messages import CATALOGS
+
+    files = [ROOT / "companion" / "daemon" / name for name in ("config.py", "control.py", "cards.py", "cli.py")]
+    files.append(ROOT / "companion" / "editions" / "__init__.py")
+    codes = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    re.fullmatch(r"(config|socket|cardrole|cardmap|cards|edition|toml|json)_[a-z_]*[a-z]|machine_words",
+                                 node.value):
+                codes.add(node.value)
+    # the codes made of a prefix and a word
+    from companion.daemon import cards, config
+    from companion.editions import OPTION_KINDS
+
+    codes.update(f"config_want_{word}" for word in config.KIND_WORDS.values())
+    codes.update(f"edition_option_{word}" for word in OPTION_KINDS.values())
+    codes.update(f"cardrole_{how}_{kind}" for kind in cards.KINDS if kind != "player" for how in ("no", "unknown"))
+    assert len(codes) > 50
+    for lang in LANGS:
+        assert sorted(c for c in codes if c not in CATALOGS[lang]) == [], lang

@@ -588,8 +588,8 @@ def test_every_code_has_english_and_russian_text():
     ('cell = "circus"', 'cell = "a1"', "decks.stunt.circus1.cell"),
     ('sale_faces = ["half", "full", "full", "double", "double", "triple"]',
      'sale_faces = ["half", "full"]', "options.sale_faces"),
-    ('{ id = "finish", kind = "finish", name = "FINISH" }',
-     '{ id = "finish", kind = "free", name = "FINISH" }', "cells"),
+    ('{ id = "finish", kind = "finish", name = "FINISH"',
+     '{ id = "finish", kind = "free", name = "FINISH"', "cells"),
     ('"j10", "circus", "r1", "finish", "j20"', '"j10", "circus", "r1", "finish"', "extra.streets"),
 ])
 def test_edition_file_errors_name_the_key(old, new, key):

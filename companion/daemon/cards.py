@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import BadInput
+from companion.errors import BadInput, Message, SaidInput, cause_of
 
 KINDS = ("player", "plot", "card")
 UID_LENGTHS = (8, 14, 20)  # hex digits of a 4-, 7- or 10-byte UID
@@ -41,26 +41,54 @@ def role_words(role: "Role", edition, language: str) -> str:
 def check_role(role: "Role") -> None:
     """BadInput for a role no table could use: an unknown kind, a seat outside 1..MAX_SEATS."""
     if role.kind not in KINDS:
-        raise BadInput(f"a card is a player, a plot or a card, not {role.kind!r}")
+        raise SaidInput("cardrole_kind", value=role.kind)
     if role.kind == "player" and not (role.ref.isascii() and role.ref.isdigit() and 1 <= int(role.ref) <= MAX_SEATS):
-        raise BadInput(f"a player's card names a seat from 1 to {MAX_SEATS}, not {role.ref!r}")
+        raise SaidInput("cardrole_seat", max=MAX_SEATS, value=role.ref)
     if role.kind != "player" and not role.ref:
-        raise BadInput(f"a {role.kind} card names its {role.kind}")
+        raise SaidInput("cardrole_no_" + role.kind)
 
 
 def check_ref(role: "Role", edition) -> None:
     """BadInput unless the plot or deck card the role names is on `edition`'s board."""
     known = edition.plots if role.kind == "plot" else edition.cards if role.kind == "card" else None
     if known is not None and role.ref not in known:
-        name = edition.names.get("en", edition.name)
-        raise BadInput(f"{name} has no {role.kind} {role.ref!r} (its {role.kind}s: {', '.join(sorted(known)[:8])}, ...)")
+        exc = SaidInput("cardrole_unknown_" + role.kind, edition=edition.id, ref=role.ref, known=sorted(known)[:8])
+        exc.edition = edition  # its name in the screen's language
+        raise exc
+
+
+# the json module's words as message codes, so a damaged map is said in the screen's language
+JSON_WORDS = {
+    "Expecting value": "json_expecting_value",
+    "Expecting property name enclosed in double quotes": "json_expecting_name",
+    "Expecting ':' delimiter": "json_expecting_colon",
+    "Expecting ',' delimiter": "json_expecting_comma",
+    "Extra data": "json_extra_data",
+    "Unterminated string starting at": "json_unterminated",
+    "Invalid control character at": "json_control_char",
+}
+
+
+def json_problem(exc: json.JSONDecodeError) -> Message:
+    """Where the json module stopped and what it said (its English words unchanged)."""
+    words = Message(JSON_WORDS[exc.msg]) if exc.msg in JSON_WORDS else Message("machine_words", text=exc.msg)
+    return Message("json_at", problem=words, line=exc.lineno, column=exc.colno, pos=exc.pos)
+
+
+def _damage(exc: Exception) -> Exception | Message:
+    """What is wrong inside a card map: our own coded error, a key it lacks, else Python's words."""
+    if isinstance(exc, SaidInput):
+        return exc
+    if isinstance(exc, KeyError) and exc.args:
+        return Message("cardmap_no_key", name=exc.args[0])
+    return Message("machine_words", text=" ".join(str(exc).split()))
 
 
 def normal_uid(text: str) -> str:
     """A UID as the reader sends it (upper-case hex, 4/7/10 bytes); BadInput for anything else."""
     uid = text.strip().upper().replace(":", "")
     if len(uid) not in UID_LENGTHS or any(c not in "0123456789ABCDEF" for c in uid):
-        raise BadInput(f"{text!r} is not a card UID (8, 14 or 20 hex digits)")
+        raise SaidInput("cardrole_uid", text=text)
     return uid
 
 
@@ -92,8 +120,10 @@ class CardMap:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return cls(path)
+        except json.JSONDecodeError as exc:
+            raise SaidInput("cardmap_not_json", path=str(path), problem=json_problem(exc)) from None
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise BadInput(f"{path}: the card map cannot be read ({exc}); move it away to start a new one") from None
+            raise SaidInput("cardmap_unreadable", path=str(path), detail=str(exc), cause=cause_of(exc)) from None
         try:
             roles = {normal_uid(uid): Role(r["kind"], str(r["ref"]), str(r.get("edition", "")))
                      for uid, r in data["cards"].items()}
@@ -101,7 +131,7 @@ class CardMap:
             for role in roles.values():
                 check_role(role)
         except (KeyError, TypeError, ValueError, AttributeError, BadInput) as exc:
-            raise BadInput(f"{path}: the card map is damaged ({exc}); move it away to start a new one") from None
+            raise SaidInput("cardmap_damaged", path=str(path), problem=_damage(exc)) from None
         return cls(path, roles, replaced)
 
     def saved_or_undone(self, change) -> Any:
@@ -153,5 +183,5 @@ class CardMap:
     def forget(self, uid: str) -> Role:
         uid = normal_uid(uid)
         if uid not in self.roles:
-            raise BadInput(f"no card {uid} is enrolled")
+            raise SaidInput("cardrole_not_enrolled", uid=uid)
         return self.roles.pop(uid)

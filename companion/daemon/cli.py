@@ -12,7 +12,7 @@ from typing import Any
 from companion import messages
 from companion.editions import load_edition
 from companion.engine.actions import TABLE
-from companion.errors import BadInput, LedgerError, RuleViolation
+from companion.errors import LedgerError, RuleViolation, SaidInput
 from companion.messages import label
 from companion.view import event_lines, state_text
 
@@ -188,9 +188,9 @@ def _cards_here(folder: Path, request: dict) -> dict:
     cards = CardMap.load(folder / "cards.json")
     if request["op"] == "enrol":
         if "uid" not in request:
-            raise BadInput("without a running daemon there is no reader to tap: give the card's --uid")
+            raise SaidInput("cards_need_uid")
         if request["kind"] != "player" and not request.get("edition"):
-            raise BadInput("a plot or deck card needs --edition (no game is open to tell)")
+            raise SaidInput("cards_need_edition")
         role = Role(request["kind"], request["ref"], request.get("edition", "") if request["kind"] != "player" else "")
         check_role(role)
         if role.kind != "player":

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.editions import toml_problem
+from companion.errors import SaidInput, cause_of
 from companion.ledger.anchor import default_state_dir
 
 HARDWARE = ("simulated", "real")
@@ -77,13 +78,17 @@ KEYS = (
         low=0.0, high=3600.0),
     Key("phone", "banker_pin", str, "", "the table PIN that makes a phone the banker's (starts and ends games, "
         "undoes); empty: no phone may be the banker"),
+    Key("phone", "allowed_hosts", str, "", "more names the phone page may be reached under, comma-separated (a "
+        "name of your own for the box); localhost, this machine's name (.local too), phone.url's host and any IP "
+        "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)"),
     Key("daemon", "watchdog_probe_seconds", float, 2.0, "how long the writer thread may take to answer the "
         "watchdog's liveness probe before systemd is no longer told all is well", low=0.1, high=60.0),
 )
 
 
-class ConfigError(CompanionError):
-    """A configuration file that cannot be used: names the file and the key."""
+class ConfigError(SaidInput):
+    """A configuration file that cannot be used: names the file and the key (`config_*` codes in
+    companion/messages.py, said in the screen's language)."""
 
 
 @dataclass(frozen=True)
@@ -121,11 +126,14 @@ def load_config(path: str | os.PathLike | None) -> Config:
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{source}: no such configuration file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{source}: cannot be read ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML ({exc})") from None
+        raise ConfigError("config_missing", path=source) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("config_not_utf8", path=source, byte=f"{exc.object[exc.start]:02x}",
+                          offset=exc.start) from None
+    except OSError as exc:
+        raise ConfigError("config_unreadable", path=source, detail=str(exc), cause=cause_of(exc)) from None
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:  # a huge integer, deep nesting
+        raise ConfigError("config_not_toml", path=source, problem=toml_problem(exc)) from None
     return Config(validated(data, source), source)
 
 
@@ -136,7 +144,7 @@ def validated(data: dict, source: str) -> dict:
     for name, value in data.items():
         if isinstance(value, dict):
             if name not in sections:
-                raise ConfigError(f"{source}: unknown section [{name}] (known: {', '.join(sorted(sections))})")
+                raise ConfigError("config_unknown_section", path=source, name=name, known=sorted(sections))
             for key, inner in value.items():
                 values[f"{name}.{key}"] = _checked(known, f"{name}.{key}", inner, source)
         else:
@@ -145,7 +153,7 @@ def validated(data: dict, source: str) -> dict:
     for i, a in enumerate(pins):
         for b in pins[i + 1:]:
             if values[a] == values[b]:
-                raise ConfigError(f"{source}: {a} and {b} are both GPIO {values[a]}: each button needs its own pin")
+                raise ConfigError("config_same_pin", path=source, a=a, b=b, pin=values[a])
     return values
 
 
@@ -153,27 +161,30 @@ def _checked(known: dict, path: str, value: Any, source: str) -> Any:
     key = known.get(path)
     if key is None:
         section = path.rpartition(".")[0]
-        near = ", ".join(k for k in known if k.rpartition(".")[0] == section)
-        raise ConfigError(f"{source}: unknown key {path} (known here: {near})")
+        near = [k for k in known if k.rpartition(".")[0] == section]
+        raise ConfigError("config_unknown_key", path=source, key=path, known=near)
     if key.kind is float and isinstance(value, int) and not isinstance(value, bool):
         try:
             value = float(value)
         except OverflowError:
-            raise ConfigError(f"{source}: {path} = {value} is outside {key.low}..{key.high}") from None
+            raise ConfigError("config_out_of_range", path=source, key=path, value=repr(value), low=key.low,
+                              high=key.high) from None
     if isinstance(value, float) and not math.isfinite(value):
-        raise ConfigError(f"{source}: {path} must be a finite number, not {value}")
+        raise ConfigError("config_not_finite", path=source, key=path, value=repr(value))
     if not isinstance(value, key.kind) or isinstance(value, bool):
-        raise ConfigError(f"{source}: {path} must be {_kind_name(key.kind)}, not {value!r}")
+        raise ConfigError("config_want_" + KIND_WORDS[key.kind], path=source, key=path, value=repr(value))
     if key.choices and value not in key.choices:
-        raise ConfigError(f"{source}: {path} = {value!r} is not one of {', '.join(map(repr, key.choices))}")
+        raise ConfigError("config_not_choice", path=source, key=path, value=repr(value),
+                          allowed=", ".join(map(repr, key.choices)))
     if key.kind is int and isinstance(value, float):
-        raise ConfigError(f"{source}: {path} must be a whole number, not {value!r}")
+        raise ConfigError("config_want_whole", path=source, key=path, value=repr(value))
     if key.low is not None and not key.low <= value <= (key.high if key.high is not None else value):
-        raise ConfigError(f"{source}: {path} = {value!r} is outside {key.low}..{key.high}")
+        raise ConfigError("config_out_of_range", path=source, key=path, value=repr(value), low=key.low,
+                          high=key.high)
     if key.kind is str and not value.isprintable():
-        raise ConfigError(f"{source}: {path} holds a control character")
+        raise ConfigError("config_control_char", path=source, key=path)
     return value
 
 
-def _kind_name(kind: type) -> str:
-    return {str: "text in quotes", float: "a number", int: "a whole number", bool: "true or false"}[kind]
+# a key's type as the code of the words saying it (config_want_text: "must be text in quotes")
+KIND_WORDS = {str: "text", float: "number", int: "whole", bool: "bool"}

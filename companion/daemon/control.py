@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.errors import BadInput
+from companion.errors import SaidInput
 
 log = logging.getLogger("companion.control")
 
@@ -68,12 +68,11 @@ class ControlServer:
     def __init__(self, path: str | os.PathLike, handle: Handler):
         self.path = Path(path)
         if len(os.fsencode(self.path)) > MAX_SOCKET_PATH:
-            raise BadInput(f"control.socket: {self.path} is longer than a Unix socket's {MAX_SOCKET_PATH} bytes; "
-                           "set a shorter control.socket in the configuration")
+            raise SaidInput("socket_too_long", path=str(self.path), limit=MAX_SOCKET_PATH)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.path.is_socket():
             if _answers(self.path):
-                raise BadInput(f"control.socket: another daemon already listens on {self.path}")
+                raise SaidInput("socket_taken", path=str(self.path))
             self.path.unlink()  # left by a daemon that died
         self._server = _Server(str(self.path), _Connection)
         self._server.handle_request_dict = handle

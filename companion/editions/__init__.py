@@ -6,10 +6,10 @@ import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from companion.engine.board import Edition, build_edition, check_option, shown
+from companion.engine.board import Edition, build_edition, check_option, keyname, shown
 from companion.engine.core import Rules
 from companion.engine.rulesets import RULESETS
-from companion.errors import EditionError
+from companion.errors import EditionError, EditionProblem, Message, cause_of
 
 HERE = Path(__file__).parent
 
@@ -29,11 +29,12 @@ def load_edition(ref: str | Path, options: Mapping[str, object] | None = None) -
     if not path.suffix:
         path = HERE / f"{ref}.toml"
         if not path.exists():
-            raise EditionError(str(ref), "edition", f"no such edition (shipped: {', '.join(shipped())})")
+            raise EditionProblem("edition_unknown", str(ref), "edition", shipped=", ".join(shipped()))
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise EditionError(str(path), "file", f"cannot be read: {exc.strerror or exc}") from None
+        raise EditionProblem("edition_unreadable", str(path), "file", detail=exc.strerror or str(exc),
+                             cause=cause_of(exc)) from None
     text = decode_edition(raw, str(path))
     if options:
         text = set_options(text, options, str(path))
@@ -52,9 +53,8 @@ def decode_edition(raw: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         offset = start + exc.start
         line = raw[:offset].count(b"\n") + 1
-        raise EditionError(
-            source, "file", f"is not UTF-8 text: byte {offset} (line {line}) is 0x{raw[offset]:02x}"
-        ) from None
+        raise EditionProblem("edition_not_utf8", source, "file", offset=offset, line=line,
+                             byte=f"{raw[offset]:02x}") from None
 
 
 def _toml(text: str, source: str) -> dict:
@@ -62,9 +62,68 @@ def _toml(text: str, source: str) -> dict:
     try:
         return tomllib.loads(text)
     except RecursionError:
-        raise EditionError(source, "syntax", "tables or lists nested too deeply") from None
+        raise EditionProblem("edition_too_deep", source, "syntax") from None
     except ValueError as exc:  # TOMLDecodeError, or an integer of thousands of digits
-        raise EditionError(source, "syntax", " ".join(str(exc).split())) from None
+        raise EditionProblem("edition_syntax", source, "syntax", problem=toml_problem(exc)) from None
+
+
+# tomllib's words (Python 3.11) as message codes, so a TOML mistake is said in the screen's language;
+# words it may say in a later Python that are not listed here are shown as they are (machine_words)
+TOML_WORDS = {
+    "Invalid value": "toml_invalid_value",
+    "Invalid statement": "toml_invalid_statement",
+    "Expected '=' after a key in a key/value pair": "toml_expected_equals",
+    "Expected newline or end of document after a statement": "toml_expected_newline",
+    "Expected ']' at the end of a table declaration": "toml_table_bracket",
+    "Expected ']]' at the end of an array declaration": "toml_array_bracket",
+    "Unclosed array": "toml_unclosed_array",
+    "Unclosed inline table": "toml_unclosed_table",
+    "Unterminated string": "toml_unterminated_string",
+    "Cannot overwrite a value": "toml_overwrite",
+    "Unescaped '\\' in a string": "toml_backslash",
+    "Invalid initial character for a key part": "toml_key_start",
+    "Invalid date or datetime": "toml_invalid_date",
+    "Invalid hex value": "toml_invalid_hex",
+    "Escaped character is not a Unicode scalar value": "toml_not_scalar",
+}
+# the words that name a character or a key, the part in parentheses kept as a value
+TOML_PATTERNS = (
+    (re.compile(r"Illegal character (.+)"), "toml_illegal_char", "char"),
+    (re.compile(r"Found invalid character (.+)"), "toml_invalid_char", "char"),
+    (re.compile(r"Cannot declare (.+) twice"), "toml_declared_twice", "name"),
+    (re.compile(r"Cannot mutate immutable namespace (.+)"), "toml_closed_table", "name"),
+    (re.compile(r"Cannot redefine namespace (.+)"), "toml_redefined", "name"),
+    (re.compile(r"Duplicate inline table key (.+)"), "toml_duplicate_key", "name"),
+    (re.compile(r"Expected (.+)"), "toml_expected", "text"),
+)
+_TOML_AT = re.compile(r"(.*) \(at line (\d+), column (\d+)\)", re.S)
+_TOML_END = " (at end of document)"
+
+
+def toml_problem(exc: BaseException) -> Message:
+    """What tomllib (or int() on a huge number) said, as a message: its words by code and where it
+    stopped; its English text unchanged (the template is its own words)."""
+    if isinstance(exc, RecursionError):
+        return Message("toml_too_deep")
+    text = " ".join(str(exc).split())
+    at = _TOML_AT.fullmatch(text)
+    words = at.group(1) if at else text.removesuffix(_TOML_END)
+    problem = _toml_words(words)
+    if at:
+        return Message("toml_at", problem=problem, line=int(at.group(2)), column=int(at.group(3)))
+    if text.endswith(_TOML_END):
+        return Message("toml_at_end", problem=problem)
+    return problem
+
+
+def _toml_words(words: str) -> Message:
+    if words in TOML_WORDS:
+        return Message(TOML_WORDS[words])
+    for pattern, code, name in TOML_PATTERNS:
+        found = pattern.fullmatch(words)
+        if found:
+            return Message(code, **{name: found.group(1)})
+    return Message("machine_words", text=words)
 
 
 def _rules_name(data: dict):
@@ -75,11 +134,7 @@ def _rules_name(data: dict):
 def _rules_class(data: dict, source: str):
     name = _rules_name(data)
     if not isinstance(name, str) or name not in RULESETS:
-        raise EditionError(
-            source,
-            "edition.rules",
-            f"must name one of the rules modules: {', '.join(sorted(RULESETS))} (not {shown(name)})",
-        )
+        raise EditionProblem("edition_bad_rules", source, "edition.rules", known=sorted(RULESETS), value=shown(name))
     return name, RULESETS[name]
 
 
@@ -114,7 +169,7 @@ def _from_text(text, default, source, key):
     try:
         value = tomllib.loads(f"v = {text}")["v"]
     except (ValueError, RecursionError, KeyError):
-        raise EditionError(source, f"options.{key}", f"{shown(text)} is not a value") from None
+        raise EditionProblem("edition_not_a_value", source, f"options.{key}", value=shown(text)) from None
     return value
 
 
@@ -132,7 +187,7 @@ def set_options(text: str, options: Mapping[str, object], source: str) -> str:
     for key, value in options.items():
         if isinstance(value, str) and key in rules_cls.OPTIONS:
             value = _from_text(value, rules_cls.OPTIONS[key], source, key)
-        check_option(rules_cls, name, key, value, source)
+        _check_option(rules_cls, name, key, value, source)
         lines.append((key, f"{key} = {toml_value(value)}"))
     header = _OPTIONS_HEADER.search(text)
     if header is None:
@@ -147,6 +202,39 @@ def set_options(text: str, options: Mapping[str, object], source: str) -> str:
         if not n:
             body = line + "\n" + body
     return head + body + tail
+
+
+def _check_option(rules_cls, rules_name: str, key: str, value, source: str) -> None:
+    """check_option, its refusal said as a message code: the same test, the same English words."""
+    try:
+        check_option(rules_cls, rules_name, key, value, source)
+    except EditionError as exc:
+        raise (_option_problem(rules_cls, rules_name, key, value, source) or exc) from None
+
+
+# the type an option's default has, as the code of the words saying it (engine/board.py's _kind_name)
+OPTION_KINDS = {str: "text", bool: "bool", list: "list", dict: "table", int: "whole"}
+
+
+def _option_problem(rules_cls, rules_name: str, key: str, value, source: str) -> EditionError | None:
+    """Which of check_option's tests `value` fails, as an EditionProblem; None if none of these."""
+    options = rules_cls.OPTIONS
+    if key not in options:
+        return EditionProblem("edition_unknown_option", source, f"options.{keyname(key)}", rules=rules_name,
+                              known=sorted(options))
+    default, where = options[key], f"options.{key}"
+    if type(value) is not type(default):
+        kind = OPTION_KINDS.get(type(default))
+        if kind is None:
+            return None
+        return EditionProblem(f"edition_option_{kind}", source, where, default=shown(default), value=shown(value))
+    bounds = rules_cls.OPTION_RANGES.get(key)
+    if bounds is not None and isinstance(value, int) and not bounds[0] <= value <= bounds[1]:
+        return EditionProblem("edition_option_range", source, where, low=bounds[0], high=bounds[1], value=value)
+    choices = rules_cls.OPTION_CHOICES.get(key)
+    if choices is not None and value not in choices:
+        return EditionProblem("edition_option_choice", source, where, choices=list(choices), value=shown(value))
+    return None
 
 
 def _literally(text: str) -> Callable[[re.Match[str]], str]:
