@@ -530,3 +530,19 @@ def test_every_code_these_modules_raise_is_in_every_catalogue():
     assert len(codes) > 50
     for lang in LANGS:
         assert sorted(c for c in codes if c not in CATALOGS[lang]) == [], lang
+
+
+@pytest.mark.parametrize("line, en, ru", [
+    ('undo_window = "many"', "must be a whole number like the default 50, not 'many'",
+     "Нужно целое число (по умолчанию 50), а не 'many'"),
+    ("undo_window = -1", "must be a whole number within 0..1000, not -1", "Нужно целое число от 0 до 1000, а не -1"),
+])
+def test_an_option_the_edition_file_writes_is_said_in_the_language(tmp_path, capsys, line, en, ru):
+    """A table's own copy of an edition whose [options] table holds a value its rules refuse."""
+    text = (ROOT / "companion" / "editions" / "classic.toml").read_text(encoding="utf-8")
+    assert "\nundo_window = 50\n" in text
+    path = edition_file(tmp_path, "ours.toml", text.replace("\nundo_window = 50\n", f"\n{line}\n", 1))
+    said = both(capsys, EXIT_BAD_INPUT, "check-edition", str(path))
+    assert said["en"] == f"error: {path}: options.undo_window: {en}"
+    assert said["ru"] == f"ошибка: {path}: `options.undo_window`: {ru}"
+    check_russian(said["ru"], path, "'many'")

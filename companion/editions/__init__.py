@@ -250,7 +250,24 @@ def parse_edition(text: str, source: str) -> Edition:
 def edition_from_data(data: dict, source: str, text: str) -> Edition:
     """Build an Edition from the parsed file (a ledger keeps it as JSON: reopening skips the TOML parse)."""
     name, rules_cls = _rules_class(data, source)
-    return build_edition(data, source, rules_cls, text=text)
+    try:
+        return build_edition(data, source, rules_cls, text=text)
+    except EditionProblem:
+        raise
+    except EditionError as exc:
+        raise (_file_option_problem(exc, data, rules_cls, name, source) or exc) from None
+
+
+def _file_option_problem(exc: EditionError, data: dict, rules_cls, rules_name: str, source: str):
+    """An [options] value the file itself writes, refused by check_option, as an EditionProblem (None:
+    another key's problem, or a cross-check of the rules module, left in the loader's words)."""
+    options = data.get("options")
+    if not isinstance(options, dict) or not exc.key.startswith("options."):
+        return None
+    for key, value in options.items():
+        if exc.key == f"options.{keyname(key)}" or exc.key == f"options.{key}":
+            return _option_problem(rules_cls, rules_name, key, value, source)
+    return None
 
 
 def rules_for(edition: Edition) -> Rules:
