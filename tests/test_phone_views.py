@@ -95,6 +95,9 @@ class Phone:
         return self
 
     def banker(self):
+        """The table code (the banker's PIN form is for those at the table), then the banker's PIN."""
+        if self.role() == "visitor":
+            self.join()
         response = self.post("/phone/banker", pin=BANKER_PIN)
         assert response.status_code == 200, response.json
         return self

@@ -23,6 +23,7 @@ Every answer to a POST is JSON: {"ok": true, ...} or {"error": "one line"} with
 """
 
 import functools
+import ipaddress
 import json
 import logging
 import re
@@ -30,8 +31,8 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -48,6 +49,8 @@ EXTENSION = "phone"  # app.extensions[EXTENSION]: the PhoneState (sessions, stre
 COOKIE = "companion_phone"
 TABLE = "table"  # the banker acts as the table (companion.engine.actions.TABLE; the web never imports it)
 ROLES = ("visitor", "spectator", "player", "banker")
+VIEWERS = ("spectator", "player", "banker")  # who joined with the table code (or rose from it)
+ACTORS = ("player", "banker")
 _AID = re.compile(r"[A-Za-z0-9-]{8,64}")
 
 
@@ -60,6 +63,7 @@ class PhoneTable(Protocol):
     def table_code(self) -> str: ...
     def check_code(self, code: str) -> bool: ...
     def phone_url(self) -> str: ...
+    def allowed_hosts(self) -> frozenset[str]: ...
     def head(self, language: str) -> dict: ...
     def head_at(self, seq: int, language: str) -> dict: ...
     def table_view(self, language: str) -> dict: ...
@@ -77,10 +81,10 @@ class PhoneTable(Protocol):
     def start_game(self, edition: str, players: list[str], action_id: str, language: str) -> dict: ...
     def end_game(self, action_id: str, language: str) -> dict: ...
     def archive_game(self, action_id: str, language: str) -> dict: ...
-    def check_banker(self, pin: str, language: str) -> None: ...
+    def check_banker(self, pin: str, language: str, client: str = "") -> None: ...
     def set_seat_pin(self, seat: int, pin: str, language: str) -> dict: ...
-    def claim_seat(self, seat: int, pin: str, language: str) -> dict: ...
-    def pair_start(self, language: str) -> dict: ...
+    def claim_seat(self, seat: int, pin: str, language: str, client: str = "") -> dict: ...
+    def pair_start(self, language: str, who: str = "") -> dict: ...
     def pair_status(self, pid: str) -> dict: ...
     def pair_cancel(self, pid: str) -> None: ...
     def stream(self, since: int, language: str) -> Any: ...
@@ -107,6 +111,7 @@ class Session:
     lang: str = ""
     pairing: str = ""
     seen: float = 0.0
+    sid: str = field(default_factory=lambda: secrets.token_hex(8))  # stays when the token is renewed
 
 
 class PhoneStreams(Streams):
@@ -219,6 +224,9 @@ def create_phone_app(service: PhoneTable, **config: Any) -> Flask:
 
     @app.get("/")
     def root() -> Any:
+        if not host_allowed(request.host, service.allowed_hosts()):
+            best = request.accept_languages.best_match(list(WORDS)) or "en"
+            return jsonify(error=WORDS[best]["err_host"].format(host=request.host[:80])), 400
         return redirect(url_for("phone.index"), 302)
 
     @app.after_request
@@ -286,14 +294,23 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return session
 
     def viewer() -> Session:
-        return need("spectator", "player", "banker")
+        return need(*VIEWERS)
 
     def actor() -> str:
-        session = need("player", "banker")
+        session = need(*ACTORS)
         return TABLE if session.role == "banker" else session.player
+
+    def client() -> str:
+        """Who guesses a PIN: the phone's address (a new session is free to make, an address is not)."""
+        return request.remote_addr or ""
 
     @bp.before_request
     def load_session() -> Any:
+        g.phone_session = None
+        if not host_allowed(request.host, service.allowed_hosts()):
+            # DNS rebinding: another site's name now pointing at the box passes the Origin==Host check below,
+            # so the name itself must be the box's (or an address, which cannot be rebound)
+            raise Refused(say("err_host", host=request.host[:80]), 400)
         session = state.session(request.cookies.get(COOKIE))
         g.phone_session = session
         g.phone_new = False
@@ -389,12 +406,17 @@ def _blueprint(state: PhoneState) -> Blueprint:
             part=request.args.get("part") == "live", fresh_aid=lambda: secrets.token_hex(12),
             svg_chart=price_chart, **data)
 
-    def html_view(*roles: str) -> Session | None:
-        """The session, if its role may see this page; None: the page sends a visitor to join."""
-        session = g.phone_session
-        if session is None or session.role not in roles:
-            return None
-        return session
+    def shown_to(*roles: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """A page only these roles see: any other is sent to /phone/ (the join page, or the table)."""
+        def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
+            @functools.wraps(view)
+            def checked(*args: Any, **kwargs: Any) -> Any:
+                session = g.phone_session
+                if session is None or session.role not in roles:
+                    return redirect(url_for("phone.index"), 303)
+                return view(*args, **kwargs)
+            return checked
+        return wrap
 
     @bp.get("/")
     def index() -> Any:
@@ -410,25 +432,22 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return page("join.html", pairing=pairing)
 
     @bp.get("/table")
+    @shown_to(*VIEWERS)
     def table() -> Any:
-        if html_view("spectator", "player", "banker") is None:
-            return redirect(url_for("phone.index"), 303)
         view = service.table_view(lang())
         base = service.phone_url().rstrip("/")
         url = (base if base.endswith("/phone") else base + "/phone") + "/#code=" + service.table_code()
         return page("table.html", view=view, head=view["head"], code=service.table_code(), qr=qr_svg(url))
 
     @bp.get("/board")
+    @shown_to(*VIEWERS)
     def board() -> Any:
-        if html_view("spectator", "player", "banker") is None:
-            return redirect(url_for("phone.index"), 303)
         view = service.board_view(lang())
         return page("board.html", view=view, head=view["head"])
 
     @bp.get("/ledger")
+    @shown_to(*VIEWERS)
     def ledger() -> Any:
-        if html_view("spectator", "player", "banker") is None:
-            return redirect(url_for("phone.index"), 303)
         before = request.args.get("before")
         start = None
         if before is not None:
@@ -437,17 +456,15 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return page("ledger.html", view=view, head=view["head"])
 
     @bp.get("/player/<int:seat>")
+    @shown_to(*VIEWERS)
     def player(seat: int) -> Any:
-        if html_view("spectator", "player", "banker") is None:
-            return redirect(url_for("phone.index"), 303)
         view = service.player_view(seat, lang())
         return page("player.html", view=view, head=view["head"])
 
     @bp.get("/me")
+    @shown_to(*ACTORS)
     def me() -> Any:
-        session = html_view("player", "banker")
-        if session is None:
-            return redirect(url_for("phone.index"), 303)
+        session = g.phone_session
         if session.role == "player":
             head = service.head(lang())
             seat = head["players"].index(session.player) + 1 if session.player in head["players"] else 0
@@ -456,29 +473,25 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return act()
 
     @bp.get("/act")
+    @shown_to(*ACTORS)
     def act() -> Any:
-        if html_view("player", "banker") is None:
-            return redirect(url_for("phone.index"), 303)
         return page("act.html", groups=service.actions(actor(), lang()))
 
     @bp.get("/undo")
+    @shown_to("banker")
     def undo_page() -> Any:
-        if html_view("banker") is None:
-            return redirect(url_for("phone.index"), 303)
         seq = request.args.get("seq")
         plan = service.undo_preview(number({"seq": seq}, "seq", 1, 10**9), lang()) if seq is not None else None
         return page("undo.html", view=service.undo_list(lang()), plan=plan)
 
     @bp.get("/game")
+    @shown_to("banker")
     def game_page() -> Any:
-        if html_view("banker") is None:
-            return redirect(url_for("phone.index"), 303)
         return page("game.html", editions=service.editions(lang()))
 
     @bp.get("/summary")
+    @shown_to(*VIEWERS)
     def summary() -> Any:
-        if html_view("spectator", "player", "banker") is None:
-            return redirect(url_for("phone.index"), 303)
         view = service.summary(lang())
         return page("summary.html", view=view, head=view["head"])
 
@@ -523,6 +536,10 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
     @bp.get("/api/health")
     def api_health() -> Response:
+        # the banker's, or the box's own (a monitoring script on loopback): how often it failed and how many
+        # pages are open is nobody else's business
+        if not _loopback(request.remote_addr):
+            need("banker")
         return jsonify(failures=state.failures, streams=state.streams.count())
 
     # ----- the live stream ------------------------------------------------------------------------------
@@ -628,10 +645,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
     def pair() -> Response:
         fields()
         # the table code first: only someone at the table (who can read the box's screen) may wait for a card
-        session = need("spectator", "player", "banker")
-        if session.pairing:
-            service.pair_cancel(session.pairing)
-        started = service.pair_start(lang())
+        session = need(*VIEWERS)
+        started = service.pair_start(lang(), session.sid)  # this phone's new ask replaces its old one
         session.pairing = started["pairing"]
         return done(code=started["code"])
 
@@ -647,16 +662,17 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.post("/claim")
     def claim() -> Response:
         data = fields()
-        session = need("spectator", "player", "banker")
-        got = service.claim_seat(number(data, "seat", 1, 8), text(data, "pin", 16), lang())
+        session = need(*VIEWERS)
+        got = service.claim_seat(number(data, "seat", 1, 8), text(data, "pin", 16), lang(), client())
         _bind(session, str(got["player"]), got.get("game"))
         return done(role="player", player=session.player)
 
     @bp.post("/banker")
     def banker() -> Response:
         data = fields()
-        session = g.phone_session
-        service.check_banker(text(data, "pin", 32), lang())
+        # the table code first: someone merely on the Wi-Fi may not even guess
+        session = need(*VIEWERS)
+        service.check_banker(text(data, "pin", 32), lang(), client())
         session.role, session.player, session.game = "banker", "", service.game_id()
         promote(session)
         return done(role="banker")
@@ -741,6 +757,38 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return jsonify(error=say("err_failed", value=type(error).__name__)), 500
 
     return bp
+
+
+def host_allowed(host: str, names: frozenset[str]) -> bool:
+    """Whether a request's Host (name or address, maybe with a port) is the box's: one of `names` (lower
+    case), or an IP address. An address cannot be rebound: a page whose origin is an address was served by
+    whatever answers there, so only a name can carry another site's page to the box (DNS rebinding)."""
+    value = host.strip().lower()
+    if value.startswith("["):  # [v6]:port
+        literal, _, rest = value[1:].partition("]")
+        if rest and not (rest.startswith(":") and rest[1:].isdigit()):
+            return False
+        return _is_address(literal)
+    name, _, port = value.partition(":")
+    if port and not port.isdigit():
+        return False
+    name = name.removesuffix(".")
+    return bool(name) and (name in names or _is_address(name))
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _loopback(address: str | None) -> bool:
+    try:
+        return ipaddress.ip_address(address or "").is_loopback
+    except ValueError:
+        return False
 
 
 def _csrf_field() -> Any:

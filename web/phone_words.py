@@ -11,7 +11,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "turn": "Turn", "waiting": "Waiting for", "nothing_waits": "nothing in particular", "head": "Ledger",
         "no_game": "No game on the box yet.", "over": "The game is over", "winner": "Winner",
         "join_title": "Join the table", "join_code": "Table code (on the box's screen)", "join": "Watch",
-        "join_hint": "The code lets you watch; then, to play, pair this phone with your player card here (Roles).",
+        "join_hint": "The code lets you watch; then, to play, pair this phone with your player card here (Roles); the banker types the table PIN here too.",
         "role_visitor": "not joined", "role_spectator": "watching", "role_player": "playing as {player}",
         "role_banker": "the banker", "you_are": "This phone:",
         "pair_title": "Play from this phone", "pair_start": "Pair with my card",
@@ -57,6 +57,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_missing": "nothing here: {value}", "err_http": "refused: {value}",
         "err_failed": "the box failed to do that ({value}); its log says more",
         "err_session": "refused: open the page first (no session)",
+        "err_host": "refused: {host} is not this box's name (phone.allowed_hosts in its settings)",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -65,7 +66,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "turn": "Ход", "waiting": "Ждём", "nothing_waits": "ничего особенного", "head": "Журнал",
         "no_game": "На коробке пока нет игры.", "over": "Игра окончена", "winner": "Победитель",
         "join_title": "Присоединиться к столу", "join_code": "Код стола (на экране коробки)", "join": "Смотреть",
-        "join_hint": "Код даёт право смотреть; затем, чтобы играть, привяжите телефон к своей карте игрока здесь (Роли).",
+        "join_hint": "Код даёт право смотреть; затем, чтобы играть, привяжите телефон к своей карте игрока здесь (Роли); здесь же банкир вводит PIN-код стола.",
         "role_visitor": "не за столом", "role_spectator": "зритель", "role_player": "играет: {player}",
         "role_banker": "банкир", "you_are": "Этот телефон:",
         "pair_title": "Играть с этого телефона", "pair_start": "Привязать к моей карте",
@@ -114,5 +115,6 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_missing": "здесь ничего нет: {value}", "err_http": "отказано: {value}",
         "err_failed": "коробка не смогла это сделать ({value}); подробности в её журнале",
         "err_session": "отказано: сначала откройте страницу (нет сессии)",
+        "err_host": "отказано: {host} — не имя этой коробки (phone.allowed_hosts в её настройках)",
     },
 }

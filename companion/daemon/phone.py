@@ -18,14 +18,17 @@ import csv
 import hmac
 import io
 import logging
+import math
 import re
 import secrets
+import socket
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
@@ -40,11 +43,16 @@ from .taps import dice_needed, end_meaning
 
 log = logging.getLogger("companion.phone")
 
-PAIR_WAIT_S = 60.0  # a pairing waits this long for a player's card, then it is stale
+PAIR_WAIT_S = 60.0  # a pairing waits this long for a player's card, then it is stale (asking again: no longer)
+PAIR_REPEAT_S = 3.0  # one phone asks to pair at most this often (each ask is said on the box's screen)
+PAIR_RESERVE_S = 15.0  # once the pairing is free, the first phone turned away meanwhile goes first this long
 CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY34679"  # a table code: no 0/O, 1/I, 2/Z, 5/S, 8/B to misread
 CODE_LENGTH = 4
-PIN_TRIES = 5  # wrong PINs in a row (per seat, per banker) before ...
-PIN_LOCK_S = 30.0  # ... further tries are refused this long
+PIN_TRIES = 5  # wrong PINs in a row (per seat or banker, per phone's address) before ...
+PIN_LOCK_S = 30.0  # ... that address's further tries are refused this long, twice as long each lock after, ...
+PIN_LOCK_MAX_S = 900.0  # ... up to this
+PIN_FORGET_S = 6 * 3600.0  # an address with no wrong PIN for this long starts afresh (as a right PIN does)
+PIN_CLIENTS = 1024  # addresses' lock records kept (the oldest go first)
 MAX_WORD = 48  # characters in one word of a command from a phone
 MAX_WORDS = 24
 LEDGER_PAGE = 100  # events on one page of the ledger view
@@ -79,6 +87,7 @@ class Pairing:
 
     code: str
     started: float
+    who: str = ""  # the asking phone's session (web/phone.py): its next ask replaces this one
     state: str = "waiting"  # waiting, bound, stale, refused, cancelled
     player: str = ""
     game: str | None = None
@@ -87,8 +96,12 @@ class Pairing:
 
 @dataclass
 class _Lock:
+    """One address's wrong tries at one PIN: how many in a row, locked until when, how many locks so far."""
+
     fails: int = 0
     until: float = 0.0
+    locks: int = 0
+    last: float = 0.0
 
 
 @dataclass
@@ -112,7 +125,10 @@ class PhoneService:
         self._lock = threading.Lock()  # pairings, PIN locks, results, codes (never held while calling the owner)
         self._convert_lock = threading.Lock()  # one stream converts an event at a time (the writer never takes it)
         self._pairings: dict[str, Pairing] = {}
-        self._locks: dict[str, _Lock] = {}
+        self._pair_asked: OrderedDict[str, float] = OrderedDict()  # a phone's session -> when it last asked
+        self._pair_next: tuple[str, float] | None = None  # the phone turned away first, and until when it goes first
+        self._locks: OrderedDict[tuple[str, str], _Lock] = OrderedDict()
+        self._hosts: frozenset[str] | None = None
         self._results: OrderedDict[tuple[str | None, str, str], tuple[str, dict]] = OrderedDict()
         self._games: dict[str | None, _GameMemo] = {}
         self._converted: OrderedDict[tuple, tuple[Any, dict]] = OrderedDict()
@@ -138,6 +154,21 @@ class PhoneService:
 
     def phone_url(self) -> str:
         return str(self.daemon.phone_base_url())
+
+    def allowed_hosts(self) -> frozenset[str]:
+        """The names a phone may reach the page under (its Host header; any IP address is also fine, in
+        web/phone.py): localhost, this machine's name (also .local, and its full name), the host of
+        phone.url and of phone.host, and the names in phone.allowed_hosts. Worked out once: a name lookup
+        may be slow and every request asks."""
+        if self._hosts is None:
+            name = socket.gethostname()
+            names = {"localhost", name, name + ".local", socket.getfqdn(name)}
+            url_host = urlsplit(str(self.daemon.config["phone.url"])).hostname
+            names.add(url_host or "")
+            names.add(str(self.daemon.config["phone.host"]))
+            names.update(str(self.daemon.config["phone.allowed_hosts"]).split(","))
+            self._hosts = frozenset(n.strip().rstrip(".").lower() for n in names if n.strip().rstrip("."))
+        return self._hosts
 
     # ----- the game and its code ------------------------------------------------------------------
 
@@ -576,35 +607,46 @@ class PhoneService:
 
     # ----- roles: the banker's PIN, the seats' PINs, pairing by the reader ----------------------------
 
-    def _try_pin(self, key: str, given: Any, wanted: str, language: str, locked_notice: Callable[[], None]) -> None:
-        """Nothing if `given` is `wanted`; WrongRole otherwise. The try is counted before the comparison,
-        under the lock: requests sent all at once get no more than PIN_TRIES tries between them. The lock
-        is one per PIN, not per phone (a phone is free to make), so one phone can keep the banker out:
-        every phone is told when a lock starts, so the table sees someone is guessing."""
+    def _try_pin(self, key: str, client: str, given: Any, wanted: str, language: str,
+                 locked_notice: Callable[[int], None]) -> None:
+        """Nothing if `given` is `wanted`; WrongRole otherwise. The tries are counted per PIN and per client
+        (the phone's address), so a stranger's guesses lock out the stranger, not the banker's phone: after
+        PIN_TRIES wrong in a row that address waits PIN_LOCK_S, twice as long at each lock after (up to
+        PIN_LOCK_MAX_S); a right PIN starts it afresh. A try is counted before it is compared, under the
+        lock: requests sent all at once get no more than PIN_TRIES tries between them. Every phone is told
+        when a lock starts, so the table sees someone is guessing."""
+        now = self.clock()
         with self._lock:
-            lock = self._locks.setdefault(key, _Lock())
-            now = self.clock()
+            lock = self._locks.pop((key, client), None) or _Lock()
+            self._locks[(key, client)] = lock  # the newest last: the oldest go first beyond PIN_CLIENTS
+            while len(self._locks) > PIN_CLIENTS:
+                self._locks.popitem(last=False)
             if lock.until > now:
-                raise WrongRole(say("phone_pin_locked", language, seconds=int(lock.until - now) + 1))
+                raise WrongRole(say("phone_pin_locked", language, seconds=math.ceil(lock.until - now)))
+            if now - lock.last > PIN_FORGET_S:
+                lock.fails, lock.locks = 0, 0
             lock.fails += 1
-            locks_now = lock.fails >= PIN_TRIES
-            if locks_now:
-                lock.fails, lock.until = 0, now + PIN_LOCK_S
+            lock.last = now
+            locked_for = 0
+            if lock.fails >= PIN_TRIES:
+                locked_for = int(min(PIN_LOCK_S * 2 ** lock.locks, PIN_LOCK_MAX_S))
+                lock.fails, lock.until, lock.locks = 0, now + locked_for, lock.locks + 1
         if isinstance(given, str) and hmac.compare_digest(given.strip().encode(), wanted.encode()):
             with self._lock:
-                lock.fails, lock.until = 0, 0.0
+                self._locks.pop((key, client), None)
             return
-        if locks_now:
-            locked_notice()
+        if locked_for:
+            locked_notice(locked_for)
         raise WrongRole(say("phone_wrong_pin", language))
 
-    def check_banker(self, pin: str, language: str) -> None:
-        """Nothing if `pin` is the table's PIN (phone.banker_pin); WrongRole otherwise."""
+    def check_banker(self, pin: str, language: str, client: str = "") -> None:
+        """Nothing if `pin` is the table's PIN (phone.banker_pin); WrongRole otherwise. `client`: the
+        phone's address, whose wrong tries lock out only that address."""
         wanted = str(self.daemon.config["phone.banker_pin"])
         if not wanted:
             raise WrongRole(say("phone_no_banker_pin", language, setting="phone.banker_pin"))
-        self._try_pin("banker", pin, wanted, language,
-                      lambda: self.owner.announce("phone_banker_pin_locked", seconds=int(PIN_LOCK_S)))
+        self._try_pin("banker", client, pin, wanted, language,
+                      lambda seconds: self.owner.announce("phone_banker_pin_locked", seconds=seconds))
 
     def set_seat_pin(self, seat: int, pin: str, language: str) -> dict:
         """The banker sets (or, with an empty PIN, clears) a seat's PIN for a table without a reader."""
@@ -625,8 +667,9 @@ class PhoneService:
         line = say("phone_pin_set" if pin else "phone_pin_cleared", language, player=player)
         return {"seat": seat, "player": player, "set": bool(pin), "lines": [line]}
 
-    def claim_seat(self, seat: int, pin: str, language: str) -> dict:
-        """A player claims their seat with the PIN the banker set: {"player", "game"}; WrongRole otherwise."""
+    def claim_seat(self, seat: int, pin: str, language: str, client: str = "") -> dict:
+        """A player claims their seat with the PIN the banker set: {"player", "game"}; WrongRole otherwise
+        (`client` as for check_banker)."""
         head = self.head(language)
         if not 1 <= seat <= len(head["players"]):
             raise Refused(say("phone_no_seat", language, seat=seat))
@@ -635,24 +678,54 @@ class PhoneService:
         wanted = memo.pins.get(str(seat), "")
         if not wanted:
             raise WrongRole(say("phone_no_seat_pin", language, player=player))
-        self._try_pin(f"seat:{head['game']}:{seat}", pin, wanted, language,
-                      lambda: self.owner.announce("phone_seat_pin_locked", player=player, seconds=int(PIN_LOCK_S)))
+        self._try_pin(f"seat:{head['game']}:{seat}", client, pin, wanted, language,
+                      lambda seconds: self.owner.announce("phone_seat_pin_locked", player=player, seconds=seconds))
         return {"player": head["players"][seat - 1], "game": head["game"]}
 
-    def pair_start(self, language: str) -> dict:
-        """A phone starts waiting for its player's card: {"pairing": a secret id, "code": what the OLED shows}."""
+    def pair_start(self, language: str, who: str = "") -> dict:
+        """A phone starts waiting for its player's card: {"pairing": a secret id, "code": what the OLED shows}.
+        One phone waits at a time (a tap binds exactly one). `who` is the asking phone's session: its new
+        ask replaces its old one (the same code, and the same 60 s: asking again never holds the pairing
+        longer); another phone asking meanwhile is told when to try again (Refused, 409) and goes first once
+        the pairing is free (for PAIR_RESERVE_S); a phone asks again at most every PAIR_REPEAT_S (429)."""
         gid = self.game_id()
         if gid is None:
             raise Refused(say("no_game_open", language), 409)
         now = self.clock()
         with self._lock:
             self._expire(now)
-            taken = {p.code for p in self._pairings.values() if p.state == "waiting"}
-            code = next(c for c in (f"{secrets.randbelow(900) + 100}" for _ in range(1000)) if c not in taken)
-            pid = secrets.token_urlsafe(18)
-            self._pairings[pid] = Pairing(code, now, opened_in=gid)
-            while len(self._pairings) > 64:  # the oldest go first (a page that never came back)
-                self._pairings.pop(next(iter(self._pairings)))
+            asked = self._pair_asked.get(who) if who else None
+            if asked is not None and now - asked < PAIR_REPEAT_S:
+                raise Refused(say("phone_pair_repeat", language, seconds=math.ceil(PAIR_REPEAT_S - (now - asked))),
+                              429)
+            waiting = [(pid, p) for pid, p in self._pairings.items() if p.state == "waiting"]
+            mine = next(((pid, p) for pid, p in waiting if who and p.who == who), None)
+            others = [p for _, p in waiting if not (who and p.who == who)]
+            if others:
+                ends = others[0].started + PAIR_WAIT_S
+                if who and (self._pair_next is None or self._pair_next[1] <= now):
+                    self._pair_next = (who, ends + PAIR_RESERVE_S)
+                raise Refused(say("phone_pair_busy", language, seconds=math.ceil(ends - now)), 409)
+            first = self._pair_next
+            if mine is None and first is not None and first[1] > now and first[0] != who:
+                raise Refused(say("phone_pair_busy", language, seconds=math.ceil(first[1] - now)), 409)
+            if first is not None and (first[0] == who or first[1] <= now):
+                self._pair_next = None
+            if who:  # an ask that got through (each is said on the box's screen): the next not before long
+                self._pair_asked.pop(who, None)
+                self._pair_asked[who] = now
+                while len(self._pair_asked) > 512:
+                    self._pair_asked.popitem(last=False)
+            if mine is not None:
+                pid, pairing = mine
+                code = pairing.code
+            else:
+                taken = {p.code for _, p in waiting}
+                code = next(c for c in (f"{secrets.randbelow(900) + 100}" for _ in range(1000)) if c not in taken)
+                pid = secrets.token_urlsafe(18)
+                self._pairings[pid] = Pairing(code, now, who=who, opened_in=gid)
+                while len(self._pairings) > 64:  # the oldest go first (a page that never came back)
+                    self._pairings.pop(next(iter(self._pairings)))
         self.owner.announce("phone_pair_waiting", pairing=code)
         return {"pairing": pid, "code": code}
 
@@ -689,7 +762,7 @@ class PhoneService:
             waiting = [p for p in self._pairings.values() if p.state == "waiting"]
             if not waiting:
                 return False
-            if len(waiting) > 1:
+            if len(waiting) > 1:  # pair_start lets one wait at a time; were two ever to, bind neither
                 for p in waiting:
                     p.state = "refused"
                 codes = ", ".join(p.code for p in waiting)
