@@ -420,7 +420,7 @@ def games(tmp_path, monkeypatch):
     (["enrol", "plot", "cinema", "--uid", "04AABBCC"], "a plot or deck card needs --edition (no game is open to "
      "tell)", "Для карты участка или карточки укажите `--edition`: открытой игры нет, и издание из неё не узнать"),
     (["enrol", "plot", "", "--uid", "04AABBCC", "--edition", "classic"], "a plot card names its plot",
-     "Для карты участка нужно назвать участок"),
+     "Назовите участок, за который будет эта карта"),
     (["enrol", "plot", "cinema", "--uid", "04AABBCC", "--edition", "elite"],
      "Millionaire Elite has no plot 'cinema' (its plots: central1, central2, central3, central4, food1, food2, "
      "heavy1, heavy2, ...)",
