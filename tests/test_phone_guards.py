@@ -161,6 +161,8 @@ def test_a_second_phone_asking_to_pair_is_told_when_to_try_again(box, clock):
     clock.now += 20
     busy = second.post("/phone/pair")
     assert busy.status_code == 409 and busy.json["error"] == "Another phone is pairing: try again in 40 s"
+    russian = Phone(box, language="ru").join().post("/phone/pair")
+    assert russian.json["error"] == "Сейчас привязывается другой телефон: попробуйте через 40 с"
     tap_card(box, ANNA)  # the tap binds the one that waits
     assert first.role() == "player" and second.role() == "spectator"
 

@@ -15,11 +15,14 @@ docs/phone.md has the URL map, the roles and the threat model:
     POST /phone/act /undo /seat-pin /game/start /game/end /game/archive
 
 Any page's ?part=live gives only its live part (the page swaps it in after each event).
-Every POST needs the session's CSRF token (field `csrf` or header X-CSRF-Token) and
-comes from this site; an action carries an id (`aid`) so a repeat pays once.
-Every answer to a POST is JSON: {"ok": true, ...} or {"error": "one line"} with
-400 (bad input), 403 (role, CSRF, session), 404, 409 (the rules refused) or 500
-(an unexpected failure: logged and counted in `failures`, /phone/api/health).
+Every request names the box in its Host (one of its names, or an IP address: no DNS
+rebinding), else 400. Every POST needs the session's CSRF token (field `csrf` or
+header X-CSRF-Token) and comes from this site; an action carries an id (`aid`) so a
+repeat pays once. Every answer to a POST is JSON: {"ok": true, ...} or {"error":
+"one line"} with 400 (bad input), 403 (role, CSRF, session), 404, 409 (the rules
+refused, another phone is pairing), 429 (asked to pair again too soon) or 500 (an
+unexpected failure: logged and counted in `failures`, /phone/api/health: the
+banker's or loopback's).
 """
 
 import functools

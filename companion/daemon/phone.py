@@ -145,6 +145,8 @@ class PhoneService:
 
     def start(self) -> "PhoneService":
         self._watcher.start()
+        # the box's names looked up now, off the first request's path (a name lookup may wait for DNS)
+        threading.Thread(target=self.allowed_hosts, name="companion-phone-names", daemon=True).start()
         return self
 
     def stop(self) -> None:
