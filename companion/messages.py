@@ -142,10 +142,10 @@ EN = {
     "bid_too_low": "A bid of {amount} is too low: at least {minimum}",
     "plot_unowned": "{plot} has no owner",
     "not_buildable": "Nothing may be built on {plot}",
-    "need_monopoly": "{player} must own the whole industry {industry}, none mortgaged",
+    "need_monopoly": "{player} must own the whole {group} {industry}, none mortgaged",
     "fully_built": "{plot} is fully built",
-    "build_evenly": "Build evenly: other plots of {industry} come first",
-    "sell_evenly": "Sell evenly: take buildings off the other plots of {industry} first",
+    "build_evenly": "Build evenly: other plots of the {group} {industry} come first",
+    "sell_evenly": "Sell evenly: take buildings off the other plots of the {group} {industry} first",
     "supply_out": "The box has no more {kind:gen_pl}",
     "no_building": "There is no building on {plot}",
     "already_mortgaged": "{plot} is already mortgaged",
@@ -317,10 +317,10 @@ RU = {
     "bid_too_low": "Ставка {amount} мала: нужно не меньше {minimum}",
     "plot_unowned": "У участка «{plot}» нет владельца",
     "not_buildable": "На участке «{plot}» строить нельзя",
-    "need_monopoly": "{player}: строить можно, только владея всей отраслью «{industry}» без заложенных участков",
+    "need_monopoly": "{player}: строить можно, только владея всей {group} «{industry}» без заложенных участков",
     "fully_built": "Участок «{plot}» застроен полностью",
-    "build_evenly": "Стройте равномерно: сначала другие участки отрасли «{industry}»",
-    "sell_evenly": "Продавайте равномерно: сначала постройки с других участков отрасли «{industry}»",
+    "build_evenly": "Стройте равномерно: сначала другие участки {group} «{industry}»",
+    "sell_evenly": "Продавайте равномерно: сначала постройки с других участков {group} «{industry}»",
     "supply_out": "В БАНКЕ больше нет {kind:gen_pl}",
     "no_building": "На участке «{plot}» нет построек",
     "already_mortgaged": "Участок «{plot}» уже заложен",
@@ -429,9 +429,10 @@ MONOPOLY = {
         "bankrupt_to_player": "{player} is bankrupt to {to}, who takes {cash} cash, {plots} and {cards}",
         "bankrupt_to_bank": "{player} is bankrupt to the bank: {plots} return to the bank",
         "debt_lapsed": "The {amount} {player} owed to {to} is lost in the bankruptcy",
-        "cards_traded": "{player} and {other} trade cards: {player} gives {gave}; {other} gives {got}",
+        "cards_traded": "{player} and {other} trade cards: {player} {gave_all}; {other} {got_all}",
         "pot_collected": "{player} collects the Free Parking pot: {amount}",
         "go_bonus": "{player} lands right on GO: {amount} more",
+        "go_salary": "{player} passes {start_cell} and collects {amount}",
         "dealt": "{player} is dealt {plot} and pays {price}",
         "group_mortgaged": "A lot of {industry} is mortgaged: no building on {plot} until it is redeemed",
         "group_built": "{industry} has buildings: sell them to the bank before trading {plot}",
@@ -457,9 +458,10 @@ MONOPOLY = {
         "bankrupt_to_player": "{player} — банкрот; кредитор {to} получает наличные {cash}, участки: {plots}; карточки: {cards}",
         "bankrupt_to_bank": "{player} — банкрот перед БАНКОМ; участки возвращаются в БАНК: {plots}",
         "debt_lapsed": "{player} → {to}: долг {amount} списан при банкротстве",
-        "cards_traded": "Обмен карточками: {player} отдаёт {gave}, {other} отдаёт {got}",
+        "cards_traded": "Обмен карточками: {player} {gave_all}, {other} {got_all}",
         "pot_collected": "{player} забирает копилку Бесплатной стоянки: {amount}",
         "go_bonus": "{player} останавливается на клетке ВПЕРЁД: ещё {amount}",
+        "go_salary": "{player} проходит клетку {start_cell} и получает {amount}",
         "dealt": "{player} получает участок «{plot}» и платит {price}",
         "group_mortgaged": "Участок группы «{industry}» заложен: строить на участке «{plot}» нельзя до выкупа",
         "group_built": "В группе «{industry}» есть постройки: продайте их в БАНК, прежде чем продавать участок «{plot}»",
@@ -1251,7 +1253,7 @@ INPUT = {
     "en": {
         "edition_unknown": "{source}: edition: no such edition (shipped: {shipped})",
         "edition_unreadable": "{source}: file: cannot be read: {detail}",
-        "edition_not_utf8": "{source}: file: is not UTF-8 text: byte {offset} (line {line}) is 0x{byte}",
+        "edition_not_utf8": "{source}: file: is not UTF-8 text: byte {offset} (line {line_no}) is 0x{byte}",
         "edition_too_deep": "{source}: syntax: tables or lists nested too deeply",
         "edition_syntax": "{source}: syntax: {problem}",
         "edition_bad_rules": "{source}: edition.rules: must name one of the rules modules: {known} (not {value})",
@@ -1265,14 +1267,14 @@ INPUT = {
         "edition_option_range": "{source}: {key}: must be a whole number within {low}..{high}, not {value}",
         "edition_option_choice": "{source}: {key}: must be one of {choices}, not {value}",
         # tomllib's own words (companion/editions: TOML_WORDS), and where it stopped
-        "toml_at": "{problem} (at line {line}, column {column})",
+        "toml_at": "{problem} (at line {line_no}, column {column})",
         "toml_at_end": "{problem} (at end of document)",
         "toml_invalid_value": "Invalid value",
         "toml_invalid_statement": "Invalid statement",
         "toml_expected_equals": "Expected '=' after a key in a key/value pair",
         "toml_expected_newline": "Expected newline or end of document after a statement",
-        "toml_table_bracket": "Expected ']' at the end of a table declaration",
-        "toml_array_bracket": "Expected ']]' at the end of an array declaration",
+        "toml_table_bracket": "A table's header must end with ]",
+        "toml_array_bracket": "The header of an array of tables must end with ]]",
         "toml_unclosed_array": "Unclosed array",
         "toml_unclosed_table": "Unclosed inline table",
         "toml_unterminated_string": "Unterminated string",
@@ -1291,7 +1293,7 @@ INPUT = {
         "toml_expected": "Expected {text}",
         "toml_too_deep": "tables or lists nested too deeply",
         # the json module's words (companion/daemon/cards.py: JSON_WORDS)
-        "json_at": "{problem}: line {line} column {column} (char {pos})",
+        "json_at": "{problem}: line {line_no} column {column} (char {pos})",
         "json_expecting_value": "Expecting value",
         "json_expecting_name": "Expecting property name enclosed in double quotes",
         "json_expecting_colon": "Expecting ':' delimiter",
@@ -1337,7 +1339,7 @@ INPUT = {
         "edition_unknown": "{source}: Такого издания нет (в комплекте: {shipped})",
         "edition_unreadable": "{source}: Не удаётся прочитать файл: {detail}",
         "edition_not_utf8": "{source}: Текст не в кодировке UTF-8: байт `0x{byte}` по смещению {offset} "
-                            "(строка {line}) не читается",
+                            "(строка {line_no}) не читается",
         "edition_too_deep": "{source}: Таблицы или списки вложены слишком глубоко",
         "edition_syntax": "{source}: Ошибка в записи TOML ({problem})",
         "edition_bad_rules": "{source}: `edition.rules`: Нужно имя одного из модулей правил: {known} (а не {value})",
@@ -1351,7 +1353,7 @@ INPUT = {
         "edition_option_whole": "{source}: `{key}`: Нужно целое число (по умолчанию {default}), а не {value}",
         "edition_option_range": "{source}: `{key}`: Нужно целое число от {low} до {high}, а не {value}",
         "edition_option_choice": "{source}: `{key}`: Допустимые значения: {choices}; {value} не подходит",
-        "toml_at": "строка {line}, столбец {column}: {problem}",
+        "toml_at": "строка {line_no}, столбец {column}: {problem}",
         "toml_at_end": "в конце файла: {problem}",
         "toml_invalid_value": "недопустимое значение",
         "toml_invalid_statement": "строка записана неверно",
@@ -1360,7 +1362,7 @@ INPUT = {
         "toml_table_bracket": "заголовок таблицы должен кончаться на «]»",
         "toml_array_bracket": "заголовок массива таблиц должен кончаться на «]]»",
         "toml_unclosed_array": "список не закрыт скобкой «]»",
-        "toml_unclosed_table": "таблица в строке не закрыта скобкой «}}»",
+        "toml_unclosed_table": "таблица в строке не закрыта фигурной скобкой",
         "toml_unterminated_string": "текст не закрыт кавычкой",
         "toml_overwrite": "значение задано второй раз",
         "toml_backslash": "в тексте обратная косая черта «\\» без пары",
@@ -1368,15 +1370,15 @@ INPUT = {
         "toml_invalid_date": "неверная дата или время",
         "toml_invalid_hex": "неверное шестнадцатеричное число",
         "toml_not_scalar": "экранированный символ — не символ Юникода",
-        "toml_illegal_char": "недопустимый символ {char}",
-        "toml_invalid_char": "недопустимый символ {char}",
+        "toml_illegal_char": "недопустимый символ `{char}`",
+        "toml_invalid_char": "недопустимый символ `{char}`",
         "toml_declared_twice": "{name} объявлено дважды",
         "toml_closed_table": "{name} уже задано целиком: дополнять его нельзя",
         "toml_redefined": "{name} уже задано",
         "toml_duplicate_key": "ключ {name} повторяется в таблице",
         "toml_expected": "ожидалось {text}",
         "toml_too_deep": "таблицы или списки вложены слишком глубоко",
-        "json_at": "строка {line}, столбец {column}, символ {pos}: {problem}",
+        "json_at": "строка {line_no}, столбец {column}, символ {pos}: {problem}",
         "json_expecting_value": "ожидалось значение",
         "json_expecting_name": "ожидалось имя в двойных кавычках",
         "json_expecting_colon": "ожидалось «:»",
@@ -1489,6 +1491,16 @@ USAGE_WORDS = {
 }
 ACTOR_USAGE_RU = "`ИМЯ: КОМАНДА...` (ИМЯ — имя игрока или `table`)"
 NOTHING = {"en": "-", "ru": "ничего"}
+# a board's group of plots, by the family of rules: (after "whole", after "of"); Russian's
+# instrumental and genitive
+GROUP_WORDS = {"en": {"millionaire": ("industry",) * 2, "monopoly": ("colour group",) * 2},
+               "ru": {"millionaire": ("отраслью", "отрасли"), "monopoly": ("группой", "группы")}}
+
+
+def family_of(edition) -> str:
+    """monopoly or millionaire: which board's words an edition's messages take."""
+    return "monopoly" if edition is not None and getattr(edition, "rules", None) == "monopoly" else "millionaire"
+
 # one side of a trade: what it hands over, or that it hands over nothing
 GIVES = {"en": ("gives {items}", "gives nothing"), "ru": ("отдаёт {items}", "ничего не отдаёт")}
 # a circle income's two parts (Elite: the fixed sum and the dividend on shares)
@@ -2060,14 +2072,17 @@ def shown_params(code, params, language="en", edition=None):
         shown["a_building"] = with_article(shown["building"], lang)
     if code == "landed":
         shown["on_cell"] = where_words(edition, params.get("cell"), lang)
-    if code == "circle_income":
+    if code in ("circle_income", "go_salary"):
         shown["start_cell"] = start_name(edition, lang)
         dividend = params.get("dividend", 0)
         shown["parts"] = (INCOME_PARTS[lang].format(fixed=params.get("amount", 0) - dividend, dividend=dividend)
                           if dividend else "")
     if code in ("detained", "still_detained", "released_by_double", "released_by_card"):
         shown["jail_in"], shown["jail_from"] = jail_words(edition, lang)
-    if code == "traded":
+    if code in ("need_monopoly", "build_evenly", "sell_evenly"):
+        # "whole" takes the instrumental in Russian (владея всей группой), "of" the genitive
+        shown["group"] = GROUP_WORDS[lang][family_of(edition)][0 if code == "need_monopoly" else 1]
+    if code in ("traded", "cards_traded"):
         shown["gave_all"] = handed(params.get("gave", ()), params.get("paid", 0), lang, edition)
         shown["got_all"] = handed(params.get("got", ()), params.get("received", 0), lang, edition)
     if code in ("debt", "debt_first"):
@@ -2100,7 +2115,8 @@ def shown_params(code, params, language="en", edition=None):
 DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "object": ("entry", "name"),
            "a_building": ("level",), "on_cell": ("cell",), "start_cell": (), "parts": (), "jail_in": (), "jail_from": (),
            "gave_all": ("gave",), "got_all": ("got",), "expired": ("policy", "count"),
-           "buildings": ("small", "large"), "held_words": ("item", "count"), "ways": ()}
+           "buildings": ("small", "large"), "held_words": ("item", "count"), "ways": (),
+           "group": ()}
 
 
 def render(code, params, language="en", edition=None):
@@ -2109,6 +2125,8 @@ def render(code, params, language="en", edition=None):
     if code == "winner" and "," in str(params.get("player", "")):
         # a tie on wealth: the state keeps the winners as one word "Anna,Boris"
         code, params = "winners", {"winners": params["player"]}
+    if code == "circle_income" and family_of(edition) == "monopoly":
+        code = "go_salary"      # Monopoly's salary for passing GO: no "circle income" on its board
     shown = shown_params(code, params, lang, edition)
     template = CATALOGS[lang].get(code) or EN.get(code)
     if template is None:

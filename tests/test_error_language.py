@@ -328,7 +328,7 @@ def test_an_edition_that_is_not_there(tmp_path, capsys):
 @pytest.mark.parametrize("data, en, ru", [
     (b'[edition]\nname = "caf\xe9"\n', "file: is not UTF-8 text: byte 21 (line 2) is 0xe9",
      "Текст не в кодировке UTF-8: байт `0xe9` по смещению 21 (строка 2) не читается"),
-    ('[edition\nid = "x"\n', "syntax: Expected ']' at the end of a table declaration (at line 1, column 9)",
+    ('[edition\nid = "x"\n', "syntax: A table's header must end with ] (at line 1, column 9)",
      "Ошибка в записи TOML (строка 1, столбец 9: заголовок таблицы должен кончаться на «]»)"),
     ('[edition]\nid = \n', "syntax: Invalid value (at line 2, column 6)",
      "Ошибка в записи TOML (строка 2, столбец 6: недопустимое значение)"),
@@ -375,7 +375,7 @@ def test_an_edition_file_that_cannot_be_read_is_said_in_the_language(tmp_path, c
     ('[phone]\nbanker_pin = "12\\u000734"\n', "phone.banker_pin holds a control character",
      "В `phone.banker_pin` есть управляющий символ"),
     ('hardware = "real\n', "not valid TOML (Illegal character '\\n' (at line 1, column 17))",
-     "Ошибка в записи TOML (строка 1, столбец 17: недопустимый символ '\\n')"),
+     "Ошибка в записи TOML (строка 1, столбец 17: недопустимый символ `'\\n'`)"),
     ("language = \n", "not valid TOML (Invalid value (at line 1, column 12))",
      "Ошибка в записи TOML (строка 1, столбец 12: недопустимое значение)"),
     (b"language = '\xff'\n", "not UTF-8 text: byte 0xff at byte offset 12 cannot be read",

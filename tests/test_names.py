@@ -113,7 +113,7 @@ def test_monopoly_speaks_russian_with_the_names_of_the_russian_box():
     assert render("draw_card", {"player": "Anna", "deck": "chance"}, "en", ed) == "Anna: draw a Chance card"
     assert render("landed", {"player": "Anna", "cell": "go"}, "ru", ed) == "Anna на клетке ВПЕРЁД"
     assert render("need_monopoly", {"player": "Anna", "industry": "dark_blue"}, "ru", ed).endswith(
-        "отраслью «Тёмно-синяя» без заложенных участков")
+        "группой «Тёмно-синяя» без заложенных участков")
     # the Millionaire boards keep their capitalised deck, unquoted
     elite = edition_variant("elite").edition
     assert render("draw_card", {"player": "Anna", "deck": "chance"}, "ru", elite) == "Anna: возьмите карточку ШАНС"

@@ -142,6 +142,9 @@ EDGE_SAMPLES = {
     # a cell's name the console has already put in the language; the table and pairing codes; a settings file
     "before": ["«Хлебопекарня»", "Brewery"], "letters": ["K7QX2M"], "pairing": ["4821"],
     "file": ["/var/lib/companion/box.json"], "setting": ["phone.banker_pin"],
+    # a damaged edition, configuration or card file: values as the file writes them, machine words quoted
+    "shipped": ["classic, deluxe, elite, madmillionaire, monopoly"], "rules": ["elite"], "default": ["true", "200"],
+    "text": ["'=' after a key", "zz-9"], "allowed": ["'en', 'ru'"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "expectation",
@@ -151,7 +154,9 @@ TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "e
               # the box's menus: a list of event numbers, an address, a cell's name in words, codes, a file
               "events", "url", "before", "letters", "pairing", "file",
               # the name of a setting in the box's config file, as the file spells it
-              "setting")
+              "setting",
+              # a file's own words: the edition ids it may name, its values, a parser's words, a UID typed
+              "shipped", "rules", "default", "text", "allowed", "char")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
@@ -159,7 +164,7 @@ NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level"
            "minimum", "bet", "old", "new", "left", "redeem", "interest", "times", "step", "target", "die",
            "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large",
            "seq", "first", "last", "found", "version", "supported", "free", "had", "anchored", "start", "end",
-           "offset", "written", "current", "seconds"}
+           "offset", "written", "current", "seconds", "column", "pos", "pin", "line_no"}
 LISTS_OF_NUMBERS = {"dice"}
 
 

@@ -72,7 +72,7 @@ JSON_WORDS = {
 def json_problem(exc: json.JSONDecodeError) -> Message:
     """Where the json module stopped and what it said (its English words unchanged)."""
     words = Message(JSON_WORDS[exc.msg]) if exc.msg in JSON_WORDS else Message("machine_words", text=exc.msg)
-    return Message("json_at", problem=words, line=exc.lineno, column=exc.colno, pos=exc.pos)
+    return Message("json_at", problem=words, line_no=exc.lineno, column=exc.colno, pos=exc.pos)
 
 
 def _damage(exc: Exception) -> Exception | Message:

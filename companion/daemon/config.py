@@ -81,9 +81,6 @@ KEYS = (
     Key("phone", "allowed_hosts", str, "", "more names the phone page may be reached under, comma-separated (a "
         "name of your own for the box); localhost, this machine's name (.local too), phone.url's host and any IP "
         "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)"),
-    Key("phone", "allowed_hosts", str, "", "more names the phone page may be reached under, comma-separated (a "
-        "name of your own for the box); localhost, this machine's name (.local too), phone.url's host and any IP "
-        "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)"),
     Key("daemon", "watchdog_probe_seconds", float, 2.0, "how long the writer thread may take to answer the "
         "watchdog's liveness probe before systemd is no longer told all is well", low=0.1, high=60.0),
 )

@@ -53,7 +53,7 @@ def decode_edition(raw: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         offset = start + exc.start
         line = raw[:offset].count(b"\n") + 1
-        raise EditionProblem("edition_not_utf8", source, "file", offset=offset, line=line,
+        raise EditionProblem("edition_not_utf8", source, "file", offset=offset, line_no=line,
                              byte=f"{raw[offset]:02x}") from None
 
 
@@ -110,7 +110,7 @@ def toml_problem(exc: BaseException) -> Message:
     words = at.group(1) if at else text.removesuffix(_TOML_END)
     problem = _toml_words(words)
     if at:
-        return Message("toml_at", problem=problem, line=int(at.group(2)), column=int(at.group(3)))
+        return Message("toml_at", problem=problem, line_no=int(at.group(2)), column=int(at.group(3)))
     if text.endswith(_TOML_END):
         return Message("toml_at_end", problem=problem)
     return problem
