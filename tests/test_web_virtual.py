@@ -268,6 +268,21 @@ def test_a_page_of_another_site_may_not_press_the_buttons(client, table):
     assert table.calls == [("roll",)]
 
 
+def test_a_rebound_name_gets_one_line_not_the_table(client, table):
+    """DNS rebinding: a site whose name now points at 127.0.0.1 is the page's own origin to the
+    browser, so Origin alone passes; its Host header still names that site, and is refused."""
+    for path, method in (("/", client.get), ("/roll", client.post)):
+        response = method(path, headers={"Host": "evil.example:8000"})
+        assert response.status_code == 400
+        assert one_line_error(response) == "refused: the virtual table is not served under the name 'evil.example:8000'"
+    assert table.calls == []
+    for host in ("127.0.0.1:8000", "localhost", "[::1]:8000"):
+        assert client.post("/roll", headers={"Host": host}).status_code == 204
+    # a name of the table's own, given in its configuration
+    named = create_app(table, ALLOWED_HOSTS=("Companion.lan",)).test_client()
+    assert named.post("/roll", headers={"Host": "companion.lan:8000"}).status_code == 204
+
+
 def test_refusals_speak_the_tables_language(table):
     table.language = "ru"
     response = create_app(table).test_client().post("/press", json={"button": "left"})

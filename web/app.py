@@ -21,6 +21,7 @@ exception is logged and answered 500 in one line.
 
 import logging
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -29,6 +30,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from web.hosts import host_allowed
 
 log = logging.getLogger("companion.web")
 
@@ -108,6 +111,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_method": "{value} is not allowed here",
         "err_missing": "nothing here: {value}",
         "err_cross": "refused: a page of another site may not use the virtual table",
+        "err_host": "refused: the virtual table is not served under the name {value}",
         "err_failed": "the box failed to do that ({value}); its log says more",
         "err_http": "refused: {value}",
     },
@@ -144,6 +148,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_method": "{value} здесь не разрешён",
         "err_missing": "здесь ничего нет: {value}",
         "err_cross": "отказано: страница другого сайта не может управлять виртуальным столом",
+        "err_host": "отказано: виртуальный стол не открывается под именем {value}",
         "err_failed": "коробка не смогла это сделать ({value}); подробности в её журнале",
         "err_http": "отказано: {value}",
     },
@@ -214,6 +219,7 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
         SSE_POLL=0.5,              # each stream waits on the service this long at a time, then checks its flag
         SSE_RETRY_MS=1500,         # EventSource's reconnect delay
         MAX_STREAMS=4,             # open /frames streams (each holds a server thread while open)
+        ALLOWED_HOSTS=(),          # more names than localhost and this machine's own it is served under
     )
     app.config.update(config)
     streams = Streams(int(app.config["MAX_STREAMS"]))
@@ -238,8 +244,15 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
             raise Refused(say("err_body"))
         return {}
 
+    host_names = frozenset({"localhost", socket.gethostname().lower(), socket.gethostname().lower() + ".local",
+                            *(str(n).strip().lower() for n in app.config["ALLOWED_HOSTS"])})
+
     @app.before_request
     def same_site_only() -> Any:
+        # A site whose name an attacker rebinds to 127.0.0.1 is the same origin as this page to the
+        # browser: only the Host header tells it apart (DNS rebinding). The phone pages check their own.
+        if request.blueprint != "phone" and not host_allowed(request.host, host_names):
+            raise Refused(say("err_host", request.host), 400)
         # A page of another site may POST a form to a loopback address; browsers name its origin.
         if request.method == "POST":
             origin = request.headers.get("Origin")

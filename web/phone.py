@@ -44,6 +44,7 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from web.app import Streams
+from web.hosts import host_allowed
 from web.phone_words import WORDS
 
 log = logging.getLogger("companion.web.phone")
@@ -760,31 +761,6 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return jsonify(error=say("err_failed", value=type(error).__name__)), 500
 
     return bp
-
-
-def host_allowed(host: str, names: frozenset[str]) -> bool:
-    """Whether a request's Host (name or address, maybe with a port) is the box's: one of `names` (lower
-    case), or an IP address. An address cannot be rebound: a page whose origin is an address was served by
-    whatever answers there, so only a name can carry another site's page to the box (DNS rebinding)."""
-    value = host.strip().lower()
-    if value.startswith("["):  # [v6]:port
-        literal, _, rest = value[1:].partition("]")
-        if rest and not (rest.startswith(":") and rest[1:].isdigit()):
-            return False
-        return _is_address(literal)
-    name, _, port = value.partition(":")
-    if port and not port.isdigit():
-        return False
-    name = name.removesuffix(".")
-    return bool(name) and (name in names or _is_address(name))
-
-
-def _is_address(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _loopback(address: str | None) -> bool:
