@@ -53,6 +53,7 @@ ROLL would have ended a moved turn. About two minutes on two cores.
 """
 import os
 import random
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -396,10 +397,12 @@ class Rig:
         reader = sim.firmware.reader
         before = len(self.delivered)
         if item[0] == "roll":
-            # the reader throws as many dice as the Pi last asked for: let the DICE line arrive first
-            assert wait_for(lambda: daemon.shown >= self.look()[2] and daemon.dice >= 0
-                            and reader.dice_n == daemon.dice, timeout=5), "the reader never heard DICE"
+            # the reader throws as many dice as the Pi last asked for: let that DICE line arrive first. The
+            # writer handed the count to the link before the input's job ended (look() waits for that); the
+            # reader has it once its count came from the line carrying the newest one. A count that merely
+            # agrees is not enough: after quick inputs the counts between (0, then 2) may still be on the way
             rules, state, head, path = self.look()
+            assert wait_for(lambda: told(daemon), timeout=5), "the reader never heard DICE"
             local = reader.refused_rolls
             sim.press_roll()
             assert wait_for(lambda: len(self.delivered) > before or reader.refused_rolls > local, timeout=5)
@@ -502,6 +505,13 @@ class Rig:
                 except BlockingIOError:
                     pass
             time.sleep(0.001)
+
+
+def told(daemon):
+    """The simulated reader holds the daemon's newest dice count, from the very line that carried it."""
+    link, reader = daemon.link, daemon.sim.firmware.reader
+    seq = link.dice_told
+    return seq is not None and reader.dice_seq == seq and reader.dice_n == link.dice == daemon.dice
 
 
 def _undecodable(line):
@@ -629,3 +639,66 @@ def test_a_roll_refused_for_its_dice_count_leaves_the_turn_alone(box):
     box.owner.call(lambda: None)
     booked = [(e.actor, e.command) for e in box.owner.table.game.events[len(lines) + 1:]]
     assert booked == []  # refused: nothing booked, the exchange still open (today: the turn's `end`)
+
+
+def test_roll_pressed_while_the_screens_are_busy_throws_the_dice_of_the_event_just_booked(tmp_path):
+    """The reader is told the next roll's dice by the writer with the event, not later by a listener.
+
+    The printer used to send the count after printing each event, so a busy printer left ROLL with
+    the count from before. Made certain by ordering, not by timing: the printer is held inside the
+    printing of an event (its output waits on a gate) that turned "nothing to roll" (an offer open)
+    into "ROLL ends the turn and rolls for the next player". The reader must have its DICE count
+    anyway, and ROLL must book the turn's end and the next roll, not buzz "no" by itself."""
+    from companion.table import new_game
+
+    gate, holding, hold = threading.Event(), threading.Event(), threading.Event()
+
+    def out(line):
+        if hold.is_set() and line.startswith("#"):  # an event's first line: the printer stops here
+            holding.set()
+            gate.wait(30)
+
+    # a seeded game played in memory to the first command after which ROLL can do something it could not
+    table, rng, lines = new_game(":memory:", EDITION, ["Anna", "Boris", "Vera"], 3), random.Random(3), []
+
+    def rolls(state):
+        return bool(dice_actions(table.rules, state)) or may_end(table.rules, state)
+
+    while True:
+        line, _ = next_command(table.game, rng)
+        assert line is not None and len(lines) < 300
+        was = rolls(table.state)
+        lines.append(table.submit(line, rng=rng).command)
+        if not was and rolls(table.state) and not dice_actions(table.rules, table.state):
+            break
+    last = lines.pop()
+    turn = table.state.turn
+    need = len(dice_actions(table.rules, table.rules.apply(table.state, Command("end"), turn))[0].args)
+
+    daemon = Daemon(config(tmp_path), out=out).start()
+    try:
+        sim, link = daemon.sim, daemon.link
+        reader = sim.firmware.reader
+
+        assert wait_for(lambda: link.state.state == "ready"), link.state
+        assert daemon.handle({"op": "start", "edition": EDITION, "players": ["Anna", "Boris", "Vera"],
+                              "seed": 3})["ok"]
+        for line in lines:
+            assert daemon.handle({"op": "do", "command": line})["ok"], line
+        assert wait_for(lambda: told(daemon) and reader.dice_n == 0), "the reader was never told that nothing needs dice"
+        hold.set()
+        answer = daemon.handle({"op": "do", "command": last})
+        assert answer["ok"], answer
+        head = answer["seq"]
+        assert holding.wait(10)  # the printer is inside that event's lines, and stays there
+        assert wait_for(lambda: told(daemon) and reader.dice_n == need, timeout=5), \
+            f"the reader was left at {reader.dice_n} dice while the table's ROLL needs {need}"
+        sim.press_roll()
+        assert wait_for(lambda: daemon.owner.call(lambda: daemon.owner.table.head_seq) == head + 2, timeout=5), \
+            f"ROLL booked nothing (refused by the reader itself: {reader.refused_rolls})"
+        booked = [(e.actor, e.command.split()[0]) for e in daemon.owner.table.game.events[head:]]
+        assert booked[0] == (turn, "end") and booked[1][1] == "roll" and booked[1][0] != turn, booked
+        assert reader.refused_rolls == 0
+    finally:
+        gate.set()
+        daemon.stop(quiet=True)

@@ -129,6 +129,27 @@ def test_the_handshake_makes_the_reader_ready_and_the_pi_says_how_many_dice(rig)
     assert wait(lambda: (peer.pump(), [f.fields for f in peer.heard if f.verb == "DICE"])[1][-1:] == [{"n": "3"}])
 
 
+def test_a_dice_count_replaced_before_it_went_out_is_never_sent(tmp_path):
+    """Counts are state: the reader goes from the count it has straight to the newest, never through 0
+    (ROLL would buzz "no" in between); dice_told names the line that carries the newest."""
+    peer = Peer(tmp_path)
+    link = ReaderLink(str(tmp_path / "usb-MicroPython*"), lambda uid: None, lambda dice: None, retry=0.05)
+    link.set_dice(0)  # both asked before the link's thread has sent anything: one line must carry the last
+    link.set_dice(3)
+    link.start()
+    try:
+        greet(peer, link)
+        assert wait(lambda: link.dice_told is not None)
+        peer.wait_heard("DICE")
+        link.beep()  # a later line: every DICE the link wrote has come once the BEEP has
+        peer.wait_heard("BEEP")
+        dice = [f for f in peer.heard if f.verb == "DICE"]
+        assert [f.fields for f in dice] == [{"n": "3"}]
+        assert link.dice_told == dice[0].seq
+    finally:
+        link.stop()
+
+
 def test_a_tap_sent_three_times_split_into_single_bytes_is_booked_once(rig):
     peer, link, taps, rolls, states, clock = rig
     greet(peer, link)

@@ -1,9 +1,10 @@
 """`companion run`: the box's daemon. It owns one game, hears the reader and the control socket,
 and prints every committed event; systemd is told it is ready and alive.
 
-Threads: the writer (companion/daemon/owner.py) alone touches the game; the
-reader link and the control socket hand it work; the printer prints what is
-published and tells the reader how many dice ROLL gives now. SIGTERM finishes
+Threads: the writer (companion/daemon/owner.py) alone touches the game and,
+with each commit, tells the reader how many dice ROLL gives now; the reader
+link and the control socket hand it work; the printer prints what is
+published. SIGTERM finishes
 the transaction in hand, closes the ledger and exits 0 ("The bank is closed").
 """
 
@@ -103,7 +104,7 @@ class Daemon:
             # a ledger that went back or forked (a restored copy, an edited file) is never played on: the
             # box starts without it and says so on every screen; `companion recover` takes it from there
             table, warning = None, messages.render_error(exc, self.lang)
-        self.owner = Owner(table).start()
+        self.owner = Owner(table, on_commit=self._update_dice).start()
         self.console = Console(self.owner, self, on_change=self._console_changed)
         self._subscription = self.owner.subscribe(since=table.head_seq if table else 0)
         self._printer.start()
@@ -126,7 +127,7 @@ class Daemon:
         self.link = ReaderLink(port, self._on_tap, self._on_roll, self._on_link_state,
                                retry=self.config["reader.retry_seconds"]).start()
         self.control = ControlServer(socket_path, self.handle).start()
-        self._update_dice()
+        self.owner.call(self._update_dice)
         self.owner.post(self.console.sync)
         from .phone import PhoneService
         self.phone = PhoneService(self).start()
@@ -307,9 +308,7 @@ class Daemon:
             self.out(f"        {line}")
         if event.command == "end_game":
             self.out(state_text(table.rules, table.state, self.lang))
-        self._update_dice()
-        # shown last: whoever waits for the event to be shown (the demo's bot, the tests) also finds the
-        # reader told the dice of the next roll, never the count from before this event
+        # the reader was told the dice of the next roll before the event was published (_update_dice)
         self.shown = event.seq
         self.owner.post(self.console.sync)  # menus built before this event are closed
 
@@ -325,6 +324,11 @@ class Daemon:
             self.panel.poke()
 
     def _update_dice(self) -> None:
+        """Tell the reader how many dice ROLL gives now. On the writer thread only (the owner's on_commit,
+        a game started, archived or resumed): the count is the committed state's, sent before any listener
+        sees the event. Computed off-thread (the printer, once) it could be a state's the writer had just
+        left, or lose a check-then-set against the writer's own, and leave ROLL buzzing "no" on a turn the
+        table can end."""
         table = self.owner.table
         n = dice_needed(table.rules, table.state) if table is not None else 0
         if table is not None and n == 0:

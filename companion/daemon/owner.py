@@ -103,9 +103,14 @@ _STOP = object()
 class Owner:
     """Owns the open game (a Table, or None between games) through one writer thread."""
 
-    def __init__(self, table: Table | None = None, idle_check: float = IDLE_CHECK_S):
+    def __init__(self, table: Table | None = None, idle_check: float = IDLE_CHECK_S,
+                 on_commit: Callable[[], None] | None = None):
         self.table = table
         self.idle_check = idle_check
+        # run on the writer thread after events are committed and before they are published, so what it
+        # derives from the table (the reader's dice count) is from the state the events made, never from
+        # a state read off-thread while the writer applies the next command
+        self.on_commit = on_commit
         self._jobs: queue.Queue[Any] = queue.Queue()
         self._subscriptions: list[Subscription] = []
         self._lock = threading.Lock()  # guards the subscription list only
@@ -229,6 +234,11 @@ class Owner:
         """Publish every event past `before` (ours, or another process's caught up on the way)."""
         table = self.table
         assert table is not None
+        if self.on_commit is not None and table.head_seq != before:
+            try:
+                self.on_commit()
+            except Exception:  # the events are committed: they are published whatever this did
+                log.exception("the commit hook failed")
         for event in list(table.game.events)[before:]:
             self._publish(Published(event=event, game=table.ledger.path))
 

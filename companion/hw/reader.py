@@ -72,6 +72,11 @@ class ReaderLink:
         self.state = LinkState("searching")
         self.firmware = ""
         self.dice = 2
+        # the sequence number of the DICE line carrying the newest count, once written (None until then):
+        # the reader has the Pi's last word when its count came from this line (tests wait for that)
+        self.dice_told: int | None = None
+        self._dice_order: dict = {"n": self.dice}  # the fields of the newest DICE order
+        self._dice_lock = threading.Lock()  # set_dice (the writer's thread) against the link's thread
         self.counts = {"taps": 0, "rolls": 0, "bad_frames": 0, "unknown_verb": 0, "bad_value": 0, "reconnects": 0}
         self._orders: queue.Queue[tuple[str, dict]] = queue.Queue()
         self._stop = threading.Event()
@@ -89,9 +94,13 @@ class ReaderLink:
         self._thread.join(timeout)
 
     def set_dice(self, n: int) -> None:
-        """How many dice the ROLL button gives from now on (sent again after every reconnect)."""
-        self.dice = n
-        self._orders.put(("DICE", {"n": n}))
+        """How many dice the ROLL button gives from now on (sent again after every reconnect; a count not
+        yet sent when the next one comes is never sent)."""
+        with self._dice_lock:
+            self.dice = n
+            self._dice_order = {"n": n}
+            self.dice_told = None
+            self._orders.put(("DICE", self._dice_order))
 
     def beep(self, times: int = 1, ms: int = 60) -> None:
         self._orders.put(("BEEP", {"times": max(1, min(5, times)), "ms": max(10, min(1000, ms))}))
@@ -151,7 +160,9 @@ class ReaderLink:
         now = self.clock()
         port.write(sender.send("HELLO", {"proto": protocol.PROTOCOL_VERSION, "boot": os.urandom(4).hex()}, now))
         last_write = now
-        backlog: list[tuple[str, dict]] = [("DICE", {"n": self.dice})]
+        with self._dice_lock:  # the newest count again (a new opening: the reader may have rebooted)
+            self.dice_told = None
+            backlog: list[tuple[str, dict]] = [("DICE", self._dice_order)]
         while not self._stop.is_set():
             data = port.read(max(1, port.in_waiting))
             now = self.clock()
@@ -181,11 +192,18 @@ class ReaderLink:
             self.counts["bad_frames"] = sum(self.receiver.errors.values())
             while True:
                 try:
-                    backlog.append(self._orders.get_nowait())
+                    order = self._orders.get_nowait()
                 except queue.Empty:
                     break
+                if order[0] == "DICE":  # a count is state: one not yet sent that a newer count replaced is dropped
+                    backlog = [item for item in backlog if item[0] != "DICE"]
+                backlog.append(order)
             while backlog and not sender.full():
                 verb, fields = backlog.pop(0)
+                if verb == "DICE":
+                    with self._dice_lock:
+                        if fields is self._dice_order:
+                            self.dice_told = sender.next_seq
                 out.append(sender.send(verb, fields, now))
             out.extend(sender.due(now))
             if not out and now - last_write >= protocol.PING_EVERY_S:

@@ -21,9 +21,7 @@ from typing import Any
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
 DEVICE_NAME = "usb-MicroPython_Board_in_FS_mode_e6614103e7000000-if00"  # a Pico's by-id name
-TICK_S = 0.005  # the firmware's main loop polls every 10 ms on a Pico. At 10 ms here the fuzzed-taps test
-               # met a rare ROLL refused on a turn the table could end (a stale DICE count; one cause is
-               # fixed in the firmware, another is not yet found): kept at 5 ms until it is
+TICK_S = 0.010  # as the firmware's main loop polls on a Pico (firmware/main.py POLL_MS)
 
 
 def load_firmware() -> Any:

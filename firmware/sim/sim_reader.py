@@ -28,6 +28,7 @@ class SimReader:
         self.reader.beep_log = []
         self.presses = 0                               # press_roll() calls not yet played out
         self.press_at = None                           # when the current press went down
+        self.released_at = None                        # ... and when it was let up again
 
     def _random_bytes(self, n):
         return bytes([self.rng.getrandbits(8) for _ in range(n)])
@@ -47,12 +48,16 @@ class SimReader:
     def poll(self, now_ms, incoming=b""):
         """One turn of the reader's loop; the bytes it wrote to the Pi in it."""
         if self.presses and self.reader.started:   # the reader takes its first reading as the button at rest
+            # held down HOLD_MS and until the reader has taken the press, then up as long and until it has
+            # seen the button let go: a poll that comes late (a loaded machine) never swallows a press
             if self.press_at is None:
-                self.press_at = now_ms
-            held = now_ms - self.press_at
-            self.roll.value(0 if held < HOLD_MS else 1)
-            if held >= 2 * HOLD_MS:                    # up again long enough for the next press
-                self.presses -= 1
+                self.press_at, self.released_at = now_ms, None
+            if self.released_at is None:
+                if now_ms - self.press_at >= HOLD_MS and self.reader.button_state == 0:
+                    self.released_at = now_ms
+                self.roll.value(0 if self.released_at is None else 1)
+            elif now_ms - self.released_at >= HOLD_MS and self.reader.button_state == 1:
+                self.presses -= 1                      # up again long enough for the next press
                 self.press_at = None
         self.reader.poll(now_ms, incoming)
         data = b"".join(self.out)
