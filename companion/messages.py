@@ -1136,7 +1136,7 @@ MENU = {
         "end_game_warning": "Ends the game now and counts everyone's wealth; it cannot go on afterwards",
         "menu_archive": "Archive the game", "menu_enrol": "Enrol a card…",
         "menu_sound_off": "Sound off", "menu_sound_on": "Sound on",
-        "menu_phone": "Phone page", "phone_scan": "Scan for the phone page", "phone_code": "Code: {letters}", "menu_head": "Ledger words",
+        "menu_phone": "Phone page", "menu_pair_phone": "Phone {pairing} is mine", "phone_scan": "Scan for the phone page", "phone_code": "Code: {letters}", "menu_head": "Ledger words",
         "enrol_player": "Player {n}'s card", "enrol_plot": "A plot's card", "enrol_card": "A card of a deck",
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} pays {amount}", "trade_propose": "Propose the trade",
         "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
@@ -1164,7 +1164,7 @@ MENU = {
         "end_game_warning": "Игра заканчивается сейчас подсчётом состояния каждого игрока; продолжить её будет нельзя",
         "menu_archive": "Убрать игру в архив", "menu_enrol": "Записать карту…",
         "menu_sound_off": "Выключить звук", "menu_sound_on": "Включить звук",
-        "menu_phone": "Страница для телефонов", "phone_scan": "Наведите камеру телефона", "phone_code": "Код: {letters}",
+        "menu_phone": "Страница для телефонов", "menu_pair_phone": "Телефон {pairing} — мой", "phone_scan": "Наведите камеру телефона", "phone_code": "Код: {letters}",
         "menu_head": "Слова журнала",
         "enrol_player": "Карта игрока {n}", "enrol_plot": "Карта участка", "enrol_card": "Карточка из колоды",
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} доплачивает {amount}", "trade_propose": "Предложить сделку",
@@ -1180,9 +1180,9 @@ MENU = {
 # ----- the phone page (companion/daemon/phone.py, web/phone.py): what the box and the phones say -----
 PHONE = {
     "en": {
-        "phone_pair_waiting": "A phone waits to pair (code {pairing}): tap your player card",
+        "phone_pair_waiting": "A phone waits to pair (code {pairing}): its player taps their card and chooses it",
         "phone_paired": "Phone {pairing} is now {player}'s",
-        "phone_pair_two": "Two phones wait to pair ({codes}): pair them one at a time",
+        "phone_pair_gone": "Phone {pairing} no longer waits to pair: ask again on the phone",
         "phone_pair_busy": "Another phone is pairing: try again in {seconds} s",
         "phone_pair_repeat": "Wait {seconds} s before asking again",
         "auction_going_once": "{plot}: going once…",
@@ -1208,9 +1208,9 @@ PHONE = {
         "phone_no_seat_pin": "The banker has set no PIN for {player}: tap your card on the reader instead",
     },
     "ru": {
-        "phone_pair_waiting": "Телефон ждёт привязки (код {pairing}): приложите карту игрока",
+        "phone_pair_waiting": "Телефон ждёт привязки (код {pairing}): его владелец прикладывает свою карту и выбирает его в меню",
         "phone_paired": "Телефон {pairing} привязан: {player}",
-        "phone_pair_two": "Привязки ждут два телефона ({codes}): привязывайте их по одному",
+        "phone_pair_gone": "Телефон {pairing} уже не ждёт привязки: попросите её на телефоне снова",
         "phone_pair_busy": "Сейчас привязывается другой телефон: попробуйте через {seconds} с",
         "phone_pair_repeat": "Подождите {seconds} с, прежде чем просить снова",
         "auction_going_once": "«{plot}»: раз…",

@@ -97,6 +97,12 @@ class FakeDesk:
     def table_code(self) -> str:
         return ""
 
+    def pairing_code(self) -> str:
+        return ""
+
+    def pair_phone(self, code: str, player: str) -> None:
+        raise AssertionError("no phone waits to pair in these tests")
+
     def head_words(self) -> str:
         return self.owner.table.head_words(self.lang)
 

@@ -29,7 +29,7 @@ class Desk:
 
     def __init__(self, owner, lang="en"):
         self.owner, self.lang, self.muted = owner, lang, False
-        self.booked, self.started = [], []
+        self.booked, self.started, self.paired = [], [], []
 
     def book(self, actor, command):
         self.booked.append(self.owner.table.submit(command, actor=actor))
@@ -59,6 +59,15 @@ class Desk:
 
     def table_code(self):
         return "K7QX2M"
+
+    pairing = ""      # the code of a phone waiting to pair (the daemon's phone service)
+
+    def pairing_code(self):
+        return self.pairing
+
+    def pair_phone(self, code, player):
+        self.paired.append((code, player))
+        self.pairing = ""
 
     def head_words(self):
         return self.owner.table.head_words(self.lang)
@@ -105,6 +114,24 @@ def test_a_players_card_shows_their_balance_and_what_they_may_do(box):
     items = [i.text for i in console.stack[-1].items]
     assert "Propose a trade: Boris…" in items and "Pay: Boris…" in items
     assert not any("_" in text or "None" in text for text in items)
+
+
+def test_a_phone_waiting_to_pair_is_bound_only_when_the_cards_player_chooses_it(box):
+    """docs/phone.md: a player card tapped while a phone waits opens that player's menu as always (a tap
+    to pay or to act is never swallowed); the phone is theirs only if they choose its line, first."""
+    table, desk, console = box
+    desk.pairing = "417"
+    console.player_card("Anna")
+    items = [i.text for i in console.stack[-1].items]
+    assert items[0] == "Phone 417 is mine" and "Pay: Boris…" in items    # the menu as always, the phone first
+    console.press("back")
+    assert desk.paired == []                       # a tap and a look: nothing bound
+    console.player_card("Boris")
+    console.press("ok")
+    assert desk.paired == [("417", "Boris")]
+    desk.pairing = ""
+    console.player_card("Anna")
+    assert "Phone 417 is mine" not in [i.text for i in console.stack[-1].items]
 
 
 def test_two_player_cards_pay_the_second_from_the_first_after_a_confirmation(box):

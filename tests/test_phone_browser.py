@@ -18,6 +18,7 @@ import pytest
 
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
+from companion.hw.buttons import Press
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import ARGS, CHROMIUM, require_chromium  # noqa: E402
@@ -189,6 +190,10 @@ class Phone:
         self.box.sim.place(uid)
         time.sleep(0.15)
         self.box.sim.remove()
+        # the card opened its player's menu on the box, "Phone … is mine" first: OK on it
+        assert wait_for(lambda: self.box.console.frame is not None and
+                        self.box.console.frame.lines[:1] == (f"Phone {code} is mine",), 5.0)
+        self.box.owner.call(lambda: self.box._press(Press("ok")))
         self.page.wait_for_function("document.body.dataset.role === 'player'")
         return code
 

@@ -6,7 +6,7 @@ again, and a second phone is told when to try; every page a role may not see sen
 import socket
 
 import pytest
-from test_phone_views import ANNA, BANKER_PIN, BORIS, Phone, box, head, start_box, tap_card
+from test_phone_views import ANNA, BANKER_PIN, BORIS, Phone, box, head, pair_by_card, start_box
 
 from companion.daemon import phone as phone_service
 
@@ -163,7 +163,7 @@ def test_a_second_phone_asking_to_pair_is_told_when_to_try_again(box, clock):
     assert busy.status_code == 409 and busy.json["error"] == "Another phone is pairing: try again in 40 s"
     russian = Phone(box, language="ru").join().post("/phone/pair")
     assert russian.json["error"] == "Сейчас привязывается другой телефон: попробуйте через 40 с"
-    tap_card(box, ANNA)  # the tap binds the one that waits
+    pair_by_card(box, ANNA)  # the line names the one that waits
     assert first.role() == "player" and second.role() == "spectator"
 
 
@@ -192,7 +192,7 @@ def test_a_phone_asking_again_and_again_cannot_keep_another_phone_from_pairing(b
     answer = hog.post("/phone/pair")
     assert answer.status_code == 409 and "Another phone" in answer.json["error"]  # the one turned away goes first
     assert boris.post("/phone/pair").status_code == 200
-    tap_card(box, BORIS)
+    pair_by_card(box, BORIS)
     assert boris.role() == "player" and hog.role() == "spectator"
 
 

@@ -1,19 +1,36 @@
-"""Who may do what from a phone, on a real daemon: a player's card pairs the one waiting phone (two
-waiting: neither; a stale pairing: the card means what it always means), a seat PIN where there is no
+"""Who may do what from a phone, on a real daemon: a player's card opens their menu, where choosing "Phone …
+is mine" pairs the one waiting phone (a stale pairing: the card means what it always means), a seat PIN where there is no
 reader, the banker's table PIN; each player acts only for themselves with the engine's own refusals, a
 spectator not at all; a forged CSRF token, another site's page, a replayed or reused action id, malformed
 input: one clear line and nothing booked; sessions end with the game."""
 import time
 
 import pytest
-from test_phone_views import ANNA, BANKER_PIN, BORIS, VERA, Phone, box, cash, head, play, start_box, tap_card, text_of
+from test_phone_views import (
+    ANNA,
+    BANKER_PIN,
+    BORIS,
+    VERA,
+    Phone,
+    box,
+    cash,
+    head,
+    pair_by_card,
+    play,
+    press_button,
+    start_box,
+    tap_card,
+    text_of,
+)
 
+from companion import messages
 from companion.daemon import phone as phone_service
 
 __all__ = ["box"]  # the fixture, shared
 
 
-def test_a_players_card_pairs_the_waiting_phone_with_that_seat(box):
+def test_a_players_card_pairs_the_waiting_phone_with_that_seat_when_they_choose_it(box):
+    """docs/phone.md: the card opens the player's menu with "Phone 417 is mine" first; OK on it binds."""
     phone = Phone(box).join()
     answer = phone.post("/phone/pair")
     code = answer.json["code"]
@@ -22,6 +39,9 @@ def test_a_players_card_pairs_the_waiting_phone_with_that_seat(box):
     notices = []
     sub = box.owner.subscribe(since=head(box))
     tap_card(box, BORIS)
+    assert box.console.frame.lines[0] == f"Phone {code} is mine"   # ... and so does Boris's menu, first
+    assert phone.role() == "spectator"                              # not his phone yet
+    press_button(box, "ok")
     while (item := sub.get(timeout=0.5)) is not None:
         if item.notice is not None:
             notices.append(item.notice)
@@ -30,7 +50,30 @@ def test_a_players_card_pairs_the_waiting_phone_with_that_seat(box):
     assert me["role"] == "player" and me["player"] == "Boris"
     assert any(n.code == "phone_paired" and n.params == {"pairing": code, "player": "Boris"} for n in notices)
     assert b'id="nav-act"' in phone.open("/phone/table").data
-    assert box.console.stack == [] or "Boris" not in str(box.console.frame)  # the tap opened no menu
+
+
+def test_a_tap_while_a_phone_waits_keeps_its_own_meaning(box):
+    """A guest with the table code asks to pair; Anna taps her card to do something of her own: her menu
+    opens as always, and leaving it binds nothing (the tap used to hand the guest her seat)."""
+    guest = Phone(box).join()
+    code = guest.post("/phone/pair").json["code"]
+    tap_card(box, ANNA)
+    lines = box.console.frame.lines
+    assert lines[0] == f"Phone {code} is mine" and len(lines) > 1     # her own actions follow
+    press_button(box, "back")
+    assert guest.role() == "spectator" and guest.client.get("/phone/api/me").json["pairing"]["state"] == "waiting"
+    # chosen once the pairing is gone: one line, nothing bound
+    tap_card(box, ANNA)
+    guest.post("/phone/pair/cancel")
+    sub = box.owner.subscribe(since=head(box))
+    press_button(box, "ok")
+    said = []
+    while (item := sub.get(timeout=0.5)) is not None:
+        if item.notice is not None:
+            said.append(messages.render(item.notice.code, item.notice.params, "en"))
+    sub.close()
+    assert guest.role() == "spectator"
+    assert said == [f"Phone {code} no longer waits to pair: ask again on the phone"]
 
 
 def test_the_box_shows_the_waiting_phones_code(box):
@@ -54,24 +97,25 @@ def test_a_pairing_over_the_real_reader_and_its_firmware(box):
     box.sim.place(VERA)
     time.sleep(0.15)
     box.sim.remove()
+    assert wait_for(lambda: box.console.frame is not None and "is mine" in box.console.frame.lines[0], 5.0)
+    press_button(box, "ok")
     assert wait_for(lambda: phone.role() == "player", 5.0)
     assert phone.client.get("/phone/api/me").json["player"] == "Vera"
 
 
 def test_two_phones_pair_one_at_a_time(box):
-    """A tap binds the one phone that waits: a second phone asking meanwhile waits its turn (a tap while
-    two waited could bind neither, or the wrong one)."""
+    """The menu's line names the one phone that waits: a second phone asking meanwhile waits its turn."""
     first, second = Phone(box).join(), Phone(box).join()
     assert first.post("/phone/pair").status_code == 200
     busy = second.post("/phone/pair")
     assert busy.status_code == 409 and "Another phone is pairing" in busy.json["error"]
     before = head(box)
-    tap_card(box, ANNA)
+    pair_by_card(box, ANNA)
     assert first.role() == "player" and second.role() == "spectator"
     assert head(box) == before
     # then the second's turn
     assert second.post("/phone/pair").status_code == 200
-    tap_card(box, BORIS)
+    pair_by_card(box, BORIS)
     assert second.role() == "player" and second.client.get("/phone/api/me").json["player"] == "Boris"
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
+from companion.hw.buttons import Press
 from web.phone import create_phone_app
 
 ANNA, BORIS, VERA = "0A000001", "0A000002", "0A000003"
@@ -64,6 +65,17 @@ def tap_card(daemon, uid):
     daemon.owner.call(lambda: daemon._tap(uid))
 
 
+def press_button(daemon, name, long=False):
+    """A button on the box, as the buttons adapter hands it to the daemon (on the writer thread)."""
+    daemon.owner.call(lambda: daemon._press(Press(name, long)))
+
+
+def pair_by_card(daemon, uid):
+    """A player card tapped while a phone waits, then OK on "Phone … is mine", the first line of the menu."""
+    tap_card(daemon, uid)
+    press_button(daemon, "ok")
+
+
 class Phone:
     """One phone's browser: its cookie jar, the CSRF token its pages carry, and a fresh action id per tap."""
 
@@ -105,7 +117,7 @@ class Phone:
     def pair(self, uid):
         response = self.post("/phone/pair")
         assert response.status_code == 200, response.json
-        tap_card(self.daemon, uid)
+        pair_by_card(self.daemon, uid)
         assert self.client.get("/phone/api/me").json["role"] == "player"
         return self
 

@@ -54,6 +54,8 @@ class Desk(Protocol):
     def set_muted(self, muted: bool) -> None: ...
     def phone_url(self) -> str: ...
     def table_code(self) -> str: ...
+    def pairing_code(self) -> str: ...
+    def pair_phone(self, code: str, player: str) -> None: ...
     def head_words(self) -> str: ...
     def editions(self) -> list[tuple[str, str]]: ...
     def edition_rules(self, edition: str) -> Any: ...
@@ -476,9 +478,18 @@ class Console:
         else:
             actions = menus.player_actions(table.rules, table.state, player)
             items = [self.group_item(player, g, party=False) for g in menus.groups(actions)]
+            # a phone waiting to pair is this card's only if its player says so: first in their menu
+            code = self.desk.pairing_code()
+            if code:
+                items.insert(0, Item(words("menu_pair_phone", lang, pairing=code), lambda: self._pair(code, player)))
             view = ListView(title, items, footer="" if items else words("menu_nothing", lang))
         view.player = player  # type: ignore[attr-defined]  # a second player's card pays this one's
         return view
+
+    def _pair(self, code: str, player: str) -> None:
+        self.close()
+        self.desk.pair_phone(code, player)
+        self.refresh()
 
     def _pay(self, payer: str, payee: str) -> bool:
         table = self.table

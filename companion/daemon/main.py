@@ -236,7 +236,9 @@ class Daemon:
         from .virtual import VirtualTableService
 
         service = VirtualTableService(self)
-        app = create_app(service)
+        # the names it may be asked for under besides localhost and this machine's (DNS rebinding, web/hosts.py)
+        names = (*str(self.config["phone.allowed_hosts"]).split(","), str(self.config["virtual_table.host"]))
+        app = create_app(service, ALLOWED_HOSTS=names)
         threads = 8
         if self.phone is not None:  # the phone page beside it, at /phone/ (docs/phone.md): a few more threads
             from web.phone import register_phone
@@ -412,8 +414,6 @@ class Daemon:
         if table is None:
             self._refuse("no_game_open")
             return
-        if role.kind == "player" and self.phone is not None and self.phone.card_tapped(role.ref):
-            return  # the card paired a waiting phone with its seat (docs/phone.md)
         meaning = tap_meaning(table.rules, table.state, role)
         if self.panel is not None:
             self.panel.dismiss()  # a tap always interrupts a receipt
@@ -523,6 +523,15 @@ class Daemon:
     def table_code(self) -> str:
         """The short code that lets a phone watch the table ("" when the phone page is not served)."""
         return self.phone.table_code() if self.phone is not None else ""
+
+    def pairing_code(self) -> str:
+        """The code of the phone waiting to pair, offered first in the menu a player's card opens."""
+        return self.phone.waiting_code() if self.phone is not None else ""
+
+    def pair_phone(self, code: str, player: str) -> None:
+        """The player chose "Phone CODE is mine" in their menu (docs/phone.md)."""
+        if self.phone is not None:
+            self.phone.pair_with(code, player)
 
     def phone_base_url(self) -> str:
         port = self.config["phone.port"] or 8080

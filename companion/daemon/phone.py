@@ -88,7 +88,7 @@ class Pairing:
     code: str
     started: float
     who: str = ""  # the asking phone's session (web/phone.py): its next ask replaces this one
-    state: str = "waiting"  # waiting, bound, stale, refused, cancelled
+    state: str = "waiting"  # waiting, bound, stale, cancelled
     player: str = ""
     game: str | None = None
     opened_in: str | None = None  # the game it was asked in: a card of another game binds nothing
@@ -750,35 +750,37 @@ class PhoneService:
             if p.state == "waiting" and now - p.started > PAIR_WAIT_S:
                 p.state = "stale"
 
-    def card_tapped(self, seat: str) -> bool:
-        """A player's card on the reader (writer thread): binds the one waiting phone to that seat. True
-        when the tap was about a pairing (bound, or refused because two phones wait), else the tap goes on
-        to the card's usual meaning."""
-        table = self.owner.table
-        gid = self._game_id(table)
+    def waiting_code(self) -> str:
+        """The code of the one phone waiting to pair in this game, "" when none (writer thread). A player's
+        card opens their menu as always; this code is its first item, and only choosing it binds the phone:
+        a tap meant for something else never hands a seat to whoever was waiting (docs/phone.md)."""
+        gid = self._game_id(self.owner.table)
         with self._lock:
             self._expire(self.clock())
             for p in self._pairings.values():
                 if p.state == "waiting" and p.opened_in != gid:  # asked in another game: that phone joins again
                     p.state = "stale"
             waiting = [p for p in self._pairings.values() if p.state == "waiting"]
-            if not waiting:
-                return False
-            if len(waiting) > 1:  # pair_start lets one wait at a time; were two ever to, bind neither
-                for p in waiting:
-                    p.state = "refused"
-                codes = ", ".join(p.code for p in waiting)
-        if len(waiting) > 1:
-            self.daemon._refuse("phone_pair_two", codes=codes)
-            return True
-        if table is None or not seat.isdigit() or not 1 <= int(seat) <= len(table.state.players):
-            return False  # the card's own refusal says why
-        player = table.state.players[int(seat) - 1]
+        return waiting[0].code if len(waiting) == 1 else ""
+
+    def pair_with(self, code: str, player: str) -> bool:
+        """The player chose "Phone CODE is mine" in their card's menu (writer thread): binds that phone to
+        them. False (and said) when it no longer waits: expired, cancelled, or another phone's code by now."""
+        table = self.owner.table
+        gid = self._game_id(table)
+        if table is None or player not in table.state.players:
+            return False
         with self._lock:
-            pairing = waiting[0]
-            pairing.state, pairing.player, pairing.game = "bound", player, gid
+            self._expire(self.clock())
+            pairing = next((p for p in self._pairings.values()
+                            if p.state == "waiting" and p.code == code and p.opened_in == gid), None)
+            if pairing is not None:
+                pairing.state, pairing.player, pairing.game = "bound", player, gid
+        if pairing is None:
+            self.daemon._refuse("phone_pair_gone", pairing=code)
+            return False
         self.daemon._booked()
-        self.owner.announce("phone_paired", pairing=pairing.code, player=player)
+        self.owner.announce("phone_paired", pairing=code, player=player)
         return True
 
     # ----- the live stream ------------------------------------------------------------------------------
