@@ -374,6 +374,7 @@ class EliteStrategy(MillionaireStrategy):
     RACE_MARGIN = 1.2    # two left: build when I would outlast the other by this much
     PRESS = 2.0          # two left: build anyway when I could raise this many times what they could
     TAX_KEPT = 1.0       # the share of the next circle tax kept in cash besides the reserve
+    SPARE_FACTOR = 2.5   # a spare lot and cash offered for a lot that completes a group: at most this x its price
 
     # ----- what a plot earns and costs, a round at a time ----------------------------------
 
@@ -470,6 +471,39 @@ class EliteStrategy(MillionaireStrategy):
                     if (terms.give.cash is not None and amount <= terms.give.cash.high
                             and s.cash(me) - amount >= 2 * self.reserve):
                         return a, Command("trade", (me, other, "give", mine, str(amount), "get", pid))
+        return self.spare_for_lot(s, me, acts)
+
+    def spare_for_lot(self, s: State, me: str, acts: list[Action]) -> Choice | None:
+        """A spare lot (the only one I hold of its group, and not one that completes theirs), with
+        cash on top where needed, for the lot that completes my group: the table's usual way to
+        gather a group when nobody has the cash to buy a lot outright. Priced so that the other's
+        `fair` takes it (what they get worth 1.4 times the lot they give, at their values), and
+        offered only when lot and cash cost me at most SPARE_FACTOR times the price of the lot I get."""
+        for a in every(acts, "trade"):
+            other = word(a, 1)
+            terms = a.args[2]
+            assert isinstance(terms, Terms)
+            for pid in terms.get.plots:
+                if (not self.completes(s, me, pid) or self.completes(s, other, pid)
+                        or not self.dealable(self.rules.edition.plots[pid].industry)):
+                    continue
+                best = None
+                for spare in terms.give.plots:
+                    if (self.group(spare) == self.group(pid) or self.completes(s, other, spare)
+                            or sum(1 for q in self.group(spare) if s.owner.get(q) == me) > 1):
+                        continue
+                    # in tenths of a fanty: 1.4 x the price, less what the spare is worth to them
+                    short = 14 * self.price(pid) - 10 * self.value(s, other, spare)
+                    cash = 0 if short < 0 else short // 10 + 1
+                    if best is None or self.price(spare) + cash < best[0]:
+                        best = (self.price(spare) + cash, spare, cash)
+                if best is None or best[0] > self.SPARE_FACTOR * self.price(pid):
+                    continue
+                _, spare, cash = best
+                if not cash:
+                    return a, Command("trade", (me, other, "give", spare, "get", pid))
+                if terms.give.cash is not None and cash <= terms.give.cash.high and s.cash(me) - cash >= self.reserve:
+                    return a, Command("trade", (me, other, "give", spare, str(cash), "get", pid))
         return None
 
     def top_rent(self, pid: str) -> int:
@@ -621,7 +655,22 @@ class EliteStrategy(MillionaireStrategy):
             if bare:
                 a = min(bare, key=lambda a: (self.whole(s, me, word(a)), self.top_rent(word(a)), self.price(word(a))))
                 return a, fill(a, self.rng)
+            # then the building that earns least for what it sells for: the cheap groups' (a branch
+            # on the Cinema adds 6 a stop, on the Oil holding 120), not the highest level first,
+            # which stripped the dear groups and left the last two players without a rent to win by
+            sells = every(acts, "sell_building")
+            if sells:
+                a = min(sells, key=lambda a: (self.building_yield(s, word(a)), -s.level.get(word(a), 0)))
+                return a, fill(a, self.rng)
         return super().settle(s, me, acts)
+
+    def building_yield(self, s: State, pid: str) -> float:
+        """What the plot's top building earns a round (rent from the others less the tax it adds,
+        as build_choice counts them), for each fanty its sale brings."""
+        others = max(1, len(s.alive) - 1)
+        rent, tax = self.step(pid, s.level.get(pid, 0) - 1)
+        gain = others * self.HITS * rent - others / (others + 1) * self.LAPS * tax
+        return gain / max(1, self.build_cost(pid) * self.rules.opt["building_sale_percent"] // 100)
 
 
 class MonopolyStrategy(GenericStrategy):
