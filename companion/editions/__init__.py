@@ -33,8 +33,9 @@ def load_edition(ref: str | Path, options: Mapping[str, object] | None = None) -
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise EditionProblem("edition_unreadable", str(path), "file", detail=exc.strerror or str(exc),
-                             cause=cause_of(exc)) from None
+        raise EditionProblem(
+            "edition_unreadable", str(path), "file", detail=exc.strerror or str(exc), cause=cause_of(exc)
+        ) from None
     text = decode_edition(raw, str(path))
     if options:
         text = set_options(text, options, str(path))
@@ -53,8 +54,9 @@ def decode_edition(raw: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         offset = start + exc.start
         line = raw[:offset].count(b"\n") + 1
-        raise EditionProblem("edition_not_utf8", source, "file", offset=offset, line_no=line,
-                             byte=f"{raw[offset]:02x}") from None
+        raise EditionProblem(
+            "edition_not_utf8", source, "file", offset=offset, line_no=line, byte=f"{raw[offset]:02x}"
+        ) from None
 
 
 def _toml(text: str, source: str) -> dict:
@@ -220,8 +222,9 @@ def _option_problem(rules_cls, rules_name: str, key: str, value, source: str) ->
     """Which of check_option's tests `value` fails, as an EditionProblem; None if none of these."""
     options = rules_cls.OPTIONS
     if key not in options:
-        return EditionProblem("edition_unknown_option", source, f"options.{keyname(key)}", rules=rules_name,
-                              known=sorted(options))
+        return EditionProblem(
+            "edition_unknown_option", source, f"options.{keyname(key)}", rules=rules_name, known=sorted(options)
+        )
     default, where = options[key], f"options.{key}"
     if type(value) is not type(default):
         kind = OPTION_KINDS.get(type(default))
