@@ -1320,6 +1320,7 @@ INPUT = {
         "socket_too_long": "control.socket: {path} is longer than a Unix socket's {limit} bytes; "
                            "set a shorter control.socket in the configuration",
         "socket_taken": "control.socket: another daemon already listens on {path}",
+        "games_taken": "another daemon (pid {pid}) already owns {folder}",
         "cardrole_uid": "'{text}' is not a card UID (8, 14 or 20 hex digits)",
         "cardrole_kind": "a card is a player, a plot or a card, not '{value}'",
         "cardrole_seat": "a player's card names a seat from 1 to {max}, not '{value}'",
@@ -1405,6 +1406,7 @@ INPUT = {
         "socket_too_long": "`control.socket`: путь {path} длиннее {limit:p:байта|байт|байт} (предел для сокета "
                            "Unix); укажите в конфигурации путь покороче",
         "socket_taken": "`control.socket`: сокет {path} уже занят другим демоном коробки",
+        "games_taken": "Папка {folder} уже занята другим демоном коробки (процесс {pid})",
         "cardrole_uid": "«{text}» — не номер карты (нужно 8, 14 или 20 шестнадцатеричных цифр)",
         "cardrole_kind": "Карта бывает картой игрока, участка или карточки, а не «{value}»",
         "cardrole_seat": "Карта игрока — это место за столом с 1 по {max}, а не «{value}»",

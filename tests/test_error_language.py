@@ -505,6 +505,22 @@ def test_the_control_socket_path_too_long_or_taken(tmp_path):
     check_russian(ru, taken)
 
 
+def test_a_games_folder_another_daemon_owns(tmp_path):
+    from companion.daemon.games import DaemonLock
+
+    config = daemon_config(tmp_path, tmp_path / "c.sock")
+    folder = config.with_suffix("")
+    lock = DaemonLock(folder)
+    lock.acquire(str(tmp_path / "other.sock"))          # another box's daemon holds the folder
+    try:
+        en, ru = run_box("en", config, tmp_path), run_box("ru", config, tmp_path)
+    finally:
+        lock.release()
+    assert en == f"error: another daemon (pid {os.getpid()}) already owns {folder}"
+    assert ru == f"ошибка: Папка {folder} уже занята другим демоном коробки (процесс {os.getpid()})"
+    check_russian(ru, folder)
+
+
 def test_every_code_these_modules_raise_is_in_every_catalogue():
     """The codes the box's command line and the edition loader raise (a typo would print the bare code)."""
     import ast

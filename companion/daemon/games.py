@@ -16,7 +16,7 @@ import shutil
 import time
 from pathlib import Path
 
-from companion.errors import BadInput, RuleViolation
+from companion.errors import RuleViolation, SaidInput
 from companion.table import Table, new_game, open_game
 
 CURRENT = "current.sqlite"
@@ -90,7 +90,7 @@ class DaemonLock:
         except BlockingIOError:
             os.close(fd)
             holder = read_holder(self.path)
-            raise BadInput(f"another daemon (pid {holder.get('pid', '?')}) already owns {self.path.parent}") from None
+            raise SaidInput("games_taken", pid=str(holder.get("pid", "?")), folder=str(self.path.parent)) from None
         os.ftruncate(fd, 0)
         os.write(fd, json.dumps({"pid": os.getpid(), "socket": socket_path}).encode())
         os.fsync(fd)
