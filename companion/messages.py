@@ -1266,7 +1266,7 @@ INPUT = {
         "edition_option_whole": "{source}: {key}: must be a whole number like the default {default}, not {value}",
         "edition_option_range": "{source}: {key}: must be a whole number within {low}..{high}, not {value}",
         "edition_option_choice": "{source}: {key}: must be one of {choices}, not {value}",
-        # tomllib's own words (companion/editions: TOML_WORDS), and where it stopped
+        # tomllib's own words (companion/parsewords.py: TOML_WORDS), and where it stopped
         "toml_at": "{problem} (at line {line_no}, column {column})",
         "toml_at_end": "{problem} (at end of document)",
         "toml_invalid_value": "Invalid value",
@@ -1292,7 +1292,7 @@ INPUT = {
         "toml_duplicate_key": "Duplicate inline table key {name}",
         "toml_expected": "Expected {text}",
         "toml_too_deep": "tables or lists nested too deeply",
-        # the json module's words (companion/daemon/cards.py: JSON_WORDS)
+        # the json module's words (companion/parsewords.py: JSON_WORDS)
         "json_at": "{problem}: line {line_no} column {column} (char {pos})",
         "json_expecting_value": "Expecting value",
         "json_expecting_name": "Expecting property name enclosed in double quotes",

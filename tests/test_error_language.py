@@ -527,13 +527,14 @@ def test_every_code_these_modules_raise_is_in_every_catalogue():
 
     from companion.messages import CATALOGS
 
-    files = [ROOT / "companion" / "daemon" / name for name in ("config.py", "control.py", "cards.py", "cli.py")]
-    files.append(ROOT / "companion" / "editions" / "__init__.py")
+    files = [ROOT / "companion" / "daemon" / name for name in ("config.py", "control.py", "cards.py", "cli.py",
+                                                                 "games.py")]
+    files += [ROOT / "companion" / "editions" / "__init__.py", ROOT / "companion" / "parsewords.py"]
     codes = set()
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
-                    re.fullmatch(r"(config|socket|cardrole|cardmap|cards|edition|toml|json)_[a-z_]*[a-z]|machine_words",
+                    re.fullmatch(r"(config|socket|cardrole|cardmap|cards|edition|toml|json)_[a-z_]*[a-z]|machine_words|games_taken",
                                  node.value):
                 codes.add(node.value)
     # the codes made of a prefix and a word

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadInput, Message, SaidInput, cause_of
+from companion.parsewords import json_problem
 
 KINDS = ("player", "plot", "card")
 UID_LENGTHS = (8, 14, 20)  # hex digits of a 4-, 7- or 10-byte UID
@@ -55,24 +56,6 @@ def check_ref(role: "Role", edition) -> None:
         exc = SaidInput("cardrole_unknown_" + role.kind, edition=edition.id, ref=role.ref, known=sorted(known)[:8])
         exc.edition = edition  # its name in the screen's language
         raise exc
-
-
-# the json module's words as message codes, so a damaged map is said in the screen's language
-JSON_WORDS = {
-    "Expecting value": "json_expecting_value",
-    "Expecting property name enclosed in double quotes": "json_expecting_name",
-    "Expecting ':' delimiter": "json_expecting_colon",
-    "Expecting ',' delimiter": "json_expecting_comma",
-    "Extra data": "json_extra_data",
-    "Unterminated string starting at": "json_unterminated",
-    "Invalid control character at": "json_control_char",
-}
-
-
-def json_problem(exc: json.JSONDecodeError) -> Message:
-    """Where the json module stopped and what it said (its English words unchanged)."""
-    words = Message(JSON_WORDS[exc.msg]) if exc.msg in JSON_WORDS else Message("machine_words", text=exc.msg)
-    return Message("json_at", problem=words, line_no=exc.lineno, column=exc.colno, pos=exc.pos)
 
 
 def _damage(exc: Exception) -> Exception | Message:

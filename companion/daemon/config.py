@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.editions import toml_problem
 from companion.errors import SaidInput, cause_of
 from companion.ledger.anchor import default_state_dir
+from companion.parsewords import toml_problem
 
 HARDWARE = ("simulated", "real")
 LANGUAGES = ("en", "ru")

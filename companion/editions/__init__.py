@@ -9,7 +9,8 @@ from pathlib import Path
 from companion.engine.board import Edition, build_edition, check_option, keyname, shown
 from companion.engine.core import Rules
 from companion.engine.rulesets import RULESETS
-from companion.errors import EditionError, EditionProblem, Message, cause_of
+from companion.errors import EditionError, EditionProblem, cause_of
+from companion.parsewords import toml_problem
 
 HERE = Path(__file__).parent
 
@@ -67,65 +68,6 @@ def _toml(text: str, source: str) -> dict:
         raise EditionProblem("edition_too_deep", source, "syntax") from None
     except ValueError as exc:  # TOMLDecodeError, or an integer of thousands of digits
         raise EditionProblem("edition_syntax", source, "syntax", problem=toml_problem(exc)) from None
-
-
-# tomllib's words (Python 3.11) as message codes, so a TOML mistake is said in the screen's language;
-# words it may say in a later Python that are not listed here are shown as they are (machine_words)
-TOML_WORDS = {
-    "Invalid value": "toml_invalid_value",
-    "Invalid statement": "toml_invalid_statement",
-    "Expected '=' after a key in a key/value pair": "toml_expected_equals",
-    "Expected newline or end of document after a statement": "toml_expected_newline",
-    "Expected ']' at the end of a table declaration": "toml_table_bracket",
-    "Expected ']]' at the end of an array declaration": "toml_array_bracket",
-    "Unclosed array": "toml_unclosed_array",
-    "Unclosed inline table": "toml_unclosed_table",
-    "Unterminated string": "toml_unterminated_string",
-    "Cannot overwrite a value": "toml_overwrite",
-    "Unescaped '\\' in a string": "toml_backslash",
-    "Invalid initial character for a key part": "toml_key_start",
-    "Invalid date or datetime": "toml_invalid_date",
-    "Invalid hex value": "toml_invalid_hex",
-    "Escaped character is not a Unicode scalar value": "toml_not_scalar",
-}
-# the words that name a character or a key, the part in parentheses kept as a value
-TOML_PATTERNS = (
-    (re.compile(r"Illegal character (.+)"), "toml_illegal_char", "char"),
-    (re.compile(r"Found invalid character (.+)"), "toml_invalid_char", "char"),
-    (re.compile(r"Cannot declare (.+) twice"), "toml_declared_twice", "name"),
-    (re.compile(r"Cannot mutate immutable namespace (.+)"), "toml_closed_table", "name"),
-    (re.compile(r"Cannot redefine namespace (.+)"), "toml_redefined", "name"),
-    (re.compile(r"Duplicate inline table key (.+)"), "toml_duplicate_key", "name"),
-    (re.compile(r"Expected (.+)"), "toml_expected", "text"),
-)
-_TOML_AT = re.compile(r"(.*) \(at line (\d+), column (\d+)\)", re.S)
-_TOML_END = " (at end of document)"
-
-
-def toml_problem(exc: BaseException) -> Message:
-    """What tomllib (or int() on a huge number) said, as a message: its words by code and where it
-    stopped; its English text unchanged (the template is its own words)."""
-    if isinstance(exc, RecursionError):
-        return Message("toml_too_deep")
-    text = " ".join(str(exc).split())
-    at = _TOML_AT.fullmatch(text)
-    words = at.group(1) if at else text.removesuffix(_TOML_END)
-    problem = _toml_words(words)
-    if at:
-        return Message("toml_at", problem=problem, line_no=int(at.group(2)), column=int(at.group(3)))
-    if text.endswith(_TOML_END):
-        return Message("toml_at_end", problem=problem)
-    return problem
-
-
-def _toml_words(words: str) -> Message:
-    if words in TOML_WORDS:
-        return Message(TOML_WORDS[words])
-    for pattern, code, name in TOML_PATTERNS:
-        found = pattern.fullmatch(words)
-        if found:
-            return Message(code, **{name: found.group(1)})
-    return Message("machine_words", text=words)
 
 
 def _rules_name(data: dict):
