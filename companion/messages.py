@@ -1684,7 +1684,7 @@ def kind_word(kind, language="en", edition=None):
     """What the box runs out of or what is auctioned: a building, shares, a policy of a colour."""
     lang = _lang(language)
     if kind in ("small", "large"):
-        family = "monopoly" if edition is not None and edition.rules == "monopoly" else "millionaire"
+        family = family_of(edition)
         return term(BUILDINGS[family][kind == "large"], lang)
     if kind in KINDS:
         return term(KINDS[kind], lang)
@@ -1761,7 +1761,7 @@ def jail_words(edition, language):
     """(in, out of) detention as the rulebook declines it: «в НАЛОГОВОЙ ИНСПЕКЦИИ», «из НАЛОГОВОЙ
     ИНСПЕКЦИИ»; Monopoly's «в тюрьме»; English "in Jail", "Jail"."""
     lang = _lang(language)
-    family = "monopoly" if edition is not None and edition.rules == "monopoly" else "millionaire"
+    family = family_of(edition)
     place = term(DETENTION[family], lang)
     if lang == "ru":
         return f"в {place.form('pre')}", f"из {place.form('gen')}"
