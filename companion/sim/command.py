@@ -65,8 +65,9 @@ def pairs(items, flag: str, lang: str) -> dict[str, str]:
 
 def load(ref: str, options: dict[str, str], given: dict[str, str], flag: str, lang: str):
     """The edition under these options. An unknown edition, or an option `given` with `flag` that the
-    edition lacks or whose value it cannot take, is one line in the language naming what was typed
-    (the loader's own words are English and name the edition's file, which holds no such option)."""
+    edition lacks or whose value it cannot take, is one line in the language naming what was typed and
+    with which flag (--option or --compare), with a close match for a mistyped key; the loader's own line
+    (companion/editions: EditionProblem) names the edition's file and the key instead."""
     try:
         return load_edition(ref, options or None)
     except EditionError as exc:
