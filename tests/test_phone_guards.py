@@ -224,3 +224,25 @@ def test_every_page_sends_a_role_that_may_not_see_it_to_join_and_shows_it_to_the
                 assert answer.status_code == 200, (path, role)
             else:
                 assert answer.status_code == 303 and answer.headers["Location"].endswith("/phone/"), (path, role)
+
+
+def test_pin_guesses_count_by_ipv4_address_and_by_ipv6_slash_64():
+    """A phone on IPv6 takes any address of its /64 at will: guessing from a fresh one each time must not
+    start its count afresh; an IPv4 address written as IPv6 is the same guesser as itself."""
+    from web.hosts import guesser
+
+    assert guesser("2001:db8:1:2::17") == guesser("2001:db8:1:2:ffff::99") == "2001:db8:1:2::/64"
+    assert guesser("2001:db8:1:3::17") != guesser("2001:db8:1:2::17")
+    assert guesser("::ffff:192.168.1.7") == guesser("192.168.1.7") == "192.168.1.7"
+    assert guesser("192.168.1.8") != guesser("192.168.1.7")
+
+
+def test_a_pairing_asked_in_the_last_game_is_stale_and_keeps_no_phone_waiting(box):
+    banker, guest = Phone(box).banker(), Phone(box).join()
+    assert guest.post("/phone/pair").status_code == 200
+    assert banker.post("/phone/game/end", aid="end-game-1").status_code == 200
+    assert banker.post("/phone/game/archive", aid="archive-game-1").status_code == 200
+    assert banker.post("/phone/game/start", aid="start-game-2", edition="elite", players="Anna\nBoris").status_code == 200
+    other = Phone(box).join()
+    assert other.post("/phone/pair").status_code == 200      # not told "another phone is pairing"
+    assert box.phone.waiting_code() == other.client.get("/phone/api/me").json["pairing"]["code"]

@@ -15,7 +15,7 @@ def host_allowed(host: str, names: frozenset[str]) -> bool:
             return False
         return _is_address(literal)
     name, _, port = value.partition(":")
-    if port and not port.isdigit():
+    if port and not (port.isascii() and port.isdigit()):
         return False
     name = name.removesuffix(".")
     return bool(name) and (name in names or _is_address(name))
@@ -27,3 +27,17 @@ def _is_address(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def guesser(address: str) -> str:
+    """Whose PIN guesses an address counts as: an IPv4 address itself (also written as ::ffff:a.b.c.d), an
+    IPv6 address's /64 (a phone picks addresses in its /64 at will), anything else as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)

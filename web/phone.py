@@ -44,7 +44,7 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from web.app import Streams
-from web.hosts import host_allowed
+from web.hosts import guesser, host_allowed
 from web.phone_words import WORDS
 
 log = logging.getLogger("companion.web.phone")
@@ -305,8 +305,10 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return TABLE if session.role == "banker" else session.player
 
     def client() -> str:
-        """Who guesses a PIN: the phone's address (a new session is free to make, an address is not)."""
-        return request.remote_addr or ""
+        """Who guesses a PIN: the phone's address (a new session is free to make, an address is not). An
+        IPv6 phone may take any address of its /64 at will, so the /64 is one guesser; an IPv4 address
+        written as IPv6 (::ffff:a.b.c.d) is that IPv4 address."""
+        return guesser(request.remote_addr or "")
 
     @bp.before_request
     def load_session() -> Any:

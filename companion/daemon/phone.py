@@ -695,7 +695,7 @@ class PhoneService:
             raise Refused(say("no_game_open", language), 409)
         now = self.clock()
         with self._lock:
-            self._expire(now)
+            self._expire(now, gid)
             asked = self._pair_asked.get(who) if who else None
             if asked is not None and now - asked < PAIR_REPEAT_S:
                 raise Refused(say("phone_pair_repeat", language, seconds=math.ceil(PAIR_REPEAT_S - (now - asked))),
@@ -722,7 +722,9 @@ class PhoneService:
                 pid, pairing = mine
                 code = pairing.code
             else:
-                taken = {p.code for _, p in waiting}
+                # never a code a recent pairing had: a player who opened their menu on "Phone 417 is mine"
+                # before that pairing ended must not bind a newer phone that drew the same code by OK
+                taken = {p.code for p in self._pairings.values()}
                 code = next(c for c in (f"{secrets.randbelow(900) + 100}" for _ in range(1000)) if c not in taken)
                 pid = secrets.token_urlsafe(18)
                 self._pairings[pid] = Pairing(code, now, who=who, opened_in=gid)
@@ -732,8 +734,9 @@ class PhoneService:
         return {"pairing": pid, "code": code}
 
     def pair_status(self, pid: str) -> dict:
+        gid = self.game_id()
         with self._lock:
-            self._expire(self.clock())
+            self._expire(self.clock(), gid)
             p = self._pairings.get(pid)
             if p is None:
                 return {"state": "unknown"}
@@ -745,9 +748,11 @@ class PhoneService:
             if p is not None and p.state == "waiting":
                 p.state = "cancelled"
 
-    def _expire(self, now: float) -> None:
+    def _expire(self, now: float, gid: str | None) -> None:
+        """Pairings out of time, or asked in another game than the open one (that phone joins again), are
+        stale: none of them is offered, binds, or keeps another phone waiting."""
         for p in self._pairings.values():
-            if p.state == "waiting" and now - p.started > PAIR_WAIT_S:
+            if p.state == "waiting" and (now - p.started > PAIR_WAIT_S or p.opened_in != gid):
                 p.state = "stale"
 
     def waiting_code(self) -> str:
@@ -756,12 +761,9 @@ class PhoneService:
         a tap meant for something else never hands a seat to whoever was waiting (docs/phone.md)."""
         gid = self._game_id(self.owner.table)
         with self._lock:
-            self._expire(self.clock())
-            for p in self._pairings.values():
-                if p.state == "waiting" and p.opened_in != gid:  # asked in another game: that phone joins again
-                    p.state = "stale"
-            waiting = [p for p in self._pairings.values() if p.state == "waiting"]
-        return waiting[0].code if len(waiting) == 1 else ""
+            self._expire(self.clock(), gid)
+            waiting = [p for p in self._pairings.values() if p.state == "waiting"]  # one at most (pair_start)
+        return waiting[0].code if waiting else ""
 
     def pair_with(self, code: str, player: str) -> bool:
         """The player chose "Phone CODE is mine" in their card's menu (writer thread): binds that phone to
@@ -771,9 +773,9 @@ class PhoneService:
         if table is None or player not in table.state.players:
             return False
         with self._lock:
-            self._expire(self.clock())
+            self._expire(self.clock(), gid)
             pairing = next((p for p in self._pairings.values()
-                            if p.state == "waiting" and p.code == code and p.opened_in == gid), None)
+                            if p.state == "waiting" and p.code == code), None)
             if pairing is not None:
                 pairing.state, pairing.player, pairing.game = "bound", player, gid
         if pairing is None:
