@@ -245,7 +245,7 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
         return {}
 
     host_names = frozenset({"localhost", socket.gethostname().lower(), socket.gethostname().lower() + ".local",
-                            *(str(n).strip().lower() for n in app.config["ALLOWED_HOSTS"])})
+                            *(str(n).strip().rstrip(".").lower() for n in app.config["ALLOWED_HOSTS"])})
 
     @app.before_request
     def same_site_only() -> Any:

@@ -168,6 +168,7 @@ class PhoneService:
             url_host = urlsplit(str(self.daemon.config["phone.url"])).hostname
             names.add(url_host or "")
             names.add(str(self.daemon.config["phone.host"]))
+            names.add(str(self.daemon.config["virtual_table.host"]))  # the phone pages beside the virtual table
             names.update(str(self.daemon.config["phone.allowed_hosts"]).split(","))
             self._hosts = frozenset(n.strip().rstrip(".").lower() for n in names if n.strip().rstrip("."))
         return self._hosts
