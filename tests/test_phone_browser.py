@@ -563,6 +563,7 @@ def test_a_live_update_whose_refresh_failed_is_fetched_again(box, phones):
     the network is back the page shows the commit (it tries again), not the old figures until the next event."""
     watcher = phones("watcher")
     watcher.join().goto("table")
+    watcher.page.wait_for_function("document.body.dataset.live === '1'")  # the stream is open (it flows on)
     watcher.context.set_offline(True)  # chromium keeps an open event stream flowing; new requests fail
     play(box, "Anna: pay Anna Boris 10")
     watcher.page.wait_for_function(f"document.body.dataset.seq === '{head(box)}'")  # the event came in

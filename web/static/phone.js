@@ -88,8 +88,12 @@
     });
     source.addEventListener("reset", function () { checkHead(); location.reload(); });
     source.addEventListener("game", function () { source.close(); setTimeout(function () { location.reload(); }, 300); });
-    source.onerror = function () { show("notice", body.dataset.wordsLost); };
-    source.onopen = function () { if ($("notice").textContent === body.dataset.wordsLost) show("notice", ""); };
+    // data-live: whether the live stream is open now (the page's tests wait for it; a style may show it)
+    source.onerror = function () { body.dataset.live = "0"; show("notice", body.dataset.wordsLost); };
+    source.onopen = function () {
+      body.dataset.live = "1";
+      if ($("notice").textContent === body.dataset.wordsLost) show("notice", "");
+    };
   }
   function newAid() {
     var a = new Uint8Array(12); (window.crypto || window.msCrypto).getRandomValues(a);
