@@ -196,3 +196,19 @@ def test_a_roll_whose_ack_was_lost_resent_after_the_daemon_restarted_is_booked_o
     finally:
         box.stop()
         peer.unplug()
+
+
+def test_a_phone_action_retried_after_the_daemon_restarted_pays_once(tmp_path):
+    box = started(tmp_path)
+    try:
+        first = box.phone.act("Anna", {"verb": "roll", "args": ["3", "4"]}, "retry-after-restart", "en")
+        path = box.owner.table.ledger.path
+    finally:
+        box.stop()
+    box = Daemon(config(tmp_path), out=lambda line: None).start()
+    try:  # the page never heard the answer and sends the same action id to the new daemon
+        again = box.phone.act("Anna", {"verb": "roll", "args": ["3", "4"]}, "retry-after-restart", "en")
+        assert again["seq"] == first["seq"] == box.owner.table.head_seq
+        assert request_ids(path).count("phone:Anna:retry-after-restart") == 1
+    finally:
+        box.stop()

@@ -400,7 +400,13 @@ class Daemon:
         """Whether the ledger already holds the booking made under this request id (a reader's line resent
         after the daemon restarted): such a line is answered as booked, never worked out again from a state
         it already changed."""
-        return request_id is not None and table.ledger.request(request_id) is not None
+        if request_id is None:
+            return False
+        try:
+            return table.ledger.request(request_id) is not None
+        except Exception as exc:  # the booking's own look (Table.submit) answers it, or says what is wrong
+            log.warning("could not look up %s: %s", request_id, exc)
+            return False
 
     def _tap(self, uid: str, request_id: str | None = None) -> None:
         if self.enrolling is not None and time.monotonic() > self.enrolling_until:
