@@ -8,6 +8,7 @@ import sys
 import threading
 
 import pytest
+from test_phone_views import ANNA, Phone, start_box
 from test_reader_link import Peer
 
 from companion.daemon.config import Config, defaults
@@ -96,23 +97,27 @@ def test_a_writer_held_up_by_the_write_lock_answers_unknown_or_withdrawn_never_f
 
 
 def test_a_phone_whose_action_is_under_way_too_long_is_told_to_look_before_trying_again(tmp_path):
-    box = started(tmp_path, **{"daemon.answer_seconds": LATE_S})
+    box = start_box(tmp_path, **{"daemon.answer_seconds": LATE_S})
     try:
+        anna = Phone(box).join().pair(ANNA)
         path = box.owner.table.ledger.path
         before = box.owner.table.head_seq
         lock = WriteLock(path)
         try:
-            with pytest.raises(Refused) as phone:
-                box.phone.act("Anna", {"verb": "roll", "args": ["3", "4"]}, "aaaabbbbcccc", "en")
-            assert phone.value.status == 503
-            assert "may or may not" in str(phone.value) and "before trying again" in str(phone.value)
+            late = anna.act("roll", "3", "4", aid="late-phone-0001")
+            assert late.status_code == 503, late.json  # never a 500
+            assert "may or may not" in late.json["error"] and "before trying again" in late.json["error"]
+            # the writer is still held: the next action waits behind it, is withdrawn and says so
+            behind = anna.act("pay", "Anna", "Boris", "5", aid="late-phone-0002")
+            assert behind.status_code == 503 and "nothing was done" in behind.json["error"], behind.json
         finally:
             lock.release()
         box.owner.call(lambda: None, timeout=60)
         # the page kept its action id: pressing again pays once, answered as the first time
-        done = box.phone.act("Anna", {"verb": "roll", "args": ["3", "4"]}, "aaaabbbbcccc", "en")
-        assert done["seq"] == before + 1
-        assert request_ids(path).count("phone:Anna:aaaabbbbcccc") == 1
+        again = anna.act("roll", "3", "4", aid="late-phone-0001")
+        assert again.status_code == 200 and again.json["seq"] == before + 1
+        assert request_ids(path).count("phone:Anna:late-phone-0001") == 1
+        assert "phone:Anna:late-phone-0002" not in request_ids(path)
         assert box.owner.table.head_seq == before + 1
     finally:
         box.stop()

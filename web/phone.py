@@ -756,7 +756,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.errorhandler(Exception)
     def failed(error: Exception) -> tuple[Response, int]:
         status = getattr(error, "status", None)
-        if isinstance(error, (ValueError, PermissionError)) and isinstance(status, int) and 400 <= status < 500:
+        if isinstance(error, (ValueError, PermissionError)) and isinstance(status, int) and \
+                (400 <= status < 500 or status == 503):  # 503: the box's writer was late (an unknown outcome)
             return jsonify(error=" ".join(str(error).split())), status  # the service's refusal: one line
         code = getattr(error, "code", None)  # the box's writer was late (companion/daemon/owner.py): never a 500
         if code == "owner_busy":
