@@ -217,3 +217,48 @@ def test_a_phone_action_retried_after_the_daemon_restarted_pays_once(tmp_path):
         assert request_ids(path).count("phone:Anna:retry-after-restart") == 1
     finally:
         box.stop()
+
+
+def test_a_tap_that_bought_resent_after_the_daemon_restarted_is_answered_not_refused_or_booked_again(tmp_path):
+    box = started(tmp_path)
+    try:
+        assert box.handle({"op": "enrol", "kind": "plot", "ref": "food1", "uid": "0B000001"})["ok"]
+        assert box.handle({"op": "do", "actor": "Anna", "command": "roll 3 4"})["ok"]  # Chocolate factory on offer
+        before = box.owner.table.head_seq
+        box._on_tap("0B000001", ("0badcafe", 9))  # as the link hands over line 9 of that reader's boot
+        box.owner.call(lambda: None)
+        assert box.owner.table.head_seq == before + 1 and box.owner.table.game.events[-1].command == "buy"
+        path = box.owner.table.ledger.path
+    finally:
+        box.stop()
+    box = Daemon(config(tmp_path), out=lambda line: None).start()
+    try:
+        said = box.owner.subscribe(since=box.owner.table.head_seq)
+        box._on_tap("0B000001", ("0badcafe", 9))  # resent: its ACK was lost with the restart
+        box.owner.call(lambda: None)
+        assert box.owner.table.head_seq == before + 1
+        assert request_ids(path).count("reader:0badcafe:9") == 1
+        notices = []
+        while (item := said.get(timeout=0.2)) is not None:
+            notices.append(item.notice.code if item.notice else item.event)
+        assert not [n for n in notices if n in ("nothing_for_plot", "tap_failed", "request_reused")], notices
+    finally:
+        box.stop()
+
+
+def test_a_roll_whose_turn_end_alone_was_booked_before_a_restart_books_only_its_roll(tmp_path):
+    box = started(tmp_path)
+    try:
+        assert box.handle({"op": "do", "actor": "Anna", "command": "roll 3 4"})["ok"]
+        assert box.handle({"op": "do", "actor": "Anna", "command": "buy"})["ok"]
+        # the daemon died between the two bookings of line 5: Anna's turn ended, Boris's dice not yet booked
+        assert box.handle({"op": "do", "actor": "Anna", "command": "end", "request_id": "reader:0badcafe:5:end"})["ok"]
+        before = box.owner.table.head_seq
+        box._on_roll((2, 5), ("0badcafe", 5))  # the line resent
+        box.owner.call(lambda: None)
+        events = box.owner.table.game.events
+        assert box.owner.table.head_seq == before + 1
+        assert (events[-1].actor, events[-1].command) == ("Boris", "roll 2 5")
+        assert request_ids(box.owner.table.ledger.path)[-1] == "reader:0badcafe:5"
+    finally:
+        box.stop()
