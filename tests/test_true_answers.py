@@ -262,3 +262,13 @@ def test_a_roll_whose_turn_end_alone_was_booked_before_a_restart_books_only_its_
         assert request_ids(box.owner.table.ledger.path)[-1] == "reader:0badcafe:5"
     finally:
         box.stop()
+
+
+def test_a_readers_line_is_booked_under_an_id_made_of_its_boot_and_number_that_fits_the_ledger():
+    from companion.daemon.main import reader_request_id
+    from companion.table import MAX_REQUEST_ID
+
+    assert reader_request_id(("0BADCAFE", 7)) == "reader:0BADCAFE:7"
+    assert reader_request_id(None) is None  # a reader that gave no boot id: a fresh id, as before
+    odd = reader_request_id(("a:1" + "x" * 90, 65535))  # an odd reader's boot id: short, one ':' per part
+    assert len(odd) <= MAX_REQUEST_ID and odd.count(":") == 2

@@ -8,6 +8,7 @@ published. SIGTERM finishes
 the transaction in hand, closes the ledger and exits 0 ("The bank is closed").
 """
 
+import hashlib
 import logging
 import random
 import signal
@@ -758,6 +759,8 @@ def reader_request_id(origin: Origin | None) -> str | None:
     if origin is None:
         return None
     boot, seq = origin
+    if not (boot.isascii() and boot.isalnum() and len(boot) <= 32):  # a reader's odd boot id: kept short, no ':'
+        boot = hashlib.sha256(boot.encode()).hexdigest()[:32]
     return f"reader:{boot}:{seq}"
 
 
