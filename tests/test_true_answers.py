@@ -168,9 +168,9 @@ def link_to(daemon, peer):
     daemon.link = ReaderLink(str(peer.link), daemon._on_tap, daemon._on_roll, daemon._on_link_state,
                              retry=0.05).start()
     hellos = len([f for f in peer.heard if f.verb == "HELLO"])
-    assert wait_for(lambda: (peer.pump(), len([f for f in peer.heard if f.verb == "HELLO"]) > hellos)[1])
+    assert wait_for(lambda: (peer.pump(), len([f for f in peer.heard if f.verb == "HELLO"]) > hellos)[1], 60)
     peer.send("HELLO", {"proto": 1, "fw": "1.2.3", "boot": "0badcafe"})  # the same reader: it did not reboot
-    assert wait_for(lambda: daemon.link.state.state == "ready")
+    assert wait_for(lambda: daemon.link.state.state == "ready", 60)
 
 
 def test_a_roll_whose_ack_was_lost_resent_after_the_daemon_restarted_is_booked_once(tmp_path):
@@ -182,7 +182,7 @@ def test_a_roll_whose_ack_was_lost_resent_after_the_daemon_restarted_is_booked_o
         link_to(box, peer)
         path, before = box.owner.table.ledger.path, box.owner.table.head_seq
         roll = peer.send("ROLL", {"dice": "2,5"})  # ends Anna's turn, then Boris rolls 2 and 5
-        assert wait_for(lambda: box.owner.table.head_seq == before + 2)
+        assert wait_for(lambda: box.owner.table.head_seq == before + 2, 60)
         # its ACK never reaches the reader (the Pi restarted before it went out): it keeps the line to resend
     finally:
         box.stop()
@@ -193,8 +193,8 @@ def test_a_roll_whose_ack_was_lost_resent_after_the_daemon_restarted_is_booked_o
         link_to(box, peer)
         peer.heard.clear()
         peer.write(roll)  # the very line again
-        assert wait_for(lambda: (peer.pump(), any(f.verb == "BEEP" for f in peer.heard))[1])
-        box.owner.call(lambda: None)
+        assert wait_for(lambda: (peer.pump(), any(f.verb == "BEEP" for f in peer.heard))[1], 60)
+        box.owner.call(lambda: None, timeout=60)
         assert [f.fields for f in peer.heard if f.verb == "BEEP"] == [{"times": "2", "ms": "40"}]  # "booked"
         assert box.owner.table.head_seq == before + 2
         assert request_ids(path) == booked
