@@ -530,25 +530,27 @@ def _anchor_agrees(ledger: Ledger, before: Anchor | None, after: Anchor | None, 
     n, head = summary["count"], summary["head"]
     if after is None:
         return before is None or last  # gone during the read: look again, then it is a stranger's game
-    if before == after or last:
-        check_anchor(ledger.path, after, n, head)
-        return True
     try:
         check_anchor(ledger.path, after, n, head)
         return True
     except LedgerDamaged:
-        pass
-    if before is None:
+        if before == after:
+            raise  # the anchor stayed put: the file disagrees with it
+        if before is not None and after.seq >= n and _snapshot_holds(ledger, before, n, head):
+            return True  # a writer moved on after the snapshot began
+        if last:
+            raise
         return False  # an anchor was made during the read (a game accepted): look again
-    if after.seq <= before.seq:
-        return False  # a writer that moved backwards (a write that failed and was retried): look again
-    # the writer moved on after the snapshot began: the snapshot must hold what `before` named
-    if after.seq < n:
-        return False  # events past the newest anchor: not a writer's of this machine (the last look says so)
-    if before.seq <= n and ledger.hash_at(before.seq) == before.head:
+
+
+def _snapshot_holds(ledger: Ledger, anchor: Anchor, n: int, head: str) -> bool:
+    """True if the snapshot (n events, head hash) holds the event `anchor` names, or, while that was only an
+    intent, the event before it."""
+    if anchor.seq <= n and ledger.hash_at(anchor.seq) == anchor.head:
         return True
-    at_prev = head if before.seq == n + 1 else ledger.hash_at(before.seq - 1) if before.seq > 1 else None
-    return not before.done and before.seq <= n + 1 and at_prev == before.prev
+    if anchor.done or anchor.seq > n + 1 or anchor.seq < 2:
+        return False
+    return (head if anchor.seq == n + 1 else ledger.hash_at(anchor.seq - 1)) == anchor.prev
 
 
 def _know_place(table: Table, anchor: Anchor | None, first: str) -> None:
@@ -637,27 +639,27 @@ def _replay_all(ledger: Ledger, rules, n: int, checkpoints: str | None = None, d
     """
     rows = ledger.rows(0, n)
     stored = {seq: text for seq, text in ledger.checkpoints()} if checkpoints else {}
-    seq = 1
+    game: Game | None = None
     try:
-        game = Game.replay(rules, [rows[0].event])
-        log = EventLog(ledger, 1)
-        log.cache[1] = rows[0].event
-        game.events = log
-        if not checkpoints:
-            for row in rows[1:]:
-                seq = row.event.seq
-                game.replay_onto((row.event,))
-            return game
-        for row in rows[1:]:
+        for row in rows:
             seq = row.event.seq
-            game.replay_onto((row.event,))
-            _check_checkpoint(ledger.path, row, stored.pop(seq, None), game if checkpoints == "states" else None)
+            if game is None:
+                game = Game.replay(rules, [row.event])
+                log = EventLog(ledger, 1)
+                log.cache[1] = row.event
+                game.events = log
+            else:
+                game.replay_onto((row.event,))
+            if checkpoints:
+                _check_checkpoint(ledger.path, row, stored.pop(seq, None), game if checkpoints == "states" else None)
     except InvariantViolation:
         if not damaged:
             raise
         raise LedgerDamaged("table_replay_differs", path=ledger.path, seq=seq) from None
     if stored:
         raise LedgerDamaged("table_checkpoint_stray", path=ledger.path, seq=min(stored))
+    if game is None:  # verify_chain found at least one event
+        raise InvariantViolation(f"{ledger.path}: no event to replay")
     return game
 
 
