@@ -788,7 +788,7 @@ EDGE = {
                            "recovered events are as the file holds them; check them",
         "recover_stopped": "event {seq} ({command}) no longer applies: recovery stops before it",
         # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
-        "table_read_only": "{path}: nothing can be booked on this game: {problem}",
+        "table_read_only": "Nothing was booked: {error}",  # the same in issue 21's watch block: keep one
         "stranger_copied": "this machine has never kept game {game} ({count:p:event|events}, head {head}): it is "
                            "shown read-only, as a stranger's game; `companion accept` makes it this machine's own, "
                            "trusting the file as it stands (changes made to it before cannot be noticed, later "
@@ -985,7 +985,7 @@ EDGE = {
         "recover_stopped": "Событие {seq} (`{command}`) больше не применяется: восстановление остановлено "
                            "перед ним",
         # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
-        "table_read_only": "{path}: в этой игре ничего нельзя записать: {problem}",
+        "table_read_only": "Ничего не записано: {error}",  # the same in issue 21's watch block: keep one
         "stranger_copied": "Это устройство никогда не вело игру `{game}` ({count:p:событие|события|событий}, "
                            "слова последнего события: {head}): она показана только для чтения, как чужая; "
                            "`companion accept` сделает её своей, приняв файл таким, как он есть (изменения, "

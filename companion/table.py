@@ -195,8 +195,8 @@ class Table:
         if self.halted:
             raise InvariantViolation(f"the bank is halted: {self.halted}")
         if self.readonly_reason is not None:
-            kind = StrangerGame if self.stranger else LedgerError
-            raise kind("table_read_only", path=self.ledger.path, problem=self.readonly_reason)
+            kind = StrangerGame if self.stranger else LedgerError  # a stranger's game: exit 10, `companion accept`
+            raise kind("table_read_only", error=self.readonly_reason)
         if self.unknown is not None:
             raise OutcomeUnknown(
                 "table_unresolved",

@@ -396,10 +396,10 @@ def test_a_forged_game_on_the_box_is_shown_read_only_until_a_person_accepts_it(t
         table = daemon.owner.table
         assert table.stranger and table.readonly_reason.code == "stranger_replaced"
         refused = daemon.handle({"op": "do", "command": "pay Anna Boris 7"})
-        assert not refused["ok"] and refused["exit"] == 10 and "nothing can be booked" in refused["message"]
+        assert not refused["ok"] and refused["exit"] == 10 and "Nothing was booked" in refused["message"]
         done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", current, "pay", "Anna", "Boris", "7"],
                               capture_output=True, text=True, timeout=60)
-        assert done.returncode == 10 and "nothing can be booked" in done.stderr
+        assert done.returncode == 10 and "Nothing was booked" in done.stderr
         assert head(daemon) == 7
         accepted = subprocess.run([sys.executable, "-m", "companion", "accept", "--db", current],
                                   capture_output=True, text=True, timeout=60)

@@ -586,7 +586,7 @@ def test_without_an_anchor_the_game_is_a_strangers_read_only_until_accepted(db, 
         table = open_game(db, readonly=readonly)
         assert table.stranger and table.readonly_reason.code == "stranger_copied"
         assert "has never kept game" in table.readonly_reason
-        with pytest.raises(StrangerGame, match="nothing can be booked"):
+        with pytest.raises(StrangerGame, match="Nothing was booked"):
             table.submit("pay Anna Boris 1")
         table.close()
     table = open_game(db)
