@@ -264,8 +264,8 @@ def test_readers_never_fail_while_a_writer_books_at_full_speed(game):
     try:
         ready, _, _ = select.select([writer.stdout], [], [], READY_TIMEOUT_S)
         assert ready and writer.stdout.readline().strip() == "writing", writer.stderr.read()
-        heads = []
-        for _ in range(25):
+        heads: list[int] = []
+        while len(heads) < 25 or (heads[-1] == heads[0] and len(heads) < 500):  # until reads ran under writes
             reader = open_game(game, readonly=True)          # raised "kept changing" before
             heads.append(reader.head()[0])
             reader.close()
@@ -277,4 +277,3 @@ def test_readers_never_fail_while_a_writer_books_at_full_speed(game):
     finally:
         writer.kill()
         writer.wait(timeout=30)
-    assert open_game(game, readonly=True).head()[0] > heads[-1] - 1
