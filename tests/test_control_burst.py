@@ -41,7 +41,9 @@ def test_a_burst_of_200_clients_is_answered_every_one(tmp_path):
         assert all(a["ok"] and a["game"] for a in answers[1::2])
         assert all(a["ok"] and a["seq"] == 2 and a["command"] == "roll 3 4" for a in answers[0::2])
         assert daemon.owner.table.head_seq == 2  # booked once
-        assert sum(t.name.startswith("companion-control") for t in threading.enumerate()) <= control.HANDLERS + 1
+        # answered by the bounded pool, not a thread per connection
+        assert not [t for t in threading.enumerate() if "process_request_thread" in t.name]
+        assert len(daemon.control._server._handlers) == control.HANDLERS
     finally:
         daemon.stop()
 
