@@ -1283,6 +1283,9 @@ PHONE = {
         "phone_pin_set": "{player} can now take their seat with this PIN",
         "phone_pin_cleared": "{player}'s PIN is removed: their card on the reader is the way in",
         "phone_no_seat_pin": "The banker has set no PIN for {player}: tap your card on the reader instead",
+        # issue 21: the pairing's door
+        "phone_pair_cleared": "The banker ended phone {pairing}'s pairing and emptied the line: the next phone to ask pairs",
+        "phone_pair_line_cleared": "The banker emptied the pairing's line: the next phone to ask pairs",
     },
     "ru": {
         "phone_pair_waiting": "Телефон ждёт привязки (код {pairing}): его владелец прикладывает свою карту и выбирает его в меню",
@@ -1311,6 +1314,9 @@ PHONE = {
         "phone_pin_set": "Игрок {player} теперь может занять своё место по этому PIN-коду",
         "phone_pin_cleared": "PIN-код игрока {player} удалён: войти можно картой на считывателе",
         "phone_no_seat_pin": "Банкир не задал PIN-код для игрока {player}: приложите свою карту к считывателю",
+        # issue 21: the pairing's door
+        "phone_pair_cleared": "Банкир прекратил привязку телефона {pairing} и очистил очередь: привяжется тот телефон, что попросит первым",
+        "phone_pair_line_cleared": "Банкир очистил очередь на привязку: привяжется тот телефон, что попросит первым",
     },
 }
 

@@ -11,7 +11,7 @@ docs/phone.md has the URL map, the roles and the threat model:
     GET  /phone/export.csv /phone/export.json
     GET  /phone/events           server-sent events: id = the ledger's seq (Last-Event-ID resumes)
     GET  /phone/api/state /api/me /api/head?at=N /api/health    JSON
-    POST /phone/join /leave /lang /pair /pair/cancel /claim /banker
+    POST /phone/join /leave /lang /pair /pair/cancel /pair/clear /claim /banker
     POST /phone/act /undo /seat-pin /game/start /game/end /game/archive
 
 Any page's ?part=live gives only its live part (the page swaps it in after each event).
@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, Response, g, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.http import parse_cookie
 
 from web.app import Streams
 from web.hosts import guesser, host_allowed
@@ -88,9 +89,10 @@ class PhoneTable(Protocol):
     def check_banker(self, pin: str, language: str, client: str = "") -> None: ...
     def set_seat_pin(self, seat: int, pin: str, language: str) -> dict: ...
     def claim_seat(self, seat: int, pin: str, language: str, client: str = "") -> dict: ...
-    def pair_start(self, language: str, who: str = "") -> dict: ...
+    def pair_start(self, language: str, who: str = "", client: str = "") -> dict: ...
     def pair_status(self, pid: str) -> dict: ...
     def pair_cancel(self, pid: str) -> None: ...
+    def pair_clear(self) -> str: ...
     def stream(self, since: int, language: str) -> Any: ...
 
 
@@ -206,6 +208,12 @@ class PhoneState:
         with self._lock:
             self.failures += 1
 
+    def joined(self, token: str | None) -> bool:
+        """Whether this token is a session that showed the table code (or rose from it); touches nothing."""
+        with self._lock:
+            session = self._sessions.get(token or "")
+            return session is not None and session.role != "visitor"
+
 
 DEFAULTS = {
     "MAX_CONTENT_LENGTH": 16 * 1024,
@@ -262,6 +270,15 @@ def close_phone_streams(app: Flask) -> None:
     state = app.extensions.get(EXTENSION)
     if isinstance(state, PhoneState):
         state.streams.close_all()
+
+
+def joined_cookie(app: Flask, cookie: str) -> bool:
+    """Whether a request's Cookie header carries the session of a phone that showed the table code: web.serve
+    gives its connection the ordinary timeouts instead of a visitor's short wait (docs/phone.md)."""
+    state = app.extensions.get(EXTENSION)
+    if not isinstance(state, PhoneState) or COOKIE not in cookie:
+        return False
+    return state.joined(parse_cookie(cookie).get(COOKIE))
 
 
 def _blueprint(state: PhoneState) -> Blueprint:
@@ -652,7 +669,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
         fields()
         # the table code first: only someone at the table (who can read the box's screen) may wait for a card
         session = need(*VIEWERS)
-        started = service.pair_start(lang(), session.sid)  # this phone's new ask replaces its old one
+        # this phone's new ask replaces its old one; turned away, it gets a place in line (one per address)
+        started = service.pair_start(lang(), session.sid, client())
         session.pairing = started["pairing"]
         return done(code=started["code"])
 
@@ -664,6 +682,12 @@ def _blueprint(state: PhoneState) -> Blueprint:
             service.pair_cancel(session.pairing)
         session.pairing = ""
         return done()
+
+    @bp.post("/pair/clear")
+    def pair_clear() -> Response:
+        fields()
+        need("banker")  # the banker can always free the pairing from phones holding it in turns
+        return done(code=service.pair_clear())
 
     @bp.post("/claim")
     def claim() -> Response:

@@ -18,6 +18,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "pair_hint": "Then tap your player card on the reader and, in the menu the box opens, choose the line with this phone's code.",
         "pair_waiting": "Tap your card on the reader, then choose on the box: Phone … is mine. Code", "pair_cancel": "Cancel",
         "pair_stale": "The pairing ran out of time: start again.",
+        # issue 21: the pairing's door
+        "pair_clear": "End the pairing and its line (banker)",
         "claim_title": "No reader? Seat PIN from the banker", "seat": "Seat", "pin": "PIN", "claim": "Claim the seat",
         "banker_title": "Banker", "banker_pin": "Table PIN", "banker_go": "Be the banker",
         "leave": "Leave (this phone forgets its role)", "language": "Language",
@@ -76,6 +78,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "pair_hint": "Затем приложите свою карту игрока к считывателю и выберите в меню на коробке строку с кодом этого телефона.",
         "pair_waiting": "Приложите карту к считывателю и выберите на коробке: Телефон … — мой. Код", "pair_cancel": "Отменить",
         "pair_stale": "Время привязки истекло: начните снова.",
+        # issue 21: the pairing's door
+        "pair_clear": "Прекратить привязку и очередь (банкир)",
         "claim_title": "Нет считывателя? PIN-код места от банкира", "seat": "Место", "pin": "PIN-код",
         "claim": "Занять место",
         "banker_title": "Банкир", "banker_pin": "PIN-код стола", "banker_go": "Стать банкиром",

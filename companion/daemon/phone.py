@@ -46,7 +46,8 @@ log = logging.getLogger("companion.phone")
 
 PAIR_WAIT_S = 60.0  # a pairing waits this long for a player's card, then it is stale (asking again: no longer)
 PAIR_REPEAT_S = 3.0  # one phone asks to pair at most this often (each ask is said on the box's screen)
-PAIR_RESERVE_S = 15.0  # once the pairing is free, the first phone turned away meanwhile goes first this long
+PAIR_RESERVE_S = 15.0  # a phone in line keeps its turn this long after the time it was told to ask again
+PAIR_LINE = 64  # places in the pairing's line (one per address: the IPv4 address or the IPv6 /64)
 CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY34679"  # a table code: no 0/O, 1/I, 2/Z, 5/S, 8/B to misread
 CODE_LENGTH = 4
 PIN_TRIES = 5  # wrong PINs in a row (per seat or banker, per phone's address) before ...
@@ -93,6 +94,16 @@ class Pairing:
     player: str = ""
     game: str | None = None
     opened_in: str | None = None  # the game it was asked in: a card of another game binds nothing
+    ended: float = 0.0  # when it stopped waiting (bound, cancelled, out of time): the pairing is free since
+
+
+@dataclass
+class _Place:
+    """A phone turned away while another paired: its place in line, and when it was told to ask again (its
+    turn comes by then at the latest, and is kept PAIR_RESERVE_S after)."""
+
+    client: str
+    told: float
 
 
 @dataclass
@@ -127,7 +138,8 @@ class PhoneService:
         self._convert_lock = threading.Lock()  # one stream converts an event at a time (the writer never takes it)
         self._pairings: dict[str, Pairing] = {}
         self._pair_asked: OrderedDict[str, float] = OrderedDict()  # a phone's session -> when it last asked
-        self._pair_next: tuple[str, float] | None = None  # the phone turned away first, and until when it goes first
+        self._pair_line: OrderedDict[str, _Place] = OrderedDict()  # the phones (sessions) turned away, first first
+        self._pair_free_since = 0.0  # when the last pairing stopped waiting (the first in line's turn starts)
         self._locks: OrderedDict[tuple[str, str], _Lock] = OrderedDict()
         self._hosts: frozenset[str] | None = None
         self._results: OrderedDict[tuple[str | None, str, str], tuple[str, dict]] = OrderedDict()
@@ -691,12 +703,15 @@ class PhoneService:
                       lambda seconds: self.owner.announce("phone_seat_pin_locked", player=player, seconds=seconds))
         return {"player": head["players"][seat - 1], "game": head["game"]}
 
-    def pair_start(self, language: str, who: str = "") -> dict:
+    def pair_start(self, language: str, who: str = "", client: str = "") -> dict:
         """A phone starts waiting for its player's card: {"pairing": a secret id, "code": what the OLED shows}.
-        One phone waits at a time (a tap binds exactly one). `who` is the asking phone's session: its new
-        ask replaces its old one (the same code, and the same 60 s: asking again never holds the pairing
-        longer); another phone asking meanwhile is told when to try again (Refused, 409) and goes first once
-        the pairing is free (for PAIR_RESERVE_S); a phone asks again at most every PAIR_REPEAT_S (429)."""
+        One phone waits at a time (a tap binds exactly one). `who` is the asking phone's session, `client` its
+        address (web.hosts.guesser: an IPv4 address, an IPv6 /64). Its new ask replaces its old one (the same
+        code, and the same 60 s: asking again never holds the pairing longer). Another phone asking meanwhile
+        is refused (409) and told when to ask again; it gets a place in line (one per address; the phone
+        pairing has none until its pairing ends) and, asked again by then, its turn: a phone with k addresses
+        ahead of it pairs within PAIR_WAIT_S + k * (PAIR_WAIT_S + PAIR_RESERVE_S), however the others take
+        turns (docs/phone.md). A phone asks again at most every PAIR_REPEAT_S (429)."""
         gid = self.game_id()
         if gid is None:
             raise Refused(say("no_game_open", language), 409)
@@ -710,16 +725,14 @@ class PhoneService:
             waiting = [(pid, p) for pid, p in self._pairings.items() if p.state == "waiting"]
             mine = next(((pid, p) for pid, p in waiting if who and p.who == who), None)
             others = [p for _, p in waiting if not (who and p.who == who)]
-            if others:
-                ends = others[0].started + PAIR_WAIT_S
-                if who and (self._pair_next is None or self._pair_next[1] <= now):
-                    self._pair_next = (who, ends + PAIR_RESERVE_S)
-                raise Refused(say("phone_pair_busy", language, seconds=math.ceil(ends - now)), 409)
-            first = self._pair_next
-            if mine is None and first is not None and first[1] > now and first[0] != who:
-                raise Refused(say("phone_pair_busy", language, seconds=math.ceil(first[1] - now)), 409)
-            if first is not None and (first[0] == who or first[1] <= now):
-                self._pair_next = None
+            if others:  # busy: the phone takes its place in line and is told when its turn comes at the latest
+                raise Refused(say("phone_pair_busy", language,
+                                  seconds=self._wait_in_line(now, who, client, others[0].started + PAIR_WAIT_S)), 409)
+            turn = self._turn(now) if mine is None else None
+            if turn is not None and turn[0] != who:  # free, but it is the turn of a phone in line
+                raise Refused(say("phone_pair_busy", language, seconds=self._wait_in_line(now, who, client, turn[1])),
+                              409)
+            self._pair_line.pop(who, None)
             if who:  # an ask that got through (each is said on the box's screen): the next not before long
                 self._pair_asked.pop(who, None)
                 self._pair_asked[who] = now
@@ -740,6 +753,31 @@ class PhoneService:
         self.owner.announce("phone_pair_waiting", pairing=code)
         return {"pairing": pid, "code": code}
 
+    def _turn(self, now: float) -> tuple[str, float] | None:
+        """While no phone pairs: the first in line whose turn it is (its session) and until when it is kept,
+        dropping those whose turn passed unused. None when the line is empty (anyone may ask). Under _lock."""
+        start = self._pair_free_since
+        while self._pair_line:
+            who, place = next(iter(self._pair_line.items()))
+            ends = max(start, place.told) + PAIR_RESERVE_S
+            if now <= ends:
+                return who, ends
+            self._pair_line.popitem(last=False)  # did not come back: the next one's turn starts now
+            start = self._pair_free_since = ends
+        return None
+
+    def _wait_in_line(self, now: float, who: str, client: str, busy_until: float) -> int:
+        """Seconds until this phone should ask again: its place in line (taken now if its address has none)
+        says when its turn comes at the latest; a phone without a place (its address has one already, or it
+        gave no session) is told when the pairing or turn now under way ends. Under _lock."""
+        place = self._pair_line.get(who) if who else None
+        if place is None and who and len(self._pair_line) < PAIR_LINE and \
+                all(p.client != client for p in self._pair_line.values()):
+            last = next(reversed(self._pair_line.values()), None)
+            told = max(busy_until, last.told + PAIR_RESERVE_S + PAIR_WAIT_S if last is not None else now)
+            place = self._pair_line[who] = _Place(client, told)
+        return max(1, math.ceil((place.told if place is not None else busy_until) - now))
+
     def pair_status(self, pid: str) -> dict:
         gid = self.game_id()
         with self._lock:
@@ -753,14 +791,38 @@ class PhoneService:
         with self._lock:
             p = self._pairings.get(pid)
             if p is not None and p.state == "waiting":
-                p.state = "cancelled"
+                self._end(p, "cancelled", self.clock())
+
+    def pair_clear(self) -> str:
+        """The banker ends the pairing under way and empties the line: the next phone to ask pairs. The code
+        that waited, "" when none did (said on the box's screen either way)."""
+        now = self.clock()
+        with self._lock:
+            code = ""
+            for p in self._pairings.values():
+                if p.state == "waiting":
+                    code = p.code
+                    self._end(p, "cancelled", now)
+            self._pair_line.clear()
+        if code:
+            self.owner.announce("phone_pair_cleared", pairing=code)
+        else:
+            self.owner.announce("phone_pair_line_cleared")
+        return code
+
+    def _end(self, p: Pairing, state: str, when: float) -> None:
+        """A waiting pairing stops waiting: the pairing is free since `when` (the first in line's turn)."""
+        p.state, p.ended = state, when
+        self._pair_free_since = max(self._pair_free_since, when)
 
     def _expire(self, now: float, gid: str | None) -> None:
         """Pairings out of time, or asked in another game than the open one (that phone joins again), are
         stale: none of them is offered, binds, or keeps another phone waiting."""
         for p in self._pairings.values():
-            if p.state == "waiting" and (now - p.started > PAIR_WAIT_S or p.opened_in != gid):
-                p.state = "stale"
+            if p.state == "waiting" and now - p.started > PAIR_WAIT_S:
+                self._end(p, "stale", p.started + PAIR_WAIT_S)
+            elif p.state == "waiting" and p.opened_in != gid:
+                self._end(p, "stale", now)
 
     def waiting_code(self) -> str:
         """The code of the one phone waiting to pair in this game, "" when none (writer thread). A player's
@@ -784,7 +846,8 @@ class PhoneService:
             pairing = next((p for p in self._pairings.values()
                             if p.state == "waiting" and p.code == code), None)
             if pairing is not None:
-                pairing.state, pairing.player, pairing.game = "bound", player, gid
+                self._end(pairing, "bound", self.clock())
+                pairing.player, pairing.game = player, gid
         if pairing is None:
             self.daemon._refuse("phone_pair_gone", pairing=code)
             return False

@@ -1,0 +1,94 @@
+"""The control socket under a family's burst (docs/daemon.md): 200 `companion do` and `game status` at once
+are each answered, correctly, none told "the daemon did not answer"; the daemon serves them with a bounded
+number of threads."""
+import threading
+
+from test_daemon import config
+
+from companion.daemon import control
+from companion.daemon.cli import through_daemon
+from companion.daemon.main import Daemon
+from companion.errors import LedgerError
+
+
+def test_a_burst_of_200_clients_is_answered_every_one(tmp_path):
+    daemon = Daemon(config(tmp_path), out=lambda line: None).start()
+    try:
+        assert daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})["ok"]
+        holder = {"socket": str(daemon.config.socket_path), "pid": "?"}
+        clients = 200
+        go = threading.Barrier(clients)
+        answers: list = [None] * clients
+
+        def client(i: int) -> None:
+            go.wait()
+            try:
+                if i % 2:
+                    answers[i] = through_daemon(holder, "games", {"op": "status"}, "en")
+                else:  # the same roll asked by many (a retried tap): booked once, the rest answered as the first
+                    answers[i] = through_daemon(holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
+                                                                  "request_id": "burst-roll"}, "en")
+            except LedgerError as exc:  # "... did not answer"
+                answers[i] = str(exc)
+
+        workers = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(120)
+        silent = [a for a in answers if not isinstance(a, dict)]
+        assert not silent, f"{len(silent)} of {clients} not answered, e.g. {silent[0]}"
+        assert all(a["ok"] and a["game"] for a in answers[1::2])
+        assert all(a["ok"] and a["seq"] == 2 and a["command"] == "roll 3 4" for a in answers[0::2])
+        assert daemon.owner.table.head_seq == 2  # booked once
+        # answered by the bounded pool, not a thread per connection
+        assert not [t for t in threading.enumerate() if "process_request_thread" in t.name]
+        assert len(daemon.control._server._handlers) == control.HANDLERS
+    finally:
+        daemon.stop()
+
+
+def test_a_connect_the_full_backlog_refuses_is_tried_again_not_called_silence(tmp_path):
+    """The kernel refuses a connect while the daemon's backlog is full (EAGAIN): the command line waits for
+    room instead of saying the daemon did not answer (nothing was sent, so nothing can be booked twice)."""
+    import json
+    import socket
+    import time
+
+    path = str(tmp_path / "full.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(0)
+    queued = []
+    for _ in range(100):  # fill the backlog
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.setblocking(False)
+        try:
+            s.connect(path)
+        except BlockingIOError:
+            s.close()
+            break
+        queued.append(s)
+    answered = []
+
+    def busy_daemon() -> None:
+        time.sleep(0.5)  # busy a moment, then it takes every connection in turn and answers
+        for s in queued:  # those that filled the backlog leave without a request
+            s.close()
+        listener.settimeout(30)
+        while len(answered) < len(queued) + 1:
+            conn, _ = listener.accept()
+            with conn:
+                conn.settimeout(30)
+                line = conn.makefile("rb").readline()
+                if line:
+                    conn.sendall(json.dumps({"ok": True, "echo": json.loads(line)["op"]}).encode() + b"\n")
+                answered.append(line)
+
+    helper = threading.Thread(target=busy_daemon, daemon=True)
+    helper.start()
+    try:
+        assert control.ask(path, {"op": "status"}, timeout=30) == {"ok": True, "echo": "status"}
+    finally:
+        helper.join(30)
+        listener.close()
