@@ -57,6 +57,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_failed": "the box failed to do that ({value}); its log says more",
         "err_session": "refused: open the page first (no session)",
         "err_host": "refused: {host} is not this box's name (phone.allowed_hosts in its settings)",
+        # issue 21: reads limited per phone
+        "err_busy": "too many requests from this phone: try again in {seconds} s",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -114,5 +116,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_failed": "коробка не смогла это сделать ({value}); подробности в её журнале",
         "err_session": "отказано: сначала откройте страницу (нет сессии)",
         "err_host": "отказано: {host} — не имя этой коробки (phone.allowed_hosts в её настройках)",
+        # issue 21: reads limited per phone
+        "err_busy": "слишком много запросов с этого телефона: попробуйте снова через {seconds} с",
     },
 }
