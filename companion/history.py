@@ -65,7 +65,7 @@ class StoredEvents(Sequence):
     def __len__(self) -> int:
         return self.length
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             start, stop, step = index.indices(self.length)
             if step == 1:

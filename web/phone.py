@@ -556,7 +556,9 @@ def _blueprint(state: PhoneState) -> Blueprint:
         heavy()
         data = service.export(lang())
         data.pop("csv", None)
-        response = Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json")
+        text = data.pop("json", None)  # the service's own text, built once per event (docs/phone.md)
+        response = Response(text if isinstance(text, str) else json.dumps(data, ensure_ascii=False, indent=1),
+                            mimetype="application/json")
         response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.json"'
         return response
 

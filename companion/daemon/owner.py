@@ -22,8 +22,7 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Callable
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any

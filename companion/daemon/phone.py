@@ -20,6 +20,7 @@ Refusals are ValueError (bad input or a rule, HTTP 400) or PermissionError
 import csv
 import hmac
 import io
+import json
 import logging
 import math
 import re
@@ -191,7 +192,8 @@ class PhoneService:
         self._readers = Readers()  # read-only ledger connections for the pages (never the writer's)
         self._price_lock = threading.Lock()  # the share price's history, scanned by one page at a time
         self._export_lock = threading.Lock()  # one export is built at a time; the next reuses what it made
-        self._exports: dict[str, tuple[str, list[dict], list[str]]] = {}  # language -> (game, events, CSV rows)
+        # language -> (game, events, each as CSV and as JSON text): an event's words never change
+        self._exports: dict[str, tuple[str, list[dict], list[str], list[str]]] = {}
         self._stop = threading.Event()
         self._auction: dict[str, Any] = {}
         self._watcher = threading.Thread(target=self._watch_auctions, name="companion-auctioneer", daemon=True)
@@ -484,24 +486,27 @@ class PhoneService:
         return view
 
     def export(self, language: str) -> dict:
-        """The whole ledger as plain data (JSON) and as CSV text. Built once per game and language and then
-        only extended by the events booked since (an event's words never change), one export at a time:
-        eight phones asking at once make one export, and the writer never waits for any."""
+        """The whole ledger as plain data, as JSON text ("json") and as CSV text ("csv"). Built once per game
+        and language and then only extended by the events booked since (an event's words never change), one
+        export at a time: eight phones asking at once make one export, and the writer never waits for any."""
         def look(table: Any) -> dict:
+            head = self._head(table, language)
             if table is None:
-                return {"head": self._head(table, language), "events": [], "csv": _csv_text([])}
+                return {"head": head, "events": [], "csv": _csv_text([]), "json": _json_text(head, [])}
             with self._export_lock:
-                game, events, rows = self._exports.get(language, ("", [], []))
+                game, events, rows, texts = self._exports.get(language, ("", [], [], []))
                 if game != table.snapshot.first_hash:
-                    events, rows = [], []
+                    events, rows, texts = [], [], []
                 while len(events) < table.head_seq:
                     for event in table.history.events(len(events), min(table.head_seq, len(events) + READ_CHUNK)):
                         converted = self._event(table, event, language)
                         events.append(converted)
                         rows.append(_csv_row(converted))
-                self._exports[language] = (table.snapshot.first_hash, events, rows)
-                return {"head": self._head(table, language), "events": events[:table.head_seq],
-                        "csv": _csv_text(rows[:table.head_seq])}
+                        texts.append(json.dumps(converted, ensure_ascii=False, separators=(",", ":")))
+                self._exports[language] = (table.snapshot.first_hash, events, rows, texts)
+                n = table.head_seq
+                return {"head": head, "events": events[:n], "csv": _csv_text(rows[:n]),
+                        "json": _json_text(head, texts[:n])}
         return self._read(look)
 
     # ----- acting ---------------------------------------------------------------------------------
@@ -1043,6 +1048,11 @@ def _csv_row(event: dict) -> str:
                               "; ".join(f"{p['account']} {p['amount']:+d}" for p in event["postings"]),
                               " / ".join(event["lines"])])
     return out.getvalue()
+
+
+def _json_text(head: dict, events: list[str]) -> str:
+    """{"head": ..., "events": [...]}, one event a line (each already JSON text)."""
+    return '{"head": %s,\n "events": [\n%s\n]}\n' % (json.dumps(head, ensure_ascii=False), ",\n".join(events))
 
 
 def _csv_text(rows: list[str]) -> str:
