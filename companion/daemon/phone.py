@@ -194,6 +194,7 @@ class PhoneService:
         self._export_lock = threading.Lock()  # one export is built at a time; the next reuses what it made
         # language -> (game, events, each as CSV and as JSON text): an event's words never change
         self._exports: dict[str, tuple[str, list[dict], list[str], list[str]]] = {}
+        self._export_texts: dict[str, tuple[str, int, dict]] = {}  # language -> (game, head, the last export)
         self._stop = threading.Event()
         self._auction: dict[str, Any] = {}
         self._watcher = threading.Thread(target=self._watch_auctions, name="companion-auctioneer", daemon=True)
@@ -494,6 +495,9 @@ class PhoneService:
             if table is None:
                 return {"head": head, "events": [], "csv": _csv_text([]), "json": _json_text(head, [])}
             with self._export_lock:
+                made = self._export_texts.get(language)
+                if made is not None and made[:2] == (table.snapshot.first_hash, table.head_seq):
+                    return dict(made[2])  # the phones refreshing at the same head share one export
                 game, events, rows, texts = self._exports.get(language, ("", [], [], []))
                 if game != table.snapshot.first_hash:
                     events, rows, texts = [], [], []
@@ -505,8 +509,9 @@ class PhoneService:
                         texts.append(json.dumps(converted, ensure_ascii=False, separators=(",", ":")))
                 self._exports[language] = (table.snapshot.first_hash, events, rows, texts)
                 n = table.head_seq
-                return {"head": head, "events": events[:n], "csv": _csv_text(rows[:n]),
-                        "json": _json_text(head, texts[:n])}
+                out = {"head": head, "events": events[:n], "csv": _csv_text(rows[:n]), "json": _json_text(head, texts[:n])}
+                self._export_texts[language] = (table.snapshot.first_hash, n, out)
+                return dict(out)
         return self._read(look)
 
     # ----- acting ---------------------------------------------------------------------------------
