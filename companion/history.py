@@ -23,7 +23,7 @@ class GameChanged(LedgerError):
     """The file at the path holds another game than the snapshot asked for (a new game, a file replaced)."""
 
     def __init__(self, path: str):
-        super().__init__("ledger_no_game", path=path)
+        super().__init__("history_other_game", path=path)
 
 
 class History:

@@ -222,7 +222,7 @@ class Owner:
 
         def attach():
             if self.table is not None:
-                for event in list(self.table.game.events)[since:]:
+                for event in self.table.game.events[since:]:  # a slice: a resumed game's events are read on demand
                     sub.put(Published(event=event, game=self.table.ledger.path))
             with self._lock:
                 self._subscriptions.append(sub)

@@ -289,9 +289,9 @@ class PhoneService:
                     return stack.enter_context(self._readers.borrow(snapshot.path, snapshot.first_hash))
                 try:
                     return work(_Seen(snapshot, borrow))
-                except GameChanged:
-                    if attempt == 2:
-                        raise
+                except GameChanged as exc:
+                    if attempt == 2:  # the file holds another game than the writer's: say so, in one line
+                        raise Refused(self._error(exc, self.language), 409) from None
         raise AssertionError("unreachable")
 
     def _on_writer(self, work: Callable[[Any], Any]) -> Any:
