@@ -39,6 +39,14 @@ class History:
             raise
         self.first_hash = rows[0].hash if rows else ""
 
+    @classmethod
+    def beside(cls, ledger: Ledger, first_hash: str) -> "History":
+        """A History over a connection already open (the writer's own, on the writer thread: an in-memory
+        ledger has no other); closing it is its owner's business, not this History's."""
+        history = cls.__new__(cls)
+        history.path, history.ledger, history.first_hash = ledger.path, ledger, first_hash
+        return history
+
     def rows(self, after: int, upto: int) -> list[EventRow]:
         """Stored events with seq in (after, upto], with actor, request id, time and hash."""
         return self.ledger.rows(after, upto)

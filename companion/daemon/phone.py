@@ -283,7 +283,10 @@ class PhoneService:
             if not snapshot.open:
                 return work(None)
             if snapshot.memory:  # an in-memory ledger (tests): only the writer's connection can read it
-                return self.owner.call(lambda: work(self.owner.table))
+                def on_writer() -> Any:
+                    table, now = self.owner.table, self.owner.snapshot
+                    return work(_Seen(now, lambda: History.beside(table.ledger, now.first_hash)))
+                return self.owner.call(on_writer)
             with ExitStack() as stack:
                 def borrow(snapshot: Snapshot = snapshot) -> History:
                     return stack.enter_context(self._readers.borrow(snapshot.path, snapshot.first_hash))
