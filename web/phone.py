@@ -199,6 +199,7 @@ class PhoneState:
         self.config = dict(config)
         self.streams = PhoneStreams(int(self.config["MAX_STREAMS"]))
         self.reads = ReadLimit(float(self.config["READ_BURST"]), float(self.config["READ_PER_S"]))
+        self._encoded: dict[str, tuple[str, bytes]] = {}  # an export's kind -> (its text, the text encoded)
         self.failures = 0
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, Session] = OrderedDict()
@@ -239,6 +240,18 @@ class PhoneState:
                 session.token = secrets.token_urlsafe(24)
                 self._sessions[session.token] = session
         return session
+
+    def encoded(self, kind: str, text: str) -> bytes:
+        """`text` as UTF-8, encoded once while the service hands out the same export (the phones refreshing
+        at one head share it: encoding megabytes per request kept the processor from the writer)."""
+        with self._lock:
+            found = self._encoded.get(kind)
+        if found is not None and found[0] is text:
+            return found[1]
+        body = text.encode("utf-8")
+        with self._lock:
+            self._encoded[kind] = (text, body)
+        return body
 
     def failed(self) -> None:
         with self._lock:
@@ -557,8 +570,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
         data = service.export(lang())
         data.pop("csv", None)
         text = data.pop("json", None)  # the service's own text, built once per event (docs/phone.md)
-        response = Response(text if isinstance(text, str) else json.dumps(data, ensure_ascii=False, indent=1),
-                            mimetype="application/json")
+        response = Response(state.encoded("json", text) if isinstance(text, str) else
+                            json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json")
         response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.json"'
         return response
 
@@ -567,7 +580,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         viewer()
         heavy()
         data = service.export(lang())
-        response = Response(data["csv"], mimetype="text/csv")
+        response = Response(state.encoded("csv", data["csv"]), mimetype="text/csv")
         response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.csv"'
         return response
 
