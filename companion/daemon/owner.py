@@ -160,7 +160,7 @@ class Owner:
         self.snapshot: Snapshot = NO_GAME  # replaced, never changed: read it on any thread without a lock
         self._snapshot_of: tuple[Table | None, int] = (None, 0)  # the table and head it was taken from
         self._first_hashes: tuple[Table | None, str] = (None, "")
-        self._take_snapshot()
+        self._snapshot_after_job()
 
     # ----- life ----------------------------------------------------------------------------
 
@@ -255,7 +255,7 @@ class Owner:
                 self.table.close()
             self.table = table
             self._seen_version = None
-            self._take_snapshot()
+            self._snapshot_after_job()
         self.call(swap)
 
     # ----- the writer thread -----------------------------------------------------------------
@@ -293,7 +293,7 @@ class Owner:
                 self.on_commit()
             except Exception:  # the events are committed: they are published whatever this did
                 log.exception("the commit hook failed")
-        self._take_snapshot()  # before the events go out: a listener given event N finds the snapshot at N
+        self._snapshot_after_job()  # before the events go out: a listener given event N finds the snapshot at N
         for event in table.game.events[before:]:
             self._publish(Published(event=event, game=table.ledger.path))
 
@@ -361,7 +361,8 @@ class Owner:
             self.table.close()
 
     def _snapshot_after_job(self) -> None:
-        # a job may have put another game in place (starting, archiving): the caller reads the new one
+        # after a commit, and after any job (it may have put another game in place: starting, archiving),
+        # so the caller reads what it did; a snapshot that cannot be taken never stops a publication
         try:
             self._take_snapshot()
         except Exception:  # a ledger that cannot be read: the old snapshot stays, the next commit retries
