@@ -75,7 +75,8 @@ def _clients(pipe: Any, port: int, cookies: list[str], kind: str, pace: float = 
     statuses: dict[int, int] = {}
     lock = threading.Lock()
 
-    def run(cookie: str) -> None:
+    def run(cookie: str, offset: float) -> None:
+        stop.wait(offset)  # paced phones are not in step with each other
         while not stop.is_set():
             started = time.monotonic()
             try:
@@ -87,7 +88,8 @@ def _clients(pipe: Any, port: int, cookies: list[str], kind: str, pace: float = 
             if pace:
                 stop.wait(max(0.0, pace - (time.monotonic() - started)))
 
-    threads = [threading.Thread(target=run, args=(c,), daemon=True) for c in cookies]
+    threads = [threading.Thread(target=run, args=(c, pace * i / len(cookies)), daemon=True)
+               for i, c in enumerate(cookies)]
     for t in threads:
         t.start()
     pipe.send("started")
