@@ -375,6 +375,9 @@ def cmd_demo(args):
 def cmd_bench(args):
     from companion.sim.report import say as sim_say
 
+    if args.events is None:
+        args.events = 10_000 if args.what == "daemon" else 1000
+
     # a sim-only argument given to another bench was ignored without a word (--peer to bench web)
     for option, value in (("--peer", args.peer), ("--baseline", args.baseline), ("--edition", args.edition)):
         if value is not None and args.what != "sim":
@@ -404,6 +407,9 @@ def cmd_bench(args):
     if args.what == "table":
         from companion import bench_table
         return bench_table.main(max(20, min(args.events, 200)))
+    if args.what == "daemon":
+        from companion import bench_daemon
+        return bench_daemon.main(events=max(1000, min(args.events, 20_000)), rolls=max(10, min(args.runs * 12, 200)))
     if args.what == "web":
         from companion import bench_web
         return bench_web.main(pages=max(1, min(args.pages, 56)), commits=max(10, min(args.events, 200)),
@@ -602,9 +608,11 @@ def build_parser():
 
     p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
                 "link (reader frame to ledger commit, replug to ready), table (tap to OLED frame rendered), "
-                "web (the phone page: table view req/s against a static file, commit to 50 live pages)")
-    p.add_argument("what", choices=("ledger", "engine", "open", "link", "table", "sim", "web"))
-    p.add_argument("--events", type=int, default=1000)
+                "web (the phone page: table view req/s against a static file, commit to 50 live pages), "
+                "daemon (ROLL to booked while 8 phones export a 10,000-event game, and in a stream storm)")
+    p.add_argument("what", choices=("ledger", "engine", "open", "link", "table", "sim", "web", "daemon"))
+    # daemon: --events the game's length (default 10,000), --runs x 12 the ROLLs timed a round (docs/daemon.md)
+    p.add_argument("--events", type=int, default=None, help="default 1000 (daemon: 10,000)")
     p.add_argument("--runs", type=int, default=5)
     # sim: whole simulated games per second (companion/bench_sim.py, docs/simulation-speed.md)
     p.add_argument("--games", type=int, default=20, help="sim: games a row")

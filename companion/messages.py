@@ -687,6 +687,8 @@ EDGE = {
     "en": {
         # ----- the ledger file (companion/ledger/store.py, schema.py) -----
         "ledger_no_game": "{path} holds no game yet (start one with `companion new`)",
+        # issue 21: phone reads
+        "history_other_game": "{path} now holds another game than the one on the box: reload the page",
         "ledger_folder": "{path} is a folder, not a game ledger",
         "ledger_unreadable": "{path}: cannot be read ({detail})",
         "ledger_not_sqlite": "{path} is not a companion ledger (not an SQLite database); it was left unchanged",
@@ -882,6 +884,8 @@ EDGE = {
     },
     "ru": {
         "ledger_no_game": "В файле {path} ещё нет игры (начните её командой `companion new`)",
+        # issue 21: phone reads
+        "history_other_game": "В файле {path} теперь другая игра, не та, что открыта на коробке: обновите страницу",
         "ledger_folder": "{path} — это папка, а не журнал игры",
         "ledger_unreadable": "{path}: файл не удаётся прочитать ({detail})",
         "ledger_not_sqlite": "{path} — не журнал игры (это не база данных SQLite); файл не тронут",

@@ -29,6 +29,7 @@ import functools
 import ipaddress
 import json
 import logging
+import math
 import re
 import secrets
 import threading
@@ -120,6 +121,42 @@ class Session:
     sid: str = field(default_factory=lambda: secrets.token_hex(8))  # stays when the token is renewed
 
 
+class TooMany(Refused):
+    """A client asked for expensive reads faster than its share (HTTP 429, with Retry-After)."""
+
+    def __init__(self, line: str, seconds: int):
+        super().__init__(line, 429)
+        self.seconds = seconds
+
+
+class ReadLimit:
+    """How often one client may ask for the expensive reads (exports, the summary, ledger and player pages,
+    opening a stream): a bucket of `burst` asks that refills at `per_second`. A client is what
+    web.hosts.guesser makes of its address (an IPv4 address, an IPv6 /64), as for PIN guesses: a phone
+    picks addresses in its /64 at will. The box itself (loopback) is never limited."""
+
+    def __init__(self, burst: float, per_second: float, clients: int = 1024,
+                 clock: Callable[[], float] = time.monotonic):
+        self.burst, self.per_second, self.clients, self.clock = float(burst), float(per_second), clients, clock
+        self._lock = threading.Lock()
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client -> (asks left, when)
+
+    def take(self, address: str) -> float:
+        """0 when `address` may read now (one ask taken), else the seconds until it may."""
+        if _loopback(address):
+            return 0.0
+        client, now = guesser(address), self.clock()
+        with self._lock:
+            left, then = self._buckets.pop(client, (self.burst, now))
+            left = min(self.burst, left + (now - then) * self.per_second)
+            self._buckets[client] = (left - 1 if left >= 1 else left, now)  # the newest last: the oldest go first
+            while len(self._buckets) > self.clients:
+                self._buckets.popitem(last=False)
+        if left >= 1:
+            return 0.0
+        return (1 - left) / self.per_second if self.per_second > 0 else 3600.0
+
+
 class PhoneStreams(Streams):
     """The open /phone/events streams, each held by a client (its address). Beyond the limit the oldest
     stream of the client holding the most goes, not the oldest of all: a laptop at the table opening
@@ -163,6 +200,8 @@ class PhoneState:
         self.service = service
         self.config = dict(config)
         self.streams = PhoneStreams(int(self.config["MAX_STREAMS"]))
+        self.reads = ReadLimit(float(self.config["READ_BURST"]), float(self.config["READ_PER_S"]))
+        self._encoded: dict[str, tuple[str, bytes]] = {}  # an export's kind -> (its text, the text encoded)
         self.failures = 0
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, Session] = OrderedDict()
@@ -204,6 +243,18 @@ class PhoneState:
                 self._sessions[session.token] = session
         return session
 
+    def encoded(self, kind: str, text: str) -> bytes:
+        """`text` as UTF-8, encoded once while the service hands out the same export (the phones refreshing
+        at one head share it: encoding megabytes per request kept the processor from the writer)."""
+        with self._lock:
+            found = self._encoded.get(kind)
+        if found is not None and found[0] is text:
+            return found[1]
+        body = text.encode("utf-8")
+        with self._lock:
+            self._encoded[kind] = (text, body)
+        return body
+
     def failed(self) -> None:
         with self._lock:
             self.failures += 1
@@ -224,6 +275,8 @@ DEFAULTS = {
     "SSE_RETRY_MS": 1500,
     "MAX_STREAMS": 58,   # every open page holds a server thread for its stream (web.serve sizes the threads)
     "MAX_SESSIONS": 512,
+    "READ_BURST": 20,    # expensive reads (exports, summary, ledger and player pages, streams) a client asks at once,
+    "READ_PER_S": 1.0,   # ... and then this many a second (ReadLimit)
 }
 
 
@@ -320,6 +373,12 @@ def _blueprint(state: PhoneState) -> Blueprint:
     def actor() -> str:
         session = need(*ACTORS)
         return TABLE if session.role == "banker" else session.player
+
+    def heavy() -> None:
+        """An expensive read: refused (429) when this client asks faster than its share (ReadLimit)."""
+        wait = state.reads.take(request.remote_addr or "")
+        if wait > 0:
+            raise TooMany(say("err_too_many", seconds=math.ceil(wait)), math.ceil(wait))
 
     def client() -> str:
         """Who guesses a PIN: the phone's address (a new session is free to make, an address is not). An
@@ -475,12 +534,14 @@ def _blueprint(state: PhoneState) -> Blueprint:
         start = None
         if before is not None:
             start = number({"before": before}, "before", 1, 10**9)
+        heavy()
         view = service.ledger_view(lang(), start)
         return page("ledger.html", view=view, head=view["head"])
 
     @bp.get("/player/<int:seat>")
     @shown_to(*VIEWERS)
     def player(seat: int) -> Any:
+        heavy()
         view = service.player_view(seat, lang())
         return page("player.html", view=view, head=view["head"])
 
@@ -515,23 +576,28 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.get("/summary")
     @shown_to(*VIEWERS)
     def summary() -> Any:
+        heavy()
         view = service.summary(lang())
         return page("summary.html", view=view, head=view["head"])
 
     @bp.get("/export.json")
     def export_json() -> Response:
         viewer()
+        heavy()
         data = service.export(lang())
         data.pop("csv", None)
-        response = Response(json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json")
+        text = data.pop("json", None)  # the service's own text, built once per event (docs/phone.md)
+        response = Response(state.encoded("json", text) if isinstance(text, str) else
+                            json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json")
         response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.json"'
         return response
 
     @bp.get("/export.csv")
     def export_csv() -> Response:
         viewer()
+        heavy()
         data = service.export(lang())
-        response = Response(data["csv"], mimetype="text/csv")
+        response = Response(state.encoded("csv", data["csv"]), mimetype="text/csv")
         response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.csv"'
         return response
 
@@ -572,12 +638,13 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = g.phone_session
         if session is None or session.role == "visitor":
             raise Refused(say("err_role", role=say("err_role_spectator")), 403)
+        heavy()
         language = lang()
         since = _since(request.headers.get("Last-Event-ID"), request.args.get("since"))
         head = service.head(language)
         keepalive, poll = float(state.config["SSE_KEEPALIVE"]), float(state.config["SSE_POLL"])
         retry = int(state.config["SSE_RETRY_MS"])
-        client = request.remote_addr or ""
+        client = guesser(request.remote_addr or "")  # a client holding the most streams loses its oldest: per /64
         reset = since is not None and since > head["seq"]
         start = head["seq"] if since is None or reset else since
 
@@ -760,6 +827,12 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.errorhandler(Refused)
     def refused(error: Refused) -> tuple[Response, int]:
         return jsonify(error=error.line), error.status
+
+    @bp.errorhandler(TooMany)
+    def too_many(error: TooMany) -> tuple[Response, int]:
+        response = jsonify(error=error.line)
+        response.headers["Retry-After"] = str(error.seconds)
+        return response, 429
 
     @bp.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Response, int]:

@@ -63,6 +63,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_busy": "the box was too busy to answer: nothing was done; try again in a moment",
         "err_unknown": "the box did not answer in time: this may or may not have been done. Look at the ledger "
                        "before trying again",
+        # issue 21: reads limited per phone
+        "err_too_many": "too many requests from this phone: try again in {seconds} s",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -126,5 +128,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_busy": "коробка была слишком занята, чтобы ответить: ничего не сделано; повторите чуть позже",
         "err_unknown": "коробка не ответила вовремя: неизвестно, сделано ли это. Прежде чем повторять, "
                        "загляните в журнал",
+        # issue 21: reads limited per phone
+        "err_too_many": "слишком много запросов с этого телефона: попробуйте снова через {seconds} с",
     },
 }

@@ -10,14 +10,21 @@ subscribes again with the last number it saw and gets the rest replayed first.
 When idle the writer looks at SQLite's `data_version`: a change means another
 process wrote to the ledger (a `companion undo` at a terminal, say), so the
 table catches up and the new events are published like its own.
+
+After each commit (and each change of game) the writer also publishes a
+`Snapshot`: the rules, the state, the head and what an off-thread reader needs to
+find the history, all immutable. Pages, exports and streams read that (and the
+stored history through their own read-only connection, companion/history.py),
+never the writer thread: a heavy page never delays a tap.
 """
 
 import logging
 import queue
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from companion.engine.command import Command
@@ -83,6 +90,38 @@ class Published:
     game: str = ""  # the ledger path of the game the event belongs to
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The open game as its last commit left it, for any thread to read without the writer or a lock.
+
+    Every field is immutable (the engine's State is: applying a command makes a new one) and the writer
+    replaces the whole snapshot after each commit, so a reader holding one sees one consistent moment.
+    The events themselves are not here: they are read from the ledger at `path` by a connection of the
+    reading thread's own (companion/history.py), up to `head_seq`."""
+
+    path: str = ""  # the ledger file ("" when no game is open)
+    first_hash: str = ""  # the hash of the game's first event: a new game at the same path has another
+    rules: Any = None
+    state: Any = None
+    head_seq: int = 0
+    head_hash: str = ""
+    reversed: frozenset[int] = frozenset()  # the events an undo reversed
+    meta: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    memory: bool = False  # an in-memory ledger (tests): no other connection can read it
+
+    @property
+    def open(self) -> bool:
+        return self.state is not None
+
+    @property
+    def game_id(self) -> str | None:
+        """A short id of the open game: the first 12 hex digits of its first event's hash."""
+        return (self.first_hash[:12] or "0") if self.open else None
+
+
+NO_GAME = Snapshot()
+
+
 class Subscription:
     """What one listener reads, in order: `get` blocks up to `timeout` and gives None when nothing came."""
 
@@ -144,6 +183,10 @@ class Owner:
         self._stopping = False
         self._seen_version: int | None = None
         self.halted: str | None = None
+        self.snapshot: Snapshot = NO_GAME  # replaced, never changed: read it on any thread without a lock
+        self._snapshot_of: tuple[Table | None, int] = (None, 0)  # the table and head it was taken from
+        self._first_hashes: tuple[Table | None, str] = (None, "")
+        self._snapshot_after_job()
 
     # ----- life ----------------------------------------------------------------------------
 
@@ -227,7 +270,7 @@ class Owner:
 
         def attach():
             if self.table is not None:
-                for event in list(self.table.game.events)[since:]:
+                for event in self.table.game.events[since:]:  # a slice: a resumed game's events are read on demand
                     sub.put(Published(event=event, game=self.table.ledger.path))
             with self._lock:
                 self._subscriptions.append(sub)
@@ -237,6 +280,16 @@ class Owner:
         else:
             attach()
         return sub
+
+    def follow(self) -> tuple[Subscription, Snapshot]:
+        """A new subscription and the snapshot it follows, without the writer thread: every event after
+        the snapshot's head comes through the subscription (one at or before it may come too: skip it);
+        the ones before it are the caller's to read from the ledger (companion/history.py)."""
+        sub = Subscription(self)
+        with self._lock:
+            snapshot = self.snapshot
+            self._subscriptions.append(sub)
+        return sub, snapshot
 
     def announce(self, code: str, **params: Any) -> None:
         """Publish a notice to every listener (any thread may call this)."""
@@ -250,6 +303,7 @@ class Owner:
                 self.table.close()
             self.table = table
             self._seen_version = None
+            self._snapshot_after_job()
         self.call(swap)
 
     # ----- the writer thread -----------------------------------------------------------------
@@ -287,8 +341,29 @@ class Owner:
                 self.on_commit()
             except Exception:  # the events are committed: they are published whatever this did
                 log.exception("the commit hook failed")
-        for event in list(table.game.events)[before:]:
+        self._snapshot_after_job()  # before the events go out: a listener given event N finds the snapshot at N
+        for event in table.game.events[before:]:
             self._publish(Published(event=event, game=table.ledger.path))
+
+    def _take_snapshot(self) -> None:
+        """Publish the open game's Snapshot (writer thread, or before it starts) if the table or its head
+        changed since the last one: after each commit, and after a job that swapped the game."""
+        table = self.table
+        if self._snapshot_of == (table, table.head_seq if table is not None else 0):
+            return
+        if table is None:
+            snapshot = NO_GAME
+        else:
+            if self._first_hashes[0] is not table:  # read once per table: a game's first event never changes
+                rows = table.ledger.rows(0, 1)
+                self._first_hashes = (table, rows[0].hash if rows else "")
+            snapshot = Snapshot(path=table.ledger.path, first_hash=self._first_hashes[1], rules=table.rules,
+                                state=table.state, head_seq=table.head_seq, head_hash=table.head_hash,
+                                reversed=frozenset(table.game.reversed), meta=MappingProxyType(dict(table.meta)),
+                                memory=table.ledger.memory)
+        with self._lock:
+            self.snapshot = snapshot
+        self._snapshot_of = (table, table.head_seq if table is not None else 0)
 
     def _publish(self, item: Published) -> None:
         with self._lock:
@@ -323,6 +398,7 @@ class Owner:
                     log.error("posted work failed: %r", exc, exc_info=exc)
             finally:
                 job.stage = "finished"
+                self._snapshot_after_job()
                 job.done.set()
         # requests that came after the stop are refused, never left waiting
         while True:
@@ -336,6 +412,14 @@ class Owner:
         if self.table is not None:
             self._housekeeping()
             self.table.close()
+
+    def _snapshot_after_job(self) -> None:
+        # after a commit, and after any job (it may have put another game in place: starting, archiving),
+        # so the caller reads what it did; a snapshot that cannot be taken never stops a publication
+        try:
+            self._take_snapshot()
+        except Exception:  # a ledger that cannot be read: the old snapshot stays, the next commit retries
+            log.exception("could not take a snapshot of the table")
 
     def _housekeeping(self) -> None:
         table = self.table

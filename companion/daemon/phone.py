@@ -1,7 +1,10 @@
 """The phone page's service: what web/phone.py (its `PhoneTable` protocol) may see and do on the daemon.
 
-Everything the page shows is read on the writer thread (Owner.call) and handed
-back as plain dicts already in words, in the language asked; everything it does
+Everything the page shows is read from the writer's latest Snapshot (Owner.snapshot)
+and, for past events, through a read-only ledger connection borrowed for the read
+(companion/history.py), on the page's own thread: a page, an export or a stream
+never waits for the writer nor holds it. It is handed back as plain dicts already
+in words, in the language asked; everything it does
 goes through Owner.submit with the acting player (or the table, for the banker)
 and a request id made from the phone's action id, so a retried tap is answered
 from the ledger and pays once. The same commands and the same refusals as the
@@ -17,6 +20,7 @@ Refusals are ValueError (bad input or a rule, HTTP 400) or PermissionError
 import csv
 import hmac
 import io
+import json
 import logging
 import math
 import re
@@ -24,8 +28,9 @@ import secrets
 import socket
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,10 +40,11 @@ from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
 from companion.engine.command import Command
 from companion.errors import CompanionError, OutcomeUnknown, RuleViolation
 from companion.headwords import head_words
+from companion.history import GameChanged, History, Readers, StoredEvents
 from companion.view import event_lines, extra_text
 
 from . import menus
-from .owner import WriterBusy
+from .owner import Snapshot, WriterBusy
 from .screens import event_words
 from .taps import dice_needed, end_meaning
 
@@ -59,6 +65,8 @@ MAX_WORD = 48  # characters in one word of a command from a phone
 MAX_WORDS = 24
 LEDGER_PAGE = 100  # events on one page of the ledger view
 CACHE_LIMIT = 2000  # converted events and remembered action results kept
+READ_CHUNK = 500  # events read from the ledger at a time by a long read (an export, a player's history)
+STREAM_CHUNK = 50  # events a reopened stream replays per read
 _WORD = re.compile(r"[^\s]{1,%d}" % MAX_WORD)
 _VERB = re.compile(r"[a-z_]{1,24}")
 
@@ -126,6 +134,53 @@ class _GameMemo:
     scanned: int = 0
 
 
+class _Seen:
+    """The open game as a page reads it, shaped as much like a Table as the views need (rules, state, head,
+    game.events): the writer's Snapshot, and the stored events through a read-only connection borrowed on
+    first use (`borrow`), never the writer's own."""
+
+    def __init__(self, snapshot: Snapshot, borrow: Callable[[], History]):
+        self.snapshot = snapshot
+        self.rules = snapshot.rules
+        self.state = snapshot.state
+        self.head_seq = snapshot.head_seq
+        self.head_hash = snapshot.head_hash
+        self.game_id = snapshot.game_id
+        self._borrow = borrow
+        self._history: History | None = None
+        self._events: StoredEvents | None = None
+
+    @property
+    def history(self) -> History:
+        if self._history is None:
+            self._history = self._borrow()
+        return self._history
+
+    @property
+    def game(self) -> "_Seen":  # event_words(rules, game, ...) reads game.events
+        return self
+
+    @property
+    def events(self) -> StoredEvents:
+        if self._events is None:
+            self._events = StoredEvents(self.history, self.head_seq)
+        return self._events
+
+    def head_words(self, language: str) -> str:
+        return head_words(self.head_hash, language)
+
+    def hash_at(self, seq: int) -> str:
+        return self.head_hash if seq == self.head_seq else self.history.hash_at(seq)
+
+    def newest_first(self, top: int | None = None) -> Iterator[Any]:
+        """The events from `top` (the head) down to the first, read a chunk at a time."""
+        upto = self.head_seq if top is None else top
+        while upto > 0:
+            low = max(0, upto - READ_CHUNK)
+            yield from reversed(self.history.events(low, upto))
+            upto = low
+
+
 class PhoneService:
     """web.phone.PhoneTable over a running Daemon."""
 
@@ -146,6 +201,12 @@ class PhoneService:
         self._games: dict[str | None, _GameMemo] = {}
         self._converted: OrderedDict[tuple, tuple[Any, dict]] = OrderedDict()
         self._table_key: tuple[Any, str] | None = None  # (the Table object, its game id)
+        self._readers = Readers()  # read-only ledger connections for the pages (never the writer's)
+        self._price_lock = threading.Lock()  # the share price's history, scanned by one page at a time
+        self._export_lock = threading.Lock()  # one export is built at a time; the next reuses what it made
+        # language -> (game, events, each as CSV and as JSON text): an event's words never change
+        self._exports: dict[str, tuple[str, list[dict], list[str], list[str]]] = {}
+        self._export_texts: dict[str, tuple[str, int, dict]] = {}  # language -> (game, head, the last export)
         self._stop = threading.Event()
         self._auction: dict[str, Any] = {}
         self._watcher = threading.Thread(target=self._watch_auctions, name="companion-auctioneer", daemon=True)
@@ -166,6 +227,7 @@ class PhoneService:
         self._stop.set()
         if self._watcher.is_alive():
             self._watcher.join(2.0)
+        self._readers.close()
 
     def phone_url(self) -> str:
         return str(self.daemon.phone_base_url())
@@ -189,9 +251,12 @@ class PhoneService:
     # ----- the game and its code ------------------------------------------------------------------
 
     def _game_id(self, table: Any) -> str | None:
-        """A short id of the open game: the first 12 hex digits of its first event's hash (writer thread)."""
+        """A short id of the open game: the first 12 hex digits of its first event's hash (writer thread, or
+        what a page reads)."""
         if table is None:
             return None
+        if isinstance(table, _Seen):
+            return table.game_id
         key = self._table_key
         if key is not None and key[0] is table:
             return key[1]
@@ -209,13 +274,7 @@ class PhoneService:
             return memo
 
     def game_id(self) -> str | None:
-        table = self.owner.table  # every page asks: known tables are answered without the writer thread
-        key = self._table_key
-        if table is None:
-            return None
-        if key is not None and key[0] is table:
-            return key[1]
-        return self.owner.call(lambda: self._game_id(self.owner.table))
+        return self.owner.snapshot.game_id  # every page asks: the snapshot answers, never the writer thread
 
     def table_code(self) -> str:
         return self._memo(self.game_id()).code
@@ -225,12 +284,35 @@ class PhoneService:
         given = "".join(str(code).split()).upper()[:16]
         return hmac.compare_digest(given.encode(), wanted.encode())
 
-    # ----- reading (each on the writer thread) ----------------------------------------------------
+    # ----- reading (each on the page's own thread) ---------------------------------------------------
 
     def _read(self, work: Callable[[Any], Any]) -> Any:
-        def look() -> Any:
-            return work(self.owner.table)
-        return self.owner.call(look)
+        """`work(seen)` on this thread: a _Seen of the writer's latest snapshot (None when no game is open),
+        whose past events come from a read-only connection borrowed when first asked for and given back
+        after. A new game put in place meanwhile (the file holds another) is read again, once."""
+        for attempt in (1, 2):
+            snapshot = self.owner.snapshot
+            if not snapshot.open:
+                return work(None)
+            if snapshot.memory:  # an in-memory ledger (tests): only the writer's connection can read it
+                def on_writer() -> Any:
+                    table, now = self.owner.table, self.owner.snapshot
+                    return work(_Seen(now, lambda: History.beside(table.ledger, now.first_hash)))
+                return self.owner.call(on_writer)
+            with ExitStack() as stack:
+                def borrow(snapshot: Snapshot = snapshot) -> History:
+                    return stack.enter_context(self._readers.borrow(snapshot.path, snapshot.first_hash))
+                try:
+                    return work(_Seen(snapshot, borrow))
+                except GameChanged as exc:
+                    if attempt == 2:  # the file holds another game than the writer's: say so, in one line
+                        raise Refused(self._error(exc, self.language), 409) from None
+        raise AssertionError("unreachable")
+
+    def _on_writer(self, work: Callable[[Any], Any]) -> Any:
+        """`work(table)` on the writer thread: only the banker's undo pages, which try undos on a fork of the
+        game (its states after the last events live with the writer); short, and never a spectator's."""
+        return self.owner.call(lambda: work(self.owner.table))
 
     def _head(self, table: Any, language: str) -> dict:
         if table is None:
@@ -263,8 +345,7 @@ class PhoneService:
         def look(table: Any) -> dict:
             if table is None or not 1 <= seq <= table.head_seq:
                 return {"seq": seq, "words": "", "present": False}
-            rows = table.ledger.rows(seq - 1, seq)
-            return {"seq": seq, "words": head_words(rows[0].hash, language), "present": True}
+            return {"seq": seq, "words": head_words(table.hash_at(seq), language), "present": True}
         return self._read(look)
 
     def table_view(self, language: str) -> dict:
@@ -314,19 +395,20 @@ class PhoneService:
     def _price_history(self, table: Any) -> list[tuple[int, int]]:
         """(event, price) from the start: each share_price note; scanned once, then only new events."""
         memo = self._memo(self._game_id(table))
-        events = table.game.events
-        if memo.scanned > len(events):  # cannot happen on an append-only ledger; start again if it does
-            memo.prices, memo.scanned = [], 0
-        if not memo.prices:
-            start = table.rules.opt.get("share_start_price")
-            memo.prices = [(1, int(start))] if isinstance(start, int) else []
-            memo.scanned = 1
-        for event in events[memo.scanned:]:
-            for note in event.notes:
-                if note.code == "share_price" and isinstance(note.params.get("new"), int):
-                    memo.prices.append((event.seq, note.params["new"]))
-        memo.scanned = len(events)
-        return list(memo.prices)
+        with self._price_lock:
+            if memo.scanned > table.head_seq:  # a page holding an older snapshot: what it saw then
+                return [(seq, price) for seq, price in memo.prices if seq <= table.head_seq]
+            if not memo.prices:
+                start = table.rules.opt.get("share_start_price")
+                memo.prices = [(1, int(start))] if isinstance(start, int) else []
+                memo.scanned = 1
+            if memo.scanned < table.head_seq:
+                for event in table.game.events[memo.scanned:]:
+                    for note in event.notes:
+                        if note.code == "share_price" and isinstance(note.params.get("new"), int):
+                            memo.prices.append((event.seq, note.params["new"]))
+                memo.scanned = table.head_seq
+            return list(memo.prices)
 
     def player_view(self, seat: int, language: str) -> dict:
         """One player: cash, worth, shares, plots with buildings and mortgages, policies, their history."""
@@ -337,7 +419,7 @@ class PhoneService:
             p = s.players[seat - 1]
             plots = [self._plot(rules, s, pid, language) for pid in sorted(s.plots_of(p), key=lambda i: ed.cell(i).index)]
             history = []
-            for event in reversed(table.game.events):
+            for event in table.newest_first():
                 if event.actor == p or any(post.account == p for post in event.postings) or \
                         any(note.params.get("player") == p for note in event.notes):
                     amount = sum(post.amount for post in event.postings if post.account == p)
@@ -420,22 +502,32 @@ class PhoneService:
         return view
 
     def export(self, language: str) -> dict:
-        """The whole ledger as plain data (JSON) and as CSV text."""
+        """The whole ledger as plain data, as JSON text ("json") and as CSV text ("csv"). Built once per game
+        and language and then only extended by the events booked since (an event's words never change), one
+        export at a time: eight phones asking at once make one export, and the writer never waits for any."""
         def look(table: Any) -> dict:
+            head = self._head(table, language)
             if table is None:
-                return {"head": self._head(table, language), "events": []}
-            events = [self._event(table, e, language) for e in table.game.events]
-            return {"head": self._head(table, language), "events": events}
-        data = self._read(look)
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["seq", "actor", "command", "reverses", "postings", "words"])
-        for e in data["events"]:
-            writer.writerow([e["seq"], e["actor"], e["command"], e["reverses"] or "",
-                             "; ".join(f"{p['account']} {p['amount']:+d}" for p in e["postings"]),
-                             " / ".join(e["lines"])])
-        data["csv"] = out.getvalue()
-        return data
+                return {"head": head, "events": [], "csv": _csv_text([]), "json": _json_text(head, [])}
+            with self._export_lock:
+                made = self._export_texts.get(language)
+                if made is not None and made[:2] == (table.snapshot.first_hash, table.head_seq):
+                    return dict(made[2])  # the phones refreshing at the same head share one export
+                game, events, rows, texts = self._exports.get(language, ("", [], [], []))
+                if game != table.snapshot.first_hash:
+                    events, rows, texts = [], [], []
+                while len(events) < table.head_seq:
+                    for event in table.history.events(len(events), min(table.head_seq, len(events) + READ_CHUNK)):
+                        converted = self._event(table, event, language)
+                        events.append(converted)
+                        rows.append(_csv_row(converted))
+                        texts.append(json.dumps(converted, ensure_ascii=False, separators=(",", ":")))
+                self._exports[language] = (table.snapshot.first_hash, events, rows, texts)
+                n = table.head_seq
+                out = {"head": head, "events": events[:n], "csv": _csv_text(rows[:n]), "json": _json_text(head, texts[:n])}
+                self._export_texts[language] = (table.snapshot.first_hash, n, out)
+                return dict(out)
+        return self._read(look)
 
     # ----- acting ---------------------------------------------------------------------------------
 
@@ -560,7 +652,7 @@ class PhoneService:
             seqs = menus.undoable(table.game)[:50]
             return {"head": self._head(table, language),
                     "events": [{"seq": seq, "text": menus.event_summary(table, seq, language)} for seq in seqs]}
-        return self._read(look)
+        return self._on_writer(look)
 
     def undo_preview(self, seq: int, language: str) -> dict:
         """What undoing `seq` takes: the events undone first, what each undo books, or why not."""
@@ -570,7 +662,7 @@ class PhoneService:
             plan = menus.undo_plan(table, seq, language)
             return {"seq": seq, "order": list(plan.order), "lines": list(plan.lines), "refused": plan.refused,
                     "text": menus.event_summary(table, seq, language)}
-        return self._read(look)
+        return self._on_writer(look)
 
     def undo(self, seq: int, action_id: str, language: str) -> dict:
         """The banker's undo: the events that depend on `seq` first, newest first, then `seq` itself."""
@@ -859,52 +951,63 @@ class PhoneService:
 
     def stream(self, since: int, language: str) -> "PhoneStream":
         """Every event after `since` (replayed first), then each as it commits, with notices between; an
-        event of another game (a new one at the same path) ends it with {"kind": "game"}."""
-        gid = self.game_id()
-        return PhoneStream(self, self.owner.subscribe(since=since), language, gid)
+        event of another game (a new one at the same path) ends it with {"kind": "game"}. Opening one asks
+        nothing of the writer thread: it follows the writer's snapshot, and the events it replays are read
+        through a borrowed read-only connection, a chunk at a time as the page takes them."""
+        subscription, snapshot = self.owner.follow()
+        return PhoneStream(self, subscription, language, snapshot, since)
 
     def _convert(self, item: Any, language: str, gid: str | None) -> dict | None:
         if item.notice is not None:
-            table = self.owner.table
-            edition = table.rules.edition if table is not None else None
+            rules = self.owner.snapshot.rules
+            edition = rules.edition if rules is not None else None
             return {"kind": "notice", "text": messages.render(item.notice.code, item.notice.params, language,
                                                               edition), "code": item.notice.code}
         event = item.event
         if event is None:
             return None
-        key = (id(event), language)  # the Event object itself: a new game at the same path has others
+        return self._convert_events([event], language, gid)[0]
+
+    def _convert_events(self, events: list[Any], language: str, gid: str | None) -> list[dict]:
+        """Each event as a stream item; {"kind": "game"} for one the open game does not hold (a new game at
+        the same path, or the stream's game archived)."""
+        if self.owner.snapshot.game_id != gid:
+            return [{"kind": "game"}]
         with self._convert_lock:  # 50 pages wait for the first to convert it, then read it from the cache
-            converted = self._converted_event(key, event, language)
-        if converted["kind"] == "event" and converted["game"] != gid:
-            return {"kind": "game"}
-        return converted
+            return [self._converted_event((gid, event.seq, language), event, language) for event in events]
 
     def _converted_event(self, key: tuple, event: Any, language: str) -> dict:
         with self._lock:
             found = self._converted.get(key)
-        if found is not None and found[0] is event:
-            converted = found[1]
-        else:
-            def look(table: Any) -> dict:
-                events = table.game.events if table is not None else ()
-                if not 1 <= event.seq <= len(events) or events[event.seq - 1] is not event:
-                    return {"kind": "game"}  # not this table's event: the game changed under the stream
-                rows = table.ledger.rows(event.seq - 1, event.seq)
-                lines = event_words(table.rules, table.game, event, language)
-                out = {"kind": "event", "id": event.seq, "game": self._game_id(table), "seq": event.seq,
-                       "words": head_words(rows[0].hash, language) if rows else "",
-                       "actor": "" if event.actor == TABLE else event.actor, "lines": lines,
-                       "reverses": event.reverses}
-                if event.reverses is not None:  # a correction: announced on every phone, with what to put back
-                    out["announce"] = lines
-                return out
-            converted = self._read(look)
-            if converted["kind"] == "event":
-                with self._lock:
-                    self._converted[key] = (event, converted)
-                    while len(self._converted) > CACHE_LIMIT:
-                        self._converted.popitem(last=False)
+        if found is not None and found[0].command == event.command:
+            return found[1]
+
+        def look(table: Any) -> dict:
+            if table is None or table.game_id != key[0] or not 1 <= event.seq <= table.head_seq:
+                return {"kind": "game"}  # not this table's event: the game changed under the stream
+            lines = event_words(table.rules, table.game, event, language)
+            out = {"kind": "event", "id": event.seq, "game": table.game_id, "seq": event.seq,
+                   "words": head_words(table.hash_at(event.seq), language),
+                   "actor": "" if event.actor == TABLE else event.actor, "lines": lines,
+                   "reverses": event.reverses}
+            if event.reverses is not None:  # a correction: announced on every phone, with what to put back
+                out["announce"] = lines
+            return out
+        converted = self._read(look)
+        if converted["kind"] == "event":
+            with self._lock:
+                self._converted[key] = (event, converted)
+                while len(self._converted) > CACHE_LIMIT:
+                    self._converted.popitem(last=False)
         return converted
+
+    def _stored_events(self, gid: str | None, after: int, upto: int) -> list[Any]:
+        """Events (after, upto] of the game `gid` as stored; [] when the open game is another."""
+        def look(table: Any) -> list[Any]:
+            if table is None or table.game_id != gid:
+                return []
+            return table.history.events(after, min(upto, table.head_seq))
+        return list(self._read(look))
 
     # ----- the auctioneer ---------------------------------------------------------------------------------
 
@@ -960,22 +1063,51 @@ class PhoneService:
 
 
 class PhoneStream:
-    """One page's live stream: `get` gives the next item as a dict (None when nothing came in time)."""
+    """One page's live stream: `get` gives the next item as a dict (None when nothing came in time). The
+    events the page missed (after `since`, up to the snapshot it opened on) come first, read a chunk at a
+    time; then what the subscription brings, each event once and in order."""
 
-    def __init__(self, service: PhoneService, subscription: Any, language: str, game: str | None):
+    def __init__(self, service: PhoneService, subscription: Any, language: str, snapshot: Snapshot,
+                 since: int = 0):
         self.service = service
         self.subscription = subscription
         self.language = language
-        self.game = game  # the game the page shows: another's event ends the stream
+        self.game = snapshot.game_id  # the game the page shows: another's event ends the stream
+        self.sent = since  # the last event given
+        self.replay_to = snapshot.head_seq  # the events up to here are read from the ledger, not subscribed
+        self._ready: deque[dict] = deque()
 
     def get(self, timeout: float) -> dict | None:
+        if self._ready:
+            return self._ready.popleft()
+        if self.sent < self.replay_to:
+            events = self.service._stored_events(self.game, self.sent, min(self.replay_to, self.sent + STREAM_CHUNK))
+            if not events:
+                return {"kind": "game"}
+            return self._give(self.service._convert_events(events, self.language, self.game))
         if self.subscription.dropped:
             return {"kind": "game"}  # fell too far behind: the page reloads and resumes
-        item = self.subscription.get(timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            item = self.subscription.get(timeout=max(0.0, deadline - time.monotonic()))
+            if item is not None and item.event is not None and item.event.seq <= self.sent:
+                continue  # replayed from the ledger already (it committed while the stream opened)
+            break
         converted = self.service._convert(item, self.language, self.game) if item is not None else None
         if (converted is None or converted["kind"] == "notice") and self.service.game_id() != self.game:
             return {"kind": "game"}  # archived, or a new game started (its first event is never published)
+        if converted is not None and converted["kind"] == "event":
+            self.sent = max(self.sent, converted["seq"])
         return converted
+
+    def _give(self, items: list[dict]) -> dict:
+        for item in items:
+            if item["kind"] == "event":
+                self.sent = max(self.sent, item["seq"])
+            self._ready.append(item)
+            if item["kind"] != "event":
+                break
+        return self._ready.popleft()
 
     def close(self) -> None:
         self.subscription.close()
@@ -984,6 +1116,25 @@ class PhoneStream:
 def _rules_module(rules: Any) -> Any:
     import sys
     return sys.modules.get(type(rules).__module__)
+
+
+def _csv_row(event: dict) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerow([event["seq"], event["actor"], event["command"], event["reverses"] or "",
+                              "; ".join(f"{p['account']} {p['amount']:+d}" for p in event["postings"]),
+                              " / ".join(event["lines"])])
+    return out.getvalue()
+
+
+def _json_text(head: dict, events: list[str]) -> str:
+    """{"head": ..., "events": [...]}, one event a line (each already JSON text)."""
+    return '{"head": %s,\n "events": [\n%s\n]}\n' % (json.dumps(head, ensure_ascii=False), ",\n".join(events))
+
+
+def _csv_text(rows: list[str]) -> str:
+    out = io.StringIO()
+    csv.writer(out).writerow(["seq", "actor", "command", "reverses", "postings", "words"])
+    return out.getvalue() + "".join(rows)
 
 
 def _word_list(value: Any, language: str) -> list[str]:
