@@ -320,6 +320,7 @@ class Table:
             except (OSError, sqlite3.Error):
                 reason = self._saved_aside("table_ledger_deleted_saved")
         elif ledger_state == "moved":
+            self.ledger.settle()  # the moved file takes every event with it, its -wal stays under the old name
             reason = Message("table_ledger_moved", path=path, seq=seq)
         elif ledger_state == "replaced":
             reason = self._saved_aside("table_ledger_replaced")

@@ -175,11 +175,21 @@ class Ledger:
         file = self._anchor
         return file.file_state() if file is not None else "same"
 
+    def settle(self) -> bool:
+        """Move everything in the -wal into the file this connection holds and empty the -wal (a checkpoint):
+        True when it could. A file moved away under its -wal is then whole wherever it went."""
+        try:
+            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except sqlite3.Error:
+            return False
+        return busy == 0
+
     def put_back(self) -> None:
         """After the file was deleted under this connection: write the game this connection still reads
         back under its name, in WAL mode and synced (OSError or sqlite3.Error if that cannot be done;
         FileExistsError when another file took the name meanwhile, which is never overwritten)."""
-        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the -wal left under the name holds nothing
+        if not self.settle():  # the -wal left under the name must hold nothing for the file put back
+            raise sqlite3.OperationalError("the -wal could not be emptied into the file")
         tmp = self.path + ".putback"
         for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
             if os.path.exists(leftover):
