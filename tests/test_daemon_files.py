@@ -117,6 +117,12 @@ def test_a_ledger_or_anchor_changed_under_the_daemon_stops_booking_and_loses_not
         assert wait_for(lambda: any("Nothing can be booked" in r.getMessage() for r in caplog.records), 30)
         spectator = Phone(daemon).join()
         assert "Nothing can be booked" in text_of(spectator.open("/phone/table"))
+        # the reader's ROLL too: refused in words on the box's screen (not "the bank is halted")
+        assert wait_for(lambda: daemon.link.state.state == "ready", 30)
+        daemon.sim.press_roll()
+        assert wait_for(lambda: "Nothing was booked" in oled_text(oled), 30)
+        assert "halted" not in oled_text(oled)
+        assert daemon.owner.table.head_seq == 4
         saved = reason.params.get("saved")
     finally:
         daemon.stop()

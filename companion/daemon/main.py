@@ -489,6 +489,10 @@ class Daemon:
         except RuleViolation as exc:
             self._refuse(exc.code, **exc.params)
         except CompanionError as exc:
+            table = self.owner.table
+            if table is not None and table.readonly_reason is not None:  # said once already, in the journal too
+                self._refuse("table_read_only", error=table.readonly_reason)
+                return False
             log.error("a tap could not be booked: %s", exc)
             self._refuse("halted", why=messages.render_error(exc, self.lang))
         else:
