@@ -23,7 +23,7 @@ from test_phone_views import Phone, config, text_of
 from web.phone import create_phone_app
 
 CHANGES = [("ledger", "delete"), ("ledger", "move"), ("ledger", "replace"),
-           ("anchor", "delete"), ("anchor", "move"), ("anchor", "replace")]
+           ("anchor", "delete"), ("anchor", "move"), ("anchor", "replace"), ("both", "delete")]
 SAID = {  # what each change makes the box say (the English words of its message)
     ("ledger", "delete"): "was deleted while the box was running; the box wrote its game",
     ("ledger", "move"): "was moved away or renamed while the box was running",
@@ -31,6 +31,7 @@ SAID = {  # what each change makes the box say (the English words of its message
     ("anchor", "delete"): "was deleted or moved while the box was running; the box wrote it back",
     ("anchor", "move"): "was deleted or moved while the box was running; the box wrote it back",
     ("anchor", "replace"): "was replaced by another file while the box was running",
+    ("both", "delete"): "was deleted while the box was running; the box wrote its game",  # the anchor too
 }
 
 
@@ -74,6 +75,11 @@ def oled_text(frames) -> str:
 def change(daemon, what: str, how: str, tmp_path: Path) -> Path:
     """Delete, move or replace the running game's ledger file or its anchor; the path it was moved to."""
     table = daemon.owner.table
+    if what == "both":  # the ledger (with its -wal and -shm) and the anchor: nothing of the game left on disk
+        for name in (table.ledger.path, table.ledger.path + "-wal", table.ledger.path + "-shm",
+                     table.ledger.anchor_file.path):
+            Path(name).unlink()
+        return tmp_path
     target = Path(table.ledger.path) if what == "ledger" else Path(table.ledger.anchor_file.path)
     aside = tmp_path / f"aside-{target.name}"
     if how == "delete":
