@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from files.sandbox import mount_namespace_problem, unshare_command
+from test_phone_views import Phone, config, text_of
 
 import companion.table as table_module
 from companion.daemon.main import Daemon, wait_for
 from companion.errors import LedgerError
 from companion.ledger.anchor import anchor_path, default_state_dir
 from companion.table import new_game, open_game
-from files.sandbox import mount_namespace_problem, unshare_command
-from test_phone_views import Phone, config, text_of
 from web.phone import create_phone_app
 
 CHANGES = [("ledger", "delete"), ("ledger", "move"), ("ledger", "replace"),

@@ -25,12 +25,12 @@ from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
 from companion.errors import BadCommand, BadInput, CompanionError, LedgerDamaged, Message, RuleViolation, exit_code
-from companion.ledger.anchor import default_state_dir
-from companion.table import open_game
 from companion.hw import buttons as box_buttons
 from companion.hw.display import DisplayMissing, FontMissing, Screen, open_device
 from companion.hw.reader import BY_ID_PATTERN, LinkState, ReaderLink
 from companion.hw.simreader import SimulatedReader
+from companion.ledger.anchor import default_state_dir
+from companion.table import Table, open_game
 from companion.view import event_lines, state_text
 
 from . import systemd
@@ -104,6 +104,7 @@ class Daemon:
         socket_path = self.config.socket_path
         warning = ""
         readonly = self._read_only_reason()
+        table: Table | None
         try:
             if readonly is not None and self.games.current.exists():
                 # a card that cannot be written: the game is shown, read from the file as it stands
