@@ -72,28 +72,28 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
         tap, roll = daemon._tap, daemon._roll
         current: list[float] = []  # the arrival of the input the writer is handling now
 
-        def tapped(uid):
+        def tapped(uid, *origin):
             arrived.append(time.perf_counter())
-            on_tap(uid)
+            on_tap(uid, *origin)
 
-        def rolled(dice):
+        def rolled(dice, *origin):
             arrived.append(time.perf_counter())
-            on_roll(dice)
+            on_roll(dice, *origin)
 
         # the writer takes inputs in arrival order; each input's bookings (none for a player's card that
         # opens a menu, two for a ROLL that ends a turn and rolls) count from that input's arrival
         def handling(work):
-            def handle(value):
+            def handle(value, *request_id):
                 current[:] = [arrived.popleft()] if arrived else []
                 try:
-                    work(value)
+                    work(value, *request_id)
                 finally:
                     current.clear()  # what the buttons book later (OK on a menu) is no reader input's
             return handle
 
-        def booked(meaning):
+        def booked(meaning, *request_id):
             started = time.thread_time()
-            done = book(meaning)
+            done = book(meaning, *request_id)
             cpu.append((time.thread_time() - started) * 1000)
             if current:
                 samples.append((time.perf_counter() - current[0]) * 1000)

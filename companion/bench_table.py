@@ -40,6 +40,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from companion.autoplay import next_command
 from companion.bench_link import bench_box
@@ -95,19 +96,19 @@ class Clocks:
         show = panel.screen.show
         frames_for = panel._frames_for
 
-        def tapped(uid: str) -> None:
+        def tapped(uid: str, *origin: Any) -> None:
             self._arrive("tap")
-            on_tap(uid)
+            on_tap(uid, *origin)
 
-        def rolled(dice: tuple[int, ...]) -> None:
+        def rolled(dice: tuple[int, ...], *origin: Any) -> None:
             self._arrive("roll")
-            on_roll(dice)
+            on_roll(dice, *origin)
 
-        def tap_on_writer(uid: str) -> None:
-            self._run(tap, uid)
+        def tap_on_writer(uid: str, request_id: str | None = None) -> None:
+            self._run(tap, uid, request_id)
 
-        def roll_on_writer(dice: tuple[int, ...]) -> None:
-            self._run(roll, dice)
+        def roll_on_writer(dice: tuple[int, ...], request_id: str | None = None) -> None:
+            self._run(roll, dice, request_id)
 
         def shown(frame: Frame) -> bool:
             t0, c0 = time.monotonic_ns(), time.thread_time_ns()
@@ -167,13 +168,13 @@ class Clocks:
         with self._lock:
             self._arrived.append(sample)
 
-    def _run(self, work, value) -> None:
+    def _run(self, work, value, *request_id) -> None:
         """On the writer thread: the input the link handed over first is the one handled now."""
         with self._lock:
             self._current = self._arrived.popleft()
         c0 = time.thread_time_ns()
         try:
-            work(value)
+            work(value, *request_id)
         finally:
             c1 = time.thread_time_ns()
             with self._lock:

@@ -139,7 +139,7 @@ def cmd_do(args):
         prefix, command = parse_do(args.command)
         if prefix is not None and args.as_player is not None and prefix.lower() != args.as_player.lower():
             raise BadInput(AS_CONFLICT[args.lang].format(flag=args.as_player, prefix=prefix + ":"))
-        request_id = args.request_id or new_request_id()
+        request_id = new_request_id() if args.request_id is None else args.request_id  # "" is refused, not replaced
         if args.request_id is None:
             print(REQUEST_LINE[args.lang].format(id=request_id), file=sys.stderr, flush=True)
         return do_via_daemon(holder, db_path(args), prefix or args.as_player, command, request_id, args.lang)

@@ -1132,6 +1132,17 @@ BOX = {
         "buttons_missing": "The buttons cannot be read (no GPIO here: {info}); the cards still work",
         "virtual_table_ready": "The virtual table: {url}",
         "virtual_table_failed": "The virtual table could not start: {info}",
+        # issue 21: true answers (a late writer, request ids)
+        "owner_busy": "The bank was busy for {seconds} s and did not take the request: nothing was done; try again",
+        "owner_late": "The bank did not answer within {seconds} s: whether request {request_id} was booked is not "
+                      "known yet. Look at the ledger before trying again: a retry with the same request id is "
+                      "answered from the ledger and never booked twice",
+        "owner_late_work": "The bank did not answer within {seconds} s: whether it was done is not known yet; look "
+                           "at the game before trying again",
+        "phone_unknown": "The box did not answer in time: this may or may not have been booked. Look at the "
+                         "ledger before trying again (this same button again never pays twice)",
+        "request_id_empty": "A request id cannot be empty or blank: nothing was booked; give the id printed "
+                            "when the command first ran, or leave the request id out for a new one",
     },
     "ru": {
         "reader_searching": "Считыватель не найден ({info}): он подключён?",
@@ -1180,6 +1191,18 @@ BOX = {
         "buttons_missing": "Кнопки не читаются (здесь нет GPIO: {info}); карты работают",
         "virtual_table_ready": "Виртуальный стол: {url}",
         "virtual_table_failed": "Виртуальный стол не запустился: {info}",
+        # issue 21: true answers (a late writer, request ids)
+        "owner_busy": "БАНК был занят {seconds} с и не принял запрос: ничего не сделано; повторите",
+        "owner_late": "БАНК не ответил за {seconds} с: проведён ли запрос {request_id}, пока неизвестно. Прежде "
+                      "чем повторять, загляните в журнал: повтор с тем же номером запроса получит ответ из "
+                      "журнала и дважды не запишется",
+        "owner_late_work": "БАНК не ответил за {seconds} с: сделано ли это, пока неизвестно; прежде чем "
+                           "повторять, посмотрите на игру",
+        "phone_unknown": "Коробка не ответила вовремя: неизвестно, проведено ли это. Прежде чем повторять, "
+                         "загляните в журнал (эта же кнопка ещё раз дважды не заплатит)",
+        "request_id_empty": "Номер запроса не может быть пустым или из одних пробелов: ничего не проведено; "
+                            "укажите номер, напечатанный при первом запуске, или не указывайте его вовсе, "
+                            "чтобы получить новый",
     },
 }
 

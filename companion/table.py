@@ -43,6 +43,7 @@ from companion.errors import (
     Message,
     OutcomeUnknown,
     RuleViolation,
+    SaidInput,
     cause_of,
     check,
 )
@@ -213,7 +214,10 @@ class Table:
         command = parsed(line)
         first = parsed(submitted) if submitted else command
         submitted = first.text()
-        request_id = request_id or new_request_id()
+        if request_id is None:
+            request_id = new_request_id()
+        elif not request_id.strip():  # "" must not become a fresh id: a retry under it would book twice
+            raise SaidInput("request_id_empty")
         if not (0 < len(request_id) <= MAX_REQUEST_ID and request_id.isprintable()):
             raise BadCommand("bad_request_id", limit=MAX_REQUEST_ID)
         self.ledger.check_space()

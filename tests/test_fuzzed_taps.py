@@ -199,13 +199,13 @@ class Rig:
         link = daemon.link
         on_tap, on_roll = link.on_tap, link.on_roll
 
-        def tapped(uid):
+        def tapped(uid, origin):
             self.delivered.append(("tap", uid))
-            on_tap(uid)
+            on_tap(uid, origin)
 
-        def rolled(dice):
+        def rolled(dice, origin):
             self.delivered.append(("roll", dice))
-            on_roll(dice)
+            on_roll(dice, origin)
 
         link.on_tap, link.on_roll = tapped, rolled
         self.cards = {}  # uid -> (kind, ref, edition) for every enrolled card, plus the replaced ones

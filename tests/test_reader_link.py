@@ -106,8 +106,13 @@ def rig(tmp_path):
     peer = Peer(tmp_path)
     taps, rolls, states = [], [], []
     clock = FakeClock()
-    link = ReaderLink(str(tmp_path / "usb-MicroPython*"), taps.append, rolls.append, states.append,
-                      retry=0.05, clock=clock).start()
+    link = ReaderLink(str(tmp_path / "usb-MicroPython*"), lambda uid, origin: taps.append(uid),
+                      lambda dice, origin: rolls.append(dice), states.append, retry=0.05, clock=clock)
+    link.origins = []  # each tap's and roll's (boot id, sequence number), in the order handed on
+    on_tap, on_roll = link.on_tap, link.on_roll
+    link.on_tap = lambda uid, origin: (link.origins.append(origin), on_tap(uid, origin))
+    link.on_roll = lambda dice, origin: (link.origins.append(origin), on_roll(dice, origin))
+    link.start()
     yield peer, link, taps, rolls, states, clock
     link.stop()
 
@@ -133,7 +138,8 @@ def test_a_dice_count_replaced_before_it_went_out_is_never_sent(tmp_path):
     """Counts are state: the reader goes from the count it has straight to the newest, never through 0
     (ROLL would buzz "no" in between); dice_told names the line that carries the newest."""
     peer = Peer(tmp_path)
-    link = ReaderLink(str(tmp_path / "usb-MicroPython*"), lambda uid: None, lambda dice: None, retry=0.05)
+    link = ReaderLink(str(tmp_path / "usb-MicroPython*"), lambda uid, origin: None, lambda dice, origin: None,
+                      retry=0.05)
     link.set_dice(0)  # both asked before the link's thread has sent anything: one line must carry the last
     link.set_dice(3)
     link.start()
@@ -160,6 +166,8 @@ def test_a_tap_sent_three_times_split_into_single_bytes_is_booked_once(rig):
     peer.send("ROLL", {"dice": "3,5"})
     assert wait(lambda: rolls == [(3, 5)])
     assert taps == ["04A1B2C3"]
+    # each is handed on with the reader's boot id and its own line number: the request id it is booked under
+    assert link.origins == [("0badcafe", 2), ("0badcafe", 3)]
     assert wait(lambda: (peer.pump(), not peer.sender.pending)[1]), "the Pi acknowledged every line"
 
 

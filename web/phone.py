@@ -760,8 +760,14 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.errorhandler(Exception)
     def failed(error: Exception) -> tuple[Response, int]:
         status = getattr(error, "status", None)
-        if isinstance(error, (ValueError, PermissionError)) and isinstance(status, int) and 400 <= status < 500:
+        if isinstance(error, (ValueError, PermissionError)) and isinstance(status, int) and \
+                (400 <= status < 500 or status == 503):  # 503: the box's writer was late (an unknown outcome)
             return jsonify(error=" ".join(str(error).split())), status  # the service's refusal: one line
+        code = getattr(error, "code", None)  # the box's writer was late (companion/daemon/owner.py): never a 500
+        if code == "owner_busy":
+            return jsonify(error=say("err_busy")), 503
+        if code in ("owner_late", "owner_late_work"):
+            return jsonify(error=say("err_unknown")), 503
         state.failed()
         log.exception("phone: %s %s failed", request.method, request.path)
         return jsonify(error=say("err_failed", value=type(error).__name__)), 500

@@ -57,6 +57,10 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_failed": "the box failed to do that ({value}); its log says more",
         "err_session": "refused: open the page first (no session)",
         "err_host": "refused: {host} is not this box's name (phone.allowed_hosts in its settings)",
+        # issue 21: true answers (a late writer)
+        "err_busy": "the box was too busy to answer: nothing was done; try again in a moment",
+        "err_unknown": "the box did not answer in time: this may or may not have been done. Look at the ledger "
+                       "before trying again",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -114,5 +118,9 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_failed": "коробка не смогла это сделать ({value}); подробности в её журнале",
         "err_session": "отказано: сначала откройте страницу (нет сессии)",
         "err_host": "отказано: {host} — не имя этой коробки (phone.allowed_hosts в её настройках)",
+        # issue 21: true answers (a late writer)
+        "err_busy": "коробка была слишком занята, чтобы ответить: ничего не сделано; повторите чуть позже",
+        "err_unknown": "коробка не ответила вовремя: неизвестно, сделано ли это. Прежде чем повторять, "
+                       "загляните в журнал",
     },
 }

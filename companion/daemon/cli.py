@@ -12,7 +12,7 @@ from typing import Any
 from companion import messages
 from companion.editions import load_edition
 from companion.engine.actions import TABLE
-from companion.errors import LedgerError, RuleViolation, SaidInput
+from companion.errors import LedgerError, OutcomeUnknown, RuleViolation, SaidInput
 from companion.messages import label
 from companion.view import event_lines, state_text
 
@@ -21,15 +21,25 @@ from .config import load_config
 from .control import ask
 from .games import Games, folder_holder
 
+# longer than the daemon's longest wait for its writer (daemon.answer_seconds, at most 50 s), so its own
+# answer ("nothing was done" or "outcome unknown") comes first
+ASK_TIMEOUT_S = 60.0
 
 def _config(args):
     return load_config(getattr(args, "config", None))
 
 
 def through_daemon(holder: dict, where: str, request: dict, lang: str) -> dict:
-    """Ask the daemon; its answer, or one line saying it holds `where` and did not answer."""
+    """Ask the daemon; its answer, or one line saying it holds `where` and did not answer (or, for a
+    booking that may have reached it, that its outcome is unknown)."""
     try:
-        answer = ask(holder.get("socket", ""), {**request, "lang": lang})
+        answer = ask(holder.get("socket", ""), {**request, "lang": lang}, timeout=ASK_TIMEOUT_S)
+    except TimeoutError:
+        if request.get("request_id"):  # it may be under way: only the ledger can say, by its id
+            raise OutcomeUnknown("owner_late", request_id=request["request_id"],
+                                 seconds=f"{ASK_TIMEOUT_S:g}") from None
+        raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
+                          socket=holder.get("socket", "?")) from None
     except (OSError, ValueError):
         raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
                           socket=holder.get("socket", "?")) from None
@@ -38,10 +48,12 @@ def through_daemon(holder: dict, where: str, request: dict, lang: str) -> dict:
 
 def said(answer: dict, lang: str) -> int:
     """Print a daemon's refusal or error as the direct path would; its exit code."""
-    key = "refused" if answer.get("refused") else "error"
-    print(f"{label(key, lang)}: {' '.join(str(answer.get('message', '?')).split())}", file=sys.stderr)
     code = answer.get("exit", 4)
-    return code if isinstance(code, int) else 4
+    code = code if isinstance(code, int) else 4
+    key = "refused" if answer.get("refused") else \
+        {6: "ledger damaged", 7: "outcome unknown", 8: "disk full", 9: "halted"}.get(code, "error")
+    print(f"{label(key, lang)}: {' '.join(str(answer.get('message', '?')).split())}", file=sys.stderr)
+    return code
 
 
 def do_via_daemon(holder: dict, path: str, actor: str | None, command, request_id: str, lang: str) -> int:

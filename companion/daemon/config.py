@@ -83,6 +83,10 @@ KEYS = (
         "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)"),
     Key("daemon", "watchdog_probe_seconds", float, 2.0, "how long the writer thread may take to answer the "
         "watchdog's liveness probe before systemd is no longer told all is well", low=0.1, high=60.0),
+    # issue 21: true answers
+    Key("daemon", "answer_seconds", float, 30.0, "how long a request (`companion do`, a phone's action, the "
+        "control socket) waits for the writer: one not yet started by then is withdrawn (\"nothing was done\"), "
+        "one under way is answered \"outcome unknown\" with its request id", low=0.1, high=50.0),
 )
 
 

@@ -8,6 +8,7 @@ published. SIGTERM finishes
 the transaction in hand, closes the ledger and exits 0 ("The bank is closed").
 """
 
+import hashlib
 import logging
 import os
 import random
@@ -24,10 +25,19 @@ from companion import messages
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
-from companion.errors import BadCommand, BadInput, CompanionError, LedgerDamaged, Message, RuleViolation, exit_code
+from companion.errors import (
+    BadCommand,
+    BadInput,
+    CompanionError,
+    LedgerDamaged,
+    Message,
+    RuleViolation,
+    SaidInput,
+    exit_code,
+)
 from companion.hw import buttons as box_buttons
 from companion.hw.display import DisplayMissing, FontMissing, Screen, open_device
-from companion.hw.reader import BY_ID_PATTERN, LinkState, ReaderLink
+from companion.hw.reader import BY_ID_PATTERN, LinkState, Origin, ReaderLink
 from companion.hw.simreader import SimulatedReader
 from companion.ledger.anchor import default_state_dir
 from companion.table import Table, open_game
@@ -117,7 +127,8 @@ class Daemon:
             table, warning = None, messages.render_error(exc, self.lang)
         if table is not None and readonly is not None and table.readonly_reason is None:
             table.readonly_reason = readonly
-        self.owner = Owner(table, on_commit=self._update_dice).start()
+        self.owner = Owner(table, on_commit=self._update_dice,
+                           answer_timeout=self.config["daemon.answer_seconds"]).start()
         self.console = Console(self.owner, self, on_change=self._console_changed)
         self._subscription = self.owner.subscribe(since=table.head_seq if table else 0)
         self._printer.start()
@@ -390,16 +401,18 @@ class Daemon:
             params["ours"] = "1"
         self.say("reader_" + state.state, **params)
 
-    def _on_tap(self, uid: str) -> None:
-        self.owner.post(lambda: self._guarded(self._tap, uid))
+    def _on_tap(self, uid: str, origin: Origin | None = None) -> None:
+        request_id = reader_request_id(origin)
+        self.owner.post(lambda: self._guarded(self._tap, uid, request_id))
 
-    def _on_roll(self, dice: tuple[int, ...]) -> None:
-        self.owner.post(lambda: self._guarded(self._roll, dice))
+    def _on_roll(self, dice: tuple[int, ...], origin: Origin | None = None) -> None:
+        request_id = reader_request_id(origin)
+        self.owner.post(lambda: self._guarded(self._roll, dice, request_id))
 
-    def _guarded(self, work: Callable[[Any], None], value: Any) -> None:
+    def _guarded(self, work: Callable[..., None], *values: Any) -> None:
         """A tap or roll that fails in a way no rule foresaw is still answered: a line and a "no" buzz."""
         try:
-            work(value)
+            work(*values)
         except CompanionError as exc:
             self._refuse("tap_failed", why=messages.render_error(exc, self.lang))
         except OSError as exc:
@@ -430,7 +443,19 @@ class Daemon:
             self.panel.dismiss()
         self.console.press(press.name, press.long)
 
-    def _tap(self, uid: str) -> None:
+    def _answered(self, table: Any, request_id: str | None) -> bool:
+        """Whether the ledger already holds the booking made under this request id (a reader's line resent
+        after the daemon restarted): such a line is answered as booked, never worked out again from a state
+        it already changed."""
+        if request_id is None:
+            return False
+        try:
+            return table.ledger.request(request_id) is not None
+        except Exception as exc:  # the booking's own look (Table.submit) answers it, or says what is wrong
+            log.warning("could not look up %s: %s", request_id, exc)
+            return False
+
+    def _tap(self, uid: str, request_id: str | None = None) -> None:
         if self.enrolling is not None and time.monotonic() > self.enrolling_until:
             self.enrolling = None
             self.say("enrol_expired")
@@ -451,6 +476,9 @@ class Daemon:
         if table is None:
             self._refuse("no_game_open")
             return
+        if self._answered(table, request_id):
+            self._booked()
+            return
         meaning = tap_meaning(table.rules, table.state, role)
         if self.panel is not None:
             self.panel.dismiss()  # a tap always interrupts a receipt
@@ -463,30 +491,37 @@ class Daemon:
             self.console.confirm(meaning.actor, meaning.command)
             self.console.refresh()
         else:
-            self._book(meaning)
+            self._book(meaning, request_id)
 
-    def _roll(self, dice: tuple[int, ...]) -> None:
+    def _roll(self, dice: tuple[int, ...], request_id: str | None = None) -> None:
+        """ROLL: the dice booked under the line's request id; a turn ended first under that id + ":end"."""
         table = self.owner.table
         if table is None:
             self._refuse("no_game_open")
             return
+        if self._answered(table, request_id):  # the dice were booked before a restart: answered, not again
+            self._booked()
+            return
+        end_id = None if request_id is None else request_id + ":end"
         meaning = roll_meaning(table.rules, table.state, dice)
-        # only a ROLL with nothing to roll ends the turn first; one refused for its dice count changes nothing
-        end = end_meaning(table.rules, table.state) if meaning.refusal == "roll_not_now" else None
+        # only a ROLL with nothing to roll ends the turn first; one refused for its dice count changes nothing;
+        # one whose end was booked before a restart owes only its roll
+        ended = self._answered(table, end_id)
+        end = end_meaning(table.rules, table.state) if meaning.refusal == "roll_not_now" and not ended else None
         if end is not None:  # the next ROLL confirms the turn that was: it ends, then the next player rolls
-            if not self._book(end):
+            if not self._book(end, end_id):
                 return
             table = self.owner.table
             assert table is not None
             meaning = roll_meaning(table.rules, table.state, dice)
-        self._book(meaning)
+        self._book(meaning, request_id)
 
-    def _book(self, meaning: Meaning) -> bool:
+    def _book(self, meaning: Meaning, request_id: str | None = None) -> bool:
         if meaning.command is None:
             self._refuse(meaning.refusal, **meaning.params)
             return False
         try:
-            self.owner.apply(meaning.actor, meaning.command)
+            self.owner.apply(meaning.actor, meaning.command, request_id)
         except RuleViolation as exc:
             self._refuse(exc.code, **exc.params)
         except CompanionError as exc:
@@ -635,6 +670,8 @@ class Daemon:
         request_id = request.get("request_id")
         if request_id is not None and not isinstance(request_id, str):
             raise BadInput("request_id must be text")
+        if request_id is not None and not request_id.strip():  # never replaced by a fresh id: a retry would book twice
+            raise SaidInput("request_id_empty")
         game = request.get("game")
         table = self.owner.table
         if game is not None and (table is None or Path(_text(request, "game")).resolve() !=
@@ -764,6 +801,17 @@ class Daemon:
         else:
             raise BadInput(f"unknown simulated action {action!r}")
         return {}
+
+
+def reader_request_id(origin: Origin | None) -> str | None:
+    """The request id a reader's line is booked under: its boot id and sequence number, so the ledger itself
+    answers the line resent after any restart (None: a reader that gave no boot id; a fresh id then)."""
+    if origin is None:
+        return None
+    boot, seq = origin
+    if not (boot.isascii() and boot.isalnum() and len(boot) <= 32):  # a reader's odd boot id: kept short, no ':'
+        boot = hashlib.sha256(boot.encode()).hexdigest()[:32]
+    return f"reader:{boot}:{seq}"
 
 
 def _text(request: dict, key: str, default: str | None = None) -> str:

@@ -22,13 +22,23 @@ from typing import Any
 
 from companion.engine.command import Command
 from companion.engine.state import Event
-from companion.errors import CompanionError, InvariantViolation, LedgerDamaged, LedgerError, RuleViolation, check
-from companion.table import Table
+from companion.errors import (
+    CompanionError,
+    InvariantViolation,
+    LedgerDamaged,
+    LedgerError,
+    OutcomeUnknown,
+    RuleViolation,
+    check,
+)
+from companion.table import Table, new_request_id
 
 log = logging.getLogger("companion.owner")
 
 IDLE_CHECK_S = 0.25  # how often an idle writer looks for other processes' writes
 MAX_BEHIND = 10_000  # items a subscription may hold unread before it is dropped (it resubscribes)
+ANSWER_WITHIN_S = 30.0  # how long a caller waits for the writer by default (daemon.answer_seconds)
+_OWN_TIMEOUT = -1.0  # call()'s default: the owner's answer_timeout
 
 
 class OwnerStopped(LedgerError):
@@ -36,6 +46,17 @@ class OwnerStopped(LedgerError):
 
     def __init__(self):
         super().__init__("daemon_stopping")
+
+
+class WriterBusy(LedgerError):
+    """The writer did not start the request within the caller's wait: it was withdrawn, nothing was done."""
+
+    def __init__(self, seconds: float):
+        super().__init__("owner_busy", seconds=_seconds(seconds))
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:g}"
 
 
 class NoGame(RuleViolation):
@@ -95,6 +116,9 @@ class _Job:
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
     error: BaseException | None = None
+    # queued -> running -> finished, or queued -> withdrawn (its caller gave up before the writer took it);
+    # both moves out of "queued" happen under Owner._job_lock, so a withdrawn job is never run
+    stage: str = "queued"
 
 
 _STOP = object()
@@ -104,9 +128,10 @@ class Owner:
     """Owns the open game (a Table, or None between games) through one writer thread."""
 
     def __init__(self, table: Table | None = None, idle_check: float = IDLE_CHECK_S,
-                 on_commit: Callable[[], None] | None = None):
+                 on_commit: Callable[[], None] | None = None, answer_timeout: float = ANSWER_WITHIN_S):
         self.table = table
         self.idle_check = idle_check
+        self.answer_timeout = answer_timeout  # a caller's wait for the writer, unless it names its own
         # run on the writer thread after events are committed and before they are published, so what it
         # derives from the table (the reader's dice count) is from the state the events made, never from
         # a state read off-thread while the writer applies the next command
@@ -114,6 +139,7 @@ class Owner:
         self._jobs: queue.Queue[Any] = queue.Queue()
         self._subscriptions: list[Subscription] = []
         self._lock = threading.Lock()  # guards the subscription list only
+        self._job_lock = threading.Lock()  # a job's move out of "queued": taken by the writer, or withdrawn
         self._thread = threading.Thread(target=self._run, name="companion-writer", daemon=True)
         self._stopping = False
         self._seen_version: int | None = None
@@ -141,16 +167,35 @@ class Owner:
 
     # ----- what other threads call --------------------------------------------------------------
 
-    def call(self, work: Callable[[], Any], timeout: float | None = 30.0) -> Any:
-        """Run `work()` on the writer thread and return its result (or raise its error)."""
+    def call(self, work: Callable[[], Any], timeout: float | None = _OWN_TIMEOUT,
+             request_id: str | None = None) -> Any:
+        """Run `work()` on the writer thread and return its result (or raise its error).
+
+        Every answer is true. When `timeout` (default: answer_timeout) passes first, a job the writer has
+        not taken yet is withdrawn and never runs (WriterBusy: nothing was done); one it is running is
+        left to finish, and the caller hears that its outcome is unknown (OutcomeUnknown, naming
+        `request_id`, by which a retry is answered from the ledger), never that it failed."""
         if self.on_writer_thread:
             return work()
         if self._stopping:
             raise OwnerStopped()
+        wait = self.answer_timeout if timeout == _OWN_TIMEOUT else timeout
         job = _Job(work)
         self._jobs.put(job)
-        if not job.done.wait(timeout):
-            raise TimeoutError("the writer thread did not answer in time")
+        if not job.done.wait(wait):
+            with self._job_lock:
+                taken = job.stage != "queued"
+                if not taken:
+                    job.stage = "withdrawn"
+            if not taken:
+                log.warning("a request waited %s s for the writer and was withdrawn: nothing was done", wait)
+                raise WriterBusy(wait or 0.0)
+            if not job.done.is_set():  # (it may have finished in between: then its answer is the answer)
+                log.warning("the writer is still on a request after %s s: its outcome is unknown (request %s)",
+                            wait, request_id or "-")
+                if request_id is not None:
+                    raise OutcomeUnknown("owner_late", request_id=request_id, seconds=_seconds(wait or 0.0))
+                raise OutcomeUnknown("owner_late_work", seconds=_seconds(wait or 0.0))
         if job.error is not None:
             raise job.error
         return job.result
@@ -161,17 +206,20 @@ class Owner:
             self._jobs.put(_Job(work, posted=True))
 
     def submit(self, actor: str, line: Command | str, request_id: str | None = None,
-               timeout: float | None = 30.0, rng: random.Random | None = None) -> Event:
+               timeout: float | None = _OWN_TIMEOUT, rng: random.Random | None = None) -> Event:
         """Apply one command as `actor`; the Event (published before this returns) or the refusal.
 
+        The request id is chosen here, before the job is queued, when the caller names none: an answer
+        that comes too late names it (OutcomeUnknown), and the ledger answers a retry under it.
         rng fills the dice of a command that names none (`companion do roll`), as Table.submit does."""
-        return self.call(lambda: self.apply(actor, line, request_id, rng), timeout)
+        rid = new_request_id() if request_id is None else request_id
+        return self.call(lambda: self.apply(actor, line, rid, rng), timeout, request_id=rid)
 
     def probe(self, timeout: float) -> bool:
         """The watchdog's liveness question: does the writer thread answer within `timeout`?"""
         try:
             return self.call(lambda: self.halted is None, timeout) is True
-        except (TimeoutError, OwnerStopped):
+        except (WriterBusy, OutcomeUnknown, OwnerStopped):
             return False
 
     def subscribe(self, since: int = 0) -> Subscription:
@@ -264,6 +312,10 @@ class Owner:
                 continue
             if job is _STOP:
                 break
+            with self._job_lock:
+                if job.stage == "withdrawn":  # its caller gave up before we got here and was told so
+                    continue
+                job.stage = "running"
             try:
                 job.result = job.work()
             except BaseException as exc:  # handed back to the caller, who reports it
@@ -271,6 +323,7 @@ class Owner:
                 if job.posted:
                     log.error("posted work failed: %r", exc, exc_info=exc)
             finally:
+                job.stage = "finished"
                 job.done.set()
         # requests that came after the stop are refused, never left waiting
         while True:

@@ -33,11 +33,12 @@ from urllib.parse import urlsplit
 from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
 from companion.engine.command import Command
-from companion.errors import CompanionError, RuleViolation
+from companion.errors import CompanionError, OutcomeUnknown, RuleViolation
 from companion.headwords import head_words
 from companion.view import event_lines, extra_text
 
 from . import menus
+from .owner import WriterBusy
 from .screens import event_words
 from .taps import dice_needed, end_meaning
 
@@ -535,6 +536,11 @@ class PhoneService:
     def _submit(self, actor: str, command: Command, request_id: str, language: str) -> dict:
         try:
             event = self.owner.submit(actor, command, request_id)
+        except OutcomeUnknown as exc:  # the writer was late: the page keeps its action id, so a retry pays once
+            log.warning("phone: the outcome of %s is unknown: %s", request_id, exc)
+            raise Refused(say("phone_unknown", language), 503) from None
+        except WriterBusy as exc:  # withdrawn before the writer took it: nothing was done
+            raise Refused(self._error(exc, language), 503) from None
         except RuleViolation as exc:
             raise Refused(self._error(exc, language), 409) from None
         except CompanionError as exc:

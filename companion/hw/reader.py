@@ -11,6 +11,10 @@ within OFFLINE_AFTER_S, and the reader is back as soon as its HELLO arrives
 after it is plugged in again. Each opening greets the reader with a new boot
 id, so the reader forgets our old sequence numbers; our Receiver lives across
 openings, so a tap the reader resends after a glitch is still booked once.
+Each tap and roll is handed on with its origin, (the reader's boot id, the
+line's sequence number): the daemon books it under a request id made of them,
+so a line resent after the daemon itself restarted (the Receiver's memory gone)
+is answered from the ledger, not booked again.
 """
 
 import glob
@@ -34,6 +38,10 @@ READ_TIMEOUT_S = 0.01
 UID_LENGTHS = (8, 14, 20)
 HELD_MAX = 32  # taps and rolls kept while the reader's HELLO is awaited
 
+# where a tap or roll came from: the reader's boot id (its HELLO's `boot`) and the line's sequence number;
+# unique per line for the reader's power-up (up to 65,535 lines, when the numbers wrap)
+Origin = tuple[str, int]
+
 
 @dataclass(frozen=True)
 class LinkState:
@@ -55,8 +63,8 @@ class ReaderLink:
     def __init__(
         self,
         port: str,
-        on_tap: Callable[[str], None],
-        on_roll: Callable[[tuple[int, ...]], None],
+        on_tap: Callable[[str, Origin | None], None],
+        on_roll: Callable[[tuple[int, ...], Origin | None], None],
         on_state: Callable[[LinkState], None] = lambda s: None,
         *,
         retry: float = 0.5,
@@ -226,17 +234,20 @@ class ReaderLink:
         return True
 
     def _act(self, frame: protocol.Frame) -> None:
+        # the boot of the reader's last HELLO: it sends no tap of a new boot before that HELLO is acknowledged
+        boot = self.receiver.boot
+        origin = (boot, frame.seq) if isinstance(boot, str) and boot else None
         if frame.verb == "TAP":
             uid = frame.fields.get("uid", "")
             if len(uid) not in UID_LENGTHS or any(c not in "0123456789ABCDEF" for c in uid):
                 self.counts["bad_value"] += 1
                 return
             self.counts["taps"] += 1
-            self.on_tap(uid)
+            self.on_tap(uid, origin)
         else:
             words = frame.fields.get("dice", "").split(",")
             if not all(w in ("1", "2", "3", "4", "5", "6") for w in words) or not 1 <= len(words) <= 3:
                 self.counts["bad_value"] += 1
                 return
             self.counts["rolls"] += 1
-            self.on_roll(tuple(int(w) for w in words))
+            self.on_roll(tuple(int(w) for w in words), origin)

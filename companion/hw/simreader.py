@@ -45,7 +45,7 @@ class SimulatedReader:
         self.seed = seed
         self.clock = clock
         self._make = load_firmware()
-        self.firmware = self._make(seed=seed)
+        self.firmware = self._fresh(seed)
         self._master: int | None = None
         self._slave: int | None = None
         self._actions: queue.Queue[tuple[str, tuple]] = queue.Queue()
@@ -99,8 +99,16 @@ class SimulatedReader:
             self._unplug()
             if reboot:  # a new boot id each time, as the Pico's os.urandom gives
                 self.reboots += 1
-                self.firmware = self._make(seed=self.seed + self.reboots)
+                self.firmware = self._fresh(self.seed + self.reboots)
             self._plug()
+
+    def _fresh(self, seed: int) -> Any:
+        """A powered-up firmware: its dice from the seed (a game replays), its boot id new as a Pico's. The
+        daemon books each line under (boot id, sequence number): a boot id repeated by a daemon restarted
+        with the same seed would have its new taps answered as the old ones."""
+        firmware = self._make(seed=seed)
+        firmware.reader.boot = os.urandom(4).hex().upper()
+        return firmware
 
     # ----- the pty -------------------------------------------------------------------------------
 
