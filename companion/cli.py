@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 from companion import messages
 from companion.daemon.cli import add_parsers as add_box_parsers
-from companion.daemon.cli import do_via_daemon
+from companion.daemon.cli import do_via_daemon, said, through_daemon
 from companion.daemon.games import daemon_holding
 from companion.editions import load_edition, shipped
 from companion.engine.actions import TABLE, issued
@@ -23,6 +23,7 @@ from companion.errors import (
     EXIT_DISK_FULL,
     EXIT_INTERNAL,
     EXIT_OK,
+    EXIT_STRANGER,
     EXIT_USAGE,
     BadCommand,
     BadInput,
@@ -80,6 +81,14 @@ def say(line, lang) -> str:
 def warn(table, lang):
     for warning in table.warnings:
         print(f"{label('warning', lang)}: {say(warning, lang)}", file=sys.stderr)
+
+
+def stranger(table, lang) -> int:
+    """Say why a stranger's game is shown read-only (on stderr); its exit code (EXIT_STRANGER), else EXIT_OK."""
+    if table.readonly_reason is None:
+        return EXIT_OK
+    print(f"{label('warning', lang)}: {say(table.readonly_reason, lang)}", file=sys.stderr)
+    return EXIT_STRANGER if table.stranger else EXIT_OK
 
 
 def cmd_new(args):
@@ -212,7 +221,7 @@ def show_head(table, args):
 def cmd_state(args):
     table = open_game(db_path(args), readonly=True)
     try:
-        warn(table, args.lang)
+        warn(table, args.lang)  # a stranger's game is said after it is shown (the exit code says it too)
         legal = args.legal or args.as_player is not None
         actor = actor_of(table, args.as_player, args.lang)
         if args.json:
@@ -234,6 +243,7 @@ def cmd_state(args):
             if legal:
                 for line in legal_lines(table, actor, args.lang):
                     out(line)
+        return stranger(table, args.lang)
     finally:
         table.close()
 
@@ -250,12 +260,13 @@ def cmd_history(args):
                 "undone": r.event.seq in undone, "at": r.created_at,
                 "postings": [[p.account, p.amount] for p in r.event.postings],
                 "notes": [n.as_json() for n in r.event.notes]} for r in rows], ensure_ascii=False, indent=2))
-            return
+            return stranger(table, args.lang)
         for r in rows:
             mark = " " + label("undone", args.lang) if r.event.seq in undone else ""
             out(f"#{r.event.seq} {event_text(r.event)}{mark}")
             for text in event_lines(table.rules, r.event, args.lang):
                 out("    " + text)
+        return stranger(table, args.lang)
     finally:
         table.close()
 
@@ -264,11 +275,38 @@ def cmd_verify(args):
     table = verify_game(db_path(args))
     try:
         seq, _ = table.head()
-        out(label("verified", args.lang, count=seq))
+        # "agree" only names what was compared: a stranger's file has nothing on this machine to agree with
+        out(label("verified_stranger" if table.stranger else "verified", args.lang, count=seq))
         show_head(table, args)
         warn(table, args.lang)
+        return stranger(table, args.lang)
     finally:
         table.close()
+
+
+def cmd_accept(args):
+    """Make a stranger's game this machine's own, as the file stands (through the box's daemon if it holds it)."""
+    path = db_path(args)
+    holder = daemon_holding(path)
+    if holder is not None:
+        answer = through_daemon(holder, path, {"op": "accept", "game": os.path.realpath(path)}, args.lang)
+        if not answer.get("ok"):
+            return said(answer, args.lang)
+        out(answer["message"])
+        return EXIT_OK
+    table = open_game(path)
+    try:
+        words = {"game": table.meta["game_id"][:8], "count": table.head_seq, "head": table.head_hash}
+        if not table.stranger:
+            out(messages.render("accept_not_needed", words, args.lang))
+            return EXIT_OK
+        out(say(table.readonly_reason, args.lang))
+        table.adopt()
+        out(messages.render("accepted", words, args.lang))
+        show_head(table, args)
+    finally:
+        table.close()
+    return EXIT_OK
 
 
 def cmd_recover(args):
@@ -526,6 +564,11 @@ def build_parser():
 
     p = with_db(command("verify", help="replay every event from the start and check the whole ledger"))
     p.set_defaults(func=cmd_verify)
+
+    p = with_db(command("accept", help="make a stranger's game (a ledger this machine never kept: copied here, "
+                        "its anchor gone, or another game put in its place) this machine's own, trusting the file "
+                        "as it stands; until then it is shown read-only and nothing can be booked on it"))
+    p.set_defaults(func=cmd_accept)
 
     p = with_db(command("recover", help="copy the verified part of a damaged ledger into a new game"))
     p.add_argument("--to", required=True, help="the new ledger file")

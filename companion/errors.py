@@ -118,6 +118,11 @@ class LedgerDamaged(LedgerError):
     """
 
 
+class StrangerGame(LedgerError):
+    """A ledger this machine never kept (no anchor here, or another game at this place): shown read-only,
+    nothing booked on it until a person accepts it (`companion accept`)."""
+
+
 class DiskFull(LedgerError):
     """The disk holding the ledger is full: nothing was written."""
 
@@ -156,6 +161,7 @@ EXIT_DAMAGED = 6        # the ledger is damaged, foreign or tampered with: see `
 EXIT_UNKNOWN = 7        # the outcome of the last write is unknown: retry with the same request id
 EXIT_DISK_FULL = 8      # the disk is full: nothing was written
 EXIT_HALTED = 9         # a broken invariant halted the bank (a bug)
+EXIT_STRANGER = 10      # a stranger's game: shown (and checked) read-only, not this machine's until accepted
 EXIT_INTERNAL = 70      # an unexpected exception: "internal error", traceback in the log
 
 
@@ -172,7 +178,7 @@ def cause_of(exc: BaseException) -> str | None:
 def exit_code(exc: BaseException) -> int:
     """The exit code for an error the companion raised on purpose (most specific first)."""
     for kind, code in ((UsageError, EXIT_USAGE), (OutcomeUnknown, EXIT_UNKNOWN), (DiskFull, EXIT_DISK_FULL),
-                       (LedgerDamaged, EXIT_DAMAGED), (LedgerError, EXIT_LEDGER),
+                       (StrangerGame, EXIT_STRANGER), (LedgerDamaged, EXIT_DAMAGED), (LedgerError, EXIT_LEDGER),
                        (InvariantViolation, EXIT_HALTED), (RuleViolation, EXIT_REFUSED),
                        (BadInput, EXIT_BAD_INPUT), (CompanionError, EXIT_BAD_INPUT)):
         if isinstance(exc, kind):

@@ -757,8 +757,6 @@ EDGE = {
                                 "stored up to event {anchored}: see `companion recover`",
         "anchor_foreign_events": "{path}: events {start}-{seq} were not written by this machine's companion "
                                  "(added by hand or by another copy): see `companion recover`",
-        "table_no_anchor": "this machine holds no anchor for this game: a ledger cut short or rewritten "
-                           "elsewhere could not be noticed; compare the head words",
         "table_create_unknown": "{path}: the disk failed while the game was being created; nothing was kept: "
                                 "start it again",
         "table_create_failed": "{path}: the game could not be created ({detail}); nothing was kept",
@@ -789,6 +787,34 @@ EDGE = {
         "recover_differs": "the ledger's events differ from what this machine stored at event {anchored}: the "
                            "recovered events are as the file holds them; check them",
         "recover_stopped": "event {seq} ({command}) no longer applies: recovery stops before it",
+        # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
+        "table_read_only": "Nothing was booked: {error}",
+        "stranger_copied": "this machine has never kept game {game} ({count:p:event|events}, head {head}): it is "
+                           "shown read-only, as a stranger's game; `companion accept` makes it this machine's own, "
+                           "trusting the file as it stands (changes made to it before cannot be noticed, later "
+                           "ones will be)",
+        "stranger_anchor_gone": "this machine kept game {game}, but its anchor for it is gone: events cut or "
+                                "rewritten since then cannot be noticed; it is shown read-only "
+                                "({count:p:event|events}, head {head}) until `companion accept` takes the file as "
+                                "it stands",
+        "stranger_replaced": "this file's place held game {kept}; it now holds game {game} ({count:p:event|events}, "
+                             "head {head}): another game, or one given a new id, is shown read-only until "
+                             "`companion accept` takes it as this place's game, trusting the file as it stands",
+        "table_place_not_kept": "this machine could not record which game this file holds ({detail}): a file "
+                                "put in its place would go unnoticed",
+        "table_replay_differs": "{path}: event {seq} does not replay to what the ledger holds, although its hash "
+                                "chain is intact: the file was made or changed outside this companion (or by a "
+                                "bug): see `companion recover`",
+        "table_checkpoint_state": "{path}: the checkpoint at event {seq} does not match the game replayed to it: "
+                                  "see `companion recover`",
+        "table_checkpoint_missing": "{path}: the checkpoint at event {seq} is missing: see `companion recover`",
+        "table_checkpoint_stray": "{path}: a checkpoint at event {seq} is not in the hash chain (added after the "
+                                  "event was written): see `companion recover`",
+        "accepted": "accepted: this machine now keeps game {game} ({count:p:event|events}, head {head}) as its "
+                    "own. The file was taken as it stands: what was done to it before cannot be noticed; a file "
+                    "cut short, rewritten or put in its place from now on will be",
+        "accept_not_needed": "game {game} is already this machine's own: nothing to accept",
+        "game_accepted": "Game {game} accepted as the box's own at #{seq}: bookings are open",
         # ----- companion do (companion/cli.py) and files the command line names -----
         "do_unknown_retry": "{unknown} When the disk works again, run `companion do --request-id {request_id} "
                             "{retry}`: it is answered from the ledger and never booked twice",
@@ -854,7 +880,6 @@ EDGE = {
         "expect_winner": "winner is {actual}, expected {wanted}",
         "expect_note": "the last event says {codes}, not `{note}`",
         # issue 21: watch (the files under the running daemon, a read-only card, warnings on every screen)
-        "table_read_only": "Nothing was booked: {error}",
         "table_ledger_deleted": "{path} was deleted while the box was running; the box wrote its game (up to "
                                 "#{seq}) back there. Nothing more is booked until the box is restarted",
         "table_ledger_deleted_saved": "{path} was deleted while the box was running; its game (up to #{seq}) "
@@ -955,8 +980,6 @@ EDGE = {
                                 "записаны события до {anchored} включительно: см. `companion recover`",
         "anchor_foreign_events": "{path}: события {start}–{seq} записаны не этой программой на этом устройстве "
                                  "(добавлены вручную или другой копией): см. `companion recover`",
-        "table_no_anchor": "На этом устройстве нет якоря этой игры: укороченный или переписанный в другом месте "
-                           "журнал не заметить; сверьте слова последнего события",
         "table_create_unknown": "{path}: сбой диска при создании игры; ничего не сохранено: начните игру заново",
         "table_create_failed": "{path}: игру не удалось создать ({detail}); ничего не сохранено",
         "table_settings_lack": "{path}: в настройках игры нет ключа `{key}`: см. `companion recover`",
@@ -989,6 +1012,36 @@ EDGE = {
                            "события восстановлены такими, как они есть в файле; проверьте их",
         "recover_stopped": "Событие {seq} (`{command}`) больше не применяется: восстановление остановлено "
                            "перед ним",
+        # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
+        "table_read_only": "Ничего не записано: {error}",
+        "stranger_copied": "Это устройство никогда не вело игру `{game}` ({count:p:событие|события|событий}, "
+                           "слова последнего события: {head}): она показана только для чтения, как чужая; "
+                           "`companion accept` сделает её своей, приняв файл таким, как он есть (изменения, "
+                           "сделанные в нём раньше, заметить нельзя, последующие будут замечены)",
+        "stranger_anchor_gone": "Это устройство вело игру `{game}`, но её якорь пропал: укороченный или "
+                                "переписанный с тех пор журнал не заметить; игра показана только для чтения "
+                                "({count:p:событие|события|событий}, слова последнего события: {head}), пока "
+                                "`companion accept` не примет файл таким, как он есть",
+        "stranger_replaced": "На месте этого файла была игра `{kept}`, а теперь в нём игра `{game}` "
+                             "({count:p:событие|события|событий}, слова последнего события: {head}): другая игра "
+                             "или игра с новым номером показана только для чтения, пока `companion accept` не "
+                             "примет её для этого места, доверившись файлу таким, как он есть",
+        "table_place_not_kept": "Не удалось записать, какая игра лежит в этом файле ({detail}): подмену файла "
+                                "не заметить",
+        "table_replay_differs": "{path}: событие {seq} при повторе не даёт того, что записано в журнале, хотя "
+                                "цепочка хешей цела: файл составлен или изменён не этой программой (или из-за "
+                                "ошибки программы): см. `companion recover`",
+        "table_checkpoint_state": "{path}: контрольная точка на событии {seq} не совпадает с игрой, переигранной "
+                                  "до неё: см. `companion recover`",
+        "table_checkpoint_missing": "{path}: контрольной точки на событии {seq} нет: см. `companion recover`",
+        "table_checkpoint_stray": "{path}: контрольная точка на событии {seq} не входит в цепочку хешей (её "
+                                  "добавили после записи события): см. `companion recover`",
+        "accepted": "Принято: игра `{game}` ({count:p:событие|события|событий}, слова последнего события: "
+                    "{head}) теперь своя для этого устройства. Файл принят таким, как есть: что с ним делали "
+                    "раньше, заметить нельзя; укороченный, переписанный или подменённый файл с этого момента "
+                    "будет замечен",
+        "accept_not_needed": "Игра `{game}` уже своя для этого устройства: принимать нечего",
+        "game_accepted": "Игра `{game}` принята коробкой как своя на #{seq}: можно записывать",
         "do_unknown_retry": "{unknown}. Когда диск снова заработает, выполните `companion do --request-id "
                             "{request_id} {retry}`: ответ придёт из журнала, дважды ничего не запишется",
         "do_not_stored": "Сбой диска при записи `{command}`, и следующая синхронизированная проверка показала, "
@@ -1052,7 +1105,6 @@ EDGE = {
         "expect_winner": "Победитель: {actual}, а по сценарию {wanted}",
         "expect_note": "Последнее событие сообщает {codes}, а не `{note}`",
         # issue 21: watch (the files under the running daemon, a read-only card, warnings on every screen)
-        "table_read_only": "Ничего не записано: {error}",
         "table_ledger_deleted": "Файл {path} удалили, пока коробка работала; коробка записала свою игру (до "
                                 "#{seq}) обратно на его место. Больше ничего не записывается, пока коробку не "
                                 "перезапустят",
@@ -1652,7 +1704,11 @@ LABELS = {
            "ledger damaged": "ledger damaged", "outcome unknown": "outcome unknown", "disk full": "disk full",
            "halted": "BANK HALTED (a bug, nothing more is written)", "interrupted": "interrupted",
            "internal": "internal error: {kind} (a bug; the traceback is in {where})",
-           "verified": "verified: {count} events replayed from the start, hash chain and anchor agree",
+           "verified": "verified: {count} events replayed from the start; the hash chain, the checkpoints and "
+                       "this machine's anchor agree",
+           "verified_stranger": "checked: {count} events replayed from the start; the hash chain and the "
+                                "checkpoints agree, but this is a stranger's game: nothing on this machine vouches "
+                                "for the file (see below)",
            "edition_line": "{id:<14} {name} ({low}-{high} players, rules '{rules}')",
            "edition_ok": "{file}: ok ({name}, {cells} cells, {plots} plots, {cards} cards)",
            "names_fallback": "  in {tongue}, shown as the file writes them (no name_{tongue} / text_{tongue}): "
@@ -1680,7 +1736,11 @@ LABELS = {
            "halted": "БАНК ОСТАНОВЛЕН (ошибка программы, больше ничего не записывается)",
            "interrupted": "прервано",
            "internal": "внутренняя ошибка: {kind} (ошибка программы; трассировка: {where})",
-           "verified": "проверено: событий переиграно с начала — {count}, цепочка хешей и якорь сходятся",
+           "verified": "проверено: событий переиграно с начала — {count}; цепочка хешей, контрольные точки и "
+                       "якорь этого устройства сходятся",
+           "verified_stranger": "проверено: событий переиграно с начала — {count}; цепочка хешей и контрольные "
+                                "точки сходятся, но это чужая игра: на этом устройстве ничто не ручается за файл "
+                                "(см. ниже)",
            "edition_line": "{id:<14} {name} (игроков: {low}–{high}, правила «{rules}»)",
            "edition_ok": "{file}: в порядке ({name}; клеток: {cells}, участков: {plots}, карточек: {cards})",
            "names_fallback": "  язык {tongue}: названия как в файле (нет name_{tongue} / text_{tongue}) — "

@@ -44,12 +44,13 @@ from companion.errors import (
     OutcomeUnknown,
     RuleViolation,
     SaidInput,
+    StrangerGame,
     cause_of,
     check,
 )
 from companion.headwords import head_words
 from companion.ledger import chain
-from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor
+from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor, read_place, write_place
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 
 CHECKPOINT_EVERY = 10  # events between stored checkpoints of the whole state (~1.5 kB each)
@@ -142,11 +143,12 @@ class Table:
         self.halted: str | None = None
         self.unknown: OutcomeUnknown | None = None
         self.warnings: list[Message] = []  # said at the edge in its language (Message: code, params); each once
+        self.backup_due = False  # a backup beside the ledger is owed (housekeeping)
         # None: the game may be booked. Else why it is only shown: a read-only card, the ledger file or its
         # anchor deleted or replaced under the daemon (watch), a stranger's game. submit refuses, naming it;
         # every screen says it (the daemon's OLED, phones and journal)
         self.readonly_reason: Message | None = None
-        self.backup_due = False  # a backup beside the ledger is owed (housekeeping)
+        self.stranger = False  # a ledger this machine never kept: read-only until `adopt` (companion accept)
 
     @property
     def state(self):
@@ -200,7 +202,8 @@ class Table:
         if self.halted:
             raise InvariantViolation(f"the bank is halted: {self.halted}")
         if self.readonly_reason is not None:
-            raise LedgerError("table_read_only", error=self.readonly_reason)
+            kind = StrangerGame if self.stranger else LedgerError  # a stranger's game: exit 10, `companion accept`
+            raise kind("table_read_only", error=self.readonly_reason)
         if self.unknown is not None:
             raise OutcomeUnknown(
                 "table_unresolved",
@@ -383,6 +386,21 @@ class Table:
         if anchor is not None:  # a missing anchor is written with this event
             check_anchor(self.ledger.path, anchor, self.head_seq, self.head_hash)
 
+    def adopt(self) -> None:
+        """Make a stranger's game this machine's own, as it stands now (a person said so: `companion accept`):
+        anchor its head and remember its place. From now on a file cut short, rewritten or put in its place
+        is noticed; what was done to it before cannot be."""
+        if not self.stranger:
+            return
+        state_dir = self.ledger.state_dir
+        with self.ledger.writing():
+            if self.ledger.last_seq() != self.head_seq:  # it moved since it was shown: show it again first
+                raise LedgerError("table_kept_changing", path=self.ledger.path)
+            prev = self.ledger.hash_at(self.head_seq - 1) if self.head_seq > 1 else chain.genesis(self.meta)
+            self.ledger.set_anchor(Anchor(self.head_seq, self.head_hash, prev or "", done=True))
+            write_place(state_dir, self.ledger.path, self.meta["game_id"], self.ledger.hash_at(1) or "")
+        self.readonly_reason, self.stranger = None, False
+
     def refresh(self) -> bool:
         """Catch up with events other processes wrote; True if there were any."""
         before = self.head_seq
@@ -524,7 +542,13 @@ def new_game(
         if isinstance(exc, OSError):
             raise LedgerError("table_create_failed", path=str(path), detail=exc.strerror, cause=cause_of(exc)) from None
         raise
-    return Table(ledger, game, (1, row.hash), meta)
+    table = Table(ledger, game, (1, row.hash), meta)
+    if not ledger.memory:
+        try:  # this machine keeps this game at this place: a file put here later with another game is a stranger
+            write_place(ledger.state_dir, str(path), game_id, row.hash)
+        except OSError as exc:
+            table.warnings.append(Message("table_place_not_kept", detail=exc.strerror, cause=cause_of(exc)))
+    return table
 
 
 def open_game(path, *, readonly: bool = False, state_dir=None, full_replay: bool = False) -> Table:
@@ -543,7 +567,8 @@ def open_game(path, *, readonly: bool = False, state_dir=None, full_replay: bool
 
 
 def _load(ledger: Ledger, full_replay: bool) -> Table:
-    for _ in range(OPEN_RETRIES):
+    for attempt in range(OPEN_RETRIES):
+        # the anchor as it was before the snapshot began: the snapshot holds at least what it names
         before = None if ledger.memory else ledger.anchor()
         with ledger.reading():
             ledger.check_schema()
@@ -553,13 +578,9 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
                 raise LedgerDamaged("table_settings_lack", path=ledger.path, key=missing[0])
             summary = ledger.verify_chain(meta, postings=full_replay)
             anchor = None if ledger.memory else ledger.anchor()
-            if anchor != before:
-                continue  # a writer moved on meanwhile: look again
-            warnings = []
-            if anchor is not None:
-                check_anchor(ledger.path, anchor, summary["count"], summary["head"])
-            elif not ledger.memory:
-                warnings.append(Message("table_no_anchor"))
+            if not _anchor_agrees(ledger, before, anchor, summary, last=attempt == OPEN_RETRIES - 1):
+                continue  # the anchor came or went during the read: look again
+            first = ledger.hash_at(1) or ""
             rules = _stored_rules(ledger, meta, reparse=full_replay)
             game = _rebuild(ledger, rules, meta, summary, full_replay)
             stored = {k: v for k, v in ledger.balances().items() if v}
@@ -569,13 +590,65 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
                 ledger.check_postings()
                 raise LedgerDamaged("table_postings_differ", path=ledger.path)
         table = Table(ledger, game, (summary["count"], summary["head"]), meta)
-        table.warnings.extend(warnings)
-        if anchor is None and not ledger.readonly and not ledger.memory:
-            with ledger.writing():
-                if ledger.last_seq() == summary["count"]:
-                    ledger.set_anchor(Anchor(summary["count"], summary["head"], summary["prev"], done=True))
+        if not ledger.memory:
+            _know_place(table, anchor, first)
         return table
     raise LedgerError("table_kept_changing", path=ledger.path)
+
+
+def _anchor_agrees(ledger: Ledger, before: Anchor | None, after: Anchor | None, summary: dict, last: bool) -> bool:
+    """The snapshot (summary) against this machine's anchor read before and inside it: True if they agree
+    or there is no anchor (a stranger's game); LedgerDamaged if they disagree; False: look again.
+
+    A busy writer moves the anchor on while a reader reads; the snapshot then still holds the event the
+    anchor named before it began (or the one before it, while that was an intent in flight), so a reader
+    never has to wait for a quiet moment. An anchor that stayed put must agree with the snapshot exactly.
+    """
+    n, head = summary["count"], summary["head"]
+    if after is None:
+        return before is None or last  # gone during the read: look again, then it is a stranger's game
+    try:
+        check_anchor(ledger.path, after, n, head)
+        return True
+    except LedgerDamaged:
+        if before == after:
+            raise  # the anchor stayed put: the file disagrees with it
+        if before is not None and after.seq >= n and _snapshot_holds(ledger, before, n, head):
+            return True  # a writer moved on after the snapshot began
+        if last:
+            raise
+        return False  # an anchor was made during the read (a game accepted): look again
+
+
+def _snapshot_holds(ledger: Ledger, anchor: Anchor, n: int, head: str) -> bool:
+    """True if the snapshot (n events, head hash) holds the event `anchor` names, or, while that was only an
+    intent, the event before it."""
+    if anchor.seq <= n and ledger.hash_at(anchor.seq) == anchor.head:
+        return True
+    if anchor.done or anchor.seq > n + 1 or anchor.seq < 2:
+        return False
+    return (head if anchor.seq == n + 1 else ledger.hash_at(anchor.seq - 1)) == anchor.prev
+
+
+def _know_place(table: Table, anchor: Anchor | None, first: str) -> None:
+    """Mark a stranger's game read-only (Table.readonly_reason); remember where this machine's own game lives."""
+    ledger = table.ledger
+    game_id = table.meta["game_id"]
+    place = read_place(ledger.state_dir, ledger.path)
+    words = {"game": game_id[:8], "count": table.head_seq, "head": table.head_hash}
+    reason = None
+    if place is not None and (place.game_id, place.first) != (game_id, first):
+        reason = Message("stranger_replaced", kept=place.game_id[:8], **words)
+    elif anchor is None:
+        reason = Message("stranger_anchor_gone" if place is not None else "stranger_copied", **words)
+    if reason is not None:
+        table.readonly_reason, table.stranger = reason, True
+        return
+    if place is None and not ledger.readonly:
+        try:  # a game from before places were kept: remember it now, so a file put in its place is noticed
+            write_place(ledger.state_dir, ledger.path, game_id, first)
+        except OSError as exc:
+            table.warnings.append(Message("table_place_not_kept", detail=exc.strerror, cause=cause_of(exc)))
 
 
 def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
@@ -603,17 +676,17 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
     written_under = meta["rules_version"]
     if written_under != str(RULES_VERSION):
         try:
-            return _replay_all(ledger, rules, n)
+            return _replay_all(ledger, rules, n, checkpoints="hashes" if full_replay else None)
         except InvariantViolation as exc:
             raise LedgerError(
                 "table_rules_version", path=ledger.path, written=written_under, current=RULES_VERSION, detail=str(exc)
             ) from None
     if full_replay:
-        return _replay_all(ledger, rules, n)
+        return _replay_all(ledger, rules, n, checkpoints="states", damaged=True)
     window = rules.opt["undo_window"]
     found = ledger.checkpoint(n - window - 1)
     if found is None:
-        return _replay_all(ledger, rules, n)
+        return _replay_all(ledger, rules, n, damaged=True)
     seq, text, state_hash = found
     if chain.text_hash(text) != state_hash:
         raise LedgerDamaged("table_checkpoint_hash", path=ledger.path, seq=seq)
@@ -627,20 +700,59 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
         game.replay_onto(row.event for row in ledger.rows(seq, n))
     except InvariantViolation:
         # an undo in the tail reached further back than the checkpoint: replay it all
-        return _replay_all(ledger, rules, n)
+        return _replay_all(ledger, rules, n, damaged=True)
     if sum(1 for k in game.after if k > seq) < min(window + 1, n - seq):
-        return _replay_all(ledger, rules, n)  # the undo window would be shorter than a full replay's
+        return _replay_all(ledger, rules, n, damaged=True)  # the undo window would be shorter than a full replay's
     return game
 
 
-def _replay_all(ledger: Ledger, rules, n: int) -> Game:
-    events = [row.event for row in ledger.rows(0, n)]
-    game = Game.replay(rules, events[:1])
-    log = EventLog(ledger, 1)
-    log.cache[1] = events[0]
-    game.events = log
-    game.replay_onto(events[1:])
+def _replay_all(ledger: Ledger, rules, n: int, checkpoints: str | None = None, damaged: bool = False) -> Game:
+    """The game replayed from its first event.
+
+    checkpoints: "hashes" checks every stored checkpoint against the hash its event holds; "states" also
+    against the state replayed to it (`companion verify`). damaged: an event that does not replay as
+    stored is LedgerDamaged (its chain is intact, so the file was written so, by hand or by a bug),
+    else the InvariantViolation is left to the caller (a game of another rules version).
+    """
+    rows = ledger.rows(0, n)
+    stored = {seq: text for seq, text in ledger.checkpoints()} if checkpoints else {}
+    game: Game | None = None
+    try:
+        for row in rows:
+            seq = row.event.seq
+            if game is None:
+                game = Game.replay(rules, [row.event])
+                log = EventLog(ledger, 1)
+                log.cache[1] = row.event
+                game.events = log
+            else:
+                game.replay_onto((row.event,))
+            if checkpoints:
+                _check_checkpoint(ledger.path, row, stored.pop(seq, None), game if checkpoints == "states" else None)
+    except InvariantViolation:
+        if not damaged:
+            raise
+        raise LedgerDamaged("table_replay_differs", path=ledger.path, seq=seq) from None
+    if stored:
+        raise LedgerDamaged("table_checkpoint_stray", path=ledger.path, seq=min(stored))
+    if game is None:  # verify_chain found at least one event
+        raise InvariantViolation(f"{ledger.path}: no event to replay")
     return game
+
+
+def _check_checkpoint(path: str, row: EventRow, text: str | None, game: Game | None) -> None:
+    """One event's checkpoint: present exactly where the chain holds its hash, matching that hash, and (game
+    given) the very state the events replay to there."""
+    if row.state_hash is None:
+        if text is not None:
+            raise LedgerDamaged("table_checkpoint_stray", path=path, seq=row.event.seq)
+        return
+    if text is None:
+        raise LedgerDamaged("table_checkpoint_missing", path=path, seq=row.event.seq)
+    if chain.text_hash(text) != row.state_hash:
+        raise LedgerDamaged("table_checkpoint_hash", path=path, seq=row.event.seq)
+    if game is not None and chain.text_hash(state_to_text(game.state)) != row.state_hash:
+        raise LedgerDamaged("table_checkpoint_state", path=path, seq=row.event.seq)
 
 
 def verify_game(path, state_dir=None) -> Table:

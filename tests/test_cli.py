@@ -230,3 +230,63 @@ def test_console_entry_point_refuses_in_russian_with_exit_3(game):
     request, refusal = proc.stderr.strip().splitlines()
     assert request.startswith("запрос: ") and refusal == "отказ: Сейчас ничего не продаётся"
     assert proc.stdout == ""
+
+
+# ----- a stranger's ledger (issue 21): shown, never adopted silently; accepted only in words ------------------
+
+def test_a_forged_ledger_under_a_new_game_id_is_shown_as_a_strangers_never_booked_on(db, capsys):
+    """The attack of issue 21: a new game id, a payment rewritten, the chain recomputed. `state` and `verify`
+    used to exit 0 (verify saying the anchor agrees) and `do` adopted the forgery; now they exit 10, say the file
+    is a stranger's and book nothing, until `companion accept`."""
+    from test_ledger import attack, forge_under_a_new_game_id, money_game
+    money_game(db)
+    attack(db, [forge_under_a_new_game_id], recompute=True)
+    code, out, err = run(capsys, "state", "--db", db)
+    assert code == 10 and "Boris" in out
+    assert "it now holds game f0f0f0f0" in err and "read-only" in err
+    code, out, err = run(capsys, "verify", "--db", db)
+    assert code == 10 and "anchor agree" not in out and "this is a stranger's game" in out
+    code, out, err = run(capsys, "do", "--db", db, "pay Anna Boris 5")
+    assert code == 10 and "Nothing was booked" in err and "#8" not in out
+    code, out, err = run(capsys, "history", "--db", db)
+    assert code == 10 and "#8" not in out
+    code, out, err = run(capsys, "accept", "--db", db)
+    assert code == 0 and "accepted: this machine now keeps game f0f0f0f0" in out and "taken as it stands" in out
+    code, out, err = run(capsys, "do", "--db", db, "pay Anna Boris 5")
+    assert code == 0 and "#8" in out
+    code, out, err = run(capsys, "verify", "--db", db)
+    assert code == 0 and "this machine's anchor agree" in out and err == ""
+    code, out, err = run(capsys, "accept", "--db", db)
+    assert code == 0 and "already this machine's own" in out
+
+
+def test_accept_speaks_russian(db, capsys, tmp_path, monkeypatch):
+    from test_ledger import money_game
+    money_game(db)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "another-machine"))
+    code, out, err = run(capsys, "--lang", "ru", "accept", "--db", db)
+    assert code == 0 and "Принято: игра `" in out and "Это устройство никогда не вело игру" in out
+
+
+def test_a_copied_file_that_does_not_replay_is_ledger_damaged_not_a_halt(db, capsys, tmp_path, monkeypatch):
+    """The old answer was exit 9, "BANK HALTED (a bug)"; the file is what is wrong: exit 6, "ledger damaged"."""
+    from test_ledger import attack, edit_field, money_game
+    money_game(db)
+    attack(db, [edit_field(3, "legs", "Anna:-9;Boris:9"),
+                "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
+                "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1"], recompute=True)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "another-machine"))
+    for command in ("state", "verify", "do"):
+        code, out, err = run(capsys, command, "--db", db, *(["pay Anna Boris 1"] if command == "do" else []))
+        assert code == 6 and err.startswith("ledger damaged: ") and "event 3 does not replay" in err, (command, err)
+        assert "HALTED" not in err
+
+
+def test_verify_names_a_damaged_checkpoint_opening_does_not_use_yet(db, capsys):
+    from test_ledger import attack, checkpoint_game
+    checkpoint_game(db)
+    attack(db, ["UPDATE checkpoints SET state = replace(state, '\"Anna\"', '\"Anne\"') WHERE seq = 90"],
+           recompute=False)
+    assert run(capsys, "state", "--db", db)[0] == 0
+    code, out, err = run(capsys, "verify", "--db", db)
+    assert code == 6 and "the checkpoint at event 90 does not match its hash" in err and "verified" not in out

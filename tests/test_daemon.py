@@ -375,3 +375,44 @@ def test_sound_off_is_kept_across_a_restart_and_a_damaged_setting_is_said(tmp_pa
         assert not any("Traceback" in line for line in lines)
     finally:
         damaged.stop()
+
+
+def test_a_forged_game_on_the_box_is_shown_read_only_until_a_person_accepts_it(tmp_path):
+    """Issue 21: the box's game forged under a new game id (chain recomputed) was adopted by the next booking.
+    Now the daemon resumes it as a stranger's game: nothing is booked (exit 10) until `companion accept`,
+    which the daemon does on its own table (its control op "accept")."""
+    from test_ledger import attack, forge_under_a_new_game_id
+    cfg = config(tmp_path)
+    daemon = Daemon(cfg, out=lambda line: None).start()
+    daemon.handle({"op": "start", "edition": "classic", "players": ["Anna", "Boris"], "seed": 1})
+    for i in range(6):
+        assert daemon.handle({"op": "do", "command": f"pay Anna Boris {i + 1}"})["ok"]
+    daemon.stop()
+    current = str(tmp_path / "games" / "current.sqlite")
+    attack(current, [forge_under_a_new_game_id], recompute=True)
+    lines = []
+    daemon = Daemon(cfg, out=lines.append).start()
+    try:
+        table = daemon.owner.table
+        assert table.stranger and table.readonly_reason.code == "stranger_replaced"
+        refused = daemon.handle({"op": "do", "command": "pay Anna Boris 7"})
+        assert not refused["ok"] and refused["exit"] == 10 and "Nothing was booked" in refused["message"]
+        done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", current, "pay", "Anna", "Boris", "7"],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 10 and "Nothing was booked" in done.stderr
+        assert head(daemon) == 7
+        accepted = subprocess.run([sys.executable, "-m", "companion", "accept", "--db", current],
+                                  capture_output=True, text=True, timeout=60)
+        assert accepted.returncode == 0, accepted.stderr
+        assert "accepted: this machine now keeps game f0f0f0f0" in accepted.stdout
+        assert wait_for(lambda: any("Game f0f0f0f0 accepted as the box's own at #7" in line for line in lines))
+        assert daemon.handle({"op": "do", "command": "pay Anna Boris 7"})["ok"] and head(daemon) == 8
+        again = daemon.handle({"op": "accept"})
+        assert again["ok"] and "already this machine's own" in again["message"]
+    finally:
+        daemon.stop()
+    daemon = Daemon(cfg, out=lambda line: None).start()   # accepted for good: the next boot resumes it as its own
+    try:
+        assert not daemon.owner.table.stranger and head(daemon) == 8
+    finally:
+        daemon.stop()

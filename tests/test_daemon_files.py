@@ -177,8 +177,9 @@ def test_a_write_looks_at_the_file_before_its_commit(tmp_path, how):
 
 
 def test_an_anchor_gone_while_the_box_was_off_is_said_on_every_screen(tmp_path, caplog):
-    """The start's decision for a game whose anchor is gone (docs/reliability.md): it is said, in words, on
-    the OLED, the banker's phone and the journal; the game is anchored again from its head."""
+    """The start's decision for the box's game whose anchor is gone (docs/reliability.md): never re-anchored
+    in silence; shown read-only (a stranger's game until `companion accept`), the reason on the OLED, every
+    phone, the journal and in the refusal of a booking."""
     caplog.set_level(logging.WARNING)
     daemon = start(tmp_path)
     assert daemon.handle({"op": "start", "edition": "classic", "players": ["Anna", "Boris"], "seed": 1})["ok"]
@@ -190,16 +191,16 @@ def test_an_anchor_gone_while_the_box_was_off_is_said_on_every_screen(tmp_path, 
     daemon = start(tmp_path)
     try:
         oled = record_oled(daemon)
-        words = "this machine holds no anchor for this game"
+        words = "its anchor for it is gone"
         assert wait_for(lambda: any(words in r.getMessage() for r in caplog.records), 30)
         assert sum(words in r.getMessage() for r in caplog.records) == 1  # once
-        banker = Phone(daemon).banker()
-        assert words in text_of(banker.open("/phone/table")).lower()
-        spectator = Phone(daemon).join()
-        assert words not in text_of(spectator.open("/phone/table")).lower()  # the banker's alone
+        for phone in (Phone(daemon).banker(), Phone(daemon).join()):
+            assert words in text_of(phone.open("/phone/table"))
+        refused = pay(daemon, 2)
+        assert not refused["ok"] and words in refused["message"]
         daemon.panel.poke()
-        assert wait_for(lambda: words in oled_text(oled).lower() or words in daemon_said(daemon), 30)
-        assert anchor.exists()
+        assert wait_for(lambda: words in oled_text(oled) or words in daemon_said(daemon), 30)
+        assert not anchor.exists()  # not made again behind the family's back
     finally:
         daemon.stop()
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers import cli_run
 
-from companion.errors import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_LEDGER, EXIT_OK, EXIT_USAGE
+from companion.errors import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_LEDGER, EXIT_OK, EXIT_STRANGER, EXIT_USAGE
 from companion.ledger import schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,17 +140,19 @@ def test_recover_reports_in_the_language(damaged, tmp_path, capsys):
 
 
 def test_verify_speaks_the_language_and_warns_in_it(tmp_path, capsys, monkeypatch):
-    """A game opened on a machine that holds no anchor for it: verified, with a warning, in Russian."""
+    """A game opened on a machine that holds no anchor for it: checked, shown as a stranger's, in Russian
+    (exit 10: nothing on this machine vouches for it, so "agree" is not said)."""
     db = tmp_path / "game.sqlite"
     new_game(capsys, db)
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "another-machine"))
     code, out, err = run(capsys, "ru", "verify", "--db", str(db))
-    assert code == EXIT_OK and out.startswith("проверено: событий переиграно с начала — 1")
-    assert err.strip() == "внимание: На этом устройстве нет якоря этой игры: укороченный или переписанный " \
-                          "в другом месте журнал не заметить; сверьте слова последнего события"
+    assert code == EXIT_STRANGER and out.startswith("проверено: событий переиграно с начала — 1; цепочка хешей "
+                                                    "и контрольные точки сходятся, но это чужая игра")
+    assert err.startswith("внимание: Это устройство никогда не вело игру `") and "только для чтения" in err
+    assert "якорь этого устройства" not in out
     code, out, err = run(capsys, "en", "verify", "--db", str(db))
-    assert err.strip() == "warning: this machine holds no anchor for this game: a ledger cut short or rewritten " \
-                          "elsewhere could not be noticed; compare the head words"
+    assert code == EXIT_STRANGER and "agree, but this is a stranger's game" in out and "anchor agree" not in out
+    assert err.startswith("warning: this machine has never kept game ") and "`companion accept`" in err
 
 
 # ----- scripts ------------------------------------------------------------------------------------------
@@ -202,10 +204,10 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
 # ----- the command line itself ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, en, ru", [
-    (["foo"], "usage: unknown command 'foo' (choose from new, do, state, history, verify, recover, script, "
-              "editions, check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
+    (["foo"], "usage: unknown command 'foo' (choose from new, do, state, history, verify, accept, recover, "
+              "script, editions, check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
      "ошибка в командной строке: Неизвестная команда `foo` (есть: `new`, `do`, `state`, `history`, `verify`, "
-     "`recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`"),
+     "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`"),
     (["state", "/x.db"], "usage: unrecognized arguments: /x.db; see `companion state --help`",
      "ошибка в командной строке: Лишние аргументы: `/x.db`; справка: `companion state --help`"),
     (["new", "elite"], "usage: the following arguments are required: players; see `companion new --help`",
@@ -219,10 +221,10 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
                         "see `companion bench --help`",
      "ошибка в командной строке: `what`: недопустимое значение `disk` (можно: `ledger`, `engine`, `open`, `link`, `table`, `sim`, `web`); "
      "справка: `companion bench --help`"),
-    ([], "usage: a command is required (choose from new, do, state, history, verify, recover, script, editions, "
-         "check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
+    ([], "usage: a command is required (choose from new, do, state, history, verify, accept, recover, script, "
+         "editions, check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
      "ошибка в командной строке: Не указана команда (есть: `new`, `do`, `state`, `history`, `verify`, "
-     "`recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`"),
+     "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`"),
 ])
 def test_usage_errors_are_one_line_in_the_language(capsys, argv, en, ru):
     assert one_line(*cli_run(capsys, "--lang", "en", *argv)[::2], EXIT_USAGE) == en

@@ -11,7 +11,14 @@ from companion.autoplay import next_command
 from companion.editions import load_edition
 from companion.engine.game import Game
 from companion.engine.state import Posting
-from companion.errors import BadCommand, InvariantViolation, LedgerDamaged, LedgerError, RuleViolation
+from companion.errors import (
+    BadCommand,
+    InvariantViolation,
+    LedgerDamaged,
+    LedgerError,
+    RuleViolation,
+    StrangerGame,
+)
 from companion.ledger import chain, schema
 from companion.table import CHECKPOINT_EVERY, new_game, open_game, verify_game
 
@@ -570,15 +577,152 @@ def test_a_forked_copy_is_detected(db, tmp_path):
         open_game(copy)                   # writing a different event 4 there would fork the game
 
 
-def test_without_an_anchor_the_game_opens_with_a_warning_and_gets_one(db, tmp_path, monkeypatch):
+def test_without_an_anchor_the_game_is_a_strangers_read_only_until_accepted(db, tmp_path, monkeypatch):
+    """A copied file (no anchor on this machine) is shown, never adopted by opening or booking: only adopt()
+    (`companion accept`) makes it this machine's own."""
     money_game(db)
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "elsewhere"))
-    table = open_game(db, readonly=True)
-    assert any("no anchor" in w for w in table.warnings)
-    table.close()
+    for readonly in (True, False, False):
+        table = open_game(db, readonly=readonly)
+        assert table.stranger and table.readonly_reason.code == "stranger_copied"
+        assert "has never kept game" in table.readonly_reason
+        with pytest.raises(StrangerGame, match="Nothing was booked"):
+            table.submit("pay Anna Boris 1")
+        table.close()
     table = open_game(db)
+    table.adopt()
+    assert table.readonly_reason is None and table.submit("pay Anna Boris 1").seq == 8
     table.close()
-    assert not open_game(db, readonly=True).warnings
+    table = open_game(db, readonly=True)
+    assert not table.stranger and table.readonly_reason is None and not table.warnings
+    table.close()
+
+
+def forge_under_a_new_game_id(conn):
+    """The attack of issue 21: a new game id, a payment rewritten (command, postings), the chain recomputed."""
+    conn.execute("UPDATE meta SET value = 'f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0' WHERE key = 'game_id'")
+    for statement in TAMPERING["rewrite a command with its postings"]:
+        statement(conn) if callable(statement) else conn.execute(statement)
+    edit_field(3, "notes", '[{"code": "paid", "player": "Anna", "to": "Boris", "amount": 9}]')(conn)
+
+
+def test_a_forged_ledger_under_a_new_game_id_is_a_strangers_and_never_adopted(db):
+    money_game(db)
+    attack(db, [forge_under_a_new_game_id], recompute=True)
+    for readonly in (True, False):
+        table = open_game(db, readonly=readonly)
+        assert table.stranger and table.readonly_reason.code == "stranger_replaced"
+        assert "now holds game f0f0f0f0" in table.readonly_reason
+        with pytest.raises(StrangerGame):
+            table.submit("pay Anna Boris 1")
+        table.close()
+    with pytest.raises(StrangerGame):
+        verify_game(db).submit("pay Anna Boris 1")
+    conn = raw(db)
+    assert conn.execute("SELECT COUNT(*) FROM events").fetchone() == (7,)   # nothing was booked on it
+    conn.close()
+
+
+def test_a_file_copied_to_another_place_is_still_this_machines_game(db, tmp_path):
+    """The place record only speaks for its own place: a copy elsewhere is checked by its anchor as before."""
+    import shutil
+    money_game(db)
+    copy = str(tmp_path / "copy.sqlite")
+    shutil.copy(db, copy)
+    table = open_game(copy)
+    assert not table.stranger
+    table.close()
+
+
+def test_an_archived_game_put_in_the_current_games_place_is_a_strangers(db, tmp_path):
+    """Another of this machine's own games (its anchor agrees) copied over the file: a stranger at this place."""
+    import shutil
+    other = str(tmp_path / "other.sqlite")
+    money_game(other)
+    money_game(db)
+    os_remove = __import__("os").remove
+    os_remove(db)
+    shutil.copy(other, db)
+    table = open_game(db)
+    assert table.stranger and table.readonly_reason.code == "stranger_replaced"
+    table.adopt()
+    table.close()
+    assert not open_game(db, readonly=True).stranger
+
+
+def test_a_deleted_anchor_makes_the_game_a_strangers(db, tmp_path):
+    from companion.ledger.anchor import anchor_path, default_state_dir
+    money_game(db)
+    game_id = open_game(db, readonly=True).meta["game_id"]
+    anchor_path(default_state_dir(), game_id).unlink()
+    table = open_game(db)
+    assert table.stranger and table.readonly_reason.code == "stranger_anchor_gone"
+    table.close()
+
+
+def test_a_new_game_is_never_a_strangers(db):
+    new_game(db, "classic", ["Anna", "Boris"], 1).close()
+    table = open_game(db, readonly=True)
+    assert not table.stranger and table.readonly_reason is None
+    table.close()
+
+
+# ----- checkpoints: `verify` checks every one against the state replayed to it ------------------------------
+
+def checkpoint_game(db, n=120):
+    """A game past many checkpoints; opening uses only the newest one the undo window allows."""
+    table = new_game(db, "classic", ["Anna", "Boris"], 1)
+    for i in range(n - 1):
+        table.submit(f"pay Anna Boris {i % 7 + 1}")
+    table.close()
+
+
+@pytest.mark.parametrize("damage, code", [
+    ("UPDATE checkpoints SET state = replace(state, '\"Anna\"', '\"Anne\"') WHERE seq = 90", "hash"),
+    ("UPDATE checkpoints SET state = substr(state, 1, 40) || char((unicode(substr(state, 41, 1)) | 1) - "
+     "(unicode(substr(state, 41, 1)) & 1)) || substr(state, 42) WHERE seq = 90", "hash"),   # one bit flipped
+    ("DELETE FROM checkpoints WHERE seq = 90", "missing"),
+    ("INSERT INTO checkpoints(seq, state) SELECT 91, state FROM checkpoints WHERE seq = 90", "stray"),
+])
+def test_verify_checks_every_checkpoint(db, damage, code):
+    """A damaged checkpoint that opening does not use yet: `verify` names it (the old verify said "verified",
+    and 51 events later every open refused)."""
+    checkpoint_game(db)
+    attack(db, [damage], recompute=False)
+    open_game(db, readonly=True).close()                 # opening starts from event 60: not this one
+    with pytest.raises(LedgerDamaged, match="checkpoint at event 9[01]") as caught:
+        verify_game(db)
+    assert caught.value.code == f"table_checkpoint_{code}"
+
+
+def test_verify_checks_a_checkpoint_against_the_state_replayed_to_it(db, tmp_path, monkeypatch):
+    """A checkpoint rewritten with its hash in the chain recomputed (a stranger's file: no anchor to catch it)."""
+    checkpoint_game(db)
+
+    def rewrite(conn):
+        text, = conn.execute("SELECT state FROM checkpoints WHERE seq = 90").fetchone()
+        text = text.replace('"Anna"', '"Anne"', 1)
+        conn.execute("UPDATE checkpoints SET state = ? WHERE seq = 90", (text,))
+        edit_field(90, "state_hash", chain.text_hash(text))(conn)
+    attack(db, [rewrite], recompute=True)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "elsewhere"))
+    with pytest.raises(LedgerDamaged, match="checkpoint at event 90 does not match the game replayed") as caught:
+        verify_game(db)
+    assert caught.value.code == "table_checkpoint_state"
+
+
+def test_a_chain_valid_file_whose_events_do_not_replay_is_damaged_not_a_halt(db, tmp_path, monkeypatch):
+    """Postings rewritten with the chain recomputed, on a machine without its anchor: damaged (exit 6), not a
+    broken invariant of this companion (the old open raised InvariantViolation: "BANK HALTED (a bug)")."""
+    money_game(db)
+    attack(db, [edit_field(3, "legs", "Anna:-9;Boris:9"),
+                "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
+                "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1"], recompute=True)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "elsewhere"))
+    for opening in (lambda: open_game(db, readonly=True), lambda: verify_game(db)):
+        with pytest.raises(LedgerDamaged, match="event 3 does not replay") as caught:
+            opening()
+        assert caught.value.code == "table_replay_differs"
 
 
 def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_path):

@@ -110,7 +110,7 @@ EDGE_CODES = edge_codes()
 def test_the_scan_finds_the_edge_codes():
     codes = {c for c, _, _ in EDGE_CODES}
     assert {"ledger_no_game", "ledger_folder", "ledger_not_sqlite", "ledger_exists", "ledger_hash_mismatch",
-            "table_no_anchor", "recover_done", "script_no_game", "expect_cash", "script_refused",
+            "stranger_copied", "recover_done", "script_no_game", "expect_cash", "script_refused",
             "usage_unrecognized", "usage_unknown_command", "do_stored", "file_error"} <= codes
     assert len(codes) > 100
 

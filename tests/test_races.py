@@ -237,3 +237,43 @@ def test_a_table_behind_catches_up_before_answering(game):
     on_disk = stored(game)
     assert (on_disk["other-1"], on_disk["mine-1"]) == ((2, "pay Boris Anna 5"), (3, "pay Anna Boris 3"))
     assert len(on_disk) == 3
+
+
+WRITER_AT_FULL_SPEED = """
+import sys
+from companion.table import open_game
+table = open_game(sys.argv[1])
+i = 0
+while True:
+    table.submit("pay Anna Boris 1" if i % 2 else "pay Boris Anna 1")
+    i += 1
+    if i == 20:
+        print("writing", flush=True)
+"""
+
+
+def test_readers_never_fail_while_a_writer_books_at_full_speed(game):
+    """Issue 21: 3 of 20 `companion state` runs said "the game kept changing while it was read" (exit 5) at
+    120 events/s. A reader now takes its snapshot as it is: the anchor ahead of it only shows a busy writer."""
+    table = open_game(game)
+    for i in range(5000):                       # a longer game: each read verifies more, a writer moves more
+        table.submit("pay Anna Boris 1" if i % 2 else "pay Boris Anna 1")
+    table.close()
+    writer = subprocess.Popen([sys.executable, "-c", WRITER_AT_FULL_SPEED, game], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=child_env())
+    try:
+        ready, _, _ = select.select([writer.stdout], [], [], READY_TIMEOUT_S)
+        assert ready and writer.stdout.readline().strip() == "writing", writer.stderr.read()
+        heads: list[int] = []
+        while len(heads) < 25 or (heads[-1] == heads[0] and len(heads) < 500):  # until reads ran under writes
+            reader = open_game(game, readonly=True)          # raised "kept changing" before
+            heads.append(reader.head()[0])
+            reader.close()
+        state = subprocess.run([sys.executable, "-m", "companion", "state", "--db", game], capture_output=True,
+                               text=True, env=child_env(), timeout=WORK_TIMEOUT_S)
+        assert state.returncode == 0, state.stderr
+        assert writer.poll() is None, writer.stderr.read()  # the writer kept booking throughout
+        assert heads[-1] > heads[0]                         # the reads really ran under its writes
+    finally:
+        writer.kill()
+        writer.wait(timeout=30)

@@ -111,7 +111,7 @@ PATHS = ["/дом/аня/партия.журнал", "/home/anna/games/game.sqli
 EDGE_SAMPLES = {
     "path": PATHS, "source": PATHS, "new_path": PATHS[:1], "where": ["партия.игра:5", "games/t.game:5"],
     "anchor": ["/home/anna/.local/state/companion/anchors/3fa2b9c1.anchor"], "saved": ["/home/anna/games/current-saved.sqlite"],
-    "prog": ["companion state"], "suffix": ["-wal"], "game": ["3fa2b9c1"], "head": ["0123abcd" + "0" * 56],
+    "prog": ["companion state"], "suffix": ["-wal"], "game": ["3fa2b9c1"], "kept": ["9e01d4c7"], "head": ["0123abcd" + "0" * 56],
     "detail": ["disk I/O error"], "cause": [None, "SQLITE_IOERR_SHORT_READ", "SQLITE_CORRUPT", "ENOENT", "EACCES",
                                             "disk_full", "nul_in_path"],
     "doing": ["open", "create", "read", "write"], "entry": ["table", "trigger", "index", "view"],

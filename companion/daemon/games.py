@@ -36,7 +36,11 @@ class Games:
         self.state_dir = None
 
     def resume(self) -> Table | None:
-        """The interrupted (or finished, not yet archived) game, or None if the box holds none."""
+        """The interrupted (or finished, not yet archived) game, or None if the box holds none.
+
+        A stranger's game (no anchor on this machine, or another game put in current.sqlite's place) comes back
+        read-only, its `readonly_reason` set: nothing is booked on it until a person accepts it (`Table.adopt`).
+        """
         if not self.current.exists():
             return None
         return open_game(str(self.current), state_dir=self.state_dir)

@@ -751,6 +751,22 @@ class Daemon:
         self.console.sync()
         return {"path": str(path)}
 
+    def _op_accept(self, request: dict, lang: str) -> dict:
+        """A person accepts the stranger's game the box shows read-only: it becomes the box's own, as it stands
+        (issue 21; `companion accept` asks this; the box's buttons and the phone do not offer it yet)."""
+        def accept() -> dict:
+            table = self.owner.table
+            if table is None:
+                raise RuleViolation("no_game_on_box")
+            words = {"game": table.meta["game_id"][:8], "count": table.head_seq, "head": table.head_hash}
+            if not table.stranger:
+                return {"message": messages.render("accept_not_needed", words, lang)}
+            table.adopt()
+            self.say("game_accepted", game=words["game"], seq=table.head_seq)
+            self.console.sync()
+            return {"message": messages.render("accepted", words, lang)}
+        return self.owner.call(accept)
+
     def _op_status(self, request: dict, lang: str) -> dict:
         table = self.owner.table
         link = self.link.state if self.link is not None else LinkState("none")
@@ -844,6 +860,7 @@ OPS: dict[str, Callable[[Daemon, dict, str], dict]] = {
     "end": Daemon._op_end,
     "archive": Daemon._op_archive,
     "status": Daemon._op_status,
+    "accept": Daemon._op_accept,
     "enrol": Daemon._op_enrol,
     "cards": Daemon._op_cards,
     "forget": Daemon._op_forget,

@@ -9,8 +9,11 @@ that failed). Anything else means the ledger went back (events deleted, the
 -wal lost, an older copy), gained events this companion never wrote, or was
 rewritten with a recomputed chain. The file has two fixed-size
 slots written alternately (by sequence parity), each with a CRC, so a torn
-write leaves the other slot readable.
+write leaves the other slot readable. Beside the anchors, a place record per
+ledger file names the game this machine keeps there (Place).
 """
+import hashlib
+import json
 import os
 import zlib
 from dataclasses import dataclass
@@ -186,3 +189,49 @@ def write_anchor(path: Path, anchor: Anchor, sync: bool = True) -> None:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+
+
+# ----- the place a ledger lives: which game this machine last kept there --------------------------
+
+@dataclass(frozen=True)
+class Place:
+    """The game this machine keeps in one ledger file (by its resolved path): so a file at the same place
+    given another game id, or another game's file copied there, is a stranger's, not a new game."""
+    path: str
+    game_id: str
+    first: str          # the hash of event 1: two games never share it
+
+
+def place_path(state_dir: Path, ledger_path: str) -> Path:
+    real = os.path.realpath(ledger_path)
+    return Path(state_dir) / "places" / f"{hashlib.sha256(real.encode()).hexdigest()[:32]}.place"
+
+
+def read_place(state_dir: Path, ledger_path: str) -> Place | None:
+    """The game this machine kept at ledger_path, or None (never recorded, or a record not readable)."""
+    try:
+        data = json.loads(place_path(state_dir, ledger_path).read_text(encoding="utf-8"))
+        place = Place(str(data["path"]), str(data["game_id"]), str(data["first"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return place if place.path == os.path.realpath(ledger_path) else None
+
+
+def write_place(state_dir: Path, ledger_path: str, game_id: str, first: str) -> None:
+    """Record (synced, written aside and renamed) that this machine keeps game_id at ledger_path; OSError."""
+    path = place_path(state_dir, ledger_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"path": os.path.realpath(ledger_path), "game_id": game_id, "first": first})
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.pwrite(fd, text.encode(), 0)  # pwrite, as SQLite and the anchor write (tests/test_faults.py counts them)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    dfd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)

@@ -537,6 +537,15 @@ class Ledger:
             state_hash = ""
         return found[0], found[1], state_hash
 
+    def hash_at(self, seq: int) -> str | None:
+        """The stored hash of event seq (the chain's), or None if there is no such event."""
+        found = self.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return found[0] if found else None
+
+    def checkpoints(self):
+        """(seq, state text) of every stored checkpoint, in order (for `companion verify`)."""
+        return self.conn.execute("SELECT seq, state FROM checkpoints ORDER BY seq")
+
     def balances(self) -> dict:
         return dict(self.conn.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))
 
