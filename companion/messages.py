@@ -790,7 +790,7 @@ EDGE = {
                            "recovered events are as the file holds them; check them",
         "recover_stopped": "event {seq} ({command}) no longer applies: recovery stops before it",
         # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
-        "table_read_only": "Nothing was booked: {error}",  # the same in issue 21's watch block: keep one
+        "table_read_only": "Nothing was booked: {error}",
         "stranger_copied": "this machine has never kept game {game} ({count:p:event|events}, head {head}): it is "
                            "shown read-only, as a stranger's game; `companion accept` makes it this machine's own, "
                            "trusting the file as it stands (changes made to it before cannot be noticed, later "
@@ -881,6 +881,34 @@ EDGE = {
         "expect_flag": "{subject} {flag}: {actual}, expected {wanted}",
         "expect_winner": "winner is {actual}, expected {wanted}",
         "expect_note": "the last event says {codes}, not `{note}`",
+        # issue 21: watch (the files under the running daemon, a read-only card, warnings on every screen)
+        "table_ledger_deleted": "{path} was deleted while the box was running; the box wrote its game (up to "
+                                "#{seq}) back there. Nothing more is booked until the box is restarted",
+        "table_ledger_deleted_saved": "{path} was deleted while the box was running; its game (up to #{seq}) "
+                                      "is saved as {saved}. Nothing more is booked: put that file back as "
+                                      "{path} and restart the box",
+        "table_ledger_moved": "{path} was moved away or renamed while the box was running (the file still "
+                              "exists elsewhere, up to #{seq}). Nothing more is booked: put it back as {path} "
+                              "and restart the box",
+        "table_ledger_replaced": "{path} was replaced by another file while the box was running; the box's own "
+                                 "game (up to #{seq}) is saved as {saved}. Nothing more is booked: restart the "
+                                 "box, which checks the new file against this machine's anchor",
+        "table_ledger_unsaved": "{path} was deleted or replaced while the box was running, and its game (up to "
+                                "#{seq}) could not be saved ({detail}). Nothing more is booked; do not switch "
+                                "the box off: the game is now only in its memory and on the screens",
+        "table_anchor_deleted": "This game's anchor {anchor} was deleted or moved while the box was running; the "
+                                "box wrote it back (up to #{seq}). Nothing more is booked until the box is "
+                                "restarted",
+        "table_anchor_lost": "This game's anchor {anchor} was deleted while the box was running and could not "
+                             "be written back. Nothing more is booked; the next start will say that this "
+                             "machine has no anchor for the game (up to #{seq})",
+        "table_anchor_replaced": "This game's anchor {anchor} was replaced by another file while the box was "
+                                 "running. Nothing more is booked: restart the box, which checks the game "
+                                 "(up to #{seq}) against the new anchor",
+        "table_card_read_only": "{folder} is on a read-only card: the game is shown, but nothing can be booked "
+                                "(mount the card writable, or use another card, and restart the box)",
+        "table_folder_read_only": "{folder} cannot be written ({detail}): the game is shown, but nothing can be "
+                                  "booked",
     },
     "ru": {
         "ledger_no_game": "В файле {path} ещё нет игры (начните её командой `companion new`)",
@@ -989,7 +1017,7 @@ EDGE = {
         "recover_stopped": "Событие {seq} (`{command}`) больше не применяется: восстановление остановлено "
                            "перед ним",
         # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
-        "table_read_only": "Ничего не записано: {error}",  # the same in issue 21's watch block: keep one
+        "table_read_only": "Ничего не записано: {error}",
         "stranger_copied": "Это устройство никогда не вело игру `{game}` ({count:p:событие|события|событий}, "
                            "слова последнего события: {head}): она показана только для чтения, как чужая; "
                            "`companion accept` сделает её своей, приняв файл таким, как он есть (изменения, "
@@ -1080,6 +1108,36 @@ EDGE = {
         "expect_flag": "{subject}: {flag} — {actual}, а по сценарию {wanted}",
         "expect_winner": "Победитель: {actual}, а по сценарию {wanted}",
         "expect_note": "Последнее событие сообщает {codes}, а не `{note}`",
+        # issue 21: watch (the files under the running daemon, a read-only card, warnings on every screen)
+        "table_ledger_deleted": "Файл {path} удалили, пока коробка работала; коробка записала свою игру (до "
+                                "#{seq}) обратно на его место. Больше ничего не записывается, пока коробку не "
+                                "перезапустят",
+        "table_ledger_deleted_saved": "Файл {path} удалили, пока коробка работала; его игра (до #{seq}) "
+                                      "сохранена в {saved}. Больше ничего не записывается: верните этот файл на "
+                                      "место {path} и перезапустите коробку",
+        "table_ledger_moved": "Файл {path} перенесли или переименовали, пока коробка работала (сам файл цел, в "
+                              "нём всё до #{seq}). Больше ничего не записывается: верните его на место {path} "
+                              "и перезапустите коробку",
+        "table_ledger_replaced": "Файл {path} заменили другим, пока коробка работала; собственная игра коробки "
+                                 "(до #{seq}) сохранена в {saved}. Больше ничего не записывается: перезапустите "
+                                 "коробку, она сверит новый файл с якорем этого устройства",
+        "table_ledger_unsaved": "Файл {path} удалили или заменили, пока коробка работала, а его игру (до "
+                                "#{seq}) сохранить не удалось ({detail}). Больше ничего не записывается; не "
+                                "выключайте коробку: игра теперь только в её памяти и на экранах",
+        "table_anchor_deleted": "Якорь этой игры {anchor} удалили или перенесли, пока коробка работала; коробка "
+                                "записала его обратно (до #{seq}). Больше ничего не записывается, пока коробку "
+                                "не перезапустят",
+        "table_anchor_lost": "Якорь этой игры {anchor} удалили, пока коробка работала, и записать его обратно "
+                             "не удалось. Больше ничего не записывается; при следующем запуске коробка "
+                             "скажет, что якоря этой игры (до #{seq}) на устройстве нет",
+        "table_anchor_replaced": "Якорь этой игры {anchor} заменили другим файлом, пока коробка работала. "
+                                 "Больше ничего не записывается: перезапустите коробку, она сверит игру (до "
+                                 "#{seq}) с новым якорем",
+        "table_card_read_only": "Папка {folder} на карте, доступной только для чтения: игра показана, но "
+                                "записать ничего нельзя (смонтируйте карту для записи или возьмите другую и "
+                                "перезапустите коробку)",
+        "table_folder_read_only": "В папку {folder} нельзя писать ({detail}): игра показана, но записать ничего "
+                                  "нельзя",
     },
 }
 # what the box says: the daemon, its reader and its cards (companion/daemon/, companion/hw/)
@@ -1124,6 +1182,9 @@ BOX = {
         "daemon_ready": "The box is ready: games in {folder}",
         "daemon_stopped": "The bank is closed",
         "ledger_warning": "WARNING: {why}", "footer_reader_offline": "reader offline", "footer_muted": "sound off",
+        # issue 21: watch (what the owner says once for the table: a warning, the reason nothing is booked)
+        "table_warning": "Warning: {error}",
+        "table_stopped_booking": "Nothing can be booked: {error}",
         "buttons_missing": "The buttons cannot be read (no GPIO here: {info}); the cards still work",
         "virtual_table_ready": "The virtual table: {url}",
         "virtual_table_failed": "The virtual table could not start: {info}",
@@ -1180,6 +1241,9 @@ BOX = {
         "daemon_stopped": "БАНК закрыт",
         "ledger_warning": "ВНИМАНИЕ: {why}", "footer_reader_offline": "считыватель не отвечает",
         "footer_muted": "звук выключен",
+        # issue 21: watch (what the owner says once for the table: a warning, the reason nothing is booked)
+        "table_warning": "Внимание: {error}",
+        "table_stopped_booking": "Записать ничего нельзя: {error}",
         "buttons_missing": "Кнопки не читаются (здесь нет GPIO: {info}); карты работают",
         "virtual_table_ready": "Виртуальный стол: {url}",
         "virtual_table_failed": "Виртуальный стол не запустился: {info}",

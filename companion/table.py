@@ -128,6 +128,10 @@ class EventLog(Sequence):
         self.cache[event.seq] = event
 
 
+class _FilesChanged(Exception):
+    """Inside a write: the ledger file or its anchor is no longer the one opened (rolls the write back)."""
+
+
 class Table:
     """A game with its ledger: the single writer. Memory changes only after COMMIT."""
 
@@ -138,9 +142,11 @@ class Table:
         self.meta = meta
         self.halted: str | None = None
         self.unknown: OutcomeUnknown | None = None
-        self.warnings: list[Message] = []  # said at the edge in its language (Message: code, params)
+        self.warnings: list[Message] = []  # said at the edge in its language (Message: code, params); each once
         self.backup_due = False  # a backup beside the ledger is owed (housekeeping)
-        # set: nothing can be booked, and this says why on every screen (a stranger's game, a file gone)
+        # None: the game may be booked. Else why it is only shown: a read-only card, the ledger file or its
+        # anchor deleted or replaced under the daemon (watch), a stranger's game. submit refuses, naming it;
+        # every screen says it (the daemon's OLED, phones and journal)
         self.readonly_reason: Message | None = None
         self.stranger = False  # a ledger this machine never kept: read-only until `adopt` (companion accept)
 
@@ -242,6 +248,11 @@ class Table:
                 row, checkpoint = self._row_for(proposal, actor, request_id, submitted)
                 w.insert(row, checkpoint)
                 self.ledger.set_anchor(Anchor(row.event.seq, row.hash, self.head_hash))
+                # the last look before COMMIT: SQLite would commit into a file deleted or replaced under us
+                if not self._files_intact():
+                    raise _FilesChanged()
+        except _FilesChanged:  # rolled back: nothing was written
+            raise LedgerError("table_read_only", error=self.watch()) from None
         except OutcomeUnknown as exc:
             if exc.write_failed and self._absent_after_reopen(request_id):
                 raise DiskFull("table_disk_full", path=self.ledger.path, seq=exc.seq) from None
@@ -279,7 +290,69 @@ class Table:
         try:
             self.ledger.set_anchor(anchor, sync=False)
         except OSError as exc:  # the event is stored; only the fork check of this one event is lost
-            self.warnings.append(Message("table_anchor_not_marked", detail=exc.strerror, cause=cause_of(exc)))
+            self.warn(Message("table_anchor_not_marked", detail=exc.strerror, cause=cause_of(exc)))
+
+    def warn(self, warning: Message) -> None:
+        """Add a warning for the screens, once: the same words again (a backup failing every hundred
+        events) are not said twice."""
+        if all((w.code, w.params) != (warning.code, warning.params) for w in self.warnings):
+            self.warnings.append(warning)
+
+    # ----- the files under the table --------------------------------------------------------------
+
+    def _files_intact(self) -> bool:
+        return self.ledger.file_state() == "same" and self.ledger.anchor_state() == "same"
+
+    def watch(self) -> Message | None:
+        """Are the ledger file and its anchor on disk still the ones this table opened? The daemon asks
+        every idle quarter second; every write asks before its COMMIT. The first time one is not (deleted,
+        moved away, replaced), the table stops booking and `readonly_reason` says why, after keeping what
+        can be kept: a deleted ledger is written back under its name (or, failing that, saved beside it), a
+        replaced one's game is saved beside the newcomer, a deleted or moved anchor is written back. Every
+        event acknowledged so far is in what is kept. Returns the reason (None: all is well)."""
+        if self.readonly_reason is not None or self.ledger.memory:
+            return self.readonly_reason
+        ledger_state, anchor_state = self.ledger.file_state(), self.ledger.anchor_state()
+        if ledger_state == anchor_state == "same":
+            return None
+        path, seq = self.ledger.path, self.head_seq
+        anchor = self.ledger.anchor_file
+        anchor_name = str(anchor.path) if anchor is not None else ""
+        anchor_back = anchor_state in ("deleted", "moved") and anchor is not None and anchor.put_back()
+        reason: Message
+        if ledger_state == "deleted":
+            try:
+                self.ledger.put_back()
+                reason = Message("table_ledger_deleted", path=path, seq=seq)
+            except (OSError, sqlite3.Error):
+                reason = self._saved_aside("table_ledger_deleted_saved")
+        elif ledger_state == "moved":
+            self.ledger.settle()  # the moved file takes every event with it, its -wal stays under the old name
+            reason = Message("table_ledger_moved", path=path, seq=seq)
+        elif ledger_state == "replaced":
+            reason = self._saved_aside("table_ledger_replaced")
+        elif anchor_state == "replaced":
+            reason = Message("table_anchor_replaced", anchor=anchor_name, seq=seq)
+        elif anchor_back:
+            reason = Message("table_anchor_deleted", anchor=anchor_name, seq=seq)
+        else:
+            reason = Message("table_anchor_lost", anchor=anchor_name, seq=seq)
+        self.readonly_reason = reason
+        return reason
+
+    def _saved_aside(self, code: str) -> Message:
+        """Save the game this table still reads beside the ledger's name (never over a file); the reason
+        naming the copy, or saying that no copy could be made."""
+        path, seq = self.ledger.path, self.head_seq
+        target, n = f"{path}.rescued", 1
+        while os.path.exists(target):
+            n += 1
+            target = f"{path}.rescued-{n}"
+        try:
+            self.ledger.backup(target)
+        except (OSError, sqlite3.Error) as exc:
+            return Message("table_ledger_unsaved", path=path, seq=seq, detail=str(exc), cause=cause_of(exc))
+        return Message(code, path=path, seq=seq, saved=target)
 
     def _row_for(self, proposal: Proposal, actor: str, request_id: str, submitted: str):
         event = proposal.event
@@ -365,7 +438,7 @@ class Table:
         try:
             self.ledger.backup(self.ledger.path + ".backup")
         except (OSError, sqlite3.Error) as exc:  # a backup never stops the game
-            self.warnings.append(Message("table_backup_failed", detail=str(exc), cause=cause_of(exc)))
+            self.warn(Message("table_backup_failed", detail=str(exc), cause=cause_of(exc)))
 
     # ----- reading -------------------------------------------------------------------------
 

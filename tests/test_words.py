@@ -110,6 +110,7 @@ def samples(ed):
 PATHS = ["/дом/аня/партия.журнал", "/home/anna/games/game.sqlite"]
 EDGE_SAMPLES = {
     "path": PATHS, "source": PATHS, "new_path": PATHS[:1], "where": ["партия.игра:5", "games/t.game:5"],
+    "anchor": ["/home/anna/.local/state/companion/anchors/3fa2b9c1.anchor"], "saved": ["/home/anna/games/current-saved.sqlite"],
     "prog": ["companion state"], "suffix": ["-wal"], "game": ["3fa2b9c1"], "kept": ["9e01d4c7"], "head": ["0123abcd" + "0" * 56],
     "detail": ["disk I/O error"], "cause": [None, "SQLITE_IOERR_SHORT_READ", "SQLITE_CORRUPT", "ENOENT", "EACCES",
                                             "disk_full", "nul_in_path"],
@@ -147,7 +148,7 @@ EDGE_SAMPLES = {
     "text": ["'=' after a key", "zz-9"], "allowed": ["'en', 'ru'"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
-TYPED_KEYS = ("path", "source", "new_path", "where", "suffix", "ref", "word", "expectation",
+TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix", "ref", "word", "expectation",
               # the box's: a card's UID, a device or firmware version, a bug's own words, and a role
               # the daemon has already put in the screen's language
               "info", "uid", "lost", "socket", "why", "role",

@@ -72,6 +72,7 @@ class PhoneTable(Protocol):
     def allowed_hosts(self) -> frozenset[str]: ...
     def head(self, language: str) -> dict: ...
     def head_at(self, seq: int, language: str) -> dict: ...
+    def banner(self, language: str, role: str) -> dict: ...
     def table_view(self, language: str) -> dict: ...
     def player_view(self, seat: int, language: str) -> dict: ...
     def board_view(self, language: str) -> dict: ...
@@ -480,13 +481,16 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = g.phone_session
         language = lang()
         head = data.pop("head", None) or service.head(language)
+        banner = {"readonly": "", "warnings": []}
         if session is None or session.role == "visitor":  # nothing of the game before the table code
             head = {"game": None, "seq": 0, "words": "", "visitor": True}
+        else:  # why nothing can be booked (everyone), the table's warnings (the banker)
+            banner = service.banner(language, session.role)
         return render_template(
             f"phone/{template}", w=w(), lang=language, head=head, role=session.role if session else "visitor",
             me=session.player if session else "", csrf=session.csrf if session else "",
             part=request.args.get("part") == "live", fresh_aid=lambda: secrets.token_hex(12),
-            svg_chart=price_chart, **data)
+            svg_chart=price_chart, banner=banner, **data)
 
     def shown_to(*roles: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """A page only these roles see: any other is sent to /phone/ (the join page, or the table)."""

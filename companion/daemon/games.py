@@ -9,6 +9,7 @@ the machine's anchor folder ($COMPANION_STATE_DIR), where the command line
 looks for them too.
 """
 
+import errno
 import fcntl
 import json
 import os
@@ -88,17 +89,31 @@ class DaemonLock:
 
     def acquire(self, socket_path: str) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise
+            # a read-only card: the game is only shown (nothing can be written by anyone); the lock file, if
+            # there, is still taken so two daemons never share the folder, but it cannot name this one
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except FileNotFoundError:
+                return
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             holder = read_holder(self.path)
             raise SaidInput("games_taken", pid=str(holder.get("pid", "?")), folder=str(self.path.parent)) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, json.dumps({"pid": os.getpid(), "socket": socket_path}).encode())
-        os.fsync(fd)
         self._fd = fd
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, json.dumps({"pid": os.getpid(), "socket": socket_path}).encode())
+            os.fsync(fd)
+        except OSError as exc:
+            if exc.errno not in (errno.EROFS, errno.EBADF, errno.EINVAL):
+                raise
 
     def release(self) -> None:
         if self._fd is not None:

@@ -10,6 +10,7 @@ the transaction in hand, closes the ledger and exits 0 ("The bank is closed").
 
 import hashlib
 import logging
+import os
 import random
 import signal
 import socket
@@ -24,11 +25,22 @@ from companion import messages
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
-from companion.errors import BadCommand, BadInput, CompanionError, LedgerDamaged, RuleViolation, SaidInput, exit_code
+from companion.errors import (
+    BadCommand,
+    BadInput,
+    CompanionError,
+    LedgerDamaged,
+    Message,
+    RuleViolation,
+    SaidInput,
+    exit_code,
+)
 from companion.hw import buttons as box_buttons
 from companion.hw.display import DisplayMissing, FontMissing, Screen, open_device
 from companion.hw.reader import BY_ID_PATTERN, LinkState, Origin, ReaderLink
 from companion.hw.simreader import SimulatedReader
+from companion.ledger.anchor import default_state_dir
+from companion.table import Table, open_game
 from companion.view import event_lines, state_text
 
 from . import systemd
@@ -45,6 +57,8 @@ from .taps import Meaning, dice_needed, end_meaning, roll_meaning, tap_meaning
 
 log = logging.getLogger("companion.daemon")
 
+# notices said as warnings in the journal (logging), not printed: the table's warnings, why it stopped booking
+JOURNAL_WARNINGS = ("table_warning", "table_stopped_booking")
 VERDICT_BOOKED = (2, 40)  # the Pi's answer after the reader's own beep: two short pips
 VERDICT_REFUSED = (3, 120)  # three longer ones: look at the screen
 ENROL_WAIT_S = 60.0  # an enrolment waits this long for its card, then lapses
@@ -99,12 +113,20 @@ class Daemon:
     def _start(self) -> None:
         socket_path = self.config.socket_path
         warning = ""
+        readonly = self._read_only_reason()
+        table: Table | None
         try:
-            table = self.games.resume()
+            if readonly is not None and self.games.current.exists():
+                # a card that cannot be written: the game is shown, read from the file as it stands
+                table = open_game(str(self.games.current), readonly=True, state_dir=self.games.state_dir)
+            else:
+                table = self.games.resume()
         except LedgerDamaged as exc:
             # a ledger that went back or forked (a restored copy, an edited file) is never played on: the
             # box starts without it and says so on every screen; `companion recover` takes it from there
             table, warning = None, messages.render_error(exc, self.lang)
+        if table is not None and readonly is not None and table.readonly_reason is None:
+            table.readonly_reason = readonly
         self.owner = Owner(table, on_commit=self._update_dice,
                            answer_timeout=self.config["daemon.answer_seconds"]).start()
         self.console = Console(self.owner, self, on_change=self._console_changed)
@@ -145,6 +167,26 @@ class Daemon:
             self._watchdog.start()
         systemd.notify("READY=1", "STATUS=" + messages.render("daemon_ready", {"folder": str(self.config.games_dir)},
                                                               self.lang))
+
+    def _read_only_reason(self) -> Message | None:
+        """Why nothing could be booked on this box's card (None: it can be written): the games folder, the
+        ledger or the anchor folder on a read-only mount or refusing writes."""
+        folders = [self.config.games_dir, self.games.state_dir or default_state_dir()]
+        for folder in folders:
+            folder = Path(folder)
+            while not folder.exists() and folder != folder.parent:  # a folder not made yet: its parent's card
+                folder = folder.parent
+            try:
+                if os.statvfs(folder).f_flag & os.ST_RDONLY:
+                    return Message("table_card_read_only", folder=str(folder))
+            except OSError:
+                continue
+            if not os.access(folder, os.W_OK):
+                return Message("table_folder_read_only", folder=str(folder), detail="EACCES", cause="EACCES")
+        current = self.games.current
+        if current.exists() and not os.access(current, os.W_OK):
+            return Message("table_folder_read_only", folder=str(current), detail="EACCES", cause="EACCES")
+        return None
 
     def stop(self, quiet: bool = False) -> None:
         """Stop taking requests, finish the one in hand, close the ledger and the devices."""
@@ -301,7 +343,11 @@ class Daemon:
     def _show(self, item: Published) -> None:
         table = self.owner.table
         if item.notice is not None:
-            self.out("* " + messages.render(item.notice.code, item.notice.params, self.lang, self._edition()))
+            text = messages.render(item.notice.code, item.notice.params, self.lang, self._edition())
+            if item.notice.code in JOURNAL_WARNINGS:  # the journal's warning priority: `journalctl -p warning`
+                log.warning("%s", text)
+            else:
+                self.out("* " + text)
             return
         event = item.event
         if event is None or table is None:
@@ -479,6 +525,10 @@ class Daemon:
         except RuleViolation as exc:
             self._refuse(exc.code, **exc.params)
         except CompanionError as exc:
+            table = self.owner.table
+            if table is not None and table.readonly_reason is not None:  # said once already, in the journal too
+                self._refuse("table_read_only", error=table.readonly_reason)
+                return False
             log.error("a tap could not be booked: %s", exc)
             self._refuse("halted", why=messages.render_error(exc, self.lang))
         else:

@@ -187,6 +187,7 @@ class Owner:
         self._snapshot_of: tuple[Table | None, int] = (None, 0)  # the table and head it was taken from
         self._first_hashes: tuple[Table | None, str] = (None, "")
         self._snapshot_after_job()
+        self._told: tuple[Any, int, Any] = (None, 0, None)  # (table, warnings said, reason said): each once
 
     # ----- life ----------------------------------------------------------------------------
 
@@ -426,11 +427,28 @@ class Owner:
         if table is None or self.halted:
             return
         table.housekeeping()  # a failed backup is a warning on the table, never an error
+        self._tell(table)
+
+    def _tell(self, table: Table) -> None:
+        """Say each new warning of the table, and why it stopped booking, once to every listener (the OLED,
+        the phones, the journal through the printer)."""
+        told_table, warned, reason = self._told
+        if told_table is not table:
+            warned, reason = 0, None
+        for warning in table.warnings[warned:]:
+            self.announce("table_warning", error=warning)
+        if table.readonly_reason is not None and table.readonly_reason is not reason:
+            self.announce("table_stopped_booking", error=table.readonly_reason)
+        self._told = (table, len(table.warnings), table.readonly_reason)
 
     def _look_for_other_writers(self) -> None:
         table = self.table
         if table is None or self.halted:
             return
+        try:  # the ledger file or its anchor deleted, moved or replaced under us: stop booking, say so
+            table.watch()
+        except Exception:  # a look that failed is no reason to stop: the write's own look still guards
+            log.exception("could not look at the ledger's files")
         try:
             version = table.ledger.conn.execute("PRAGMA data_version").fetchone()[0]
             if version == self._seen_version:

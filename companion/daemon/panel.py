@@ -143,9 +143,13 @@ class Panel:
             head = f"#{table.head_seq} {table.head_words(self.language)}"
             frames = idle_frames(table.rules, table.state, self.language, head, footer)
         halted = self.owner.halted
+        readonly = table.readonly_reason if table is not None else None
         if halted or self.warning:  # never lost in the carousel: the first page of every round
             text = messages.render("halted", {"why": halted}, self.language) if halted else self.warning
             frames = notice_frames(text) + frames
+        elif readonly is not None:  # why nothing can be booked: a read-only card, the ledger file gone
+            frames = notice_frames(messages.render("table_stopped_booking", {"error": readonly}, self.language)) \
+                + frames
         self._draw(frames[self._idle_index % len(frames)], now)
         self._idle_index += 1
 

@@ -340,6 +340,19 @@ class PhoneService:
         """Whose turn, what the table waits for, the ledger's head (seq and words), the game's id."""
         return self._read(lambda table: self._head(table, language))
 
+    def banner(self, language: str, role: str) -> dict:
+        """What a page says above everything, read without the writer thread (two attributes of the table):
+        "readonly", why nothing can be booked (every role), and "warnings", the table's warnings (the
+        banker's role only), each once, in the page's language."""
+        table = self.owner.table
+        if table is None:
+            return {"readonly": "", "warnings": []}
+        reason = table.readonly_reason
+        edition = table.rules.edition
+        readonly = messages.render("table_stopped_booking", {"error": reason}, language, edition) if reason else ""
+        warnings = [messages.render(w.code, w.params, language, edition) for w in list(table.warnings)]
+        return {"readonly": readonly, "warnings": list(dict.fromkeys(warnings)) if role == "banker" else []}
+
     def head_at(self, seq: int, language: str) -> dict:
         """The ledger's words at event `seq` (a phone checks the head it remembers is still there)."""
         def look(table: Any) -> dict:
@@ -959,6 +972,8 @@ class PhoneService:
 
     def _convert(self, item: Any, language: str, gid: str | None) -> dict | None:
         if item.notice is not None:
+            if item.notice.code == "table_warning":  # the banker's banner says it; spectators are not alarmed
+                return None
             rules = self.owner.snapshot.rules
             edition = rules.edition if rules is not None else None
             return {"kind": "notice", "text": messages.render(item.notice.code, item.notice.params, language,

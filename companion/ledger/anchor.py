@@ -74,13 +74,30 @@ def read_anchor(path: Path) -> Anchor | None:
 
 
 class AnchorFile:
-    """One game's anchor file, kept open by its writer (two syscalls per event, not six)."""
+    """One game's anchor file, kept open once seen (two syscalls per event, not six; and the open file
+    is what `file_state` compares the path with: an anchor deleted or replaced under a writer is noticed)."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self.fd: int | None = None
+        self.writable = False  # the fd was opened for writing (a read-only card opens it for reading)
+
+    def _hold(self) -> None:
+        """Open the file if it is there (for writing if it may be written), and keep it open."""
+        if self.fd is not None:
+            return
+        try:
+            self.fd, self.writable = os.open(self.path, os.O_RDWR), True
+        except FileNotFoundError:
+            return
+        except OSError:  # a read-only card or file: it is still read, and watched
+            try:
+                self.fd, self.writable = os.open(self.path, os.O_RDONLY), False
+            except OSError:
+                return
 
     def read(self) -> Anchor | None:
+        self._hold()
         if self.fd is None:
             return read_anchor(self.path)
         raw = os.pread(self.fd, 2 * SLOT, 0)
@@ -88,18 +105,68 @@ class AnchorFile:
         return max(good, key=lambda a: a.seq) if good else None
 
     def write(self, anchor: Anchor, sync: bool = True) -> None:
+        if self.fd is not None and not self.writable:
+            self.close()  # opened on a read-only look: write_anchor says why it cannot be written now
         if self.fd is None:
             write_anchor(self.path, anchor, sync)        # creates the file and syncs its folder
-            self.fd = os.open(self.path, os.O_RDWR)
+            self.fd, self.writable = os.open(self.path, os.O_RDWR), True
             return
         os.pwrite(self.fd, _slot_text(anchor), (anchor.seq % 2) * SLOT)
         if sync:
             os.fdatasync(self.fd)
 
+    def file_state(self) -> str:
+        """"same" while the path names the file held open (or none was ever seen); else "deleted" (the held
+        file has no name left), "moved" (it lives on under another name) or "replaced" (another file has
+        the name). Two stat calls: cheap enough for every write."""
+        if self.fd is None:
+            return "same"
+        return file_state(self.fd, self.path)
+
+    def put_back(self) -> bool:
+        """Write the held anchor back under its name after it was deleted or moved away (synced, the folder
+        too); False when something else has the name by now or the disk refuses."""
+        if self.fd is None:
+            return False
+        try:
+            raw = os.pread(self.fd, 2 * SLOT, 0)
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except OSError:
+            return False
+        try:
+            os.write(fd, raw)
+            os.fsync(fd)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+        try:
+            dfd = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+        except OSError:
+            pass
+        return True
+
     def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+
+def file_state(fd: int, path: str | os.PathLike) -> str:
+    """How the file open as `fd` stands to `path`: "same", "deleted", "moved" or "replaced"
+    (compared by st_dev and st_ino; a path that cannot be looked at counts as gone)."""
+    held = os.fstat(fd)
+    try:
+        now = os.stat(path)
+    except OSError:
+        return "moved" if held.st_nlink else "deleted"
+    if (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+        return "same"
+    return "replaced"
 
 
 def write_anchor(path: Path, anchor: Anchor, sync: bool = True) -> None:

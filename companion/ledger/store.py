@@ -21,7 +21,7 @@ from urllib.parse import quote
 from companion.engine.state import Event, Note, Posting
 from companion.errors import DiskFull, LedgerDamaged, LedgerError, OutcomeUnknown, cause_of, check
 from companion.ledger import chain, schema
-from companion.ledger.anchor import Anchor, AnchorFile, anchor_path, default_state_dir
+from companion.ledger.anchor import Anchor, AnchorFile, anchor_path, default_state_dir, file_state
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 MEMORY = ":memory:"
@@ -139,13 +139,91 @@ class Ledger:
         self.readonly = readonly
         self.state_dir = Path(state_dir) if state_dir else default_state_dir()
         self.memory = self.path == MEMORY
+        self._held: int | None = None  # the file SQLite opened, held open to notice it deleted or replaced
         self.conn = _conn if _conn is not None else self._open()
+        if _conn is not None:
+            self._hold()
         self._game_id: str | None = None
         self._anchor: AnchorFile | None = None
 
     # ----- opening ------------------------------------------------------------------
 
+    def _hold(self) -> None:
+        """Hold the file at the path open beside SQLite's connection (a descriptor of our own): `file_state`
+        compares it with whatever has the name now."""
+        self._release()
+        if not self.memory:
+            try:
+                self._held = os.open(self.path, os.O_RDONLY)
+            except OSError:
+                self._held = None
+
+    def _release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)
+            self._held = None
+
+    def file_state(self) -> str:
+        """"same" while the path names the file this ledger opened; else "deleted", "moved" or "replaced"
+        (anchor.file_state). SQLite itself would go on committing into a file that has no name any more."""
+        if self._held is None:
+            return "same"
+        return file_state(self._held, self.path)
+
+    def anchor_state(self) -> str:
+        """The same question for the anchor file (once it was seen)."""
+        file = self._anchor
+        return file.file_state() if file is not None else "same"
+
+    def settle(self) -> bool:
+        """Move everything in the -wal into the file this connection holds and empty the -wal (a checkpoint):
+        True when it could. A file moved away under its -wal is then whole wherever it went."""
+        try:
+            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except sqlite3.Error:
+            return False
+        return busy == 0
+
+    def put_back(self) -> None:
+        """After the file was deleted under this connection: write the game this connection still reads
+        back under its name, in WAL mode and synced (OSError or sqlite3.Error if that cannot be done;
+        FileExistsError when another file took the name meanwhile, which is never overwritten)."""
+        if not self.settle():  # the -wal left under the name must hold nothing for the file put back
+            raise sqlite3.OperationalError("the -wal could not be emptied into the file")
+        tmp = self.path + ".putback"
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+        dest = sqlite3.connect(tmp)
+        try:
+            self.conn.backup(dest)
+            dest.execute("PRAGMA journal_mode=WAL")
+        finally:
+            dest.close()
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, self.path)  # never over a file that took the name meanwhile
+        finally:
+            os.remove(tmp)
+        dfd = os.open(os.path.dirname(os.path.abspath(self.path)), os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
     def _open(self) -> sqlite3.Connection:
+        self._hold()
+        try:
+            return self._connect_checked()
+        except BaseException:
+            self._release()
+            raise
+
+    def _connect_checked(self) -> sqlite3.Connection:
         header = read_header(self.path)
         if header is None:
             raise LedgerError("ledger_no_game", path=self.path)
@@ -259,6 +337,7 @@ class Ledger:
         return ledger
 
     def close(self) -> None:
+        self._release()
         if self._anchor is not None:
             self._anchor.close()
         try:
