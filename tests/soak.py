@@ -25,7 +25,10 @@ count:
 - **false failed**: told "failed" (or "refused") but found booked.
 
 Environment: SOAK_KILLS (default 8), SOAK_SEED (default 1), SOAK_LOG_DIR (a folder for the daemon's output
-and every request's record as JSON lines; default: the run's own folder). `python -m tests.soak` runs it
+and every request's record as JSON lines; default: the run's own folder), SOAK_STALLS (default 0: in that
+many rounds another process holds the ledger's write lock for SOAK_STALL_SECONDS, default 45, before the
+kill; the daemon's callers give up after 30 s, which is what issue 21's point 1 is about), SOAK_SOCKET_CLIENTS
+(default 3: people typing `companion do` at once). `python -m tests.soak` runs it
 from the command line and prints the summary line.
 """
 
@@ -86,7 +89,7 @@ RETRY = (UNKNOWN, NO_ANSWER)  # a family tries these again with the same id; a "
 class Request:
     """One client request and every answer it got (a retry adds an answer, never a new request)."""
 
-    client: str  # socket | banker | player | reader
+    client: str  # socket1, socket2... | banker | player | reader
     rid: str  # the id it was sent with (the ledger's request id for the socket, the action id for phones)
     actor: str
     command: str
@@ -311,8 +314,11 @@ def reader_unit(row: EventRow) -> bool:
 
 
 class Soak:
-    def __init__(self, folder: Path, kills: int, seed: int, log_dir: Path):
+    def __init__(self, folder: Path, kills: int, seed: int, log_dir: Path, stalls: int = 0,
+                 stall_seconds: float = 45.0, socket_clients: int = 3):
         self.folder, self.kills, self.seed, self.log_dir = folder, kills, seed, log_dir
+        self.socket_clients = socket_clients
+        self.stalls, self.stall_seconds = stalls, stall_seconds
         self.rng = random.Random(seed)
         self.box = Box(folder, log_dir)
         self.ledger = Ledger(self.box.db)
@@ -370,11 +376,12 @@ class Soak:
                 return True
         return False
 
-    def socket_client(self) -> None:
-        rng = random.Random(self.seed * 1000 + 1)
+    def socket_client(self, k: int = 1) -> None:
+        """One person at a terminal typing `companion do` (several of them at once: SOAK_SOCKET_CLIENTS)."""
+        rng = random.Random(self.seed * 1000 + 10 + k)
         n = 0
         while self.wait_up():
-            for req in self.pending("socket"):
+            for req in self.pending(f"socket{k}"):
                 if not self.up.is_set() or self.done.is_set():
                     break
                 self.do(req)
@@ -385,7 +392,7 @@ class Soak:
             if command is None:
                 time.sleep(0.3)
                 continue
-            self.do(self.new_request("socket", f"soak-{self.seed}-s{n}", actor, command))
+            self.do(self.new_request(f"socket{k}", f"soak-{self.seed}-s{k}-{n}", actor, command))
             time.sleep(rng.uniform(0.0, 0.3))
 
     def socket_move(self, rng: random.Random) -> tuple[str, str | None]:
@@ -504,7 +511,8 @@ class Soak:
         said = str(body.get("error", "")) if isinstance(body, dict) else ""
         if status == 200 and isinstance(body, dict) and body.get("ok"):
             req.told(BOOKED, body.get("seq"), " / ".join(body.get("lines", [])[:1]), round_no)
-        elif isinstance(body, dict) and (body.get("unknown") or body.get("outcome") == "unknown"):
+        elif isinstance(body, dict) and (body.get("unknown") or body.get("outcome") == "unknown"
+                                         or "unknown" in said.lower() or status == 202):
             req.told(UNKNOWN, None, f"{status}: {said}", round_no)
         elif status == 409:
             req.told(REFUSED, None, said, round_no)
@@ -571,12 +579,18 @@ class Soak:
         self.set_up_game()
         self.box.kill()  # the first start's game is set up: from here on every start is a restart
         self.bring_up()
-        clients = [threading.Thread(target=work, name=f"soak-{work.__name__}", daemon=True)
-                   for work in (self.socket_client, self.phone_client, self.reader_client)]
+        clients = [threading.Thread(target=self.socket_client, args=(k,), name=f"soak-socket{k}", daemon=True)
+                   for k in range(1, self.socket_clients + 1)]
+        clients += [threading.Thread(target=work, name=f"soak-{work.__name__}", daemon=True)
+                    for work in (self.phone_client, self.reader_client)]
         for thread in clients:
             thread.start()
         try:
-            for self.round in range(1, self.kills + 1):
+            stalls = set(self.rng.sample(range(1, self.kills + 1), min(self.stalls, self.kills)))
+            for round_no in range(1, self.kills + 1):
+                self.round = round_no
+                if self.round in stalls:
+                    self.stall()
                 time.sleep(self.rng.uniform(1.0, 5.0))
                 if not self.box.alive():
                     self.problems.append(f"round {self.round}: the daemon had exited by itself: "
@@ -607,6 +621,20 @@ class Soak:
                 self.problems.append(f"the daemon's stop: exit {code}")
         return self.count()
 
+    def stall(self) -> None:
+        """Another process holds the ledger's write lock for a while (a `companion do` stuck on a slow card,
+        a backup tool): the daemon's writer waits, its callers give up; the kill comes soon after."""
+        self.faults["stall"] += 1
+        conn = sqlite3.connect(str(self.box.db), timeout=60, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            time.sleep(self.stall_seconds)
+            conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            self.problems.append(f"round {self.round}: the stall could not take the write lock: {exc}")
+        finally:
+            conn.close()
+
     def settle(self) -> None:
         """The end: no kill; every request left unanswered or "unknown" is retried with its id until answered."""
         if not self.box.alive():
@@ -614,10 +642,11 @@ class Soak:
         deadline = time.monotonic() + 2 * ANSWER_TIMEOUT
         banker = player = None
         for _ in range(3):
-            for req in self.pending("socket") + self.pending("banker") + self.pending("player"):
+            waiting = [r for r in self.requests if r.client.startswith("socket") and r.last in RETRY]
+            for req in waiting + self.pending("banker") + self.pending("player"):
                 if time.monotonic() > deadline:
                     return
-                if req.client == "socket":
+                if req.client.startswith("socket"):
                     self.do(req)
                     continue
                 if banker is None and self.code is not None:
@@ -648,12 +677,12 @@ class Soak:
             if req.client == "reader":
                 continue
             stored = by_id.get(req.ledger_id(), [])
-            for told, seq, detail, round_no in req.answers:
+            for told, seq, _detail, round_no in req.answers:
                 if told == BOOKED and not stored:
                     lost.append(f"{req.client} {req.rid} ({req.command}) told booked as #{seq} in round "
                                 f"{round_no}, absent at the end")
                     break
-            for told, seq, detail, round_no in req.answers:
+            for told, _seq, detail, round_no in req.answers:
                 if told in (FAILED, REFUSED) and stored:
                     false_failed.append(f"{req.client} {req.rid} ({req.command}) told {told} in round {round_no} "
                                         f"({detail}), booked as #{stored[0].event.seq}")
@@ -723,15 +752,19 @@ class Phone:
 
 
 def run_soak(folder: Path | None = None, kills: int | None = None, seed: int | None = None,
-             log_dir: Path | None = None) -> Summary:
-    """One soak run; its summary. Arguments default to SOAK_KILLS, SOAK_SEED and SOAK_LOG_DIR."""
+             log_dir: Path | None = None, stalls: int | None = None) -> Summary:
+    """One soak run; its summary. Arguments default to SOAK_KILLS, SOAK_SEED, SOAK_LOG_DIR and SOAK_STALLS."""
     kills = int(os.environ.get("SOAK_KILLS", "8")) if kills is None else kills
+    stalls = int(os.environ.get("SOAK_STALLS", "0")) if stalls is None else stalls
+    stall_seconds = float(os.environ.get("SOAK_STALL_SECONDS", "45"))
+    socket_clients = int(os.environ.get("SOAK_SOCKET_CLIENTS", "3"))
     seed = int(os.environ.get("SOAK_SEED", "1")) if seed is None else seed
     folder = Path(tempfile.mkdtemp(prefix="soak-")) if folder is None else folder
     if log_dir is None:
         log_dir = Path(os.environ["SOAK_LOG_DIR"]) if os.environ.get("SOAK_LOG_DIR") else folder
+    folder.mkdir(parents=True, exist_ok=True)
     log_dir.mkdir(parents=True, exist_ok=True)
-    soak = Soak(folder, kills, seed, log_dir)
+    soak = Soak(folder, kills, seed, log_dir, stalls, stall_seconds, socket_clients)
     summary = soak.run()
     with open(log_dir / "requests.jsonl", "w", encoding="utf-8") as out:
         for req in soak.requests:
