@@ -597,6 +597,9 @@ class Soak:
                                          f"{self.box.log_tail(400)}")
                 self.up.clear()
                 self.box.kill()
+                wal = Path(str(self.box.db) + "-wal")
+                if wal.exists() and wal.stat().st_size > 0:  # the kill left a -wal for the next start to recover
+                    self.faults["wal_left"] += 1
                 fault = self.rng.choice(FAULTS)
                 self.faults[fault] += 1
                 self.box.fault(fault)
