@@ -53,6 +53,7 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,8 @@ class Request:
     actor: str
     command: str
     answers: list[list] = field(default_factory=list)  # [told, seq or None, detail, round]
-    head_before: int = 0  # reader: the ledger's head when the press was made
+    head_before: int = 0  # reader: the ledger's head when the press was made ...
+    at: float = 0.0  # ... and the wall clock just before it (a booking made earlier is not this press's)
 
     @property
     def last(self) -> str:
@@ -153,8 +155,9 @@ def child_env(state_dir: Path) -> dict:
 class Box:
     """The daemon as a subprocess on simulated hardware, its folders, and the state folder's faults."""
 
-    def __init__(self, folder: Path, log_dir: Path):
+    def __init__(self, folder: Path, log_dir: Path, reader: str = "sim"):
         self.folder = folder
+        self.reader = reader  # sim: the daemon's own simulated reader; pty: the firmware in a process of its own
         self.games = folder / "games"
         self.state_dir = folder / "state"
         self.socket = folder / "c.sock"
@@ -166,8 +169,18 @@ class Box:
         self.env = child_env(self.state_dir)
         self.proc: subprocess.Popen | None = None
         self.starts = 0
+        self.board: subprocess.Popen | None = None
+        self.board_lock = threading.Lock()
+        hardware = 'hardware = "simulated"\n'
+        if reader == "pty":  # a reader that outlives the daemon, as the Pico on its USB cable does
+            self.board = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "firmware", str(folder)],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=self.env)
+            first = (self.board.stdout.readline() if self.board.stdout else "").split()
+            if not first or first[0] != "ready":
+                raise RuntimeError(f"the reader's firmware did not start: {first}")
+            hardware = f'hardware = "real"\n[reader]\nport = "{first[1]}"\nretry_seconds = 0.05\n'
         self.conf.write_text(
-            f'hardware = "simulated"\ngames_dir = "{self.games}"\n'
+            f'games_dir = "{self.games}"\n{hardware}'
             f'[control]\nsocket = "{self.socket}"\n'
             f"[virtual_table]\nport = {self.port}\n"
             f'[phone]\nport = 0\nbanker_pin = "{BANKER_PIN}"\nauction_quiet_seconds = 0.0\n'
@@ -189,7 +202,7 @@ class Box:
                 raise RuntimeError(f"the daemon exited with {self.proc.returncode} at start {self.starts}: "
                                    f"{self.log_tail()}")
             try:
-                if ask(self.socket, {"op": "status"}, timeout=10)["ok"] and self._page_up():
+                if ask(self.socket, {"op": "status"}, timeout=10)["ok"] and (self.board is not None or self._page_up()):
                     return
             except (OSError, ValueError):
                 pass
@@ -238,7 +251,29 @@ class Box:
         elif name == "shm_deleted":  # SQLite rebuilds its shared-memory index from the -wal
             Path(str(self.db) + "-shm").unlink(missing_ok=True)
 
+    def board_do(self, line: str) -> None:
+        with self.board_lock:  # the reader client and the ack_lost fault share the firmware's stdin
+            assert self.board is not None and self.board.stdin and self.board.stdout
+            self.board.stdin.write(line + "\n")
+            self.board.stdin.flush()
+            if self.board.stdout.readline().strip() != "ok":
+                raise ConnectionError(f"the reader's firmware did not take {line!r}")
+
+    def close_board(self) -> None:
+        if self.board is not None and self.board.poll() is None:
+            if self.board.stdin:
+                self.board.stdin.close()
+            try:
+                self.board.wait(30)
+            except subprocess.TimeoutExpired:
+                self.board.kill()
+                self.board.wait()
+
     def sim(self, action: str, **extra: str) -> None:
+        if self.board is not None:  # the firmware's own process: its stdin is the table's hands
+            words = {"press_roll": "press", "remove": "remove", "deaf": f"deaf {extra.get('seconds', '0')}"}
+            self.board_do(words.get(action) or f"place {extra.get('uid', '')}")
+            return
         answer = ask(self.socket, {"op": "sim", "action": action, **extra}, timeout=30)
         if not answer.get("ok"):
             raise ConnectionError(answer.get("message", "refused"))
@@ -258,7 +293,7 @@ class Box:
         (OK opens the table's menu, UP wraps to its last line "Game…", and two UPs from the first line of
         the game menu reach "Phone page"), read with zbarimg. None when it cannot be read."""
         zbar = shutil.which("zbarimg")
-        if zbar is None:
+        if zbar is None or self.board is not None:  # no zbarimg, or no OLED (real hardware: the pty reader)
             return None
         from PIL import Image, ImageOps
 
@@ -315,12 +350,12 @@ def reader_unit(row: EventRow) -> bool:
 
 class Soak:
     def __init__(self, folder: Path, kills: int, seed: int, log_dir: Path, stalls: int = 0,
-                 stall_seconds: float = 45.0, socket_clients: int = 3):
+                 stall_seconds: float = 45.0, socket_clients: int = 3, reader: str = "sim"):
         self.folder, self.kills, self.seed, self.log_dir = folder, kills, seed, log_dir
         self.socket_clients = socket_clients
         self.stalls, self.stall_seconds = stalls, stall_seconds
         self.rng = random.Random(seed)
-        self.box = Box(folder, log_dir)
+        self.box = Box(folder, log_dir, reader)
         self.ledger = Ledger(self.box.db)
         self.requests: list[Request] = []
         self.lock = threading.Lock()
@@ -363,7 +398,7 @@ class Soak:
         """Start the daemon, read the table code off its OLED, and let the clients go on."""
         self.box.start()
         self.code = self.box.read_table_code(self.folder)
-        if self.code is None:
+        if self.code is None and self.box.board is None:
             self.problems.append(f"round {self.round}: the table code could not be read off the OLED")
         self.code_version += 1
         self.up.set()
@@ -545,7 +580,7 @@ class Soak:
                 continue
             n += 1
             req = Request("reader", f"reader-{n}", "", "ROLL" if action[0] == "roll" else f"tap {action[1]}")
-            req.head_before = head
+            req.head_before, req.at = head, time.time()
             try:
                 if action[0] == "roll":
                     self.box.sim("press_roll")
@@ -581,8 +616,9 @@ class Soak:
         self.bring_up()
         clients = [threading.Thread(target=self.socket_client, args=(k,), name=f"soak-socket{k}", daemon=True)
                    for k in range(1, self.socket_clients + 1)]
+        phones = [self.phone_client] if self.box.board is None else []  # no OLED to read the table code from
         clients += [threading.Thread(target=work, name=f"soak-{work.__name__}", daemon=True)
-                    for work in (self.phone_client, self.reader_client)]
+                    for work in (*phones, self.reader_client)]
         for thread in clients:
             thread.start()
         try:
@@ -595,12 +631,14 @@ class Soak:
                 if not self.box.alive():
                     self.problems.append(f"round {self.round}: the daemon had exited by itself: "
                                          f"{self.box.log_tail(400)}")
+                fault = self.rng.choice(FAULTS + (("ack_lost",) if self.box.board is not None else ()))
+                if fault == "ack_lost":
+                    self.lose_an_ack()
                 self.up.clear()
                 self.box.kill()
                 wal = Path(str(self.box.db) + "-wal")
                 if wal.exists() and wal.stat().st_size > 0:  # the kill left a -wal for the next start to recover
                     self.faults["wal_left"] += 1
-                fault = self.rng.choice(FAULTS)
                 self.faults[fault] += 1
                 self.box.fault(fault)
                 time.sleep(self.rng.uniform(0.0, 0.5))
@@ -620,9 +658,51 @@ class Soak:
             for thread in clients:
                 thread.join(ANSWER_TIMEOUT + 30)
             code = self.box.stop()
+            self.box.close_board()
             if code not in (0, -9):
                 self.problems.append(f"the daemon's stop: exit {code}")
         return self.count()
+
+    def lose_an_ack(self) -> None:
+        """The reader stops hearing the Pi for a few seconds (a flaky cable) while a ROLL of its own is
+        booked, and the daemon dies before the reader hears that ACK: the reader sends the ROLL again to
+        the next daemon (issue 21, point 2). The kill follows as soon as the booking is seen."""
+        end = time.monotonic() + 15.0
+        while True:  # the reader client (taps a plot on offer) or a terminal (the table's move) gets there
+            table = self.ledger.table()
+            if table is not None:
+                try:
+                    head = table.head_seq
+                    s = table.state
+                    if s.phase == "over":
+                        return
+                    if dice_needed(table.rules, s) or end_meaning(table.rules, s) is not None:
+                        break
+                finally:
+                    table.close()
+            if time.monotonic() > end:
+                self.problems.append(f"round {self.round}: no ROLL to lose the ACK of")
+                return
+            time.sleep(0.2)
+        req = Request("reader", f"reader-ack-{self.round}", "", "ROLL (its ACK lost)")
+        req.head_before, req.at = head, time.time()
+        try:
+            self.box.sim("deaf", seconds="2.5")  # over before the next daemon greets the reader
+            self.box.sim("press_roll")
+        except (OSError, ValueError):
+            return
+        with self.lock:
+            self.requests.append(req)
+        end = time.monotonic() + 3.0
+        while time.monotonic() < end:
+            units = [r for r in self.ledger.rows_after(head) if reader_unit(r)]
+            if units:
+                with self.lock:
+                    self.seen_reader.extend((r.event.seq, r.request_id) for r in units)
+                req.told(BOOKED, units[0].event.seq, units[0].event.command, self.round)
+                return
+            time.sleep(0.05)
+        req.told(NO_ANSWER, None, "no booking seen", self.round)
 
     def stall(self) -> None:
         """Another process holds the ledger's write lock for a while (a `companion do` stuck on a slow card,
@@ -642,6 +722,11 @@ class Soak:
         """The end: no kill; every request left unanswered or "unknown" is retried with its id until answered."""
         if not self.box.alive():
             return
+        if self.box.board is not None:  # the reader greets the last daemon and resends what it still holds
+            end = time.monotonic() + 60
+            while time.monotonic() < end and ask(self.box.socket, {"op": "status"}).get("reader") != "ready":
+                time.sleep(0.2)
+            time.sleep(3.0)
         deadline = time.monotonic() + 2 * ANSWER_TIMEOUT
         banker = player = None
         for _ in range(3):
@@ -704,8 +789,9 @@ class Soak:
             if not reader_unit(row):
                 continue
             reader_booked += 1
-            owner = next((i for i, p in enumerate(presses) if i not in matched and p.head_before < row.event.seq),
-                         None)
+            booked_at = datetime.fromisoformat(row.created_at).timestamp() + 0.002  # stored to the millisecond
+            owner = next((i for i, p in enumerate(presses)
+                          if i not in matched and p.head_before < row.event.seq and p.at <= booked_at), None)
             if owner is None:
                 doubled.append(f"reader booking #{row.event.seq} ({row.event.command}, {row.request_id}) "
                                "matches no press not already booked")
@@ -761,13 +847,16 @@ def run_soak(folder: Path | None = None, kills: int | None = None, seed: int | N
     stalls = int(os.environ.get("SOAK_STALLS", "0")) if stalls is None else stalls
     stall_seconds = float(os.environ.get("SOAK_STALL_SECONDS", "45"))
     socket_clients = int(os.environ.get("SOAK_SOCKET_CLIENTS", "3"))
+    reader = os.environ.get("SOAK_READER", "sim")
+    if reader not in ("sim", "pty"):
+        raise SystemExit(f"SOAK_READER is sim or pty, not {reader!r}")
     seed = int(os.environ.get("SOAK_SEED", "1")) if seed is None else seed
     folder = Path(tempfile.mkdtemp(prefix="soak-")) if folder is None else folder
     if log_dir is None:
         log_dir = Path(os.environ["SOAK_LOG_DIR"]) if os.environ.get("SOAK_LOG_DIR") else folder
     folder.mkdir(parents=True, exist_ok=True)
     log_dir.mkdir(parents=True, exist_ok=True)
-    soak = Soak(folder, kills, seed, log_dir, stalls, stall_seconds, socket_clients)
+    soak = Soak(folder, kills, seed, log_dir, stalls, stall_seconds, socket_clients, reader)
     summary = soak.run()
     with open(log_dir / "requests.jsonl", "w", encoding="utf-8") as out:
         for req in soak.requests:
@@ -776,7 +865,39 @@ def run_soak(folder: Path | None = None, kills: int | None = None, seed: int | N
     return summary
 
 
-if __name__ == "__main__":
+def firmware(folder: str) -> None:
+    """tests/firmware_on_pty.py (the reader's firmware in a process of its own, driven through stdin) with one
+    command more, `deaf S`: for S seconds the reader hears nothing from the Pi (its ACKs are lost)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import firmware_on_pty  # type: ignore[import-not-found]
+
+    deaf_until = [0.0]
+    heard = firmware_on_pty.PtySerial.read
+
+    def read(self: Any) -> bytes:
+        data = heard(self)
+        return b"" if time.monotonic() < deaf_until[0] else data
+
+    firmware_on_pty.PtySerial.read = read
+
+    class Commands:
+        def __iter__(self) -> Any:
+            for line in sys.__stdin__:
+                words = line.split()
+                if words[:1] == ["deaf"]:
+                    deaf_until[0] = time.monotonic() + float(words[1])
+                    print("ok", flush=True)
+                    continue
+                yield line
+
+    sys.argv = [sys.argv[0], folder]
+    sys.stdin = Commands()  # type: ignore[assignment]
+    firmware_on_pty.main_()
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["firmware"]:
+    firmware(sys.argv[2])
+elif __name__ == "__main__":
     result = run_soak()
     for kind in ("lost", "doubled", "false_failed", "unresolved", "problems"):
         for item in getattr(result, kind)[:20]:
