@@ -28,7 +28,10 @@ Environment: SOAK_KILLS (default 8), SOAK_SEED (default 1), SOAK_LOG_DIR (a fold
 and every request's record as JSON lines; default: the run's own folder), SOAK_STALLS (default 0: in that
 many rounds another process holds the ledger's write lock for SOAK_STALL_SECONDS, default 45, before the
 kill; the daemon's callers give up after 30 s, which is what issue 21's point 1 is about), SOAK_SOCKET_CLIENTS
-(default 3: people typing `companion do` at once). `python -m tests.soak` runs it
+(default 3: people typing `companion do` at once), SOAK_READER (`sim`, the default: the daemon's own simulated
+reader, which dies with it; `pty`: the firmware in a process of its own that outlives every kill and resends
+what was never acknowledged, with one fault more, `ack_lost`; no phones then, as there is no OLED to read
+the table code from). `python -m tests.soak` runs it
 from the command line and prints the summary line.
 """
 
