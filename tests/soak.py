@@ -320,8 +320,8 @@ class Box:
 class Ledger:
     """Read-only looks at the box's ledger from the soak's own process (the daemon may be writing)."""
 
-    def __init__(self, path: Path):
-        self.path = path
+    def __init__(self, path: Path, state_dir: Path):
+        self.path, self.state_dir = path, state_dir  # the daemon's anchors, checked on every look
 
     def rows_after(self, seq: int) -> list[EventRow]:
         try:
@@ -339,7 +339,7 @@ class Ledger:
     def table(self):
         """The game read-only (its state for choosing a move), or None while it cannot be read."""
         try:
-            return open_game(str(self.path), readonly=True)
+            return open_game(str(self.path), readonly=True, state_dir=self.state_dir)
         except Exception:  # mid-restart: a -wal to recover, the file being opened; the caller waits
             return None
 
@@ -359,7 +359,7 @@ class Soak:
         self.stalls, self.stall_seconds = stalls, stall_seconds
         self.rng = random.Random(seed)
         self.box = Box(folder, log_dir, reader)
-        self.ledger = Ledger(self.box.db)
+        self.ledger = Ledger(self.box.db, self.box.state_dir)
         self.requests: list[Request] = []
         self.lock = threading.Lock()
         self.up = threading.Event()  # the daemon answers and the phones have joined
