@@ -69,7 +69,7 @@ from companion.daemon.control import ask  # noqa: E402
 from companion.daemon.taps import dice_needed, end_meaning  # noqa: E402
 from companion.editions import load_edition  # noqa: E402
 from companion.ledger.store import EventRow  # noqa: E402
-from companion.table import open_game  # noqa: E402
+from companion.table import open_game, verify_game  # noqa: E402
 
 EDITION = "elite"
 PLAYERS = ["Anna", "Boris", "Vera"]
@@ -752,6 +752,10 @@ class Soak:
 
     def count(self) -> Summary:
         final = self.ledger.rows_after(0)
+        try:  # after all the kills the ledger still verifies: chain, anchor, a full replay
+            verify_game(str(self.box.db), state_dir=self.box.state_dir).close()
+        except Exception as exc:
+            self.problems.append(f"the ledger does not verify at the end: {exc}")
         by_id: dict[str, list[EventRow]] = {}
         for row in final:
             by_id.setdefault(row.request_id, []).append(row)
