@@ -344,6 +344,17 @@ class Ledger:
             return None
 
 
+def booked_at(row: EventRow) -> float:
+    """When the event was stored (the ledger keeps the time to the millisecond: round up)."""
+    return datetime.fromisoformat(row.created_at).timestamp() + 0.001
+
+
+def dice_of(row: EventRow) -> tuple[str, ...]:
+    """The dice a reader booking carries (a resent ROLL carries the same dice), () for a buy."""
+    words = row.event.command.split()
+    return tuple(words[1:]) if words and words[0] != "buy" else ()
+
+
 def reader_unit(row: EventRow) -> bool:
     """A booking that only the reader makes here: a dice verb or a buy by a player, under a generated id."""
     verb = row.event.command.split()[0] if row.event.command else ""
@@ -598,7 +609,7 @@ class Soak:
             # the reader's answer is the booking itself (two pips): wait for it, generously
             end = time.monotonic() + 10.0
             while time.monotonic() < end and self.up.is_set():
-                units = [r for r in self.ledger.rows_after(head) if reader_unit(r)]
+                units = [r for r in self.ledger.rows_after(head) if reader_unit(r) and booked_at(r) >= req.at]
                 if units:
                     with self.lock:
                         self.seen_reader.extend((r.event.seq, r.request_id) for r in units)
@@ -698,7 +709,7 @@ class Soak:
             self.requests.append(req)
         end = time.monotonic() + 3.0
         while time.monotonic() < end:
-            units = [r for r in self.ledger.rows_after(head) if reader_unit(r)]
+            units = [r for r in self.ledger.rows_after(head) if reader_unit(r) and booked_at(r) >= req.at]
             if units:
                 with self.lock:
                     self.seen_reader.extend((r.event.seq, r.request_id) for r in units)
@@ -789,21 +800,32 @@ class Soak:
         for seq, rid in sorted(set(self.seen_reader)):
             if (seq, rid) not in present:
                 lost.append(f"reader booking #{seq} ({rid}) seen while running, absent at the end")
-        presses = sorted((r for r in self.requests if r.client == "reader"), key=lambda r: r.head_before)
-        matched: set[int] = set()
+        presses = sorted((r for r in self.requests if r.client == "reader"), key=lambda r: r.at)
+        claimed = {a[1]: p for p in presses for a in p.answers if a[0] == BOOKED}  # seq -> the press that saw it
+        matched = {id(p) for p in presses if any(a[0] == BOOKED for a in p.answers)}
         reader_booked = 0
+        last_claimed: EventRow | None = None
         for row in final:
             if not reader_unit(row):
                 continue
             reader_booked += 1
-            booked_at = datetime.fromisoformat(row.created_at).timestamp() + 0.002  # stored to the millisecond
-            owner = next((i for i, p in enumerate(presses)
-                          if i not in matched and p.head_before < row.event.seq and p.at <= booked_at), None)
+            seq, when = row.event.seq, booked_at(row)
+            if seq in claimed:
+                last_claimed = row
+                continue
+            # booked after its press stopped waiting (a stall), or a press the reader resent to the next daemon
+            # because it never heard the ACK: an unanswered press made shortly before it. The same dice as the
+            # reader's last booking that was answered is a ROLL booked twice, whatever press is near.
+            again = last_claimed is not None and dice_of(last_claimed) and dice_of(last_claimed) == dice_of(row)
+            owner = None if again else next(
+                (p for p in presses if id(p) not in matched and p.head_before < seq and when - 15.0 <= p.at <= when),
+                None)
             if owner is None:
-                doubled.append(f"reader booking #{row.event.seq} ({row.event.command}, {row.request_id}) "
-                               "matches no press not already booked")
+                why = (f"the dice of #{last_claimed.event.seq} ({last_claimed.event.command}) again" if again and
+                       last_claimed is not None else "no press made shortly before it is left to account for it")
+                doubled.append(f"reader booking #{seq} ({row.event.command}, {row.request_id}): {why}")
             else:
-                matched.add(owner)
+                matched.add(id(owner))
         return Summary(self.kills, self.seed, dict(self.faults), dict(requests), dict(answers),
                        len(presses), reader_booked, len(final), lost, doubled, false_failed, unresolved,
                        self.problems)
