@@ -382,6 +382,8 @@ class Soak:
         self.problems: list[str] = []
         self.plot_uids: dict[str, str] = {}
         self.seen_reader: list[tuple[int, str]] = []  # (seq, request id) of reader bookings seen while running
+        self.claimed: set[int] = set()  # the reader bookings a press has taken as its answer
+        self.reader_lock = threading.Lock()  # one press at a time: the reader client's or the ack_lost fault's
 
     # ----- records -----------------------------------------------------------------------------
 
@@ -411,6 +413,11 @@ class Soak:
     def bring_up(self) -> None:
         """Start the daemon, read the table code off its OLED, and let the clients go on."""
         self.box.start()
+        if self.box.board is not None:  # the reader greets the new daemon and resends what it still holds first
+            end = time.monotonic() + 60
+            while time.monotonic() < end and ask(self.box.socket, {"op": "status"}).get("reader") != "ready":
+                time.sleep(0.1)
+            time.sleep(2.0)
         self.code = self.box.read_table_code(self.folder)
         if self.code is None and self.box.board is None:
             self.problems.append(f"round {self.round}: the table code could not be read off the OLED")
@@ -573,53 +580,60 @@ class Soak:
     def reader_client(self) -> None:
         n = 0
         while self.wait_up():
-            table = self.ledger.table()
-            if table is None:
-                time.sleep(0.3)
-                continue
-            try:
-                s, head = table.state, table.head_seq
-                if s.phase == "over":
-                    action = None
-                elif s.pending is not None and s.pending.kind == "buy" and s.pending.plot in self.plot_uids:
-                    action = ("tap", s.pending.plot)
-                elif dice_needed(table.rules, s) or end_meaning(table.rules, s) is not None:
-                    action = ("roll", "")
-                else:
-                    action = None
-            finally:
-                table.close()
-            if action is None:
-                time.sleep(0.3)
-                continue
-            n += 1
-            req = Request("reader", f"reader-{n}", "", "ROLL" if action[0] == "roll" else f"tap {action[1]}")
-            req.head_before, req.at = head, time.time()
-            try:
-                if action[0] == "roll":
-                    self.box.sim("press_roll")
-                else:
-                    self.box.sim("place", uid=self.plot_uids[action[1]])
-                    time.sleep(0.15)
-                    self.box.sim("remove")
-            except (OSError, ValueError):
-                continue  # the daemon is gone: nothing was pressed on a reader that is not there
-            with self.lock:
-                self.requests.append(req)
-            # the reader's answer is the booking itself (two pips): wait for it, generously
-            end = time.monotonic() + 10.0
-            while time.monotonic() < end and self.up.is_set():
-                units = [r for r in self.ledger.rows_after(head) if reader_unit(r) and booked_at(r) >= req.at]
-                if units:
-                    with self.lock:
-                        self.seen_reader.extend((r.event.seq, r.request_id) for r in units)
-                    req.told(BOOKED, units[0].event.seq, units[0].event.command, self.round)
-                    time.sleep(0.5)  # a card lifted, the link's resends settled
-                    break
-                time.sleep(0.2)
+            with self.reader_lock:  # one hand on the reader: its presses are told apart by their order
+                action = self.reader_move()
+                if action is not None:
+                    n += 1
+                    req = Request("reader", f"reader-{n}", "", "ROLL" if action[0] == "roll" else f"tap {action[1]}")
+                    self.reader_press(req, action, 10.0)
+            time.sleep(0.3 if action is None or req.last != BOOKED else 0.5)  # a card lifted, resends settled
+
+    def reader_move(self) -> tuple[str, str, int] | None:
+        """What a player would do at the reader now: (roll or tap, the plot, the ledger's head), or None."""
+        table = self.ledger.table()
+        if table is None:
+            return None
+        try:
+            s, head = table.state, table.head_seq
+            if s.phase == "over":
+                return None
+            if s.pending is not None and s.pending.kind == "buy" and s.pending.plot in self.plot_uids:
+                return ("tap", s.pending.plot, head)
+            if dice_needed(table.rules, s) or end_meaning(table.rules, s) is not None:
+                return ("roll", "", head)
+            return None
+        finally:
+            table.close()
+
+    def reader_press(self, req: Request, action: tuple[str, str, int], wait: float) -> None:
+        """Press ROLL or tap the plot's card, and wait for the booking it makes: the reader's answer is the
+        booking itself (the Pi's two pips), the first reader booking stored after the press that no other
+        press has taken."""
+        kind, plot, head = action
+        req.head_before, req.at = head, time.time()
+        try:
+            if kind == "roll":
+                self.box.sim("press_roll")
             else:
-                req.told(NO_ANSWER, None, "no booking seen", self.round)
-                time.sleep(0.3)
+                self.box.sim("place", uid=self.plot_uids[plot])
+                time.sleep(0.15)
+                self.box.sim("remove")
+        except (OSError, ValueError):
+            return  # the daemon is gone: nothing was pressed on a reader that is not there
+        with self.lock:
+            self.requests.append(req)
+        end = time.monotonic() + wait
+        while time.monotonic() < end and self.up.is_set():
+            rows = [r for r in self.ledger.rows_after(head) if reader_unit(r) and booked_at(r) >= req.at]
+            with self.lock:
+                rows = [r for r in rows if r.event.seq not in self.claimed]
+                if rows:
+                    self.claimed.add(rows[0].event.seq)
+                    self.seen_reader.extend((r.event.seq, r.request_id) for r in rows)
+                    req.told(BOOKED, rows[0].event.seq, rows[0].event.command, self.round)
+                    return
+            time.sleep(0.05)
+        req.told(NO_ANSWER, None, "no booking seen", self.round)
 
     # ----- the run -----------------------------------------------------------------------------
 
@@ -681,42 +695,22 @@ class Soak:
         """The reader stops hearing the Pi for a few seconds (a flaky cable) while a ROLL of its own is
         booked, and the daemon dies before the reader hears that ACK: the reader sends the ROLL again to
         the next daemon (issue 21, point 2). The kill follows as soon as the booking is seen."""
-        end = time.monotonic() + 15.0
-        while True:  # the reader client (taps a plot on offer) or a terminal (the table's move) gets there
-            table = self.ledger.table()
-            if table is not None:
-                try:
-                    head = table.head_seq
-                    s = table.state
-                    if s.phase == "over":
-                        return
-                    if dice_needed(table.rules, s) or end_meaning(table.rules, s) is not None:
-                        break
-                finally:
-                    table.close()
-            if time.monotonic() > end:
-                self.problems.append(f"round {self.round}: no ROLL to lose the ACK of")
+        with self.reader_lock:
+            end = time.monotonic() + 15.0
+            action = self.reader_move()
+            while action is None or action[0] != "roll":  # the reader client or a terminal moves the game on
+                if time.monotonic() > end:
+                    self.faults["ack_lost_no_roll"] += 1  # the game waited for something else all along
+                    return
+                self.reader_lock.release()
+                time.sleep(0.3)
+                self.reader_lock.acquire()
+                action = self.reader_move()
+            try:
+                self.box.sim("deaf", seconds="2.5")  # over before the next daemon greets the reader
+            except (OSError, ValueError):
                 return
-            time.sleep(0.2)
-        req = Request("reader", f"reader-ack-{self.round}", "", "ROLL (its ACK lost)")
-        req.head_before, req.at = head, time.time()
-        try:
-            self.box.sim("deaf", seconds="2.5")  # over before the next daemon greets the reader
-            self.box.sim("press_roll")
-        except (OSError, ValueError):
-            return
-        with self.lock:
-            self.requests.append(req)
-        end = time.monotonic() + 3.0
-        while time.monotonic() < end:
-            units = [r for r in self.ledger.rows_after(head) if reader_unit(r) and booked_at(r) >= req.at]
-            if units:
-                with self.lock:
-                    self.seen_reader.extend((r.event.seq, r.request_id) for r in units)
-                req.told(BOOKED, units[0].event.seq, units[0].event.command, self.round)
-                return
-            time.sleep(0.05)
-        req.told(NO_ANSWER, None, "no booking seen", self.round)
+            self.reader_press(Request("reader", f"reader-ack-{self.round}", "", "ROLL (its ACK lost)"), action, 3.0)
 
     def stall(self) -> None:
         """Another process holds the ledger's write lock for a while (a `companion do` stuck on a slow card,
