@@ -364,10 +364,12 @@ def reader_unit(row: EventRow) -> bool:
 
 class Soak:
     def __init__(self, folder: Path, kills: int, seed: int, log_dir: Path, stalls: int = 0,
-                 stall_seconds: float = 45.0, socket_clients: int = 3, reader: str = "sim", budget: float = 0.0):
+                 stall_seconds: float = 45.0, socket_clients: int = 3, reader: str = "sim", budget: float = 0.0,
+                 faults: tuple[str, ...] = ()):
         self.folder, self.kills, self.seed, self.log_dir = folder, kills, seed, log_dir
         self.socket_clients = socket_clients
         self.budget = budget  # seconds for the kills (0: no limit); the settling after them comes on top
+        self.faults_allowed = tuple(faults or FAULTS + (("ack_lost",) if reader == "pty" else ()))
         self.kills_done = 0
         self.stalls, self.stall_seconds = stalls, stall_seconds
         self.rng = random.Random(seed)
@@ -664,7 +666,7 @@ class Soak:
                 if not self.box.alive():
                     self.problems.append(f"round {self.round}: the daemon had exited by itself: "
                                          f"{self.box.log_tail(400)}")
-                fault = self.rng.choice(FAULTS + (("ack_lost",) if self.box.board is not None else ()))
+                fault = self.rng.choice(self.faults_allowed)
                 if fault == "ack_lost":
                     self.lose_an_ack()
                 self.up.clear()
@@ -870,24 +872,31 @@ class Phone:
 
 
 def run_soak(folder: Path | None = None, kills: int | None = None, seed: int | None = None,
-             log_dir: Path | None = None, stalls: int | None = None, budget: float | None = None) -> Summary:
-    """One soak run; its summary. Arguments default to SOAK_KILLS, SOAK_SEED, SOAK_LOG_DIR, SOAK_STALLS and
-    SOAK_BUDGET (seconds for the kills; 0, the default: none)."""
+             log_dir: Path | None = None, stalls: int | None = None, budget: float | None = None,
+             reader: str | None = None, faults: tuple[str, ...] | None = None) -> Summary:
+    """One soak run; its summary. Arguments default to SOAK_KILLS, SOAK_SEED, SOAK_LOG_DIR, SOAK_STALLS,
+    SOAK_BUDGET (seconds for the kills; 0, the default: none), SOAK_READER and SOAK_FAULTS (the faults to
+    choose from, comma-separated; default all that fit the reader)."""
     budget = float(os.environ.get("SOAK_BUDGET", "0")) if budget is None else budget
     kills = int(os.environ.get("SOAK_KILLS", "8")) if kills is None else kills
     stalls = int(os.environ.get("SOAK_STALLS", "0")) if stalls is None else stalls
     stall_seconds = float(os.environ.get("SOAK_STALL_SECONDS", "45"))
     socket_clients = int(os.environ.get("SOAK_SOCKET_CLIENTS", "3"))
-    reader = os.environ.get("SOAK_READER", "sim")
+    reader = os.environ.get("SOAK_READER", "sim") if reader is None else reader
     if reader not in ("sim", "pty"):
         raise SystemExit(f"SOAK_READER is sim or pty, not {reader!r}")
+    if faults is None:
+        faults = tuple(f for f in os.environ.get("SOAK_FAULTS", "").split(",") if f)
+    unknown = set(faults) - set(FAULTS) - ({"ack_lost"} if reader == "pty" else set())
+    if unknown:
+        raise SystemExit(f"SOAK_FAULTS: no such fault here: {', '.join(sorted(unknown))}")
     seed = int(os.environ.get("SOAK_SEED", "1")) if seed is None else seed
     folder = Path(tempfile.mkdtemp(prefix="soak-")) if folder is None else folder
     if log_dir is None:
         log_dir = Path(os.environ["SOAK_LOG_DIR"]) if os.environ.get("SOAK_LOG_DIR") else folder
     folder.mkdir(parents=True, exist_ok=True)
     log_dir.mkdir(parents=True, exist_ok=True)
-    soak = Soak(folder, kills, seed, log_dir, stalls, stall_seconds, socket_clients, reader, budget)
+    soak = Soak(folder, kills, seed, log_dir, stalls, stall_seconds, socket_clients, reader, budget, faults)
     summary = soak.run()
     with open(log_dir / "requests.jsonl", "w", encoding="utf-8") as out:
         for req in soak.requests:

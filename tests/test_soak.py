@@ -19,3 +19,18 @@ def test_kill_9s_while_everyone_books_lose_double_and_falsely_fail_nothing(tmp_p
         f"a client booked nothing, so the run proves little: {summary.line()}"
     assert (len(summary.lost), len(summary.doubled), len(summary.false_failed)) == (0, 0, 0), \
         f"{summary.line()}\n{details}"
+
+
+def test_a_roll_whose_ack_was_lost_is_not_booked_again_after_a_kill(tmp_path):
+    """The reader's firmware in a process of its own outlives each kill, as the Pico on its cable does. In
+    every round the reader hears nothing from the Pi for a moment while a ROLL of its own is booked, and the
+    daemon is killed before the ACK gets through: the reader sends that ROLL again to the next daemon, which
+    must not book it a second time (issue 21, point 2)."""
+    summary = run_soak(tmp_path / "box", kills=6, seed=3, log_dir=tmp_path / "log", reader="pty",
+                       faults=("ack_lost",), budget=120.0, stalls=0)
+    print(summary.line())
+    details = "\n".join(f"{kind}: {item}" for kind in ("lost", "doubled", "false_failed", "problems")
+                        for item in getattr(summary, kind)[:10])
+    assert summary.faults.get("ack_lost") and not summary.problems, f"{summary.line()}\n{details}"
+    assert (len(summary.lost), len(summary.doubled), len(summary.false_failed)) == (0, 0, 0), \
+        f"{summary.line()}\n{details}"
