@@ -116,6 +116,8 @@ class Request:
 
 @dataclass
 class Summary:
+    """What a run found: the counts, and for each lost, doubled or falsely failed request a line saying which."""
+
     kills: int
     seed: int
     faults: dict
@@ -363,6 +365,8 @@ def reader_unit(row: EventRow) -> bool:
 
 
 class Soak:
+    """One run: the box, its clients (threads of this process), the kills and faults, and the count."""
+
     def __init__(self, folder: Path, kills: int, seed: int, log_dir: Path, stalls: int = 0,
                  stall_seconds: float = 45.0, socket_clients: int = 3, reader: str = "sim", budget: float = 0.0,
                  faults: tuple[str, ...] = ()):
