@@ -364,6 +364,42 @@ def reader_unit(row: EventRow) -> bool:
             and not row.request_id.startswith("phone:"))
 
 
+def reader_doubles(final: list[EventRow], presses: list[Request], restarts: list[float],
+                   window: float) -> tuple[int, list[str]]:
+    """(the reader's bookings, those no press accounts for). Each press books at most one dice or buy event
+    and owns the one it saw (the first stored after it). One that no press saw is owned by an unanswered
+    press made up to `window` seconds before it (its booking waited behind a stall), unless it carries the
+    dice of the reader's last answered booking from before a restart (`restarts`: when each daemon was
+    started): a ROLL the reader sent again to the next daemon, booked twice."""
+    presses = sorted(presses, key=lambda r: r.at)
+    claimed = {a[1] for p in presses for a in p.answers if a[0] == BOOKED}
+    matched = {id(p) for p in presses if any(a[0] == BOOKED for a in p.answers)}
+    booked, doubled = 0, []
+    last_claimed: EventRow | None = None
+    for row in final:
+        if not reader_unit(row):
+            continue
+        booked += 1
+        seq, when = row.event.seq, booked_at(row)
+        if seq in claimed:
+            last_claimed = row
+            continue
+        again = (last_claimed is not None and dice_of(last_claimed) == dice_of(row) != ()
+                 and any(booked_at(last_claimed) < t < when for t in restarts))
+        owner = None if again else next(
+            (p for p in presses if id(p) not in matched and p.head_before < seq and when - window <= p.at <= when),
+            None)
+        if owner is not None:
+            matched.add(id(owner))
+        elif again and last_claimed is not None:
+            doubled.append(f"reader booking #{seq} ({row.event.command}, {row.request_id}): the dice of "
+                           f"#{last_claimed.event.seq} ({last_claimed.event.command}) again, after a restart")
+        else:
+            doubled.append(f"reader booking #{seq} ({row.event.command}, {row.request_id}): no press made up to "
+                           f"{window:.0f} s before it is left to account for it")
+    return booked, doubled
+
+
 class Soak:
     """One run: the box, its clients (threads of this process), the kills and faults, and the count."""
 
@@ -391,6 +427,7 @@ class Soak:
         self.plot_uids: dict[str, str] = {}
         self.seen_reader: list[tuple[int, str]] = []  # (seq, request id) of reader bookings seen while running
         self.claimed: set[int] = set()  # the reader bookings a press has taken as its answer
+        self.restarts: list[float] = []  # when each daemon was started (time.time())
         self.reader_lock = threading.Lock()  # one press at a time: the reader client's or the ack_lost fault's
 
     # ----- records -----------------------------------------------------------------------------
@@ -420,6 +457,7 @@ class Soak:
 
     def bring_up(self) -> None:
         """Start the daemon, read the table code off its OLED, and let the clients go on."""
+        self.restarts.append(time.time())
         self.box.start()
         if self.box.board is not None:  # the reader greets the new daemon and resends what it still holds first
             end = time.monotonic() + 60
@@ -806,32 +844,10 @@ class Soak:
         for seq, rid in sorted(set(self.seen_reader)):
             if (seq, rid) not in present:
                 lost.append(f"reader booking #{seq} ({rid}) seen while running, absent at the end")
-        presses = sorted((r for r in self.requests if r.client == "reader"), key=lambda r: r.at)
-        claimed = {a[1]: p for p in presses for a in p.answers if a[0] == BOOKED}  # seq -> the press that saw it
-        matched = {id(p) for p in presses if any(a[0] == BOOKED for a in p.answers)}
-        reader_booked = 0
-        last_claimed: EventRow | None = None
-        for row in final:
-            if not reader_unit(row):
-                continue
-            reader_booked += 1
-            seq, when = row.event.seq, booked_at(row)
-            if seq in claimed:
-                last_claimed = row
-                continue
-            # booked after its press stopped waiting (a stall), or a press the reader resent to the next daemon
-            # because it never heard the ACK: an unanswered press made shortly before it. The same dice as the
-            # reader's last booking that was answered is a ROLL booked twice, whatever press is near.
-            again = last_claimed is not None and dice_of(last_claimed) and dice_of(last_claimed) == dice_of(row)
-            owner = None if again else next(
-                (p for p in presses if id(p) not in matched and p.head_before < seq and when - 15.0 <= p.at <= when),
-                None)
-            if owner is None:
-                why = (f"the dice of #{last_claimed.event.seq} ({last_claimed.event.command}) again" if again and
-                       last_claimed is not None else "no press made shortly before it is left to account for it")
-                doubled.append(f"reader booking #{seq} ({row.event.command}, {row.request_id}): {why}")
-            else:
-                matched.add(id(owner))
+        presses = [r for r in self.requests if r.client == "reader"]
+        window = 15.0 + (self.stall_seconds if self.stalls else 0.0)
+        reader_booked, twice = reader_doubles(final, presses, self.restarts, window)
+        doubled += twice
         return Summary(self.kills_done, self.seed, dict(self.faults), dict(requests), dict(answers),
                        len(presses), reader_booked, len(final), lost, doubled, false_failed, unresolved,
                        self.problems)
