@@ -272,3 +272,26 @@ def test_a_readers_line_is_booked_under_an_id_made_of_its_boot_and_number_that_f
     assert reader_request_id(None) is None  # a reader that gave no boot id: a fresh id, as before
     odd = reader_request_id(("a:1" + "x" * 90, 65535))  # an odd reader's boot id: short, one ':' per part
     assert len(odd) <= MAX_REQUEST_ID and odd.count(":") == 2
+
+
+def test_a_roll_refused_because_another_program_held_the_lock_never_says_the_bank_is_halted(tmp_path):
+    # found by the soak run: a ROLL pressed while another process held the write lock put "The bank is
+    # halted and writes nothing more" on every screen, though the next ROLL booked as ever
+    box = started(tmp_path)
+    said: list[str] = []
+    box.out = said.append
+    try:
+        table = box.owner.table
+        before = table.head_seq
+        lock = WriteLock(table.ledger.path)
+        try:
+            box._on_roll((3, 4), ("b00710c4", 5))
+            assert wait_for(lambda: any("Not booked" in line for line in said), timeout=60), said
+        finally:
+            lock.release()
+        assert not any("halted" in line for line in said), said
+        assert box.owner.halted is None and box.owner.table.head_seq == before
+        box._on_roll((3, 4), ("b00710c4", 6))  # the next press books as ever
+        assert wait_for(lambda: box.owner.table.head_seq > before, timeout=30)
+    finally:
+        box.stop(quiet=True)

@@ -530,7 +530,10 @@ class Daemon:
                 self._refuse("table_read_only", error=table.readonly_reason)
                 return False
             log.error("a tap could not be booked: %s", exc)
-            self._refuse("halted", why=messages.render_error(exc, self.lang))
+            # only a halted bank says so: a busy lock or a failed write is this booking's refusal alone, and
+            # the next press may well book (the soak showed "halted" on every screen while booking went on)
+            code = "halted" if self.owner.halted else "not_booked"
+            self._refuse(code, why=messages.render_error(exc, self.lang))
         else:
             self._booked()
             return True
