@@ -87,3 +87,42 @@ def test_the_demo_enrols_a_full_set_for_every_edition():
         assert set(range(1, edition.players_max + 1)) <= seats, name
         assert {r.ref for r in cards.values() if r.kind == "plot" and r.edition == edition.id} == set(edition.plots)
         assert {r.ref for r in cards.values() if r.kind == "card" and r.edition == edition.id} == set(edition.cards)
+
+
+def test_the_page_shows_the_new_edition_cards_by_itself_in_russian(tmp_path):
+    """In Debian's chromium: an Elite game, then a new Monopoly game; the open page shows Monopoly's plots
+    by their Russian names with no reload, and says the reader's state in Russian."""
+    import socket
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from browser import chromium
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    values = dict(defaults().values)
+    values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": port, "language": "ru"})
+    daemon = Daemon(Config(values, "(test)"), out=lambda line: None).start()
+    try:
+        daemon.cards = CardMap(tmp_path / "games" / "cards.json", demo_cards(load_edition("elite")))
+        daemon.cards.save()
+        assert wait_for(lambda: daemon.link.state.state == "ready", timeout=20)
+        start(daemon, "elite", PLAYERS[:4])
+        with chromium(viewport={"width": 1300, "height": 1000}) as context:
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector(".card[data-kind=plot]:text-is('Машина')", timeout=20000)
+            page.wait_for_function("document.getElementById('reader').textContent.includes('готов')", timeout=20000)
+            assert "ready" not in page.inner_text("#status")
+            new_game(daemon, "monopoly", PLAYERS)
+            page.wait_for_selector(".card[data-kind=plot]:text-is('Атлантик-авеню')", timeout=30000)
+            page.screenshot(path=str(tmp_path / "monopoly-ru.png"), full_page=True)
+            print("screenshot:", tmp_path / "monopoly-ru.png")
+            chips = page.locator(".card").all_inner_texts()
+            assert "Машина" not in chips and not any("«" in chip and "»" in chip for chip in chips), chips
+            assert page.locator(".card[data-kind=player]").all_inner_texts() == PLAYERS
+            assert "Монополия" in page.inner_text("#edition")
+    finally:
+        daemon.stop()

@@ -101,8 +101,11 @@ class VirtualTableService:
         edition = table.rules.edition if table is not None else None
         players = list(table.state.players) if table is not None else []
         out = []
+        # plots in the order they lie on the board (as on the cardboard), deck cards deck by deck
+        place = {cell.id: (i, "") for i, cell in enumerate(edition.cells)} if edition is not None else {}
         for uid, role in sorted(daemon.cards.roles.items(), key=lambda kv: (kv[1].kind != "player", kv[1].kind,
-                                                                            _order(kv[1].ref), kv[0])):
+                                                                            place.get(kv[1].ref, _order(kv[1].ref)),
+                                                                            kv[0])):
             if role.kind == "player":
                 seat = int(role.ref)
                 if players and seat > len(players):
