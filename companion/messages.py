@@ -1308,7 +1308,7 @@ MENU = {
         "menu_offer_gift": "№ {number} ({player} → {other}: {gave} даром)",
         "menu_offer_ask": "№ {number} ({other} → {player}: {got}, ничего взамен)",
         "menu_priced": "{what} за {price}",
-        "auction_leading": "ведёт {player}: {amount}", "auction_no_bid_yet": "ставок пока нет (стартовая цена {amount})",
+        "auction_leading": "высшая ставка: {player}, {amount}", "auction_no_bid_yet": "ставок пока нет (стартовая цена {amount})",
         "menu_after": "{name} (после клетки {before})",
         "menu_cell_number": "{name} (клетка {number})",
         "what_amount": "сумма", "what_die": "кубик {n}", "what_shares": "акции", "what_fee": "маклеру",

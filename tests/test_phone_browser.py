@@ -643,6 +643,6 @@ def test_a_trade_is_accepted_after_reading_its_terms_and_the_auctions_lead_shows
     play(box, "bid Anna 70")
     vera.page.wait_for_selector("#waiting:has-text('leading bid: Anna, 70')")
     boris.goto("table")
-    boris.page.wait_for_selector("#waiting:has-text('ведёт Anna: 70')")
+    boris.page.wait_for_selector("#waiting:has-text('высшая ставка: Anna, 70')")
     assert vera.not_reloaded()
     vera.shot("auction-lead"), boris.shot("auction-lead-ru")

@@ -90,7 +90,7 @@ def test_every_phones_header_shows_the_auctions_leading_bid(box):
     assert "no bids yet (opening price" in text_of(watcher.open("/phone/table"))
     play(box, "bid Boris 120")
     assert "leading bid: Boris, 120" in text_of(watcher.open("/phone/table"))
-    assert "ведёт Boris: 120" in text_of(russian.open("/phone/board"))
+    assert "высшая ставка: Boris, 120" in text_of(russian.open("/phone/board"))
     live = watcher.open("/phone/table?part=live")  # what a phone's live refresh swaps in after each event
     assert "leading bid: Boris, 120" in text_of(live)
 
