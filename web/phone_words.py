@@ -65,6 +65,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "before trying again",
         # issue 21: reads limited per phone
         "err_too_many": "too many requests from this phone: try again in {seconds} s",
+        # issue 22: a money action shows what it books, then one more tap books it
+        "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -130,5 +132,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "загляните в журнал",
         # issue 21: reads limited per phone
         "err_too_many": "слишком много запросов с этого телефона: попробуйте снова через {seconds} с",
+        # issue 22: a money action shows what it books, then one more tap books it
+        "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
     },
 }

@@ -33,14 +33,27 @@ def pages(title: str, texts: list[str], footer: str = "", big: str = "") -> list
             for i in range(0, max(len(lines), 1), room)]
 
 
+def auction_words(state, language: str) -> str:
+    """An open auction's leading bid and bidder ("leading bid: Boris, 1 200"), or its opening price while
+    nobody has bid; "" when no auction is open."""
+    a = state.pending
+    if a is None or a.kind not in ("auction", "house_auction"):
+        return ""
+    if a.bidder is not None:
+        return messages.render("auction_leading", {"player": a.bidder, "amount": money(a.bid)}, language)
+    return messages.render("auction_no_bid_yet", {"amount": money(a.opening)}, language)
+
+
 def waiting_words(rules, state, language: str) -> str:
     """What the table waits for now, in words ("waiting for: Boris's roll"-like), or ""."""
     if state.phase == "over":
         return ""
     if state.pending is not None:
         who = f" — {state.pending.player}" if state.pending.player else ""
+        bid = auction_words(state, language)  # the auction's lead, on the idle screen too
         return f"{label('waiting', language)}: " \
-               f"{pending_words(state.pending.kind, language, rules.edition, state.pending.plot)}{who}"
+               f"{pending_words(state.pending.kind, language, rules.edition, state.pending.plot)}{who}" + \
+               (f"; {bid}" if bid else "")
     return messages.render("turn", {"player": state.turn}, language, rules.edition)
 
 
