@@ -155,6 +155,8 @@ def _print_game_answer(action: str, answer: dict[str, Any], lang: str) -> None:
             print(messages.render("enrol_waiting", {"role": answer.get("enrolling_words", "")}, lang))
         if answer.get("halted"):
             print(messages.render("halted", {"why": answer["halted"]}, lang))
+        elif answer.get("stopped"):  # the game is only shown: why nothing can be booked (the daemon's words)
+            print(answer["stopped"])
 
 
 def cmd_cards(args) -> int:
