@@ -92,3 +92,35 @@ def test_a_connect_the_full_backlog_refuses_is_tried_again_not_called_silence(tm
     finally:
         helper.join(30)
         listener.close()
+
+
+def test_300_idle_or_half_sent_connections_do_not_keep_a_command_waiting(tmp_path):
+    """Found by attacking the running box: 300 connections to the control socket that send nothing or half a
+    line each held one of the 16 handlers for 10 s, so `companion game status` waited a minute and was told
+    the daemon "did not answer: try again, or stop the daemon". Idle connections now cost no handler."""
+    import socket
+    import time
+
+    daemon = Daemon(config(tmp_path), out=lambda line: None).start()
+    idle = []
+    try:
+        assert daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})["ok"]
+        holder = {"socket": str(daemon.config.socket_path), "pid": "?"}
+        for i in range(300):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(str(daemon.config.socket_path))
+            if i % 2:
+                s.sendall(b'{"op": "sta')
+            idle.append(s)
+        time.sleep(0.2)
+        started = time.monotonic()
+        status = through_daemon(holder, "games", {"op": "status"}, "en")
+        booked = through_daemon(holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
+                                                  "request_id": "after-the-idle"}, "en")
+        took = time.monotonic() - started
+        assert status["ok"] and booked["ok"] and booked["seq"] == 2
+        assert took < 2.0, f"answered after {took:.1f} s"
+    finally:
+        for s in idle:
+            s.close()
+        daemon.stop()
