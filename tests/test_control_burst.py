@@ -3,6 +3,7 @@ are each answered, correctly, none told "the daemon did not answer"; the daemon 
 number of threads."""
 import threading
 
+import pytest
 from test_daemon import config
 
 from companion.daemon import control
@@ -124,3 +125,36 @@ def test_300_idle_or_half_sent_connections_do_not_keep_a_command_waiting(tmp_pat
         for s in idle:
             s.close()
         daemon.stop()
+
+
+@pytest.mark.parametrize("lang,words", [("en", "whether request kill-1 was booked is not known"),
+                                        ("ru", "проведён ли запрос kill-1, неизвестно")])
+def test_a_daemon_gone_after_taking_the_line_is_outcome_unknown_with_the_id_never_did_not_answer(tmp_path, lang,
+                                                                                                 words):
+    """Found by killing the running box (kill -9) under a burst of `companion do`: a roll it booked just before
+    dying was told "did not answer: try again, or stop the daemon" (exit 5, nothing done). Once the line is
+    sent, a connection closed without an answer is "outcome unknown" with the request id (exit 7)."""
+    import socket
+
+    from companion.errors import OutcomeUnknown, exit_code
+    from companion.messages import render_error
+
+    path = str(tmp_path / "dying.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+
+    def dying_daemon() -> None:  # takes the whole line (it may book it), then is gone without an answer
+        conn, _ = listener.accept()
+        got = b""
+        while not got.endswith(b"\n"):
+            got += conn.recv(65536)
+        conn.close()
+    threading.Thread(target=dying_daemon, daemon=True).start()
+    holder = {"socket": path, "pid": "?"}
+    with pytest.raises(OutcomeUnknown) as raised:
+        through_daemon(holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
+                                         "request_id": "kill-1"}, lang)
+    listener.close()
+    assert exit_code(raised.value) == 7 and raised.value.request_id == "kill-1"
+    assert words in render_error(raised.value, lang)

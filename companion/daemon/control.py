@@ -263,21 +263,31 @@ def _connect(path: str | os.PathLike, timeout: float) -> socket.socket:
         pause = min(pause * 2, 0.2)
 
 
+class Unanswered(ConnectionError):
+    """The request was sent (or may have been, in part) and no answer came: the daemon may have acted on it."""
+
+
 def ask(path: str | os.PathLike, request: dict, timeout: float = 60.0) -> dict:
-    """Send one request to the daemon at `path`; its answer. OSError when no daemon answers."""
+    """Send one request to the daemon at `path`; its answer. OSError when no daemon answers: Unanswered
+    once the request may have reached it, TimeoutError when it took longer than `timeout`."""
     with _connect(path, timeout) as s:
-        s.sendall(json.dumps(request, ensure_ascii=False).encode() + b"\n")
         chunks = []
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            if chunk.endswith(b"\n"):
-                break
+        try:
+            s.sendall(json.dumps(request, ensure_ascii=False).encode() + b"\n")
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                if chunk.endswith(b"\n"):
+                    break
+        except TimeoutError:
+            raise
+        except OSError as exc:  # reset or broken under way (the daemon killed)
+            raise Unanswered(f"the daemon went away without an answer: {exc}") from exc
     data = b"".join(chunks)
-    if not data:
-        raise ConnectionError("the daemon closed the connection without an answer")
+    if not data or not data.endswith(b"\n"):
+        raise Unanswered("the daemon closed the connection without an answer")
     answer = json.loads(data)
     if not isinstance(answer, dict):
         raise ConnectionError("the daemon's answer is not an object")
