@@ -2,6 +2,7 @@
 are each answered, correctly, none told "the daemon did not answer"; the daemon serves them with a bounded
 number of threads."""
 import threading
+import time
 
 import pytest
 from test_daemon import config
@@ -158,3 +159,27 @@ def test_a_daemon_gone_after_taking_the_line_is_outcome_unknown_with_the_id_neve
     listener.close()
     assert exit_code(raised.value) == 7 and raised.value.request_id == "kill-1"
     assert words in render_error(raised.value, lang)
+
+
+def test_a_daemon_gone_before_reading_the_whole_line_did_nothing_and_says_so(tmp_path):
+    """The other side of the test above: killed with the request unread (in its backlog, or a line not yet
+    read), the daemon cannot have booked it: "did not answer" (exit 5), not a needless "outcome unknown"."""
+    import socket
+
+    from companion.errors import LedgerError, OutcomeUnknown
+
+    path = str(tmp_path / "dying.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+
+    def dying_daemon() -> None:  # accepts, reads none of the line, is gone
+        conn, _ = listener.accept()
+        time.sleep(0.2)
+        conn.close()
+    threading.Thread(target=dying_daemon, daemon=True).start()
+    with pytest.raises(LedgerError) as raised:
+        through_daemon({"socket": path, "pid": "?"}, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
+                                                                "request_id": "kill-2"}, "en")
+    listener.close()
+    assert not isinstance(raised.value, OutcomeUnknown) and raised.value.code == "daemon_silent"

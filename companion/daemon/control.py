@@ -269,7 +269,8 @@ class Unanswered(ConnectionError):
 
 def ask(path: str | os.PathLike, request: dict, timeout: float = 60.0) -> dict:
     """Send one request to the daemon at `path`; its answer. OSError when no daemon answers: Unanswered
-    once the request may have reached it, TimeoutError when it took longer than `timeout`."""
+    once the daemon may have read the whole request (it closed the connection without a reset), TimeoutError
+    when it took longer than `timeout`."""
     with _connect(path, timeout) as s:
         chunks = []
         try:
@@ -281,9 +282,11 @@ def ask(path: str | os.PathLike, request: dict, timeout: float = 60.0) -> dict:
                 chunks.append(chunk)
                 if chunk.endswith(b"\n"):
                     break
-        except TimeoutError:
+        except (TimeoutError, ConnectionResetError, BrokenPipeError):
+            # a reset: the daemon went with bytes of ours unread (Linux resets a Unix socket closed with its
+            # receive queue not empty), so it never had the whole line and cannot have acted on it
             raise
-        except OSError as exc:  # reset or broken under way (the daemon killed)
+        except OSError as exc:  # gone under way otherwise: it may have had the line
             raise Unanswered(f"the daemon went away without an answer: {exc}") from exc
     data = b"".join(chunks)
     if not data or not data.endswith(b"\n"):
