@@ -183,3 +183,48 @@ def test_a_daemon_gone_before_reading_the_whole_line_did_nothing_and_says_so(tmp
                                                                 "request_id": "kill-2"}, "en")
     listener.close()
     assert not isinstance(raised.value, OutcomeUnknown) and raised.value.code == "daemon_silent"
+
+
+def test_requests_still_waiting_when_the_box_stops_are_told_nothing_was_done(tmp_path):
+    """Found by stopping the running box (SIGTERM) under a burst of `companion do`: the requests still waiting
+    for a handler were closed unanswered, so the command line could only say "did not answer" or "outcome
+    unknown"; docs/daemon.md promises "the box is shutting down; nothing was done"."""
+    from companion.errors import LedgerError
+
+    daemon = Daemon(config(tmp_path), out=lambda line: None).start()
+    stopped = False
+    try:
+        assert daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})["ok"]
+        holder = {"socket": str(daemon.config.socket_path), "pid": "?"}
+        release = threading.Event()
+        daemon.owner.post(lambda: release.wait(10))  # the writer busy: every request waits
+        clients = 40
+        answers: list = [None] * clients
+
+        def client(i: int) -> None:
+            try:
+                answers[i] = through_daemon(holder, "games", {"op": "do", "actor": "TABLE", "command": "pay Anna Boris 1",
+                                                              "request_id": f"stop-{i}"}, "ru" if i % 2 else "en")
+            except LedgerError as exc:
+                answers[i] = exc
+        workers = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        for w in workers:
+            w.start()
+        time.sleep(0.5)
+        stopper = threading.Thread(target=daemon.stop)
+        stopper.start()
+        time.sleep(0.3)
+        release.set()
+        stopper.join(30)
+        stopped = True
+        for w in workers:
+            w.join(30)
+        # each is answered: booked (those the handlers had handed to the writer), or refused in words
+        assert all(isinstance(a, dict) for a in answers), [a for a in answers if not isinstance(a, dict)][:3]
+        refused = [a for a in answers if not a["ok"]]
+        assert refused and all(a["exit"] == 5 for a in refused)
+        assert all(a["message"] in ("The box is shutting down; nothing was done",
+                                    "Коробка выключается; ничего не сделано") for a in refused), refused[:3]
+    finally:
+        if not stopped:
+            daemon.stop()

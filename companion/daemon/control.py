@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import SaidInput
+from companion.messages import LANGUAGES, render
 
 log = logging.getLogger("companion.control")
 
@@ -156,10 +157,12 @@ class _Server(socketserver.UnixStreamServer):
                 return
             request, client_address, line = item
             try:
-                if not self._stopping.is_set():  # stopping: the ones still waiting are closed unanswered
-                    request.setblocking(True)
-                    request.settimeout(REQUEST_TIMEOUT_S)
-                    request.sendall(json.dumps(self._answer(line), ensure_ascii=False).encode() + b"\n")
+                request.setblocking(True)
+                request.settimeout(REQUEST_TIMEOUT_S)
+                # stopping: the ones still waiting are told nothing was done (closed unanswered, the asker
+                # could only say the outcome is unknown)
+                answer = self._answer(line) if not self._stopping.is_set() else _stopping_answer(line)
+                request.sendall(json.dumps(answer, ensure_ascii=False).encode() + b"\n")
             except OSError:  # the asker left
                 pass
             except Exception:
@@ -197,6 +200,15 @@ class _Server(socketserver.UnixStreamServer):
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         log.exception("the control socket failed to answer a request")
+
+
+def _stopping_answer(line: bytes) -> dict[str, Any]:
+    try:
+        lang = json.loads(line).get("lang")
+    except (ValueError, AttributeError, RecursionError):
+        lang = None
+    return {"ok": False, "message": render("daemon_stopping", {}, lang if lang in LANGUAGES else "en"), "exit": 5,
+            "refused": False}
 
 
 class _Connection(socketserver.BaseRequestHandler):
