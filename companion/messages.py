@@ -1194,6 +1194,9 @@ BOX = {
         "owner_late": "The bank did not answer within {seconds} s: whether request {request_id} was booked is not "
                       "known yet. Look at the ledger before trying again: a retry with the same request id is "
                       "answered from the ledger and never booked twice",
+        "daemon_gone": "The box closed the connection without answering (it stopped or was killed): whether "
+                       "request {request_id} was booked is not known. Look at the ledger before trying again: a "
+                       "retry with the same request id is answered from the ledger and never booked twice",
         "owner_late_work": "The bank did not answer within {seconds} s: whether it was done is not known yet; look "
                            "at the game before trying again",
         "phone_unknown": "The box did not answer in time: this may or may not have been booked. Look at the "
@@ -1254,6 +1257,9 @@ BOX = {
         "owner_late": "БАНК не ответил за {seconds} с: проведён ли запрос {request_id}, пока неизвестно. Прежде "
                       "чем повторять, загляните в журнал: повтор с тем же номером запроса получит ответ из "
                       "журнала и дважды не запишется",
+        "daemon_gone": "Коробка закрыла соединение, не ответив (её остановили или убили): проведён ли запрос "
+                       "{request_id}, неизвестно. Прежде чем повторять, загляните в журнал: повтор с тем же "
+                       "номером запроса получит ответ из журнала и дважды не запишется",
         "owner_late_work": "БАНК не ответил за {seconds} с: сделано ли это, пока неизвестно; прежде чем "
                            "повторять, посмотрите на игру",
         "phone_unknown": "Коробка не ответила вовремя: неизвестно, проведено ли это. Прежде чем повторять, "

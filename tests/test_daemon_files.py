@@ -298,3 +298,26 @@ def test_a_read_only_card_shows_the_game_and_says_why_nothing_can_be_booked(tmp_
     assert out["state"] is True
     assert oled in out["banner"]
     assert out["oled"] is True
+
+
+@pytest.mark.parametrize("lang,said", [("en", "Nothing can be booked: "), ("ru", "Записать ничего нельзя: ")])
+def test_the_status_says_nothing_can_be_booked_when_the_anchor_went_under_the_daemon(tmp_path, lang, said):
+    """Found by attacking the running box: with the anchor deleted every booking was refused, but
+    `companion game status` (the control socket's status) said only the ledger and the reader."""
+    daemon = start(tmp_path)
+    try:
+        assert daemon.handle({"op": "start", "edition": "classic", "players": ["Anna", "Boris"], "seed": 1})["ok"]
+        assert daemon.handle({"op": "status"})["stopped"] is None
+        change(daemon, "anchor", "delete", tmp_path)
+        assert wait_for(lambda: daemon.owner.table.readonly_reason is not None, 30)
+        status = daemon.handle({"op": "status", "lang": lang})
+        assert status["ok"] and status["stopped"].startswith(said), status
+        assert ("was deleted or moved" in status["stopped"]) == (lang == "en")  # the reason too in the asker's language
+        conf = tmp_path / "companion.toml"
+        conf.write_text(f'games_dir = "{tmp_path / "games"}"\n[virtual_table]\nport = 0\n[phone]\nport = 0\n',
+                        encoding="utf-8")
+        shown = subprocess.run([sys.executable, "-m", "companion", "game", "status", "--lang", lang,
+                                "--config", str(conf)], capture_output=True, text=True, timeout=60)
+        assert shown.returncode == 0 and said in shown.stdout, shown
+    finally:
+        daemon.stop()

@@ -18,7 +18,7 @@ from companion.view import event_lines, state_text
 
 from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import load_config
-from .control import ask
+from .control import Unanswered, ask
 from .games import Games, folder_holder
 
 # longer than the daemon's longest wait for its writer (daemon.answer_seconds, at most 50 s), so its own
@@ -38,6 +38,11 @@ def through_daemon(holder: dict, where: str, request: dict, lang: str) -> dict:
         if request.get("request_id"):  # it may be under way: only the ledger can say, by its id
             raise OutcomeUnknown("owner_late", request_id=request["request_id"],
                                  seconds=f"{ASK_TIMEOUT_S:g}") from None
+        raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
+                          socket=holder.get("socket", "?")) from None
+    except Unanswered:
+        if request.get("request_id"):  # it took the line and went (killed, stopped): it may have booked it
+            raise OutcomeUnknown("daemon_gone", request_id=request["request_id"]) from None
         raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
                           socket=holder.get("socket", "?")) from None
     except (OSError, ValueError):
@@ -155,6 +160,8 @@ def _print_game_answer(action: str, answer: dict[str, Any], lang: str) -> None:
             print(messages.render("enrol_waiting", {"role": answer.get("enrolling_words", "")}, lang))
         if answer.get("halted"):
             print(messages.render("halted", {"why": answer["halted"]}, lang))
+        elif answer.get("stopped"):  # the game is only shown: why nothing can be booked (the daemon's words)
+            print(answer["stopped"])
 
 
 def cmd_cards(args) -> int:

@@ -778,7 +778,9 @@ class Daemon:
                 "reader": link.state, "reader_detail": link.detail,
                 "enrolling": self.enrolling.kind + " " + self.enrolling.ref if self.enrolling else None,
                 "enrolling_words": self._role_words(self.enrolling, lang) if self.enrolling else None,
-                "halted": self.owner.halted}
+                "halted": self.owner.halted,
+                "stopped": messages.render("table_stopped_booking", {"error": stopped}, lang)
+                if table is not None and (stopped := table.readonly_reason) is not None else None}
 
     def _op_enrol(self, request: dict, lang: str) -> dict:
         role = _role(request, self._edition())
