@@ -1158,6 +1158,19 @@ BOX = {
         "nothing_for_card": "{card}: this card cannot be drawn now",
         "roll_not_now": "Nothing needs dice now",
         "roll_wrong_count": "The reader rolled the wrong number of dice: press ROLL again",
+        # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
+        "roll_waiting": "ROLL waits: first {about}",
+        "roll_held_first": "{player} is {jail_in}: pay the fine of {fine} or use a card from the menu, "
+                           "or press ROLL again to roll for a double",
+        "roll_jackpot_first": "{player} may play the JACKPOT: choose the bet in the menu, then ROLL throws "
+                              "its three dice; or press ROLL again to go on without it",
+        "jackpot_press_roll": "{player} bets {bet} on the JACKPOT: press ROLL to throw the three dice",
+        "card_blocked_why": "{card}: this card cannot be drawn now: {why}",
+        "plot_blocked_why": "{plot}: this card does nothing now: {why}",
+        "why_waiting": "first {about}",
+        "why_other_card": "the card due is another one (another deck, or this card is not in its deck now)",
+        "why_no_draw": "no token waits for a card; a card is drawn when a token lands on its cell",
+        "why_no_plot": "nobody is deciding on this plot, and the turn's player has no move to tell",
         "enrol_waiting": "Tap the card for {role}",
         "enrolled": "Card {uid} is now {role}",
         "enrol_expired": "No card was tapped in time: the enrolment lapsed",
@@ -1217,6 +1230,19 @@ BOX = {
         "nothing_for_card": "{card}: эту карту сейчас тянуть нельзя",
         "roll_not_now": "Сейчас кубики не нужны",
         "roll_wrong_count": "Считыватель бросил не столько кубиков, сколько нужно: нажмите БРОСОК ещё раз",
+        # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
+        "roll_waiting": "БРОСОК подождёт: сначала {about}",
+        "roll_held_first": "{player} сейчас {jail_in}: заплатите штраф {fine} или используйте карточку из меню "
+                           "либо нажмите БРОСОК ещё раз, чтобы бросить на дубль",
+        "roll_jackpot_first": "{player} может сыграть в ДЖЕКПОТ: выберите ставку в меню, и БРОСОК бросит "
+                              "три кубика; или нажмите БРОСОК ещё раз, чтобы играть дальше без него",
+        "jackpot_press_roll": "{player} ставит {bet} в ДЖЕКПОТ: нажмите БРОСОК, чтобы бросить три кубика",
+        "card_blocked_why": "{card}: эту карточку сейчас тянуть нельзя: {why}",
+        "plot_blocked_why": "{plot}: сейчас эта карта ничего не делает: {why}",
+        "why_waiting": "сначала {about}",
+        "why_other_card": "сейчас нужна другая карточка (из другой колоды, или этой сейчас нет в колоде)",
+        "why_no_draw": "никто не ждёт карточку: её тянут, когда фишка встаёт на её поле",
+        "why_no_plot": "никто не решает судьбу этого участка, а игроку, чей ход, сейчас некуда ходить",
         "enrol_waiting": "Приложите карту: {role}",
         "enrolled": "Карта {uid} теперь: {role}",
         "enrol_expired": "Карту так и не приложили: запись отменена",
@@ -2240,7 +2266,7 @@ def shown_params(code, params, language="en", edition=None):
         dividend = params.get("dividend", 0)
         shown["parts"] = (INCOME_PARTS[lang].format(fixed=params.get("amount", 0) - dividend, dividend=dividend)
                           if dividend else "")
-    if code in ("detained", "still_detained", "released_by_double", "released_by_card"):
+    if code in ("detained", "still_detained", "released_by_double", "released_by_card", "roll_held_first"):
         shown["jail_in"], shown["jail_from"] = jail_words(edition, lang)
     if code in ("need_monopoly", "build_evenly", "sell_evenly"):
         # "whole" takes the instrumental in Russian (владея всей группой), "of" the genitive

@@ -78,6 +78,11 @@ class Desk:
     def edition_rules(self, edition):
         return rules_for(load_edition(edition))
 
+    jackpot = None
+
+    def jackpot_ready(self, player, bet):
+        self.jackpot = (player, bet)
+
 
 @pytest.fixture
 def box(tmp_path, monkeypatch):

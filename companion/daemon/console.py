@@ -59,6 +59,7 @@ class Desk(Protocol):
     def head_words(self) -> str: ...
     def editions(self) -> list[tuple[str, str]]: ...
     def edition_rules(self, edition: str) -> Any: ...
+    def jackpot_ready(self, player: str, bet: int) -> None: ...
 
 
 class View:
@@ -378,6 +379,13 @@ class Console:
         title = menus.verb_words(action.verb, lang)
         if i == len(action.args):
             self.confirm(actor, Command(action.verb, chosen))
+            return
+        if action.verb == "jackpot" and i == 1:
+            # the bet is chosen: the reader's ROLL throws the three dice, and nothing tells the outcome
+            # before it is booked (a preview would let a player back out and pick other numbers)
+            self.close()
+            self.desk.jackpot_ready(actor, int(chosen[0]))
+            self.refresh()
             return
         slot = action.args[i]
         if isinstance(slot, str):
