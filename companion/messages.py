@@ -1314,12 +1314,16 @@ MENU = {
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} pays {amount}", "trade_propose": "Propose the trade",
         "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
         "new_start": "Start the game", "new_edition_title": "Which game?", "new_players_title": "How many players?",
-        "new_option_title": "Set the value", "number_hint": "▲▼ ±{step}, held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
+        "new_option_title": "Set the value", "number_hint": "held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
         "settings_reset": "The box's settings ({file}) could not be read: sound is on again",
         "settings_not_kept": "The sound setting could not be saved ({why}): it lasts until the box restarts",
         "sound_unmuted": "Sound on",
+        # issue 22: number pickers say their step
+        "number_step": "▲▼ step ±{step}", "number_step_now": "Step now ±{step}",
     },
     "ru": {
+        # issue 22: number pickers say their step
+        "number_step": "▲▼ шаг ±{step}", "number_step_now": "Теперь шаг ±{step}",
         "menu_table": "Стол", "waiting_debt": "{player}: сначала нужно погасить долг", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
         "menu_dice": "{what} (свои кубики)", "undone_event": "Отменено: #{seq} {what}", "undo_reverses": "Отменяется #{seq}: {what}", "menu_nothing": "Сейчас делать нечего",
         "menu_offer": "предложение {number} ({player})", "menu_double": "с дублем",
@@ -1343,7 +1347,7 @@ MENU = {
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} доплачивает {amount}", "trade_propose": "Предложить сделку",
         "trade_cash_title": "Доплата", "new_edition": "Игра: {edition}", "new_players": "Игроков: {n}",
         "new_start": "Начать игру", "new_edition_title": "Какая игра?", "new_players_title": "Сколько игроков?",
-        "new_option_title": "Значение", "number_hint": "▲▼ ±{step}, держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
+        "new_option_title": "Значение", "number_hint": "держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
         "settings_reset": "Настройки коробки ({file}) не читаются: звук снова включён",
         "settings_not_kept": "Настройку звука не удалось сохранить ({why}): она действует до перезапуска коробки",
         "sound_unmuted": "Звук включён",

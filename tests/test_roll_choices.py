@@ -144,3 +144,21 @@ def test_a_card_that_cannot_be_drawn_says_why(tmp_path, boxes):
     box._on_tap(uid, None)
     box.owner.call(lambda: None)
     assert said(box, "this card cannot be drawn now: no token waits for a card")
+
+
+@pytest.mark.parametrize("lang, said_dice", [("en", "Anna rolls 4 and 3"), ("ru", "Anna: выпало 4 и 3")])
+def test_the_exchange_and_auction_receipts_say_the_dice(lang, said_dice):
+    from companion.engine.command import parse_command
+    from companion.table import new_game
+    from companion.view import event_lines
+
+    table = new_game(":memory:", "elite", ["Anna", "Boris"], 1)
+    table.submit(parse_command("land exchange1"), actor="table")
+    event = table.submit(parse_command("exchange 4 3"), actor="Anna")
+    assert event_lines(table.rules, event, lang)[0] == said_dice
+    for line in ("end", "land exchange1", "end"):
+        table.submit(parse_command(line), actor=table.state.turn if line == "end" else "table")
+    table.submit(parse_command("land auction"), actor="table")
+    event = table.submit(parse_command("auction_roll 1 2 3"), actor="Anna")
+    words = {"en": "Anna rolls 1, 2 and 3", "ru": "Anna: выпало 1, 2 и 3"}[lang]
+    assert event_lines(table.rules, event, lang)[0] == words

@@ -133,23 +133,32 @@ class NumberView(View):
     lang: str = "en"
     step: int = 1
 
+    changed: bool = False  # the last press changed the step: the screen says so (a hold is never silent)
+
     def __post_init__(self) -> None:
-        self.value = self.value if self.span.low <= self.value <= self.span.high else self.span.low
         self.step = menus.step_for(self.span)
+        if not self.span.low <= self.value <= self.span.high:
+            self.value = menus.start_at(self.span, self.step)
 
     def frame(self) -> Frame:
+        step = words("number_step_now" if self.changed else "number_step", self.lang, step=money(self.step))
         return Frame(title=self.title, big=money(self.value), inverse_title=True,
-                     lines=(f"{money(self.span.low)} … {money(self.span.high)}",
-                            *wrap(words("number_hint", self.lang, step=money(self.step)))))
+                     lines=(f"{money(self.span.low)} … {money(self.span.high)}", step,
+                            *wrap(words("number_hint", self.lang))))
 
     def press(self, console: "Console", name: str, long: bool) -> None:
+        self.changed = False
         if name == "up" and long:
             if self.step * 10 <= max(1, self.span.high - self.span.low):
                 self.step *= 10
+                self.changed = True
         elif name == "down" and long:
+            self.changed = self.step > 1
             self.step = max(1, self.step // 10)
         elif name in ("up", "down"):
-            value = self.value + self.step * (1 if name == "up" else -1)
+            # to the next round number of this step (1 → 50 → 100, never 51, 101): the bounds still hold
+            step = self.step
+            value = (self.value // step + 1) * step if name == "up" else ((self.value - 1) // step) * step
             self.value = max(self.span.low, min(self.span.high, value))
         elif name == "ok":
             self.done(self.value)
@@ -506,8 +515,10 @@ class Console:
             if action.args[:2] == (payer, payee) and isinstance(amount, Span):
                 def paid(value: int, action: Action = action) -> None:
                     self.fill(payer, action, (payer, payee, str(value)))
+                # what the payer owes the payee, if anything, is where the picker starts
+                owed = sum(d.amount for d in table.state.debts if (d.debtor, d.creditor) == (payer, payee))
                 self.push(NumberView(words("menu_transfer", self.lang, payer=payer, payee=payee), amount, paid,
-                                     lang=self.lang))
+                                     value=owed, lang=self.lang))
                 return True
         return False
 

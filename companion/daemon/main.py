@@ -544,9 +544,9 @@ class Daemon:
         # only a ROLL with nothing to roll ends the turn first; one refused for its dice count changes nothing;
         # one whose end was booked before a restart owes only its roll
         ended = self._answered(table, end_id)
-        if meaning.refusal == "roll_not_now" and not ended and self._ask_first(table, "jackpot"):
-            return
         end = end_meaning(table.rules, table.state) if meaning.refusal == "roll_not_now" and not ended else None
+        if end is not None and self._ask_first(table, "jackpot"):  # the JACKPOT would end with the turn
+            return
         if end is not None:  # the next ROLL confirms the turn that was: it ends, then the next player rolls
             if not self._book(end, end_id):
                 return
