@@ -1160,10 +1160,10 @@ BOX = {
         "roll_wrong_count": "The reader rolled the wrong number of dice: press ROLL again",
         # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
         "roll_waiting": "ROLL waits: first {about}",
-        "roll_held_first": "{player} is {jail_in}: pay the fine of {fine} or use a card from the menu, "
-                           "or press ROLL again to roll for a double",
-        "roll_jackpot_first": "{player} may play the JACKPOT: choose the bet in the menu, then ROLL throws "
-                              "its three dice; or press ROLL again to go on without it",
+        "roll_held_first": "{player} is {jail_in}: the fine ({fine}) or a card in the menu; ROLL again: "
+                           "roll for a double",
+        "roll_jackpot_first": "{player} may play the JACKPOT: the bet in the menu, then ROLL throws three "
+                              "dice; ROLL again: go on without it",
         "jackpot_press_roll": "{player} bets {bet} on the JACKPOT: press ROLL to throw the three dice",
         "card_blocked_why": "{card}: this card cannot be drawn now: {why}",
         "plot_blocked_why": "{plot}: this card does nothing now: {why}",
@@ -1232,10 +1232,10 @@ BOX = {
         "roll_wrong_count": "Считыватель бросил не столько кубиков, сколько нужно: нажмите БРОСОК ещё раз",
         # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
         "roll_waiting": "БРОСОК подождёт: сначала {about}",
-        "roll_held_first": "{player} сейчас {jail_in}: заплатите штраф {fine} или используйте карточку из меню "
-                           "либо нажмите БРОСОК ещё раз, чтобы бросить на дубль",
-        "roll_jackpot_first": "{player} может сыграть в ДЖЕКПОТ: выберите ставку в меню, и БРОСОК бросит "
-                              "три кубика; или нажмите БРОСОК ещё раз, чтобы играть дальше без него",
+        "roll_held_first": "{player} сейчас {jail_in}: штраф ({fine}) или карточка — в меню; БРОСОК ещё раз — "
+                           "бросок на дубль",
+        "roll_jackpot_first": "{player} может сыграть в ДЖЕКПОТ: ставка — в меню, потом БРОСОК бросит три "
+                              "кубика; БРОСОК ещё раз — дальше без него",
         "jackpot_press_roll": "{player} ставит {bet} в ДЖЕКПОТ: нажмите БРОСОК, чтобы бросить три кубика",
         "card_blocked_why": "{card}: эту карточку сейчас тянуть нельзя: {why}",
         "plot_blocked_why": "{plot}: сейчас эта карта ничего не делает: {why}",

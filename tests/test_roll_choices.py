@@ -76,7 +76,7 @@ def test_a_held_player_whose_turn_comes_is_offered_the_fine_before_the_dice(tmp_
     roll(box, 3, 4)  # ends Boris's turn: Anna's comes, and she may pay first
     assert head(box) == seq + 1 and box.owner.table.game.events[-1].command == "end"
     assert box.owner.table.state.turn == "Anna" and "Anna" in box.owner.table.state.detained
-    assert said(box, "Anna is in Jail: pay the fine of 50")
+    assert said(box, "Anna is in Jail: the fine (50) or a card in the menu")
     top = box.console.stack[-1]
     assert getattr(top, "player", None) == "Anna"  # her menu is open: pay the fine is in it
     assert any("fine" in item.text.lower() for item in top.items)
