@@ -53,7 +53,16 @@ from .owner import NoGame, Owner, Published
 from .panel import Panel
 from .screens import notice_frames
 from .settings import BoxSettings
-from .taps import Meaning, dice_needed, end_meaning, held_choice, jackpot_meaning, jackpot_open, roll_meaning, tap_meaning
+from .taps import (
+    Meaning,
+    dice_needed,
+    end_meaning,
+    held_choice,
+    jackpot_meaning,
+    jackpot_open,
+    roll_meaning,
+    tap_meaning,
+)
 
 log = logging.getLogger("companion.daemon")
 
