@@ -24,6 +24,7 @@ EN = {
     # ----- what happened ------------------------------------------------------
     "game_started": "New game of {edition}: {players}",
     "rolled": "{player} rolls {dice}",
+    "dice_thrown": "Dice: {dice}",  # issue 22: a dice command the table typed (the EXCHANGE, AUCTION, JACKPOT)
     "landed": "{player} lands on {on_cell}",
     "offer": "{player} may buy {plot} for {price}",
     "bought": "{player} buys {plot} for {price}",
@@ -200,6 +201,7 @@ RU = {
     # name in «quotes» after a noun that takes the case (участок «Пекарня», по карточке «...»).
     "game_started": "Новая игра «{edition}»: {players}",
     "rolled": "{player}: выпало {dice}",
+    "dice_thrown": "Кубики: {dice}",  # issue 22: кубики БИРЖИ, АУКЦИОНА, ДЖЕКПОТА, набранные за столом
     "landed": "{player} на {on_cell}",
     "offer": "{player} может купить участок «{plot}» за {price}",
     "bought": "{player} покупает участок «{plot}» за {price}",

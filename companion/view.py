@@ -90,7 +90,9 @@ def event_lines(rules, event, language="en"):
     if words and words[0] in DICE_SAID and not any(n.code == "rolled" for n in event.notes):
         dice = words[1 + DICE_SAID[words[0]]:]
         if dice and all(d.isdigit() for d in dice):
-            lines.insert(0, render("rolled", {"player": event.actor, "dice": [int(d) for d in dice]}, language, ed))
+            thrown = [int(d) for d in dice]
+            lines.insert(0, render("dice_thrown", {"dice": thrown}, language, ed) if event.actor == "table"
+                         else render("rolled", {"player": event.actor, "dice": thrown}, language, ed))
     return lines
 
 
