@@ -544,9 +544,9 @@ class Daemon:
             return
         bet = self._bet_now(table)
         if bet is not None:  # the JACKPOT's bet was chosen on the box: these are its three dice
-            self.jackpot_bet = None
-            self._book(jackpot_meaning(table.rules, table.state, bet, dice), request_id)
-            self._update_dice()  # a refused throw leaves the bet to be chosen again
+            if self._book(jackpot_meaning(table.rules, table.state, bet, dice), request_id):
+                self.jackpot_bet = None
+            self._update_dice()
             return
         end_id = None if request_id is None else request_id + ":end"
         meaning = roll_meaning(table.rules, table.state, dice)
