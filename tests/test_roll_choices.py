@@ -44,14 +44,14 @@ def said(daemon, words, timeout=10.0):
     return wait_for(lambda: any(words in line for line in daemon.lines), timeout)
 
 
-def to_jackpot(daemon):
+def to_jackpot(daemon, double=False):
     """Anna's token on the JACKPOT by cells within one roll's reach (the EXCHANGE, the INSPECTION)."""
     for cell in ("exchange1", "inspection"):
         for player in ("Anna", "Boris"):
             do(daemon, "table", f"land {cell}")
             do(daemon, player, "end")
     do(daemon, "Anna", "pay_fine")
-    do(daemon, "table", "land jackpot")
+    do(daemon, "table", "land jackpot double" if double else "land jackpot")
 
 
 def roll(daemon, *dice):
@@ -162,3 +162,15 @@ def test_the_exchange_and_auction_receipts_say_the_dice(lang, said_dice):
     event = table.submit(parse_command("auction_roll 1 2 3"), actor="Anna")
     words = {"en": "Anna rolls 1, 2 and 3", "ru": "Anna: выпало 1, 2 и 3"}[lang]
     assert event_lines(table.rules, event, lang)[0] == words
+
+
+def test_roll_after_a_double_on_the_jackpot_names_it_before_rolling_again(tmp_path, boxes):
+    box = start(tmp_path, "elite")
+    boxes.append(box)
+    to_jackpot(box, double=True)
+    seq = head(box)
+    roll(box, 2, 5)  # a double lets Anna roll again, but the JACKPOT is hers first
+    assert head(box) == seq and said(box, "Anna may play the JACKPOT")
+    roll(box, 2, 5)  # again: she rolls on without it
+    assert wait_for(lambda: head(box) == seq + 1)
+    assert (box.owner.table.game.events[-1].actor, box.owner.table.game.events[-1].command) == ("Anna", "roll 2 5")
