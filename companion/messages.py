@@ -24,6 +24,7 @@ EN = {
     # ----- what happened ------------------------------------------------------
     "game_started": "New game of {edition}: {players}",
     "rolled": "{player} rolls {dice}",
+    "dice_thrown": "Dice: {dice}",  # issue 22: a dice command the table typed (the EXCHANGE, AUCTION, JACKPOT)
     "landed": "{player} lands on {on_cell}",
     "offer": "{player} may buy {plot} for {price}",
     "bought": "{player} buys {plot} for {price}",
@@ -200,6 +201,7 @@ RU = {
     # name in «quotes» after a noun that takes the case (участок «Пекарня», по карточке «...»).
     "game_started": "Новая игра «{edition}»: {players}",
     "rolled": "{player}: выпало {dice}",
+    "dice_thrown": "Кубики: {dice}",  # issue 22: кубики БИРЖИ, АУКЦИОНА, ДЖЕКПОТА, набранные за столом
     "landed": "{player} на {on_cell}",
     "offer": "{player} может купить участок «{plot}» за {price}",
     "bought": "{player} покупает участок «{plot}» за {price}",
@@ -1158,6 +1160,19 @@ BOX = {
         "nothing_for_card": "{card}: this card cannot be drawn now",
         "roll_not_now": "Nothing needs dice now",
         "roll_wrong_count": "The reader rolled the wrong number of dice: press ROLL again",
+        # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
+        "roll_waiting": "ROLL waits: first {about}",
+        "roll_held_first": "{player} is {jail_in}: the fine ({fine}) or a card in the menu; ROLL again: "
+                           "roll for a double",
+        "roll_jackpot_first": "{player} may play the JACKPOT: the bet in the menu, then ROLL throws three "
+                              "dice; ROLL again: go on without it",
+        "jackpot_press_roll": "{player} bets {bet} on the JACKPOT: press ROLL to throw the three dice",
+        "card_blocked_why": "{card}: this card cannot be drawn now: {why}",
+        "plot_blocked_why": "{plot}: this card does nothing now: {why}",
+        "why_waiting": "first {about}",
+        "why_other_card": "the card due is another one (another deck, or this card is not in its deck now)",
+        "why_no_draw": "no token waits for a card; a card is drawn when a token lands on its cell",
+        "why_no_plot": "nobody is deciding on this plot, and the turn's player has no move to tell",
         "enrol_waiting": "Tap the card for {role}",
         "enrolled": "Card {uid} is now {role}",
         "enrol_expired": "No card was tapped in time: the enrolment lapsed",
@@ -1220,6 +1235,19 @@ BOX = {
         "nothing_for_card": "{card}: эту карту сейчас тянуть нельзя",
         "roll_not_now": "Сейчас кубики не нужны",
         "roll_wrong_count": "Считыватель бросил не столько кубиков, сколько нужно: нажмите БРОСОК ещё раз",
+        # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
+        "roll_waiting": "БРОСОК подождёт: сначала {about}",
+        "roll_held_first": "{player} сейчас {jail_in}: штраф ({fine}) или карточка — в меню; БРОСОК ещё раз — "
+                           "бросок на дубль",
+        "roll_jackpot_first": "{player} может сыграть в ДЖЕКПОТ: ставка — в меню, потом БРОСОК бросит три "
+                              "кубика; БРОСОК ещё раз — дальше без него",
+        "jackpot_press_roll": "{player} ставит {bet} в ДЖЕКПОТ: нажмите БРОСОК, чтобы бросить три кубика",
+        "card_blocked_why": "{card}: эту карточку сейчас тянуть нельзя: {why}",
+        "plot_blocked_why": "{plot}: сейчас эта карта ничего не делает: {why}",
+        "why_waiting": "сначала {about}",
+        "why_other_card": "сейчас нужна другая карточка (из другой колоды, или этой сейчас нет в колоде)",
+        "why_no_draw": "никто не ждёт карточку: её тянут, когда фишка встаёт на её поле",
+        "why_no_plot": "никто не решает судьбу этого участка, а игроку, чей ход, сейчас некуда ходить",
         "enrol_waiting": "Приложите карту: {role}",
         "enrolled": "Карта {uid} теперь: {role}",
         "enrol_expired": "Карту так и не приложили: запись отменена",
@@ -1300,12 +1328,16 @@ MENU = {
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} pays {amount}", "trade_propose": "Propose the trade",
         "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
         "new_start": "Start the game", "new_edition_title": "Which game?", "new_players_title": "How many players?",
-        "new_option_title": "Set the value", "number_hint": "▲▼ ±{step}, held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
+        "new_option_title": "Set the value", "number_hint": "held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
         "settings_reset": "The box's settings ({file}) could not be read: sound is on again",
         "settings_not_kept": "The sound setting could not be saved ({why}): it lasts until the box restarts",
         "sound_unmuted": "Sound on",
+        # issue 22: number pickers say their step
+        "number_step": "▲▼ step ±{step}", "number_step_now": "Step now ±{step}",
     },
     "ru": {
+        # issue 22: number pickers say their step
+        "number_step": "▲▼ шаг ±{step}", "number_step_now": "Теперь шаг ±{step}",
         "menu_table": "Стол", "waiting_debt": "{player}: сначала нужно погасить долг", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
         "menu_dice": "{what} (свои кубики)", "undone_event": "Отменено: #{seq} {what}", "undo_reverses": "Отменяется #{seq}: {what}", "menu_nothing": "Сейчас делать нечего",
         "menu_double": "с дублем",
@@ -1335,7 +1367,7 @@ MENU = {
         "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} доплачивает {amount}", "trade_propose": "Предложить сделку",
         "trade_cash_title": "Доплата", "new_edition": "Игра: {edition}", "new_players": "Игроков: {n}",
         "new_start": "Начать игру", "new_edition_title": "Какая игра?", "new_players_title": "Сколько игроков?",
-        "new_option_title": "Значение", "number_hint": "▲▼ ±{step}, держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
+        "new_option_title": "Значение", "number_hint": "держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
         "settings_reset": "Настройки коробки ({file}) не читаются: звук снова включён",
         "settings_not_kept": "Настройку звука не удалось сохранить ({why}): она действует до перезапуска коробки",
         "sound_unmuted": "Звук включён",
@@ -2258,7 +2290,7 @@ def shown_params(code, params, language="en", edition=None):
         dividend = params.get("dividend", 0)
         shown["parts"] = (INCOME_PARTS[lang].format(fixed=params.get("amount", 0) - dividend, dividend=dividend)
                           if dividend else "")
-    if code in ("detained", "still_detained", "released_by_double", "released_by_card"):
+    if code in ("detained", "still_detained", "released_by_double", "released_by_card", "roll_held_first"):
         shown["jail_in"], shown["jail_from"] = jail_words(edition, lang)
     if code in ("need_monopoly", "build_evenly", "sell_evenly"):
         # "whole" takes the instrumental in Russian (владея всей группой), "of" the genitive

@@ -78,9 +78,22 @@ def vars_of(obj):
     return {f: getattr(obj, f) for f in obj.__dataclass_fields__}
 
 
+# dice commands whose notes do not say the dice (the EXCHANGE, the AUCTION's three, the JACKPOT's):
+# verb -> how many words before the dice. Their receipts say the dice first, as a roll's does.
+DICE_SAID = {"exchange": 0, "auction_roll": 0, "jackpot": 1}
+
+
 def event_lines(rules, event, language="en"):
     ed = rules.edition
-    return [render(n.code, n.params, language, ed) for n in event.notes]
+    lines = [render(n.code, n.params, language, ed) for n in event.notes]
+    words = event.command.split()
+    if words and words[0] in DICE_SAID and not any(n.code == "rolled" for n in event.notes):
+        dice = words[1 + DICE_SAID[words[0]]:]
+        if dice and all(d.isdigit() for d in dice):
+            thrown = [int(d) for d in dice]
+            lines.insert(0, render("dice_thrown", {"dice": thrown}, language, ed) if event.actor == "table"
+                         else render("rolled", {"player": event.actor, "dice": thrown}, language, ed))
+    return lines
 
 
 def extra_text(rules, key, value, language="en"):

@@ -112,6 +112,11 @@ class FakeDesk:
     def edition_rules(self, edition: str):
         return rules_for(load_edition(edition))
 
+    jackpot: tuple[str, int] | None = None  # the JACKPOT bet chosen on the box, for the reader's ROLL to throw
+
+    def jackpot_ready(self, player: str, bet: int) -> None:
+        self.jackpot = (player, bet)
+
 
 def console_over(table, lang: str = "en") -> tuple[Console, FakeDesk]:
     """A console over `table` with a FakeDesk, showing what it would show right after an event."""
@@ -435,6 +440,14 @@ class ButtonDriver:
                 self._trade(action, command.args[i:])
                 break
             word = command.args[i]
+            if action.verb == "jackpot" and i == 1:
+                # the bet is chosen: no dice are typed and no outcome shown; the reader's ROLL throws them
+                desk = self.console.desk
+                assert desk.jackpot == (actor, int(command.args[0])), f"the bet was not handed to ROLL {self.where()}"
+                assert self.frame is None or "JACKPOT" not in (self.frame.title or ""), self.where()
+                self.ways["the JACKPOT: a bet, then ROLL"] += 1
+                desk.book(actor, command)  # as the daemon books the reader's three dice
+                return
             if isinstance(slot, Span) and slot.low != slot.high:
                 self.expect_title(f"{verb}: {menus.slot_title(action, i, lang)}")
                 bounds = " ".join(self.frame.lines)

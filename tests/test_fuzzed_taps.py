@@ -62,6 +62,7 @@ import pytest
 
 from companion import messages
 from companion.autoplay import next_command
+from companion.daemon import menus
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
 from companion.editions import load_edition
@@ -81,7 +82,9 @@ OVER_INPUTS = 12  # inputs fired at a finished game before it is archived
 
 REFUSALS = {"unknown_card", "replaced_card", "card_other_edition", "tap_game_over", "no_such_seat",
             "nothing_for_plot", "nothing_for_card", "roll_not_now", "roll_wrong_count", "tap_failed", "halted",
-            "no_game_open", "card_has_role"}
+            "no_game_open", "card_has_role",
+            # issue 22: a blocked card says why, ROLL names the choice it waits for or the one the rules give first
+            "card_blocked_why", "plot_blocked_why", "roll_waiting", "roll_held_first", "roll_jackpot_first"}
 SAID = ("reader_", "game_", "enrol", "daemon_", "sound_")  # what the box says besides refusals
 DICE_MEANT = ("roll", "exchange", "auction_roll")
 
@@ -117,22 +120,44 @@ def may_end(rules, state):
         a.party == state.turn and not a.args for a in rules.legal(state, verbs=("end",)))
 
 
-def expect_dice(rules, state, dice, before=()):
+def waiting(rules, state):
+    """Whether the table waits for a choice (ROLL then says what it is, rather than "nothing needs dice")."""
+    return state.phase != "over" and bool(menus.waiting_actions(rules, state))
+
+
+def offered_first(rules, state):
+    """The choice the rules give the turn's player before their dice ("held": the fine or a card, "jackpot")."""
+    if state.phase == "over":
+        return None
+    if state.pending is None and any(a.party == state.turn for a in rules.legal(state, verbs=("pay_fine", "use_card"))):
+        return ("held", state.turn)
+    if any(a.verb == "jackpot" for a in rules.legal(state, verbs=("jackpot",))):
+        return ("jackpot", state.turn)
+    return None
+
+
+def expect_dice(rules, state, dice, before=(), asked=None, head=0):
     words = tuple(str(d) for d in dice)
     actions = dice_actions(rules, state)
     if not actions:
-        return Expect(list(before), "roll_not_now")
+        return Expect(list(before), "roll_waiting" if waiting(rules, state) else "roll_not_now")
     fits = {(a.party, Command(a.verb, words).text()) for a in actions
             if len(a.args) == len(dice) and a.matches(Command(a.verb, words))}
+    first = offered_first(rules, state)
+    if fits and any(c.startswith("roll ") for _, c in fits) and first and (*first, head) != asked:
+        return Expect(list(before), f"roll_{first[0]}_first")  # said once; the next ROLL here goes on
     return Expect([*before, fits]) if fits else Expect(list(before), "roll_wrong_count")
 
 
-def expect_roll(rules, state, dice):
+def expect_roll(rules, state, dice, asked=None, head=0):
     if not dice_actions(rules, state) and may_end(rules, state):
+        first = offered_first(rules, state)
+        if first and first[0] == "jackpot" and (*first, head) != asked:
+            return Expect([], "roll_jackpot_first")
         # the next ROLL confirms the turn that was: it ends, then the next player rolls
         ended = rules.apply(state, Command("end"), state.turn)
-        return expect_dice(rules, ended, dice, before=[{(state.turn, "end")}])
-    expect = expect_dice(rules, state, dice)
+        return expect_dice(rules, ended, dice, before=[{(state.turn, "end")}], asked=asked, head=head + 1)
+    expect = expect_dice(rules, state, dice, asked=asked, head=head)
     if expect.refusal == "roll_wrong_count" and may_end(rules, state):
         expect.or_ended = state.turn
     return expect
@@ -160,10 +185,10 @@ def expect_tap(rules, state, card):
                 return Expect([buys])
         if any(a.matches(Command("land", (ref,))) for a in legal):
             return Expect()  # shown for a confirmation; OK is never pressed here
-        return Expect(refusal="nothing_for_plot")
+        return Expect(refusal="plot_blocked_why")
     if any(a.matches(Command("draw", (ref,))) for a in legal):
         return Expect([{(TABLE, f"draw {ref}")}])
-    return Expect(refusal="nothing_for_card")
+    return Expect(refusal="card_blocked_why")
 
 
 def meant_input(rules, state, uids):
@@ -383,7 +408,8 @@ class Rig:
 
     def by_callback(self, n, item, what):
         rules, state, head, path = self.look()
-        expect = expect_roll(rules, state, item[1]) if item[0] == "roll" else expect_tap(rules, state, self.role(item[1]))
+        expect = expect_roll(rules, state, item[1], self.daemon.asked, head) if item[0] == "roll" else \
+            expect_tap(rules, state, self.role(item[1]))
         if item[0] == "roll":
             self.daemon._on_roll(item[1])
         else:
@@ -402,6 +428,7 @@ class Rig:
             # reader has it once its count came from the line carrying the newest one. A count that merely
             # agrees is not enough: after quick inputs the counts between (0, then 2) may still be on the way
             rules, state, head, path = self.look()
+            asked = daemon.asked  # what the last ROLL only said (read between the writer's jobs)
             assert wait_for(lambda: told(daemon), timeout=5), "the reader never heard DICE"
             local = reader.refused_rolls
             sim.press_roll()
@@ -420,7 +447,7 @@ class Rig:
             self.barrier()
             assert self.delivered[before:] == [("roll", self.delivered[before][1])]
             dice = self.delivered[before][1]
-            self.check(n, ("roll", dice), expect_roll(rules, state, dice), head, self.drain())
+            self.check(n, ("roll", dice), expect_roll(rules, state, dice, asked, head), head, self.drain())
             self.fired["reader roll"] += 1
             return
         rules, state, head, path = self.look()
@@ -606,7 +633,8 @@ def test_ten_thousand_fuzzed_inputs_book_nothing_the_table_did_not_mean(box):
     assert sum(rig.fired.values()) == N_INPUTS
     # each kind of refusal was met, many times
     for code in ("unknown_card", "replaced_card", "card_other_edition", "tap_game_over", "no_such_seat",
-                 "nothing_for_plot", "nothing_for_card", "roll_not_now", "roll_wrong_count"):
+                 "plot_blocked_why", "card_blocked_why", "roll_not_now", "roll_wrong_count", "roll_waiting",
+                 "roll_jackpot_first"):
         assert rig.refused[code] >= 5, (code, rig.refused)
     assert booked["roll"] > 200 and booked["buy"] > 20 and booked["draw"] > 20 and booked["end"] > 50, booked
     assert rig.noise_seen["noise: bad values"] > 0 and rig.noise_seen["noise: unknown verbs"] > 0
@@ -667,7 +695,7 @@ def test_roll_pressed_while_the_screens_are_busy_throws_the_dice_of_the_event_ju
     while True:
         line, _ = next_command(table.game, rng)
         assert line is not None and len(lines) < 300
-        was = rolls(table.state)
+        was, before = rolls(table.state), table.state
         lines.append(table.submit(line, rng=rng).command)
         if not was and rolls(table.state) and not dice_actions(table.rules, table.state):
             break
@@ -685,7 +713,9 @@ def test_roll_pressed_while_the_screens_are_busy_throws_the_dice_of_the_event_ju
                               "seed": 3})["ok"]
         for line in lines:
             assert daemon.handle({"op": "do", "command": line})["ok"], line
-        assert wait_for(lambda: told(daemon) and reader.dice_n == 0), "the reader was never told that nothing needs dice"
+        # nothing needs dice; during a choice the reader still throws, so ROLL can say what is awaited
+        quiet = table.rules.DICE_VERBS["roll"][1] if waiting(table.rules, before) else 0
+        assert wait_for(lambda: told(daemon) and reader.dice_n == quiet), "the reader was never told its count"
         hold.set()
         answer = daemon.handle({"op": "do", "command": last})
         assert answer["ok"], answer

@@ -135,7 +135,7 @@ EDGE_SAMPLES = {
     # the box (companion/daemon/): its folder, the reader's state, cards by UID
     "folder": PATHS, "info": ["0.1.0", "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e661-if00"],
     "ours": ["1"], "uid": ["04A1B2C3", "04AABBCCDD1122"], "role": ["player 2", "игрок 2"],
-    "lost": ["0A0B0C0D"], "seat": [5], "why": ["balances do not sum to zero"], "socket": ["/run/companion/companion.sock"],
+    "lost": ["0A0B0C0D"], "seat": [5], "why": ["balances do not sum to zero"], "fine": [50], "about": ["решение о покупке"], "socket": ["/run/companion/companion.sock"],
     "pid": [4242],
     # the box's menus (messages.MENU): names, words the console has put in the language, numbers
     "payer": [NAME_RU], "payee": [NAME_EN], "a": [NAME_RU], "b": [NAME_EN], "n": [2, 8], "of": [12],

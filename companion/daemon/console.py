@@ -59,6 +59,7 @@ class Desk(Protocol):
     def head_words(self) -> str: ...
     def editions(self) -> list[tuple[str, str]]: ...
     def edition_rules(self, edition: str) -> Any: ...
+    def jackpot_ready(self, player: str, bet: int) -> None: ...
 
 
 class View:
@@ -132,23 +133,32 @@ class NumberView(View):
     lang: str = "en"
     step: int = 1
 
+    changed: bool = False  # the last press changed the step: the screen says so (a hold is never silent)
+
     def __post_init__(self) -> None:
-        self.value = self.value if self.span.low <= self.value <= self.span.high else self.span.low
         self.step = menus.step_for(self.span)
+        if not self.span.low <= self.value <= self.span.high:
+            self.value = menus.start_at(self.span, self.step)
 
     def frame(self) -> Frame:
+        step = words("number_step_now" if self.changed else "number_step", self.lang, step=money(self.step))
         return Frame(title=self.title, big=money(self.value), inverse_title=True,
-                     lines=(f"{money(self.span.low)} … {money(self.span.high)}",
-                            *wrap(words("number_hint", self.lang, step=money(self.step)))))
+                     lines=(f"{money(self.span.low)} … {money(self.span.high)}", step,
+                            *wrap(words("number_hint", self.lang))))
 
     def press(self, console: "Console", name: str, long: bool) -> None:
+        self.changed = False
         if name == "up" and long:
             if self.step * 10 <= max(1, self.span.high - self.span.low):
                 self.step *= 10
+                self.changed = True
         elif name == "down" and long:
+            self.changed = self.step > 1
             self.step = max(1, self.step // 10)
         elif name in ("up", "down"):
-            value = self.value + self.step * (1 if name == "up" else -1)
+            # to the next round number of this step (1 → 50 → 100, never 51, 101): the bounds still hold
+            step = self.step
+            value = (self.value // step + 1) * step if name == "up" else ((self.value - 1) // step) * step
             self.value = max(self.span.low, min(self.span.high, value))
         elif name == "ok":
             self.done(self.value)
@@ -379,6 +389,13 @@ class Console:
         if i == len(action.args):
             self.confirm(actor, Command(action.verb, chosen))
             return
+        if action.verb == "jackpot" and i == 1:
+            # the bet is chosen: the reader's ROLL throws the three dice, and nothing tells the outcome
+            # before it is booked (a preview would let a player back out and pick other numbers)
+            self.close()
+            self.desk.jackpot_ready(actor, int(chosen[0]))
+            self.refresh()
+            return
         slot = action.args[i]
         if isinstance(slot, str):
             self.fill(actor, action, chosen + (slot,))
@@ -499,8 +516,10 @@ class Console:
             if action.args[:2] == (payer, payee) and isinstance(amount, Span):
                 def paid(value: int, action: Action = action) -> None:
                     self.fill(payer, action, (payer, payee, str(value)))
+                # what the payer owes the payee, if anything, is where the picker starts
+                owed = sum(d.amount for d in table.state.debts if (d.debtor, d.creditor) == (payer, payee))
                 self.push(NumberView(words("menu_transfer", self.lang, payer=payer, payee=payee), amount, paid,
-                                     lang=self.lang))
+                                     value=owed, lang=self.lang))
                 return True
         return False
 

@@ -43,7 +43,7 @@ from companion.ledger.anchor import default_state_dir
 from companion.table import Table, open_game
 from companion.view import event_lines, state_text
 
-from . import systemd
+from . import menus, systemd
 from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import Config
 from .console import Console
@@ -53,7 +53,16 @@ from .owner import NoGame, Owner, Published
 from .panel import Panel
 from .screens import notice_frames
 from .settings import BoxSettings
-from .taps import Meaning, dice_needed, end_meaning, roll_meaning, tap_meaning
+from .taps import (
+    Meaning,
+    dice_needed,
+    end_meaning,
+    held_choice,
+    jackpot_meaning,
+    jackpot_open,
+    roll_meaning,
+    tap_meaning,
+)
 
 log = logging.getLogger("companion.daemon")
 
@@ -82,6 +91,11 @@ class Daemon:
         self.enrolling: Role | None = None  # the role the next card tapped gets ...
         self.enrolling_until = 0.0  # ... if it comes before this (time.monotonic)
         self.dice = -1
+        # issue 22: ROLL never skips a decision. `asked` is the (reason, player, head) of the last ROLL that
+        # only said what the rules offer first; the next ROLL at the same head goes on. `jackpot_bet` is the
+        # (player, bet, head) chosen on the box: the next ROLL throws the JACKPOT's three dice with it.
+        self.asked: tuple[str, str, int] | None = None
+        self.jackpot_bet: tuple[str, int, int] | None = None
         self.shown = 0  # the last event the printer printed
         self.stopped = threading.Event()
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
@@ -381,6 +395,8 @@ class Daemon:
         table can end."""
         table = self.owner.table
         n = dice_needed(table.rules, table.state) if table is not None else 0
+        if table is not None and self._bet_now(table) is not None:
+            n = 3  # the JACKPOT's bet is chosen: ROLL throws its three dice
         if table is not None and n == 0:
             end = end_meaning(table.rules, table.state)
             if end is not None and end.command is not None:  # ROLL ends the turn, then rolls for the next
@@ -389,6 +405,10 @@ class Daemon:
                 except CompanionError:
                     after = None
                 n = dice_needed(table.rules, after) if after is not None else 0
+            elif table.state.phase != "over" and menus.waiting_actions(table.rules, table.state):
+                # a choice is awaited: ROLL still reaches the box, which says what it waits for (a reader
+                # told 0 only buzzes, and the table would not know why)
+                n = table.rules.DICE_VERBS["roll"][1]
         if n != self.dice and self.link is not None:
             self.dice = n
             self.link.set_dice(n)
@@ -490,11 +510,31 @@ class Daemon:
             self.console.sync()
             self.console.confirm(meaning.actor, meaning.command)
             self.console.refresh()
+        elif meaning.refusal in ("nothing_for_card", "nothing_for_plot"):
+            self._refuse_why(table, meaning)
         else:
             self._book(meaning, request_id)
 
+    def _refuse_why(self, table: Any, meaning: Meaning) -> None:
+        """A card that stands for nothing now says why: what the table waits for first, or what it is for."""
+        rules, state, lang = table.rules, table.state, self.lang
+        if state.phase != "over" and menus.waiting_actions(rules, state):
+            about = menus.waiting_about(rules, state, lang) or messages.label("waiting", lang)
+            why = messages.render("why_waiting", {"about": about}, lang)
+        elif meaning.refusal == "nothing_for_plot":
+            why = messages.render("why_no_plot", {}, lang)
+        elif rules.legal(state, verbs=("draw",)):
+            why = messages.render("why_other_card", {}, lang)
+        else:
+            why = messages.render("why_no_draw", {}, lang)
+        code = "card_blocked_why" if meaning.refusal == "nothing_for_card" else "plot_blocked_why"
+        self._refuse(code, why=why, **meaning.params)
+
     def _roll(self, dice: tuple[int, ...], request_id: str | None = None) -> None:
-        """ROLL: the dice booked under the line's request id; a turn ended first under that id + ":end"."""
+        """ROLL: the dice booked under the line's request id; a turn ended first under that id + ":end".
+        A decision the rules give before the dice is never skipped: a held player whose turn comes is
+        offered the fine or a card first, an open JACKPOT is named first (the next ROLL goes on), a chosen
+        JACKPOT bet is thrown, and a ROLL while a choice is awaited says what it is."""
         table = self.owner.table
         if table is None:
             self._refuse("no_game_open")
@@ -502,19 +542,70 @@ class Daemon:
         if self._answered(table, request_id):  # the dice were booked before a restart: answered, not again
             self._booked()
             return
+        bet = self._bet_now(table)
+        if bet is not None:  # the JACKPOT's bet was chosen on the box: these are its three dice
+            if self._book(jackpot_meaning(table.rules, table.state, bet, dice), request_id):
+                self.jackpot_bet = None
+            self._update_dice()
+            return
         end_id = None if request_id is None else request_id + ":end"
         meaning = roll_meaning(table.rules, table.state, dice)
         # only a ROLL with nothing to roll ends the turn first; one refused for its dice count changes nothing;
         # one whose end was booked before a restart owes only its roll
         ended = self._answered(table, end_id)
         end = end_meaning(table.rules, table.state) if meaning.refusal == "roll_not_now" and not ended else None
+        if end is not None and self._ask_first(table, "jackpot"):  # the JACKPOT would end with the turn
+            return
         if end is not None:  # the next ROLL confirms the turn that was: it ends, then the next player rolls
             if not self._book(end, end_id):
                 return
             table = self.owner.table
             assert table is not None
             meaning = roll_meaning(table.rules, table.state, dice)
+        if meaning.command is not None and meaning.command.verb == "roll":
+            if self._ask_first(table, "held") or self._ask_first(table, "jackpot"):
+                return
+        if meaning.refusal == "roll_not_now" and table.state.phase != "over" \
+                and menus.waiting_actions(table.rules, table.state):
+            about = menus.waiting_about(table.rules, table.state, self.lang)
+            self._refuse("roll_waiting", about=about or messages.label("waiting", self.lang))
+            self.console.sync()
+            self.console.refresh()
+            return
         self._book(meaning, request_id)
+
+    def _ask_first(self, table: Any, reason: str) -> bool:
+        """Whether this ROLL only says what the rules offer first (pay or a card before rolling for doubles;
+        the JACKPOT) and opens that player's menu; the next ROLL at the same state goes on."""
+        state = table.state
+        player = held_choice(table.rules, state) if reason == "held" else jackpot_open(table.rules, state)
+        if not player or self.asked == (reason, player, table.head_seq):
+            return False
+        self.asked = (reason, player, table.head_seq)
+        if reason == "held":
+            self.say("roll_held_first", player=player, fine=table.rules.opt["detention_fine"])
+        else:
+            self.say("roll_jackpot_first", player=player)
+        if self.link is not None and not self.muted:
+            self.link.beep(*VERDICT_REFUSED)
+        self.console.player_card(player)
+        return True
+
+    def _bet_now(self, table: Any) -> int | None:
+        """The JACKPOT bet chosen on the box, while it still stands (same player, nothing booked since)."""
+        chosen = self.jackpot_bet
+        if chosen is None or chosen[2] != table.head_seq or jackpot_open(table.rules, table.state) != chosen[0]:
+            return None
+        return chosen[1]
+
+    def jackpot_ready(self, player: str, bet: int) -> None:
+        """The console chose the JACKPOT's bet: ROLL throws its three dice (the reader is told 3)."""
+        table = self.owner.table
+        if table is None:
+            return
+        self.jackpot_bet = (player, bet, table.head_seq)
+        self._update_dice()
+        self.say("jackpot_press_roll", player=player, bet=bet)
 
     def _book(self, meaning: Meaning, request_id: str | None = None) -> bool:
         if meaning.command is None:

@@ -248,6 +248,13 @@ def step_for(span: Span) -> int:
     return 10000
 
 
+def start_at(span: Span, step: int) -> int:
+    """Where a number picker starts with nothing better known: the first round number of its step within
+    the bounds (50 for 1..2000 by 50, not 1, whose next steps would be 51, 101 ...), else the low bound."""
+    first = -(-span.low // step) * step
+    return first if first <= span.high else span.low
+
+
 def trade_items(side) -> list[str]:
     """The plots and cards a trade's side may hand over."""
     return [*side.plots, *side.cards]

@@ -71,6 +71,34 @@ def roll_meaning(rules, state, dice: tuple[int, ...]) -> Meaning:
     return Meaning(action.party, command)
 
 
+def held_choice(rules, state) -> str:
+    """The turn's player when, held (in jail, at the inspection), they may pay or use a card before they
+    roll for doubles; "" otherwise."""
+    if state.phase == "over" or state.pending is not None:
+        return ""
+    if any(a.party == state.turn for a in rules.legal(state, verbs=("pay_fine", "use_card"))):
+        return state.turn
+    return ""
+
+
+def jackpot_open(rules, state) -> str:
+    """The turn's player when the JACKPOT is on offer to them (a bet not chosen yet); "" otherwise."""
+    if state.phase == "over" or "jackpot" not in rules.DICE_VERBS:
+        return ""
+    return state.turn if any(a.verb == "jackpot" for a in rules.legal(state, verbs=("jackpot",))) else ""
+
+
+def jackpot_meaning(rules, state, bet: int, dice: tuple[int, ...]) -> Meaning:
+    """The JACKPOT thrown by ROLL: the bet chosen on the box, the reader's three dice."""
+    if len(dice) != 3:
+        return refused("roll_wrong_count", count=len(dice), needed=3)
+    command = Command("jackpot", (str(bet), *(str(d) for d in dice)))
+    for action in rules.legal(state, verbs=("jackpot",)):
+        if action.matches(command):
+            return Meaning(action.party, command)
+    return refused("roll_not_now")
+
+
 def end_meaning(rules, state) -> Meaning | None:
     """The turn's end, when ROLL may end it first: the player has moved and nothing is pending."""
     if state.phase == "over":
