@@ -32,11 +32,10 @@ import statistics
 import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from companion.bench import PLAYERS, command_stream
-from companion.bench_web import _free_port, _spectator, p99
+from companion.bench_web import _spectator, p99, start_box
 
 EXPORT = "/phone/export.json"
 MS = 1000.0
@@ -150,8 +149,6 @@ def _under_load(ctx: Any, port: int, cookies: list[str], kind: str, owner: Any, 
 
 def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: int = 200, seed: int = 7) -> int:
     """Run the three rounds and print their rows; 0 (the target is reported, not enforced)."""
-    from companion.daemon.config import Config, defaults
-    from companion.daemon.main import Daemon
 
     logging.getLogger("waitress").setLevel(logging.ERROR)  # "task queue depth": the storm is the point here
     _, games = command_stream(events + 40 * rolls, seed=seed, edition="elite")
@@ -160,16 +157,8 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
         raise RuntimeError("the autoplayer's game ended too early for this bench")
     ctx = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory(prefix="companion-bench-daemon-") as tmp:
-        values = dict(defaults().values)
-        values.update({"games_dir": str(Path(tmp) / "games"), "virtual_table.port": 0,
-                       "phone.host": "127.0.0.1", "phone.port": _free_port(), "phone.auction_quiet_seconds": 0.0})
-        daemon = Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed).start()
+        daemon = start_box(tmp, seed, PLAYERS)
         try:
-            if daemon.phone_server is None:
-                raise RuntimeError("the phone page's server did not start")
-            answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})
-            if not answer.get("ok"):
-                raise RuntimeError(f"no game: {answer}")
             owner = daemon.owner
             table = owner.table
             assert table is not None

@@ -166,6 +166,28 @@ def _rates_child(pipe: Any, *args: Any) -> None:
 
 # ----- the box and its sessions ------------------------------------------------------------------------------
 
+def start_box(tmp: str, seed: int, players: list[str]) -> Any:
+    """The daemon the web benches measure: simulated hardware, its phone page on a free loopback port, a
+    new Elite game of `players` started (stopped again if any of that fails)."""
+    from companion.daemon.config import Config, defaults
+    from companion.daemon.main import Daemon
+
+    values = dict(defaults().values)
+    values.update({"games_dir": str(Path(tmp) / "games"), "virtual_table.port": 0,
+                   "phone.host": "127.0.0.1", "phone.port": _free_port(), "phone.auction_quiet_seconds": 0.0})
+    daemon = Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed).start()
+    try:
+        if daemon.phone_server is None:
+            raise RuntimeError("the phone page's server did not start")
+        answer = daemon.handle({"op": "start", "edition": "elite", "players": players, "seed": seed})
+        if not answer.get("ok"):
+            raise RuntimeError(f"no game: {answer}")
+    except BaseException:
+        daemon.stop(quiet=True)
+        raise
+    return daemon
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -292,21 +314,12 @@ def _history(daemon: Any, events: int, seed: int) -> int:
 def main(pages: int = 50, commits: int = 100, rounds: int = 5, seconds: float = 1.0, threads: int = 4,
          seed: int = 7, history: int = 150) -> int:
     """Run both parts and print their rows; 0 (the targets are reported, not enforced)."""
-    from companion.daemon.config import Config, defaults
-    from companion.daemon.main import Daemon, wait_for
+    from companion.daemon.main import wait_for
 
     ctx = multiprocessing.get_context("spawn")  # the clients: no copy of the daemon's threads or locks
     with tempfile.TemporaryDirectory(prefix="companion-bench-web-") as tmp:
-        values = dict(defaults().values)
-        values.update({"games_dir": str(Path(tmp) / "games"), "virtual_table.port": 0,
-                       "phone.host": "127.0.0.1", "phone.port": _free_port(), "phone.auction_quiet_seconds": 0.0})
-        daemon = Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed).start()
+        daemon = start_box(tmp, seed, PLAYERS)
         try:
-            if daemon.phone_server is None:
-                raise RuntimeError("the phone page's server did not start")
-            answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})
-            if not answer.get("ok"):
-                raise RuntimeError(f"no game: {answer}")
             wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10)
             port, code = daemon.phone_server.port, daemon.phone.table_code()
             threads_cfg = daemon.config["phone.threads"]

@@ -191,20 +191,7 @@ class Ledger:
         if not self.settle():  # the -wal left under the name must hold nothing for the file put back
             raise sqlite3.OperationalError("the -wal could not be emptied into the file")
         tmp = self.path + ".putback"
-        for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
-        dest = sqlite3.connect(tmp)
-        try:
-            self.conn.backup(dest)
-            dest.execute("PRAGMA journal_mode=WAL")
-        finally:
-            dest.close()
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        self._synced_copy(tmp, "WAL")
         try:
             os.link(tmp, self.path)  # never over a file that took the name meanwhile
         finally:
@@ -580,16 +567,16 @@ class Ledger:
         with self.writing() as w:
             w.record_resolution(request_id, seq, stored, command)
 
-    def backup(self, target: str) -> None:
-        """A consistent copy with SQLite's backup API: written aside, synced, then renamed."""
-        tmp = target + ".tmp"
-        for leftover in (tmp, tmp + "-journal"):
+    def _synced_copy(self, tmp: str, journal_mode: str) -> None:
+        """This game copied into a fresh file `tmp` with SQLite's backup API (leftovers of an earlier try
+        removed first), in `journal_mode`, and synced: the first half of a backup and of a put-back."""
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
             if os.path.exists(leftover):
                 os.remove(leftover)
         dest = sqlite3.connect(tmp)
         try:
             self.conn.backup(dest)
-            dest.execute("PRAGMA journal_mode=DELETE")
+            dest.execute(f"PRAGMA journal_mode={journal_mode}")
         finally:
             dest.close()
         fd = os.open(tmp, os.O_RDONLY)
@@ -597,6 +584,11 @@ class Ledger:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+    def backup(self, target: str) -> None:
+        """A consistent copy with SQLite's backup API: written aside, synced, then renamed."""
+        tmp = target + ".tmp"
+        self._synced_copy(tmp, "DELETE")
         os.replace(tmp, target)
         dfd = os.open(os.path.dirname(os.path.abspath(target)), os.O_RDONLY)
         try:
