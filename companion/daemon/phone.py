@@ -286,8 +286,9 @@ class PhoneService:
         code = kept.get("code")
         if not (isinstance(code, str) and len(code) == CODE_LENGTH and all(c in CODE_LETTERS for c in code)):
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-        pins = kept.get("pins") if isinstance(kept.get("pins"), dict) else {}
-        roles = kept.get("roles") if isinstance(kept.get("roles"), dict) else {}
+        pins, roles = kept.get("pins"), kept.get("roles")
+        pins = pins if isinstance(pins, dict) else {}
+        roles = roles if isinstance(roles, dict) else {}
         made = _GameMemo(code, pins={str(k): str(v) for k, v in pins.items() if str(v).isdigit()},
                          roles={str(h): dict(r) for h, r in roles.items()
                                 if isinstance(r, dict) and r.get("role") in ("spectator", "player", "banker")})

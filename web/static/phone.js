@@ -20,8 +20,8 @@
   function remember(seq, words, mark) {
     try { localStorage.setItem(key, JSON.stringify({ seq: seq, words: words, mark: mark || "" })); } catch (e) { /* private mode */ }
   }
-  // a fork only when both marks are known and differ (a head remembered by an older page has no mark: unknown)
-  function differs(seen, mark) { return !!(seen.mark && mark && seen.mark !== mark); }
+  // a fork when the marks differ; a head remembered by an older page has no mark: its words, as before
+  function differs(seen, mark, words) { return seen.mark ? !!(mark && seen.mark !== mark) : seen.words !== words; }
   // The ledger head this phone saw last (localStorage) against the one the page was rendered at: a head
   // that went back or forked is warned about; an older head of the same ledger is where the live stream
   // starts, so a page the browser dropped while the phone slept still gets every event it missed,
@@ -38,14 +38,14 @@
     if (seen && seen.seq >= 1 && seen.seq < seq) {
       return fetch(root + "api/head?at=" + seen.seq, { credentials: "same-origin" }).then(function (r) { return r.json(); })
         .then(function (h) {
-          if (h.present && differs(seen, h.mark)) {
+          if (h.present && differs(seen, h.mark, h.words)) {
             show("warning", fill(body.dataset.wordsForked, { seen: seen.seq, words: seen.words, now: h.words }));
             remember(seq, words, mark); return seq;
           }
           return h.present ? seen.seq : seq;
         }).catch(function () { remember(seq, words, mark); return seq; });
     }
-    if (seen && seen.seq === seq && differs(seen, mark)) {
+    if (seen && seen.seq === seq && differs(seen, mark, words)) {
       show("warning", fill(body.dataset.wordsForked, { seen: seen.seq, words: seen.words, now: words }));
     }
     remember(seq, words, mark);
