@@ -161,8 +161,10 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
     card_map.save()
 
     def ready(daemon: Daemon) -> int:
-        if new and daemon.owner.table is not None:  # --new: the game in play goes to the archive first
-            if daemon.owner.table.state.phase != "over":
+        playing = daemon.owner.table
+        archived = new and playing is not None
+        if new and playing is not None:  # --new: the game in play goes to the archive first
+            if playing.state.phase != "over":
                 daemon.handle({"op": "end"})
             answer = daemon.handle({"op": "archive"})
             if not answer["ok"]:
@@ -176,7 +178,7 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
                 return 1
             table = daemon.owner.table
             assert table is not None
-            out(label("demo_started", language, edition=_edition_name(table, language),
+            out(label("demo_new" if archived else "demo_started", language, edition=_edition_name(table, language),
                       players=", ".join(table.state.players)))
         else:
             out(label("demo_resumed", language, seq=table.head_seq, edition=_edition_name(table, language),
