@@ -1,10 +1,14 @@
 """Roles that last (issue 22): a phone's role outlives the box's restart and the browser closed (a lasting cookie
 whose token's hash the box keeps per game in its games folder), the table code stays the same for the same game,
 the banker revokes a role from the Roles page, a phone leaving is forgotten by the box, a planted token is
-worth nothing; the head check is the same in every language (switching English and Russian is no "fork")."""
+worth nothing; the head check is the same in every language (switching English and Russian is no "fork");
+`companion demo` keeps its games folder and resumes the game in play."""
 import json
 import re
 import secrets
+import signal
+import subprocess
+import sys
 
 from test_phone_views import ANNA, BORIS, Phone, box, config, head, play, text_of
 
@@ -126,3 +130,32 @@ def test_the_head_mark_is_the_same_in_every_language(box):
     assert en["words"] != ru["words"] and en["mark"] == ru["mark"] and len(en["mark"]) == 12
     at_en, at_ru = box.phone.head_at(1, "en"), box.phone.head_at(1, "ru")
     assert at_en["mark"] == at_ru["mark"] != en["mark"]
+
+
+def demo_run(folder, *extra):
+    """`companion demo` in its own process until it serves, then Ctrl-C: what it said."""
+    from test_phone_views import free_port
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--port", str(free_port()), *extra],
+                            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said = []
+    try:
+        for line in proc.stdout:
+            said.append(line.rstrip("\n"))
+            if "Ctrl-C" in line:
+                break
+    finally:
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+    return said + rest.splitlines()
+
+
+def test_the_demo_keeps_its_games_folder_and_resumes_the_game_after_a_restart(tmp_path):
+    first = demo_run(tmp_path)
+    folder = tmp_path / "demo-games"
+    assert f"Games folder: {folder} (kept between runs; --new starts a fresh game)" in first
+    assert any(line.startswith("No game in play: a new game started") for line in first), first
+    again = demo_run(tmp_path)  # Ctrl-C and `make demo` again: the same game, said so
+    assert any(line.startswith("The game in play was resumed at #1") for line in again), again
+    fresh = demo_run(tmp_path, "--new")
+    assert any(line.startswith("A new game started (--new") for line in fresh), fresh
+    assert len(list((folder / "archive").iterdir())) >= 1
