@@ -84,6 +84,7 @@ def test_the_banker_revokes_a_phones_role_and_it_stays_revoked_after_a_restart(b
     banker, anna = Phone(box).banker(), Phone(box).join().pair(ANNA)
     page = banker.open("/phone/join")
     assert "Phones with a role" in text_of(page) and "playing as Anna" in text_of(page)
+    assert "the banker since" in text_of(page) and "· this phone" in text_of(page)
     found = re.search(rb'<li data-id="([0-9a-f]+)" data-role="player">', page.data)
     assert found, page.data
     answer = banker.post("/phone/roles/revoke", id=found.group(1).decode())

@@ -134,8 +134,10 @@ def test_a_phone_the_restarted_box_does_not_know_says_so_and_shows_the_join_page
     watcher.join()
 
 
-def test_a_phone_whose_role_the_banker_revoked_is_told_and_shown_the_join_page(browser, table, shots):
-    anna, banker = phone(browser, table, shots, "revoked"), phone(browser, table, shots, "banker")
+@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+def test_a_phone_whose_role_the_banker_revoked_is_told_and_shown_the_join_page(browser, table, shots, locale):
+    anna = phone(browser, table, shots, f"revoked-{locale}", locale=locale)
+    banker = phone(browser, table, shots, f"banker-{locale}", locale=locale)
     anna.join().pair(ANNA)
     anna.goto("table")
     banker.join().banker().goto("join")
@@ -144,6 +146,8 @@ def test_a_phone_whose_role_the_banker_revoked_is_told_and_shown_the_join_page(b
     banker.page.click("#kept li[data-role=player] form.revoke button")
     # the Roles page reloads without her
     banker.page.wait_for_function("!document.querySelector('#kept li[data-role=player]')")
-    play(table.daemon, "roll 3 4")  # the next event refreshes Anna's page: her role is gone
+    play(table.daemon, "roll 3 4")  # the next event refreshes Anna's page: her role is gone, said plainly
+    anna.page.wait_for_selector("#warning:not([hidden])", timeout=RESTART_MS)
+    anna.shot("role-lost")
     anna.page.wait_for_selector("#join-form", timeout=RESTART_MS)
     assert anna.role() == "visitor"

@@ -103,7 +103,7 @@ class PhoneTable(Protocol):
     def keep_role(self, token: str, role: str, player: str, csrf: str, game: str | None,
                   old_token: str = "") -> None: ...
     def find_role(self, token: str) -> dict | None: ...
-    def roles_kept(self, language: str) -> list[dict]: ...
+    def roles_kept(self, language: str, token: str = "") -> list[dict]: ...
     def revoke_role(self, rid: str) -> str: ...
 
 
@@ -560,7 +560,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         pairing = service.pair_status(session.pairing) if session.pairing else {"state": ""}
         if pairing.get("state") == "bound":
             _bind(session, str(pairing["player"]), pairing.get("game"))
-        kept = service.roles_kept(lang()) if session.role == "banker" else []
+        kept = service.roles_kept(lang(), session.token) if session.role == "banker" else []
         return page("join.html", pairing=pairing, kept=kept)
 
     @bp.get("/table")

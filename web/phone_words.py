@@ -68,6 +68,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         # issue 22: lasting roles
         "kept_title": "Phones with a role", "kept_hint": "Each keeps its role after the box restarts or the browser "
         "closes, until it leaves or you revoke it.", "kept_since": "since {since}", "revoke": "Revoke",
+        "kept_mine": "this phone",
         "revoked": "Revoked: that phone must join again", "err_no_role": "no such phone role (already revoked?)",
         "role_lost": "This phone's role has ended (revoked, or the box no longer knows it): join again with "
                      "the table code.",
@@ -139,6 +140,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         # issue 22: lasting roles
         "kept_title": "Телефоны с ролью", "kept_hint": "Каждый сохраняет роль после перезапуска коробки и закрытия "
         "браузера, пока не выйдет сам или вы её не отзовёте.", "kept_since": "с {since}", "revoke": "Отозвать",
+        "kept_mine": "этот телефон",
         "revoked": "Роль отозвана: этому телефону нужно войти заново",
         "err_no_role": "такой роли телефона нет (уже отозвана?)",
         "role_lost": "Роль этого телефона закончилась (её отозвали, или коробка её больше не знает): войдите "

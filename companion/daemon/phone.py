@@ -341,18 +341,20 @@ class PhoneService:
             return {"role": found["role"], "player": str(found.get("player", "")), "csrf": str(found.get("csrf", "")),
                     "game": gid}
 
-    def roles_kept(self, language: str) -> list[dict]:
+    def roles_kept(self, language: str, token: str = "") -> list[dict]:
         """The open game's lasting roles for the banker's Roles page, banker first, then players, then the
-        spectators, each joined-first: {id, role, player, since (HH:MM, the box's time)}."""
+        spectators, each joined-first: {id, role, player, since (day and time, the box's), mine (the phone
+        holding `token`: the banker's own)}."""
         gid = self.game_id()
         if gid is None:
             return []
         memo = self._memo(gid)
         order = {"banker": 0, "player": 1, "spectator": 2}
+        mine = token_hash(token) if token else ""
         with self._lock:
-            rows = sorted(memo.roles.values(), key=lambda r: (order.get(r["role"], 3), float(r.get("since", 0))))
-            return [{"id": r["id"], "role": r["role"], "player": str(r.get("player", "")),
-                     "since": time.strftime("%d.%m %H:%M", time.localtime(float(r.get("since", 0))))} for r in rows]
+            rows = sorted(memo.roles.items(), key=lambda hr: (order.get(hr[1]["role"], 3), float(hr[1].get("since", 0))))
+            return [{"id": r["id"], "role": r["role"], "player": str(r.get("player", "")), "mine": h == mine,
+                     "since": time.strftime("%d.%m %H:%M", time.localtime(float(r.get("since", 0))))} for h, r in rows]
 
     def revoke_role(self, rid: str) -> str:
         """The banker revokes a lasting role by its id: the token hash it was kept under ("" if none)."""
