@@ -300,10 +300,13 @@ class PhoneState:
             self.failures += 1
 
     def joined(self, token: str | None) -> bool:
-        """Whether this token is a session that showed the table code (or rose from it); touches nothing."""
+        """Whether this token is a session that showed the table code (or rose from it), or holds a lasting role
+        the box kept (a phone's first connection after a restart); touches nothing."""
         with self._lock:
             session = self._sessions.get(token or "")
-            return session is not None and session.role != "visitor"
+            if session is not None and session.role != "visitor":
+                return True
+        return bool(token) and self.service.find_role(str(token)) is not None
 
 
 DEFAULTS = {
