@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from companion.autoplay import next_command
-from companion.daemon.cards import CardMap, Role
+from companion.daemon.cards import MAX_SEATS, CardMap, Role
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.taps import dice_action
@@ -40,13 +40,23 @@ DEMO_DIR = "demo-games"  # the served demo's games folder, under where it runs (
 LIFT_S = 0.3  # a card lifted off the reader is seen gone after four empty scans (firmware/reader.py)
 
 
-def demo_cards(edition) -> dict[str, Role]:
-    """Tagged cards for the demo: a 4-byte card per seat, a 7-byte sticker per plot and deck card."""
-    cards = {f"0A0000{seat:02X}": Role("player", str(seat)) for seat in range(1, len(PLAYERS) + 1)}
-    for i, plot in enumerate(sorted(edition.plots)):
-        cards[f"04A1{i:010X}"] = Role("plot", plot, edition.id)
-    for i, card in enumerate(sorted(edition.cards)):
-        cards[f"04C4{i:010X}"] = Role("card", card, edition.id)
+def demo_cards(edition=None) -> dict[str, Role]:
+    """Tagged cards for the demo, a full set for every shipped edition (and `edition`, an Edition, when it
+    is a file of the player's own): a 4-byte card per seat up to the most players any edition seats, and a
+    7-byte sticker per plot and deck card, numbered by edition (Elite's first, as the demo starts with it)
+    so a new game of another edition from the buttons finds its cards enrolled too."""
+    from companion.editions import load_edition, shipped
+
+    editions = [load_edition(name) for name in sorted(shipped(), key=lambda name: (name != "elite", name))]
+    if edition is not None and edition.id not in {e.id for e in editions}:
+        editions.append(edition)
+    seats = min(MAX_SEATS, max(e.players_max for e in editions))
+    cards = {f"0A0000{seat:02X}": Role("player", str(seat)) for seat in range(1, seats + 1)}
+    for n, box in enumerate(editions):
+        for i, plot in enumerate(sorted(box.plots)):
+            cards[f"04A1{n:02X}{i:08X}"] = Role("plot", plot, box.id)
+        for i, card in enumerate(sorted(box.cards)):
+            cards[f"04C4{n:02X}{i:08X}"] = Role("card", card, box.id)
     return cards
 
 

@@ -1270,7 +1270,13 @@ MENU = {
     "en": {
         "menu_table": "Table", "waiting_debt": "{player} must pay a debt first", "menu_players": "Players…", "menu_undo": "Undo…", "menu_game": "Game…",
         "menu_dice": "{what} (dice by hand)", "undone_event": "Undone: #{seq} {what}", "undo_reverses": "Reverses #{seq}: {what}", "menu_nothing": "Nothing to do now",
-        "menu_offer": "offer {number} ({player})", "menu_double": "with a double",
+        "menu_double": "with a double",
+        # issue 22: confirmations (what a money action books, before it is booked) and the auction's lead
+        "menu_offer": "#{number} ({player} gives {other} {gave} for {got})",
+        "menu_offer_gift": "#{number} ({player} gives {other} {gave} for nothing)",
+        "menu_offer_ask": "#{number} ({player} asks {other} for {got}, giving nothing)",
+        "menu_priced": "{what} for {price}",
+        "auction_leading": "leading bid: {player}, {amount}", "auction_no_bid_yet": "no bids yet (opening price {amount})",
         "menu_after": "{name} (after {before})", "menu_cell_number": "{name} (cell {number})",
         "what_amount": "amount", "what_die": "die {n}", "what_shares": "shares", "what_fee": "broker's fee",
         "what_bet": "bet", "what_card": "card", "what_cell": "cell", "what_business": "business",
@@ -1296,7 +1302,13 @@ MENU = {
     "ru": {
         "menu_table": "Стол", "waiting_debt": "{player}: сначала нужно погасить долг", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
         "menu_dice": "{what} (свои кубики)", "undone_event": "Отменено: #{seq} {what}", "undo_reverses": "Отменяется #{seq}: {what}", "menu_nothing": "Сейчас делать нечего",
-        "menu_offer": "предложение {number} ({player})", "menu_double": "с дублем",
+        "menu_double": "с дублем",
+        # issue 22: confirmations (what a money action books, before it is booked) and the auction's lead
+        "menu_offer": "№ {number} ({player} → {other}: {gave} в обмен на {got})",
+        "menu_offer_gift": "№ {number} ({player} → {other}: {gave} даром)",
+        "menu_offer_ask": "№ {number} ({other} → {player}: {got}, ничего взамен)",
+        "menu_priced": "{what} за {price}",
+        "auction_leading": "высшая ставка: {player}, {amount}", "auction_no_bid_yet": "ставок пока нет (стартовая цена {amount})",
         "menu_after": "{name} (после клетки {before})",
         "menu_cell_number": "{name} (клетка {number})",
         "what_amount": "сумма", "what_die": "кубик {n}", "what_shares": "акции", "what_fee": "маклеру",

@@ -416,9 +416,9 @@ class ButtonDriver:
         table = self.table
         rules, state, lang = table.rules, table.state, self.lang
         if len(group.actions) == 1:
-            if at_once and action.fixed() is not None:
+            if at_once and action.fixed() is not None and action.verb in menus.ONE_PRESS:
                 self.ways["one OK on a waiting choice"] += 1
-                return  # a waiting choice with nothing to choose: its one OK booked it
+                return  # a waiting choice with nothing to choose that moves no money: its one OK booked it
         else:
             self.ways["a list of actions"] += 1
             self.expect_title(group.text(rules, state, lang, party).rstrip("…"))

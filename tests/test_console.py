@@ -166,15 +166,36 @@ def test_back_leaves_a_confirmation_without_booking(box):
     assert desk.booked == [] and table.head_seq == 1
 
 
-def test_the_plot_on_offer_comes_up_by_itself_and_one_press_buys_it(box):
-    """Rulebook (Elite, «Покупка участка»): the player on an unowned plot may buy it at its price."""
+def test_the_plot_on_offer_comes_up_by_itself_named_with_its_price_and_ok_shows_the_purchase_first(box):
+    """Rulebook (Elite, «Покупка участка»): the player on an unowned plot may buy it at its price. Issue 22:
+    the line names the plot and its price, and OK shows what will be booked before a second OK books it."""
     table, desk, console = box
     table.submit("roll 3 4")
     console.sync()
     assert console.stack and console.stack[-1].by_itself
-    assert console.frame.title == "Anna" and "Anna: Buy the plot" in console.frame.lines
+    words = " ".join(" ".join(console.frame.lines).split())
+    assert console.frame.title == "Anna" and "Anna: Buy the plot: Chocolate factory for 90" in words
+    console.press("ok")
+    assert desk.booked == [] and isinstance(console.stack[-1], TextView)
+    assert "Anna buys Chocolate factory for 90" in " ".join(" ".join(console.frame.lines).split())
     console.press("ok")
     assert desk.booked[-1].command == "buy" and table.state.pending is None
+
+
+def test_declining_the_plot_on_offer_stays_one_press_and_the_auction_shows_its_leading_bid(box):
+    """A decline moves no money: one press. The auction it opens shows its lead on the OLED, live."""
+    table, desk, console = box
+    table.submit("roll 3 4")
+    console.sync()
+    choose(console, "Anna: Decline")
+    assert desk.booked[-1].command == "decline"
+    console.sync()
+    words = " ".join(" ".join(console.frame.lines).split())
+    assert "no bids yet" in words, console.frame
+    table.submit("bid Boris 120")
+    console.sync()
+    words = " ".join(" ".join(console.frame.lines).split())
+    assert "leading bid: Boris, 120" in words, console.frame
 
 
 def test_undo_shows_what_it_reverses_and_undoes_what_depends_on_it_first(box):

@@ -217,9 +217,9 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
      "ошибка в командной строке: `--seed`: нужно целое число, а не `x`; справка: `companion new --help`"),
     (["do", "roll", "--db"], "usage: argument --db: expected one argument; see `companion do --help`",
      "ошибка в командной строке: После `--db` нужно значение; справка: `companion do --help`"),
-    (["bench", "disk"], "usage: argument what: invalid choice: 'disk' (choose from ledger, engine, open, link, table, sim, web); "
+    (["bench", "disk"], "usage: argument what: invalid choice: 'disk' (choose from ledger, engine, open, link, table, sim, web, daemon); "
                         "see `companion bench --help`",
-     "ошибка в командной строке: `what`: недопустимое значение `disk` (можно: `ledger`, `engine`, `open`, `link`, `table`, `sim`, `web`); "
+     "ошибка в командной строке: `what`: недопустимое значение `disk` (можно: `ledger`, `engine`, `open`, `link`, `table`, `sim`, `web`, `daemon`); "
      "справка: `companion bench --help`"),
     ([], "usage: a command is required (choose from new, do, state, history, verify, accept, recover, script, "
          "editions, check-edition, demo, run, game, cards, bench, sim); see `companion --help`",

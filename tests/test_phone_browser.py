@@ -235,8 +235,15 @@ class Phone:
         for i, value in enumerate(values):
             numbers.nth(i).fill(str(value))
         before = head(self.box)
-        self.page.locator(form).locator("button").click()
-        self.page.wait_for_selector("#result:not([hidden])")
+        self.page.locator(form).locator("button.do").click()
+        # a money action shows what it books first (issue 22): read it, then the second tap books it
+        self.page.wait_for_selector(f"#result:not([hidden]), {form} .confirm:not([hidden])")
+        confirm = self.page.locator(f"{form} .confirm:not([hidden])")
+        if confirm.count():
+            self.confirmed = confirm.locator(".confirm-lines").inner_text()
+            self.shot(f"confirm-{verb}")
+            confirm.locator(".confirm-do").click()
+            self.page.wait_for_selector("#result:not([hidden])")
         assert wait_for(lambda: head(self.box) > before, 5.0), self.page.text_content("#result")
         return self.page.text_content("#result")
 
@@ -375,7 +382,8 @@ def test_a_double_tap_pays_once(box, phones):
     anna.page.click('details.group[data-verb="pay"] > summary')
     anna.page.fill(f"{form} input[type=number]", "25")
     before = head(box)
-    anna.page.dblclick(f"{form} button")
+    anna.page.click(f"{form} button.do")  # what it books is shown first (issue 22): the double tap confirms
+    anna.page.dblclick(f"{form} .confirm-do")
     anna.page.wait_for_selector("#result:not([hidden])")
     time.sleep(0.5)
     assert head(box) == before + 1
@@ -607,3 +615,34 @@ def test_a_phone_whose_remembered_head_the_box_no_longer_has_warns(box, phones, 
     watcher.page.wait_for_selector("#warning:not([hidden])")
     warning = watcher.page.text_content("#warning")
     assert says in warning and f"#{seen}" in warning and "apple river stone lamp" in warning
+
+
+def test_a_trade_is_accepted_after_reading_its_terms_and_the_auctions_lead_shows_live(box, phones):
+    """Issue 22: the offer's line names its terms, the tap shows what will be booked and books nothing until
+    the second tap; every phone's header follows an auction's leading bid without a reload (English, Russian)."""
+    anna, boris, vera = phones("anna"), phones("boris", locale="ru-RU"), phones("vera")
+    anna.join().pair(ANNA)
+    boris.join().pair(BORIS)
+    vera.join().goto("board")
+    play(box, "roll 3 4", "buy")
+    offer = box.owner.submit("Anna", "trade Anna Boris give food1 get 100").seq
+    boris.goto("act")
+    form = f'form.act[data-verb="accept"]:has(input[name=arg][value="{offer}"])'
+    assert f"№ {offer} (Anna → Boris: «Шоколадная фабрика» в обмен на 100)" in boris.page.text_content(form)
+    before = head(box)
+    boris.page.locator(form).locator("button.do").click()
+    boris.page.wait_for_selector(f"{form} .confirm:not([hidden])")
+    boris.shot("confirm-accept-ru")
+    assert "Шоколадная фабрика" in boris.page.text_content(f"{form} .confirm-lines") and head(box) == before
+    boris.page.locator(form).locator(".confirm-do").click()
+    assert wait_for(lambda: head(box) == before + 1, 5.0)
+    assert box.owner.call(lambda: box.owner.table.state.owner["food1"]) == "Boris"
+    play(box, "Anna: end", "roll 1 2", "decline")  # Boris declines: an auction opens
+    vera.page.wait_for_selector("#waiting:has-text('no bids yet')")
+    vera.mark()
+    play(box, "bid Anna 70")
+    vera.page.wait_for_selector("#waiting:has-text('leading bid: Anna, 70')")
+    boris.goto("table")
+    boris.page.wait_for_selector("#waiting:has-text('высшая ставка: Anna, 70')")
+    assert vera.not_reloaded()
+    vera.shot("auction-lead"), boris.shot("auction-lead-ru")

@@ -286,7 +286,7 @@ def test_a_trade_proposed_on_one_phone_is_accepted_on_the_other(box):
     proposed = anna.act("trade", "Anna", "Boris", give=["food1"], get_cash="150")
     assert proposed.status_code == 200, proposed.json
     number = box.owner.table.game.events[-1].seq
-    assert f"offer {number}" in boris.open("/phone/act").data.decode()
+    assert f"#{number} (Anna gives Boris Chocolate factory for 150)" in boris.open("/phone/act").data.decode()
     assert anna.act("accept", str(number)).status_code == 409  # not hers to accept
     accepted = boris.act("accept", str(number))
     assert accepted.status_code == 200, accepted.json

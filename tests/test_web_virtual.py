@@ -33,7 +33,8 @@ class FakeTable:
         self.language = language
         self.calls = []
         self.cards_list = [dict(c) for c in (CARDS if cards is None else cards)]
-        self.reader = "online"
+        self.reader = "ready"
+        self.edition = "Monopoly"
         self.game = True
         self.words = "Anna's turn: roll"
         self.refuse = {}
@@ -87,7 +88,7 @@ class FakeTable:
         return [dict(c) for c in self.cards_list]
 
     def status(self):
-        return {"reader": self.reader, "game": self.game, "words": self.words}
+        return {"reader": self.reader, "game": self.game, "words": self.words, "edition": self.edition}
 
 
 @pytest.fixture
@@ -125,7 +126,8 @@ def test_the_page_names_every_button_the_roll_the_cards_and_the_status(client):
     assert 'data-uid="04B2C3D4E5F607"' in page
     assert "Cinema &lt;deed&gt;" in page and "<deed>" not in page     # the service's words are escaped
     assert 'id="oled" src="/frame.png?v=1"' in page
-    assert "reader: online" in page and "Anna&#39;s turn: roll" in page
+    assert "reader: ready" in page and "Anna&#39;s turn: roll" in page
+    assert '<p id="edition">the cards of Monopoly</p>' in page
     assert "Enter = OK, Backspace or Esc = BACK, R = ROLL" in page          # the keys, told on the page
 
 
@@ -197,7 +199,23 @@ def test_cards_and_status_are_json_of_what_the_service_says(client, table):
     table.cards_list.append({"uid": "04FFFFFF", "words": "seat 3", "kind": "player"})
     assert client.get("/cards").get_json()[-1] == {"uid": "04FFFFFF", "words": "seat 3", "kind": "player"}
     table.reader = "offline"
-    assert client.get("/status").get_json() == {"reader": "offline", "game": True, "words": "Anna's turn: roll"}
+    assert client.get("/status").get_json() == {"reader": "offline", "game": True, "words": "Anna's turn: roll",
+                                                "edition": "Monopoly", "reader_words": "offline",
+                                                "edition_words": "the cards of Monopoly"}
+
+
+def test_the_russian_page_says_the_reader_state_in_russian():
+    """Issue 22: «считыватель: ready» on the Russian page; every state the reader link has is in words."""
+    table = FakeTable(language="ru")
+    table.edition = "Монополия"
+    client = create_app(table).test_client()
+    page = client.get("/").get_data(as_text=True)
+    assert "считыватель: готов" in page and ">ready<" not in page and ": ready" not in page
+    assert "карты игры «Монополия»" in page
+    for state, words in (("searching", "ищем"), ("connecting", "подключается"), ("ready", "готов"),
+                         ("offline", "не на связи"), ("refused", "не та прошивка")):
+        table.reader = state
+        assert client.get("/status").get_json()["reader_words"] == words
 
 
 # --- presses, ROLL and taps -------------------------------------------------------------------------

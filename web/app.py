@@ -46,7 +46,10 @@ _FALSE = {"", "0", "false", "no", "off", "short"}
 class VirtualTable(Protocol):
     """What the page drives: the daemon's simulated box (or a test's fake)."""
 
-    language: str  # "en" or "ru": the page's own few words follow it
+    @property
+    def language(self) -> str:
+        """"en" or "ru": the page's own few words follow it (read each time: the box's language may change)."""
+        ...
 
     def frame(self) -> tuple[int, bytes]:
         """(version, PNG of the current OLED picture, 1-bit 128x64, unscaled)."""
@@ -73,7 +76,8 @@ class VirtualTable(Protocol):
         ...
 
     def status(self) -> dict[str, Any]:
-        """{"reader": "online"/"offline"/..., "game": bool, "words": "a short line for the page"}."""
+        """{"reader": "ready"/"offline"/..., "game": bool, "words": "a short line for the page",
+        "edition": the name of the game's edition in `language`, "" with no game}."""
         ...
 
 
@@ -114,6 +118,10 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_host": "refused: the virtual table is not served under the name {value}",
         "err_failed": "the box failed to do that ({value}); its log says more",
         "err_http": "refused: {value}",
+        # issue 22: the reader's state in words (companion/hw/reader.py LinkState), never its code
+        "reader_searching": "looking for it", "reader_connecting": "connecting", "reader_ready": "ready",
+        "reader_offline": "offline", "reader_refused": "wrong firmware", "reader_none": "none",
+        "edition_cards": "the cards of {value}",
     },
     "ru": {
         "title": "Виртуальный стол",
@@ -151,6 +159,10 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_host": "отказано: виртуальный стол не открывается под именем {value}",
         "err_failed": "коробка не смогла это сделать ({value}); подробности в её журнале",
         "err_http": "отказано: {value}",
+        # issue 22: the reader's state in words (companion/hw/reader.py LinkState), never its code
+        "reader_searching": "ищем", "reader_connecting": "подключается", "reader_ready": "готов",
+        "reader_offline": "не на связи", "reader_refused": "не та прошивка", "reader_none": "нет",
+        "edition_cards": "карты игры «{value}»",
     },
 }
 
@@ -262,6 +274,16 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
                 raise Refused(say("err_large"), 413)
         return None
 
+    def status_words() -> dict[str, Any]:
+        """The service's status with the reader's state and the edition said in the page's words."""
+        state = dict(table.status())
+        w = words()
+        reader = str(state.get("reader", ""))
+        state["reader_words"] = w.get("reader_" + reader, reader)
+        edition = str(state.get("edition") or "")
+        state["edition_words"] = w["edition_cards"].format(value=edition) if edition else ""
+        return state
+
     @app.get("/")
     def page() -> Any:
         version, _ = table.frame()
@@ -269,7 +291,7 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
         cards = [_card(c) for c in table.cards()]
         return render_template(
             "index.html", w=w, lang=table.language if table.language in WORDS else "en", version=version, buttons=BUTTONS,
-            cards=cards, groups=_groups(cards, w), status=table.status(), long_ms=LONG_PRESS_MS,
+            cards=cards, groups=_groups(cards, w), status=status_words(), long_ms=LONG_PRESS_MS,
             page_words={k: w[k] for k in ("gone", "reader_is", "no_cards", "long_done", "kind_player", "kind_plot",
                                           "kind_card", "kind_other")},
             # the phone page, when the daemon serves it beside the virtual table (web/phone.py)
@@ -348,7 +370,7 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
 
     @app.get("/status")
     def status() -> Response:
-        response = jsonify(table.status())
+        response = jsonify(status_words())
         response.headers["Cache-Control"] = "no-store"
         return response
 

@@ -72,6 +72,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "revoked": "Revoked: that phone must join again", "err_no_role": "no such phone role (already revoked?)",
         "role_lost": "This phone's role has ended (revoked, or the box no longer knows it): join again with "
                      "the table code.",
+        # issue 22: a money action shows what it books, then one more tap books it
+        "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -145,5 +147,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_no_role": "такой роли телефона нет (уже отозвана?)",
         "role_lost": "Роль этого телефона закончилась (её отозвали, или коробка её больше не знает): войдите "
                      "заново с кодом стола.",
+        # issue 22: a money action shows what it books, then one more tap books it
+        "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
     },
 }

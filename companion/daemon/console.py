@@ -403,12 +403,13 @@ class Console:
 
     def group_item(self, actor: str, group: menus.Group, party: bool = True, at_once: bool = False) -> Item:
         """A menu line for a group of actions. at_once: a choice the table waits for with nothing left to
-        choose (buy, decline) is booked by its one press; the receipt says what was done, undo reverses it."""
+        choose that moves no money (decline) is booked by its one press; the receipt says what was done, undo
+        reverses it. A money action (buy) shows what it books first, as every other (issue 22)."""
         table = self.table
         text = group.text(table.rules, table.state, self.lang, party)
         if len(group.actions) == 1:
             fixed = group.actions[0].fixed()
-            if at_once and fixed is not None:
+            if at_once and fixed is not None and fixed.verb in menus.ONE_PRESS:
                 return Item(text, lambda: self._book_now(actor, fixed))
             return Item(text, lambda: self.fill(actor, group.actions[0]))
 

@@ -24,9 +24,9 @@ from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
 from companion.engine.command import Command
 from companion.errors import RuleViolation
-from companion.view import event_lines
+from companion.view import event_lines, offer_json
 
-from .screens import event_words
+from .screens import auction_words, event_words, money
 
 # Verbs a player may use at any moment of the game (between turns, during an auction): a waiting
 # table is not offered these on its own; a player's menu and the table's menu list them.
@@ -37,6 +37,9 @@ ANYTIME = frozenset({
 })
 # Drawing from the deck or turning a stunt card over: the preview would tell the hidden card.
 HIDDEN = frozenset({"draw", "reveal"})
+# Verbs booked at one press or tap with no confirmation: they move no money (a roll's rent is booked with
+# no press at all), or a preview would tell the hidden card. Every other action shows what it books first.
+ONE_PRESS = frozenset({"roll", "end", "decline", "reject", "withdraw", "draw", "reveal", "skip_policy"})
 # The verbs a player's own card brings first in their menu (what they most likely came to do).
 FIRST = ("buy", "decline", "bid", "accept", "reject", "pay_fine", "use_card", "use_policy", "skip_policy",
          "bankrupt", "end")
@@ -60,8 +63,7 @@ def arg_words(rules, state, verb: str, word: str, language: str) -> str:
         return word
     if verb in ("accept", "reject", "withdraw") and word.isdigit():
         offer = next((o for o in rules.offers(state) if str(o.number) == word), None)
-        who = offer.proposer if offer is not None else ""
-        return words("menu_offer", language, number=word, player=who)
+        return offer_words(rules, offer, language) if offer is not None else word
     if word == "double":
         return words("menu_double", language)
     if word in messages.POLICIES:
@@ -73,6 +75,31 @@ def arg_words(rules, state, verb: str, word: str, language: str) -> str:
     if edition.cell(word) is not None:
         return cell_words(rules, word, language)
     return word
+
+
+def offer_words(rules, offer, language: str) -> str:
+    """An open trade offer by its terms, so nobody accepts it blind: "#46: Anna gives Boris Arbat for 300"
+    (a side handing over nothing said so: "for nothing")."""
+    sides = offer_json(offer)
+    edition = rules.edition
+    gave, got = sides["give"], sides["get"]
+    code = "menu_offer" if gave and got else "menu_offer_gift" if gave else "menu_offer_ask"
+    return words(code, language, number=offer.number, player=offer.proposer, other=offer.other,
+                 gave=messages.listing(gave, language, edition), got=messages.listing(got, language, edition))
+
+
+def priced(rules, state, action: Action) -> int | None:
+    """What buying the plot on offer or building on a plot costs (the rules set it: never asked), for the
+    action's own line ("Buy the plot: Arbat for 1 200"); None for any other action."""
+    try:
+        if action.verb == "buy" and not action.args and state.pending is not None \
+                and state.pending.kind == "offer" and state.pending.plot in rules.edition.plots:
+            return int(rules.edition.plots[state.pending.plot].price)
+        if action.verb == "build" and len(action.args) == 1 and isinstance(action.args[0], str):
+            return int(rules.build_price(state, rules.edition.plots[action.args[0]]))
+    except (KeyError, AttributeError, TypeError, ValueError, RuleViolation):
+        return None
+    return None
 
 
 def cell_words(rules, cell: str, language: str) -> str:
@@ -114,9 +141,14 @@ def action_words(rules, state, action: Action, language: str, party: bool = True
     # the party's own name is already in front ("Anna: Pay: Boris", never "Anna: Pay: Anna, Boris")
     fixed = [arg_words(rules, state, action.verb, w, language) for w in action.args
              if isinstance(w, str) and w != action.party]
+    if action.verb == "buy" and not action.args and state.pending is not None and getattr(state.pending, "plot", None):
+        fixed = [arg_words(rules, state, action.verb, state.pending.plot, language)]  # which plot is bought
     text = verb_words(action.verb, language)
     if fixed:
         text += ": " + ", ".join(fixed)
+    price = priced(rules, state, action)
+    if price is not None:
+        text = words("menu_priced", language, what=text, price=money(price))
     if free_slots(action):  # a value still to choose: "Turn over a stunt card…" beside the plain one
         text += "…"
     return (party_prefix(action) if party else "") + text
@@ -165,9 +197,13 @@ def waiting_actions(rules, state) -> list[Action]:
 
 
 def waiting_about(rules, state, language: str) -> str:
-    """What the waiting choice is about, in words ("the decision to buy or decline: Chocolate factory")."""
+    """What the waiting choice is about, in words ("the decision to buy or decline: Chocolate factory");
+    an auction with its leading bid, so the box and every phone follow it."""
     if state.pending is not None:
-        return messages.pending_words(state.pending.kind, language, rules.edition, getattr(state.pending, "plot", None))
+        about = messages.pending_words(state.pending.kind, language, rules.edition,
+                                       getattr(state.pending, "plot", None))
+        bid = auction_words(state, language)
+        return f"{about}; {bid}" if bid else about
     if state.debts:
         debtors = ", ".join(dict.fromkeys(d.debtor for d in state.debts))
         return words("waiting_debt", language, player=debtors)

@@ -705,13 +705,31 @@ class PhoneService:
 
     def act(self, actor: str, fields: dict, action_id: str, language: str) -> dict:
         """Book one command for `actor` from the page's fields (verb, args; a trade's give/get and cash).
-        The same id again pays once and answers as the first time."""
+        The same id again pays once and answers as the first time. The page's forms send step=preview:
+        a money action is then answered with what it would book ("preview"), nothing booked, and booked
+        by the next tap, which sends back the previewed command as `confirm` (changed fields: a new preview)."""
         command = self.command_from(fields, language)
+        if fields.get("step") == "preview" and command.verb not in menus.ONE_PRESS \
+                and fields.get("confirm") != command.text():
+            return self.preview(actor, command, language)
         request_id = f"phone:{actor}:{action_id}"[:100]
 
         def work() -> dict:
             return self._submit(actor, command, request_id, language)
         return self._remembered(actor, action_id, command.text(), language, work)
+
+    def preview(self, actor: str, command: Command, language: str) -> dict:
+        """What `command` would book, in the event's own lines, computed on a side copy by the writer (as
+        the box's confirmation and the undo pages are); a command the rules refuse is refused now."""
+        def look(table: Any) -> dict:
+            if table is None:
+                raise Refused(say("menu_nothing", language), 409)
+            seen = menus.preview(table, actor, command, language)
+            if seen.refused:
+                raise Refused(seen.refused, 409)
+            return {"preview": True, "lines": list(seen.lines) or [menus.verb_words(command.verb, language)],
+                    "confirm": command.text()}
+        return self._on_writer(look)
 
     def command_from(self, fields: dict, language: str) -> Command:
         verb = fields.get("verb")
@@ -1141,21 +1159,31 @@ class PhoneService:
 
     def _auction_round(self) -> None:
         """An auction quiet for phone.auction_quiet_seconds is hammered down, "going once" and "going
-        twice" said at a third and two thirds of that time (the quiet starts again with every event)."""
+        twice" said at a third and two thirds of that time (the quiet starts again with every event).
+        The clock runs only once the auction has started: its first bid, or the host setting the opening
+        price (`opening`); until then it waits for the phones however long it takes (issue 22: a plot
+        was hammered "no bids" before any phone was ready), and the host may still close it by hand."""
         table = self.owner.table
         key = (table, table.head_seq if table is not None else 0)
         state = self._auction
-        if state.get("key") != key:  # something happened: is an auction open now?
-            def look() -> str | None:
+        if state.get("key") != key:  # something happened: is an auction open now, and has it started?
+            def look() -> tuple[str, str, bool] | None:
                 now = self.owner.table
                 if now is None or self.owner.halted or not now.rules.legal(now.state, TABLE, verbs=("hammer",)):
                     return None
-                return getattr(now.state.pending, "plot", None) or ""  # an id: each screen names it
-            plot = self.owner.call(look, timeout=5.0) if table is not None else None
-            self._auction = {"key": key, "since": self.clock(), "said": 0, "open": plot is not None,
-                             "plot": plot or ""}
+                pending = now.state.pending
+                last = now.game.events[-1].command.split()[:1] if now.game.events else []
+                started = getattr(pending, "bidder", None) is not None or last == ["opening"]
+                # an id: each screen names it; the kind and plot tell this auction from the next one
+                return getattr(pending, "plot", None) or "", getattr(pending, "kind", ""), started
+            seen = self.owner.call(look, timeout=5.0) if table is not None else None
+            plot, kind, started = seen if seen is not None else ("", "", False)
+            same = state.get("open") and state.get("table") is table and (state.get("plot"), state.get("kind")) == (plot, kind)
+            self._auction = {"key": key, "since": self.clock(), "said": 0, "open": seen is not None,
+                             "plot": plot, "kind": kind, "table": table,
+                             "started": seen is not None and (started or bool(same and state.get("started")))}
             return
-        if not state["open"]:
+        if not state["open"] or not state["started"]:
             return
         quiet, said, q = self.clock() - state["since"], state["said"], self.quiet_seconds
         if quiet >= q and said < 3:

@@ -13,6 +13,8 @@ from companion.view import event_lines, extra_text, pending_words, state_json
 
 IDLE_SECONDS = 1.5  # each page of the carousel stays this long: six players and two pages of the
                     # table in 12 s, eight and two in 15 s
+SUMMARY_FROM = 4  # this many players or more: the carousel opens with one page of every balance (issue 22:
+                  # six big-digit pages took 10.5 s to come round; the summary shows all six at once)
 THOUSANDS = "\u202f"  # a thin no-break space: "13 750", never "13,750" (which reads as a decimal in Russian)
 
 
@@ -31,25 +33,43 @@ def pages(title: str, texts: list[str], footer: str = "", big: str = "") -> list
             for i in range(0, max(len(lines), 1), room)]
 
 
+def auction_words(state, language: str) -> str:
+    """An open auction's leading bid and bidder ("leading bid: Boris, 1 200"), or its opening price while
+    nobody has bid; "" when no auction is open."""
+    a = state.pending
+    if a is None or a.kind not in ("auction", "house_auction"):
+        return ""
+    if a.bidder is not None:
+        return messages.render("auction_leading", {"player": a.bidder, "amount": money(a.bid)}, language)
+    return messages.render("auction_no_bid_yet", {"amount": money(a.opening)}, language)
+
+
 def waiting_words(rules, state, language: str) -> str:
     """What the table waits for now, in words ("waiting for: Boris's roll"-like), or ""."""
     if state.phase == "over":
         return ""
     if state.pending is not None:
         who = f" — {state.pending.player}" if state.pending.player else ""
+        bid = auction_words(state, language)  # the auction's lead, on the idle screen too
         return f"{label('waiting', language)}: " \
-               f"{pending_words(state.pending.kind, language, rules.edition, state.pending.plot)}{who}"
+               f"{pending_words(state.pending.kind, language, rules.edition, state.pending.plot)}{who}" + \
+               (f"; {bid}" if bid else "")
     return messages.render("turn", {"player": state.turn}, language, rules.edition)
 
 
 def idle_frames(rules, state, language: str, head: str = "", footer: str = "") -> list[Frame]:
-    """The idle carousel: each player's balance in big digits (the turn's player marked), then the
+    """The idle carousel: with four players or more, first one page of every balance in small type; then
+    each player's balance in big digits (the turn's player marked), then the
     table's boxes, the share price, the FORTUNE card in force, what the table waits for and the
     ledger's head words (head: "#41 rabbit easel cannon river"). footer: a state every page shows
     ("Reader offline")."""
     data = state_json(rules, state)
-    frames = [player_frame(p["name"], p["cash"], p["name"] == state.turn and state.phase != "over", footer)
-              for p in data["players"]]
+    on_turn = [p["name"] == state.turn and state.phase != "over" for p in data["players"]]
+    frames = [player_frame(p["name"], p["cash"], turn, footer) for p, turn in zip(data["players"], on_turn)]
+    if len(frames) >= SUMMARY_FROM:
+        lines = [("▶ " if turn else "") + f"{p['name']}: {money(p['cash'])}"
+                 for p, turn in zip(data["players"], on_turn)]
+        frames = pages("", lines, footer) + frames
     texts = [f"{party(k, language)}: {money(v)}" for k, v in data["accounts"].items() if k != "bank"]
     for key, value in sorted(state.extra.items()):
         if key in ("price", "fortune", "jackpot"):  # the share price, the FORTUNE card in force

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion import messages
 
-from .cards import normal_uid
+from .cards import Role, normal_uid, role_words
 
 SHORT_S, LONG_S = 0.08, 1.0  # how long a click holds a button down (the long press is 0.8 s)
 GAP_S = 0.08  # and how long it is up before the next click (the debounce is 0.03 s)
@@ -27,12 +27,16 @@ class VirtualTableService:
 
     def __init__(self, daemon: Any):
         self.daemon = daemon
-        self.language = daemon.lang
         self._changed = threading.Condition()
         self._version = 0
         self._press_lock = threading.Lock()  # one finger at a time: a press is a pin down, then up
         if daemon.panel is not None:
             daemon.panel.on_draw = self._drawn
+
+    @property
+    def language(self) -> str:
+        """The box's language, read each time: the page's words and the cards follow it."""
+        return self.daemon.lang
 
     def _drawn(self) -> None:
         with self._changed:
@@ -88,14 +92,31 @@ class VirtualTableService:
         sim.remove()
 
     def cards(self) -> list[dict]:
+        """The cards the table in play can use, named as its edition names them in the page's language:
+        every seat card (a seat past the game's players only while no game is open), and the plot and
+        deck cards enrolled for the game's edition. Plot and deck cards of another edition stay in the
+        card map for when that box comes out again, but are not shown: they would mean nothing now."""
         daemon = self.daemon
+        table = daemon.owner.table
+        edition = table.rules.edition if table is not None else None
+        players = list(table.state.players) if table is not None else []
         out = []
+        # plots in the order they lie on the board (as on the cardboard), deck cards deck by deck
+        place = {cell.id: (i, "") for i, cell in enumerate(edition.cells)} if edition is not None else {}
         for uid, role in sorted(daemon.cards.roles.items(), key=lambda kv: (kv[1].kind != "player", kv[1].kind,
-                                                                            _order(kv[1].ref), kv[0])):
-            table = daemon.owner.table
-            words = daemon._role_words(role, self.language)
-            if role.kind == "player" and table is not None and int(role.ref) <= len(table.state.players):
-                words = table.state.players[int(role.ref) - 1]
+                                                                            place.get(kv[1].ref, _order(kv[1].ref)),
+                                                                            kv[0])):
+            if role.kind == "player":
+                seat = int(role.ref)
+                if players and seat > len(players):
+                    continue  # nobody sits there in this game
+                words = players[seat - 1] if players else role_words(role, None, self.language)
+            else:
+                if edition is None or role.edition != edition.id:
+                    continue
+                if role.ref not in (edition.plots if role.kind == "plot" else edition.cards):
+                    continue  # the edition's file no longer has it: a tap would be refused anyway
+                words = _name(edition, role, self.language)
             out.append({"uid": uid, "words": words, "kind": role.kind})
         return out
 
@@ -104,7 +125,22 @@ class VirtualTableService:
         link = daemon.link.state.state if daemon.link is not None else "none"
         table = daemon.owner.table
         words = messages.render("reader_offline", {}, self.language) if link == "offline" else ""
-        return {"reader": link, "game": table is not None, "words": words}
+        edition = table.rules.edition if table is not None else None
+        name = edition.names.get(self.language, edition.name) if edition is not None else ""
+        return {"reader": link, "game": table is not None, "words": words, "edition": name}
+
+
+def _name(edition, role: Role, language: str) -> str:
+    """A plot's name; a deck card's text, after its deck's name where the edition has two decks or more
+    (Monopoly's two "Advance to Go" cards are told apart: "Chance: Advance to Go...")."""
+    if role.kind == "plot":
+        return messages.cell_name(edition, role.ref, language)
+    text = messages.card_text(edition, role.ref, language)
+    decks = {card.deck for card in edition.cards.values()}
+    if len(decks) < 2:
+        return text
+    deck = messages.deck_name(edition, edition.cards[role.ref].deck, language).strip("«»")
+    return f"{deck}: {text}"
 
 
 def _order(ref: str) -> tuple[int, str]:

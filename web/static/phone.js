@@ -123,6 +123,17 @@
     var a = new Uint8Array(12); (window.crypto || window.msCrypto).getRandomValues(a);
     return Array.prototype.map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
+  // A money action's preview (issue 22): the lines it would book under the form, and one more tap (the
+  // confirm button, carrying the previewed command) books it; changing a field or "No" puts it away.
+  function confirmWith(form, answer) {
+    var box = form.querySelector(".confirm"); if (!box) return;
+    var ul = box.querySelector(".confirm-lines"); ul.innerHTML = "";
+    answer.lines.forEach(function (line) { var li = document.createElement("li"); li.textContent = line; ul.appendChild(li); });
+    box.querySelector(".confirm-do").value = answer.confirm;
+    box.hidden = false; show("result", "");
+    box.querySelector(".confirm-cancel").onclick = function () { box.hidden = true; };
+    form.oninput = function () { box.hidden = true; };
+  }
   function bindForms(scope) {
     Array.prototype.forEach.call(scope.querySelectorAll("form.post"), function (form) {
       if (form.dataset.bound) return;
@@ -150,6 +161,8 @@
               show("result", res.j.error || "?", "error"); return;
             }
             if (form.id === "join-form") { try { sessionStorage.removeItem("companion.retried"); } catch (e) { /* */ } }
+            if (res.j.preview) { confirmWith(form, res.j); return; }
+            var asked = form.querySelector(".confirm"); if (asked) asked.hidden = true;
             var aid = form.querySelector("input[name=aid]"); if (aid) aid.value = newAid();
             show("result", (res.j.lines || []).join(" · "), "");
             if (form.dataset.next) location.href = form.dataset.next;
@@ -172,7 +185,12 @@
   function r403(res) { return res.status === 403; }
   function codeFromLink() {
     var m = /[#&]code=([A-Za-z0-9]+)/.exec(location.hash), input = $("join-code"), code = m ? m[1] : "";
-    if (!code) { try { code = sessionStorage.getItem("companion.code") || ""; sessionStorage.removeItem("companion.code"); } catch (e) { code = ""; } }
+    try {
+      var pending = sessionStorage.getItem("companion.code") || "";
+      sessionStorage.removeItem("companion.code");
+      if (!pending) sessionStorage.removeItem("companion.retried");  // one retry per join, not per browser
+      if (!code) code = pending;
+    } catch (e) { /* private mode */ }
     if (m) history.replaceState(null, "", location.pathname);  // the code leaves the address bar
     if (code && input) {
       input.value = code;

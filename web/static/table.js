@@ -15,6 +15,7 @@
   const readerWords = document.getElementById("reader");
   const statusWords = document.getElementById("status-words");
   const cardsBox = document.getElementById("cards");
+  const editionLine = document.getElementById("edition");
   let shown = Number(oled.dataset.version);
 
   // --- the screen -------------------------------------------------------------------------------
@@ -254,8 +255,12 @@
       statusLine.classList.remove("gone");
       statusLine.dataset.reader = s.reader;
       statusLine.dataset.game = s.game ? "yes" : "no";
-      readerWords.textContent = WORDS.reader_is + " " + s.reader;
+      readerWords.textContent = WORDS.reader_is + " " + (s.reader_words || s.reader);
       statusWords.textContent = s.words || "";
+      if ((s.edition_words || "") !== editionLine.textContent) {  // a new game of another edition: its cards now
+        editionLine.textContent = s.edition_words || "";
+        refreshCards();
+      }
     } catch (e) {
       statusLine.classList.add("gone");
       readerWords.textContent = WORDS.gone;
