@@ -369,7 +369,7 @@ def cmd_check_edition(args):
 def cmd_demo(args):
     from companion.demo import run_demo
     return run_demo(args.seed, args.lang, args.delay, args.edition, args.events, args.dir, args.bot, args.port,
-                    args.players)
+                    args.players, args.new)
 
 
 def cmd_bench(args):
@@ -594,7 +594,9 @@ def build_parser():
 
     p = command("demo", help="the daemon on simulated hardware and the virtual table at http://127.0.0.1:8000/ "
                              "(--bot: a sample game played through the reader instead)")
-    p.add_argument("--dir", help="the games folder (default: a fresh temporary folder)")
+    p.add_argument("--dir", help="the games folder (default: ./demo-games, kept between runs so a restart "
+                                 "resumes the game; --bot: a fresh temporary folder)")
+    p.add_argument("--new", action="store_true", help="end and archive the game in play and start a fresh one")
     p.add_argument("--bot", action="store_true", help="a seeded bot plays a game through the reader and exits")
     p.add_argument("--port", type=int, default=8000, help="the virtual table's port (127.0.0.1)")
     p.add_argument("--players", type=int, default=3, help="players in the game the demo starts")

@@ -6,6 +6,9 @@ pins for the buttons and luma's dummy OLED. Cards are enrolled for the seats,
 the plots and the deck cards, a game is started, and the virtual table
 (web/) serves the OLED, the buttons, ROLL and the cards at
 http://127.0.0.1:8000/ until Ctrl-C: a newcomer plays with no hardware.
+The games folder is ./demo-games (git-ignored, said on start): Ctrl-C and
+`make demo` again resumes the game in play, as the box does after a power cut;
+a fresh game only when there is none, or with `--new`.
 
 `--bot` plays instead: a seeded bot decides each move (companion/autoplay.py)
 and makes it the way a person at the table would: ROLL on the reader for dice,
@@ -33,6 +36,7 @@ from companion.messages import cell_name, label
 from companion.table import open_game
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+DEMO_DIR = "demo-games"  # the served demo's games folder, under where it runs (the repository for `make demo`)
 LIFT_S = 0.3  # a card lifted off the reader is seen gone after four empty scans (firmware/reader.py)
 
 
@@ -105,8 +109,9 @@ class Hands:
 
 
 def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=150, games_dir=None,
-             bot: bool = False, port: int = 8000, players: int = 3) -> int:
-    folder = Path(games_dir or tempfile.mkdtemp(prefix="companion-demo-"))
+             bot: bool = False, port: int = 8000, players: int = 3, new: bool = False) -> int:
+    # the bot's game is a throwaway; the served table keeps its folder so a restart resumes the game
+    folder = Path(games_dir or (tempfile.mkdtemp(prefix="companion-demo-") if bot else DEMO_DIR)).resolve()
 
     printing = threading.Lock()
 
@@ -120,7 +125,9 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
     values = dict(defaults().values)
     values.update({"games_dir": str(folder), "language": language, "virtual_table.port": 0 if bot else port})
     if not bot:
-        return serve(Config(values, "(demo)"), out, seed, edition, language, players)
+        folder.mkdir(parents=True, exist_ok=True)
+        out(label("demo_folder", language, path=folder))
+        return serve(Config(values, "(demo)"), out, seed, edition, language, players, new)
     daemon = Daemon(Config(values, "(demo)"), out=out, sim_seed=seed)
     daemon.start()
     try:
@@ -154,8 +161,9 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
     return 0 if same else 1
 
 
-def serve(config: Config, out, seed: int, edition: str, language: str, players: int) -> int:
-    """The daemon and its virtual table, a game started and every card enrolled, until Ctrl-C."""
+def serve(config: Config, out, seed: int, edition: str, language: str, players: int, new: bool = False) -> int:
+    """The daemon and its virtual table, the game in play resumed (or one started) and every card enrolled,
+    until Ctrl-C."""
     from companion.editions import load_edition
 
     names = PLAYERS[:max(2, min(players, len(PLAYERS)))]
@@ -163,11 +171,28 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
     card_map.save()
 
     def ready(daemon: Daemon) -> int:
-        if daemon.owner.table is None:
+        playing = daemon.owner.table
+        archived = new and playing is not None
+        if new and playing is not None:  # --new: the game in play goes to the archive first
+            if playing.state.phase != "over":
+                daemon.handle({"op": "end"})
+            answer = daemon.handle({"op": "archive"})
+            if not answer["ok"]:
+                out(answer["message"])
+                return 1
+        table = daemon.owner.table
+        if table is None:
             answer = daemon.handle({"op": "start", "edition": edition, "players": names, "seed": seed})
             if not answer["ok"]:
                 out(answer["message"])
                 return 1
+            table = daemon.owner.table
+            assert table is not None
+            out(label("demo_new" if archived else "demo_started", language, edition=_edition_name(table, language),
+                      players=", ".join(table.state.players)))
+        else:
+            out(label("demo_resumed", language, seq=table.head_seq, edition=_edition_name(table, language),
+                      players=", ".join(table.state.players)))
         if daemon.virtual is None:
             out(label("demo_no_page", language))
             return 1
@@ -175,6 +200,10 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
         return 0
 
     return Daemon(config, out=out, sim_seed=seed).run_until_signal(ready)
+
+
+def _edition_name(table, language: str) -> str:
+    return str(table.rules.edition.names.get(language, table.rules.edition.name))
 
 
 def play(daemon: Daemon, hands: Hands, seed: int, max_events: int) -> None:

@@ -1789,7 +1789,12 @@ LABELS = {
            "demo_roll": "ROLL pressed", "demo_plot_card": "the {plot} card on the reader",
            "demo_deck_card": "the card drawn, on the reader", "demo_player_card": "{player}'s card on the reader",
            "demo_ok": "OK pressed", "demo_serving": "The virtual table: open {url} in a browser (Ctrl-C stops the box)",
-           "demo_no_page": "The virtual table could not start (see the line above)"},
+           "demo_no_page": "The virtual table could not start (see the line above)",
+           # issue 22: the demo's games folder and resume
+           "demo_folder": "Games folder: {path} (kept between runs; --new starts a fresh game)",
+           "demo_resumed": "The game in play was resumed at #{seq}: {edition}, players {players}",
+           "demo_started": "No game in play: a new game started: {edition}, players {players}",
+           "demo_new": "A new game started (--new; the one in play went to the archive): {edition}, players {players}"},
     "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание",
            "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
            "undone": "(отменено)", "head": "последнее событие", "ledger": "журнал",
@@ -1825,7 +1830,12 @@ LABELS = {
            "demo_ok": "нажата кнопка OK",
            "demo_serving": "Виртуальный стол: откройте {url} в браузере (Ctrl-C выключает коробку)",
            "demo_no_page": "Виртуальный стол не запустился (см. строку выше)",
-           "usage": "ошибка в командной строке"},
+           "usage": "ошибка в командной строке",
+           # issue 22: the demo's games folder and resume
+           "demo_folder": "Папка игр: {path} (сохраняется между запусками; --new начинает новую игру)",
+           "demo_resumed": "Игра продолжена с #{seq}: {edition}, игроки {players}",
+           "demo_started": "Игры не было: начата новая: {edition}, игроки {players}",
+           "demo_new": "Начата новая игра (--new; прежняя убрана в архив): {edition}, игроки {players}"},
 }
 
 

@@ -26,6 +26,7 @@ banker's or loopback's).
 """
 
 import functools
+import hashlib
 import ipaddress
 import json
 import logging
@@ -53,6 +54,9 @@ log = logging.getLogger("companion.web.phone")
 
 EXTENSION = "phone"  # app.extensions[EXTENSION]: the PhoneState (sessions, streams, failures)
 COOKIE = "companion_phone"
+# a phone with a role keeps its cookie this long (the box keeps the token's hash, per game, in its games folder):
+# the role outlives the browser closed and the box restarted, until the phone leaves or the banker revokes it
+KEEP_SECONDS = 180 * 24 * 3600
 TABLE = "table"  # the banker acts as the table (companion.engine.actions.TABLE; the web never imports it)
 ROLES = ("visitor", "spectator", "player", "banker")
 VIEWERS = ("spectator", "player", "banker")  # who joined with the table code (or rose from it)
@@ -96,6 +100,11 @@ class PhoneTable(Protocol):
     def pair_cancel(self, pid: str) -> None: ...
     def pair_clear(self) -> str: ...
     def stream(self, since: int, language: str) -> Any: ...
+    def keep_role(self, token: str, role: str, player: str, csrf: str, game: str | None,
+                  old_token: str = "") -> None: ...
+    def find_role(self, token: str) -> dict | None: ...
+    def roles_kept(self, language: str, token: str = "") -> list[dict]: ...
+    def revoke_role(self, rid: str) -> str: ...
 
 
 class Refused(Exception):
@@ -120,6 +129,11 @@ class Session:
     pairing: str = ""
     seen: float = 0.0
     sid: str = field(default_factory=lambda: secrets.token_hex(8))  # stays when the token is renewed
+
+
+def token_hash(token: str) -> str:
+    """A phone's token as the box keeps it (companion/daemon/phonekeep.py does the same): its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class TooMany(Refused):
@@ -232,6 +246,31 @@ class PhoneState:
                 session.seen = time.monotonic()
             return session
 
+    def restore(self, token: str | None) -> Session | None:
+        """A phone's lasting role, found in the games folder by its cookie's token (a restart, or a session
+        this process dropped): the session again, with its token and CSRF token, so the page in hand keeps
+        working. None when the token holds no role in the open game (an unknown token never becomes a
+        session: a planted token stays worthless)."""
+        if not token:
+            return None
+        found = self.service.find_role(token)
+        if found is None:
+            return None
+        with self._lock:
+            session = self._sessions.get(token)
+            if session is None:
+                session = Session(token, found["csrf"] or secrets.token_urlsafe(24), seen=time.monotonic())
+                self._sessions[token] = session
+            session.role, session.player, session.game = found["role"], found["player"], found["game"]
+            return session
+
+    def demote(self, hashed: str) -> None:
+        """The sessions whose token hashes to `hashed` (a role the banker revoked) are visitors again."""
+        with self._lock:
+            for session in self._sessions.values():
+                if token_hash(session.token) == hashed:
+                    session.role, session.player, session.game = "visitor", "", None
+
     def renew(self, session: Session, seen: str | None) -> Session:
         """A new token for a session whose role rises (the table code, a seat, the banker's PIN): a token
         planted on a phone, or read before, stays a visitor's (no session fixation). The CSRF token stays:
@@ -261,10 +300,13 @@ class PhoneState:
             self.failures += 1
 
     def joined(self, token: str | None) -> bool:
-        """Whether this token is a session that showed the table code (or rose from it); touches nothing."""
+        """Whether this token is a session that showed the table code (or rose from it), or holds a lasting role
+        the box kept (a phone's first connection after a restart); touches nothing."""
         with self._lock:
             session = self._sessions.get(token or "")
-            return session is not None and session.role != "visitor"
+            if session is not None and session.role != "visitor":
+                return True
+        return bool(token) and self.service.find_role(str(token)) is not None
 
 
 DEFAULTS = {
@@ -394,7 +436,11 @@ def _blueprint(state: PhoneState) -> Blueprint:
             # DNS rebinding: another site's name now pointing at the box passes the Origin==Host check below,
             # so the name itself must be the box's (or an address, which cannot be rebound)
             raise Refused(say("err_host", host=request.host[:80]), 400)
-        session = state.session(request.cookies.get(COOKIE))
+        token = request.cookies.get(COOKIE)
+        session = state.session(token)
+        if session is None or session.role == "visitor":
+            # a role that outlived a restart, a closed browser or another game: found by the cookie's token
+            session = state.restore(token) or session
         g.phone_session = session
         g.phone_new = False
         if request.method == "POST":
@@ -426,7 +472,9 @@ def _blueprint(state: PhoneState) -> Blueprint:
     def set_cookie(response: Response) -> Response:
         session = g.get("phone_session")
         if session is not None and g.get("phone_new"):
-            response.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/phone")
+            # a visitor's cookie ends with the browser; a role's lasts (KEEP_SECONDS), as the box keeps the role
+            response.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/phone",
+                                max_age=KEEP_SECONDS if session.role != "visitor" else None)
         response.headers.setdefault("Cache-Control", "no-store")
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -515,7 +563,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
         pairing = service.pair_status(session.pairing) if session.pairing else {"state": ""}
         if pairing.get("state") == "bound":
             _bind(session, str(pairing["player"]), pairing.get("game"))
-        return page("join.html", pairing=pairing)
+        kept = service.roles_kept(lang(), session.token) if session.role == "banker" else []
+        return page("join.html", pairing=pairing, kept=kept)
 
     @bp.get("/table")
     @shown_to(*VIEWERS)
@@ -697,9 +746,16 @@ def _blueprint(state: PhoneState) -> Blueprint:
     # ----- joining and roles --------------------------------------------------------------------------
 
     def promote(session: Session) -> None:
-        """The role rises: a new session token, sent as the cookie with this answer."""
+        """The role rises: a new session token, sent as the cookie with this answer, and the role kept."""
+        old = session.token
         state.renew(session, request.cookies.get(COOKIE))
         g.phone_new = True
+        keep(session, old)
+
+    def keep(session: Session, old: str = "") -> None:
+        """The session's role, kept in the games folder under its token's hash (a visitor's: dropped)."""
+        service.keep_role(session.token, session.role, session.player, session.csrf, session.game,
+                          old if old != session.token else "")
 
     def _bind(session: Session, player: str, game: Any) -> None:
         session.role, session.player, session.game = "player", player, game
@@ -724,6 +780,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = g.phone_session
         if session.pairing:
             service.pair_cancel(session.pairing)
+        service.keep_role(session.token, "visitor", "", "", service.game_id())  # forgotten by the box too
         session.role, session.player, session.game, session.pairing = "visitor", "", None, ""
         return done(role="visitor")
 
@@ -810,6 +867,8 @@ def _blueprint(state: PhoneState) -> Blueprint:
             raise Refused(say("err_field", field="players"))
         result = service.start_game(text(data, "edition", 32), players, aid(data), lang())
         session.game = service.game_id()  # the banker who started it keeps the role in the new game
+        keep(session)
+        g.phone_new = True  # the lasting cookie again, for the new game's role
         return done(**result)
 
     @bp.post("/game/end")
@@ -824,7 +883,19 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = need("banker")
         result = service.archive_game(aid(data), lang())
         session.game = service.game_id()
+        keep(session)
         return done(**result)
+
+    @bp.post("/roles/revoke")
+    def revoke() -> Response:
+        """The banker revokes a phone's lasting role (the Roles page's list): that phone is a visitor again."""
+        data = fields()
+        need("banker")
+        hashed = service.revoke_role(text(data, "id", 16))
+        if not hashed:
+            raise Refused(say("err_no_role"), 404)
+        state.demote(hashed)
+        return done(lines=[say("revoked")])
 
     # ----- answers: one line, never a traceback -----------------------------------------------------------
 

@@ -65,6 +65,13 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "before trying again",
         # issue 21: reads limited per phone
         "err_too_many": "too many requests from this phone: try again in {seconds} s",
+        # issue 22: lasting roles
+        "kept_title": "Phones with a role", "kept_hint": "Each keeps its role after the box restarts or the browser "
+        "closes, until it leaves or you revoke it.", "kept_since": "since {since}", "revoke": "Revoke",
+        "kept_mine": "this phone",
+        "revoked": "Revoked: that phone must join again", "err_no_role": "no such phone role (already revoked?)",
+        "role_lost": "This phone's role has ended (revoked, or the box no longer knows it): join again with "
+                     "the table code.",
         # issue 22: a money action shows what it books, then one more tap books it
         "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
     },
@@ -132,6 +139,14 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                        "загляните в журнал",
         # issue 21: reads limited per phone
         "err_too_many": "слишком много запросов с этого телефона: попробуйте снова через {seconds} с",
+        # issue 22: lasting roles
+        "kept_title": "Телефоны с ролью", "kept_hint": "Каждый сохраняет роль после перезапуска коробки и закрытия "
+        "браузера, пока не выйдет сам или вы её не отзовёте.", "kept_since": "с {since}", "revoke": "Отозвать",
+        "kept_mine": "этот телефон",
+        "revoked": "Роль отозвана: этому телефону нужно войти заново",
+        "err_no_role": "такой роли телефона нет (уже отозвана?)",
+        "role_lost": "Роль этого телефона закончилась (её отозвали, или коробка её больше не знает): войдите "
+                     "заново с кодом стола.",
         # issue 22: a money action shows what it books, then one more tap books it
         "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
     },

@@ -32,6 +32,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -45,6 +46,7 @@ from companion.view import event_lines, extra_text
 
 from . import menus
 from .owner import Snapshot, WriterBusy
+from .phonekeep import PhoneKeep, new_role_id, now, token_hash, trim
 from .screens import event_words
 from .taps import dice_needed, end_meaning
 
@@ -56,6 +58,9 @@ PAIR_RESERVE_S = 15.0  # a phone in line keeps its turn this long after the time
 PAIR_LINE = 64  # places in the pairing's line (one per address: the IPv4 address or the IPv6 /64)
 CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY34679"  # a table code: no 0/O, 1/I, 2/Z, 5/S, 8/B to misread
 CODE_LENGTH = 4
+# a phone remembers the head it saw as its seq and this many hex digits of its hash: the same in every language
+# (the head's words are the phone's language's, so comparing them across a language switch cried "forked")
+MARK_LENGTH = 12
 PIN_TRIES = 5  # wrong PINs in a row (per seat or banker, per phone's address) before ...
 PIN_LOCK_S = 30.0  # ... that address's further tries are refused this long, twice as long each lock after, ...
 PIN_LOCK_MAX_S = 900.0  # ... up to this
@@ -126,10 +131,12 @@ class _Lock:
 
 @dataclass
 class _GameMemo:
-    """What the service remembers of one game: its code, the seats' PINs, the share price's history."""
+    """What the service remembers of one game: its code, the seats' PINs, the phones' lasting roles (kept in the
+    games folder: companion/daemon/phonekeep.py), the share price's history."""
 
     code: str
     pins: dict[str, str] = field(default_factory=dict)
+    roles: dict[str, dict[str, Any]] = field(default_factory=dict)  # token hash -> {id, role, player, csrf, since}
     prices: list[tuple[int, int]] = field(default_factory=list)
     scanned: int = 0
 
@@ -199,6 +206,9 @@ class PhoneService:
         self._hosts: frozenset[str] | None = None
         self._results: OrderedDict[tuple[str | None, str, str], tuple[str, dict]] = OrderedDict()
         self._games: dict[str | None, _GameMemo] = {}
+        games_dir = getattr(daemon.config, "games_dir", None)
+        self._keep = PhoneKeep(games_dir if isinstance(games_dir, Path) else None)
+        self._keep_lock = threading.Lock()  # one write of a game's kept record at a time
         self._converted: OrderedDict[tuple, tuple[Any, dict]] = OrderedDict()
         self._table_key: tuple[Any, str] | None = None  # (the Table object, its game id)
         self._readers = Readers()  # read-only ledger connections for the pages (never the writer's)
@@ -266,12 +276,99 @@ class PhoneService:
         return gid
 
     def _memo(self, gid: str | None) -> _GameMemo:
+        """The game's memo: read from the games folder the first time (the same table code, seats' PINs and
+        lasting roles after a restart), or made afresh and written there."""
         with self._lock:
             memo = self._games.get(gid)
-            if memo is None:
-                code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-                memo = self._games[gid] = _GameMemo(code)
-            return memo
+            if memo is not None:
+                return memo
+        kept = self._keep.load(gid)
+        code = kept.get("code")
+        if not (isinstance(code, str) and len(code) == CODE_LENGTH and all(c in CODE_LETTERS for c in code)):
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        pins, roles = kept.get("pins"), kept.get("roles")
+        pins = pins if isinstance(pins, dict) else {}
+        roles = roles if isinstance(roles, dict) else {}
+        made = _GameMemo(code, pins={str(k): str(v) for k, v in pins.items() if str(v).isdigit()},
+                         roles={str(h): dict(r) for h, r in roles.items()
+                                if isinstance(r, dict) and r.get("role") in ("spectator", "player", "banker")})
+        with self._lock:
+            memo = self._games.setdefault(gid, made)
+        if memo is made and not kept:
+            self._save(gid)
+        return memo
+
+    def _save(self, gid: str | None) -> None:
+        """The game's table code, seats' PINs and lasting roles, written to the games folder."""
+        with self._keep_lock:
+            with self._lock:
+                memo = self._games.get(gid)
+                if memo is None:
+                    return
+                data = {"code": memo.code, "pins": dict(memo.pins), "roles": {h: dict(r) for h, r in memo.roles.items()}}
+            self._keep.save(gid, data)
+
+    # ----- lasting roles: a phone's role outlives its browser and the box's restart ----------------------
+
+    def keep_role(self, token: str, role: str, player: str, csrf: str, game: str | None, old_token: str = "") -> None:
+        """A phone's role, kept for `game` under its token's hash (the old token's is dropped): a restart, or
+        the browser closed and opened, finds it again (find_role). A visitor keeps nothing."""
+        if game is None:
+            return
+        memo = self._memo(game)
+        with self._lock:
+            if old_token:
+                memo.roles.pop(token_hash(old_token), None)
+            if role in ("spectator", "player", "banker"):
+                before = memo.roles.get(token_hash(token), {})
+                memo.roles[token_hash(token)] = {"id": before.get("id") or new_role_id(), "role": role,
+                                                 "player": player, "csrf": csrf, "since": before.get("since") or now()}
+                trim(memo.roles)
+            else:
+                memo.roles.pop(token_hash(token), None)
+        self._save(game)
+
+    def find_role(self, token: str) -> dict | None:
+        """The lasting role a phone's token holds in the open game: {role, player, csrf, game}, or None."""
+        gid = self.game_id()
+        if gid is None or not token:
+            return None
+        memo = self._memo(gid)
+        with self._lock:
+            found = memo.roles.get(token_hash(token))
+            if found is None:
+                return None
+            return {"role": found["role"], "player": str(found.get("player", "")), "csrf": str(found.get("csrf", "")),
+                    "game": gid}
+
+    def roles_kept(self, language: str, token: str = "") -> list[dict]:
+        """The open game's lasting roles for the banker's Roles page, banker first, then players, then the
+        spectators, each joined-first: {id, role, player, since (day and time, the box's), mine (the phone
+        holding `token`: the banker's own)}."""
+        gid = self.game_id()
+        if gid is None:
+            return []
+        memo = self._memo(gid)
+        order = {"banker": 0, "player": 1, "spectator": 2}
+        mine = token_hash(token) if token else ""
+        with self._lock:
+            rows = sorted(memo.roles.items(), key=lambda hr: (order.get(hr[1]["role"], 3), float(hr[1].get("since", 0))))
+            return [{"id": r["id"], "role": r["role"], "player": str(r.get("player", "")), "mine": h == mine,
+                     "since": time.strftime("%d.%m %H:%M", time.localtime(float(r.get("since", 0))))} for h, r in rows]
+
+    def revoke_role(self, rid: str) -> str:
+        """The banker revokes a lasting role by its id: the token hash it was kept under ("" if none)."""
+        gid = self.game_id()
+        if gid is None:
+            return ""
+        memo = self._memo(gid)
+        with self._lock:
+            found = next((h for h, r in memo.roles.items() if hmac.compare_digest(str(r.get("id", "")), rid)), "")
+            if found:
+                del memo.roles[found]
+        if found:
+            self._save(gid)
+        return found
 
     def game_id(self) -> str | None:
         return self.owner.snapshot.game_id  # every page asks: the snapshot answers, never the writer thread
@@ -332,6 +429,7 @@ class PhoneService:
                 waiting = messages.render("turn", {"player": s.turn}, language, rules.edition)
         ed = rules.edition
         return {"game": self._game_id(table), "seq": table.head_seq, "words": table.head_words(language),
+                "mark": str(table.head_hash)[:MARK_LENGTH] if table.head_seq else "",
                 "turn": s.turn if s.phase != "over" else "", "waiting": waiting, "over": s.phase == "over",
                 "edition": ed.names.get(language, ed.name), "players": list(s.players),
                 "winner": messages.joined(s.winner.split(","), language) if s.winner else ""}
@@ -357,8 +455,9 @@ class PhoneService:
         """The ledger's words at event `seq` (a phone checks the head it remembers is still there)."""
         def look(table: Any) -> dict:
             if table is None or not 1 <= seq <= table.head_seq:
-                return {"seq": seq, "words": "", "present": False}
-            return {"seq": seq, "words": head_words(table.hash_at(seq), language), "present": True}
+                return {"seq": seq, "words": "", "mark": "", "present": False}
+            digest = table.hash_at(seq)
+            return {"seq": seq, "words": head_words(digest, language), "mark": digest[:MARK_LENGTH], "present": True}
         return self._read(look)
 
     def table_view(self, language: str) -> dict:
@@ -806,6 +905,7 @@ class PhoneService:
                 memo.pins[str(seat)] = pin
             else:
                 memo.pins.pop(str(seat), None)
+        self._save(head["game"])  # a seat's PIN outlives a restart, as the roles do
         player = head["players"][seat - 1]
         # said back, so the banker sees the PIN took (or was removed)
         line = say("phone_pin_set" if pin else "phone_pin_cleared", language, player=player)
@@ -1021,6 +1121,7 @@ class PhoneService:
             lines = event_words(table.rules, table.game, event, language)
             out = {"kind": "event", "id": event.seq, "game": table.game_id, "seq": event.seq,
                    "words": head_words(table.hash_at(event.seq), language),
+                   "mark": table.hash_at(event.seq)[:MARK_LENGTH],
                    "actor": "" if event.actor == TABLE else event.actor, "lines": lines,
                    "reverses": event.reverses}
             if event.reverses is not None:  # a correction: announced on every phone, with what to put back
