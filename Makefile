@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/companion bench link
 	$(BIN)/companion bench table
 	$(BIN)/companion bench web
+	$(BIN)/companion bench daemon
 	$(BIN)/companion bench sim
 
 clean:
