@@ -228,3 +228,18 @@ def test_requests_still_waiting_when_the_box_stops_are_told_nothing_was_done(tmp
     finally:
         if not stopped:
             daemon.stop()
+
+
+def test_a_daemon_stopped_twice_leaves_the_next_daemons_socket_alone(tmp_path):
+    # found on the newcomer's walk: a test that restarts the box stopped the first daemon again at its
+    # end, and the second stop closed descriptors a second time and unlinked the socket the new daemon
+    # had just made at the same path
+    first = Daemon(config(tmp_path), out=lambda line: None).start()
+    first.stop(quiet=True)
+    second = Daemon(config(tmp_path), out=lambda line: None).start()
+    try:
+        first.stop(quiet=True)  # nothing, once more
+        assert second.config.socket_path.is_socket()
+        assert control.ask(second.config.socket_path, {"op": "status"})["ok"]
+    finally:
+        second.stop(quiet=True)

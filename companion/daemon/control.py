@@ -59,6 +59,7 @@ class _Server(socketserver.UnixStreamServer):
         self._inbox: list[tuple[Any, Any]] = []  # accepted, not yet read by the gathering thread
         self._room = threading.Condition()
         self._wake_r, self._wake_w = os.pipe()
+        self._pipe_closed = False
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self._gatherer = threading.Thread(target=self._gather, name="companion-control-read", daemon=True)
@@ -194,7 +195,10 @@ class _Server(socketserver.UnixStreamServer):
         self._stopping.set()
         super().server_close()
         self._gatherer.join(2.0)
-        if not self._gatherer.is_alive():  # its wake pipe is closed once nothing writes or reads it
+        # its wake pipe is closed once nothing writes or reads it, and once only: a descriptor closed twice
+        # may by then be another's (a restarted daemon's in the same process)
+        if not self._gatherer.is_alive() and not self._pipe_closed:
+            self._pipe_closed = True
             os.close(self._wake_r)
             os.close(self._wake_w)
 
@@ -231,12 +235,16 @@ class ControlServer:
         self._server.handle_request_dict = handle
         os.chmod(self.path, 0o660)
         self._thread = threading.Thread(target=self._server.serve_forever, name="companion-control", daemon=True)
+        self._stopped = False
 
     def start(self) -> "ControlServer":
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        if self._stopped:  # once: a second stop would unlink the socket a newer server has made at this path
+            return
+        self._stopped = True
         self._server._stopping.set()
         if self._thread.is_alive():
             self._server.shutdown()

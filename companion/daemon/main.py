@@ -111,6 +111,7 @@ class Daemon:
         self.phone: Any = None  # the phone page's service (companion/daemon/phone.py) ...
         self.phone_server: Any = None  # ... and its own web server (phone.host, phone.port)
         self._rules_cache: dict[str, Any] = {}
+        self._stop_begun = False
 
     # ----- life ------------------------------------------------------------------------------
 
@@ -203,7 +204,11 @@ class Daemon:
         return None
 
     def stop(self, quiet: bool = False) -> None:
-        """Stop taking requests, finish the one in hand, close the ledger and the devices."""
+        """Stop taking requests, finish the one in hand, close the ledger and the devices. Once: a second
+        call does nothing (it would close descriptors and unlink a socket a newer daemon may own by then)."""
+        if self._stop_begun:
+            return
+        self._stop_begun = True
         systemd.notify("STOPPING=1")
         if self._watchdog is not None:
             self._watchdog.stop()
