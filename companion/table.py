@@ -547,7 +547,7 @@ def new_game(
         try:  # this machine keeps this game at this place: a file put here later with another game is a stranger
             write_place(ledger.state_dir, str(path), game_id, row.hash)
         except OSError as exc:
-            table.warnings.append(Message("table_place_not_kept", detail=exc.strerror, cause=cause_of(exc)))
+            table.warn(Message("table_place_not_kept", detail=exc.strerror, cause=cause_of(exc)))
     return table
 
 
@@ -648,7 +648,7 @@ def _know_place(table: Table, anchor: Anchor | None, first: str) -> None:
         try:  # a game from before places were kept: remember it now, so a file put in its place is noticed
             write_place(ledger.state_dir, ledger.path, game_id, first)
         except OSError as exc:
-            table.warnings.append(Message("table_place_not_kept", detail=exc.strerror, cause=cause_of(exc)))
+            table.warn(Message("table_place_not_kept", detail=exc.strerror, cause=cause_of(exc)))
 
 
 def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
