@@ -729,10 +729,12 @@ def _replay_all(ledger: Ledger, rules, n: int, checkpoints: str | None = None, d
                 game.replay_onto((row.event,))
             if checkpoints:
                 _check_checkpoint(ledger.path, row, stored.pop(seq, None), game if checkpoints == "states" else None)
-    except InvariantViolation:
+    except InvariantViolation as exc:
         if not damaged:
             raise
-        raise LedgerDamaged("table_replay_differs", path=ledger.path, seq=seq) from None
+        # chained, not hidden: the one-line message says what a person can do, a traceback (a test's child
+        # process, the journal) then also says which check the event failed
+        raise LedgerDamaged("table_replay_differs", path=ledger.path, seq=seq) from exc
     if stored:
         raise LedgerDamaged("table_checkpoint_stray", path=ledger.path, seq=min(stored))
     if game is None:  # verify_chain found at least one event

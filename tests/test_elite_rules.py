@@ -1786,6 +1786,31 @@ def test_the_table_names_the_two_fortune_cards_a_chance_card_puts_on_the_wheel()
     assert cash(g, "Anna") == 2000 + 200 + 250     # 50% (f23) of 500
 
 
+def test_two_fortune_cards_when_the_deck_holds_one_the_second_comes_from_the_turned_discards():
+    """ШАНС c14 «Выложите на КОЛЕСО ФОРТУНЫ две карточки ФОРТУНЫ» with one card left in the deck:
+    the first is the deck's last, the second the top of the discards turned over. The table may
+    name the two so, and the stored `draw f30 f23` replays (CI's crash test found a game that
+    would not open: its second card was checked against the deck before the first was drawn)."""
+    def one_left():
+        g = new()
+        arrange(g, position={"Anna": "heavy3"}, held={("Anna", "shares"): 5}, fortune_top=("f30", "f23"))
+        s = g.state.copy()
+        s.discards["fortune"] = s.decks["fortune"][1:]   # the wheel used every card but f30
+        s.decks["fortune"] = ("f30",)
+        g.state = s
+        play(g, "roll 2 2", "draw c14")            # 33 -> 37 chance3: two FORTUNE cards to draw
+        return g
+
+    g = one_left()
+    event = play(g, "draw")                        # the player's own draw: the deck's last, then the discards'
+    assert event.command == "draw f30 f23"
+    named = one_left()
+    play(named, "draw f30 f23")                    # the table names them (as a replay does)
+    assert named.state.signature() == g.state.signature()
+    assert named.state.extra["fortune"] == ("f30", "f23")
+    refused(one_left(), "draw f23 f30", "card_not_in_deck")  # f23 is not in the deck before f30 is turned
+
+
 def test_commands_take_plot_names_and_russian_policy_colours():
     """Issue 8, the words of the box: a table types what it sees: a plot by its name as shown
     («Ночной клуб», any case, in quotes when it has spaces) and a policy colour in Russian (ЗЕЛЁНЫЙ, as

@@ -519,19 +519,28 @@ class EliteRules(MillionaireRules):
                 raise BadCommand("usage", usage="draw [CARD]")
             super().cmd_draw(s, args)
             return
-        order = s.decks["fortune"] or s.discards["fortune"]
-        if args and (len(args) != a.count or len(set(args)) != len(args)):
+        if args and (len(args) > a.count or len(set(args)) != len(args)):
             raise BadCommand("usage", usage="draw" + " CARD" * a.count)
-        for card in args:
-            if card not in order:
-                raise RuleViolation("card_not_in_deck", card=card, deck="fortune")
         s.pending = None
         drawn = []
         for i in range(a.count):
             if a.player not in s.alive:
                 break
+            # Each card is checked against the deck as it is at its own turn: the first may be the
+            # deck's last, and the second then comes from the discards turned over. (Checking every
+            # named card against the deck before the first draw refused, on replay, a draw that had
+            # been booked so: a stored game that would not open.)
             top = s.decks["fortune"] or s.discards["fortune"]
-            card = args[i] if args else (top[0] if top else None)
+            if args and i >= len(args):
+                if top:  # fewer cards named than the wheel takes, and cards are left to turn
+                    raise BadCommand("usage", usage="draw" + " CARD" * a.count)
+                card = None  # the deck ran out: stored so, and replayed so
+            elif args:
+                card = args[i]
+                if card not in top:
+                    raise RuleViolation("card_not_in_deck", card=card, deck="fortune")
+            else:
+                card = top[0] if top else None
             if card is not None:
                 drawn.append(card)
             Rules.draw_card(self, s, a.player, "fortune", card)  # one after another, the wheel kept
