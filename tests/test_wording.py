@@ -170,6 +170,7 @@ def test_the_phone_says_whose_it_is_with_one_colon_and_the_nav_is_not_the_turn(t
         nav = re.search(r'<a id="nav-act"[^>]*>([^<]+)</a>', page).group(1)
         assert nav == "Действия"
         assert "Ход: Anna" in text  # the turn keeps its word
+        assert "Ждём: Anna — бросить кубики" in text  # a dash after «Ждём:», not a second colon
         english = " ".join(re.sub(r"<[^>]+>", " ", Phone(box, "en").join().pair(ANNA).open(
             "/phone/table").data.decode()).split())
         assert "This phone: playing as Anna" in english

@@ -418,13 +418,15 @@ class PhoneService:
         rules, s = table.rules, table.state
         waiting = menus.waiting_about(rules, s, language)
         who = s.pending.player if s.pending is not None and s.pending.player else ""
+        # after "Waiting for:" a dash, not a second colon: "Waiting for: Anna — roll the dice" (issue 22)
+        verbs = messages.VERBS.get(language, messages.VERBS["en"])
         if waiting and who:
-            waiting = f"{who}: {waiting}"
+            waiting = f"{who} — {waiting}"
         elif not waiting and s.phase != "over" and s.turn in s.players:  # the ordinary turn: dice, or its end
             if dice_needed(rules, s):
-                waiting = f"{s.turn}: {menus.verb_words('roll', language)}"
+                waiting = f"{s.turn} — {verbs['roll']}"
             elif end_meaning(rules, s) is not None:
-                waiting = f"{s.turn}: {menus.verb_words('end', language)}"
+                waiting = f"{s.turn} — {verbs['end']}"
             else:  # a move of the turn's player's own choosing (build, trade, shares...) before the end
                 waiting = messages.render("turn", {"player": s.turn}, language, rules.edition)
         ed = rules.edition
