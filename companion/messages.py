@@ -1803,7 +1803,7 @@ LABELS = {
            # issue 22: the demo's games folder and resume
            "demo_folder": "Games folder: {path} (kept between runs; --new starts a fresh game)",
            "demo_resumed": "The game in play was resumed at #{seq}: {edition}, players {players}",
-           "demo_started": "No game in play: a new game started: {edition}, players {players}",
+           "demo_started": "No game in play, so a new one started: {edition}, players {players}",
            "demo_new": "A new game started (--new; the one in play went to the archive): {edition}, players {players}"},
     "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание",
            "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
@@ -1844,7 +1844,7 @@ LABELS = {
            # issue 22: the demo's games folder and resume
            "demo_folder": "Папка игр: {path} (сохраняется между запусками; --new начинает новую игру)",
            "demo_resumed": "Игра продолжена с #{seq}: {edition}, игроки {players}",
-           "demo_started": "Игры не было: начата новая: {edition}, игроки {players}",
+           "demo_started": "Игры не было, поэтому начата новая: {edition}, игроки {players}",
            "demo_new": "Начата новая игра (--new; прежняя убрана в архив): {edition}, игроки {players}"},
 }
 
