@@ -226,7 +226,7 @@ RU = {
     "released_by_double": "{player} выбрасывает дубль и выходит {jail_from}",
     "released_by_card": "{player} выходит {jail_from} по сохранённой карточке",
     "fine_paid": "{player} платит штраф {amount}",
-    "draw_card": "{player}: возьмите карточку {deck}",
+    "draw_card": "{player}: возьмите карточку {deck:gen}",  # карточку ФОРТУНЫ, «Шанс»
     "card": "{player} тянет карточку «{card}»",
     "card_kept": "{player} оставляет карточку у себя",
     "deck_empty": "Колода {deck} пуста",
@@ -1312,12 +1312,13 @@ MENU = {
         "menu_priced": "{what} for {price}",
         "auction_leading": "leading bid: {player}, {amount}", "auction_no_bid_yet": "no bids yet (opening price {amount})",
         "menu_after": "{name} (after {before})", "menu_cell_number": "{name} (cell {number})",
-        "what_amount": "amount", "what_die": "die {n}", "what_shares": "shares", "what_fee": "broker's fee",
+        "what_amount": "amount", "what_die": "die {n}", "what_shares": "how many?", "what_fee": "fee",
         "what_bet": "bet", "what_card": "card", "what_cell": "cell", "what_business": "business",
         "what_player": "player", "what_item": "choice",
         "menu_confirm": "Book this?", "menu_refused": "Not possible", "confirm_footer": "OK: yes   BACK: no",
         "menu_transfer": "Pay: {payer} → {payee}",
         "undo_nothing": "Nothing to undo", "undo_first": "First undoes {events}, which depend on it",
+        "undo_first_one": "First undoes {events}, which depends on it",
         "undo_title": "Undo #{seq}? ({n}/{of})", "undo_footer": "OK: undo  ▲▼: other", "undo_footer_refused": "▲▼: other",
         "menu_new_game": "New game", "menu_end_game": "End the game",
         "end_game_warning": "Ends the game now and counts everyone's wealth; it cannot go on afterwards",
@@ -1334,10 +1335,18 @@ MENU = {
         "sound_unmuted": "Sound on",
         # issue 22: number pickers say their step
         "number_step": "▲▼ step ±{step}", "number_step_now": "Step now ±{step}",
+        # issue 22: wording: a picker's question where "verb: unit" would repeat the unit or not fit the title
+        "ask_buy_shares_shares": "How many shares to buy?", "ask_sell_shares_shares": "How many shares to sell?",
+        "ask_commission_shares": "How many via the broker?", "ask_commission_fee": "The broker's fee",
+        "ask_opening_amount": "Opening price", "ask_jackpot_bet": "JACKPOT bet",
     },
     "ru": {
         # issue 22: number pickers say their step
         "number_step": "▲▼ шаг ±{step}", "number_step_now": "Теперь шаг ±{step}",
+        # issue 22: wording: a picker's question where «глагол: единица» would repeat the unit or not fit the title
+        "ask_buy_shares_shares": "Сколько акций купить?", "ask_sell_shares_shares": "Сколько акций продать?",
+        "ask_commission_shares": "Сколько через маклера?", "ask_commission_fee": "Комиссия маклеру",
+        "ask_opening_amount": "Стартовая цена", "ask_jackpot_bet": "Ставка в ДЖЕКПОТ",
         "menu_table": "Стол", "waiting_debt": "{player}: сначала нужно погасить долг", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
         "menu_dice": "{what} (свои кубики)", "undone_event": "Отменено: #{seq} {what}", "undo_reverses": "Отменяется #{seq}: {what}", "menu_nothing": "Сейчас делать нечего",
         "menu_double": "с дублем",
@@ -1349,13 +1358,14 @@ MENU = {
         "auction_leading": "высшая ставка: {player}, {amount}", "auction_no_bid_yet": "ставок пока нет (стартовая цена {amount})",
         "menu_after": "{name} (после клетки {before})",
         "menu_cell_number": "{name} (клетка {number})",
-        "what_amount": "сумма", "what_die": "кубик {n}", "what_shares": "акции", "what_fee": "маклеру",
+        "what_amount": "сумма", "what_die": "кубик {n}", "what_shares": "сколько?", "what_fee": "комиссия",
         "what_bet": "ставка", "what_card": "карточка", "what_cell": "клетка", "what_business": "предприятие",
         "what_player": "игрок", "what_item": "выбор",
         "menu_confirm": "Записать?", "menu_refused": "Нельзя", "confirm_footer": "OK — да   НАЗАД — нет",
         "menu_transfer": "Платёж: {payer} → {payee}",
-        "undo_nothing": "Отменять нечего", "undo_first": "Сначала отменяются {events}: они от него зависят",
-        "undo_title": "Отменить #{seq}? ({n}/{of})", "undo_footer": "OK — отменить  ▲▼ — другое",
+        "undo_nothing": "Отменять нечего", "undo_first": "Сначала отменяются события {events}, зависящие от него",
+        "undo_first_one": "Сначала отменяется событие {events}, зависящее от него",
+        "undo_title": "Отменить #{seq}? ({n}/{of})", "undo_footer": "OK — да   ▲▼ — другое",  # as the confirmations: the title asks «Отменить #19?»
         "undo_footer_refused": "▲▼ — другое",
         "menu_new_game": "Новая игра", "menu_end_game": "Закончить игру",
         "end_game_warning": "Игра заканчивается сейчас подсчётом состояния каждого игрока; продолжить её будет нельзя",
@@ -1793,7 +1803,7 @@ LABELS = {
            # issue 22: the demo's games folder and resume
            "demo_folder": "Games folder: {path} (kept between runs; --new starts a fresh game)",
            "demo_resumed": "The game in play was resumed at #{seq}: {edition}, players {players}",
-           "demo_started": "No game in play: a new game started: {edition}, players {players}",
+           "demo_started": "No game in play, so a new one started: {edition}, players {players}",
            "demo_new": "A new game started (--new; the one in play went to the archive): {edition}, players {players}"},
     "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание",
            "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
@@ -1834,7 +1844,7 @@ LABELS = {
            # issue 22: the demo's games folder and resume
            "demo_folder": "Папка игр: {path} (сохраняется между запусками; --new начинает новую игру)",
            "demo_resumed": "Игра продолжена с #{seq}: {edition}, игроки {players}",
-           "demo_started": "Игры не было: начата новая: {edition}, игроки {players}",
+           "demo_started": "Игры не было, поэтому начата новая: {edition}, игроки {players}",
            "demo_new": "Начата новая игра (--new; прежняя убрана в архив): {edition}, игроки {players}"},
 }
 
@@ -1881,7 +1891,12 @@ def deck_name(edition, deck, language="en"):
     cells = [c for c in getattr(edition, "cells", ()) if c.deck == deck]
     if cells and (edition.language.split("-")[0] == lang or deck not in DECKS or lang in cells[0].names):
         # a Monopoly board names its decks «Шанс», «Общественная казна», not Millionaire's ШАНС
-        return cell_words(edition, cells[0].id, lang) if lang == "ru" else cell_name(edition, cells[0].id, lang)
+        if lang != "ru":
+            return cell_name(edition, cells[0].id, lang)
+        name = cell_words(edition, cells[0].id, lang)
+        if deck in DECKS and name == term(DECKS[deck], lang):
+            return term(DECKS[deck], lang)  # the rulebook's word with its cases: «карточку ФОРТУНЫ»
+        return name
     if deck in DECKS:
         return term(DECKS[deck], lang)
     return cell_name(edition, cells[0].id, lang) if cells else deck

@@ -427,7 +427,7 @@ class ButtonDriver:
         else:
             self.ways["a list of actions"] += 1
             self.expect_title(group.text(rules, state, lang, party).rstrip("…"))
-            self.choose([menus.action_words(rules, state, a, lang, party=False) for a in group.actions],
+            self.choose([menus.action_words(rules, state, a, lang, party=False, verb=False) for a in group.actions],
                         group.actions.index(action))
         self._fill(actor, action, command)
 
@@ -449,7 +449,7 @@ class ButtonDriver:
                 desk.book(actor, command)  # as the daemon books the reader's three dice
                 return
             if isinstance(slot, Span) and slot.low != slot.high:
-                self.expect_title(f"{verb}: {menus.slot_title(action, i, lang)}")
+                self.expect_title(menus.picker_title(action, i, lang))
                 bounds = " ".join(self.frame.lines)
                 assert money(slot.low) in bounds and money(slot.high) in bounds, f"no bounds shown {self.where()}"
                 self.number(int(word))

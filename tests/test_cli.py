@@ -124,7 +124,7 @@ def test_russian_messages(game, capsys):
     assert code == 3 and err.strip().splitlines()[-1].startswith("отказ: Сначала завершите")
     assert err.startswith("запрос: ")
     code, out, err = run(capsys, "--lang", "ru", "history", "--db", game)
-    assert "Новая игра «Миллионер Elite»: Anna, Boris" in out
+    assert "Новая игра «Миллионер-Elite»: Anna, Boris" in out
 
 
 SCRIPT = """\

@@ -426,10 +426,10 @@ def games(tmp_path, monkeypatch):
     (["enrol", "plot", "cinema", "--uid", "04AABBCC", "--edition", "elite"],
      "Millionaire Elite has no plot 'cinema' (its plots: central1, central2, central3, central4, food1, food2, "
      "heavy1, heavy2, ...)",
-     "В издании «Миллионер Elite» нет участка «cinema» (его участки: `central1`, `central2`, `central3`, "
+     "В издании «Миллионер-Elite» нет участка «cinema» (его участки: `central1`, `central2`, `central3`, "
      "`central4`, `food1`, `food2`, `heavy1`, `heavy2`, …)"),
     (["enrol", "card", "joker", "--uid", "04AABBCC", "--edition", "elite"], "Millionaire Elite has no card 'joker' (",
-     "В издании «Миллионер Elite» нет карточки «joker» (его карточки: `"),
+     "В издании «Миллионер-Elite» нет карточки «joker» (его карточки: `"),
     (["enrol", "plot", "x", "--uid", "04AABBCC", "--edition", "nosuch"], "nosuch: edition: no such edition (",
      "nosuch: Такого издания нет (в комплекте: "),
 ])

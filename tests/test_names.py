@@ -15,7 +15,7 @@ from companion.words import LATIN_WORDS
 # The shipped Elite file names everything in English too: the tests take some names away.
 NO_CASINO = ('name = "Казино"\nname_en = "Casino"\n', 'name = "Казино"\n')
 NO_FOOD = ('name = "Пищевая промышленность"\nname_en = "Food industry"\n', 'name = "Пищевая промышленность"\n')
-NO_EDITION = ('name = "Миллионер Elite"\nname_en = "Millionaire Elite"\n', 'name = "Миллионер Elite"\n')
+NO_EDITION = ('name = "Миллионер-Elite"\nname_en = "Millionaire Elite"\n', 'name = "Миллионер-Elite"\n')
 NO_F01 = ('text_en = "The first plot of every industry: rent 3."\n', '')
 
 
@@ -28,7 +28,7 @@ def test_a_name_shows_in_the_screens_language_and_falls_back_to_the_files():
         "Anna may buy Nightclub for 70"
     assert "«Ночной клуб»" in render("offer", {"player": "Anna", "plot": "leisure3", "price": 70}, "ru", ed)
     assert "Казино" in render("offer", {"player": "Anna", "plot": "leisure2", "price": 60}, "en", ed)
-    assert "Миллионер Elite" in render("game_started", {"edition": "elite", "players": ["Anna"]}, "en", ed)
+    assert "Миллионер-Elite" in render("game_started", {"edition": "elite", "players": ["Anna"]}, "en", ed)
     shipped = edition_variant("elite").edition
     assert "Millionaire Elite" in render("game_started", {"edition": "elite", "players": ["Anna"]}, "en", shipped)
 
@@ -116,7 +116,7 @@ def test_monopoly_speaks_russian_with_the_names_of_the_russian_box():
         "группой «Тёмно-синяя» без заложенных участков")
     # the Millionaire boards keep their capitalised deck, unquoted
     elite = edition_variant("elite").edition
-    assert render("draw_card", {"player": "Anna", "deck": "chance"}, "ru", elite) == "Anna: возьмите карточку ШАНС"
+    assert render("draw_card", {"player": "Anna", "deck": "chance"}, "ru", elite) == "Anna: возьмите карточку ШАНСА"
 
 
 def test_a_russian_table_may_type_a_russian_name():

@@ -154,7 +154,7 @@ def test_the_demo_keeps_its_games_folder_and_resumes_the_game_after_a_restart(tm
     first = demo_run(tmp_path)
     folder = tmp_path / "demo-games"
     assert f"Games folder: {folder} (kept between runs; --new starts a fresh game)" in first
-    assert any(line.startswith("No game in play: a new game started") for line in first), first
+    assert any(line.startswith("No game in play, so a new one started") for line in first), first
     again = demo_run(tmp_path)  # Ctrl-C and `make demo` again: the same game, said so
     assert any(line.startswith("The game in play was resumed at #1") for line in again), again
     fresh = demo_run(tmp_path, "--new")

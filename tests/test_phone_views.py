@@ -409,13 +409,13 @@ def test_a_taken_port_is_one_line_and_the_box_runs_on(tmp_path):
 def test_the_top_of_every_view_says_what_the_table_waits_for(box):
     phone = Phone(box).join()
     for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/2", "/phone/summary"):
-        assert "Turn: Anna Waiting for: Anna: Roll the dice" in text_of(phone.open(path)), path
+        assert "Turn: Anna Waiting for: Anna — roll the dice" in text_of(phone.open(path)), path
     play(box, "roll 3 4")
-    assert "Waiting for: Anna: the decision to buy or decline: Chocolate factory" in text_of(phone.open("/phone/board"))
+    assert "Waiting for: Anna — the decision to buy or decline: Chocolate factory" in text_of(phone.open("/phone/board"))
     play(box, "decline", "hammer")
-    assert "Waiting for: Anna: End the turn" in text_of(phone.open("/phone/table"))
+    assert "Waiting for: Anna — end the turn" in text_of(phone.open("/phone/table"))
     russian = Phone(box, language="ru").join()
-    assert "Ждём: Anna: Закончить ход" in text_of(russian.open("/phone/table"))
+    assert "Ждём: Anna — закончить ход" in text_of(russian.open("/phone/table"))
 
 
 @pytest.mark.parametrize("edition", ["elite", "classic", "deluxe", "monopoly", "madmillionaire"])

@@ -86,8 +86,11 @@ class ListView(View):
     footer: str = ""
     by_itself: bool = False  # the table's waiting choices, opened by the game rather than a press
     header: str = ""  # what the choice is about, above the lines (wrapped; the title is one line)
+    whole: bool = False  # every line wrapped whole, not only the chosen one: a list of plots never cuts a name
 
     def frame(self) -> Frame:
+        if self.whole:
+            return self._whole_frame()
         total = max(1, line_room(True, False, bool(self.footer)))
         head = wrap(self.header)[:max(1, total - min(len(self.items), 2))] if self.header else []
         room = max(1, total - len(head))
@@ -109,6 +112,37 @@ class ListView(View):
         lines = shown_above + chosen + shown_below
         return Frame(title=self.title, lines=tuple(head + lines[:max(room, len(chosen))]), inverse_title=True,
                      selected=len(head) + len(shown_above), footer=self.footer)
+
+    def _item_lines(self, i: int) -> list[str]:
+        text = self.items[i].text
+        first = wrap(text, width=WIDTH - 2)[0]  # the inverse band leaves a pixel each side
+        rest = text[len(first):].strip()
+        return [first] + (["  " + part for part in wrap(rest, width=WIDTH - INDENT_PX)] if rest else [])
+
+    def _whole_frame(self) -> Frame:
+        """The chosen line and as many whole neighbours as fit around it, below first: a neighbour that
+        would not fit whole is left for the next press rather than drawn cut."""
+        room = max(1, line_room(True, False, bool(self.footer)))
+        chosen = self._item_lines(self.index)
+        above: list[str] = []
+        below: list[str] = []
+        free = room - len(chosen)
+        up, down = self.index - 1, self.index + 1
+        while free > 0 and (up >= 0 or down < len(self.items)):
+            took = False
+            if down < len(self.items) and len(self._item_lines(down)) <= free and (len(below) <= len(above) or up < 0):
+                lines = self._item_lines(down)
+                below, free, down, took = below + lines, free - len(lines), down + 1, True
+            elif up >= 0 and len(self._item_lines(up)) <= free:
+                lines = self._item_lines(up)
+                above, free, up, took = lines + above, free - len(lines), up - 1, True
+            elif down < len(self.items) and len(self._item_lines(down)) <= free:
+                lines = self._item_lines(down)
+                below, free, down, took = below + lines, free - len(lines), down + 1, True
+            if not took:
+                break
+        return Frame(title=self.title, lines=tuple(above + chosen + below), inverse_title=True,
+                     selected=len(above), footer=self.footer)
 
     def press(self, console: "Console", name: str, long: bool) -> None:
         if name in ("up", "down") and self.items:
@@ -233,7 +267,8 @@ class UndoView(View):
         else:
             earlier = [s for s in plan.order if s != plan.target]
             if earlier:
-                texts.append(words("undo_first", lang, events=", ".join(f"#{s}" for s in earlier)))
+                texts.append(words("undo_first" if len(earlier) > 1 else "undo_first_one", lang,
+                                   events=messages.joined([f"#{s}" for s in earlier], lang)))
             texts += list(plan.lines)  # each undo's own lines: what is reversed, what to put back
         lines = [part for text in texts for part in wrap(text)]
         room = line_room(True, False, True)
@@ -403,7 +438,7 @@ class Console:
             if slot.low == slot.high:
                 self.fill(actor, action, chosen + (str(slot.low),))
                 return
-            self.push(NumberView(f"{title}: {menus.slot_title(action, i, lang)}", slot,
+            self.push(NumberView(menus.picker_title(action, i, lang), slot,
                                  lambda v: self.fill(actor, action, chosen + (str(v),)), lang=lang))
         elif isinstance(slot, OneOf):
             options = menus.choices(table.rules, table.state, action, i, lang)
@@ -431,9 +466,11 @@ class Console:
             return Item(text, lambda: self.fill(actor, group.actions[0]))
 
         def choose() -> None:
-            items = [Item(menus.action_words(table.rules, table.state, a, self.lang, party=False),
+            # the title says the verb; each line says only what differs (the plot), whole (issue 22: mortgage
+            # lines cut plot names)
+            items = [Item(menus.action_words(table.rules, table.state, a, self.lang, party=False, verb=False),
                           self._then(actor, a, ())) for a in group.actions]
-            self.push(ListView(text.rstrip("…"), items))
+            self.push(ListView(text.rstrip("…"), items, whole=True))
         return Item(text, choose)
 
     # ----- the menus -------------------------------------------------------------------------------

@@ -136,8 +136,10 @@ def party_prefix(action: Action) -> str:
     return "" if action.party == TABLE else f"{action.party}: "
 
 
-def action_words(rules, state, action: Action, language: str, party: bool = True) -> str:
-    """A menu line for one action: its verb's phrase and its fixed words ("Anna: Build: «Arbat»")."""
+def action_words(rules, state, action: Action, language: str, party: bool = True, verb: bool = True) -> str:
+    """A menu line for one action: its verb's phrase and its fixed words ("Anna: Build: «Arbat»"). verb=False:
+    the fixed words alone ("«Arbat»"), for a list whose title already says the verb, so a long plot name is
+    not pushed off the OLED's line by words every line repeats."""
     # the party's own name is already in front ("Anna: Pay: Boris", never "Anna: Pay: Anna, Boris")
     fixed = [arg_words(rules, state, action.verb, w, language) for w in action.args
              if isinstance(w, str) and w != action.party]
@@ -145,7 +147,7 @@ def action_words(rules, state, action: Action, language: str, party: bool = True
         fixed = [arg_words(rules, state, action.verb, state.pending.plot, language)]  # which plot is bought
     text = verb_words(action.verb, language)
     if fixed:
-        text += ": " + ", ".join(fixed)
+        text = ", ".join(fixed) if not verb else text + ": " + ", ".join(fixed)
     price = priced(rules, state, action)
     if price is not None:
         text = words("menu_priced", language, what=text, price=money(price))
@@ -230,6 +232,15 @@ def slot_title(action: Action, index: int, language: str) -> str:
     code = "what_" + (what or "item")
     text = words(code, language)
     return text if text != code else words("what_item", language)
+
+
+def picker_title(action: Action, index: int, language: str) -> str:
+    """A number picker's title: its own question where the catalogue has one ("How many shares to buy?",
+    never "Buy shares: shares"), else the verb and what is chosen ("Pay: amount")."""
+    code = f"ask_{action.verb}_{getattr(action.args[index], 'what', '')}"
+    if code in messages.MENU.get(language, messages.MENU["en"]):
+        return words(code, language)
+    return f"{verb_words(action.verb, language)}: {slot_title(action, index, language)}"
 
 
 def choices(rules, state, action: Action, index: int, language: str) -> list[tuple[str, str]]:

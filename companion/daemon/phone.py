@@ -418,13 +418,15 @@ class PhoneService:
         rules, s = table.rules, table.state
         waiting = menus.waiting_about(rules, s, language)
         who = s.pending.player if s.pending is not None and s.pending.player else ""
+        # after "Waiting for:" a dash, not a second colon: "Waiting for: Anna — roll the dice" (issue 22)
+        verbs = messages.VERBS.get(language, messages.VERBS["en"])
         if waiting and who:
-            waiting = f"{who}: {waiting}"
+            waiting = f"{who} — {waiting}"
         elif not waiting and s.phase != "over" and s.turn in s.players:  # the ordinary turn: dice, or its end
             if dice_needed(rules, s):
-                waiting = f"{s.turn}: {menus.verb_words('roll', language)}"
+                waiting = f"{s.turn} — {verbs['roll']}"
             elif end_meaning(rules, s) is not None:
-                waiting = f"{s.turn}: {menus.verb_words('end', language)}"
+                waiting = f"{s.turn} — {verbs['end']}"
             else:  # a move of the turn's player's own choosing (build, trade, shares...) before the end
                 waiting = messages.render("turn", {"player": s.turn}, language, rules.edition)
         ed = rules.edition
@@ -566,13 +568,14 @@ class PhoneService:
                 else ""}
 
     def board_view(self, language: str) -> dict:
-        """Every plot in board order: owner, buildings, current rent, mortgaged or not."""
+        """Every plot in board order: owner, buildings, current rent, mortgaged or not; and the same plots
+        by their industry (a colour group on a Monopoly board), named as the edition names it."""
         def look(table: Any) -> dict:
             if table is None:
                 return {"head": self._head(table, language), "plots": []}
             rules, s, ed = table.rules, table.state, table.rules.edition
             plots = [self._plot(rules, s, c.id, language) for c in ed.cells if c.id in ed.plots]
-            return {"head": self._head(table, language), "plots": plots}
+            return {"head": self._head(table, language), "plots": plots, "groups": board_groups(ed, plots)}
         return self._read(look)
 
     def ledger_view(self, language: str, before: int | None = None) -> dict:
@@ -1255,6 +1258,18 @@ class PhoneStream:
 
     def close(self) -> None:
         self.subscription.close()
+
+
+def board_groups(edition: Any, plots: list[dict]) -> list[dict]:
+    """The plots (board_view's, in board order) grouped by industry, the groups in the order their first
+    plot lies on the board: Elite's four central plots under one heading, Monopoly's four railroads under
+    theirs. A plot of no industry goes in a group of its own with no name."""
+    groups: dict[str, dict] = {}
+    for plot in plots:
+        ref = getattr(edition.cell(plot["id"]), "industry", None) or ""
+        group = groups.setdefault(ref, {"id": ref, "name": plot["industry"], "plots": []})
+        group["plots"].append(plot)
+    return list(groups.values())
 
 
 def _rules_module(rules: Any) -> Any:
