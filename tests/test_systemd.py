@@ -167,6 +167,20 @@ def test_a_dead_socket_is_logged_once_and_never_raises(tmp_path, monkeypatch, ca
     assert len([r for r in caplog.records if r.name == systemd.__name__]) == 1
 
 
+def test_a_listener_that_stops_reading_never_holds_the_daemon(listener, monkeypatch):
+    """systemd that stops reading (a test's listener did; a wedged manager might) fills the socket's
+    queue: the pings are then dropped, not waited on, so STOPPING=1 and a SIGTERM never hang."""
+    monkeypatch.setattr(systemd, "_warned", False)
+    answers: list[bool] = []
+    sender = threading.Thread(target=lambda: answers.extend(notify("WATCHDOG=1") for _ in range(5000)), daemon=True)
+    sender.start()
+    sender.join(120)
+    assert not sender.is_alive(), "notify waited on a listener that does not read"
+    assert answers[0] is True and answers[-1] is False  # the queue filled, and later pings were dropped
+    listener.recv(4096)                                 # a listener that reads again is reached again
+    assert notify("STOPPING=1") is True
+
+
 # (d) watchdog_interval
 
 

@@ -29,6 +29,9 @@ def notify(*messages: str) -> bool:
         if address[0] not in "/\0":
             raise OSError(f"not an AF_UNIX address: {address!r}")
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            # never wait on the listener: a full queue (a listener that stopped reading) would otherwise
+            # hold the watchdog's thread and then stop()'s STOPPING=1, and SIGTERM would hang
+            sock.setblocking(False)
             sock.sendto(payload, address)
     except OSError as exc:
         global _warned
