@@ -174,3 +174,43 @@ def test_roll_after_a_double_on_the_jackpot_names_it_before_rolling_again(tmp_pa
     roll(box, 2, 5)  # again: she rolls on without it
     assert wait_for(lambda: head(box) == seq + 1)
     assert (box.owner.table.game.events[-1].actor, box.owner.table.game.events[-1].command) == ("Anna", "roll 2 5")
+
+
+def choose_bet(box):
+    """Anna's menu, the JACKPOT, OK on the bet the picker starts at: the bet is chosen on the box."""
+    box.console.player_card("Anna") if not box.console.stack else None
+    menu = box.console.stack[-1]
+    item = next(i for i in menu.items if "JACKPOT" in i.text)
+    box.owner.call(item.choose)
+    box.owner.call(lambda: box.console.press("ok"))
+    assert said(box, "press ROLL to throw the three dice")
+    assert wait_for(lambda: box.dice == 3)
+
+
+def test_the_jackpot_bet_outlives_a_payment_booked_before_the_roll(tmp_path, boxes):
+    """Issue 22: a payment booked (a phone's, here the socket's) between the bet and ROLL does not make the
+    box forget the bet: ROLL still throws the JACKPOT's three dice, not an end of the turn and two dice."""
+    box = start(tmp_path, "elite")
+    boxes.append(box)
+    to_jackpot(box)
+    roll(box, 2, 5)  # the JACKPOT is named first and Anna's menu opens
+    choose_bet(box)
+    do(box, "Boris", "pay Boris Anna 30")  # meanwhile Boris pays Anna from his phone
+    assert wait_for(lambda: box.dice == 3)  # the reader still throws three dice
+    seq = head(box)
+    roll(box, 1, 2, 3)
+    assert wait_for(lambda: head(box) == seq + 1)
+    event = box.owner.table.game.events[-1]
+    assert event.actor == "Anna" and event.command.startswith("jackpot ") and event.command.endswith(" 1 2 3")
+
+
+def test_the_jackpot_bet_goes_with_the_turn(tmp_path, boxes):
+    """A bet chosen and never thrown is forgotten when the JACKPOT is no longer the player's (the turn ended):
+    the next ROLL is the next player's, never a JACKPOT."""
+    box = start(tmp_path, "elite")
+    boxes.append(box)
+    to_jackpot(box)
+    roll(box, 2, 5)
+    choose_bet(box)
+    do(box, "Anna", "end")
+    assert wait_for(lambda: box.dice != 3)
