@@ -12,9 +12,9 @@ a fresh game only when there is none, or with `--new`.
 
 `--bot` plays instead: a seeded bot decides each move (companion/autoplay.py)
 and makes it the way a person at the table would: ROLL on the reader for dice,
-the plot's card to buy it, a deck card to draw it, the player's card and two
-OK presses to end the turn; what has no card (a bid, a trade, building) goes
-in through the control socket. At the end the ledger is reopened from disk and
+the plot's card and OK to buy it (the card shows the purchase first), a deck
+card to draw it, the player's card and two OK presses to end the turn; what has
+no card (a bid, a trade, building) goes in through the control socket. At the end the ledger is reopened from disk and
 compared with the game in memory.
 """
 
@@ -80,12 +80,23 @@ class Hands:
             self.buttons.press("ok", False)
         return self.booked(before)
 
-    def tap(self, role: Role, what: str) -> bool:
+    def tap(self, role: Role, what: str, confirm: bool = False) -> bool:
+        """The card on the reader and lifted; confirm: what it books is shown first, and OK books it."""
         sim = self.daemon.sim
         assert sim is not None
         before = self.head()
         self.out(f"        ({what})")
         sim.place(self.uid[role.key()])
+        if confirm:  # a purchase is shown before it is booked (the plot and its price): read, then OK
+            shown = wait_for(lambda: bool(self.daemon.console.stack)
+                             and getattr(self.daemon.console.stack[-1], "books", None) is not None, timeout=5)
+            sim.remove()
+            time.sleep(LIFT_S)
+            if not shown:
+                return False
+            self.out(f"        ({label('demo_ok', self.language)})")
+            self.buttons.press("ok", False)
+            return self.booked(before)
         moved = self.booked(before, timeout=5 if role.kind != "player" else 0.5)
         sim.remove()
         time.sleep(LIFT_S)
@@ -236,7 +247,8 @@ def by_hand(table, hands: Hands, command: Command) -> bool:
     edition = rules.edition
     if command.verb == "buy" and pending is not None and pending.plot:
         name = cell_name(edition, pending.plot, hands.language)
-        return hands.tap(Role("plot", pending.plot, edition.id), label("demo_plot_card", hands.language, plot=name))
+        return hands.tap(Role("plot", pending.plot, edition.id), label("demo_plot_card", hands.language, plot=name),
+                         confirm=True)
     if command.verb == "draw" and not command.args and pending is not None:
         deck = state.decks.get(pending.stage) or ()
         if deck:

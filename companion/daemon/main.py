@@ -510,7 +510,7 @@ class Daemon:
         if meaning.menu_for:  # a player's card: their menu (or a payment to them from the open one)
             self._booked()
             self.console.player_card(meaning.menu_for)
-        elif meaning.confirm and meaning.command is not None:  # a landing told by a plot card: shown, then OK books it
+        elif meaning.confirm and meaning.command is not None:  # a purchase or a landing: shown, then OK books it
             self._booked()
             self.console.sync()
             self.console.confirm(meaning.actor, meaning.command)
