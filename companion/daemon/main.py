@@ -604,7 +604,7 @@ class Daemon:
         chosen = self.jackpot_bet
         if chosen is None:
             return None
-        if chosen[2] != table.meta.get("game_id") or jackpot_open(table.rules, table.state) != chosen[0]:
+        if chosen[2] != str(table.meta.get("game_id")) or jackpot_open(table.rules, table.state) != chosen[0]:
             self.jackpot_bet = None  # gone with the JACKPOT: landing there again asks for a new bet
             return None
         return chosen[1]
@@ -614,7 +614,7 @@ class Daemon:
         table = self.owner.table
         if table is None:
             return
-        self.jackpot_bet = (player, bet, table.meta.get("game_id"))
+        self.jackpot_bet = (player, bet, str(table.meta.get("game_id")))
         self._update_dice()
         self.say("jackpot_press_roll", player=player, bet=bet)
 
