@@ -18,6 +18,16 @@ def on_the_jackpot(daemon):
     play(daemon, "Anna: pay_fine", "land jackpot")
 
 
+def notices(subscription):
+    """What the box said (its notices, as the OLED and every phone show them), in English."""
+    from companion import messages
+    out = []
+    while (item := subscription.get(timeout=0.5)) is not None:
+        if item.notice is not None:
+            out.append(messages.render(item.notice.code, item.notice.params, "en"))
+    return out
+
+
 def jackpot_form(page):
     html = page.data.decode()
     found = re.search(r'<form[^>]*data-verb="jackpot">(.*?)</form>', html, re.S)
@@ -35,9 +45,11 @@ def test_a_phone_places_the_jackpot_bet_and_roll_throws_the_dice(box):
     typed = anna.act("jackpot", "50", "6", "6", "6", step="preview")  # dice typed by hand: refused, nothing shown
     assert typed.status_code == 400 and "thrown by ROLL" in typed.json["error"]
     assert "preview" not in typed.json and head(box) == before
+    said = box.owner.subscribe(since=head(box))
     bet = anna.act("jackpot", "50", step="preview")
     assert bet.status_code == 200 and "preview" not in bet.json
-    assert bet.json["lines"] == ["Anna bets 50 on the JACKPOT: press ROLL to throw the three dice"]
+    assert bet.json["lines"] == ["Bet chosen: 50. Now press ROLL on the reader"]
+    assert "Anna bets 50 on the JACKPOT: press ROLL to throw the three dice" in notices(said)
     assert not any("win" in line or "lose" in line for line in bet.json["lines"]) and head(box) == before
     assert wait_for(lambda: box.dice == 3)  # the reader throws three dice now
     box._on_roll((1, 2, 3), None)
@@ -53,7 +65,7 @@ def test_the_jackpot_bet_from_a_russian_phone_and_anothers_refused(box):
     typed = anna.act("jackpot", "50", "1", "2", "3")
     assert typed.status_code == 400 and "Кубики ДЖЕКПОТА бросает кнопка БРОСОК" in typed.json["error"]
     bet = anna.act("jackpot", "40")
-    assert bet.json["lines"] == ["Anna ставит 40 в ДЖЕКПОТ: нажмите БРОСОК, чтобы бросить три кубика"]
+    assert bet.json["lines"] == ["Ставка выбрана: 40. Теперь нажмите БРОСОК на считывателе"]
     boris = Phone(box).join().pair(BORIS)
     before = head(box)
     assert boris.act("jackpot", "20").status_code == 409 and head(box) == before  # not Boris's JACKPOT

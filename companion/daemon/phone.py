@@ -750,7 +750,8 @@ class PhoneService:
                 raise Refused(seen.refused, 409)
             bet = int(command.args[0])
             self.daemon.jackpot_ready(player, bet)
-            return {"lines": [say("jackpot_press_roll", language, player=player, bet=bet)]}
+            # the box says "Anna bets 50 ... press ROLL" to every screen; this phone is told what to do next
+            return {"lines": [say("phone_jackpot_placed", language, bet=bet)]}
         return self._on_writer(work)
 
     def preview(self, actor: str, command: Command, language: str) -> dict:
