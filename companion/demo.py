@@ -14,8 +14,8 @@ a fresh game only when there is none, or with `--new`.
 and makes it the way a person at the table would: ROLL on the reader for dice,
 the plot's card and OK to buy it (the card shows the purchase first), a deck
 card to draw it, the player's card and two OK presses to end the turn; what has
-no card (a bid, a trade, building) goes in through the control socket. At the end the ledger is reopened from disk and
-compared with the game in memory.
+no card (a bid, a trade, building) goes in through the control socket. At the
+end the ledger is reopened from disk and compared with the game in memory.
 """
 
 import random
