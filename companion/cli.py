@@ -599,7 +599,8 @@ def build_parser():
     p.add_argument("--new", action="store_true", help="end and archive the game in play and start a fresh one")
     p.add_argument("--bot", action="store_true", help="a seeded bot plays a game through the reader and exits")
     p.add_argument("--port", type=int, default=8000, help="the virtual table's port (127.0.0.1)")
-    p.add_argument("--players", type=int, default=3, help="players in the game the demo starts")
+    p.add_argument("--players", type=int, default=None,
+                   help="players in the game the demo starts (default 3; --bot: 4)")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--edition", default="elite")
     p.add_argument("--delay", type=float, default=0.0, help="seconds between events")

@@ -12,10 +12,10 @@ a fresh game only when there is none, or with `--new`.
 
 `--bot` plays instead: a seeded bot decides each move (companion/autoplay.py)
 and makes it the way a person at the table would: ROLL on the reader for dice,
-the plot's card to buy it, a deck card to draw it, the player's card and two
-OK presses to end the turn; what has no card (a bid, a trade, building) goes
-in through the control socket. At the end the ledger is reopened from disk and
-compared with the game in memory.
+the plot's card and OK to buy it (the card shows the purchase first), a deck
+card to draw it, the player's card and two OK presses to end the turn; what has
+no card (a bid, a trade, building) goes in through the control socket. At the
+end the ledger is reopened from disk and compared with the game in memory.
 """
 
 import random
@@ -35,21 +35,31 @@ from companion.engine.command import Command, parse_command
 from companion.messages import cell_name, label
 from companion.table import open_game
 
-PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+# the demo's players, as many as the largest table seats (Monopoly's eight); the bot and the benches play four
+NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dmitry", "Elena", "Zhenya", "Zoya")
+PLAYERS = list(NAMES[:4])
 DEMO_DIR = "demo-games"  # the served demo's games folder, under where it runs (the repository for `make demo`)
 LIFT_S = 0.3  # a card lifted off the reader is seen gone after four empty scans (firmware/reader.py)
 
 
-def demo_cards(edition=None) -> dict[str, Role]:
-    """Tagged cards for the demo, a full set for every shipped edition (and `edition`, an Edition, when it
-    is a file of the player's own): a 4-byte card per seat up to the most players any edition seats, and a
-    7-byte sticker per plot and deck card, numbered by edition (Elite's first, as the demo starts with it)
-    so a new game of another edition from the buttons finds its cards enrolled too."""
+def demo_cards(*chosen) -> dict[str, Role]:
+    """Tagged cards for the demo, a full set for every shipped edition and for each `chosen` Edition (the
+    one asked for, the game's in play): a 4-byte card per seat up to the most players any edition seats,
+    and a 7-byte sticker per plot and deck card, numbered by edition (Elite's first, as the demo starts
+    with it) so a new game of another edition from the buttons finds its cards enrolled too. A chosen
+    edition takes the place of the shipped one of the same id (a file edited for the box at hand keeps
+    "monopoly"): its plots and cards are the ones on the table."""
     from companion.editions import load_edition, shipped
 
     editions = [load_edition(name) for name in sorted(shipped(), key=lambda name: (name != "elite", name))]
-    if edition is not None and edition.id not in {e.id for e in editions}:
-        editions.append(edition)
+    for edition in chosen:
+        if edition is None:
+            continue
+        same = [i for i, e in enumerate(editions) if e.id == edition.id]
+        if same:
+            editions[same[0]] = edition
+        else:
+            editions.append(edition)
     seats = min(MAX_SEATS, max(e.players_max for e in editions))
     cards = {f"0A0000{seat:02X}": Role("player", str(seat)) for seat in range(1, seats + 1)}
     for n, box in enumerate(editions):
@@ -80,12 +90,23 @@ class Hands:
             self.buttons.press("ok", False)
         return self.booked(before)
 
-    def tap(self, role: Role, what: str) -> bool:
+    def tap(self, role: Role, what: str, confirm: bool = False) -> bool:
+        """The card on the reader and lifted; confirm: what it books is shown first, and OK books it."""
         sim = self.daemon.sim
         assert sim is not None
         before = self.head()
         self.out(f"        ({what})")
         sim.place(self.uid[role.key()])
+        if confirm:  # a purchase is shown before it is booked (the plot and its price): read, then OK
+            shown = wait_for(lambda: bool(self.daemon.console.stack)
+                             and getattr(self.daemon.console.stack[-1], "books", None) is not None, timeout=5)
+            sim.remove()
+            time.sleep(LIFT_S)
+            if not shown:
+                return False
+            self.out(f"        ({label('demo_ok', self.language)})")
+            self.buttons.press("ok", False)
+            return self.booked(before)
         moved = self.booked(before, timeout=5 if role.kind != "player" else 0.5)
         sim.remove()
         time.sleep(LIFT_S)
@@ -109,7 +130,7 @@ class Hands:
 
 
 def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=150, games_dir=None,
-             bot: bool = False, port: int = 8000, players: int = 3, new: bool = False) -> int:
+             bot: bool = False, port: int = 8000, players: int | None = None, new: bool = False) -> int:
     # the bot's game is a throwaway; the served table keeps its folder so a restart resumes the game
     folder = Path(games_dir or (tempfile.mkdtemp(prefix="companion-demo-") if bot else DEMO_DIR)).resolve()
 
@@ -127,18 +148,19 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
     if not bot:
         folder.mkdir(parents=True, exist_ok=True)
         out(label("demo_folder", language, path=folder))
-        return serve(Config(values, "(demo)"), out, seed, edition, language, players, new)
+        return serve(Config(values, "(demo)"), out, seed, edition, language, 3 if players is None else players, new)
     daemon = Daemon(Config(values, "(demo)"), out=out, sim_seed=seed)
     daemon.start()
     try:
-        answer = daemon.handle({"op": "start", "edition": edition, "players": PLAYERS, "seed": seed})
+        names = PLAYERS if players is None else demo_names(players)
+        answer = daemon.handle({"op": "start", "edition": edition, "players": names, "seed": seed})
         if not answer["ok"]:
             out(answer["message"])
             return 1
         table = daemon.owner.table
         assert table is not None
         edition_name = table.rules.edition.names.get(language, table.rules.edition.name)
-        out(label("demo", language, edition=edition_name, players=", ".join(PLAYERS), seed=seed))
+        out(label("demo", language, edition=edition_name, players=", ".join(names), seed=seed))
         out(f"{label('ledger', language)}: {answer['path']}")
         cards = demo_cards(table.rules.edition)
         card_map = CardMap(folder / "cards.json", cards)
@@ -162,13 +184,12 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
 
 
 def serve(config: Config, out, seed: int, edition: str, language: str, players: int, new: bool = False) -> int:
-    """The daemon and its virtual table, the game in play resumed (or one started) and every card enrolled,
-    until Ctrl-C."""
+    """The daemon and its virtual table, the game in play resumed (or one started) with `players` seats and
+    every card enrolled, the chosen edition's and the game's own, until Ctrl-C."""
     from companion.editions import load_edition
 
-    names = PLAYERS[:max(2, min(players, len(PLAYERS)))]
-    card_map = CardMap(config.games_dir / "cards.json", demo_cards(load_edition(edition)))
-    card_map.save()
+    names = demo_names(players)
+    chosen = load_edition(edition)
 
     def ready(daemon: Daemon) -> int:
         playing = daemon.owner.table
@@ -193,6 +214,11 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
         else:
             out(label("demo_resumed", language, seq=table.head_seq, edition=_edition_name(table, language),
                       players=", ".join(table.state.players)))
+        # the card map is written once this daemon holds the folder (never under another's feet), for the
+        # edition asked for and the game's own, which a resumed game keeps whatever --edition says now
+        cards = CardMap(config.games_dir / "cards.json", demo_cards(chosen, table.rules.edition))
+        cards.save()
+        daemon.cards = cards
         if daemon.virtual is None:
             out(label("demo_no_page", language))
             return 1
@@ -200,6 +226,12 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
         return 0
 
     return Daemon(config, out=out, sim_seed=seed).run_until_signal(ready)
+
+
+def demo_names(players: int) -> list[str]:
+    """The names of a demo game of `players` seats; past the demo's names, numbers, so the rules' own
+    refusal says how many the edition seats (a count below two is the rules' to refuse too)."""
+    return [NAMES[i] if i < len(NAMES) else str(i + 1) for i in range(max(0, players))]
 
 
 def _edition_name(table, language: str) -> str:
@@ -236,7 +268,8 @@ def by_hand(table, hands: Hands, command: Command) -> bool:
     edition = rules.edition
     if command.verb == "buy" and pending is not None and pending.plot:
         name = cell_name(edition, pending.plot, hands.language)
-        return hands.tap(Role("plot", pending.plot, edition.id), label("demo_plot_card", hands.language, plot=name))
+        return hands.tap(Role("plot", pending.plot, edition.id), label("demo_plot_card", hands.language, plot=name),
+                         confirm=True)
     if command.verb == "draw" and not command.args and pending is not None:
         deck = state.decks.get(pending.stage) or ()
         if deck:

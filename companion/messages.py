@@ -1167,6 +1167,10 @@ BOX = {
         "roll_jackpot_first": "{player} may play the JACKPOT: the bet in the menu, then ROLL throws three "
                               "dice; ROLL again: go on without it",
         "jackpot_press_roll": "{player} bets {bet} on the JACKPOT: press ROLL to throw the three dice",
+        # issue 22: smalls (the JACKPOT's bet from a phone, a plot card's purchase confirmed on the box)
+        "phone_jackpot_hint": "The bet here; then ROLL on the reader throws the three dice",
+        "phone_jackpot_dice": "The JACKPOT's dice are thrown by ROLL on the reader: a phone places the bet only",
+        "phone_jackpot_placed": "Bet chosen: {bet}. Now press ROLL on the reader",
         "card_blocked_why": "{card}: this card cannot be drawn now: {why}",
         "plot_blocked_why": "{plot}: this card does nothing now: {why}",
         "why_waiting": "first {about}",
@@ -1242,6 +1246,10 @@ BOX = {
         "roll_jackpot_first": "{player} может сыграть в ДЖЕКПОТ: ставка — в меню, потом БРОСОК бросит три "
                               "кубика; БРОСОК ещё раз — дальше без него",
         "jackpot_press_roll": "{player} ставит {bet} в ДЖЕКПОТ: нажмите БРОСОК, чтобы бросить три кубика",
+        # issue 22: smalls (the JACKPOT's bet from a phone, a plot card's purchase confirmed on the box)
+        "phone_jackpot_hint": "Ставка — здесь; потом БРОСОК на считывателе бросит три кубика",
+        "phone_jackpot_dice": "Кубики ДЖЕКПОТА бросает кнопка БРОСОК на считывателе: с телефона делается только ставка",
+        "phone_jackpot_placed": "Ставка выбрана: {bet}. Теперь нажмите БРОСОК на считывателе",
         "card_blocked_why": "{card}: эту карточку сейчас тянуть нельзя: {why}",
         "plot_blocked_why": "{plot}: сейчас эта карта ничего не делает: {why}",
         "why_waiting": "сначала {about}",

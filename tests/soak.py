@@ -11,7 +11,8 @@ request (booked with its seq / refused / outcome unknown / failed / no answer):
   PIN), one as Boris (a seat PIN the banker sets); the table code is read off the box's OLED the way a
   phone reads it, as the QR code on *Game… → Phone page* (the virtual table's buttons and picture,
   through zbarimg), because no other way out of the daemon's process tells it;
-- **reader**: ROLL and plot cards on the simulated reader, through the control socket's `sim` operation
+- **reader**: ROLL on the simulated reader (a plot's card only shows its purchase, which OK books: the
+  socket books the plot on offer instead), through the control socket's `sim` operation
   (the hook tests use for the daemon's own simulated reader); a press is answered by the ledger
   itself: a booking by the reader appearing after it.
 
@@ -506,8 +507,7 @@ class Soak:
                     s = table.state
                     if s.phase == "over":
                         return "table", None
-                    readerish = dice_needed(table.rules, s) or end_meaning(table.rules, s) is not None or \
-                        (s.pending is not None and s.pending.kind == "buy")
+                    readerish = dice_needed(table.rules, s) or end_meaning(table.rules, s) is not None
                     if not readerish:
                         line, _ = next_command(table.game, rng)
                         if line and line.split()[0] not in NEVER_BY_HAND:
@@ -643,8 +643,6 @@ class Soak:
             s, head = table.state, table.head_seq
             if s.phase == "over":
                 return None
-            if s.pending is not None and s.pending.kind == "buy" and s.pending.plot in self.plot_uids:
-                return ("tap", s.pending.plot, head)
             if dice_needed(table.rules, s) or end_meaning(table.rules, s) is not None:
                 return ("roll", "", head)
             return None

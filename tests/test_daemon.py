@@ -52,7 +52,8 @@ def said(daemon, words, timeout=5.0):
 
 
 def test_roll_and_plot_card_become_ledger_events(box):
-    """ROLL on the reader is the turn's roll with the reader's dice; the plot's card buys it."""
+    """ROLL on the reader is the turn's roll with the reader's dice; the plot's card buys it after OK on the
+    confirmation it shows (issue 22)."""
     box.sim.press_roll()
     assert wait_for(lambda: head(box) == 2)
     event = box.owner.table.game.events[1]
@@ -61,6 +62,9 @@ def test_roll_and_plot_card_become_ledger_events(box):
     uid = "04A10000000001"
     assert box.handle({"op": "enrol", "kind": "plot", "ref": plot, "uid": uid})["ok"]
     tap(box, uid)
+    assert wait_for(lambda: box.console.frame is not None and box.console.frame.title == "Book this?")
+    assert head(box) == 2
+    box.owner.call(lambda: box.console.press("ok"))
     assert wait_for(lambda: head(box) == 3)
     assert box.owner.table.game.events[2].command == "buy"
     assert box.owner.table.state.owner[plot] == "Anna"

@@ -71,7 +71,10 @@ def test_taps_and_rolls_from_the_firmware_become_ledger_events(table):
     assert events(daemon)[0] == ("Anna", "roll 3 4")
     plot = daemon.owner.table.state.pending.plot
     daemon.handle({"op": "enrol", "kind": "plot", "ref": plot, "uid": "04C40000000007"})
-    board.tap("04C40000000007")
+    board.tap("04C40000000007")  # the purchase is shown on the OLED first (issue 22): OK books it
+    assert wait_for(lambda: daemon.console.frame is not None and daemon.console.frame.title == "Book this?")
+    assert len(events(daemon)) == 1
+    daemon.owner.call(lambda: daemon.console.press("ok"))
     assert wait_for(lambda: events(daemon)[-1] == ("Anna", "buy"))
     board.tap(ANNA)  # her card opens her menu on the OLED and books nothing by itself
     assert wait_for(lambda: daemon.console.frame is not None and daemon.console.frame.title.startswith("Anna"))
@@ -104,9 +107,14 @@ def test_a_tap_made_while_the_cable_is_out_is_booked_once_when_it_comes_back(tab
     board.tap("04C40000000009")  # the reader queues it: nobody acknowledges
     time.sleep(0.3)
     assert len(events(daemon)) == 1
-    board.do("replug")
-    assert wait_for(lambda: events(daemon)[-1] == ("Anna", "buy"), timeout=15)
+    board.do("replug")  # the tap arrives: its purchase is shown once, and OK books it once
+    assert wait_for(lambda: daemon.console.frame is not None and daemon.console.frame.title == "Book this?",
+                    timeout=15)
     time.sleep(1.5)  # resends of the tap, if any, come within this
+    assert len(events(daemon)) == 1
+    assert daemon.owner.call(lambda: sum(1 for view in daemon.console.stack if getattr(view, "books", None))) == 1
+    daemon.owner.call(lambda: daemon.console.press("ok"))
+    assert wait_for(lambda: events(daemon)[-1] == ("Anna", "buy"))
     assert [c for _, c in events(daemon)].count("buy") == 1
 
 

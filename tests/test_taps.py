@@ -35,7 +35,7 @@ def test_the_plot_card_of_the_plot_on_offer_buys_it_for_the_player_deciding(tmp_
     table.submit("roll 3 4")
     plot = table.state.pending.plot
     meaning = tap_meaning(table.rules, table.state, Role("plot", plot, "elite"))
-    assert (meaning.actor, meaning.command) == ("Anna", Command("buy"))
+    assert (meaning.actor, meaning.command) == ("Anna", Command("buy")) and meaning.confirm  # OK books it
     other = next(p for p in table.rules.edition.plots if p != plot)
     refusal = tap_meaning(table.rules, table.state, Role("plot", other, "elite"))
     assert refusal.refusal == "nothing_for_plot"

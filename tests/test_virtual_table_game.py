@@ -105,6 +105,10 @@ def test_a_whole_short_game_with_the_page_alone(box, tmp_path_factory):
             if pending is not None and getattr(pending, "plot", None) and turn % 2 == 0:
                 before = head(box)
                 page.click(f'.card[data-uid="{box.plot_uid[pending.plot]}"]')
+                # the card shows the purchase (the plot, its price) and OK books it (issue 22)
+                assert wait_for(lambda: top(box) is not None and getattr(top(box), "books", None), timeout=5)
+                assert head(box) == before
+                click(page, "ok")
                 assert wait_for(lambda b=before: head(box) > b, timeout=5), "\n".join(box.lines[-15:])
             while box.owner.table.state.pending is not None:  # what remains comes up by itself: OK takes it
                 before = head(box)

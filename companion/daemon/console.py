@@ -210,6 +210,7 @@ class TextView(View):
     footer: str = ""
     qr: str = ""
     top: int = 0
+    books: tuple[str, str] | None = None  # a confirmation's (actor, command): the same card again shows it once
 
     def frame(self) -> Frame:
         wrapped = [part for line in self.lines for part in wrap(line)]
@@ -398,7 +399,10 @@ class Console:
     # ----- booking ---------------------------------------------------------------------------------
 
     def confirm(self, actor: str, command: Command) -> None:
-        """The confirmation screen: the event's own lines; OK books it."""
+        """The confirmation screen: the event's own lines; OK books it. Asked again while it is on top (the
+        plot's card tapped twice), it stays the one screen: one BACK still takes it away."""
+        if self.stack and getattr(self.stack[-1], "books", None) == (actor, command.text()):
+            return
         preview = menus.preview(self.table, actor, command, self.lang)
         if preview.refused:
             self.push(TextView(words("menu_refused", self.lang), [preview.refused]))
@@ -409,7 +413,8 @@ class Console:
             self.close()
             self.desk.book(actor, command)
 
-        self.push(TextView(words("menu_confirm", self.lang), lines, book, footer=words("confirm_footer", self.lang)))
+        self.push(TextView(words("menu_confirm", self.lang), lines, book, footer=words("confirm_footer", self.lang),
+                           books=(actor, command.text())))
 
     def _book_now(self, actor: str, command: Command) -> None:
         self.close()

@@ -93,9 +93,9 @@ class Daemon:
         self.dice = -1
         # issue 22: ROLL never skips a decision. `asked` is the (reason, player, head) of the last ROLL that
         # only said what the rules offer first; the next ROLL at the same head goes on. `jackpot_bet` is the
-        # (player, bet, head) chosen on the box: the next ROLL throws the JACKPOT's three dice with it.
+        # (player, bet, game id) chosen on the box: the next ROLL throws the JACKPOT's three dice with it.
         self.asked: tuple[str, str, int] | None = None
-        self.jackpot_bet: tuple[str, int, int] | None = None
+        self.jackpot_bet: tuple[str, int, str] | None = None
         self.shown = 0  # the last event the printer printed
         self.stopped = threading.Event()
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
@@ -510,7 +510,7 @@ class Daemon:
         if meaning.menu_for:  # a player's card: their menu (or a payment to them from the open one)
             self._booked()
             self.console.player_card(meaning.menu_for)
-        elif meaning.confirm and meaning.command is not None:  # a landing told by a plot card: shown, then OK books it
+        elif meaning.confirm and meaning.command is not None:  # a purchase or a landing: shown, then OK books it
             self._booked()
             self.console.sync()
             self.console.confirm(meaning.actor, meaning.command)
@@ -597,9 +597,15 @@ class Daemon:
         return True
 
     def _bet_now(self, table: Any) -> int | None:
-        """The JACKPOT bet chosen on the box, while it still stands (same player, nothing booked since)."""
+        """The JACKPOT bet chosen on the box, while it still stands: the same game, the JACKPOT still open to
+        the player who chose it. Another booking in between (a phone's payment, a trade) leaves it standing,
+        as the rulebook has the player bet and throw with nothing between them to call the bet off; once the
+        JACKPOT is no longer theirs (played, the turn ended, undone) the bet is forgotten for good."""
         chosen = self.jackpot_bet
-        if chosen is None or chosen[2] != table.head_seq or jackpot_open(table.rules, table.state) != chosen[0]:
+        if chosen is None:
+            return None
+        if chosen[2] != str(table.meta.get("game_id")) or jackpot_open(table.rules, table.state) != chosen[0]:
+            self.jackpot_bet = None  # gone with the JACKPOT: landing there again asks for a new bet
             return None
         return chosen[1]
 
@@ -608,7 +614,7 @@ class Daemon:
         table = self.owner.table
         if table is None:
             return
-        self.jackpot_bet = (player, bet, table.head_seq)
+        self.jackpot_bet = (player, bet, str(table.meta.get("game_id")))
         self._update_dice()
         self.say("jackpot_press_roll", player=player, bet=bet)
 

@@ -48,7 +48,7 @@ from . import menus
 from .owner import Snapshot, WriterBusy
 from .phonekeep import PhoneKeep, new_role_id, now, token_hash, trim
 from .screens import event_words
-from .taps import dice_needed, end_meaning
+from .taps import dice_needed, end_meaning, jackpot_open
 
 log = logging.getLogger("companion.phone")
 
@@ -74,6 +74,7 @@ READ_CHUNK = 500  # events read from the ledger at a time by a long read (an exp
 STREAM_CHUNK = 50  # events a reopened stream replays per read
 _WORD = re.compile(r"[^\s]{1,%d}" % MAX_WORD)
 _VERB = re.compile(r"[a-z_]{1,24}")
+BET_ONLY = ("jackpot",)  # verbs a phone sends with their first value alone: the reader's ROLL throws the dice
 
 
 class Refused(ValueError):
@@ -664,7 +665,12 @@ class PhoneService:
 
     def _action(self, rules: Any, s: Any, action: Action, language: str, actor: str) -> dict:
         slots: list[dict] = []
+        hint = ""
         for i, slot in enumerate(action.args):
+            if action.verb in BET_ONLY and i > 0:
+                # the JACKPOT's dice are the reader's ROLL's (issue 22): the phone places the bet alone
+                hint = say("phone_jackpot_hint", language)
+                break
             if isinstance(slot, str):
                 slots.append({"kind": "fixed", "word": slot})
             elif isinstance(slot, Span):
@@ -684,7 +690,7 @@ class PhoneService:
                               "give_cash": [slot.give.cash.low, slot.give.cash.high] if slot.give.cash else None,
                               "get_cash": [slot.get.cash.low, slot.get.cash.high] if slot.get.cash else None})
         return {"text": menus.action_words(rules, s, action, language, party=actor == TABLE), "verb": action.verb,
-                "slots": slots}
+                "slots": slots, "hint": hint}
 
     def _remembered(self, who: str, action_id: str, fingerprint: str, language: str,
                     work: Callable[[], dict], per_game: bool = True) -> dict:
@@ -712,6 +718,9 @@ class PhoneService:
         a money action is then answered with what it would book ("preview"), nothing booked, and booked
         by the next tap, which sends back the previewed command as `confirm` (changed fields: a new preview)."""
         command = self.command_from(fields, language)
+        if command.verb in BET_ONLY:
+            return self._remembered(actor, action_id, command.text(), language,
+                                    lambda: self.jackpot_bet(actor, command, language))
         if fields.get("step") == "preview" and command.verb not in menus.ONE_PRESS \
                 and fields.get("confirm") != command.text():
             return self.preview(actor, command, language)
@@ -720,6 +729,33 @@ class PhoneService:
         def work() -> dict:
             return self._submit(actor, command, request_id, language)
         return self._remembered(actor, action_id, command.text(), language, work)
+
+    def jackpot_bet(self, actor: str, command: Command, language: str) -> dict:
+        """The JACKPOT's bet from a phone (`jackpot BET`), handed to the box as its menu hands it: the reader's
+        ROLL then throws the three dice and books the play. Nothing is booked here and nothing of the outcome
+        is shown (a preview would let a player back out and pick other dice); dice typed on a phone are
+        refused, as the rulebook has the player throw them."""
+        if len(command.args) != 1:
+            raise Refused(say("phone_jackpot_dice", language))
+
+        def work(table: Any) -> dict:
+            if table is None:
+                raise Refused(say("menu_nothing", language), 409)
+            player = jackpot_open(table.rules, table.state) or table.state.turn
+            if actor not in (TABLE, player):  # another's JACKPOT: the rules' own words say whose it is
+                player = actor
+            # the bet checked as the rules check it, with dice the throw will replace (only the refusal is read)
+            try:
+                seen = menus.preview(table, player, Command("jackpot", (command.args[0], "1", "1", "1")), language)
+            except CompanionError as exc:  # a bet that is no number: the rules' own line
+                raise Refused(self._error(exc, language), 409) from None
+            if seen.refused:
+                raise Refused(seen.refused, 409)
+            bet = int(command.args[0])
+            self.daemon.jackpot_ready(player, bet)
+            # the box says "Anna bets 50 ... press ROLL" to every screen; this phone is told what to do next
+            return {"lines": [say("phone_jackpot_placed", language, bet=bet)]}
+        return self._on_writer(work)
 
     def preview(self, actor: str, command: Command, language: str) -> dict:
         """What `command` would book, in the event's own lines, computed on a side copy by the writer (as

@@ -6,7 +6,8 @@ the rules list as legal now (Rules.legal), so a tap can never do something the
 command line could not. Its answers are plain values; the daemon submits them.
 
 - a CHANCE/FORTUNE card: `draw <card>` (naming the physical card is the table's);
-- a plot card while its owner-to-be decides: `buy` by the player deciding;
+- a plot card while its owner-to-be decides: `buy` by the player deciding, shown
+  for a confirmation first (the plot and its price; OK books it);
 - a plot card while the turn's player is to move (a table throwing its own
   dice): `land <plot>`, shown for a confirmation first;
 - a player's card: that player's menu on the OLED (the console's business);
@@ -35,7 +36,7 @@ class Meaning:
     refusal: str = ""
     params: dict = field(default_factory=dict)
     menu_for: str = ""  # a player's card: open this player's menu
-    confirm: bool = False  # shown for a confirmation before it is booked (a landing told by a card)
+    confirm: bool = False  # shown for a confirmation before it is booked (a purchase, a landing told by a card)
 
 
 def refused(code: str, **params) -> Meaning:
@@ -125,8 +126,8 @@ def tap_meaning(rules, state, role: Role) -> Meaning:
         pending = state.pending
         if pending is not None and getattr(pending, "plot", None) == role.ref:
             for action in legal:
-                if action.verb == "buy" and not action.args:
-                    return Meaning(action.party, Command("buy"))
+                if action.verb == "buy" and not action.args:  # money moves: read first, OK books (issue 22)
+                    return Meaning(action.party, Command("buy"), confirm=True)
         landing = Command("land", (role.ref,))
         if any(a.matches(landing) for a in legal):
             return Meaning(TABLE, landing, confirm=True)
