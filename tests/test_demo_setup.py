@@ -22,7 +22,7 @@ def players_of(folder):
 
 def test_the_demo_seats_six_players_when_asked(tmp_path):
     said = demo_run(tmp_path, "--players", "6", "--edition", "monopoly")
-    assert any(line.startswith("No game in play: a new game started") for line in said), said
+    assert any(line.startswith("No game in play, so a new one started") for line in said), said
     assert players_of(tmp_path) == ["Anna", "Boris", "Vera", "Gleb", "Dmitry", "Elena"]
     said = demo_run(tmp_path, "--new", "--players", "8", "--edition", "monopoly")  # Monopoly seats eight
     assert len(players_of(tmp_path)) == 8
