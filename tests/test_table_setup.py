@@ -205,6 +205,23 @@ def test_names_from_the_banker_phone_are_on_the_oled_and_the_ledger_and_the_next
         daemon.stop()
 
 
+def test_a_game_archived_after_phones_read_its_ledger_leaves_nothing_at_the_current_path(tmp_path):
+    """A phone's ledger page keeps a read connection to the game's file: archiving the game moved the file
+    but left its -wal behind, and the next game was refused ("left over from another game")."""
+    daemon = start_box(tmp_path)
+    try:
+        banker = Phone(daemon).banker()
+        assert banker.open("/phone/ledger").status_code == 200
+        assert banker.post("/phone/game/end", aid="end-game-wal").status_code == 200
+        assert banker.open("/phone/ledger").status_code == 200
+        assert banker.post("/phone/game/archive", aid="archive-wal").status_code == 200
+        started = banker.post("/phone/game/start", aid="start-game-wal", edition="elite", players="Ann\nBob")
+        assert started.status_code == 200, started.json
+        assert list(daemon.owner.table.state.players) == ["Ann", "Bob"]
+    finally:
+        daemon.stop()
+
+
 def test_the_banker_phone_sets_the_language_and_the_pin_and_nobody_else_does(tmp_path):
     daemon = start_box(tmp_path)
     try:
