@@ -1337,9 +1337,8 @@ MENU = {
         "number_step": "▲▼ step ±{step}", "number_step_now": "Step now ±{step}",
         # issue 22: the table set up from the box (new game in few presses, language, banker's PIN)
         "menu_new_game_more": "New game…", "new_options": "Options…",
-        "new_game_ends_running": "The game on the box ends now (everyone's wealth is counted) and is kept in "
-                                 "the archive; then the new one starts",
-        "new_game_archives": "The finished game is kept in the archive; then the new one starts",
+        "new_game_ends_running": "This game ends now (wealth is counted) and is kept in the archive",
+        "new_game_archives": "The finished game is kept in the archive",
         "game_kept": "The last game is kept in the archive",
         "new_game_players": "This game takes {low} to {high} players, each with a name of their own",
         "menu_language": "Language: {name}", "language_here": "English", "language_title": "Language",
@@ -1390,17 +1389,15 @@ MENU = {
         "sound_unmuted": "Звук включён",
         # issue 22: the table set up from the box (new game in few presses, language, banker's PIN)
         "menu_new_game_more": "Новая игра…", "new_options": "Варианты правил…",
-        "new_game_ends_running": "Игра на коробке сейчас закончится (состояние каждого будет подсчитано) и "
-                                 "сохранится в архиве; затем начнётся новая",
-        "new_game_archives": "Законченная игра сохранится в архиве; затем начнётся новая",
+        "new_game_ends_running": "Эта игра закончится сейчас (с подсчётом состояния) и сохранится в архиве",
+        "new_game_archives": "Законченная игра сохранится в архиве",
         "game_kept": "Прошлая игра сохранена в архиве",
         "new_game_players": "В эту игру играют от {low} до {high} игроков, и у каждого своё имя",
         "menu_language": "Язык: {name}", "language_here": "русский", "language_title": "Язык",
         "language_name": "Русский", "language_set": "Коробка теперь говорит по-русски",
         "menu_banker_pin": "PIN-код банкира…", "menu_banker_pin_remove": "Удалить PIN-код банкира",
         "pin_digit": "Цифра {n} из {of}", "pin_footer": "▲▼ цифра  OK дальше",
-        "pin_confirm": "PIN-код банкира будет {pin}: телефон, на котором его введут, станет банкиром "
-                       "(начинает игры, отменяет)",
+        "pin_confirm": "PIN-код банкира: {pin}. Телефон, где его введут, станет телефоном банкира",
         "banker_pin_set": "PIN-код банкира задан: с ним телефон становится банкиром",
         "banker_pin_removed": "PIN-код банкира, заданный на коробке, удалён",
     },

@@ -256,4 +256,4 @@ def test_every_new_screen_of_the_setup_is_words(lang, tmp_path, monkeypatch):
     console.stack[-1].index = 3  # the banker's PIN
     console.press("ok")
     frame = console.frame
-    assert frame.big == "0___" and "_" not in " ".join(frame.lines)
+    assert frame.big == "0---" and "_" not in " ".join(frame.lines)
