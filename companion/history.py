@@ -137,14 +137,6 @@ class Readers:
                         self._idle.append(history)
             self._slots.release()
 
-    def let_go(self) -> None:
-        """Close the idle connections (kept for the next read): a ledger about to be moved away (archived)
-        must have no reader left, or SQLite keeps its -wal file beside it for the next game to trip on."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for history in idle:
-            history.close()
-
     def close(self) -> None:
         with self._lock:
             self._closed = True

@@ -839,8 +839,6 @@ class Daemon:
             raise RuleViolation("no_game_on_box")
         if table.state.phase != "over":
             raise RuleViolation("game_not_over")
-        if self.phone is not None:  # a page's reader left open would keep the ledger's -wal file behind
-            self.phone.let_go_of_ledger()
         try:
             path = self.games.archive(table)
         except OSError:

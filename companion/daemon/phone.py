@@ -239,10 +239,6 @@ class PhoneService:
             self._watcher.join(2.0)
         self._readers.close()
 
-    def let_go_of_ledger(self) -> None:
-        """The open game's file is about to be archived: the pages' idle read-only connections to it close."""
-        self._readers.let_go()
-
     def phone_url(self) -> str:
         return str(self.daemon.phone_base_url())
 
