@@ -137,6 +137,14 @@ class Readers:
                         self._idle.append(history)
             self._slots.release()
 
+    def close_idle(self) -> None:
+        """Close the connections not lent now: a game about to move into the archive must not keep its -wal
+        file at the current game's path (the next game would find it "left over from another game")."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for history in idle:
+            history.close()
+
     def close(self) -> None:
         with self._lock:
             self._closed = True

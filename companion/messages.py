@@ -1329,11 +1329,27 @@ MENU = {
         "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
         "new_start": "Start the game", "new_edition_title": "Which game?", "new_players_title": "How many players?",
         "new_option_title": "Set the value", "number_hint": "held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
-        "settings_reset": "The box's settings ({file}) could not be read: sound is on again",
-        "settings_not_kept": "The sound setting could not be saved ({why}): it lasts until the box restarts",
+        "settings_reset": "The box's settings ({file}) could not be read: sound is on again, no banker's PIN "
+                          "is set at the box",
+        "settings_not_kept": "The setting could not be saved ({why}): it lasts until the box restarts",
         "sound_unmuted": "Sound on",
         # issue 22: number pickers say their step
         "number_step": "▲▼ step ±{step}", "number_step_now": "Step now ±{step}",
+        # issue 22: the table set up from the box (new game in few presses, language, banker's PIN)
+        "menu_new_game_more": "New game…", "new_options": "Options…",
+        "new_game_ends_running": "The game on the box ends now (everyone's wealth is counted) and is kept in "
+                                 "the archive; then the new one starts",
+        "new_game_archives": "The finished game is kept in the archive; then the new one starts",
+        "game_kept": "The last game is kept in the archive",
+        "new_game_players": "This game takes {low} to {high} players, each with a name of their own",
+        "menu_language": "Language: {name}", "language_here": "English", "language_title": "Language",
+        "language_name": "English", "language_set": "The box now speaks English",
+        "menu_banker_pin": "Banker's PIN…", "menu_banker_pin_remove": "Remove the banker's PIN",
+        "pin_digit": "Digit {n} of {of}", "pin_footer": "▲▼ digit  OK next",
+        "pin_confirm": "The banker's PIN will be {pin}: a phone that types it becomes the banker's (starts "
+                       "games, undoes)",
+        "banker_pin_set": "The banker's PIN is set: a phone becomes the banker's with it",
+        "banker_pin_removed": "The banker's PIN set at the box is removed",
     },
     "ru": {
         # issue 22: number pickers say their step
@@ -1368,9 +1384,25 @@ MENU = {
         "trade_cash_title": "Доплата", "new_edition": "Игра: {edition}", "new_players": "Игроков: {n}",
         "new_start": "Начать игру", "new_edition_title": "Какая игра?", "new_players_title": "Сколько игроков?",
         "new_option_title": "Значение", "number_hint": "держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
-        "settings_reset": "Настройки коробки ({file}) не читаются: звук снова включён",
-        "settings_not_kept": "Настройку звука не удалось сохранить ({why}): она действует до перезапуска коробки",
+        "settings_reset": "Настройки коробки ({file}) не читаются: звук снова включён, PIN-код банкира "
+                          "на коробке не задан",
+        "settings_not_kept": "Настройку не удалось сохранить ({why}): она действует до перезапуска коробки",
         "sound_unmuted": "Звук включён",
+        # issue 22: the table set up from the box (new game in few presses, language, banker's PIN)
+        "menu_new_game_more": "Новая игра…", "new_options": "Варианты правил…",
+        "new_game_ends_running": "Игра на коробке сейчас закончится (состояние каждого будет подсчитано) и "
+                                 "сохранится в архиве; затем начнётся новая",
+        "new_game_archives": "Законченная игра сохранится в архиве; затем начнётся новая",
+        "game_kept": "Прошлая игра сохранена в архиве",
+        "new_game_players": "В эту игру играют от {low} до {high} игроков, и у каждого своё имя",
+        "menu_language": "Язык: {name}", "language_here": "русский", "language_title": "Язык",
+        "language_name": "Русский", "language_set": "Коробка теперь говорит по-русски",
+        "menu_banker_pin": "PIN-код банкира…", "menu_banker_pin_remove": "Удалить PIN-код банкира",
+        "pin_digit": "Цифра {n} из {of}", "pin_footer": "▲▼ цифра  OK дальше",
+        "pin_confirm": "PIN-код банкира будет {pin}: телефон, на котором его введут, станет банкиром "
+                       "(начинает игры, отменяет)",
+        "banker_pin_set": "PIN-код банкира задан: с ним телефон становится банкиром",
+        "banker_pin_removed": "PIN-код банкира, заданный на коробке, удалён",
     },
 }
 
@@ -1397,7 +1429,7 @@ PHONE = {
         "phone_pin_locked": "Too many wrong PINs: wait {seconds} s",
         "phone_banker_pin_locked": "A phone keeps typing a wrong banker's PIN: that phone must wait {seconds} s (the others may still sign in)",
         "phone_seat_pin_locked": "A phone keeps typing a wrong PIN for {player}: that phone must wait {seconds} s",
-        "phone_no_banker_pin": "No table PIN is set on the box ({setting} in its settings): the banker uses the box",
+        "phone_no_banker_pin": "No banker's PIN is set yet: set one at the box (Game… → Banker's PIN)",
         "phone_wrong_pin": "Wrong PIN",
         "phone_bad_pin": "A PIN is 4 to 8 digits",
         "phone_pin_set": "{player} can now take their seat with this PIN",
@@ -1428,7 +1460,7 @@ PHONE = {
         "phone_pin_locked": "Слишком много неверных PIN-кодов: подождите {seconds} с",
         "phone_banker_pin_locked": "Кто-то с телефона раз за разом вводит неверный PIN-код банкира: этому телефону вход закрыт на {seconds} с (с других войти можно)",
         "phone_seat_pin_locked": "Кто-то с телефона раз за разом вводит неверный PIN-код игрока {player}: этому телефону вход закрыт на {seconds} с",
-        "phone_no_banker_pin": "PIN-код стола на коробке не задан ({setting} в её настройках): банкир работает с коробки",
+        "phone_no_banker_pin": "PIN-код банкира ещё не задан: задайте его на коробке (Игра… → PIN-код банкира)",
         "phone_wrong_pin": "Неверный PIN-код",
         "phone_bad_pin": "PIN-код — от 4 до 8 цифр",
         "phone_pin_set": "Игрок {player} теперь может занять своё место по этому PIN-коду",

@@ -117,6 +117,25 @@ class FakeDesk:
     def jackpot_ready(self, player: str, bet: int) -> None:
         self.jackpot = (player, bet)
 
+    # issue 22: the table set up from the box
+    banker_pin: str = ""
+
+    def has_banker_pin(self) -> bool:
+        return bool(self.banker_pin)
+
+    def set_banker_pin(self, pin: str) -> None:
+        self.banker_pin = pin
+
+    def set_language(self, lang: str) -> None:
+        self.lang = lang
+
+    def player_count(self) -> int:
+        return 4
+
+    def player_names(self, count: int) -> list[str]:
+        from companion.daemon.console import NAMES
+        return list(NAMES[self.lang][:count])
+
 
 def console_over(table, lang: str = "en") -> tuple[Console, FakeDesk]:
     """A console over `table` with a FakeDesk, showing what it would show right after an event."""

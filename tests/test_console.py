@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.daemon import menus
-from companion.daemon.console import Console, ListView, NumberView, TextView, UndoView
+from companion.daemon.console import NAMES, Console, ListView, NumberView, TextView, UndoView
 from companion.daemon.screens import money
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.command import Command
@@ -82,6 +82,24 @@ class Desk:
 
     def jackpot_ready(self, player, bet):
         self.jackpot = (player, bet)
+
+    # issue 22: the table set up from the box
+    banker_pin = ""
+
+    def has_banker_pin(self):
+        return bool(self.banker_pin)
+
+    def set_banker_pin(self, pin):
+        self.banker_pin = pin
+
+    def set_language(self, lang):
+        self.lang = lang
+
+    def player_count(self):
+        return 4
+
+    def player_names(self, count):
+        return list(NAMES[self.lang][:count])
 
 
 @pytest.fixture
@@ -238,12 +256,12 @@ def test_a_new_game_with_the_buttons_alone(tmp_path, monkeypatch):
     console.press("ok")                 # the table's menu
     choose(console, "Игра")
     choose(console, "Новая игра")
-    choose(console, "Игра:")            # which game
-    choose(console, "Монополия")  # the English board has Russian names (name_ru)
-    choose(console, "Игроков")
+    choose(console, "Монополия")  # which game (the English board has Russian names: name_ru)
     console.press("down")
-    console.press("ok")                 # one fewer than offered
+    console.press("ok")                 # one player fewer than offered
+    choose(console, "Варианты правил")  # the options, folded under one line
     choose(console, "Копилка")          # a house rule: the FREE PARKING pot (a yes/no, flipped by OK)
+    console.press("back")
     choose(console, "Начать игру")
     (edition, players, options), = desk.started
     assert edition == "monopoly" and players == ["Аня", "Борис", "Вера"] and options == {"free_parking_pot": True}

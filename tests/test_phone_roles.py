@@ -167,7 +167,7 @@ def test_no_banker_pin_on_the_box_means_no_banker_phone(tmp_path):
         phone = Phone(daemon).join()
         answer = phone.post("/phone/banker", pin="")
         assert answer.status_code in (400, 403) and phone.role() == "spectator"
-        assert phone.post("/phone/banker", pin="1234").json["error"].startswith("No table PIN")
+        assert phone.post("/phone/banker", pin="1234").json["error"].startswith("No banker's PIN")
     finally:
         daemon.stop()
 

@@ -79,13 +79,11 @@ def test_a_whole_short_game_with_the_page_alone(box, tmp_path_factory):
         page = context.new_page()
         page.goto(box.virtual.url)
         page.wait_for_selector("#oled")
-        # a new game from the buttons: OK, Game…, New game, the edition, Start
+        # a new game from the buttons: OK, Game…, New game…, the edition, how many, Start
         click(page, "ok")
         choose(page, box, "Game")
         choose(page, box, "New game")
-        choose(page, box, "Game:")
         choose(page, box, "Monopoly")
-        choose(page, box, "Players")
         for _ in range(5):
             click(page, "down")
         click(page, "ok")               # two players, the fewest

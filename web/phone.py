@@ -89,7 +89,8 @@ class PhoneTable(Protocol):
     def undo_preview(self, seq: int, language: str) -> dict: ...
     def undo(self, seq: int, action_id: str, language: str) -> dict: ...
     def editions(self, language: str) -> list[dict]: ...
-    def start_game(self, edition: str, players: list[str], action_id: str, language: str) -> dict: ...
+    def start_game(self, edition: str, players: list[str], action_id: str, language: str,
+                   replace: bool = False) -> dict: ...
     def end_game(self, action_id: str, language: str) -> dict: ...
     def archive_game(self, action_id: str, language: str) -> dict: ...
     def check_banker(self, pin: str, language: str, client: str = "") -> None: ...
@@ -105,6 +106,11 @@ class PhoneTable(Protocol):
     def find_role(self, token: str) -> dict | None: ...
     def roles_kept(self, language: str, token: str = "") -> list[dict]: ...
     def revoke_role(self, rid: str) -> str: ...
+    # issue 22: the table set up from the banker's phone
+    def new_game_form(self) -> dict: ...
+    def box_language(self) -> str: ...
+    def set_banker_pin(self, pin: str, language: str) -> dict: ...
+    def set_box_language(self, lang: str, language: str) -> dict: ...
 
 
 class Refused(Exception):
@@ -388,6 +394,9 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = g.get("phone_session")
         if session is not None and session.lang in WORDS:
             return str(session.lang)
+        chosen = service.box_language()  # the box's language, once chosen there, is every phone's default
+        if chosen in WORDS:
+            return chosen
         best = request.accept_languages.best_match(list(WORDS))
         return best or (service.language if service.language in WORDS else "en")
 
@@ -489,7 +498,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             form = request.form
             out: dict[str, Any] = {k: form.get(k) for k in form}
-            for many in ("arg", "give", "get"):
+            for many in ("arg", "give", "get", "player"):
                 if many in form:
                     out["args" if many == "arg" else many] = form.getlist(many)
             return out
@@ -624,7 +633,9 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.get("/game")
     @shown_to("banker")
     def game_page() -> Any:
-        return page("game.html", editions=service.editions(lang()))
+        return page("game.html", editions=service.editions(lang()), form=service.new_game_form(),
+                    languages=[(code, WORDS[code]["language_own"]) for code in WORDS],
+                    box_language=service.box_language() or service.language)
 
     @bp.get("/summary")
     @shown_to(*VIEWERS)
@@ -863,13 +874,36 @@ def _blueprint(state: PhoneState) -> Blueprint:
         players = data.get("players")
         if isinstance(players, str):
             players = players.splitlines()
+        if "player" in data:  # the form's name fields, one a player: the first `count` of them play
+            players = data.get("player")
+            if not isinstance(players, list) or len(players) > 16:
+                raise Refused(say("err_field", field="player"))
+            players = [p for p in players if isinstance(p, str)][:number(data, "count", 2, 8)]
         if not isinstance(players, list) or len(players) > 16:
             raise Refused(say("err_field", field="players"))
-        result = service.start_game(text(data, "edition", 32), players, aid(data), lang())
+        replace = data.get("replace") in ("1", "on", True)  # the form's tick: end and archive the game on the box
+        result = service.start_game(text(data, "edition", 32), players, aid(data), lang(), replace=replace)
         session.game = service.game_id()  # the banker who started it keeps the role in the new game
         keep(session)
         g.phone_new = True  # the lasting cookie again, for the new game's role
         return done(**result)
+
+    @bp.post("/banker-pin")
+    def banker_pin() -> Response:
+        """The banker changes the banker's PIN (the first one is set at the box: a phone needs it to get here)."""
+        data = fields()
+        need("banker")
+        return done(**service.set_banker_pin(text(data, "pin", 16), lang()))
+
+    @bp.post("/box-language")
+    def box_language() -> Response:
+        """The banker sets the box's language: the OLED's, and every phone's that has chosen none."""
+        data = fields()
+        need("banker")
+        value = text(data, "lang", 8)
+        if value not in WORDS:
+            raise Refused(say("err_field", field="lang"))
+        return done(**service.set_box_language(value, lang()))
 
     @bp.post("/game/end")
     def game_end() -> Response:

@@ -11,7 +11,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "turn": "Turn", "waiting": "Waiting for", "nothing_waits": "nothing in particular", "head": "Ledger",
         "no_game": "No game on the box yet.", "over": "The game is over", "winner": "Winner",
         "join_title": "Join the table", "join_code": "Table code (on the box's screen)", "join": "Watch",
-        "join_hint": "The code lets you watch; then, to play, pair this phone with your player card here (Roles); the banker types the table PIN here too.",
+        "join_hint": "The code lets you watch; then, to play, pair this phone with your player card here (Roles); the banker types the banker's PIN here too.",
         "role_visitor": "not joined", "role_spectator": "watching", "role_player": "playing as {player}",
         "role_banker": "the banker", "you_are": "This phone:",
         "pair_title": "Play from this phone", "pair_start": "Pair with my card",
@@ -21,7 +21,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         # issue 21: the pairing's door
         "pair_clear": "End the pairing and its line (banker)",
         "claim_title": "No reader? Seat PIN from the banker", "seat": "Seat", "pin": "PIN", "claim": "Claim the seat",
-        "banker_title": "Banker", "banker_pin": "Table PIN", "banker_go": "Be the banker",
+        "banker_title": "Banker", "banker_pin": "Banker's PIN", "banker_go": "Be the banker",
         "leave": "Leave (this phone forgets its role)", "language": "Language",
         "player": "Player", "cash": "Cash", "worth": "Net worth", "holdings": "Holds", "where": "On",
         "plots": "Plots", "cards": "Kept cards", "history": "History", "no_history": "Nothing yet.",
@@ -35,7 +35,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "give": "You give", "get": "You get", "give_cash": "Cash you pay", "get_cash": "Cash you get",
         "undo_title": "Undo an event", "undo_pick": "Choose", "undo_first": "Undone first (they depend on it):",
         "undo_books": "What the undo books (and what to put back on the board):", "undo_go": "Undo",
-        "game_title": "The game", "new_game": "New game", "edition": "Game", "players": "Players (one a line)",
+        "game_title": "The game", "new_game": "New game", "edition": "Game", "players": "Players' names",
         "start": "Start", "end": "End the game (count everyone's wealth)", "archive": "Archive the game",
         "seat_pins": "Seat PINs (a table without a reader)", "set_pin": "Set",
         "share_title": "Others join with", "code": "code",
@@ -74,6 +74,13 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                      "the table code.",
         # issue 22: a money action shows what it books, then one more tap books it
         "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
+        # issue 22: the table set up from the banker's phone
+        "players_count": "How many play", "player_n": "Player {n}",
+        "replace_running": "End the game on the box now (everyone's wealth is counted); it is kept in the archive",
+        "replace_over": "The finished game is kept in the archive",
+        "box_title": "The box", "box_language": "The box's language (and every phone's that chose none)",
+        "set_language": "Set", "language_own": "English",
+        "banker_pin_new": "New banker's PIN (4 to 8 digits)", "set_banker_pin": "Change the PIN",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -82,7 +89,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "turn": "Ход", "waiting": "Ждём", "nothing_waits": "ничего особенного", "head": "Журнал",
         "no_game": "На коробке пока нет игры.", "over": "Игра окончена", "winner": "Победитель",
         "join_title": "Присоединиться к столу", "join_code": "Код стола (на экране коробки)", "join": "Смотреть",
-        "join_hint": "Код даёт право смотреть; затем, чтобы играть, привяжите телефон к своей карте игрока здесь (Роли); здесь же банкир вводит PIN-код стола.",
+        "join_hint": "Код даёт право смотреть; затем, чтобы играть, привяжите телефон к своей карте игрока здесь (Роли); здесь же банкир вводит PIN-код банкира.",
         "role_visitor": "не за столом", "role_spectator": "зритель", "role_player": "играет: {player}",
         "role_banker": "банкир", "you_are": "Этот телефон:",
         "pair_title": "Играть с этого телефона", "pair_start": "Привязать к моей карте",
@@ -93,7 +100,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "pair_clear": "Прекратить привязку и очередь (банкир)",
         "claim_title": "Нет считывателя? PIN-код места от банкира", "seat": "Место", "pin": "PIN-код",
         "claim": "Занять место",
-        "banker_title": "Банкир", "banker_pin": "PIN-код стола", "banker_go": "Стать банкиром",
+        "banker_title": "Банкир", "banker_pin": "PIN-код банкира", "banker_go": "Стать банкиром",
         "leave": "Выйти (телефон забудет свою роль)", "language": "Язык",
         "player": "Игрок", "cash": "Наличные", "worth": "Состояние", "holdings": "Есть", "where": "На",
         "plots": "Участки", "cards": "Сохранённые карточки", "history": "История", "no_history": "Пока ничего.",
@@ -109,7 +116,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "give": "Вы отдаёте", "get": "Вы получаете", "give_cash": "Вы доплачиваете", "get_cash": "Вам доплачивают",
         "undo_title": "Отменить событие", "undo_pick": "Выбрать", "undo_first": "Сначала отменяются (зависят от него):",
         "undo_books": "Что запишет отмена (и что вернуть на поле):", "undo_go": "Отменить",
-        "game_title": "Игра", "new_game": "Новая игра", "edition": "Игра", "players": "Игроки (по одному в строке)",
+        "game_title": "Игра", "new_game": "Новая игра", "edition": "Игра", "players": "Имена игроков",
         "start": "Начать", "end": "Закончить игру (подсчёт состояния каждого)", "archive": "Убрать игру в архив",
         "seat_pins": "PIN-коды мест (стол без считывателя)", "set_pin": "Задать",
         "share_title": "Другие присоединяются по", "code": "коду",
@@ -149,5 +156,13 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                      "заново с кодом стола.",
         # issue 22: a money action shows what it books, then one more tap books it
         "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
+        # issue 22: the table set up from the banker's phone
+        "players_count": "Сколько игроков", "player_n": "Игрок {n}",
+        "replace_running": "Закончить игру на коробке сейчас (состояние каждого будет подсчитано); она "
+                           "сохранится в архиве",
+        "replace_over": "Законченная игра сохранится в архиве",
+        "box_title": "Коробка", "box_language": "Язык коробки (и телефонов, где язык не выбран)",
+        "set_language": "Выбрать", "language_own": "Русский",
+        "banker_pin_new": "Новый PIN-код банкира (от 4 до 8 цифр)", "set_banker_pin": "Сменить PIN-код",
     },
 }

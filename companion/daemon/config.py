@@ -42,7 +42,8 @@ class Key:
 KEYS = (
     Key("", "hardware", str, "simulated", "`simulated`: a simulated reader behind a pty (a laptop); "
         "`real`: the Pico on USB, never replaced by a simulation when it is missing", HARDWARE),
-    Key("", "language", str, "en", "the language of the daemon's lines and the screens", LANGUAGES),
+    Key("", "language", str, "en", "the language of the daemon's lines and the screens until one is chosen in the "
+        "box's menu (Game… → Language), which is kept in box.json and wins", LANGUAGES),
     Key("", "games_dir", str, "", "where the current game, the archive and the card map live; "
         "empty: $STATE_DIRECTORY (systemd's StateDirectory), else the user's state folder "
         "($COMPANION_STATE_DIR or ~/.local/state/companion)"),
@@ -76,8 +77,9 @@ KEYS = (
     Key("phone", "auction_quiet_seconds", float, 30.0, "an auction with no new bid for this long is hammered down "
         "by the box (\"going once\" and \"going twice\" at a third and two thirds of it); 0: only the host closes it",
         low=0.0, high=3600.0),
-    Key("phone", "banker_pin", str, "", "the table PIN that makes a phone the banker's (starts and ends games, "
-        "undoes); empty: no phone may be the banker"),
+    Key("phone", "banker_pin", str, "", "the banker's PIN that makes a phone the banker's (starts and ends games, "
+        "undoes) until one is set at the box (Game… → Banker's PIN), which is kept in box.json and wins; empty and "
+        "none set at the box: no phone may be the banker"),
     Key("phone", "allowed_hosts", str, "", "more names the phone page may be reached under, comma-separated (a "
         "name of your own for the box); localhost, this machine's name (.local too), phone.url's host and any IP "
         "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)"),

@@ -31,7 +31,8 @@ from .menus import words
 from .screens import money
 
 INDENT_PX = 8  # a chosen line's continuation is indented by two spaces (6 px in DejaVu Sans 9) and a margin
-NAMES = {  # a new game's players until the phone page names them (docs/box.md)
+PIN_DIGITS = 4  # the banker's PIN picked at the box (a phone may set one of up to 8 digits)
+NAMES = {  # a new game's players until the banker's phone names them (docs/box.md)
     "en": ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ilya"),
     "ru": ("Аня", "Борис", "Вера", "Глеб", "Дина", "Егор", "Зоя", "Илья"),
 }
@@ -60,6 +61,12 @@ class Desk(Protocol):
     def editions(self) -> list[tuple[str, str]]: ...
     def edition_rules(self, edition: str) -> Any: ...
     def jackpot_ready(self, player: str, bet: int) -> None: ...
+    # issue 22: the table set up from the box
+    def has_banker_pin(self) -> bool: ...
+    def set_banker_pin(self, pin: str) -> None: ...
+    def set_language(self, lang: str) -> None: ...
+    def player_names(self, count: int) -> list[str]: ...
+    def player_count(self) -> int: ...
 
 
 class View:
@@ -534,16 +541,22 @@ class Console:
     # ----- the game's life -------------------------------------------------------------------------
 
     def game_menu(self) -> ListView:
+        """New game first (from a running game too), then ending or archiving this one, the box's language
+        and the banker's PIN (issue 22: the table set up from the box), cards, sound, the phone page."""
         lang, desk, table = self.lang, self.desk, self.table
-        items: list[Item] = []
+        items: list[Item] = [Item(words("menu_new_game_more", lang), lambda: self.push(NewGameView(self)))]
         if table is None:
-            items.append(Item(words("menu_new_game", lang), lambda: self.push(NewGameView(self))))
+            pass
         elif table.state.phase != "over":
             items.append(Item(words("menu_end_game", lang), lambda: self.push(TextView(
                 words("menu_end_game", lang), [words("end_game_warning", lang)], self._end,
                 footer=words("confirm_footer", lang)))))
         else:
             items.append(Item(words("menu_archive", lang), self._archive))
+        items.append(Item(words("menu_language", lang, name=words("language_here", lang)), self._languages))
+        items.append(Item(words("menu_banker_pin", lang), lambda: self.push(PinView(self))))
+        if desk.has_banker_pin():
+            items.append(Item(words("menu_banker_pin_remove", lang), self._remove_pin))
         items.append(Item(words("menu_enrol", lang), lambda: self.push(self.enrol_menu())))
         items.append(Item(words("menu_sound_off" if not desk.muted else "menu_sound_on", lang), self._mute))
         items.append(Item(words("menu_phone", lang), self._phone_page))
@@ -555,6 +568,23 @@ class Console:
     def _end(self) -> None:
         self.close()
         self.desk.end_game()
+
+    def _languages(self) -> None:
+        """Each language named in its own words, the box's own chosen."""
+        codes = list(messages.LANGUAGES)
+
+        def choose(code: str) -> Callable[[], None]:
+            def chosen() -> None:
+                self.close()
+                self.desk.set_language(code)
+            return chosen
+        self.push(ListView(words("language_title", self.lang), [Item(words("language_name", c), choose(c))
+                                                                for c in codes],
+                           index=codes.index(self.lang) if self.lang in codes else 0))
+
+    def _remove_pin(self) -> None:
+        self.close()
+        self.desk.set_banker_pin("")
 
     def _archive(self) -> None:
         self.close()
@@ -650,73 +680,91 @@ class TradeView(ListView):
 
 
 class NewGameView(ListView):
-    """A new game from the buttons alone: edition, number of players, options, start."""
+    """A new game from the buttons alone, in few presses (issue 22): which game (Millionaire Elite first,
+    chosen), how many players, then Start; the options a table argues about are folded under one line,
+    "Options…" (the edition's defaults unless opened). Started while a game is on the box, it first says
+    that game ends and is kept in the archive."""
 
     def __init__(self, console: Console):
-        super().__init__(words("menu_new_game", console.lang), [])
         self.console = console
-        self.editions = console.desk.editions()
-        self.edition = self.editions[0][0]
-        self.count = 0
+        editions = sorted(console.desk.editions(), key=lambda e: e[0] != "elite")
+        super().__init__(words("new_edition_title", console.lang), [Item(name, self._chose(eid))
+                                                                     for eid, name in editions])
+
+    def _chose(self, edition: str) -> Callable[[], None]:
+        def chosen() -> None:
+            console, lang = self.console, self.console.lang
+            ed = console.desk.edition_rules(edition).edition
+            span = Span(ed.players_min, min(ed.players_max, len(NAMES["en"])))
+            console.push(NumberView(words("new_players_title", lang), span,
+                                    lambda n: console.push(StartView(console, edition, n)),
+                                    value=max(span.low, min(span.high, console.desk.player_count())), lang=lang))
+        return chosen
+
+
+class StartView(ListView):
+    """Start (the first line, chosen) or Options…; the players' names above (the last game's, else the box's)."""
+
+    def __init__(self, console: Console, edition: str, count: int):
+        self.console, self.edition, self.count = console, edition, count
         self.options: dict[str, Any] = {}
-        self._build()
+        self.names = console.desk.player_names(count)
+        lang = console.lang
+        name = dict(console.desk.editions()).get(edition, edition)
+        items = [Item(words("new_start", lang), self._start)]
+        if settable_options(self._rules()):
+            items.append(Item(words("new_options", lang), lambda: self.console.push(OptionsView(self))))
+        super().__init__(name, items, header=", ".join(self.names))
 
     def _rules(self) -> Any:
         return self.console.desk.edition_rules(self.edition)
 
+    def _start(self) -> None:
+        console, lang, table = self.console, self.console.lang, self.console.table
+        if table is None:
+            self._go()
+            return
+        warning = "new_game_ends_running" if table.state.phase != "over" else "new_game_archives"
+        console.push(TextView(words("menu_new_game", lang), [words(warning, lang)], self._go,
+                              footer=words("confirm_footer", lang)))
+
+    def _go(self) -> None:
+        self.console.close()
+        self.console.desk.new_game(self.edition, list(self.names), dict(self.options))
+
+
+class OptionsView(ListView):
+    """The new game's house rules, each a line: a yes/no or a choice flipped by OK, a number picked."""
+
+    def __init__(self, start: StartView):
+        self.start = start
+        self.console = start.console
+        super().__init__(words("new_options", self.console.lang).rstrip("…"), [])
+        self._build()
+
     def _build(self) -> None:
-        lang = self.console.lang
-        rules = self._rules()
-        edition = rules.edition
-        low, high = edition.players_min, min(edition.players_max, len(NAMES["en"]))
-        self.count = max(low, min(high, self.count or min(4, high)))
-        name = dict(self.editions)[self.edition]
-        self.items = [
-            Item(words("new_edition", lang, edition=name), self._pick_edition),
-            Item(words("new_players", lang, n=self.count), self._pick_count),
-        ]
-        for key in settable_options(rules):
-            value = self.options.get(key, rules.opt[key])
-            self.items.append(Item(option_line(edition, key, value, lang), self._option(key)))
-        self.items.append(Item(words("new_start", lang), self._start))
-        self.index = min(self.index, len(self.items) - 1)
-
-    def _pick_edition(self) -> None:
-        def choose(edition: str) -> Callable[[], None]:
-            def chosen() -> None:
-                self.edition, self.options, self.count = edition, {}, 0
-                self.console.pop()
-                self._build()
-            return chosen
-        self.console.push(ListView(words("new_edition_title", self.console.lang),
-                                   [Item(name, choose(eid)) for eid, name in self.editions]))
-
-    def _pick_count(self) -> None:
-        edition = self._rules().edition
-        span = Span(edition.players_min, min(edition.players_max, len(NAMES["en"])))
-
-        def done(value: int) -> None:
-            self.count = value
-            self.console.pop()
-            self._build()
-        self.console.push(NumberView(words("new_players_title", self.console.lang), span, done, value=self.count,
-                                     lang=self.console.lang))
+        rules = self.start._rules()
+        self.items = [Item(option_line(rules.edition, key, self.start.options.get(key, rules.opt[key]),
+                                       self.console.lang), self._option(key))
+                      for key in settable_options(rules)]
+        self.index = min(self.index, max(0, len(self.items) - 1))
 
     def _option(self, key: str) -> Callable[[], None]:
         def change() -> None:
-            rules = self._rules()
-            value = self.options.get(key, rules.opt[key])
+            rules = self.start._rules()
+            options = self.start.options
+            value = options.get(key, rules.opt[key])
             choices = type(rules).OPTION_CHOICES.get(key)
             if isinstance(value, bool):
-                self.options[key] = not value
+                options[key] = not value
             elif choices:
-                self.options[key] = choices[(list(choices).index(value) + 1) % len(choices)] \
+                options[key] = choices[(list(choices).index(value) + 1) % len(choices)] \
                     if value in choices else choices[0]
             elif isinstance(value, int):
                 low, high = type(rules).OPTION_RANGES.get(key, (0, max(100, value * 10)))
 
                 def done(number: int) -> None:
-                    self.options[key] = number
+                    options[key] = number
                     self.console.pop()
                     self._build()
                 self.console.push(NumberView(words("new_option_title", self.console.lang), Span(int(low), int(high)),
@@ -725,7 +773,42 @@ class NewGameView(ListView):
             self._build()
         return change
 
-    def _start(self) -> None:
-        names = list(NAMES.get(self.console.lang, NAMES["en"])[:self.count])
+
+class PinView(View):
+    """The banker's PIN, digit by digit: UP/DOWN change the digit, OK takes it and goes to the next, BACK
+    goes back a digit (from the first: out); after the last, a confirmation saying what the PIN is for."""
+
+    def __init__(self, console: Console):
+        self.console = console
+        self.digits: list[int] = []
+        self.digit = 0
+
+    def frame(self) -> Frame:
+        lang = self.console.lang
+        shown = "".join(map(str, self.digits)) + str(self.digit) + "_" * (PIN_DIGITS - len(self.digits) - 1)
+        return Frame(title=words("menu_banker_pin", lang).rstrip("…"), big=shown, inverse_title=True,
+                     lines=(words("pin_digit", lang, n=len(self.digits) + 1, of=PIN_DIGITS),),
+                     footer=words("pin_footer", lang))
+
+    def press(self, console: "Console", name: str, long: bool) -> None:
+        if name in ("up", "down"):
+            self.digit = (self.digit + (1 if name == "up" else -1)) % 10
+        elif name == "ok":
+            self.digits.append(self.digit)
+            self.digit = 0
+            if len(self.digits) == PIN_DIGITS:
+                pin = "".join(map(str, self.digits))
+                self.digit = self.digits.pop()  # BACK from the confirmation comes back to the last digit
+                lang = console.lang
+                console.push(TextView(words("menu_banker_pin", lang).rstrip("…"),
+                                      [words("pin_confirm", lang, pin=pin)], lambda: self._keep(pin),
+                                      footer=words("confirm_footer", lang)))
+        elif name == "back":
+            if self.digits:
+                self.digit = self.digits.pop()
+            else:
+                console.pop(self)
+
+    def _keep(self, pin: str) -> None:
         self.console.close()
-        self.console.desk.new_game(self.edition, names, dict(self.options))
+        self.console.desk.set_banker_pin(pin)

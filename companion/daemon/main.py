@@ -40,7 +40,7 @@ from companion.hw.display import DisplayMissing, FontMissing, Screen, open_devic
 from companion.hw.reader import BY_ID_PATTERN, LinkState, Origin, ReaderLink
 from companion.hw.simreader import SimulatedReader
 from companion.ledger.anchor import default_state_dir
-from companion.table import Table, open_game
+from companion.table import Table, new_request_id, open_game
 from companion.view import event_lines, state_text
 
 from . import menus, systemd
@@ -78,7 +78,10 @@ class Daemon:
 
     def __init__(self, config: Config, out: Callable[[str], None] = print, sim_seed: int = 0):
         self.config = config
-        self.lang = config["language"]
+        # the box's beeps (the menu's "Sound off", `muted`), its banker's PIN and language (issue 22), kept
+        # across restarts; the reader's own read click stays. A language chosen at the box wins over the config's
+        self.settings, self._settings_damaged = BoxSettings.load(config.games_dir)
+        self.lang = self.settings.language or config["language"]
         self.out = out
         self.sim_seed = sim_seed
         self.games = Games(config.games_dir)
@@ -101,9 +104,6 @@ class Daemon:
         self._printer = threading.Thread(target=self._print, name="companion-printer", daemon=True)
         self._watchdog: systemd.Watchdog | None = None
         self.panel: Panel | None = None
-        # the box's beeps (the menu's "Sound off", `muted`), kept across restarts; the reader's own read
-        # click stays
-        self.settings, self._settings_damaged = BoxSettings.load(config.games_dir)
         self.console = Console(self.owner, self)
         self.buttons: box_buttons.Buttons | None = None
         self.pin_factory: Any = None  # gpiozero's MockFactory with simulated hardware (the virtual table's)
@@ -647,12 +647,80 @@ class Daemon:
                 return
 
     def new_game(self, edition: str, players: list[str], options: dict) -> None:
+        """A new game from the box's menu: the game now on the box, if any, is ended and archived first."""
         try:
-            self._start_game(edition, players, random.SystemRandom().randrange(2**32), options, self.lang)
-        except CompanionError as exc:
-            self._refuse("tap_failed", why=messages.render_error(exc, self.lang))
+            self._replace_game(edition, players, random.SystemRandom().randrange(2**32), options, self.lang)
+        except (CompanionError, OSError) as exc:
+            why = messages.render_error(exc, self.lang) if isinstance(exc, CompanionError) else \
+                exc.strerror or str(exc)
+            self._refuse("tap_failed", why=why)
         else:
             self._booked()
+
+    # issue 22: the table set up from the box and the banker's phone (docs/box.md, docs/phone.md)
+
+    def _replace_game(self, edition: str, players: list[str], seed: int, options: dict, lang: str) -> dict:
+        """(writer thread) A new game even while one is on the box: that one ends (everyone's wealth counted,
+        unless it is over already) and is kept in the archive, then the new one starts. The new game's
+        edition and names are checked first, so a refused start leaves the old game as it was."""
+        rules = self.edition_rules(edition)  # an unknown edition is refused here, before anything changes
+        low, high = rules.edition.players_min, rules.edition.players_max
+        if not low <= len(players) <= high or len(set(players)) != len(players):
+            raise RuleViolation("new_game_players", low=low, high=high)
+        table = self.owner.table
+        if table is not None:
+            if table.state.phase != "over":
+                self.owner.apply(TABLE, Command("end_game"), new_request_id())
+            self._archive_game()
+        return self._start_game(edition, players, seed, options, lang)
+
+    @property
+    def banker_pin(self) -> str:
+        """The PIN that makes a phone the banker's: the one set at the box, else the config's ("": none)."""
+        return self.settings.banker_pin or str(self.config["phone.banker_pin"])
+
+    def has_banker_pin(self) -> bool:
+        """Whether a PIN was set at the box (the menu then offers to remove it)."""
+        return bool(self.settings.banker_pin)
+
+    def set_banker_pin(self, pin: str) -> None:
+        """(writer thread) The banker's PIN, set at the box (Game… → Banker PIN) or by the banker's phone;
+        "" removes the box's own (the config's, if any, holds again)."""
+        self.settings.banker_pin = pin
+        self.say("banker_pin_set" if pin else "banker_pin_removed")
+        self._keep_settings()
+
+    def set_language(self, lang: str) -> None:
+        """(writer thread) The box's language (Game… → Language): the OLED, the printer, and the phones that
+        have not chosen their own follow it; kept across restarts."""
+        if lang not in messages.LANGUAGES:
+            raise BadInput("no such language")
+        self.lang = self.settings.language = lang
+        if self.panel is not None:
+            self.panel.language = lang
+        if self.phone is not None:
+            self.phone.language = lang
+        self.say("language_set")
+        self._keep_settings()
+
+    def player_names(self, count: int) -> list[str]:
+        """The names a new game from the buttons gives its players: the last game's (named on the banker's
+        phone, say), then the box's stock names in its language that are not taken yet."""
+        from .console import NAMES
+        names = list(dict.fromkeys(self.settings.players))[:count]
+        stock = [n for n in NAMES.get(self.lang, NAMES["en"]) if n not in names]
+        return names + stock[:count - len(names)]
+
+    def player_count(self) -> int:
+        """How many played the last game (a new game's picker starts there), else four."""
+        last = len(self.settings.players)
+        return last if last >= 2 else 4
+
+    def _keep_settings(self) -> None:
+        try:
+            self.settings.save(self.config.games_dir)
+        except OSError as exc:
+            self.say("settings_not_kept", why=exc.strerror or str(exc))
 
     def end_game(self) -> None:
         self._book(Meaning(TABLE, Command("end_game")))
@@ -678,10 +746,7 @@ class Daemon:
     def set_muted(self, muted: bool) -> None:
         self.settings.muted = muted
         self.say("sound_muted" if muted else "sound_unmuted")
-        try:
-            self.settings.save(self.config.games_dir)
-        except OSError as exc:
-            self.say("settings_not_kept", why=exc.strerror or str(exc))
+        self._keep_settings()
 
     def phone_url(self) -> str:
         """The address the OLED's QR code carries: the phone page, with the table code after # (a fragment
@@ -717,8 +782,9 @@ class Daemon:
         return table.head_words(self.lang) if table is not None else ""
 
     def editions(self) -> list[tuple[str, str]]:
+        """The shipped editions, Millionaire Elite first (the box's own game; the lists open on it)."""
         out = []
-        for name in shipped():
+        for name in sorted(shipped(), key=lambda e: (e != "elite", e)):
             edition = self.edition_rules(name).edition
             out.append((name, edition.names.get(self.lang, edition.name)))
         return out
@@ -816,6 +882,9 @@ class Daemon:
             raise RuleViolation("game_on_box")
         table = self.games.start(edition, players, seed, options)
         self.owner.table = table
+        if players != self.settings.players:  # a new game from the buttons keeps these names (player_names)
+            self.settings.players = list(players)
+            self._keep_settings()
         names = ", ".join(players)
         self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),
                  players=names)
@@ -839,13 +908,15 @@ class Daemon:
             raise RuleViolation("no_game_on_box")
         if table.state.phase != "over":
             raise RuleViolation("game_not_over")
+        if self.phone is not None:  # the phone pages' idle readers would keep the file's -wal at this path
+            self.phone.release_ledger()
         try:
             path = self.games.archive(table)
         except OSError:
             self.owner.table = self.games.resume()  # the move failed: the game is still current
             raise
         self.owner.table = None
-        self.say("game_archived", path=str(path))
+        self.say("game_kept")  # a family needs no file path: `companion game archive` prints it
         self._update_dice()
         self.console.sync()
         return {"path": str(path)}

@@ -813,20 +813,27 @@ class PhoneService:
     def editions(self, language: str) -> list[dict]:
         return [{"id": e, "name": n} for e, n in self.daemon.editions()]
 
-    def start_game(self, edition: str, players: list[str], action_id: str, language: str) -> dict:
+    def start_game(self, edition: str, players: list[str], action_id: str, language: str,
+                   replace: bool = False) -> dict:
+        """A new game named on the banker's phone. replace: the game on the box, if any, ends (everyone's
+        wealth counted) and is kept in the archive first (the form's tick says so), as the box's New game."""
         named = {e["id"]: e["name"] for e in self.editions(language)}
         if edition not in named:
             raise Refused(say("phone_bad_edition", language))
         names = [" ".join(p.split()) for p in players if isinstance(p, str) and p.strip()]
-        if not 2 <= len(names) <= 8 or any(len(n) > 20 or not n.isprintable() for n in names):
+        if not 2 <= len(names) <= 8 or any(len(n) > 20 or not n.isprintable() for n in names) \
+                or len(set(names)) != len(names):
             raise Refused(say("phone_bad_players", language))
 
         def work() -> dict:
             seed = secrets.randbelow(2**32)
+            start = self.daemon._replace_game if replace else self.daemon._start_game
             try:
-                self.owner.call(lambda: self.daemon._start_game(edition, names, seed, {}, language))
+                self.owner.call(lambda: start(edition, names, seed, {}, language))
             except CompanionError as exc:
                 raise Refused(self._error(exc, language), 409) from None
+            except OSError as exc:  # the old game could not be moved into the archive
+                raise Refused(exc.strerror or str(exc), 409) from None
             return {"lines": [say("game_started", language, edition=named[edition], players=", ".join(names))],
                     "game": self.game_id()}
         return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work,
@@ -840,13 +847,41 @@ class PhoneService:
     def archive_game(self, action_id: str, language: str) -> dict:
         def work() -> dict:
             try:
-                done = self.owner.call(self.daemon._archive_game)
+                self.owner.call(self.daemon._archive_game)
             except CompanionError as exc:
                 raise Refused(self._error(exc, language), 409) from None
             except OSError as exc:
                 raise Refused(exc.strerror or str(exc), 409) from None
-            return {"lines": [say("game_archived", language, path=done["path"])]}
+            return {"lines": [say("game_kept", language)]}  # no file path: a family needs none
         return self._remembered(TABLE, action_id, "archive", language, work, per_game=False)
+
+    # issue 22: the table set up from the banker's phone (the first banker's PIN comes from the box)
+
+    def release_ledger(self) -> None:
+        """The game is moving into the archive: the pages' idle read connections to its file are closed."""
+        self._readers.close_idle()
+
+    def new_game_form(self) -> dict:
+        """What the new-game form starts with: eight names (the last game's, then the box's stock names) and
+        how many play (the last game's count, else four)."""
+        return {"names": list(self.daemon.player_names(8)), "count": self.daemon.player_count()}
+
+    def box_language(self) -> str:
+        """The language chosen at the box or by the banker ("": none chosen; phones go by the browser's)."""
+        return str(self.daemon.settings.language)
+
+    def set_banker_pin(self, pin: str, language: str) -> dict:
+        """The banker changes the banker's PIN (kept by the box like one set with its buttons)."""
+        pin = pin.strip() if isinstance(pin, str) else ""
+        if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
+            raise Refused(say("phone_bad_pin", language))
+        self.owner.call(lambda: self.daemon.set_banker_pin(pin))
+        return {"lines": [say("banker_pin_set", language)]}
+
+    def set_box_language(self, lang: str, language: str) -> dict:
+        """The banker sets the box's language (the OLED's, and the phones' that chose none)."""
+        self.owner.call(lambda: self.daemon.set_language(lang))
+        return {"lines": [say("language_set", lang)]}
 
     # ----- roles: the banker's PIN, the seats' PINs, pairing by the reader ----------------------------
 
@@ -885,9 +920,9 @@ class PhoneService:
     def check_banker(self, pin: str, language: str, client: str = "") -> None:
         """Nothing if `pin` is the table's PIN (phone.banker_pin); WrongRole otherwise. `client`: the
         phone's address, whose wrong tries lock out only that address."""
-        wanted = str(self.daemon.config["phone.banker_pin"])
+        wanted = self.daemon.banker_pin  # set at the box (Game… → Banker's PIN), else phone.banker_pin
         if not wanted:
-            raise WrongRole(say("phone_no_banker_pin", language, setting="phone.banker_pin"))
+            raise WrongRole(say("phone_no_banker_pin", language))
         self._try_pin("banker", client, pin, wanted, language,
                       lambda seconds: self.owner.announce("phone_banker_pin_locked", seconds=seconds))
 

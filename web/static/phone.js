@@ -182,6 +182,16 @@
       }).catch(function () {});
     }, 1000);
   }
+  // the new-game form (issue 22): as many name fields as players chosen
+  function nameFields() {
+    var count = $("start-count"); if (!count) return;
+    function fit() {
+      Array.prototype.forEach.call(document.querySelectorAll(".player-name"), function (label) {
+        label.hidden = parseInt(label.dataset.n, 10) > parseInt(count.value, 10);
+      });
+    }
+    count.addEventListener("change", fit); fit();
+  }
   function r403(res) { return res.status === 403; }
   function codeFromLink() {
     var m = /[#&]code=([A-Za-z0-9]+)/.exec(location.hash), input = $("join-code"), code = m ? m[1] : "";
@@ -201,5 +211,6 @@
   bindForms(document);
   checkHead().then(listen);
   pairing();
+  nameFields();
   codeFromLink();
 }());
