@@ -25,11 +25,12 @@ from companion.daemon.main import Daemon, wait_for
 from companion.daemon.virtual import VirtualTableService
 from companion.demo import demo_cards
 from companion.editions import load_edition
+from companion.daemon.menus import words
 from companion.messages import cell_name
 
 sys.path.insert(0, str(Path(__file__).parent))
 from console_driver import shown_number, shown_step  # noqa: E402
-from test_phone_browser import BANKER_PIN, browser, free_port  # noqa: E402
+from test_phone_browser import browser, free_port  # noqa: E402
 
 __all__ = ["browser"]  # the module's chromium, shared
 WAIT_MS = 20000  # a page showing what a commit changed, on a loaded 2-core machine
@@ -37,7 +38,9 @@ RESTART_MS = 40000  # a restarted box and the phones' streams reconnecting
 NAMES = {"en": ["Anna", "Boris", "Vera", "Gleb", "Dana", "Egor"],
          "ru": ["Аня", "Боря", "Вера", "Глеб", "Даша", "Егор"]}
 LOCALE = {"en": "en-GB", "ru": "ru-RU"}
+OTHER = {"en": "ru", "ru": "en"}
 SEAT_PIN = "7531"
+BANKER_PIN = "2468"
 FAST_TURNS = {"first": 22, "second": 8}  # with the scripted turns, over 40 turns an evening
 
 
@@ -57,10 +60,11 @@ class Box:
         CardMap(games / "cards.json", demo_cards()).save()
         values = dict(defaults().values)
         values.update({"games_dir": str(games), "virtual_table.port": free_port(), "phone.host": "127.0.0.1",
-                       "phone.port": free_port(), "phone.banker_pin": BANKER_PIN,
-                       "phone.auction_quiet_seconds": 0.0, "language": lang})
+                       "phone.port": free_port(), "phone.banker_pin": "",  # the PIN is set at the box
+                       "phone.auction_quiet_seconds": 0.0, "language": OTHER[lang]})  # the box is switched
         self.config = Config(values, "(test)")
         self.lang, self.shots, self.shot_no = lang, shots, 0
+        self.presses = 0
         self.lines: list[str] = []
         self.daemon = self._start()
 
@@ -116,18 +120,41 @@ class Box:
         self.sync()
 
     def press(self, button: str, long: bool = False) -> None:
-        VirtualTableService(self.daemon).press(button, long)  # a mock pin held and let go
+        """A button held and let go on its mock pin; waits until the box has answered it (its screen changed)."""
+        seen = self._screen()
+        VirtualTableService(self.daemon).press(button, long)
+        self.presses += 1
+        wait_for(lambda: self._screen() != seen, 5.0)  # debounced on gpiozero's thread, then the writer
         self.sync()
 
-    def choose(self, matches) -> None:
-        """DOWN on the open list until the line `matches` (as read on the OLED), then OK."""
+    def _screen(self):
+        stack = self.daemon.console.stack
+        frame = self.daemon.console.frame
+        return (len(stack), id(stack[-1]) if stack else 0, getattr(stack[-1], "index", None) if stack else None,
+                frame, self.head())
+
+    def go(self, code: str, **params) -> None:
+        """The shortest way (a list wraps round) to the line the box says as `code` in its language, then OK."""
+        wanted = words(code, self.daemon.lang, **params)
+        self.choose(lambda text: text.startswith(wanted), shortest=True)
+
+    def choose(self, matches, shortest: bool = False) -> None:
+        """UP/DOWN on the open list until the chosen line `matches` (read on the OLED), then OK; as a person
+        does, the screen is read again after every press."""
         for _ in range(60):
             view = self.daemon.console.stack[-1]
-            if matches(view.items[view.index].text):
+            texts = [item.text for item in view.items]
+            found = [i for i, text in enumerate(texts) if matches(text)]
+            assert found, f"no such line on the OLED: {texts}"
+            if view.index == found[0]:
+                before = self.head()
                 self.press("ok")
+                assert wait_for(lambda: not self.daemon.console.stack or self.daemon.console.stack[-1] is not view
+                                or self.head() != before, 10.0), f"OK on {texts[found[0]]!r} did nothing"
                 return
-            self.press("down")
-        raise AssertionError(f"no such line on the OLED: {[i.text for i in self.daemon.console.stack[-1].items]}")
+            down = (found[0] - view.index) % len(texts)
+            self.press("down" if not shortest or down <= len(texts) - down else "up")
+        raise AssertionError(f"the line was never reached: {texts}")
 
     def roll(self, dice=None) -> None:
         """The reader's ROLL: thrown by the simulated reader's firmware (through the control socket, as the
@@ -283,26 +310,61 @@ class Phone:
 
 
 def set_up_table(box: Box, banker: Phone, edition: str, names: list[str]) -> None:
-    """A new game set up at the table. What main offers today: the box's language and the banker PIN come from
-    its settings (config), the banker phone's Game page names the players and chooses the edition."""
-    if box.table is not None:  # the game in play is ended and archived first, from the banker's Game page
+    """The table set up from the table (issue 22, point 3). The first game of the evening: the box's language
+    and the banker's PIN chosen with its buttons, then the banker's phone names the players and starts the
+    edition. The next: New game… from the buttons, the names kept, the old game archived by the same OK."""
+    lang = box.lang
+    if box.table is None:
+        box.press("ok")
+        box.go("menu_game")
+        box.go("menu_language", name=words("language_here", box.daemon.lang))
+        box.choose(lambda text: text == words("language_name", lang))
+        assert wait_for(lambda: box.daemon.lang == lang, 10.0)
+        box.oled("language-chosen")
+        box.press("ok")
+        box.go("menu_game")
+        box.go("menu_banker_pin")
+        for digit in map(int, BANKER_PIN):  # each digit starts at 0 and wraps round: ▲ or ▼, the shorter
+            for _ in range(min(digit, 10 - digit)):
+                box.press("up" if digit <= 5 else "down")
+            box.press("ok")
+        box.oled("banker-pin")
+        box.press("ok")
+        assert wait_for(lambda: box.daemon.settings.banker_pin != "", 10.0), (box.console_text(), box.lines[-4:])
+        banker.join().banker()
         banker.goto("game")
-        banker.page.click("#end-form button")
-        banker.page.wait_for_selector("#archive-form button:not([disabled])")
-        banker.page.click("#archive-form button")
-        assert wait_for(lambda: box.table is None, 20.0)
-        banker.page.wait_for_selector("#start-form, #join-form")  # the page reloads by itself
-        if banker.page.locator("#join-form").count():  # the archived game's roles ended: join again
-            banker.join().banker()
-    banker.goto("game")
-    banker.page.select_option("#start-form select[name=edition]", edition)
-    banker.page.fill("#start-form textarea[name=players]", "\n".join(names))
-    banker.shot(f"setup-{edition}")
-    banker.page.click("#start-form button")
-    assert wait_for(lambda: box.table is not None and box.table.rules.edition.id == edition, 20.0), \
-        banker.page.text_content("body")
-    assert list(box.table.state.players) == names
-    banker.page.wait_for_selector("#end-form")  # the Game page again, the new game's (it reloads by itself)
+        banker.page.select_option("#start-edition", edition)
+        banker.page.select_option("#start-count", str(len(names)))
+        for n, name in enumerate(names, 1):
+            banker.page.fill(f"#player-{n}", name)
+        banker.shot(f"setup-{edition}")
+        banker.page.click("#start-go")
+        assert wait_for(lambda: box.table is not None and box.table.rules.edition.id == edition, 20.0), \
+            banker.page.text_content("body")
+        banker.page.wait_for_selector("#end-form")  # the Game page again, the new game's (it reloads by itself)
+        banker.page.wait_for_load_state()
+        # stumble 3: the box speaks the language chosen at its buttons, the phone is the banker's by the PIN
+        # set there (none in the config), and the players are named as the banker's phone typed them
+        assert (box.daemon.lang == lang and banker.page.evaluate("document.body.dataset.role") == "banker"
+                and list(box.table.state.players) == names and box.daemon.config["phone.banker_pin"] == "")
+    else:
+        old = box.table.meta["game_id"]
+        box.presses = 0
+        box.press("ok")
+        box.go("menu_game")
+        box.go("menu_new_game_more")
+        name = dict(box.daemon.editions())[edition]
+        box.choose(lambda text: text == name)
+        box.oled("new-game-players")
+        box.press("ok")  # as many players as last time
+        box.oled("new-game-start")
+        box.go("new_start")
+        box.press("ok")  # the old game ends and is kept in the archive
+        assert wait_for(lambda: box.table is not None and box.table.meta["game_id"] != old, 20.0), \
+            (box.console_text(), box.lines[-3:])
+        print(f"\n{lang}: new game of {edition} from a running one: {box.presses} presses")
+        # stumble 3 (the short way): New game… from a running game takes a few presses, keeps the names
+        assert box.presses <= 8 + 4 and box.table.rules.edition.id == edition and list(box.table.state.players) == names
     box.oled(f"setup-{edition}")
 
 
@@ -451,7 +513,6 @@ def test_a_whole_evening(browser, tmp_path, shots, lang, first, second):
     turns = 0
     try:
         box.oled("no-game")
-        banker.join().banker()
         set_up_table(box, banker, first, names)
         banker.goto("game")
         banker.page.fill("form.seat-pin:has(input[name=seat][value='2']) input[name=pin]", SEAT_PIN)
