@@ -592,3 +592,36 @@ def test_a_whole_evening(browser, tmp_path, shots, lang, first, second):
             phone.close()
         table_page.context.close()
         box.daemon.stop()
+
+
+def test_a_game_archived_while_a_phone_reads_its_ledger_leaves_nothing_for_the_next_game(tmp_path):
+    """Found by the evening: every phone reads the ledger as the game ends, and a read under way while the game
+    moved into the archive kept its -wal file at the current path; the next New game… was refused ("left
+    over from another game"). The archive now waits for the read to finish and lends no reader meanwhile."""
+    import threading
+
+    values = dict(defaults().values)
+    values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": 0, "phone.port": 0})
+    daemon = Daemon(Config(values, "(test)"), out=lambda line: None).start()
+    try:
+        assert daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})["ok"]
+        daemon.owner.submit("Anna", "pay Anna Boris 10")
+        assert daemon.handle({"op": "end"})["ok"]
+        snapshot = daemon.owner.snapshot
+        reading, done = threading.Event(), threading.Event()
+
+        def page():  # a phone's page reading the history (phone.py PhoneService._read), slower than the move
+            with daemon.phone._readers.borrow(snapshot.path, snapshot.first_hash) as history:
+                history.events(0, 2)
+                reading.set()
+                time.sleep(0.5)
+            done.set()
+
+        threading.Thread(target=page, daemon=True).start()
+        assert reading.wait(10.0)
+        assert daemon.handle({"op": "archive"})["ok"]
+        assert done.wait(10.0)
+        started = daemon.handle({"op": "start", "edition": "monopoly", "players": ["Anna", "Boris"], "seed": 2})
+        assert started["ok"], started
+    finally:
+        daemon.stop()
