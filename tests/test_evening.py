@@ -22,10 +22,10 @@ from companion.autoplay import next_command
 from companion.daemon.cards import CardMap
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
+from companion.daemon.menus import words
 from companion.daemon.virtual import VirtualTableService
 from companion.demo import demo_cards
 from companion.editions import load_edition
-from companion.daemon.menus import words
 from companion.messages import cell_name
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -149,8 +149,8 @@ class Box:
             if view.index == found[0]:
                 before = self.head()
                 self.press("ok")
-                assert wait_for(lambda: not self.daemon.console.stack or self.daemon.console.stack[-1] is not view
-                                or self.head() != before, 10.0), f"OK on {texts[found[0]]!r} did nothing"
+                assert wait_for(lambda v=view, b=before: not self.daemon.console.stack or self.daemon.console.stack[-1]
+                                is not v or self.head() != b, 10.0), f"OK on {texts[found[0]]!r} did nothing"
                 return
             down = (found[0] - view.index) % len(texts)
             self.press("down" if not shortest or down <= len(texts) - down else "up")
@@ -171,8 +171,8 @@ class Box:
 
     def settle(self, rng) -> None:
         """What the turn's roll left open decided as a quick family would (the autoplayer), up to the next ROLL."""
+        owner = self.daemon.owner
         for _ in range(40):
-            owner = self.daemon.owner
             line, _ = owner.call(lambda: next_command(owner.table.game, rng))
             if line is None or line.split()[0] in ("roll", "end", "end_game"):
                 return
