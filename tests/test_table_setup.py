@@ -236,6 +236,15 @@ def test_the_banker_phone_sets_the_language_and_the_pin_and_nobody_else_does(tmp
         other = Phone(daemon).join()
         assert other.post("/phone/banker", pin=BANKER_PIN).status_code == 403  # the new PIN holds
         assert other.post("/phone/banker", pin="1357").status_code == 200
+        # a name field left blank gets the name the form offered there (the last game's: Anna, Boris, Vera)
+        started = banker.post("/phone/game/start", aid="start-blank-1", edition="monopoly", count="3",
+                              player=["Лиза", "", "", "", "", "", "", ""], replace="1")
+        assert started.status_code == 200, started.json
+        assert list(daemon.owner.table.state.players) == ["Лиза", "Boris", "Vera"]
+        twice = banker.post("/phone/game/start", aid="start-twice-1", edition="elite", count="2",
+                            player=["Лиза", "Лиза"], replace="1")
+        assert twice.status_code == 400 and "без повторов" in twice.json["error"]  # the box speaks Russian now
+        assert list(daemon.owner.table.state.players) == ["Лиза", "Boris", "Vera"]
     finally:
         daemon.stop()
 
@@ -256,4 +265,4 @@ def test_every_new_screen_of_the_setup_is_words(lang, tmp_path, monkeypatch):
     console.stack[-1].index = 3  # the banker's PIN
     console.press("ok")
     frame = console.frame
-    assert frame.big == "0___" and "_" not in " ".join(frame.lines)
+    assert frame.big == "0---" and "_" not in " ".join(frame.lines)

@@ -878,7 +878,10 @@ def _blueprint(state: PhoneState) -> Blueprint:
             players = data.get("player")
             if not isinstance(players, list) or len(players) > 16:
                 raise Refused(say("err_field", field="player"))
-            players = [p for p in players if isinstance(p, str)][:number(data, "count", 2, 8)]
+            count = number(data, "count", 2, 8)
+            stock = service.new_game_form()["names"]  # a name left blank: the one the form offered there
+            players = [p if isinstance(p, str) and p.strip() else stock[i] for i, p in enumerate(players[:count])]
+            players += stock[len(players):count]
         if not isinstance(players, list) or len(players) > 16:
             raise Refused(say("err_field", field="players"))
         replace = data.get("replace") in ("1", "on", True)  # the form's tick: end and archive the game on the box

@@ -75,7 +75,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         # issue 22: a money action shows what it books, then one more tap books it
         "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
         # issue 22: the table set up from the banker's phone
-        "players_count": "How many play", "player_n": "Player {n}",
+        "players_count": "Number of players", "player_n": "Player {n}",
         "replace_running": "End the game on the box now (everyone's wealth is counted); it is kept in the archive",
         "replace_over": "The finished game is kept in the archive",
         "box_title": "The box", "box_language": "The box's language (and every phone's that chose none)",

@@ -785,7 +785,7 @@ class PinView(View):
 
     def frame(self) -> Frame:
         lang = self.console.lang
-        shown = "".join(map(str, self.digits)) + str(self.digit) + "_" * (PIN_DIGITS - len(self.digits) - 1)
+        shown = "".join(map(str, self.digits)) + str(self.digit) + "-" * (PIN_DIGITS - len(self.digits) - 1)
         return Frame(title=words("menu_banker_pin", lang).rstrip("…"), big=shown, inverse_title=True,
                      lines=(words("pin_digit", lang, n=len(self.digits) + 1, of=PIN_DIGITS),),
                      footer=words("pin_footer", lang))
