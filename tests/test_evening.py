@@ -26,7 +26,7 @@ from companion.daemon.menus import words
 from companion.daemon.virtual import VirtualTableService
 from companion.demo import demo_cards
 from companion.editions import load_edition
-from companion.messages import cell_name
+from companion.messages import SYMBOLS, cell_name
 
 sys.path.insert(0, str(Path(__file__).parent))
 from console_driver import shown_number, shown_step  # noqa: E402
@@ -474,12 +474,13 @@ def jackpot(box: Box, rng) -> int:
     box.oled("jackpot-press-roll")
     shown = box.console_text() + " " + box.oled_text()
     cash = box.table.state.cash(player)
+    heard = len(box.lines)
     box.roll()
     event = box.last()
     box.oled("jackpot-thrown")
-    symbols = {"en": ("cherry", "lemon", "bell", "seven", "bar", "plum", "melon", "star", "orange"),
-               "ru": ("вишн", "лимон", "колокол", "семёр", "бар", "слив", "арбуз", "звезд", "апельсин")}[box.lang]
-    said = " ".join(box.lines[-12:]).lower()
+    symbols = [name for code, name in SYMBOLS[box.lang].items() if code != "*"]  # the slot machine's pictures
+    wait_for(lambda: any(sym in line.lower() for line in box.lines[heard:] for sym in symbols), 15.0)
+    said = " ".join(box.lines[heard:]).lower()
     # stumble 9: the reader's ROLL throws the JACKPOT's three dice, its symbols said, no outcome before booking
     assert event.command.startswith("jackpot ") and event.actor == player and len(event.command.split()) >= 4 \
         and any(s in said for s in symbols) and not re.search(r"\b(win|wins|lose|loses)\b|выигр|проигр", shown), \
