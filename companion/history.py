@@ -8,6 +8,7 @@ come from the writer's Snapshot (companion/daemon/owner.py); only events come fr
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -96,6 +97,7 @@ class Readers:
     """Read-only connections to the open game's ledger, lent to one thread at a time, at most `size` at once."""
 
     def __init__(self, size: int = READERS):
+        self._size = size
         self._slots = threading.BoundedSemaphore(size)
         self._lock = threading.Lock()
         self._idle: list[History] = []
@@ -137,13 +139,25 @@ class Readers:
                         self._idle.append(history)
             self._slots.release()
 
-    def close_idle(self) -> None:
-        """Close the connections not lent now: a game about to move into the archive must not keep its -wal
-        file at the current game's path (the next game would find it "left over from another game")."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for history in idle:
-            history.close()
+    @contextmanager
+    def closed_while(self, wait: float = BORROW_WAIT_S) -> Iterator[None]:
+        """No connection open while the block runs: a game moving into the archive must not keep its -wal
+        file at the current game's path (the next game would find it "left over from another game"). Waits
+        for the connections lent now (a page mid-read: every phone reads as the game ends) and lends none
+        until the block is done; closing only the idle ones left a page's read racing the move."""
+        deadline = time.monotonic() + wait
+        taken = 0
+        try:
+            while taken < self._size and self._slots.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                taken += 1
+            with self._lock:
+                idle, self._idle = self._idle, []
+            for history in idle:
+                history.close()
+            yield
+        finally:
+            for _ in range(taken):
+                self._slots.release()
 
     def close(self) -> None:
         with self._lock:

@@ -18,6 +18,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -914,10 +915,10 @@ class Daemon:
             raise RuleViolation("no_game_on_box")
         if table.state.phase != "over":
             raise RuleViolation("game_not_over")
-        if self.phone is not None:  # the phone pages' idle readers would keep the file's -wal at this path
-            self.phone.release_ledger()
         try:
-            path = self.games.archive(table)
+            # the phone pages' readers would keep the file's -wal at this path: none open during the move
+            with self.phone.release_ledger() if self.phone is not None else nullcontext():
+                path = self.games.archive(table)
         except OSError:
             self.owner.table = self.games.resume()  # the move failed: the game is still current
             raise

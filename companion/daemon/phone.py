@@ -896,9 +896,9 @@ class PhoneService:
 
     # issue 22: the table set up from the banker's phone (the first banker's PIN comes from the box)
 
-    def release_ledger(self) -> None:
-        """The game is moving into the archive: the pages' idle read connections to its file are closed."""
-        self._readers.close_idle()
+    def release_ledger(self) -> Any:
+        """While the game moves into the archive (a with block): no page's read connection open on its file."""
+        return self._readers.closed_while(wait=5.0)
 
     def new_game_form(self) -> dict:
         """What the new-game form starts with: eight names (the last game's, then the box's stock names) and
