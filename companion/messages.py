@@ -1440,6 +1440,98 @@ PHONE = {
     },
 }
 
+# issue 23: walking the board with the cards (companion/daemon/walk.py, walkdesk.py; the box and the phones)
+WALK = {
+    "en": {
+        "walk_said": "{text}",
+        "walk_board_name": "{name} — our box",
+        "walk_started": "Walking the board {name}: tap every plot card in the order the board shows, starting "
+                        "after START; the phone or OK asks what stands on the other cells",
+        "walk_resumed": "The board walk goes on at cell {at} of {size}",
+        "walk_dropped": "The board walk kept when the box stopped could not go on: it was dropped, nothing was "
+                        "saved or booked",
+        "walk_left": "The board walk was left: nothing was saved; the reader is the game's again",
+        "walk_timed_out": "The board walk was left: nothing happened for {minutes} minutes; this card did "
+                          "nothing, the next one counts for the game",
+        "walk_which_plot": "This card is not enrolled yet: which plot is it? Choose on the phone or with OK",
+        "walk_not_plot_card": "That is {role}, not a plot card: nothing changed",
+        "walk_other_box": "That plot card belongs to another box: nothing changed",
+        "walk_not_plot": "That is not a plot of this board: nothing changed",
+        "walk_placed": "Cell {index}: {cell}",
+        "walk_card_forgotten": "The card's question is put away: tap the plot at this cell again",
+        "walk_taken_back": "Taken back: {cell} is no longer cell {index}",
+        "walk_saved": "The board is saved as «{name}»: choose it when a new game starts",
+        "walk_not_complete": "The board is not walked to the end yet: {left} cells to go",
+        "walk_none": "No board walk is on",
+        "walk_moved_on": "The walk has moved on meanwhile (now at cell {at}): look again",
+        "walk_already_on": "A board walk is on already: go on with it, or leave it first",
+        "walk_no_roll": "The board is being walked: the reader's dice count for nothing until the walk ends",
+        "walk_repeated": "{plot} is already cell {index}: nothing changed",
+        "walk_no_such_cell": "No such cell is left to place: nothing changed",
+        "walk_no_card_waits": "No unknown card waits for its plot",
+        "walk_nothing_back": "Nothing to take back: this is the first cell after START",
+        "walk_complete": "Every cell is walked: save the board (or BACK to change the last one)",
+        "walk_no_board": "There is no table board {ref}",
+        # the box's screens
+        "menu_our_board": "Our board…",
+        "walk_start_title": "Walk which board?",
+        "walk_title": "Board: cell {at}/{size}",
+        "walk_title_done": "Board walked: {size}/{size}",
+        "walk_tap_hint": "Tap the plot card at cell {at}; OK: another kind of cell",
+        "walk_last": "Last: {index}. {name}",
+        "walk_which_title": "Which plot is this card?",
+        "walk_kind_title": "At cell {at}:",
+        "walk_kind_line": "{name} ({left} left)",
+        "walk_done_hint": "OK saves «{name}»; BACK takes the last cell back",
+        "walk_leave": "Leave the walk",
+        "walk_leave_warning": "Leave the board walk? Nothing is saved; the reader is the game's again",
+    },
+    "ru": {
+        "walk_said": "{text}",
+        "walk_board_name": "{name} — наша коробка",
+        "walk_started": "Обходим поле {name}: приложите все карточки участков по порядку поля, начиная со "
+                        "следующей после СТАРТа клетки; про другие клетки спросит телефон или кнопка OK",
+        "walk_resumed": "Обход поля продолжается с клетки {at} из {size}",
+        "walk_dropped": "Обход поля, начатый до остановки коробки, продолжить нельзя: он отменён, ничего не "
+                        "сохранено и не записано",
+        "walk_left": "Обход поля прерван: ничего не сохранено; считыватель снова служит игре",
+        "walk_timed_out": "Обход поля прерван: {minutes} минут ничего не происходило; эта карта ничего не "
+                          "сделала, следующая пойдёт в игру",
+        "walk_which_plot": "Эта карта ещё не записана: какой это участок? Выберите на телефоне или кнопкой OK",
+        "walk_not_plot_card": "Это {role}, а не карточка участка: ничего не изменилось",
+        "walk_other_box": "Эта карточка участка из другой коробки: ничего не изменилось",
+        "walk_not_plot": "Это не участок этого поля: ничего не изменилось",
+        "walk_placed": "Клетка {index}: {cell}",
+        "walk_card_forgotten": "Вопрос о карте снят: приложите участок этой клетки ещё раз",
+        "walk_taken_back": "Отменено: {cell} больше не клетка {index}",
+        "walk_saved": "Поле сохранено как «{name}»: выберите его, начиная новую игру",
+        "walk_not_complete": "Поле ещё не обойдено до конца: осталось клеток: {left}",
+        "walk_none": "Обход поля сейчас не идёт",
+        "walk_moved_on": "Обход тем временем ушёл дальше (сейчас клетка {at}): посмотрите ещё раз",
+        "walk_already_on": "Обход поля уже идёт: продолжите его или сначала прервите",
+        "walk_no_roll": "Идёт обход поля: кубики считывателя не считаются, пока обход не закончится",
+        "walk_repeated": "{plot} уже стоит на клетке {index}: ничего не изменилось",
+        "walk_no_such_cell": "Такой клетки больше не осталось: ничего не изменилось",
+        "walk_no_card_waits": "Ни одна незаписанная карта не ждёт своего участка",
+        "walk_nothing_back": "Отменять нечего: это первая клетка после СТАРТа",
+        "walk_complete": "Все клетки обойдены: сохраните поле (или НАЗАД, чтобы изменить последнюю)",
+        "walk_no_board": "Поля стола {ref} нет",
+        # the box's screens
+        "menu_our_board": "Наше поле…",
+        "walk_start_title": "Какое поле обходим?",
+        "walk_title": "Поле: клетка {at}/{size}",
+        "walk_title_done": "Поле обойдено: {size}/{size}",
+        "walk_tap_hint": "Приложите карточку участка клетки {at}; OK: клетка другого вида",
+        "walk_last": "Последняя: {index}. {name}",
+        "walk_which_title": "Какой это участок?",
+        "walk_kind_title": "На клетке {at}:",
+        "walk_kind_line": "{name} (осталось: {left})",
+        "walk_done_hint": "OK сохранит «{name}»; НАЗАД отменит последнюю клетку",
+        "walk_leave": "Прервать обход",
+        "walk_leave_warning": "Прервать обход поля? Ничего не сохранится; считыватель снова служит игре",
+    },
+}
+
 EN.update(EDGE["en"])
 RU.update(EDGE["ru"])
 EN.update(BOX["en"])
@@ -1448,6 +1540,8 @@ EN.update(MENU["en"])
 RU.update(MENU["ru"])
 EN.update(PHONE["en"])
 RU.update(PHONE["ru"])
+EN.update(WALK["en"])
+RU.update(WALK["ru"])
 
 # ----- bad input said in the screen's language: edition files and --option values (companion/editions),
 # the daemon's configuration, control socket and card map (companion/daemon/config.py, control.py, cards.py,

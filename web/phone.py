@@ -105,6 +105,8 @@ class PhoneTable(Protocol):
     def find_role(self, token: str) -> dict | None: ...
     def roles_kept(self, language: str, token: str = "") -> list[dict]: ...
     def revoke_role(self, rid: str) -> str: ...
+    def walk_view(self, language: str) -> dict: ...
+    def walk_do(self, op: str, fields: dict, language: str) -> dict: ...
 
 
 class Refused(Exception):
@@ -625,6 +627,28 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @shown_to("banker")
     def game_page() -> Any:
         return page("game.html", editions=service.editions(lang()))
+
+    # issue 23: walking the board with the cards (the banker's; every banker phone sees the one walk)
+    @bp.get("/walk")
+    @shown_to("banker")
+    def walk_page() -> Any:
+        return page("walk.html", walk=service.walk_view(lang()))
+
+    @bp.get("/api/walk")
+    def api_walk() -> Response:
+        need("banker")
+        view = service.walk_view(lang())
+        return jsonify(on=view["on"], version=view["version"], said=view.get("said", ""))
+
+    @bp.post("/walk")
+    def walk_do() -> Response:
+        data = fields()
+        need("banker")
+        op = text(data, "op", 8)
+        if op not in ("start", "cell", "name", "back", "leave", "save"):
+            raise Refused(say("err_field", field="op"))
+        wanted = {k: text(data, k, 64) for k in ("base", "key", "plot", "version") if data.get(k) not in (None, "")}
+        return done(**service.walk_do(op, wanted, lang()))
 
     @bp.get("/summary")
     @shown_to(*VIEWERS)

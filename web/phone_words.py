@@ -74,6 +74,18 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                      "the table code.",
         # issue 22: a money action shows what it books, then one more tap books it
         "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
+        # issue 23: walking the board with the cards
+        "nav_walk": "Our board", "walk_h1": "Our board: walk it with the cards",
+        "walk_intro": "Tap every plot card on the reader in the order the board shows, starting after START. "
+                      "For each cell between plots, this page asks what stands there. A wrong or repeated tap "
+                      "changes nothing; Back takes the last step back. The result is saved as the table's own "
+                      "board, to start a new game on.",
+        "walk_base": "Board", "walk_go": "Start walking",
+        "walk_at": "Cell {at} of {size}", "walk_done": "All {size} cells walked",
+        "walk_tap": "Tap the plot card at cell {at}, or choose what stands there:",
+        "walk_kind": "{name} ({left} left)", "walk_which": "This card is not enrolled yet: which plot is it?",
+        "walk_save": "Save as «{name}»", "walk_back": "Back: take the last step back",
+        "walk_leave": "Leave the walk (nothing is saved)", "walk_so_far": "The board so far",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -149,5 +161,17 @@ WORDS: Mapping[str, Mapping[str, str]] = {
                      "заново с кодом стола.",
         # issue 22: a money action shows what it books, then one more tap books it
         "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
+        # issue 23: walking the board with the cards
+        "nav_walk": "Наше поле", "walk_h1": "Наше поле: обойдите его с карточками",
+        "walk_intro": "Прикладывайте к считывателю все карточки участков в том порядке, в каком они идут по "
+                      "полю, начиная после СТАРТа. Про каждую клетку между участками эта страница спросит, что на "
+                      "ней. Неверная или повторная карта ничего не меняет; «Назад» отменяет последний шаг. "
+                      "Результат сохранится как собственное поле стола, на нём можно начать новую игру.",
+        "walk_base": "Поле", "walk_go": "Начать обход",
+        "walk_at": "Клетка {at} из {size}", "walk_done": "Все клетки обойдены: {size}",
+        "walk_tap": "Приложите карточку участка клетки {at} или выберите, что на ней:",
+        "walk_kind": "{name} (осталось: {left})", "walk_which": "Эта карта ещё не записана: какой это участок?",
+        "walk_save": "Сохранить как «{name}»", "walk_back": "Назад: отменить последний шаг",
+        "walk_leave": "Прервать обход (ничего не сохранится)", "walk_so_far": "Поле на сейчас",
     },
 }

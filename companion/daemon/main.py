@@ -63,6 +63,7 @@ from .taps import (
     roll_meaning,
     tap_meaning,
 )
+from .walkdesk import BOARD_PREFIX, BoardWalk, board_path, table_boards
 
 log = logging.getLogger("companion.daemon")
 
@@ -112,6 +113,7 @@ class Daemon:
         self.phone_server: Any = None  # ... and its own web server (phone.host, phone.port)
         self._rules_cache: dict[str, Any] = {}
         self._stop_begun = False
+        self.walking = BoardWalk(self)  # issue 23: walking the board with the cards (companion/daemon/walkdesk.py)
 
     # ----- life ------------------------------------------------------------------------------
 
@@ -167,6 +169,7 @@ class Daemon:
                                retry=self.config["reader.retry_seconds"]).start()
         self.control = ControlServer(socket_path, self.handle).start()
         self.owner.call(self._update_dice)
+        self.owner.call(self.walking.resume)  # a walk kept when the box stopped goes on, or is said dropped
         self.owner.post(self.console.sync)
         from .phone import PhoneService
         self.phone = PhoneService(self).start()
@@ -493,6 +496,10 @@ class Daemon:
             wanted, self.enrolling = self.enrolling, None
             self._enrol(uid, wanted)
             return
+        if self.walking.on():  # a walk of the board takes every card: nothing is booked to the game
+            if not self.walking.expired():
+                self.walking.tap(uid)
+            return
         role = self.cards.role(uid)
         if role is None:
             self._refuse("replaced_card" if uid in self.cards.replaced else "unknown_card", uid=uid)
@@ -540,6 +547,9 @@ class Daemon:
         A decision the rules give before the dice is never skipped: a held player whose turn comes is
         offered the fine or a card first, an open JACKPOT is named first (the next ROLL goes on), a chosen
         JACKPOT bet is thrown, and a ROLL while a choice is awaited says what it is."""
+        if self.walking.on() and not self.walking.expired():  # the reader is the walk's: never a booking
+            self._refuse("walk_no_roll")
+            return
         table = self.owner.table
         if table is None:
             self._refuse("no_game_open")
@@ -721,9 +731,18 @@ class Daemon:
         for name in shipped():
             edition = self.edition_rules(name).edition
             out.append((name, edition.names.get(self.lang, edition.name)))
+        for ref, _path in table_boards(self.config.games_dir):  # the table's own boards (issue 23), after
+            try:
+                edition = self.edition_rules(ref).edition
+            except CompanionError as exc:
+                log.warning("the table board %s is not offered: %s", ref, exc)
+                continue
+            out.append((ref, edition.names.get(self.lang, edition.name)))
         return out
 
     def edition_rules(self, edition: str) -> Any:
+        if edition.startswith(BOARD_PREFIX):  # a table board can change under the same name: read it again
+            return rules_for(load_edition(board_path(self.config.games_dir, edition)))
         if edition not in self._rules_cache:
             self._rules_cache[edition] = rules_for(load_edition(edition))
         return self._rules_cache[edition]
@@ -814,7 +833,9 @@ class Daemon:
     def _start_game(self, edition: str, players: list[str], seed: int, options: dict, lang: str) -> dict:
         if self.owner.table is not None:
             raise RuleViolation("game_on_box")
-        table = self.games.start(edition, players, seed, options)
+        # a table board (issue 23) is started from its file; the game keeps its own copy of the text
+        ref = str(board_path(self.config.games_dir, edition)) if edition.startswith(BOARD_PREFIX) else edition
+        table = self.games.start(ref, players, seed, options)
         self.owner.table = table
         names = ", ".join(players)
         self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),

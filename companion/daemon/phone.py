@@ -774,6 +774,44 @@ class PhoneService:
         table = self.owner.table
         return messages.render_error(exc, language, table.rules.edition if table is not None else None)
 
+    # ----- issue 23: walking the board with the cards (companion/daemon/walkdesk.py) ------------------------
+
+    def walk_view(self, language: str) -> dict:
+        """The board walk in the phone's words, read on the page's thread (the walk's own lock, never the writer)."""
+        return self.daemon.walking.view(language)
+
+    def walk_do(self, op: str, fields: dict, language: str) -> dict:
+        """One step of the walk from the banker's phone, on the writer thread like a tap; a refusal is one line
+        in the phone's language (the walk moved on under another phone: said so, nothing changed)."""
+        walking = self.daemon.walking
+        version = fields.get("version")
+        version = int(version) if isinstance(version, str) and version.lstrip("-").isdigit() else None
+
+        def work() -> Any:
+            if op == "start":
+                return walking.start(str(fields.get("base", "")))
+            if op == "cell":
+                return walking.cell(str(fields.get("key", "")), version)
+            if op == "name":
+                return walking.name_card(str(fields.get("plot", "")), version)
+            if op == "back":
+                return walking.back(version)
+            if op == "leave":
+                return walking.leave()
+            if op == "save":
+                return walking.save(version)
+            raise Refused(say("walk_none", language))
+        try:
+            done = self.owner.call(work)
+        except CompanionError as exc:
+            raise Refused(self._error(exc, language), 409) from None
+        view = walking.view(language)
+        if done is False:  # refused, said on the box too: the phone gets the same line in its language
+            raise Refused(view.get("said") or say("walk_none", language), 409)
+        if op == "save":
+            return {"lines": [say("walk_saved", language, name=done["names"].get(language) or done["names"][""])]}
+        return {"lines": [view["said"]] if view.get("said") else [], "walk": view}
+
     def undo_list(self, language: str) -> dict:
         """The events an undo may still reach, newest first, each in one line."""
         def look(table: Any) -> dict:

@@ -167,6 +167,7 @@
             show("result", (res.j.lines || []).join(" · "), "");
             if (form.dataset.next) location.href = form.dataset.next;
             else if (form.dataset.reload) location.reload();
+            else if (form.dataset.refresh) refresh();
           })
           .catch(function () { show("result", body.dataset.wordsLost, "error"); })  // the same aid is sent again
           .then(function () { Array.prototype.forEach.call(buttons, function (b) { b.disabled = false; }); });
@@ -179,6 +180,17 @@
     var timer = setInterval(function () {
       fetch(root + "api/me", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (me) {
         if (me.role === "player" || me.pairing.state !== "waiting") { clearInterval(timer); location.reload(); }
+      }).catch(function () {});
+    }, 1000);
+  }
+  // The board walk (issue 23): every banker phone follows the one walk; a step made on the reader, the box or
+  // another phone shows here within a second.
+  function walking() {
+    if (!$("walk")) return;
+    setInterval(function () {
+      var walk = $("walk"); if (!walk || refreshing) return;
+      fetch(root + "api/walk", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (v) {
+        if (String(v.version) !== walk.dataset.version || (v.said || "") !== walk.dataset.said) refresh();
       }).catch(function () {});
     }, 1000);
   }
@@ -201,5 +213,6 @@
   bindForms(document);
   checkHead().then(listen);
   pairing();
+  walking();
   codeFromLink();
 }());
