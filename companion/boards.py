@@ -366,7 +366,7 @@ class BoardStore:
         if not isinstance(data, dict):
             raise SaidInput("board_not_edition", problem="not a table")
         data = json.loads(json.dumps(data))  # our own copy, plain values only
-        box = data.get("box") if isinstance(data.get("box"), dict) else {}
+        box: dict = data["box"] if isinstance(data.get("box"), dict) else {}
         data["box"] = box
         marked = list(box.get("confirmed", [])) if isinstance(box.get("confirmed"), list) else []
         box["confirmed"] = list(dict.fromkeys([*marked, *confirmed]))
