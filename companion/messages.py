@@ -1727,6 +1727,51 @@ INPUT = {
 EN.update(INPUT["en"])
 RU.update(INPUT["ru"])
 
+# issue 23: boards (the table's own board: companion/boards.py, check-edition, the game's first notice)
+BOARDS = {
+    "en": {
+        "board_own_name": "{edition} — our box",
+        "board_marks": "  checked against a box: {confirmed} of {total} items confirmed; placeholders still: "
+                       "{placeholder}; from public sources: {sourced}",
+        "board_marks_sort": "    {sort}: {confirmed} confirmed, {placeholder:p:placeholder|placeholders}, "
+                            "{sourced} from sources (of {total})",
+        "board_sort_cells": "cells (place and name)", "board_sort_numbers": "numbers",
+        "board_sort_cards": "cards",
+        "board_unconfirmed": "This board is not checked against your box: {placeholder} of {total} items are "
+                             "placeholders (Game > Our board)",
+        "board_conflict": "Another phone saved this board first (now version {version}); it changed "
+                          "{count:p:item|items}: {changed}. Nothing of yours was saved: look and save again",
+        "board_no_base": "There is no shipped edition '{base}' to make a board of (shipped: {shipped})",
+        "board_not_edition": "This is not an edition file: {problem}",
+        "board_other_rules": "This board plays by the '{rules}' rules, not {base}'s '{want}'",
+        "board_bad_path": "No such value on the board: {path}",
+        "board_locked": "{path} is fixed by the rulebook and cannot be changed",
+        "board_not_share": "This is not a board's share text (it starts with MB1:)",
+    },
+    "ru": {
+        "board_own_name": "{edition} — наша коробка",
+        "board_marks": "  сверено с коробкой: {confirmed} из {total}; заглушек ещё: {placeholder}; из открытых "
+                       "источников: {sourced}",
+        "board_marks_sort": "    {sort}: сверено {confirmed}, заглушек {placeholder}, из источников {sourced} "
+                            "(всего {total})",
+        "board_sort_cells": "клетки (место и название)", "board_sort_numbers": "числа",
+        "board_sort_cards": "карточки",
+        "board_unconfirmed": "Это поле не сверено с вашей коробкой: заглушек {placeholder} из {total} "
+                             "(Игра > Наше поле)",
+        "board_conflict": "Другой телефон сохранил это поле раньше (теперь версия {version}) и изменил "
+                          "{count:p:пункт|пункта|пунктов}: {changed}. Ваши правки не сохранены: посмотрите и "
+                          "сохраните снова",
+        "board_no_base": "Издания «{base}» в комплекте нет, поле из него не сделать (в комплекте: {shipped})",
+        "board_not_edition": "Это не файл издания: {problem}",
+        "board_other_rules": "Это поле играет по правилам «{rules}», а не «{want}», как {base}",
+        "board_bad_path": "На поле нет такого значения: {path}",
+        "board_locked": "{path} задано правилами игры, его не изменить",
+        "board_not_share": "Это не текст для передачи поля (он начинается с MB1:)",
+    },
+}
+EN.update(BOARDS["en"])
+RU.update(BOARDS["ru"])
+
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
 
