@@ -1444,7 +1444,6 @@ PHONE = {
 WALK = {
     "en": {
         "walk_said": "{text}",
-        "walk_board_name": "{name} — our box",
         "walk_started": "Walking the board {name}: tap every plot card in the order the board shows, starting "
                         "after START; the phone or OK asks what stands on the other cells",
         "walk_resumed": "The board walk goes on at cell {at} of {size}",
@@ -1471,7 +1470,7 @@ WALK = {
         "walk_no_card_waits": "No unknown card waits for its plot",
         "walk_nothing_back": "Nothing to take back: this is the first cell after START",
         "walk_complete": "Every cell is walked: save the board (or BACK to change the last one)",
-        "walk_no_board": "There is no table board {ref}",
+        "walk_board_changed": "The table's board no longer has the cells this walk placed: walk it again",
         # the box's screens
         "menu_our_board": "Our board…",
         "walk_start_title": "Walk which board?",
@@ -1488,7 +1487,6 @@ WALK = {
     },
     "ru": {
         "walk_said": "{text}",
-        "walk_board_name": "{name} — наша коробка",
         "walk_started": "Обходим поле {name}: приложите все карточки участков по порядку поля, начиная со "
                         "следующей после СТАРТа клетки; про другие клетки спросит телефон или кнопка OK",
         "walk_resumed": "Обход поля продолжается с клетки {at} из {size}",
@@ -1515,7 +1513,7 @@ WALK = {
         "walk_no_card_waits": "Ни одна незаписанная карта не ждёт своего участка",
         "walk_nothing_back": "Отменять нечего: это первая клетка после СТАРТа",
         "walk_complete": "Все клетки обойдены: сохраните поле (или НАЗАД, чтобы изменить последнюю)",
-        "walk_no_board": "Поля стола {ref} нет",
+        "walk_board_changed": "В поле стола уже не те клетки, что расставил обход: обойдите его заново",
         # the box's screens
         "menu_our_board": "Наше поле…",
         "walk_start_title": "Какое поле обходим?",

@@ -63,7 +63,7 @@ from .taps import (
     roll_meaning,
     tap_meaning,
 )
-from .walkdesk import BOARD_PREFIX, BoardWalk, board_path, table_boards
+from .walkdesk import BoardWalk
 
 log = logging.getLogger("companion.daemon")
 
@@ -731,18 +731,14 @@ class Daemon:
         for name in shipped():
             edition = self.edition_rules(name).edition
             out.append((name, edition.names.get(self.lang, edition.name)))
-        for ref, _path in table_boards(self.config.games_dir):  # the table's own boards (issue 23), after
-            try:
-                edition = self.edition_rules(ref).edition
-            except CompanionError as exc:
-                log.warning("the table board %s is not offered: %s", ref, exc)
-                continue
-            out.append((ref, edition.names.get(self.lang, edition.name)))
+        for info in self.walking.store.list():  # the table's own boards (issue 23), after the shipped ones
+            out.append((info.ref, info.names.get(self.lang, info.name)))
         return out
 
     def edition_rules(self, edition: str) -> Any:
-        if edition.startswith(BOARD_PREFIX):  # a table board can change under the same name: read it again
-            return rules_for(load_edition(board_path(self.config.games_dir, edition)))
+        board = self.walking.store.edition_path(edition)
+        if board is not None:  # a table board can change under the same name: read it again
+            return rules_for(load_edition(board))
         if edition not in self._rules_cache:
             self._rules_cache[edition] = rules_for(load_edition(edition))
         return self._rules_cache[edition]
@@ -834,8 +830,8 @@ class Daemon:
         if self.owner.table is not None:
             raise RuleViolation("game_on_box")
         # a table board (issue 23) is started from its file; the game keeps its own copy of the text
-        ref = str(board_path(self.config.games_dir, edition)) if edition.startswith(BOARD_PREFIX) else edition
-        table = self.games.start(ref, players, seed, options)
+        board = self.walking.store.edition_path(edition)
+        table = self.games.start(str(board) if board is not None else edition, players, seed, options)
         self.owner.table = table
         names = ", ".join(players)
         self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),

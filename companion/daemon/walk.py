@@ -8,12 +8,12 @@ another kind (CHANCE, the EXCHANGE, ...) chosen on the phone or the box among th
 yet. A wrong or repeated tap is refused and changes nothing; BACK takes the last step back. A plot card never
 enrolled is asked for on the phone or the box ("which plot is this card?"); its enrolment is written with the
 board, so BACK and leaving the walk leave the card map as it was. The daemon keeps the walk in `walk.json` in
-the games folder after every step, so a restart resumes it.
+the games folder after every step, so a restart resumes it; the walked order is saved into the table's board
+(companion/boards.py) by companion/daemon/walkdesk.py.
 """
 
 import json
 import os
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,71 +197,3 @@ def kept_walk(folder: Path) -> dict | None:
     if not isinstance(data, dict):
         raise ValueError("not an object")
     return data
-
-
-# ----- the board as an edition file ------------------------------------------------------------------------
-
-_CELLS = re.compile(r"^\[\[cells\]\]")
-_HEADER = re.compile(r"^\s*\[")
-_NUMBER = re.compile(r"^(\[\[cells\]\])\s*#\s*\d+\s*$")
-_NAME = re.compile(r'^(name(?:_[a-zA-Z-]+)?)\s*=')
-
-
-def board_text(base_text: str, order: list[str], names: dict[str, str]) -> str:
-    """The base edition file's text with its [[cells]] in `order` (cell ids; every cell once), each cell's
-    comments moving with it, and the edition named `names` ({"": the file's name, "en": name_en, ...}). Every
-    other line stays as written. ValueError when `order` is not the base board's cells."""
-    lines = base_text.splitlines()
-    starts = [i for i, line in enumerate(lines) if _CELLS.match(line)]
-    if not starts:
-        raise ValueError("the file has no [[cells]]")
-    end = next((i for i in range(starts[-1] + 1, len(lines)) if _HEADER.match(lines[i]) and not _CELLS.match(lines[i])),
-               len(lines))
-    blocks: list[list[str]] = []
-    lead: list[str] = []  # comment lines just above a cell belong to it
-    for n, start in enumerate(starts):
-        stop = starts[n + 1] if n + 1 < len(starts) else end
-        body = lines[start:stop]
-        tail: list[str] = []
-        while len(body) > 1 and (not body[-1].strip() or body[-1].lstrip().startswith("#")):
-            tail.insert(0, body.pop())
-        blocks.append(lead + body)
-        lead = tail
-    ids = []
-    for block in blocks:
-        found = next((m.group(1) for line in block if (m := re.match(r'^id\s*=\s*"([^"]*)"', line))), None)
-        ids.append(found)
-    if sorted(x or "" for x in ids) != sorted(order) or len(set(order)) != len(order):
-        raise ValueError("the order is not the board's cells")
-    by_id = dict(zip(ids, blocks, strict=True))
-    cells: list[str] = []
-    for index, cell in enumerate(order):
-        for line in by_id[cell]:
-            cells.append(_NUMBER.sub(rf"\g<1>  # {index}", line) if _CELLS.match(line) else line)
-    head = _named(lines[:starts[0]], names)
-    return "\n".join(head + cells + lead + lines[end:]) + "\n"
-
-
-def _named(lines: list[str], names: dict[str, str]) -> list[str]:
-    """The lines before the cells with the [edition] table's names replaced (a name the file lacks is added)."""
-    out: list[str] = []
-    section = ""
-    done: set[str] = set()
-    for line in lines:
-        if _HEADER.match(line):
-            if section == "edition":
-                out.extend(_name_line(k, v) for k, v in names.items() if k not in done)
-                done.update(names)
-            section = line.strip().strip("[]").strip()
-        match = _NAME.match(line) if section == "edition" else None
-        key = match.group(1)[5:] if match else None
-        if key is not None and key in names:
-            out.append(_name_line(key, names[key]))
-            done.add(key)
-            continue
-        out.append(line)
-    return out
-
-
-def _name_line(key: str, value: str) -> str:
-    return f"name{'_' + key if key else ''} = {json.dumps(value, ensure_ascii=False)}"

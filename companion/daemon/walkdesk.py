@@ -11,9 +11,6 @@ the daemon stopped is resumed when it starts again, or said to be dropped when i
 
 import functools
 import logging
-import os
-import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -21,16 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from companion import messages
-from companion.editions import load_edition, rules_for
+from companion.boards import BoardStore
+from companion.editions import rules_for, shipped
 from companion.errors import CompanionError, SaidInput
 
 from .cards import Role, role_words
-from .walk import IDLE_S, Walk, board_text, kept_walk, save_walk
+from .walk import IDLE_S, Walk, kept_walk, save_walk
 
 log = logging.getLogger("companion.walk")
 
-BOARDS = "boards"  # the table's own boards in the games folder, until the board store holds them
-BOARD_PREFIX = "board:"  # a table board's reference among the editions ("board:elite-our-box")
+BOARDS = "boards"  # the table's own boards in the games folder (companion/boards.py's store)
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -53,6 +50,7 @@ class BoardWalk:
         self.said: tuple[str, dict] | None = None  # the last thing said about the walk (a refusal, a step)
         self.refused = False  # whether `said` is a refusal (the phone shows it in red)
         self.lock = threading.RLock()
+        self.store = BoardStore(Path(daemon.config.games_dir) / BOARDS)
 
     @property
     def folder(self) -> Path:
@@ -83,9 +81,11 @@ class BoardWalk:
 
     @_locked
     def start(self, base: str) -> None:
-        """Begin walking the board `base` (a shipped edition's id or a table board's reference)."""
+        """Begin walking the table's board of `base` (a shipped edition's id, or the board's "our-elite"): the one
+        kept, with any corrections made to it, else a fresh copy of the shipped file."""
         if self.walk is not None:
             raise SaidInput("walk_already_on")
+        base = self.store.base_of_ref(base) or base
         edition = self._edition_of(base)
         self.walk = Walk(edition, base)
         self.daemon.console.close()  # the walk's screen comes up at once, whatever menu was open
@@ -166,29 +166,35 @@ class BoardWalk:
 
     @_locked
     def save(self, version: int | None = None) -> dict:
-        """The walked board written as a table board (and the cards enrolled in this pass); the walk ends."""
+        """The walked order saved into the table's board (the store's version check: nothing half-written, a
+        board saved meanwhile by another phone keeps its corrections, only the order of its cells changes),
+        each cell's place marked confirmed, and the cards enrolled in this pass; the walk ends."""
         walk = self._walk(version)
         if not walk.complete:
             raise SaidInput("walk_not_complete", left=walk.size - walk.at)
-        names = self._new_names(walk.edition)
-        text = board_text(walk.edition.text, walk.order(), names)
-        ref = save_board(self.folder, walk.edition.id, text, walk.edition.source)
+        kept, data = self.store.data(walk.base)
+        cells = {c.get("id"): c for c in data.get("cells", []) if isinstance(c, dict)}
+        order = walk.order()
+        if set(cells) != set(order) or len(cells) != len(data["cells"]):
+            raise SaidInput("walk_board_changed")
+        data["cells"] = [cells[c] for c in order]
+        board = self.store.save_data(walk.base, data, kept, confirmed=[f"cells.{c}" for c in order])
         enrolments = walk.enrolments()
         if enrolments:
             cards = self.daemon.cards
 
             def enrol_all() -> None:
                 for uid, plot in enrolments.items():
-                    cards.enrol(uid, Role("plot", plot, walk.edition.id))
+                    cards.enrol(uid, Role("plot", plot, board.edition.id))
             cards.saved_or_undone(enrol_all)
-        name = names.get(self.daemon.lang, names[""])
         self.walk = None
         self.said = None
         save_walk(self.folder, None)
-        self.daemon.say("walk_saved", name=name)
+        self.daemon.say("walk_saved", name=self._board_name(board.edition, self.daemon.lang))
         self.daemon._booked()
         self._changed()
-        return {"ref": ref, "names": names, "enrolled": len(enrolments)}
+        return {"ref": self.store.ref_of(walk.base), "version": board.version, "enrolled": len(enrolments),
+                "names": {"": board.edition.name, **board.edition.names}}
 
     # ----- what the screens show -----------------------------------------------------------------------------
 
@@ -197,7 +203,7 @@ class BoardWalk:
         """The walk as the phone and the box show it, in words: where it stands, what is asked, what was said."""
         walk = self.walk
         if walk is None:
-            return {"on": False, "version": -1, "bases": [{"ref": r, "name": n} for r, n in self.daemon.editions()]}
+            return {"on": False, "version": -1, "bases": self.bases(lang)}
         edition = walk.edition
         said = ""
         if self.said is not None:
@@ -211,7 +217,19 @@ class BoardWalk:
                 "board": self._board_name(edition, lang), "said": said, "refused": self.refused,
                 "pending": bool(walk.pending), "kinds": kinds, "cells": cells,
                 "plots_left": [{"id": p, "name": messages.cell_name(edition, p, lang)} for p in walk.plots_left()],
-                "save_as": self._new_names(edition).get(lang) or self._new_names(edition)[""]}
+                "save_as": self._board_name(edition, lang)}
+
+    def bases(self, lang: str) -> list[dict]:
+        """The boards a walk may start from: each shipped edition, by its table board's name when one is kept."""
+        out = []
+        for base in shipped():
+            try:
+                edition = self.store.load(base).edition
+            except CompanionError as exc:  # a damaged board: the editor names its mistake; walk the shipped one
+                log.warning("the table board of %s cannot be read: %s", base, exc)
+                continue
+            out.append({"ref": base, "name": self._board_name(edition, lang)})
+        return out
 
     # ----- inside ----------------------------------------------------------------------------------------------
 
@@ -260,57 +278,9 @@ class BoardWalk:
         console.refresh()
 
     def _edition_of(self, base: str) -> Any:
-        edition = load_edition(board_path(self.folder, base) if base.startswith(BOARD_PREFIX) else base)
+        edition = self.store.load(base).edition  # SaidInput for a base no box ships
         rules_for(edition)  # the board's own rules check it
         return edition
 
     def _board_name(self, edition: Any, lang: str) -> str:
         return str(edition.names.get(lang, edition.name))
-
-    def _new_names(self, edition: Any) -> dict[str, str]:
-        """The saved board's names: the base's, "— our box" after it in each language it has a name in."""
-        names = {"": _ours(edition.name, edition.language)}
-        for lang, name in edition.names.items():
-            names[lang] = _ours(name, lang)
-        return names
-
-
-def _ours(name: str, lang: str) -> str:
-    base = re.sub(r"\s+—\s+.*$", "", name)  # a table board walked again keeps one "— our box"
-    return messages.render("walk_board_name", {"name": base}, lang if lang in messages.LANGUAGES else "en")
-
-
-# ----- the table's boards (until the board store: a file per board in the games folder) -------------------------
-
-def board_path(folder: Path, ref: str) -> Path:
-    stem = ref[len(BOARD_PREFIX):] if ref.startswith(BOARD_PREFIX) else ref
-    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,47}", stem):
-        raise SaidInput("walk_no_board", ref=ref)
-    return Path(folder) / BOARDS / f"{stem}.toml"
-
-
-def table_boards(folder: Path) -> list[tuple[str, Path]]:
-    """The table's boards kept in the games folder: (reference, file)."""
-    return [(BOARD_PREFIX + p.stem, p) for p in sorted((Path(folder) / BOARDS).glob("*.toml"))]
-
-
-def save_board(folder: Path, edition_id: str, text: str, source: str) -> str:
-    """Write a walked board as the table's "<edition>-our-box" board (atomically; a board of that name before
-    is replaced: the game started on it keeps its own copy); its reference."""
-    from companion.editions import parse_edition
-
-    parse_edition(text, source)  # never a board that would not load
-    ref = BOARD_PREFIX + f"{edition_id}-our-box"
-    path = board_path(folder, ref)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".board-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return ref
