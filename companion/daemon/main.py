@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from companion import messages
+from companion.boards import BoardStore
+from companion.boards import counts as board_counts
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
@@ -48,7 +50,7 @@ from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import Config
 from .console import Console
 from .control import ControlServer
-from .games import DaemonLock, Games
+from .games import BOARDS, DaemonLock, Games
 from .owner import NoGame, Owner, Published
 from .panel import Panel
 from .screens import notice_frames
@@ -82,6 +84,7 @@ class Daemon:
         self.out = out
         self.sim_seed = sim_seed
         self.games = Games(config.games_dir)
+        self.boards = BoardStore(config.games_dir / BOARDS)  # the table's own boards (companion/boards.py)
         self.cards = CardMap.load(config.games_dir / "cards.json")
         self.lock = DaemonLock(config.games_dir)
         self.owner = Owner()
@@ -717,13 +720,24 @@ class Daemon:
         return table.head_words(self.lang) if table is not None else ""
 
     def editions(self) -> list[tuple[str, str]]:
+        """The shipped editions, each followed by the table's own board made from it, if one is saved."""
+        ours = {info.base: info for info in self.boards.list()}
         out = []
         for name in shipped():
             edition = self.edition_rules(name).edition
             out.append((name, edition.names.get(self.lang, edition.name)))
+            if name in ours:
+                out.append((ours[name].ref, ours[name].names.get(self.lang, ours[name].name)))
         return out
 
+    def edition_file(self, edition: str) -> str:
+        """What load_edition reads for an edition the lists name: a shipped id, or a table's board's file."""
+        path = self.boards.edition_path(edition)
+        return str(path) if path is not None else edition
+
     def edition_rules(self, edition: str) -> Any:
+        if self.boards.base_of_ref(edition) is not None:  # a table's board changes: read it as it is now
+            return rules_for(load_edition(self.edition_file(edition)))
         if edition not in self._rules_cache:
             self._rules_cache[edition] = rules_for(load_edition(edition))
         return self._rules_cache[edition]
@@ -814,11 +828,15 @@ class Daemon:
     def _start_game(self, edition: str, players: list[str], seed: int, options: dict, lang: str) -> dict:
         if self.owner.table is not None:
             raise RuleViolation("game_on_box")
-        table = self.games.start(edition, players, seed, options)
+        # a table's board is read from its file, checked whole: a mistake refuses the game, naming the key
+        table = self.games.start(self.edition_file(edition), players, seed, options)
         self.owner.table = table
         names = ", ".join(players)
         self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),
                  players=names)
+        marked = board_counts(table.rules.edition)
+        if marked.placeholder:  # said once, as the game starts: the OLED, the journal and every phone
+            self.say("board_unconfirmed", placeholder=marked.placeholder, total=marked.total)
         self._update_dice()
         self.console.sync()
         return {"path": table.ledger.path, "seed": seed,
