@@ -1645,6 +1645,8 @@ BOARDS = {
         "board_sort_cards": "cards",
         "board_unconfirmed": "This board is not checked against your box: {placeholder} of {total} items are "
                              "placeholders (Game > Our board)",
+        "game_started_unchecked": "New game of {edition}: {players}. This board is not checked against your box: "
+                                  "{placeholder} of {total} items are placeholders (Game > Our board)",
         "board_conflict": "Another phone saved this board first (now version {version}); it changed "
                           "{count:p:item|items}: {changed}. Nothing of yours was saved: look and save again",
         "board_no_base": "There is no shipped edition '{base}' to make a board of (shipped: {shipped})",
@@ -1687,6 +1689,8 @@ BOARDS = {
         "board_sort_cards": "карточки",
         "board_unconfirmed": "Это поле не сверено с вашей коробкой: заглушек {placeholder} из {total} "
                              "(Игра > Наше поле)",
+        "game_started_unchecked": "Новая игра «{edition}»: {players}. Это поле не сверено с вашей коробкой: "
+                                  "заглушек {placeholder} из {total} (Игра > Наше поле)",
         "board_conflict": "Другой телефон сохранил это поле раньше (теперь версия {version}) и изменил "
                           "{count:p:пункт|пункта|пунктов}: {changed}. Ваши правки не сохранены: посмотрите и "
                           "сохраните снова",

@@ -120,7 +120,8 @@ def test_the_board_is_listed_and_a_game_started_on_it_says_once_it_is_not_checke
         started = daemon.handle({"op": "start", "edition": "our-elite", "players": ["Anna", "Boris"], "seed": 1})
         assert started["ok"], started
         assert daemon.owner.table.rules.edition.plots["leisure1"].rent[0] == 4
-        assert wait_for(lambda: any("not checked against your box: 68 of 185" in line for line in lines))
+        assert wait_for(lambda: any("New game of Millionaire Elite — our box: Anna, Boris. This board is not "
+                                    "checked against your box: 68 of 185" in line for line in lines))
         assert sum("not checked against your box" in line for line in lines) == 1
         # a board damaged by hand cannot start a game, and the refusal says where
         assert daemon.handle({"op": "do", "command": "end_game"})["ok"] or daemon.handle({"op": "end"})["ok"]
@@ -204,3 +205,21 @@ SEEN: dict = {}  # (role, forged token, status) -> answers: the fuzz reached sav
 def test_the_fuzz_reached_both_saves_and_refusals():
     assert SEEN.get(("banker", False, 200), 0) > 0 and SEEN.get(("banker", False, 400), 0) > 0, SEEN
     assert SEEN.get(("spectator", False, 403), 0) > 0
+
+
+def test_the_banker_phone_starts_a_game_on_the_table_board_and_is_told_it_is_not_checked(tmp_path):
+    daemon = start_box(tmp_path)
+    try:
+        banker = Phone(daemon, "ru").banker()
+        assert daemon.handle({"op": "end"})["ok"] and daemon.handle({"op": "archive"})["ok"]
+        assert "our-elite" not in banker.open("/phone/game").data.decode()
+        daemon.boards.edit("elite", 0, {"cells.leisure1.price": 65})
+        banker = Phone(daemon, "ru").banker()  # the role ended with the game: the banker joins again
+        page = banker.open("/phone/game").data.decode()
+        assert 'value="our-elite"' in page and "Миллионер Elite — наша коробка" in page
+        answer = banker.post("/phone/game/start", edition="our-elite", players="Аня\nБорис", aid="a" * 16)
+        assert answer.status_code == 200, answer.json
+        assert any("не сверено с вашей коробкой: заглушек 68 из 185" in line for line in answer.json["lines"])
+        assert daemon.owner.table.rules.edition.plots["leisure1"].price == 65
+    finally:
+        daemon.stop()

@@ -719,15 +719,16 @@ class Daemon:
         table = self.owner.table
         return table.head_words(self.lang) if table is not None else ""
 
-    def editions(self) -> list[tuple[str, str]]:
+    def editions(self, lang: str | None = None) -> list[tuple[str, str]]:
         """The shipped editions, each followed by the table's own board made from it, if one is saved."""
+        lang = lang or self.lang
         ours = {info.base: info for info in self.boards.list()}
         out = []
         for name in shipped():
             edition = self.edition_rules(name).edition
-            out.append((name, edition.names.get(self.lang, edition.name)))
+            out.append((name, edition.names.get(lang, edition.name)))
             if name in ours:
-                out.append((ours[name].ref, ours[name].names.get(self.lang, ours[name].name)))
+                out.append((ours[name].ref, ours[name].names.get(lang, ours[name].name)))
         return out
 
     def edition_file(self, edition: str) -> str:
@@ -832,15 +833,17 @@ class Daemon:
         table = self.games.start(self.edition_file(edition), players, seed, options)
         self.owner.table = table
         names = ", ".join(players)
-        self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),
-                 players=names)
         marked = board_counts(table.rules.edition)
-        if marked.placeholder:  # said once, as the game starts: the OLED, the journal and every phone
-            self.say("board_unconfirmed", placeholder=marked.placeholder, total=marked.total)
+        # a board not checked against the box says so once, in the start's own words (one OLED page, not two
+        # notices where the second would cut the first short): the OLED, the journal and every phone
+        self.say("game_started_unchecked" if marked.placeholder else "game_started",
+                 edition=table.rules.edition.names.get(self.lang, table.rules.edition.name), players=names,
+                 placeholder=marked.placeholder, total=marked.total)
         self._update_dice()
         self.console.sync()
         return {"path": table.ledger.path, "seed": seed,
-                "lines": event_lines(table.rules, table.game.events[0], lang)}
+                "lines": event_lines(table.rules, table.game.events[0], lang),
+                "placeholders": marked.placeholder, "items": marked.total}
 
     def _op_end(self, request: dict, lang: str) -> dict:
         if self.owner.table is None:

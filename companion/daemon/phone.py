@@ -812,7 +812,7 @@ class PhoneService:
     # ----- the game's life (the banker) ---------------------------------------------------------------
 
     def editions(self, language: str) -> list[dict]:
-        return [{"id": e, "name": n} for e, n in self.daemon.editions()]
+        return [{"id": e, "name": n} for e, n in self.daemon.editions(language)]
 
     # ----- the table's own board (issue 23; companion/daemon/boardedit.py, companion/boards.py) ----------
     # Not the game's: nothing here goes through the writer; the store keeps its own lock and versions.
@@ -850,11 +850,14 @@ class PhoneService:
         def work() -> dict:
             seed = secrets.randbelow(2**32)
             try:
-                self.owner.call(lambda: self.daemon._start_game(edition, names, seed, {}, language))
+                started = self.owner.call(lambda: self.daemon._start_game(edition, names, seed, {}, language))
             except CompanionError as exc:
                 raise Refused(self._error(exc, language), 409) from None
-            return {"lines": [say("game_started", language, edition=named[edition], players=", ".join(names))],
-                    "game": self.game_id()}
+            lines = [say("game_started", language, edition=named[edition], players=", ".join(names))]
+            if started.get("placeholders"):  # issue 23: a board not checked against the box says so
+                lines.append(say("board_unconfirmed", language, placeholder=started["placeholders"],
+                                 total=started["items"]))
+            return {"lines": lines, "game": self.game_id()}
         return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work,
                                 per_game=False)
 
