@@ -28,7 +28,8 @@ The store's API (the `walk` of point 1 and the phone's editor use only this):
                                          "extra.KEY", "industries.ID.KEY" or "options.KEY"; each value
                                          changed is marked confirmed (it was read off the box)
     store.export(base)                -> bytes of the file, to save as my-board.toml
-    store.import_file(raw, version)   -> Board: validated like any edition, saved over its base's
+    store.import_file(raw, version, expect=base) -> Board: validated like any edition, saved over its
+                                         base's board (version: the one replaced, None: whatever is kept)
     store.share(base) / store.import_share(text, version): the compact share text (QR where it fits)
     store.edition_path(ref)           -> the saved file's Path, for load_edition / Games.start
     marks(edition) -> {item: state}; counts(edition) -> Counts; describe(edition) -> the items' values
@@ -381,7 +382,7 @@ class BoardStore:
             text = dump_toml(data)
             edition = parse_edition(text, self.ref_of(base))  # a mistake: refused naming the key, nothing written
             if edition.rules != current.edition.rules:
-                raise SaidInput("board_other_rules", rules=edition.rules, base=base, want=current.edition.rules)
+                raise SaidInput("board_other_rules", rules=edition.rules, base=base, plays=current.edition.rules)
             known = set(describe(edition))
             box["confirmed"] = [i for i in box["confirmed"] if i in known]
             text = dump_toml(data)
@@ -398,13 +399,19 @@ class BoardStore:
             touched.append(_apply(data, path, value))
         return self.save_data(base, data, version, confirmed=[*touched, *confirm])
 
-    def import_file(self, raw: bytes, version: int, source: str = "import") -> Board:
-        """An edition file from elsewhere, validated like any edition, saved as the table's board of its base."""
+    def import_file(self, raw: bytes, version: int | None, source: str = "import", expect: str | None = None) -> Board:
+        """An edition file from elsewhere, validated like any edition, saved as the table's board of its base.
+
+        `version`: the version of the board it replaces, as the phone saw it (a save in between is a
+        BoardConflict); None, or a file of another base than `expect`, replaces whatever is kept.
+        """
         text = decode_edition(raw, source)
         edition = parse_edition(text, source)
         base = base_of(edition)
         if base not in shipped():
             raise SaidInput("board_no_base", base=base, shipped=", ".join(shipped()))
+        if version is None or (expect is not None and base != expect):
+            version = self.load(base).version
         return self.save_data(base, tomllib.loads(text), version)
 
     def share(self, base: str) -> str:
@@ -417,7 +424,7 @@ class BoardStore:
     def fits_qr(share: str) -> bool:
         return len(share) <= QR_BYTES
 
-    def import_share(self, text: str, version: int) -> Board:
+    def import_share(self, text: str, version: int | None, expect: str | None = None) -> Board:
         text = text.strip()
         if "#" in text:  # a whole link: the share text is its fragment
             text = text.rsplit("#", 1)[1].removeprefix("board=")
@@ -431,7 +438,7 @@ class BoardStore:
             data = json.loads(raw)
         except (ValueError, zlib.error, RecursionError):
             raise SaidInput("board_not_share") from None
-        return self.import_file(dump_toml(data).encode() if isinstance(data, dict) else b"", version, "share")
+        return self.import_file(dump_toml(data).encode() if isinstance(data, dict) else b"", version, "share", expect)
 
     def _keep_history(self, base: str, board: Board) -> None:
         if board.version == 0:

@@ -73,6 +73,21 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "role_lost": "This phone's role has ended (revoked, or the box no longer knows it): join again with "
                      "the table code.",
         # issue 22: a money action shows what it books, then one more tap books it
+        # issue 23: the table's own board
+        "our_board": "Our board", "our_board_pick": "Which box do you have?",
+        "our_board_saved": "saved, version {version}", "our_board_fresh": "not saved yet (as shipped)",
+        "our_board_hint": "Check each value against your box: correct it, or tick 'matches our box'. "
+                          "Only the banker edits.",
+        "state_confirmed": "matches our box", "state_placeholder": "placeholder: check it",
+        "state_sourced": "from public sources",
+        "box_matches": "matches our box", "save_board": "Save the board", "cells_title": "Cells and deeds",
+        "cards_title": "Cards", "card_effect": "effect", "card_args": "its values (amount = 50, cell = \"start\")",
+        "slot_title": "Slot machine", "slot_reels": "reels", "slot_wins": "winning lines",
+        "extra_title": "This edition's own tables", "options_title": "The box's limits",
+        "locked_title": "Fixed by the rulebook (not edited)", "export_board": "Download the board file",
+        "share_board": "Share text", "import_title": "Load a board from a file or a share text",
+        "import_file": "File", "import_text": "or share text", "import_go": "Load",
+        "board_broken": "This board's file has a mistake:", "board_changed_by_other": "Another phone changed:",
         "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
         # issue 23: walking the board with the cards
         "nav_walk": "Our board", "walk_h1": "Our board: walk it with the cards",
@@ -160,6 +175,23 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "role_lost": "Роль этого телефона закончилась (её отозвали, или коробка её больше не знает): войдите "
                      "заново с кодом стола.",
         # issue 22: a money action shows what it books, then one more tap books it
+        # issue 23: the table's own board
+        "our_board": "Наше поле", "our_board_pick": "Какая у вас коробка?",
+        "our_board_saved": "сохранено, версия {version}", "our_board_fresh": "ещё не сохранено (как в комплекте)",
+        "our_board_hint": "Сверьте каждое значение с коробкой: исправьте его или отметьте «как в нашей "
+                          "коробке». Править может только банкир.",
+        "state_confirmed": "как в нашей коробке", "state_placeholder": "заглушка: проверьте",
+        "state_sourced": "из открытых источников",
+        "box_matches": "как в нашей коробке", "save_board": "Сохранить поле",
+        "cells_title": "Клетки и карточки участков",
+        "cards_title": "Карточки", "card_effect": "действие",
+        "card_args": "его значения (amount = 50, cell = \"start\")",
+        "slot_title": "Игровой автомат", "slot_reels": "барабаны", "slot_wins": "выигрышные линии",
+        "extra_title": "Таблицы этого издания", "options_title": "Пределы коробки",
+        "locked_title": "Задано правилами (не правится)", "export_board": "Скачать файл поля",
+        "share_board": "Текст для передачи", "import_title": "Загрузить поле из файла или текста для передачи",
+        "import_file": "Файл", "import_text": "или текст для передачи", "import_go": "Загрузить",
+        "board_broken": "В файле этого поля ошибка:", "board_changed_by_other": "Другой телефон изменил:",
         "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
         # issue 23: walking the board with the cards
         "nav_walk": "Наше поле", "walk_h1": "Наше поле: обойдите его с карточками",

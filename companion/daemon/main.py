@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from companion import messages
+from companion.boards import BoardStore
+from companion.boards import counts as board_counts
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
@@ -48,7 +50,7 @@ from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import Config
 from .console import Console
 from .control import ControlServer
-from .games import DaemonLock, Games
+from .games import BOARDS, DaemonLock, Games
 from .owner import NoGame, Owner, Published
 from .panel import Panel
 from .screens import notice_frames
@@ -83,6 +85,7 @@ class Daemon:
         self.out = out
         self.sim_seed = sim_seed
         self.games = Games(config.games_dir)
+        self.boards = BoardStore(config.games_dir / BOARDS)  # the table's own boards (companion/boards.py)
         self.cards = CardMap.load(config.games_dir / "cards.json")
         self.lock = DaemonLock(config.games_dir)
         self.owner = Owner()
@@ -726,19 +729,26 @@ class Daemon:
         table = self.owner.table
         return table.head_words(self.lang) if table is not None else ""
 
-    def editions(self) -> list[tuple[str, str]]:
+    def editions(self, lang: str | None = None) -> list[tuple[str, str]]:
+        """The shipped editions, each followed by the table's own board made from it, if one is saved."""
+        lang = lang or self.lang
+        ours = {info.base: info for info in self.boards.list()}
         out = []
         for name in shipped():
             edition = self.edition_rules(name).edition
-            out.append((name, edition.names.get(self.lang, edition.name)))
-        for info in self.walking.store.list():  # the table's own boards (issue 23), after the shipped ones
-            out.append((info.ref, info.names.get(self.lang, info.name)))
+            out.append((name, edition.names.get(lang, edition.name)))
+            if name in ours:
+                out.append((ours[name].ref, ours[name].names.get(lang, ours[name].name)))
         return out
 
+    def edition_file(self, edition: str) -> str:
+        """What load_edition reads for an edition the lists name: a shipped id, or a table's board's file."""
+        path = self.boards.edition_path(edition)
+        return str(path) if path is not None else edition
+
     def edition_rules(self, edition: str) -> Any:
-        board = self.walking.store.edition_path(edition)
-        if board is not None:  # a table board can change under the same name: read it again
-            return rules_for(load_edition(board))
+        if self.boards.base_of_ref(edition) is not None:  # a table's board changes: read it as it is now
+            return rules_for(load_edition(self.edition_file(edition)))
         if edition not in self._rules_cache:
             self._rules_cache[edition] = rules_for(load_edition(edition))
         return self._rules_cache[edition]
@@ -829,17 +839,21 @@ class Daemon:
     def _start_game(self, edition: str, players: list[str], seed: int, options: dict, lang: str) -> dict:
         if self.owner.table is not None:
             raise RuleViolation("game_on_box")
-        # a table board (issue 23) is started from its file; the game keeps its own copy of the text
-        board = self.walking.store.edition_path(edition)
-        table = self.games.start(str(board) if board is not None else edition, players, seed, options)
+        # a table's board is read from its file, checked whole: a mistake refuses the game, naming the key
+        table = self.games.start(self.edition_file(edition), players, seed, options)
         self.owner.table = table
         names = ", ".join(players)
-        self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),
-                 players=names)
+        marked = board_counts(table.rules.edition)
+        # a board not checked against the box says so once, in the start's own words (one OLED page, not two
+        # notices where the second would cut the first short): the OLED, the journal and every phone
+        self.say("game_started_unchecked" if marked.placeholder else "game_started",
+                 edition=table.rules.edition.names.get(self.lang, table.rules.edition.name), players=names,
+                 placeholder=marked.placeholder, total=marked.total)
         self._update_dice()
         self.console.sync()
         return {"path": table.ledger.path, "seed": seed,
-                "lines": event_lines(table.rules, table.game.events[0], lang)}
+                "lines": event_lines(table.rules, table.game.events[0], lang),
+                "placeholders": marked.placeholder, "items": marked.total}
 
     def _op_end(self, request: dict, lang: str) -> dict:
         if self.owner.table is None:

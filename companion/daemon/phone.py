@@ -45,6 +45,7 @@ from companion.history import GameChanged, History, Readers, StoredEvents
 from companion.view import event_lines, extra_text
 
 from . import menus
+from .boardedit import BoardEditor
 from .owner import Snapshot, WriterBusy
 from .phonekeep import PhoneKeep, new_role_id, now, token_hash, trim
 from .screens import event_words
@@ -849,7 +850,32 @@ class PhoneService:
     # ----- the game's life (the banker) ---------------------------------------------------------------
 
     def editions(self, language: str) -> list[dict]:
-        return [{"id": e, "name": n} for e, n in self.daemon.editions()]
+        return [{"id": e, "name": n} for e, n in self.daemon.editions(language)]
+
+    # ----- the table's own board (issue 23; companion/daemon/boardedit.py, companion/boards.py) ----------
+    # Not the game's: nothing here goes through the writer; the store keeps its own lock and versions.
+
+    def _board_editor(self) -> BoardEditor:
+        return BoardEditor(self.daemon.boards)
+
+    def our_boards(self, language: str) -> list[dict]:
+        return self._board_editor().bases(language)
+
+    def our_board(self, base: str, language: str) -> dict:
+        return self._board_editor().view(base, language)
+
+    def our_board_save(self, base: str, version: int, values: dict, effects: dict, confirm: list,
+                       language: str) -> dict:
+        return self._board_editor().save(base, version, values, effects, confirm, language)
+
+    def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict:
+        return self._board_editor().import_file(raw, version, language, share, base)
+
+    def our_board_export(self, base: str, language: str) -> tuple[str, bytes]:
+        return self._board_editor().export(base, language)
+
+    def our_board_share(self, base: str, language: str) -> dict:
+        return self._board_editor().share(base, language)
 
     def start_game(self, edition: str, players: list[str], action_id: str, language: str) -> dict:
         named = {e["id"]: e["name"] for e in self.editions(language)}
@@ -862,11 +888,14 @@ class PhoneService:
         def work() -> dict:
             seed = secrets.randbelow(2**32)
             try:
-                self.owner.call(lambda: self.daemon._start_game(edition, names, seed, {}, language))
+                started = self.owner.call(lambda: self.daemon._start_game(edition, names, seed, {}, language))
             except CompanionError as exc:
                 raise Refused(self._error(exc, language), 409) from None
-            return {"lines": [say("game_started", language, edition=named[edition], players=", ".join(names))],
-                    "game": self.game_id()}
+            lines = [say("game_started", language, edition=named[edition], players=", ".join(names))]
+            if started.get("placeholders"):  # issue 23: a board not checked against the box says so
+                lines.append(say("board_unconfirmed", language, placeholder=started["placeholders"],
+                                 total=started["items"]))
+            return {"lines": lines, "game": self.game_id()}
         return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work,
                                 per_game=False)
 
