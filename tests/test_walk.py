@@ -233,3 +233,50 @@ def test_the_walked_board_is_saved_and_a_game_started_on_it_lands_on_the_reorder
     assert [c.id for c in table.rules.edition.cells][7] == "leisure3"
     box.owner.submit("Anna", "roll 3 4")
     assert table.state.pending.plot == "leisure3"
+
+
+def test_the_box_alone_walks_a_cell_answers_an_unknown_card_and_backs_out_with_its_buttons(box):
+    """Game → Our board on the box: OK lists what may stand on the cell, an unknown card is named from the plots
+    left, BACK takes a step back, and BACK on the first cell offers to leave the walk."""
+    console = box.console
+
+    def press(name):
+        box.owner.call(lambda: console.press(name))
+
+    def frame_text():
+        frame = console.frame
+        return " ".join([frame.title, *frame.lines]) if frame is not None else ""
+
+    press("ok")
+    menu = console.stack[-1]
+    game = next(i for i, item in enumerate(menu.items) if item.text.startswith("Game"))
+    menu.index = game
+    press("ok")
+    board = next(i for i, item in enumerate(console.stack[-1].items) if item.text.startswith("Our board"))
+    console.stack[-1].index = board
+    press("ok")
+    walk_list = console.stack[-1]
+    walk_list.index = next(i for i, item in enumerate(walk_list.items) if item.text == "Millionaire Elite")
+    press("ok")
+    assert box.walking.walk is not None and "Board: cell 1/40" in frame_text()
+    press("ok")  # what stands on cell 1: the kinds left, CHANCE among them
+    kinds = console.stack[-1]
+    kinds.index = next(i for i, item in enumerate(kinds.items) if item.text.startswith("CHANCE"))
+    press("ok")
+    assert box.walking.walk.order() == ["start", "chance1"] and "Cell 1: CHANCE" in frame_text()
+    tap(box, "04FFEEDDCCBBAA")  # a card never enrolled: which plot is it?
+    assert wait_for(lambda: box.walking.walk.pending)
+    box.owner.call(console.refresh)
+    press("ok")
+    plots = console.stack[-1]
+    plots.index = next(i for i, item in enumerate(plots.items) if item.text == "Nightclub")
+    press("ok")
+    assert box.walking.walk.order() == ["start", "chance1", "leisure3"]
+    assert box.cards.role("04FFEEDDCCBBAA") is None  # enrolled only when the board is saved
+    press("back")
+    press("back")
+    assert box.walking.walk.order() == ["start"]
+    press("back")  # on the first cell: leave the walk? OK leaves it
+    assert "Leave the board walk?" in frame_text()
+    press("ok")
+    assert box.walking.walk is None and not (box.config.games_dir / WALK_FILE).exists()

@@ -27,7 +27,6 @@ from .walk import IDLE_S, Walk, kept_walk, save_walk
 
 log = logging.getLogger("companion.walk")
 
-BOARDS = "boards"  # the table's own boards in the games folder (companion/boards.py's store)
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -50,7 +49,11 @@ class BoardWalk:
         self.said: tuple[str, dict] | None = None  # the last thing said about the walk (a refusal, a step)
         self.refused = False  # whether `said` is a refusal (the phone shows it in red)
         self.lock = threading.RLock()
-        self.store = BoardStore(Path(daemon.config.games_dir) / BOARDS)
+
+    @property
+    def store(self) -> BoardStore:
+        """The table's boards (companion/boards.py), the daemon's one store: its saves are one at a time."""
+        return self.daemon.boards
 
     @property
     def folder(self) -> Path:

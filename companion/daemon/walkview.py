@@ -52,7 +52,7 @@ class WalkView(View):
         said = wrap(v["said"])[:2] if v["said"] else []
         lines = said + wrap(hint)
         last = v["cells"][-1] if len(v["cells"]) > 1 else None
-        if last is not None and len(lines) < room:
+        if last is not None and len(lines) < room and (not v["said"] or v["refused"]):  # a step says its cell
             lines.append(words("walk_last", self.lang, index=last["index"], name=last["name"]))
         return Frame(title=title, lines=tuple(lines[:room]), inverse_title=True)
 
