@@ -172,6 +172,7 @@ NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level"
            "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large",
            "seq", "first", "last", "found", "version", "supported", "free", "had", "anchored", "start", "end",
            "offset", "written", "current", "seconds", "column", "pos", "pin", "line_no"}
+NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cells and its idle minutes
 LISTS_OF_NUMBERS = {"dice"}
 
 
