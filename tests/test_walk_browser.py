@@ -185,7 +185,7 @@ def test_in_russian_a_wrong_and_a_repeated_tap_change_nothing_and_back_undoes_th
         phone = Phone(context, box)
         table = Table(context, box)
         phone.walk_page()
-        assert "Наше поле" in phone.page.inner_text("h1")
+        assert "Обойдите поле" in phone.page.inner_text("h1")
         phone.page.select_option("select[name=base]", "elite")
         phone.page.click("#walk-go")
         assert wait_for(lambda: walk_at(box) == 1, 10.0)

@@ -90,7 +90,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "board_broken": "This board's file has a mistake:", "board_changed_by_other": "Another phone changed:",
         "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
         # issue 23: walking the board with the cards
-        "nav_walk": "Our board", "walk_h1": "Our board: walk it with the cards",
+        "nav_walk": "Walk the board", "walk_h1": "Walk the board with the cards",
         "walk_intro": "Tap every plot card on the reader in the order the board shows, starting after START. "
                       "For each cell between plots, this page asks what stands there. A wrong or repeated tap "
                       "changes nothing; Back takes the last step back. The result is saved as the table's own "
@@ -194,7 +194,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "board_broken": "В файле этого поля ошибка:", "board_changed_by_other": "Другой телефон изменил:",
         "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
         # issue 23: walking the board with the cards
-        "nav_walk": "Наше поле", "walk_h1": "Наше поле: обойдите его с карточками",
+        "nav_walk": "Обход поля", "walk_h1": "Обойдите поле с карточками",
         "walk_intro": "Прикладывайте к считывателю все карточки участков в том порядке, в каком они идут по "
                       "полю, начиная с клетки за клеткой СТАРТ. Про каждую клетку между участками эта страница спросит, что на "
                       "ней. Неверная или повторная карта ничего не меняет; «Назад» отменяет последний шаг. "
