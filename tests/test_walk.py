@@ -18,6 +18,7 @@ ELITE = load_edition("elite")
 IDS = [c.id for c in ELITE.cells]
 # cells 1..9 walked backwards: cell 7 is «Nightclub» (leisure3), where the shipped board has «Chocolate factory»
 NEW_ORDER = [IDS[0], *reversed(IDS[1:10]), *IDS[10:]]
+CHANCE = kind_key(ELITE.cell("chance1"))
 
 
 def shape(edition, ids):
@@ -58,9 +59,9 @@ def test_a_repeated_or_wrong_step_changes_nothing_and_back_undoes_the_last():
         walk.plot("chance1")  # a cell, not a plot
     assert wrong.value.code == "walk_not_plot"
     with pytest.raises(SaidInput):
-        walk.choose("slot_machine:")
+        walk.choose("slot_machine::")
     assert walk.version == version and walk.order() == ["start", "food1"]
-    walk.choose("card:chance")
+    walk.choose(CHANCE)
     assert walk.order() == ["start", "food1", "chance1"]
     assert walk.back().cell == "chance1"
     assert walk.back().cell == "food1"
@@ -71,12 +72,12 @@ def test_a_repeated_or_wrong_step_changes_nothing_and_back_undoes_the_last():
 
 def test_every_kind_is_offered_only_while_cells_of_it_are_left():
     walk = Walk(ELITE, "elite")
-    chances = len(walk.kinds_left()["card:chance"])
+    chances = len(walk.kinds_left()[CHANCE])
     for _ in range(chances):
-        walk.choose("card:chance")
-    assert "card:chance" not in walk.kinds_left()
+        walk.choose(CHANCE)
+    assert CHANCE not in walk.kinds_left()
     with pytest.raises(SaidInput):
-        walk.choose("card:chance")
+        walk.choose(CHANCE)
 
 
 def test_an_unknown_card_is_asked_for_and_enrolled_only_with_the_board():
@@ -173,7 +174,7 @@ def test_a_restart_mid_walk_resumes_it_and_a_damaged_one_is_said_dropped(tmp_pat
     daemon = start(tmp_path, lines)
     try:
         daemon.owner.call(lambda: daemon.walking.start("elite"))
-        daemon.owner.call(lambda: daemon.walking.cell("card:chance"))
+        daemon.owner.call(lambda: daemon.walking.cell(CHANCE))
     finally:
         daemon.stop()
     lines.clear()
@@ -280,3 +281,13 @@ def test_the_box_alone_walks_a_cell_answers_an_unknown_card_and_backs_out_with_i
     assert "Leave the board walk?" in frame_text()
     press("ok")
     assert box.walking.walk is None and not (box.config.games_dir / WALK_FILE).exists()
+
+
+def test_cells_of_one_kind_but_other_names_are_asked_apart():
+    """Monopoly's Income Tax and Luxury Tax are both tax cells: the walk never places one for the other."""
+    monopoly = load_edition("monopoly")
+    walk = Walk(monopoly, "monopoly")
+    taxes = [key for key in walk.kinds_left() if key.startswith("tax:")]
+    assert len(taxes) == 2
+    walk.choose(next(k for k in taxes if k.endswith("Luxury Tax")))
+    assert monopoly.cell(walk.order()[1]).name == "Luxury Tax"

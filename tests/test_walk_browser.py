@@ -252,7 +252,7 @@ def two_bankers(box, first_context, second_context, shots):
     # an answer from a page that had not seen the step: refused, nothing changes
     stale = box.walking.walk.version - 1
     second.page.evaluate(f"document.querySelector('#walk-cell input[name=version]').value = '{stale}'")
-    second.page.click('#walk-cell button[data-key="card:chance"]')
+    second.page.click('#walk-cell button[data-key="card:chance:ШАНС"]')
     second.page.wait_for_selector("#result.error", timeout=WAIT_MS)
     assert "moved on" in second.page.inner_text("#result")
     assert len(box.walking.walk.order()) == 2

@@ -113,6 +113,7 @@ class PhoneTable(Protocol):
     def roles_kept(self, language: str, token: str = "") -> list[dict]: ...
     def revoke_role(self, rid: str) -> str: ...
     def walk_view(self, language: str) -> dict: ...
+    def walk_brief(self, language: str) -> dict: ...
     def walk_do(self, op: str, fields: dict, language: str) -> dict: ...
 
 
@@ -647,8 +648,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.get("/api/walk")
     def api_walk() -> Response:
         need("banker")
-        view = service.walk_view(lang())
-        return jsonify(on=view["on"], version=view["version"], said=view.get("said", ""))
+        return jsonify(**service.walk_brief(lang()))
 
     @bp.post("/walk")
     def walk_do() -> Response:

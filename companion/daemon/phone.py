@@ -781,6 +781,9 @@ class PhoneService:
         """The board walk in the phone's words, read on the page's thread (the walk's own lock, never the writer)."""
         return self.daemon.walking.view(language)
 
+    def walk_brief(self, language: str) -> dict:
+        return self.daemon.walking.brief(language)
+
     def walk_do(self, op: str, fields: dict, language: str) -> dict:
         """One step of the walk from the banker's phone, on the writer thread like a tap; a refusal is one line
         in the phone's language (the walk moved on under another phone: said so, nothing changed)."""

@@ -76,7 +76,7 @@ class Walk:
 
     def kinds_left(self) -> dict[str, list[str]]:
         """The cells between plots still to place, by what stands there (kind and deck), in the base board's
-        order: {"card:chance": ["chance1", ...], "exchange:": [...]} (START is never asked)."""
+        order: {"card:chance:ШАНС": ["chance1", ...], ...} (START is never asked)."""
         placed = self.placed()
         out: dict[str, list[str]] = {}
         for cell in self.edition.cells[1:]:
@@ -161,8 +161,9 @@ class Walk:
 
 
 def kind_key(cell: Any) -> str:
-    """What stands on a cell that is not a plot, as the walk asks it: its kind and deck."""
-    return f"{cell.kind}:{cell.deck or ''}"
+    """What stands on a cell that is not a plot, as the walk asks it: its kind, deck and name (Monopoly's Income
+    Tax and Luxury Tax are both tax cells, of other amounts: never one for the other)."""
+    return f"{cell.kind}:{cell.deck or ''}:{cell.name}"
 
 
 def save_walk(folder: Path, walk: Walk | None) -> None:

@@ -201,12 +201,22 @@ class BoardWalk:
 
     # ----- what the screens show -----------------------------------------------------------------------------
 
-    @_locked
     def view(self, lang: str) -> dict:
-        """The walk as the phone and the box show it, in words: where it stands, what is asked, what was said."""
+        """The walk as the phone and the box show it, in words: where it stands, what is asked, what was said;
+        with no walk on, the boards one may start from (read outside the lock: files, never a tap's wait)."""
+        with self.lock:
+            if self.walk is not None:
+                return self._view(self.walk, lang)
+        return {"on": False, "version": -1, "bases": self.bases(lang)}
+
+    @_locked
+    def brief(self, lang: str) -> dict:
+        """What a phone polls each second: whether a walk is on, its version and the last thing said."""
         walk = self.walk
-        if walk is None:
-            return {"on": False, "version": -1, "bases": self.bases(lang)}
+        said = messages.render(self.said[0], self.said[1], lang, walk.edition) if walk and self.said else ""
+        return {"on": walk is not None, "version": walk.version if walk is not None else -1, "said": said}
+
+    def _view(self, walk: Walk, lang: str) -> dict:
         edition = walk.edition
         said = ""
         if self.said is not None:
