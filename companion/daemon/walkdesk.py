@@ -228,6 +228,7 @@ class BoardWalk:
                   "plot": edition.cell(c).is_plot} for i, c in enumerate(walk.order())]
         return {"on": True, "version": walk.version, "at": walk.at, "size": walk.size, "complete": walk.complete,
                 "board": self._board_name(edition, lang), "said": said, "refused": self.refused,
+                "said_code": self.said[0] if self.said is not None else "",
                 "pending": bool(walk.pending), "kinds": kinds, "cells": cells,
                 "plots_left": [{"id": p, "name": messages.cell_name(edition, p, lang)} for p in walk.plots_left()],
                 "save_as": self._board_name(edition, lang)}

@@ -45,11 +45,12 @@ class WalkView(View):
         if v["complete"]:
             hint = words("walk_done_hint", self.lang, name=v["save_as"])
         elif v["pending"]:
-            hint = words("walk_which_plot", self.lang)
+            hint = words("walk_which_hint", self.lang)
         else:
             hint = words("walk_tap_hint", self.lang, at=v["at"])
         room = max(1, line_room(True))
-        said = wrap(v["said"])[:2] if v["said"] else []
+        # the start's long line and the unknown card's question are the title's and the hint's business here
+        said = wrap(v["said"])[:2] if v["said"] and v["said_code"] not in ("walk_started", "walk_which_plot") else []
         lines = said + wrap(hint)
         last = v["cells"][-1] if len(v["cells"]) > 1 else None
         if last is not None and len(lines) < room and (not v["said"] or v["refused"]):  # a step says its cell
