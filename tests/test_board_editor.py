@@ -86,6 +86,7 @@ def test_two_banker_phones_the_later_save_is_told_what_changed(box):
     late = save(second, version, {"cells.food2.price": "105"})
     assert late.status_code == 409
     assert late.json["changed"] == ["cells.food1.price"] and "Другой телефон" in late.json["error"]
+    assert "Шоколадная фабрика: цена" in late.json["error"] and "cells." not in late.json["error"]
     ed = box.boards.load("elite").edition
     assert ed.plots["food1"].price == 95 and ed.plots["food2"].price != 105  # neither lost, nothing half
     assert save(second, late.json["version"], {"cells.food2.price": "105"}).status_code == 200

@@ -16,7 +16,7 @@
     if (!res.ok) {
       show(res.j.error || "?", "error");
       var changed = document.getElementById("board-changed");
-      if (changed && res.j.changed) { changed.textContent = changed.dataset.words + " " + res.j.changed.join(", "); changed.hidden = false; }
+      if (changed && res.j.changed_words) { changed.textContent = changed.dataset.words + " " + res.j.changed_words.join("; "); changed.hidden = false; }
       return;
     }
     show(res.j.line || "", ""); setTimeout(function () { location.reload(); }, 600);
