@@ -402,15 +402,15 @@ class BoardStore:
     def import_file(self, raw: bytes, version: int | None, source: str = "import", expect: str | None = None) -> Board:
         """An edition file from elsewhere, validated like any edition, saved as the table's board of its base.
 
-        `version`: the version of the board it replaces, as the phone saw it (a save in between is a
-        BoardConflict); None, or a file of another base than `expect`, replaces whatever is kept.
+        `version`: the version of the board `expect` the phone showed (a save in between is a
+        BoardConflict); None, no `expect`, or a file of another base replaces whatever is kept.
         """
         text = decode_edition(raw, source)
         edition = parse_edition(text, source)
         base = base_of(edition)
         if base not in shipped():
             raise SaidInput("board_no_base", base=base, shipped=", ".join(shipped()))
-        if version is None or (expect is not None and base != expect):
+        if version is None or expect is None or base != expect:  # not the board the phone showed: replaced
             version = self.load(base).version
         return self.save_data(base, tomllib.loads(text), version)
 

@@ -188,3 +188,12 @@ def test_a_walked_and_checked_board_shares_in_one_qr_code(store, tmp_path):
     assert boards.describe(other.edition) == boards.describe(board.edition)
     assert boards.marks(other.edition) == boards.marks(board.edition)
     assert boards.counts(other.edition).placeholder == 0
+
+
+def test_an_import_over_a_board_changed_meanwhile_is_told_what_changed(store):
+    raw = store.export("elite")  # version 0, as shipped
+    store.edit("elite", 0, {"cells.leisure1.price": 70})  # another phone saves
+    with pytest.raises(BoardConflict) as caught:  # this phone still shows version 0 of Elite
+        store.import_file(raw, 0, "board.toml", expect="elite")
+    assert caught.value.changed == ["cells.leisure1.price"]
+    assert store.import_file(raw, None, "board.toml").version == 2  # loaded on purpose: replaces it
