@@ -63,6 +63,7 @@ SHARE_PREFIX = "MB1:"  # a share text: the prefix, then base64url of zlib'd JSON
 QR_BYTES = 2331  # what one QR code (version 40, level M) holds in byte mode
 STATES = ("confirmed", "placeholder", "sourced")
 HISTORY_KEEP = 20  # saved versions kept to tell a later save what changed
+MAX_DEPTH = 12  # lists and tables nested in a board: the shipped files nest 6 at most
 
 # docs/board-sources.md's "to check against the box", item by item ("*" is one word of an item)
 PLACEHOLDERS: dict[str, tuple[str, ...]] = {
@@ -366,6 +367,8 @@ class BoardStore:
         self._check_base(base)
         if not isinstance(data, dict):
             raise SaidInput("board_not_edition", problem="not a table")
+        if _depth(data) > MAX_DEPTH:  # a value nested deeper than any edition writes (and than recursion goes)
+            raise SaidInput("board_too_deep", limit=MAX_DEPTH)
         data = json.loads(json.dumps(data))  # our own copy, plain values only
         box: dict = data["box"] if isinstance(data.get("box"), dict) else {}
         data["box"] = box
@@ -523,6 +526,20 @@ class BoardStore:
             return parse_edition(path.read_text(encoding="utf-8"), str(path))
         except (OSError, EditionError, ValueError):
             return None
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and tables nest in a value (counted without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                todo.extend((v, level + 1) for v in item)
+    return deepest
 
 
 def _by_ids(entries: list, fresh: list) -> list:

@@ -1679,6 +1679,7 @@ BOARDS = {
         "board_field_mortgage": "mortgage (the rulebook's: half the price)",
         "board_locked_start_cash": "start cash (the rulebook's)",
         "board_slot": "the slot machine",
+        "board_too_deep": "Lists and tables nested more than {limit} deep: this is not a board",
     },
     "ru": {
         "board_own_name": "{edition} — наша коробка",
@@ -1726,6 +1727,7 @@ BOARDS = {
         "board_field_mortgage": "залог (по правилам: половина цены)",
         "board_locked_start_cash": "стартовый капитал (по правилам)",
         "board_slot": "игровой автомат",
+        "board_too_deep": "Списки и таблицы вложены глубже {limit} уровней: это не поле",
     },
 }
 EN.update(BOARDS["en"])

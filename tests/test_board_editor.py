@@ -143,7 +143,8 @@ PATHS = ["cells.leisure1.price", "cells.leisure1.rent", "cells.leisure1.name", "
          "decks.chance.c01.text", "decks.fortune.f01.keep", "slot.reels", "extra.x", "options.jackpot_max_bet",
          "edition.start_cash", "cells.nosuch.price", "cells..x", "a" * 200, "industries.central.rent_by_count"]
 VALUES = st.one_of(st.text(max_size=40), st.sampled_from(["1", "-1", "10, 20", "[1,2,3,4,5,6]", "true", "\"x\"",
-                                                          "1e999", "{a=1}", "[" * 50, "99999999999"]),
+                                                          "1e999", "{a=1}", "[" * 50, "99999999999",
+                                                          "[" * 480 + "]" * 480]),
                    st.integers().map(str))
 BODIES = st.one_of(
     st.fixed_dictionaries({
