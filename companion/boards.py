@@ -14,7 +14,8 @@ below) or *sourced* (from public sources, not yet checked against a box).
 
 The store's API (the `walk` of point 1 and the phone's editor use only this):
 
-    store = BoardStore(games_dir / "boards")
+    store = daemon.boards             (the daemon's one store: its lock orders the saves; on its own,
+                                       BoardStore(games_dir / "boards"))
     store.list()                      -> [BoardInfo(ref, base, name, version, counts)]
     store.ref_of(base)                -> "our-elite": the id the edition lists show and start
     store.base_of_ref("our-elite")    -> "elite", or None when the ref is not a table's board
@@ -33,6 +34,8 @@ The store's API (the `walk` of point 1 and the phone's editor use only this):
     store.share(base) / store.import_share(text, version): the compact share text (QR where it fits)
     store.edition_path(ref)           -> the saved file's Path, for load_edition / Games.start
     marks(edition) -> {item: state}; counts(edition) -> Counts; describe(edition) -> the items' values
+    items: "cells.ID" (a cell's place, kind, name), "cells.ID.price|rent|tax|build_cost|KEY",
+           "industries.ID.rent_by_count|...", "decks.DECK.ID" (a card), "slot", "extra.KEY"
 
 Every save is checked as the loader checks any edition (parse_edition): a board
 with a mistake is refused naming the key, and nothing is written. A save names
