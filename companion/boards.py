@@ -14,7 +14,8 @@ below) or *sourced* (from public sources, not yet checked against a box).
 
 The store's API (the `walk` of point 1 and the phone's editor use only this):
 
-    store = BoardStore(games_dir / "boards")
+    store = daemon.boards             (the daemon's one store: its lock orders the saves; on its own,
+                                       BoardStore(games_dir / "boards"))
     store.list()                      -> [BoardInfo(ref, base, name, version, counts)]
     store.ref_of(base)                -> "our-elite": the id the edition lists show and start
     store.base_of_ref("our-elite")    -> "elite", or None when the ref is not a table's board
@@ -33,6 +34,8 @@ The store's API (the `walk` of point 1 and the phone's editor use only this):
     store.share(base) / store.import_share(text, version): the compact share text (QR where it fits)
     store.edition_path(ref)           -> the saved file's Path, for load_edition / Games.start
     marks(edition) -> {item: state}; counts(edition) -> Counts; describe(edition) -> the items' values
+    items: "cells.ID" (a cell's place, kind, name), "cells.ID.price|rent|tax|build_cost|KEY",
+           "industries.ID.rent_by_count|...", "decks.DECK.ID" (a card), "slot", "extra.KEY"
 
 Every save is checked as the loader checks any edition (parse_edition): a board
 with a mistake is refused naming the key, and nothing is written. A save names
@@ -63,6 +66,7 @@ SHARE_PREFIX = "MB1:"  # a share text: the prefix, then base64url of zlib'd JSON
 QR_BYTES = 2331  # what one QR code (version 40, level M) holds in byte mode
 STATES = ("confirmed", "placeholder", "sourced")
 HISTORY_KEEP = 20  # saved versions kept to tell a later save what changed
+MAX_DEPTH = 12  # lists and tables nested in a board: the shipped files nest 6 at most
 
 # docs/board-sources.md's "to check against the box", item by item ("*" is one word of an item)
 PLACEHOLDERS: dict[str, tuple[str, ...]] = {
@@ -366,6 +370,8 @@ class BoardStore:
         self._check_base(base)
         if not isinstance(data, dict):
             raise SaidInput("board_not_edition", problem="not a table")
+        if _depth(data) > MAX_DEPTH:  # a value nested deeper than any edition writes (and than recursion goes)
+            raise SaidInput("board_too_deep", limit=MAX_DEPTH)
         data = json.loads(json.dumps(data))  # our own copy, plain values only
         box: dict = data["box"] if isinstance(data.get("box"), dict) else {}
         data["box"] = box
@@ -402,22 +408,52 @@ class BoardStore:
     def import_file(self, raw: bytes, version: int | None, source: str = "import", expect: str | None = None) -> Board:
         """An edition file from elsewhere, validated like any edition, saved as the table's board of its base.
 
-        `version`: the version of the board it replaces, as the phone saw it (a save in between is a
-        BoardConflict); None, or a file of another base than `expect`, replaces whatever is kept.
+        `version`: the version of the board `expect` the phone showed (a save in between is a
+        BoardConflict); None, no `expect`, or a file of another base replaces whatever is kept.
         """
         text = decode_edition(raw, source)
         edition = parse_edition(text, source)
         base = base_of(edition)
         if base not in shipped():
             raise SaidInput("board_no_base", base=base, shipped=", ".join(shipped()))
-        if version is None or (expect is not None and base != expect):
+        if version is None or expect is None or base != expect:  # not the board the phone showed: replaced
             version = self.load(base).version
         return self.save_data(base, tomllib.loads(text), version)
 
     def share(self, base: str) -> str:
-        """The board as one line of text (a link's tail, a QR code's content when it fits: fits_qr)."""
-        _, data = self.data(base)
-        packed = zlib.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(), 9)
+        """The board as one line of text (a link's tail; a QR code's content when it fits: fits_qr).
+
+        Only what differs from the shipped file travels: cells, industries and cards unchanged are
+        named by id, and the confirmed marks are one bit per item of the board.
+        """
+        board = self.load(base)
+        data, fresh = tomllib.loads(board.text), tomllib.loads(self._fresh(base).text)
+        box = data.pop("box", {})
+        fresh.pop("box", None)
+        patch: dict[str, Any] = {"b": base}
+        for key, value in data.items():
+            if key in ("cells", "industries"):
+                entries = _by_ids(value, fresh.get(key, []))
+                if entries != [e.get("id") for e in fresh.get(key, [])]:
+                    patch[key] = entries
+            elif key == "decks":
+                decks = {d: _by_ids(cards, fresh.get("decks", {}).get(d, [])) for d, cards in value.items()}
+                changed = {d: cards for d, cards in decks.items()
+                           if cards != [c.get("id") for c in fresh.get("decks", {}).get(d, [])]}
+                if changed or set(decks) != set(fresh.get("decks", {})):
+                    patch["decks"] = {**changed, **{d: None for d in fresh.get("decks", {}) if d not in decks}}
+            elif value != fresh.get(key):
+                patch[key] = value
+        gone = [key for key in fresh if key not in data]
+        if gone:
+            patch["-"] = gone
+        items = list(describe(board.edition))
+        confirmed = set(box.get("confirmed", []))
+        bits = sum(1 << i for i, item in enumerate(items) if item in confirmed)
+        patch["c"] = format(bits, "x")
+        if "placeholder" in box and list(box["placeholder"]) != list(PLACEHOLDERS.get(base, ())):
+            patch["p"] = box["placeholder"]
+        packed = zlib.compress(json.dumps(patch, ensure_ascii=False, separators=(",", ":")).encode(), 9)
         return SHARE_PREFIX + base64.urlsafe_b64encode(packed).decode().rstrip("=")
 
     @staticmethod
@@ -432,13 +468,48 @@ class BoardStore:
             raise SaidInput("board_not_share")
         try:
             body = text[len(SHARE_PREFIX):]
-            raw = zlib.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)), bufsize=1 << 16)
-            if len(raw) > 4 << 20:
+            inflate = zlib.decompressobj()
+            raw = inflate.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)), 4 << 20)
+            if inflate.unconsumed_tail:
                 raise ValueError("too large")
-            data = json.loads(raw)
-        except (ValueError, zlib.error, RecursionError):
+            patch = json.loads(raw)
+            data = self._unshare(patch)
+        except (ValueError, zlib.error, RecursionError, TypeError, KeyError, AttributeError):
             raise SaidInput("board_not_share") from None
-        return self.import_file(dump_toml(data).encode() if isinstance(data, dict) else b"", version, "share", expect)
+        return self.import_file(dump_toml(data).encode(), version, "share", expect)
+
+    def _unshare(self, patch: dict) -> dict:
+        """The board a share text stands for: the shipped file with the patch applied (KeyError etc.: not one)."""
+        base = patch["b"]
+        if base not in shipped():
+            raise ValueError("no such base")
+        fresh = tomllib.loads(self._fresh(base).text)
+        fresh_box = fresh.pop("box")
+        data = json.loads(json.dumps(fresh))
+        for key in patch.get("-", []):
+            data.pop(key, None)
+        for key, value in patch.items():
+            if key in ("b", "c", "p", "-"):
+                continue
+            if key in ("cells", "industries"):
+                data[key] = _from_ids(value, fresh.get(key, []))
+            elif key == "decks":
+                decks = data.setdefault("decks", {})
+                for deck, cards in value.items():
+                    if cards is None:
+                        decks.pop(deck, None)
+                    else:
+                        decks[deck] = _from_ids(cards, fresh.get("decks", {}).get(deck, []))
+            elif key in ("edition", "options", "supply", "buildings", "slot", "extra"):
+                data[key] = value
+            else:
+                raise ValueError(f"unknown key {key}")
+        items = list(describe(parse_edition(dump_toml(data), "share")))
+        bits = int(patch.get("c", "0"), 16)
+        data["box"] = {"base": base, "version": 0,
+                       "confirmed": [item for i, item in enumerate(items) if bits >> i & 1],
+                       "placeholder": patch.get("p", fresh_box.get("placeholder", []))}
+        return data
 
     def _keep_history(self, base: str, board: Board) -> None:
         if board.version == 0:
@@ -458,6 +529,31 @@ class BoardStore:
             return parse_edition(path.read_text(encoding="utf-8"), str(path))
         except (OSError, EditionError, ValueError):
             return None
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and tables nest in a value (counted without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                todo.extend((v, level + 1) for v in item)
+    return deepest
+
+
+def _by_ids(entries: list, fresh: list) -> list:
+    """Entries as a share text sends them: an entry as shipped by its id alone, a changed one whole."""
+    shipped_entries = {e.get("id"): e for e in fresh if isinstance(e, dict)}
+    return [e["id"] if isinstance(e, dict) and shipped_entries.get(e.get("id")) == e else e for e in entries]
+
+
+def _from_ids(entries: list, fresh: list) -> list:
+    shipped_entries = {e.get("id"): e for e in fresh if isinstance(e, dict)}
+    return [shipped_entries[e] if isinstance(e, str) else e for e in entries]
 
 
 def _parse(text: str, source: str) -> dict:

@@ -1772,6 +1772,8 @@ BOARDS = {
         "board_field_tax": "tax (printed, monopoly, by level)", "board_field_build_cost": "building cost",
         "board_field_mortgage": "mortgage (the rulebook's: half the price)",
         "board_locked_start_cash": "start cash (the rulebook's)",
+        "board_slot": "the slot machine",
+        "board_too_deep": "Lists and tables nested more than {limit} deep: this is not a board",
     },
     "ru": {
         "board_own_name": "{edition} — наша коробка",
@@ -1818,6 +1820,8 @@ BOARDS = {
         "board_field_tax": "налог (по карточке, при монополии, по уровням)", "board_field_build_cost": "цена филиала",
         "board_field_mortgage": "залог (по правилам: половина цены)",
         "board_locked_start_cash": "стартовый капитал (по правилам)",
+        "board_slot": "игровой автомат",
+        "board_too_deep": "Списки и таблицы вложены глубже {limit} уровней: это не поле",
     },
 }
 EN.update(BOARDS["en"])

@@ -86,6 +86,7 @@ def test_two_banker_phones_the_later_save_is_told_what_changed(box):
     late = save(second, version, {"cells.food2.price": "105"})
     assert late.status_code == 409
     assert late.json["changed"] == ["cells.food1.price"] and "Другой телефон" in late.json["error"]
+    assert "Шоколадная фабрика: цена" in late.json["error"] and "cells." not in late.json["error"]
     ed = box.boards.load("elite").edition
     assert ed.plots["food1"].price == 95 and ed.plots["food2"].price != 105  # neither lost, nothing half
     assert save(second, late.json["version"], {"cells.food2.price": "105"}).status_code == 200
@@ -142,7 +143,8 @@ PATHS = ["cells.leisure1.price", "cells.leisure1.rent", "cells.leisure1.name", "
          "decks.chance.c01.text", "decks.fortune.f01.keep", "slot.reels", "extra.x", "options.jackpot_max_bet",
          "edition.start_cash", "cells.nosuch.price", "cells..x", "a" * 200, "industries.central.rent_by_count"]
 VALUES = st.one_of(st.text(max_size=40), st.sampled_from(["1", "-1", "10, 20", "[1,2,3,4,5,6]", "true", "\"x\"",
-                                                          "1e999", "{a=1}", "[" * 50, "99999999999"]),
+                                                          "1e999", "{a=1}", "[" * 50, "99999999999",
+                                                          "[" * 480 + "]" * 480]),
                    st.integers().map(str))
 BODIES = st.one_of(
     st.fixed_dictionaries({

@@ -168,3 +168,32 @@ def test_check_edition_says_how_much_is_still_a_placeholder(store):
     ours = run(store.path("elite"))
     assert "41 of 185 items confirmed; placeholders still: 28" in ours
     assert "сверено с коробкой: 41 из 185; заглушек ещё: 28" in run(store.path("elite"), "ru")
+
+
+def test_a_walked_and_checked_board_shares_in_one_qr_code(store, tmp_path):
+    """Only what differs from the shipped file travels: a re-ordered Elite board, every cell and card
+    confirmed and a third of the rents corrected still fits one QR code, and comes back the same."""
+    version, data = store.data("elite")
+    cells = data["cells"]
+    cells[1], cells[2], cells[4], cells[6] = cells[2], cells[1], cells[6], cells[4]  # the box's order differs
+    for cell in cells[::3]:
+        if "rent" in cell:
+            cell["rent"] = [r + 1 for r in cell["rent"]]
+    board = store.save_data("elite", data, version)
+    every = [i for i, state in boards.marks(board.edition).items() if state != "confirmed"]
+    board = store.edit("elite", board.version, {}, confirm=every)
+    text = store.share("elite")
+    assert BoardStore.fits_qr(text), len(text)
+    other = BoardStore(tmp_path / "elsewhere").import_share(text, 0)
+    assert boards.describe(other.edition) == boards.describe(board.edition)
+    assert boards.marks(other.edition) == boards.marks(board.edition)
+    assert boards.counts(other.edition).placeholder == 0
+
+
+def test_an_import_over_a_board_changed_meanwhile_is_told_what_changed(store):
+    raw = store.export("elite")  # version 0, as shipped
+    store.edit("elite", 0, {"cells.leisure1.price": 70})  # another phone saves
+    with pytest.raises(BoardConflict) as caught:  # this phone still shows version 0 of Elite
+        store.import_file(raw, 0, "board.toml", expect="elite")
+    assert caught.value.changed == ["cells.leisure1.price"]
+    assert store.import_file(raw, None, "board.toml").version == 2  # loaded on purpose: replaces it

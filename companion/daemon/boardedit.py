@@ -131,8 +131,8 @@ class BoardEditor:
             "base": base, "version": board.version, "name": ed.names.get(language, ed.name), "broken": "",
             "counts": {"total": counts.total, "confirmed": counts.confirmed, "placeholder": counts.placeholder,
                        "sourced": counts.sourced},
-            "counts_line": say("board_marks", language, total=counts.total, confirmed=counts.confirmed,
-                               placeholder=counts.placeholder, sourced=counts.sourced).strip(),
+            "counts_line": _capital(say("board_marks", language, total=counts.total, confirmed=counts.confirmed,
+                                        placeholder=counts.placeholder, sourced=counts.sourced).strip()),
             "cells": cells, "cards": cards, "industries": industries, "extra": extra, "slot": slot,
             "locked": locked, "options": editable_options,
             "effects": [{"do": verb, "keys": list(keys), "optional": list(rules_cls.EFFECT_OPTIONAL.get(verb, ()))}
@@ -165,8 +165,7 @@ class BoardEditor:
         try:
             board = self.store.edit(base, version, changes, confirm=confirm)
         except BoardConflict as exc:
-            raise BoardRefused(messages.render_error(exc, language), 409, version=exc.version,
-                               changed=exc.changed) from None
+            raise self._conflict(exc, base, language) from None
         except EditionError as exc:
             raise BoardRefused(self._problem(exc, data, language)) from None
         except CompanionError as exc:
@@ -184,8 +183,7 @@ class BoardEditor:
             else:
                 board = self.store.import_file(raw, version, say("board_import_source", language), expect or None)
         except BoardConflict as exc:
-            raise BoardRefused(messages.render_error(exc, language), 409, version=exc.version,
-                               changed=exc.changed) from None
+            raise self._conflict(exc, expect if expect in shipped() else "", language) from None
         except EditionError as exc:
             raise BoardRefused(self._problem(exc, None, language)) from None
         except CompanionError as exc:
@@ -209,6 +207,37 @@ class BoardEditor:
                 "line": say("board_share_fits" if fits else "board_share_long", language, length=len(text))}
 
     # ----- words -----------------------------------------------------------------------------------
+
+    def _conflict(self, exc: BoardConflict, base: str, language: str) -> BoardRefused:
+        """Another phone saved first: the items it changed, named as the page shows them (409)."""
+        words = [self.item_words(base, item, language) for item in exc.changed]
+        line = say("board_conflict", language, version=exc.version, count=len(words),
+                   changed="; ".join(words[:12]) or "-")
+        return BoardRefused(line, 409, version=exc.version, changed=exc.changed, changed_words=words)
+
+    def item_words(self, base: str, item: str, language: str) -> str:
+        """An item of the board as the page names it: "Кинотеатр: рента ...", a card's text, "slot machine"."""
+        try:
+            ed = self.store.load(base).edition
+        except (EditionError, CompanionError):
+            return item
+        parts = item.split(".")
+        if parts[0] == "cells" and ed.cell(parts[1]) is not None:
+            name = messages.cell_name(ed, parts[1], language)
+            if len(parts) == 2:
+                return name
+            key = parts[2]
+            field = say(f"board_field_{key}", language) if key in PLOT_KEYS else key
+            return f"{name}: {field}"
+        if parts[0] == "decks" and len(parts) == 3 and parts[2] in ed.cards:
+            card = ed.cards[parts[2]]
+            text = card.texts.get(language, card.text)
+            return "«" + (text if len(text) <= 40 else text[:39] + "…") + "»"
+        if parts[0] == "industries" and len(parts) == 3 and parts[1] in ed.industries:
+            return f"{messages.industry_name(ed, parts[1], language)}: {parts[2]}"
+        if item == "slot":
+            return say("board_slot", language)
+        return item
 
     def _base(self, base: Any, language: str) -> str:
         if not isinstance(base, str) or base not in shipped():
@@ -250,6 +279,10 @@ class BoardEditor:
             if found:
                 return say(code, language, where=where, **found.groupdict())
         return say("board_problem", language, where=where, problem=exc.problem)
+
+
+def _capital(line: str) -> str:
+    return line[:1].upper() + line[1:]
 
 
 def _where(key: str, data: dict | None) -> str:

@@ -748,7 +748,17 @@ class Daemon:
 
     def edition_rules(self, edition: str) -> Any:
         if self.boards.base_of_ref(edition) is not None:  # a table's board changes: read it as it is now
-            return rules_for(load_edition(self.edition_file(edition)))
+            path = self.edition_file(edition)
+            try:
+                stamp = os.stat(path).st_mtime_ns
+            except OSError:
+                stamp = None
+            key = f"{edition}@{stamp}"
+            if key not in self._rules_cache:
+                for old in [k for k in self._rules_cache if k.startswith(f"{edition}@")]:
+                    del self._rules_cache[old]  # only the board as it is now is kept
+                self._rules_cache[key] = rules_for(load_edition(path))
+            return self._rules_cache[key]
         if edition not in self._rules_cache:
             self._rules_cache[edition] = rules_for(load_edition(edition))
         return self._rules_cache[edition]

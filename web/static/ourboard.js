@@ -16,7 +16,7 @@
     if (!res.ok) {
       show(res.j.error || "?", "error");
       var changed = document.getElementById("board-changed");
-      if (changed && res.j.changed) { changed.textContent = changed.dataset.words + " " + res.j.changed.join(", "); changed.hidden = false; }
+      if (changed && res.j.changed_words) { changed.textContent = changed.dataset.words + " " + res.j.changed_words.join("; "); changed.hidden = false; }
       return;
     }
     show(res.j.line || "", ""); setTimeout(function () { location.reload(); }, 600);
@@ -44,7 +44,19 @@
       values: values, effects: effects, confirm: confirm }).then(answered)
       .catch(function () { show(body.dataset.wordsLost, "error"); });
   });
+  var share = document.getElementById("board-share");
+  if (share) share.addEventListener("click", function (e) {
+    e.preventDefault();
+    fetch(share.getAttribute("href"), { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.json(); }).then(function (j) {
+        var out = document.getElementById("share-text");
+        if (j.text) { out.value = location.origin + location.pathname + "#board=" + j.text; out.hidden = false; out.select(); }
+        show(j.line || j.error || "?", j.text ? "" : "error");
+      }).catch(function () { show(body.dataset.wordsLost, "error"); });
+  });
   var imp = document.getElementById("board-import");
+  var shared = /[#&]board=([^&]+)/.exec(location.hash);  // a share link opened: the text waits in the form
+  if (imp && shared) { imp.querySelector("textarea[name=text]").value = decodeURIComponent(shared[1]); imp.scrollIntoView(); }
   if (imp) imp.addEventListener("submit", function (e) {
     e.preventDefault();
     var data = new FormData(imp); data.append("version", imp.dataset.version); data.append("base", imp.dataset.base); data.append("csrf", body.dataset.csrf);
