@@ -1449,6 +1449,8 @@ WALK = {
         "walk_resumed": "The board walk goes on at cell {at} of {size}",
         "walk_dropped": "The board walk kept when the box stopped could not go on: it was dropped, nothing was "
                         "saved or booked",
+        "walk_dropped_input": "The board walk was dropped when the box started: this did nothing; tap or press ROLL "
+                              "again for the game",
         "walk_left": "The board walk was left: nothing was saved; the reader is the game's again",
         "walk_timed_out": "The board walk was left: nothing happened for {minutes} minutes; this card did "
                           "nothing, the next one counts for the game",
@@ -1493,6 +1495,8 @@ WALK = {
         "walk_resumed": "Обход поля продолжается с клетки {at} из {size}",
         "walk_dropped": "Обход поля, начатый до остановки коробки, продолжить нельзя: он отменён, ничего не "
                         "сохранено и не записано",
+        "walk_dropped_input": "Обход поля отменён при запуске коробки: это ничего не сделало; для игры приложите "
+                              "карту или нажмите БРОСОК ещё раз",
         "walk_left": "Обход поля прерван: ничего не сохранено; считыватель снова служит игре",
         "walk_timed_out": "Обход поля прерван: {minutes} минут ничего не происходило; эта карта ничего не "
                           "сделала, следующая пойдёт в игру",

@@ -191,6 +191,13 @@ def test_a_restart_mid_walk_resumes_it_and_a_damaged_one_is_said_dropped(tmp_pat
         assert daemon.walking.walk is None
         assert wait_for(lambda: any("it was dropped, nothing was saved or booked" in line for line in lines))
         assert not (tmp_path / "games" / WALK_FILE).exists()
+        # the reader's ROLL resent after the restart (meant for the walk) books nothing; the next one counts
+        assert daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})["ok"]
+        daemon.sim.press_roll()
+        assert wait_for(lambda: any("this did nothing" in line for line in lines))
+        assert daemon.owner.table.head_seq == 1
+        daemon.sim.press_roll()
+        assert wait_for(lambda: daemon.owner.table.head_seq == 2)
     finally:
         daemon.stop()
 

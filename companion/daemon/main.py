@@ -503,6 +503,8 @@ class Daemon:
             if not self.walking.expired():
                 self.walking.tap(uid)
             return
+        if self.walking.just_dropped():  # maybe the walk's line, resent after a restart: never the game's
+            return
         role = self.cards.role(uid)
         if role is None:
             self._refuse("replaced_card" if uid in self.cards.replaced else "unknown_card", uid=uid)
@@ -552,6 +554,8 @@ class Daemon:
         JACKPOT bet is thrown, and a ROLL while a choice is awaited says what it is."""
         if self.walking.on() and not self.walking.expired():  # the reader is the walk's: never a booking
             self._refuse("walk_no_roll")
+            return
+        if self.walking.just_dropped():
             return
         table = self.owner.table
         if table is None:

@@ -2,11 +2,13 @@
 banker's phones, kept in the games folder after every step, and saved as a table board (companion/daemon/walk.py
 holds the walk itself).
 
-Everything here runs on the writer thread (taps, presses and the phone's requests reach it there), so the walk,
-the card map and the game never disagree. While a walk is on, every card tapped goes to the walk and ROLL is
+Every change runs on the writer thread (taps, presses and the phone's requests reach it there), so the walk,
+the card map and the game never disagree; phone pages read it on their own threads under the walk's lock. While a walk is on, every card tapped goes to the walk and ROLL is
 refused: nothing is booked to the game. Leaving the walk, or a walk left alone for IDLE_S (the tap that finds it
 so is refused too, said, and the next one goes to the game), gives the reader back to the game. A walk kept when
-the daemon stopped is resumed when it starts again, or said to be dropped when its file or its board is gone.
+the daemon stopped is resumed when it starts again, or said to be dropped when its file or its board is gone;
+then the first tap or ROLL within DROPPED_GRACE_S (a reader's line resent after the restart, meant for the walk)
+is refused and said, never booked to the game.
 """
 
 import functools
@@ -26,7 +28,7 @@ from .cards import Role, role_words
 from .walk import IDLE_S, Walk, kept_walk, save_walk
 
 log = logging.getLogger("companion.walk")
-
+DROPPED_GRACE_S = 60.0  # after a walk dropped at start, the first tap or ROLL this soon is refused, never booked
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -49,6 +51,7 @@ class BoardWalk:
         self.said: tuple[str, dict] | None = None  # the last thing said about the walk (a refusal, a step)
         self.refused = False  # whether `said` is a refusal (the phone shows it in red)
         self.lock = threading.RLock()
+        self.dropped_at: float | None = None  # when a walk kept at the last stop was dropped at this start
 
     @property
     def store(self) -> BoardStore:
@@ -78,6 +81,7 @@ class BoardWalk:
             self.walk = None
             save_walk(self.folder, None)
             self.daemon.say("walk_dropped")
+            self.dropped_at = self.clock()
             return
         self.touched = self.clock()
         self.daemon.say("walk_resumed", at=self.walk.at, size=self.walk.size)
@@ -104,6 +108,18 @@ class BoardWalk:
         save_walk(self.folder, None)
         self.daemon.say("walk_left")
         self._changed()
+
+    @_locked
+    def just_dropped(self) -> bool:
+        """Whether this tap or ROLL comes right after a walk was dropped at start (it may be the reader's line
+        for the walk, resent): then it is refused, said, once."""
+        if self.dropped_at is None:
+            return False
+        recent = self.clock() - self.dropped_at <= DROPPED_GRACE_S
+        self.dropped_at = None
+        if recent:
+            self.daemon._refuse("walk_dropped_input")
+        return recent
 
     @_locked
     def expired(self) -> bool:
