@@ -190,7 +190,8 @@
     setInterval(function () {
       var walk = $("walk"); if (!walk || refreshing) return;
       fetch(root + "api/walk", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (v) {
-        if (String(v.version) !== walk.dataset.version || (v.said || "") !== walk.dataset.said) refresh();
+        // the walk moved on elsewhere: this phone's last answer line is old news (the page says the new one)
+        if (String(v.version) !== walk.dataset.version || (v.said || "") !== walk.dataset.said) { show("result", ""); refresh(); }
       }).catch(function () {});
     }, 1000);
   }
