@@ -225,3 +225,17 @@ def test_the_banker_phone_starts_a_game_on_the_table_board_and_is_told_it_is_not
         assert daemon.owner.table.rules.edition.plots["leisure1"].price == 65
     finally:
         daemon.stop()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_box_has_its_page_in_words(box, language):
+    banker = Phone(box, language).banker()
+    listing = banker.open("/phone/our-board")
+    assert listing.status_code == 200
+    for base in ("elite", "classic", "deluxe", "madmillionaire", "monopoly"):
+        page = banker.open(f"/phone/our-board?base={base}")
+        assert page.status_code == 200, base
+        words = page.data.decode()
+        assert 'id="board-form"' in words and ">None<" not in words and "(None)" not in words
+        assert ("заглушек" if language == "ru" else "placeholders") in words
+    assert banker.open("/phone/our-board?base=chess").status_code == 400

@@ -38,6 +38,7 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     banker.page.fill('#card-c01 textarea[data-path="decks.chance.c01.text"]', "Our CHANCE card")
     banker.page.select_option("#card-c01 .effect-do", "receive")
     banker.page.fill("#card-c01 .effect-args", "amount = 75")
+    banker.page.locator("#card-c01").screenshot(path=str(shots / "our-board-card-en.png"))
     assert save_and_wait(banker).status == 200
     banker.page.wait_for_function("!document.getElementById('result').hidden")
     banker.page.wait_for_load_state("load")
