@@ -364,6 +364,14 @@ def cmd_check_edition(args):
             out(label("names_fallback", args.lang, tongue=lang, cells=missing[0], all_cells=len(ed.cells),
                       industries=missing[1], all_industries=len(ed.industries), cards=missing[2],
                       all_cards=len(ed.cards)))
+    # what is still a placeholder (docs/board-sources.md, the file's [box] marks: companion/boards.py)
+    from companion import boards
+    counts = boards.counts(ed)
+    out(messages.render("board_marks", {"total": counts.total, "confirmed": counts.confirmed,
+                                        "placeholder": counts.placeholder, "sourced": counts.sourced}, args.lang))
+    for sort, row in counts.by_sort.items():
+        out(messages.render("board_marks_sort", {"sort": messages.render(f"board_sort_{sort}", {}, args.lang), **row},
+                            args.lang))
 
 
 def cmd_demo(args):

@@ -1487,6 +1487,102 @@ PHONE = {
     },
 }
 
+# issue 23: walking the board with the cards (companion/daemon/walk.py, walkdesk.py; the box and the phones)
+WALK = {
+    "en": {
+        "walk_said": "{text}",
+        "walk_started": "Walking the board {name}: tap every plot card in the order the board shows, starting "
+                        "after START; the phone or OK asks what stands on the other cells",
+        "walk_resumed": "The board walk goes on at cell {at} of {size}",
+        "walk_dropped": "The board walk kept when the box stopped could not go on: it was dropped, nothing was "
+                        "saved or booked",
+        "walk_dropped_input": "The board walk was dropped when the box started: this did nothing; tap or press ROLL "
+                              "again for the game",
+        "walk_left": "The board walk was left: nothing was saved; the reader is the game's again",
+        "walk_timed_out": "The board walk was left: nothing happened for {minutes} minutes; this card did "
+                          "nothing, the next one counts for the game",
+        "walk_which_plot": "This card is not enrolled yet: which plot is it? Choose on the phone or with OK",
+        "walk_not_plot_card": "That is {role}, not a plot card: nothing changed",
+        "walk_other_box": "That plot card belongs to another box: nothing changed",
+        "walk_not_plot": "That is not a plot of this board: nothing changed",
+        "walk_placed": "Cell {index}: {cell}",
+        "walk_card_forgotten": "The card's question is put away: tap the plot at this cell again",
+        "walk_taken_back": "Taken back: {cell} is no longer cell {index}",
+        "walk_saved": "The board is saved as «{name}»: choose it when a new game starts",
+        "walk_not_complete": "The board is not walked to the end yet: {left} cells to go",
+        "walk_none": "No board walk is on",
+        "walk_moved_on": "The walk has moved on meanwhile (now at cell {at}): look again",
+        "walk_already_on": "A board walk is on already: go on with it, or leave it first",
+        "walk_no_roll": "The board is being walked: the reader's dice count for nothing until the walk ends",
+        "walk_repeated": "{plot} is already cell {index}: nothing changed",
+        "walk_no_such_cell": "No such cell is left to place: nothing changed",
+        "walk_no_card_waits": "No unknown card waits for its plot",
+        "walk_nothing_back": "Nothing to take back: this is the first cell after START",
+        "walk_complete": "Every cell is walked: save the board (or BACK to change the last one)",
+        "walk_board_changed": "The table's board no longer has the cells this walk placed: walk it again",
+        # the box's screens
+        "menu_our_board": "Our board…",
+        "walk_start_title": "Walk which board?",
+        "walk_title": "Board: cell {at}/{size}",
+        "walk_title_done": "Board walked: {size}/{size}",
+        "walk_tap_hint": "Tap the plot card at cell {at}; OK: another kind of cell",
+        "walk_last": "Last: {index}. {name}",
+        "walk_which_title": "Which plot is this card?",
+        "walk_which_hint": "A card not enrolled yet: OK, then choose which plot it is",
+        "walk_kind_title": "At cell {at}:",
+        "walk_kind_line": "{name} ({left} left)",
+        "walk_done_hint": "OK saves «{name}»; BACK takes the last cell back",
+        "walk_leave": "Leave the walk",
+        "walk_leave_warning": "Leave the board walk? Nothing is saved; the reader is the game's again",
+    },
+    "ru": {
+        "walk_said": "{text}",
+        "walk_started": "Обходим поле {name}: приложите все карточки участков по порядку поля, начиная с "
+                        "клетки, что идёт за клеткой СТАРТ; про другие клетки спросит телефон или кнопка OK",
+        "walk_resumed": "Обход поля продолжается с клетки {at} из {size}",
+        "walk_dropped": "Обход поля, начатый до остановки коробки, продолжить нельзя: он отменён, ничего не "
+                        "сохранено и не записано",
+        "walk_dropped_input": "Обход поля отменён при запуске коробки: это ничего не сделало; для игры приложите "
+                              "карту или нажмите БРОСОК ещё раз",
+        "walk_left": "Обход поля прерван: ничего не сохранено; считыватель снова служит игре",
+        "walk_timed_out": "Обход поля прерван: {minutes} минут ничего не происходило; эта карта ничего не "
+                          "сделала, следующая пойдёт в игру",
+        "walk_which_plot": "Эта карта ещё не записана: какой это участок? Выберите на телефоне или кнопкой OK",
+        "walk_not_plot_card": "Это {role}, а не карточка участка: ничего не изменилось",
+        "walk_other_box": "Эта карточка участка из другой коробки: ничего не изменилось",
+        "walk_not_plot": "Это не участок этого поля: ничего не изменилось",
+        "walk_placed": "Клетка {index}: {cell}",
+        "walk_card_forgotten": "Вопрос о карте снят: приложите участок этой клетки ещё раз",
+        "walk_taken_back": "Отменено: {cell} больше не клетка {index}",
+        "walk_saved": "Поле сохранено как «{name}»: выберите его, начиная новую игру",
+        "walk_not_complete": "Поле ещё не обойдено до конца: осталось клеток: {left}",
+        "walk_none": "Обход поля сейчас не идёт",
+        "walk_moved_on": "Обход тем временем ушёл дальше (сейчас клетка {at}): посмотрите ещё раз",
+        "walk_already_on": "Обход поля уже идёт: продолжите его или сначала прервите",
+        "walk_no_roll": "Идёт обход поля: кубики считывателя не считаются, пока обход не закончится",
+        "walk_repeated": "{plot} уже стоит на клетке {index}: ничего не изменилось",
+        "walk_no_such_cell": "Такой клетки больше не осталось: ничего не изменилось",
+        "walk_no_card_waits": "Ни одна незаписанная карта не ждёт своего участка",
+        "walk_nothing_back": "Отменять нечего: это первая клетка за клеткой СТАРТ",
+        "walk_complete": "Все клетки обойдены: сохраните поле (или НАЗАД, чтобы изменить последнюю)",
+        "walk_board_changed": "В поле стола уже не те клетки, что расставил обход: обойдите его заново",
+        # the box's screens
+        "menu_our_board": "Наше поле…",
+        "walk_start_title": "Какое поле обходим?",
+        "walk_title": "Поле: клетка {at}/{size}",
+        "walk_title_done": "Поле обойдено: {size}/{size}",
+        "walk_tap_hint": "Приложите карточку участка клетки {at}; OK: клетка другого вида",
+        "walk_last": "Последняя: {index}. {name}",
+        "walk_which_title": "Какой это участок?",
+        "walk_which_hint": "Карта ещё не записана: OK, затем выберите, какой это участок",
+        "walk_kind_title": "На клетке {at}:",
+        "walk_kind_line": "{name} (осталось: {left})",
+        "walk_done_hint": "OK сохранит «{name}»; НАЗАД отменит последнюю клетку",
+        "walk_leave": "Прервать обход",
+        "walk_leave_warning": "Прервать обход поля? Ничего не сохранится; считыватель снова служит игре",
+    },
+}
+
 EN.update(EDGE["en"])
 RU.update(EDGE["ru"])
 EN.update(BOX["en"])
@@ -1495,6 +1591,8 @@ EN.update(MENU["en"])
 RU.update(MENU["ru"])
 EN.update(PHONE["en"])
 RU.update(PHONE["ru"])
+EN.update(WALK["en"])
+RU.update(WALK["ru"])
 
 # ----- bad input said in the screen's language: edition files and --option values (companion/editions),
 # the daemon's configuration, control socket and card map (companion/daemon/config.py, control.py, cards.py,
@@ -1679,6 +1777,106 @@ INPUT = {
 }
 EN.update(INPUT["en"])
 RU.update(INPUT["ru"])
+
+# issue 23: boards (the table's own board: companion/boards.py, check-edition, the game's first notice)
+BOARDS = {
+    "en": {
+        "board_own_name": "{edition} — our box",
+        "board_marks": "  checked against a box: {confirmed} of {total} items confirmed; placeholders still: "
+                       "{placeholder}; from public sources: {sourced}",
+        "board_marks_sort": "    {sort}: {confirmed} confirmed, {placeholder:p:placeholder|placeholders}, "
+                            "{sourced} from sources (of {total})",
+        "board_sort_cells": "cells (place and name)", "board_sort_numbers": "numbers",
+        "board_sort_cards": "cards",
+        "board_unconfirmed": "This board is not checked against your box: {placeholder} of {total} items are "
+                             "placeholders (Game > Our board)",
+        "game_started_unchecked": "New game of {edition}: {players}. This board is not checked against your box: "
+                                  "{placeholder} of {total} items are placeholders (Game > Our board)",
+        "board_conflict": "Another phone saved this board first (now version {version}); it changed "
+                          "{count:p:item|items}: {changed}. Nothing of yours was saved: look and save again",
+        "board_no_base": "There is no shipped edition '{base}' to make a board of (shipped: {shipped})",
+        "board_not_edition": "This is not an edition file: {problem}",
+        "board_other_rules": "This board plays by the '{rules}' rules, not {base}'s '{plays}'",
+        "board_bad_path": "No such value on the board: {path}",
+        "board_locked": "{path} is fixed by the rulebook and cannot be changed",
+        "board_not_share": "This is not a board's share text (it starts with `MB1:`)",
+        "board_too_many": "Too many values in one save (at most {limit})",
+        "board_bad_value": "{path}: not a value (a number, numbers separated by commas, or text)",
+        "board_range": "{where}: must be a whole number from {low} to {high}, not {value}",
+        "board_whole": "{where}: must be a whole number, not {value}",
+        "board_count": "{where}: must list {need} amounts (printed, monopoly, then one per building level), "
+                       "not {listed}",
+        "board_over_price": "{where}: the mortgage must not exceed the price ({price}), not {value}",
+        "board_effect": "{where}: {value} is not an effect these rules know",
+        "board_effect_needs": "{where}: missing (the '{verb}' effect needs it)",
+        "board_missing": "{where}: missing",
+        "board_text": "{where}: must be text, not {value}",
+        "board_empty": "{where}: must not be empty",
+        "board_unknown_key": "{where}: this effect or table does not take this key",
+        "board_problem": "{where}: {problem}",
+        "board_saved": "Saved as version {version}: {count:p:value|values} changed; placeholders left: {placeholder}",
+        "board_imported": "Imported: {name} (version {version})",
+        "board_import_source": "the file",
+        "board_share_fits": "Share text: {length} characters, fits one QR code",
+        "board_share_long": "Share text: {length} characters, too long for one QR code: send the file instead",
+        "board_field_price": "price", "board_field_rent": "rent (printed, monopoly, by level)",
+        "board_field_tax": "tax (printed, monopoly, by level)", "board_field_build_cost": "building cost",
+        "board_field_mortgage": "mortgage (the rulebook's: half the price)",
+        "board_locked_start_cash": "start cash (the rulebook's)",
+        "board_slot": "the slot machine",
+        "board_too_deep": "Lists and tables nested more than {limit} deep: this is not a board",
+    },
+    "ru": {
+        "board_own_name": "{edition} — наша коробка",
+        "board_marks": "  сверено с коробкой: {confirmed} из {total}; заглушек ещё: {placeholder}; из открытых "
+                       "источников: {sourced}",
+        "board_marks_sort": "    {sort}: сверено {confirmed}, заглушек {placeholder}, из источников {sourced} "
+                            "(всего {total})",
+        "board_sort_cells": "клетки (место и название)", "board_sort_numbers": "числа",
+        "board_sort_cards": "карточки",
+        "board_unconfirmed": "Это поле не сверено с вашей коробкой: заглушек {placeholder} из {total} "
+                             "(Игра > Наше поле)",
+        "game_started_unchecked": "Новая игра «{edition}»: {players}. Это поле не сверено с вашей коробкой: "
+                                  "заглушек {placeholder} из {total} (Игра > Наше поле)",
+        "board_conflict": "Другой телефон сохранил это поле раньше (теперь версия {version}) и изменил "
+                          "{count:p:пункт|пункта|пунктов}: {changed}. Ваши правки не сохранены: посмотрите и "
+                          "сохраните снова",
+        "board_no_base": "Издания «{base}» в комплекте нет, поле из него не сделать (в комплекте: {shipped})",
+        "board_not_edition": "Это не файл издания: {problem}",
+        "board_other_rules": "Это поле играет по правилам «{rules}», а не «{plays}», как {base}",
+        "board_bad_path": "На поле нет такого значения: {path}",
+        "board_locked": "{path} задано правилами игры, его не изменить",
+        "board_not_share": "Это не текст для передачи поля (он начинается с `MB1:`)",
+        "board_too_many": "Слишком много значений за одно сохранение (не больше {limit})",
+        "board_bad_value": "{path}: это не значение (нужно число, числа через запятую или текст)",
+        "board_range": "{where}: нужно целое число от {low} до {high}, а не {value}",
+        "board_whole": "{where}: нужно целое число, а не {value}",
+        "board_count": "{where}: нужно сумм: {need} (по карточке, при монополии и по одной на каждый уровень "
+                       "застройки), а не {listed}",
+        "board_over_price": "{where}: залог не может быть больше цены ({price}), а не {value}",
+        "board_effect": "{where}: {value} — такого действия карточки эти правила не знают",
+        "board_effect_needs": "{where}: не указано (действию «{verb}» это нужно)",
+        "board_missing": "{where}: не указано",
+        "board_text": "{where}: нужен текст, а не {value}",
+        "board_empty": "{where}: не может быть пустым",
+        "board_unknown_key": "{where}: здесь такого ключа нет",
+        "board_problem": "{where}: {problem}",
+        "board_saved": "Сохранено, версия {version}; изменено значений: {count}; заглушек осталось: {placeholder}",
+        "board_imported": "Загружено: «{name}» (версия {version})",
+        "board_import_source": "файл",
+        "board_share_fits": "Текст для передачи: символов — {length}, помещается в один QR-код",
+        "board_share_long": "Текст для передачи: символов — {length}, для одного QR-кода это много: "
+                            "передайте файл",
+        "board_field_price": "цена", "board_field_rent": "рента (по карточке, при монополии, по уровням)",
+        "board_field_tax": "налог (по карточке, при монополии, по уровням)", "board_field_build_cost": "цена филиала",
+        "board_field_mortgage": "залог (по правилам: половина цены)",
+        "board_locked_start_cash": "стартовый капитал (по правилам)",
+        "board_slot": "игровой автомат",
+        "board_too_deep": "Списки и таблицы вложены глубже {limit} уровней: это не поле",
+    },
+}
+EN.update(BOARDS["en"])
+RU.update(BOARDS["ru"])
 
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)

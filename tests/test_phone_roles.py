@@ -316,7 +316,9 @@ def test_the_banker_ends_archives_and_starts_a_game_and_every_other_session_ends
     assert anna.role() == watcher.role() == "visitor"  # sessions end with the game
     started = banker.post("/phone/game/start", aid="start-game-1", edition="classic", players="Ann\nBob\n")
     assert started.status_code == 200, started.json
-    assert started.json["lines"] == ["New game of Millionaire Classic: Ann, Bob"]
+    # issue 23: the shipped Classic board is not checked against a box, and the start says so once
+    assert started.json["lines"] == ["New game of Millionaire Classic: Ann, Bob", "This board is not checked against "
+                                     "your box: 66 of 153 items are placeholders (Game > Our board)"]
     assert banker.role() == "banker" and list(box.owner.table.state.players) == ["Ann", "Bob"]
     assert anna.act("roll", "3", "4").status_code == 403
     assert banker.post("/phone/game/start", aid="start-game-2", edition="classic", players="Solo").status_code == 400

@@ -146,6 +146,10 @@ EDGE_SAMPLES = {
     # a damaged edition, configuration or card file: values as the file writes them, machine words quoted
     "shipped": ["classic, deluxe, elite, madmillionaire, monopoly"], "rules": ["elite"], "default": ["true", "200"],
     "text": ["'=' after a key", "zz-9"], "allowed": ["'en', 'ru'"],
+    # issue 23: the table's own board (companion/boards.py, companion/daemon/boardedit.py)
+    "changed": ["cells.food1.price, decks.chance.c01"], "base": ["elite"], "plays": ["elite"], "need": [6], "listed": [2],
+    "total": [185], "confirmed": [0, 41], "placeholder": [68, 1], "sourced": [117], "sort": ["числа", "cards"],
+    "verb": ["move_to"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix", "ref", "word", "expectation",
@@ -157,7 +161,9 @@ TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix"
               # the name of a setting in the box's config file, as the file spells it
               "setting",
               # a file's own words: the edition ids it may name, its values, a parser's words, a UID typed
-              "shipped", "rules", "default", "text", "allowed", "char")
+              "shipped", "rules", "default", "text", "allowed", "char",
+              # issue 23: item paths and effect names of a board, and a sort already in the screen's words
+              "changed", "base", "plays", "verb", "sort")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
@@ -166,6 +172,7 @@ NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level"
            "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large",
            "seq", "first", "last", "found", "version", "supported", "free", "had", "anchored", "start", "end",
            "offset", "written", "current", "seconds", "column", "pos", "pin", "line_no"}
+NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cells and its idle minutes
 LISTS_OF_NUMBERS = {"dice"}
 
 

@@ -91,6 +91,13 @@ class PhoneTable(Protocol):
     def editions(self, language: str) -> list[dict]: ...
     def start_game(self, edition: str, players: list[str], action_id: str, language: str,
                    replace: bool = False) -> dict: ...
+    def our_boards(self, language: str) -> list[dict]: ...
+    def our_board(self, base: str, language: str) -> dict: ...
+    def our_board_save(self, base: str, version: int, values: dict, effects: dict, confirm: list,
+                       language: str) -> dict: ...
+    def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict: ...
+    def our_board_export(self, base: str, language: str) -> tuple[str, bytes]: ...
+    def our_board_share(self, base: str, language: str) -> dict: ...
     def end_game(self, action_id: str, language: str) -> dict: ...
     def archive_game(self, action_id: str, language: str) -> dict: ...
     def check_banker(self, pin: str, language: str, client: str = "") -> None: ...
@@ -111,6 +118,9 @@ class PhoneTable(Protocol):
     def box_language(self) -> str: ...
     def set_banker_pin(self, pin: str, language: str) -> dict: ...
     def set_box_language(self, lang: str, language: str) -> dict: ...
+    def walk_view(self, language: str) -> dict: ...
+    def walk_brief(self, language: str) -> dict: ...
+    def walk_do(self, op: str, fields: dict, language: str) -> dict: ...
 
 
 class Refused(Exception):
@@ -315,6 +325,7 @@ class PhoneState:
         return bool(token) and self.service.find_role(str(token)) is not None
 
 
+BOARD_BODY = 256 * 1024  # an edition file or a whole board's corrections (the table's own board, issue 23)
 DEFAULTS = {
     "MAX_CONTENT_LENGTH": 16 * 1024,
     "MAX_FORM_MEMORY_SIZE": 16 * 1024,
@@ -455,13 +466,15 @@ def _blueprint(state: PhoneState) -> Blueprint:
         if request.method == "POST":
             # the phone's own limits even inside another app (the virtual table's), and for a body sent
             # in chunks with no length: werkzeug stops reading there instead of spooling it to disk
-            request.max_content_length = int(state.config["MAX_CONTENT_LENGTH"])
-            request.max_form_memory_size = int(state.config["MAX_FORM_MEMORY_SIZE"])
+            # a table's board (an edition file, ~40 KB) is the one larger body the banker sends
+            large = request.endpoint in ("phone.our_board_import", "phone.our_board_save")
+            request.max_content_length = BOARD_BODY if large else int(state.config["MAX_CONTENT_LENGTH"])
+            request.max_form_memory_size = BOARD_BODY if large else int(state.config["MAX_FORM_MEMORY_SIZE"])
             request.max_form_parts = int(state.config["MAX_FORM_PARTS"])
             origin = request.headers.get("Origin")
             if origin is not None and urlsplit(origin).netloc != request.host:
                 raise Refused(say("err_cross"), 403)
-            if request.content_length is not None and request.content_length > state.config["MAX_CONTENT_LENGTH"]:
+            if request.content_length is not None and request.content_length > request.max_content_length:
                 raise Refused(say("err_large"), 413)
             if session is None:
                 raise Refused(say("err_session"), 403)
@@ -636,6 +649,27 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return page("game.html", editions=service.editions(lang()), form=service.new_game_form(),
                     languages=[(code, WORDS[code]["language_own"]) for code in WORDS],
                     box_language=service.box_language() or service.language)
+
+    # issue 23: walking the board with the cards (the banker's; every banker phone sees the one walk)
+    @bp.get("/walk")
+    @shown_to("banker")
+    def walk_page() -> Any:
+        return page("walk.html", walk=service.walk_view(lang()))
+
+    @bp.get("/api/walk")
+    def api_walk() -> Response:
+        need("banker")
+        return jsonify(**service.walk_brief(lang()))
+
+    @bp.post("/walk")
+    def walk_do() -> Response:
+        data = fields()
+        need("banker")
+        op = text(data, "op", 8)
+        if op not in ("start", "cell", "name", "back", "leave", "save"):
+            raise Refused(say("err_field", field="op"))
+        wanted = {k: text(data, k, 64) for k in ("base", "key", "plot", "version") if data.get(k) not in (None, "")}
+        return done(**service.walk_do(op, wanted, lang()))
 
     @bp.get("/summary")
     @shown_to(*VIEWERS)
@@ -907,6 +941,96 @@ def _blueprint(state: PhoneState) -> Blueprint:
         if value not in WORDS:
             raise Refused(say("err_field", field="lang"))
         return done(**service.set_box_language(value, lang()))
+    # ----- the table's own board (issue 23): only the banker sees or changes it --------------------------
+
+    @bp.get("/our-board")
+    @shown_to("banker")
+    def our_board_page() -> Any:
+        base = request.args.get("base", "")
+        bases = service.our_boards(lang())
+        if not base:
+            return page("ourboard.html", bases=bases, view=None)
+        return page("ourboard.html", bases=bases, view=service.our_board(base[:32], lang()))
+
+    @bp.get("/api/our-board")
+    def our_board_json() -> Response:
+        need("banker")
+        return jsonify(service.our_board(request.args.get("base", "")[:32], lang()))
+
+    @bp.get("/our-board/export")
+    def our_board_export() -> Response:
+        need("banker")
+        name, raw = service.our_board_export(request.args.get("base", "")[:32], lang())
+        response = Response(raw, mimetype="application/toml")
+        response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    @bp.get("/api/our-board/share")
+    def our_board_share() -> Response:
+        need("banker")
+        return jsonify(service.our_board_share(request.args.get("base", "")[:32], lang()))
+
+    def answered(work: Callable[[], dict]) -> Response | tuple[Response, int]:
+        """The editor's answer; a refusal carries what another phone changed (409), never a 500."""
+        try:
+            return done(**work())
+        except ValueError as exc:
+            status, extra = getattr(exc, "status", None), getattr(exc, "extra", None)
+            if isinstance(status, int) and isinstance(extra, dict):
+                return jsonify(error=" ".join(str(exc).split()), **extra), status
+            raise
+
+    @bp.post("/our-board/save")
+    def our_board_save() -> Any:
+        data = fields()
+        need("banker")
+        base, version = text(data, "base", 32), number(data, "version", 0, 10**9)
+        values: dict[str, Any] = {}
+        effects: dict[str, list] = {}
+        confirm: list[str] = []
+        raw_values = data.get("values")
+        if isinstance(raw_values, str):  # the form sends its values as one JSON text
+            raw_values = _json_text(raw_values)
+        if raw_values is not None and not isinstance(raw_values, dict):
+            raise Refused(say("err_field", field="values"))
+        for key, value in (raw_values or {}).items():
+            if not isinstance(value, str):
+                raise Refused(say("err_field", field="values"))
+            values[key] = value
+        raw_effects = data.get("effects")
+        if isinstance(raw_effects, str):
+            raw_effects = _json_text(raw_effects)
+        if raw_effects is not None and not isinstance(raw_effects, dict):
+            raise Refused(say("err_field", field="effects"))
+        for item, rows in (raw_effects or {}).items():
+            if not isinstance(rows, list) or not all(isinstance(r, list) and len(r) == 2 for r in rows):
+                raise Refused(say("err_field", field="effects"))
+            effects[item] = [tuple(r) for r in rows]
+        raw_confirm = data.get("confirm")
+        if isinstance(raw_confirm, str):
+            raw_confirm = _json_text(raw_confirm)
+        if raw_confirm is not None and not (isinstance(raw_confirm, list) and
+                                            all(isinstance(c, str) for c in raw_confirm)):
+            raise Refused(say("err_field", field="confirm"))
+        confirm = list(raw_confirm or [])
+        return answered(lambda: service.our_board_save(base, version, values, effects, confirm, lang()))
+
+    @bp.post("/our-board/import")
+    def our_board_import() -> Any:
+        data = fields()
+        need("banker")
+        version = number(data, "version", 0, 10**9)
+        upload = request.files.get("file")
+        if upload is not None:
+            raw, share = upload.read(BOARD_BODY + 1), False
+        else:
+            given = data.get("text")
+            if not isinstance(given, str) or not given.strip():
+                raise Refused(say("err_field", field="text"))
+            raw, share = given.encode("utf-8", "replace"), given.strip().startswith("MB1:") or "#board=" in given
+        given_base = data.get("base")
+        base = given_base if isinstance(given_base, str) else ""
+        return answered(lambda: service.our_board_import(raw, version, share, base[:32], lang()))
 
     @bp.post("/game/end")
     def game_end() -> Response:
@@ -978,6 +1102,14 @@ def _blueprint(state: PhoneState) -> Blueprint:
         return jsonify(error=say("err_failed", value=type(error).__name__)), 500
 
     return bp
+
+
+def _json_text(text: str) -> Any:
+    """A field holding JSON (the board editor's form), or None when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _loopback(address: str | None) -> bool:

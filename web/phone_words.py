@@ -74,6 +74,21 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "role_lost": "This phone's role has ended (revoked, or the box no longer knows it): join again with "
                      "the table code.",
         # issue 22: a money action shows what it books, then one more tap books it
+        # issue 23: the table's own board
+        "our_board": "Our board", "our_board_pick": "Which box do you have?",
+        "our_board_saved": "saved, version {version}", "our_board_fresh": "not saved yet (as shipped)",
+        "our_board_hint": "Check each value against your box: correct it, or tick 'matches our box'. "
+                          "Only the banker edits.",
+        "state_confirmed": "matches our box", "state_placeholder": "placeholder: check it",
+        "state_sourced": "from public sources",
+        "box_matches": "matches our box", "save_board": "Save the board", "cells_title": "Cells and deeds",
+        "cards_title": "Cards", "card_effect": "effect", "card_args": "its values (amount = 50, cell = \"start\")",
+        "slot_title": "Slot machine", "slot_reels": "reels", "slot_wins": "winning lines",
+        "extra_title": "This edition's own tables", "options_title": "The box's limits",
+        "locked_title": "Fixed by the rulebook (not edited)", "export_board": "Download the board file",
+        "share_board": "Share text", "import_title": "Load a board from a file or a share text",
+        "import_file": "File", "import_text": "or share text", "import_go": "Load",
+        "board_broken": "This board's file has a mistake:", "board_changed_by_other": "Another phone changed:",
         "confirm_title": "This will be booked:", "confirm_do": "Yes, book it", "confirm_cancel": "No",
         # issue 22: the table set up from the banker's phone
         "players_count": "Number of players", "player_n": "Player {n}",
@@ -82,6 +97,18 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "box_title": "The box", "box_language": "The box's language (and every phone's that chose none)",
         "set_language": "Set", "language_own": "English",
         "banker_pin_new": "New banker's PIN (4 to 8 digits)", "set_banker_pin": "Change the PIN",
+        # issue 23: walking the board with the cards
+        "nav_walk": "Walk the board", "walk_h1": "Walk the board with the cards",
+        "walk_intro": "Tap every plot card on the reader in the order the board shows, starting after START. "
+                      "For each cell between plots, this page asks what stands there. A wrong or repeated tap "
+                      "changes nothing; Back takes the last step back. The result is saved as the table's own "
+                      "board, to start a new game on.",
+        "walk_base": "Board", "walk_go": "Start walking",
+        "walk_at": "Cell {at} of {size}", "walk_done": "All {size} cells walked",
+        "walk_tap": "Tap the plot card at cell {at}, or choose what stands there:",
+        "walk_kind": "{name} ({left} left)", "walk_which": "This card is not enrolled yet: which plot is it?",
+        "walk_save": "Save as «{name}»", "walk_back": "Back: take the last step back",
+        "walk_leave": "Leave the walk (nothing is saved)", "walk_so_far": "The board so far",
     },
     "ru": {
         "title": "Миллионер: стол",
@@ -157,6 +184,23 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "role_lost": "Роль этого телефона закончилась (её отозвали, или коробка её больше не знает): войдите "
                      "заново с кодом стола.",
         # issue 22: a money action shows what it books, then one more tap books it
+        # issue 23: the table's own board
+        "our_board": "Наше поле", "our_board_pick": "Какая у вас коробка?",
+        "our_board_saved": "сохранено, версия {version}", "our_board_fresh": "ещё не сохранено (как в комплекте)",
+        "our_board_hint": "Сверьте каждое значение с коробкой: исправьте его или отметьте «как в нашей "
+                          "коробке». Править может только банкир.",
+        "state_confirmed": "как в нашей коробке", "state_placeholder": "заглушка: проверьте",
+        "state_sourced": "из открытых источников",
+        "box_matches": "как в нашей коробке", "save_board": "Сохранить поле",
+        "cells_title": "Клетки и карточки участков",
+        "cards_title": "Карточки", "card_effect": "действие",
+        "card_args": "его значения (amount = 50, cell = \"start\")",
+        "slot_title": "Игровой автомат", "slot_reels": "барабаны", "slot_wins": "выигрышные линии",
+        "extra_title": "Таблицы этого издания", "options_title": "Пределы коробки",
+        "locked_title": "Задано правилами (не правится)", "export_board": "Скачать файл поля",
+        "share_board": "Текст для передачи", "import_title": "Загрузить поле из файла или текста для передачи",
+        "import_file": "Файл", "import_text": "или текст для передачи", "import_go": "Загрузить",
+        "board_broken": "В файле этого поля ошибка:", "board_changed_by_other": "Другой телефон изменил:",
         "confirm_title": "Будет записано:", "confirm_do": "Да, записать", "confirm_cancel": "Нет",
         # issue 22: the table set up from the banker's phone
         "players_count": "Сколько игроков", "player_n": "Игрок {n}",
@@ -166,5 +210,17 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "box_title": "Коробка", "box_language": "Язык коробки (и телефонов, где язык не выбран)",
         "set_language": "Выбрать", "language_own": "Русский",
         "banker_pin_new": "Новый PIN-код банкира (от 4 до 8 цифр)", "set_banker_pin": "Сменить PIN-код",
+        # issue 23: walking the board with the cards
+        "nav_walk": "Обход поля", "walk_h1": "Обойдите поле с карточками",
+        "walk_intro": "Прикладывайте к считывателю все карточки участков в том порядке, в каком они идут по "
+                      "полю, начиная с клетки за клеткой СТАРТ. Про каждую клетку между участками эта страница спросит, что на "
+                      "ней. Неверная или повторная карта ничего не меняет; «Назад» отменяет последний шаг. "
+                      "Результат сохранится как собственное поле стола, на нём можно начать новую игру.",
+        "walk_base": "Поле", "walk_go": "Начать обход",
+        "walk_at": "Клетка {at} из {size}", "walk_done": "Все клетки обойдены: {size}",
+        "walk_tap": "Приложите карточку участка клетки {at} или выберите, что на ней:",
+        "walk_kind": "{name} (осталось: {left})", "walk_which": "Эта карта ещё не записана: какой это участок?",
+        "walk_save": "Сохранить как «{name}»", "walk_back": "Назад: отменить последний шаг",
+        "walk_leave": "Прервать обход (ничего не сохранится)", "walk_so_far": "Поле на сейчас",
     },
 }

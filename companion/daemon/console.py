@@ -394,6 +394,12 @@ class Console:
     def _current(self) -> Frame | None:
         if self.stack:
             return self.stack[-1].frame()
+        walking = getattr(self.desk, "walking", None)
+        if walking is not None and walking.on():  # issue 23: a board walk holds the screen until it ends
+            from .walkview import WalkView
+            walk_view = WalkView(walking, self.lang)
+            self.push(walk_view)
+            return walk_view.frame()
         table = self.table
         if table is None or table.head_seq == self._waiting_hidden:
             return None
@@ -600,6 +606,9 @@ class Console:
         if desk.has_banker_pin():
             items.append(Item(words("menu_banker_pin_remove", lang), self._remove_pin))
         items.append(Item(words("menu_enrol", lang), lambda: self.push(self.enrol_menu())))
+        if getattr(desk, "walking", None) is not None:  # issue 23: walk the board with the cards
+            from .walkview import walk_menu
+            items.append(Item(words("menu_our_board", lang), lambda: self.push(walk_menu(self))))
         items.append(Item(words("menu_sound_off" if not desk.muted else "menu_sound_on", lang), self._mute))
         items.append(Item(words("menu_phone", lang), self._phone_page))
         if table is not None:

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from companion import messages
+from companion.boards import BoardStore
+from companion.boards import counts as board_counts
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
@@ -49,7 +51,7 @@ from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
 from .config import Config
 from .console import Console
 from .control import ControlServer
-from .games import DaemonLock, Games
+from .games import BOARDS, DaemonLock, Games
 from .owner import NoGame, Owner, Published
 from .panel import Panel
 from .screens import notice_frames
@@ -64,6 +66,7 @@ from .taps import (
     roll_meaning,
     tap_meaning,
 )
+from .walkdesk import BoardWalk
 
 log = logging.getLogger("companion.daemon")
 
@@ -86,6 +89,7 @@ class Daemon:
         self.out = out
         self.sim_seed = sim_seed
         self.games = Games(config.games_dir)
+        self.boards = BoardStore(config.games_dir / BOARDS)  # the table's own boards (companion/boards.py)
         self.cards = CardMap.load(config.games_dir / "cards.json")
         self.lock = DaemonLock(config.games_dir)
         self.owner = Owner()
@@ -113,6 +117,7 @@ class Daemon:
         self.phone_server: Any = None  # ... and its own web server (phone.host, phone.port)
         self._rules_cache: dict[str, Any] = {}
         self._stop_begun = False
+        self.walking = BoardWalk(self)  # issue 23: walking the board with the cards (companion/daemon/walkdesk.py)
 
     # ----- life ------------------------------------------------------------------------------
 
@@ -168,6 +173,7 @@ class Daemon:
                                retry=self.config["reader.retry_seconds"]).start()
         self.control = ControlServer(socket_path, self.handle).start()
         self.owner.call(self._update_dice)
+        self.owner.call(self.walking.resume)  # a walk kept when the box stopped goes on, or is said dropped
         self.owner.post(self.console.sync)
         from .phone import PhoneService
         self.phone = PhoneService(self).start()
@@ -494,6 +500,12 @@ class Daemon:
             wanted, self.enrolling = self.enrolling, None
             self._enrol(uid, wanted)
             return
+        if self.walking.on():  # a walk of the board takes every card: nothing is booked to the game
+            if not self.walking.expired():
+                self.walking.tap(uid)
+            return
+        if self.walking.just_dropped():  # maybe the walk's line, resent after a restart: never the game's
+            return
         role = self.cards.role(uid)
         if role is None:
             self._refuse("replaced_card" if uid in self.cards.replaced else "unknown_card", uid=uid)
@@ -541,6 +553,11 @@ class Daemon:
         A decision the rules give before the dice is never skipped: a held player whose turn comes is
         offered the fine or a card first, an open JACKPOT is named first (the next ROLL goes on), a chosen
         JACKPOT bet is thrown, and a ROLL while a choice is awaited says what it is."""
+        if self.walking.on() and not self.walking.expired():  # the reader is the walk's: never a booking
+            self._refuse("walk_no_roll")
+            return
+        if self.walking.just_dropped():
+            return
         table = self.owner.table
         if table is None:
             self._refuse("no_game_open")
@@ -788,15 +805,37 @@ class Daemon:
         table = self.owner.table
         return table.head_words(self.lang) if table is not None else ""
 
-    def editions(self) -> list[tuple[str, str]]:
-        """The shipped editions, Millionaire Elite first (the box's own game; the lists open on it)."""
+    def editions(self, lang: str | None = None) -> list[tuple[str, str]]:
+        """The shipped editions, Millionaire Elite first (the box's own game; the lists open on it), each
+        followed by the table's own board made from it, if one is saved."""
+        lang = lang or self.lang
+        ours = {info.base: info for info in self.boards.list()}
         out = []
         for name in sorted(shipped(), key=lambda e: (e != "elite", e)):
             edition = self.edition_rules(name).edition
-            out.append((name, edition.names.get(self.lang, edition.name)))
+            out.append((name, edition.names.get(lang, edition.name)))
+            if name in ours:
+                out.append((ours[name].ref, ours[name].names.get(lang, ours[name].name)))
         return out
 
+    def edition_file(self, edition: str) -> str:
+        """What load_edition reads for an edition the lists name: a shipped id, or a table's board's file."""
+        path = self.boards.edition_path(edition)
+        return str(path) if path is not None else edition
+
     def edition_rules(self, edition: str) -> Any:
+        if self.boards.base_of_ref(edition) is not None:  # a table's board changes: read it as it is now
+            path = self.edition_file(edition)
+            try:
+                stamp = os.stat(path).st_mtime_ns
+            except OSError:
+                stamp = None
+            key = f"{edition}@{stamp}"
+            if key not in self._rules_cache:
+                for old in [k for k in self._rules_cache if k.startswith(f"{edition}@")]:
+                    del self._rules_cache[old]  # only the board as it is now is kept
+                self._rules_cache[key] = rules_for(load_edition(path))
+            return self._rules_cache[key]
         if edition not in self._rules_cache:
             self._rules_cache[edition] = rules_for(load_edition(edition))
         return self._rules_cache[edition]
@@ -887,18 +926,24 @@ class Daemon:
     def _start_game(self, edition: str, players: list[str], seed: int, options: dict, lang: str) -> dict:
         if self.owner.table is not None:
             raise RuleViolation("game_on_box")
-        table = self.games.start(edition, players, seed, options)
+        # a table's board is read from its file, checked whole: a mistake refuses the game, naming the key
+        table = self.games.start(self.edition_file(edition), players, seed, options)
         self.owner.table = table
         if players != self.settings.players:  # a new game from the buttons keeps these names (player_names)
             self.settings.players = list(players)
             self._keep_settings()
         names = ", ".join(players)
-        self.say("game_started", edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),
-                 players=names)
+        marked = board_counts(table.rules.edition)
+        # a board not checked against the box says so once, in the start's own words (one OLED page, not two
+        # notices where the second would cut the first short): the OLED, the journal and every phone
+        self.say("game_started_unchecked" if marked.placeholder else "game_started",
+                 edition=table.rules.edition.names.get(self.lang, table.rules.edition.name), players=names,
+                 placeholder=marked.placeholder, total=marked.total)
         self._update_dice()
         self.console.sync()
         return {"path": table.ledger.path, "seed": seed,
-                "lines": event_lines(table.rules, table.game.events[0], lang)}
+                "lines": event_lines(table.rules, table.game.events[0], lang),
+                "placeholders": marked.placeholder, "items": marked.total}
 
     def _op_end(self, request: dict, lang: str) -> dict:
         if self.owner.table is None:

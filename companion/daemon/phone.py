@@ -45,6 +45,7 @@ from companion.history import GameChanged, History, Readers, StoredEvents
 from companion.view import event_lines, extra_text
 
 from . import menus
+from .boardedit import BoardEditor
 from .owner import Snapshot, WriterBusy
 from .phonekeep import PhoneKeep, new_role_id, now, token_hash, trim
 from .screens import event_words
@@ -813,6 +814,47 @@ class PhoneService:
         table = self.owner.table
         return messages.render_error(exc, language, table.rules.edition if table is not None else None)
 
+    # ----- issue 23: walking the board with the cards (companion/daemon/walkdesk.py) ------------------------
+
+    def walk_view(self, language: str) -> dict:
+        """The board walk in the phone's words, read on the page's thread (the walk's own lock, never the writer)."""
+        return self.daemon.walking.view(language)
+
+    def walk_brief(self, language: str) -> dict:
+        return self.daemon.walking.brief(language)
+
+    def walk_do(self, op: str, fields: dict, language: str) -> dict:
+        """One step of the walk from the banker's phone, on the writer thread like a tap; a refusal is one line
+        in the phone's language (the walk moved on under another phone: said so, nothing changed)."""
+        walking = self.daemon.walking
+        version = fields.get("version")
+        version = int(version) if isinstance(version, str) and version.lstrip("-").isdigit() else None
+
+        def work() -> Any:
+            if op == "start":
+                return walking.start(str(fields.get("base", "")))
+            if op == "cell":
+                return walking.cell(str(fields.get("key", "")), version)
+            if op == "name":
+                return walking.name_card(str(fields.get("plot", "")), version)
+            if op == "back":
+                return walking.back(version)
+            if op == "leave":
+                return walking.leave()
+            if op == "save":
+                return walking.save(version)
+            raise Refused(say("walk_none", language))
+        try:
+            done = self.owner.call(work)
+        except CompanionError as exc:
+            raise Refused(self._error(exc, language), 409) from None
+        view = walking.view(language)
+        if done is False:  # refused, said on the box too: the phone gets the same line in its language
+            raise Refused(view.get("said") or say("walk_none", language), 409)
+        if op == "save":
+            return {"lines": [say("walk_saved", language, name=done["names"].get(language) or done["names"][""])]}
+        return {"lines": [view["said"]] if view.get("said") else [], "walk": view}
+
     def undo_list(self, language: str) -> dict:
         """The events an undo may still reach, newest first, each in one line."""
         def look(table: Any) -> dict:
@@ -850,7 +892,32 @@ class PhoneService:
     # ----- the game's life (the banker) ---------------------------------------------------------------
 
     def editions(self, language: str) -> list[dict]:
-        return [{"id": e, "name": n} for e, n in self.daemon.editions()]
+        return [{"id": e, "name": n} for e, n in self.daemon.editions(language)]
+
+    # ----- the table's own board (issue 23; companion/daemon/boardedit.py, companion/boards.py) ----------
+    # Not the game's: nothing here goes through the writer; the store keeps its own lock and versions.
+
+    def _board_editor(self) -> BoardEditor:
+        return BoardEditor(self.daemon.boards)
+
+    def our_boards(self, language: str) -> list[dict]:
+        return self._board_editor().bases(language)
+
+    def our_board(self, base: str, language: str) -> dict:
+        return self._board_editor().view(base, language)
+
+    def our_board_save(self, base: str, version: int, values: dict, effects: dict, confirm: list,
+                       language: str) -> dict:
+        return self._board_editor().save(base, version, values, effects, confirm, language)
+
+    def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict:
+        return self._board_editor().import_file(raw, version, language, share, base)
+
+    def our_board_export(self, base: str, language: str) -> tuple[str, bytes]:
+        return self._board_editor().export(base, language)
+
+    def our_board_share(self, base: str, language: str) -> dict:
+        return self._board_editor().share(base, language)
 
     def start_game(self, edition: str, players: list[str], action_id: str, language: str,
                    replace: bool = False) -> dict:
@@ -868,13 +935,16 @@ class PhoneService:
             seed = secrets.randbelow(2**32)
             start = self.daemon._replace_game if replace else self.daemon._start_game
             try:
-                self.owner.call(lambda: start(edition, names, seed, {}, language))
+                started = self.owner.call(lambda: start(edition, names, seed, {}, language))
             except CompanionError as exc:
                 raise Refused(self._error(exc, language), 409) from None
             except OSError as exc:  # the old game could not be moved into the archive
                 raise Refused(exc.strerror or str(exc), 409) from None
-            return {"lines": [say("game_started", language, edition=named[edition], players=", ".join(names))],
-                    "game": self.game_id()}
+            lines = [say("game_started", language, edition=named[edition], players=", ".join(names))]
+            if started.get("placeholders"):  # issue 23: a board not checked against the box says so
+                lines.append(say("board_unconfirmed", language, placeholder=started["placeholders"],
+                                 total=started["items"]))
+            return {"lines": lines, "game": self.game_id()}
         return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work,
                                 per_game=False)
 

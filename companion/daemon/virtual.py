@@ -99,6 +99,9 @@ class VirtualTableService:
         daemon = self.daemon
         table = daemon.owner.table
         edition = table.rules.edition if table is not None else None
+        walking = getattr(daemon, "walking", None)
+        if walking is not None and walking.walk is not None:  # issue 23: the board being walked's plot cards
+            edition = walking.walk.edition
         players = list(table.state.players) if table is not None else []
         out = []
         # plots in the order they lie on the board (as on the cardboard), deck cards deck by deck

@@ -107,6 +107,8 @@ class Edition:
     by_name: dict = field(default_factory=dict, hash=False)  # a cell's name, lower-case -> Cell (if unique)
     names: dict = field(default_factory=dict, hash=False)  # language -> the edition's name (name_en = ...)
     groups: dict = field(default_factory=dict, hash=False)  # industry id -> plot ids in board order
+    # [box]: what a table checked against its box (companion/boards.py reads it; the rules never do)
+    box: dict = field(default_factory=dict, hash=False, compare=False)
 
     def cell(self, ref):
         """A cell by id, index or its name as shown (any case; only a name no other cell has), or None."""
@@ -281,6 +283,35 @@ def names_of(cells) -> dict:
 def in_language(text: str, translations: dict, language: str | None) -> str:
     """A name or text in the language asked for, else as the file writes it."""
     return translations.get(language, text) if language else text
+
+
+# a [box] mark names one item of the board ("cells.ID", "cells.ID.rent", "decks.DECK.ID", "slot"):
+# dot-separated words, `*` standing for one word in a placeholder pattern
+BOX_ITEM = re.compile(r"[A-Za-z0-9_*-]{1,32}(\.[A-Za-z0-9_*-]{1,32}){0,3}")
+
+
+def _box(r: "_Reader") -> dict:
+    """The [box] table: the edition it was made from, its saved version and the marks (docs/edition-format.md)."""
+    box: dict = {}
+    if "base" in r.table:
+        box["base"] = r.get("base", str)
+        if not EDITION_ID.fullmatch(box["base"]):
+            raise EditionError(r.source, "box.base", f"must be an edition id such as elite, not {shown(box['base'])}")
+    box["version"] = r.number("version", (0, MONEY_MAX), 0)
+    for key in ("confirmed", "placeholder"):
+        if key not in r.table:
+            continue
+        marks = r.get(key, list)
+        for i, mark in enumerate(marks):
+            if not isinstance(mark, str) or not BOX_ITEM.fullmatch(mark):
+                raise EditionError(
+                    r.source,
+                    f"box.{key}[{i}]",
+                    f"must name an item such as cells.ID or cells.ID.rent, not {shown(mark)}",
+                )
+        box[key] = tuple(marks)
+    r.done()
+    return box
 
 
 def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str = "") -> "Edition":
@@ -474,6 +505,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
 
     slot = top.get("slot", dict, {})
     extra = top.get("extra", dict, {})
+    box = _box(_Reader(source, "box", top.get("box", dict, {})))
     top.done()
     edition = Edition(
         id=ed_id,
@@ -499,6 +531,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         by_name=names_of(cells),
         names=edition_names,
         groups={i: tuple(c.id for c in cells if c.industry == i) for i in industries},
+        box=box,
     )
     rules_cls.check_edition(edition)
     return edition

@@ -167,6 +167,7 @@
             show("result", (res.j.lines || []).join(" · "), "");
             if (form.dataset.next) location.href = form.dataset.next;
             else if (form.dataset.reload) location.reload();
+            else if (form.dataset.refresh) refresh();
           })
           .catch(function () { show("result", body.dataset.wordsLost, "error"); })  // the same aid is sent again
           .then(function () { Array.prototype.forEach.call(buttons, function (b) { b.disabled = false; }); });
@@ -192,6 +193,18 @@
     }
     count.addEventListener("change", fit); fit();
   }
+  // The board walk (issue 23): every banker phone follows the one walk; a step made on the reader, the box or
+  // another phone shows here within a second.
+  function walking() {
+    if (!$("walk")) return;
+    setInterval(function () {
+      var walk = $("walk"); if (!walk || refreshing) return;
+      fetch(root + "api/walk", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (v) {
+        // the walk moved on elsewhere: this phone's last answer line is old news (the page says the new one)
+        if (String(v.version) !== walk.dataset.version || (v.said || "") !== walk.dataset.said) { show("result", ""); refresh(); }
+      }).catch(function () {});
+    }, 1000);
+  }
   function r403(res) { return res.status === 403; }
   function codeFromLink() {
     var m = /[#&]code=([A-Za-z0-9]+)/.exec(location.hash), input = $("join-code"), code = m ? m[1] : "";
@@ -212,5 +225,6 @@
   checkHead().then(listen);
   pairing();
   nameFields();
+  walking();
   codeFromLink();
 }());

@@ -1,0 +1,324 @@
+"""The banker phone's editor of the table's own board: views in words, corrections checked as the loader checks.
+
+web/phone.py reaches it through PhoneService (board_*): the page never imports the store. Each
+value typed on the phone is read as the edition file would write it, the whole board is checked
+by the edition loader (companion/boards.py saves nothing else), and a refusal is one line in the
+phone's language naming the plot, card or key. Numbers the rulebook fixes are shown, locked.
+"""
+
+import re
+import tomllib
+from typing import Any
+
+from companion import boards, messages
+from companion.boards import BoardConflict, BoardStore
+from companion.editions import shipped
+from companion.engine.rulesets import RULESETS
+from companion.errors import CompanionError, EditionError
+
+TEXT_KEYS = ("name", "name_en", "name_ru", "text", "text_en", "text_ru", "kind", "deck")
+PLOT_KEYS = ("price", "rent", "tax", "build_cost")
+MAX_CHANGES = 400  # values in one save (a whole board has about 200 items)
+MAX_VALUE = 2000  # characters in one typed value
+
+# the loader's English problems (companion/engine/board.py, core.py) said again as the catalogue's words
+PROBLEMS = (
+    (re.compile(r"must be a whole number within (?P<low>-?\d+)\.\.(?P<high>\d+), not (?P<value>.+)"), "board_range"),
+    (re.compile(r"must be a whole number, not (?P<value>.+)"), "board_whole"),
+    (re.compile(r"must list (?P<need>\d+) amounts.*, not (?P<listed>\d+)"), "board_count"),
+    (re.compile(r"must not exceed the price \((?P<price>\d+)\), not (?P<value>\d+)"), "board_over_price"),
+    (re.compile(r"(?P<value>.+) is not an effect of these rules"), "board_effect"),
+    (re.compile(r"is missing \(the '(?P<verb>[a-z_]+)' effect needs it\)"), "board_effect_needs"),
+    (re.compile(r"is missing"), "board_missing"),
+    (re.compile(r"must be text, not (?P<value>.+)"), "board_text"),
+    (re.compile(r"must not be empty"), "board_empty"),
+    (re.compile(r"is not a known key here"), "board_unknown_key"),
+)
+
+
+class BoardRefused(ValueError):
+    """One line in the phone's language; `status` 400 (a mistake), 409 (another phone saved first)."""
+
+    def __init__(self, line: str, status: int = 400, **extra: Any):
+        super().__init__(line)
+        self.line, self.status, self.extra = line, status, extra
+
+
+def say(code: str, language: str, **params: Any) -> str:
+    return messages.render(code, params, language)
+
+
+class BoardEditor:
+    def __init__(self, store: BoardStore):
+        self.store = store
+
+    # ----- reading ---------------------------------------------------------------------------------
+
+    def bases(self, language: str) -> list[dict]:
+        saved = {i.base: i for i in self.store.list()}
+        out = []
+        for base in shipped():
+            info = saved.get(base)
+            if info is not None:
+                name = info.names.get(language, info.name)
+            else:
+                try:
+                    fresh = self.store.load(base).edition  # none saved: the shipped one, named ours
+                    name = fresh.names.get(language, fresh.name)
+                except EditionError as exc:  # a file damaged by hand: its page says where
+                    name = f"{base}: {self._problem(exc, None, language)}"
+            out.append({"base": base, "name": name, "saved": info is not None,
+                        "version": info.version if info else 0})
+        return out
+
+    def view(self, base: str, language: str) -> dict:
+        """The board as the box prints it: cells, plots' deeds, cards, slot, extra; each with its mark."""
+        base = self._base(base, language)
+        try:
+            board = self.store.load(base)
+        except EditionError as exc:  # a file damaged by hand: say where, offer a fresh start from the shipped one
+            return {"base": base, "broken": self._problem(exc, None, language), "version": None}
+        ed = board.edition
+        marks = boards.marks(ed)
+        rules_cls = RULESETS[ed.rules]
+        counts = boards.counts(ed)
+        cells = []
+        for c in ed.cells:
+            row: dict[str, Any] = {"id": c.id, "index": c.index, "kind": c.kind, "state": marks[f"cells.{c.id}"],
+                                   "name": messages.cell_name(ed, c.id, language), "item": f"cells.{c.id}",
+                                   "fields": []}
+            if c.kind == "plot":
+                for key in PLOT_KEYS:
+                    item = f"cells.{c.id}.{key}"
+                    if item in marks:
+                        value = getattr(c, key)
+                        row["fields"].append({"path": item, "item": item, "key": key, "state": marks[item],
+                                              "value": _shown(list(value) if isinstance(value, tuple) else value),
+                                              "label": say(f"board_field_{key}", language)})
+                row["fields"].append({"path": f"cells.{c.id}.mortgage", "key": "mortgage", "locked": True,
+                                      "value": str(c.mortgage), "label": say("board_field_mortgage", language)})
+            for key, value in sorted(c.params.items()):
+                item = f"cells.{c.id}.{key}"
+                row["fields"].append({"path": item, "item": item, "key": key, "state": marks[item],
+                                      "value": _shown(value), "label": key})
+            cells.append(row)
+        cards = []
+        for deck, ids in ed.decks.items():
+            for cid in ids:
+                card = ed.cards[cid]
+                item = f"decks.{deck}.{cid}"
+                cards.append({"deck": deck, "id": cid, "item": item, "state": marks[item],
+                              "text": card.texts.get(language, card.text), "own_text": card.text,
+                              "effects": [{"do": e.get("do"), "args": ", ".join(
+                                  f"{k} = {_shown_toml(v)}" for k, v in e.items() if k != "do")}
+                                  for e in card.effects]})
+        industries = [{"path": f"industries.{i}.{key}", "item": f"industries.{i}.{key}",
+                       "state": marks[f"industries.{i}.{key}"], "name": messages.industry_name(ed, i, language),
+                       "label": key, "value": _shown(list(getattr(ind, key)))}
+                      for i, ind in ed.industries.items()
+                      for key in ("rent_by_count", "tax_by_count", "dice_multiplier_by_count")
+                      if f"industries.{i}.{key}" in marks]
+        extra = [{"path": f"extra.{k}", "item": f"extra.{k}", "state": marks[f"extra.{k}"], "label": k,
+                  "value": _shown_toml(v)} for k, v in ed.extra.items()]
+        slot = {"item": "slot", "state": marks["slot"], "reels": _shown_toml(ed.slot.get("reels", [])),
+                "wins": _shown_toml(ed.slot.get("wins", []))} if "slot" in marks else None
+        locked = [{"label": say("board_locked_start_cash", language), "value": str(ed.start_cash)}]
+        locked += [{"label": key, "value": _shown_toml(value)} for key, value in sorted(ed.options.items())
+                   if key not in boards.LOCKED_OPTIONS_EDITABLE]
+        editable_options = [{"path": f"options.{key}", "label": key, "value": _shown_toml(ed.options[key])}
+                            for key in boards.LOCKED_OPTIONS_EDITABLE if key in ed.options]
+        return {
+            "base": base, "version": board.version, "name": ed.names.get(language, ed.name), "broken": "",
+            "counts": {"total": counts.total, "confirmed": counts.confirmed, "placeholder": counts.placeholder,
+                       "sourced": counts.sourced},
+            "counts_line": _capital(say("board_marks", language, total=counts.total, confirmed=counts.confirmed,
+                                        placeholder=counts.placeholder, sourced=counts.sourced).strip()),
+            "cells": cells, "cards": cards, "industries": industries, "extra": extra, "slot": slot,
+            "locked": locked, "options": editable_options,
+            "effects": [{"do": verb, "keys": list(keys), "optional": list(rules_cls.EFFECT_OPTIONAL.get(verb, ()))}
+                        for verb, keys in sorted(rules_cls.EFFECTS.items())],
+            "kinds": sorted(rules_cls.CELL_KINDS),
+            "ref": self.store.ref_of(base),
+        }
+
+    # ----- writing ---------------------------------------------------------------------------------
+
+    def save(self, base: str, version: int, values: dict, effects: dict, confirm: list, language: str) -> dict:
+        """Typed values ({path: text}), card effects ({card item: [(verb, args text)]}) and items to confirm."""
+        base = self._base(base, language)
+        if len(values) + len(effects) + len(confirm) > MAX_CHANGES:
+            raise BoardRefused(say("board_too_many", language, limit=MAX_CHANGES))
+        try:
+            _, data = self.store.data(base)
+        except EditionError as exc:
+            raise BoardRefused(self._problem(exc, None, language)) from None
+        changes: dict[str, Any] = {}
+        for path, text in values.items():
+            value = self._value(path, text, language)
+            if _current(data, path) != value:
+                changes[path] = value
+        for item, rows in effects.items():
+            changes[f"{item}.effects"] = [self._effect(item, verb, args, language) for verb, args in rows]
+            if _current(data, f"{item}.effects") == changes[f"{item}.effects"]:
+                del changes[f"{item}.effects"]
+        confirm = [c for c in confirm if isinstance(c, str) and len(c) <= 140]
+        try:
+            board = self.store.edit(base, version, changes, confirm=confirm)
+        except BoardConflict as exc:
+            raise self._conflict(exc, base, language) from None
+        except EditionError as exc:
+            raise BoardRefused(self._problem(exc, data, language)) from None
+        except CompanionError as exc:
+            raise BoardRefused(messages.render_error(exc, language)) from None
+        counts = boards.counts(board.edition)
+        return {"version": board.version, "changed": sorted(changes),
+                "line": say("board_saved", language, version=board.version, count=len(changes),
+                            placeholder=counts.placeholder)}
+
+    def import_file(self, raw: bytes, version: int, language: str, share: bool = False, expect: str = "") -> dict:
+        """A board file or share text; `version` is of the board `expect` the phone showed."""
+        try:
+            if share:
+                board = self.store.import_share(raw.decode("utf-8", "replace"), version, expect or None)
+            else:
+                board = self.store.import_file(raw, version, say("board_import_source", language), expect or None)
+        except BoardConflict as exc:
+            raise self._conflict(exc, expect if expect in shipped() else "", language) from None
+        except EditionError as exc:
+            raise BoardRefused(self._problem(exc, None, language)) from None
+        except CompanionError as exc:
+            raise BoardRefused(messages.render_error(exc, language)) from None
+        return {"version": board.version, "base": board.base,
+                "line": say("board_imported", language, name=board.edition.names.get(language, board.edition.name),
+                            version=board.version)}
+
+    def export(self, base: str, language: str) -> tuple[str, bytes]:
+        base = self._base(base, language)
+        try:
+            return f"{base}-our-box.toml", self.store.export(base)
+        except EditionError as exc:
+            raise BoardRefused(self._problem(exc, None, language)) from None
+
+    def share(self, base: str, language: str) -> dict:
+        base = self._base(base, language)
+        text = self.store.share(base)
+        fits = self.store.fits_qr(text)
+        return {"text": text, "fits_qr": fits, "length": len(text),
+                "line": say("board_share_fits" if fits else "board_share_long", language, length=len(text))}
+
+    # ----- words -----------------------------------------------------------------------------------
+
+    def _conflict(self, exc: BoardConflict, base: str, language: str) -> BoardRefused:
+        """Another phone saved first: the items it changed, named as the page shows them (409)."""
+        words = [self.item_words(base, item, language) for item in exc.changed]
+        line = say("board_conflict", language, version=exc.version, count=len(words),
+                   changed="; ".join(words[:12]) or "-")
+        return BoardRefused(line, 409, version=exc.version, changed=exc.changed, changed_words=words)
+
+    def item_words(self, base: str, item: str, language: str) -> str:
+        """An item of the board as the page names it: "Кинотеатр: рента ...", a card's text, "slot machine"."""
+        try:
+            ed = self.store.load(base).edition
+        except (EditionError, CompanionError):
+            return item
+        parts = item.split(".")
+        if parts[0] == "cells" and ed.cell(parts[1]) is not None:
+            name = messages.cell_name(ed, parts[1], language)
+            if len(parts) == 2:
+                return name
+            key = parts[2]
+            field = say(f"board_field_{key}", language) if key in PLOT_KEYS else key
+            return f"{name}: {field}"
+        if parts[0] == "decks" and len(parts) == 3 and parts[2] in ed.cards:
+            card = ed.cards[parts[2]]
+            text = card.texts.get(language, card.text)
+            return "«" + (text if len(text) <= 40 else text[:39] + "…") + "»"
+        if parts[0] == "industries" and len(parts) == 3 and parts[1] in ed.industries:
+            return f"{messages.industry_name(ed, parts[1], language)}: {parts[2]}"
+        if item == "slot":
+            return say("board_slot", language)
+        return item
+
+    def _base(self, base: Any, language: str) -> str:
+        if not isinstance(base, str) or base not in shipped():
+            raise BoardRefused(say("board_no_base", language, base=str(base)[:40], shipped=", ".join(shipped())))
+        return base
+
+    def _value(self, path: Any, text: Any, language: str) -> Any:
+        """A typed value as the file would hold it: text for names and card texts, else a TOML value
+        (a bare list of numbers "10, 20, 30" is read as a list)."""
+        if not isinstance(path, str) or not isinstance(text, str) or len(text) > MAX_VALUE:
+            raise BoardRefused(say("board_bad_value", language, path=str(path)[:60]))
+        key = path.rsplit(".", 1)[-1]
+        if key in TEXT_KEYS:
+            return text.strip()
+        body = text.strip()
+        if "," in body and not body.startswith(("[", "{", '"')):
+            body = f"[{body}]"
+        try:
+            return tomllib.loads(f"v = {body}")["v"]
+        except (ValueError, RecursionError, KeyError):
+            raise BoardRefused(say("board_bad_value", language, path=path[:60])) from None
+
+    def _effect(self, item: str, verb: Any, args: Any, language: str) -> dict:
+        if not isinstance(verb, str) or not isinstance(args, str) or len(args) > MAX_VALUE:
+            raise BoardRefused(say("board_bad_value", language, path=item[:60]))
+        try:
+            effect = tomllib.loads(f"e = {{ {args.strip()} }}")["e"] if args.strip() else {}
+        except (ValueError, RecursionError):
+            raise BoardRefused(say("board_bad_value", language, path=f"{item}.effects")) from None
+        return {"do": verb, **{k: v for k, v in effect.items() if k != "do"}}
+
+    def _problem(self, exc: EditionError, data: dict | None, language: str) -> str:
+        """The loader's refusal in the phone's language, the cell or card named as the phone shows it."""
+        if getattr(exc, "code", None) is not None:
+            return messages.render_error(exc, language)
+        where = _where(exc.key, data)
+        for pattern, code in PROBLEMS:
+            found = pattern.search(exc.problem)
+            if found:
+                return say(code, language, where=where, **found.groupdict())
+        return say("board_problem", language, where=where, problem=exc.problem)
+
+
+def _capital(line: str) -> str:
+    return line[:1].upper() + line[1:]
+
+
+def _where(key: str, data: dict | None) -> str:
+    """A loader's key path ("cells[7].rent") with the cell's or card's name beside it."""
+    found = re.match(r"cells\[(\d+)\]", key)
+    if found and data is not None and isinstance(data.get("cells"), list):
+        i = int(found.group(1))
+        if i < len(data["cells"]) and isinstance(data["cells"][i], dict):
+            return f"{data['cells'][i].get('name', '?')} ({key})"
+    return key
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return ", ".join(str(v) for v in value)
+    return value if isinstance(value, str) else _shown_toml(value)
+
+
+def _shown_toml(value: Any) -> str:
+    return boards._inline(value)
+
+
+def _current(data: dict, path: str) -> Any:
+    """The value at a path of the parsed board, or None (to skip a value typed as it already was)."""
+    parts = path.split(".")
+    try:
+        if parts[0] == "cells":
+            entry = next(e for e in data["cells"] if e.get("id") == parts[1])
+            return entry.get(parts[2])
+        if parts[0] == "decks":
+            entry = next(e for e in data["decks"][parts[1]] if e.get("id") == parts[2])
+            return entry.get(parts[3])
+        if parts[0] == "industries":
+            entry = next(e for e in data["industries"] if e.get("id") == parts[1])
+            return entry.get(parts[2])
+        return data.get(parts[0], {}).get(parts[1])
+    except (KeyError, StopIteration, IndexError, AttributeError, TypeError):
+        return None
+

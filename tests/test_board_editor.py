@@ -1,0 +1,241 @@
+"""The banker phone's editor of the table's own board, on a real daemon: only the banker edits; two
+phones saving from the same version, the later is told what changed; a value refused in one line in
+English and Russian; the board listed and chosen when a game starts, the game says once that it is not
+checked against the box; and a fuzz over the editor's endpoints (no 500, nothing saved without the
+banker, nothing saved half)."""
+
+import json
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_phone_views import Phone, config, start_box
+
+from companion import boards
+from companion.daemon.main import Daemon, wait_for
+from companion.editions import HERE, load_edition
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory):
+    daemon = start_box(tmp_path_factory.mktemp("editor"))
+    yield daemon
+    daemon.stop()
+
+
+def board_file(daemon, base="elite"):
+    return daemon.boards.path(base)
+
+
+def save(phone, version, values=None, effects=None, confirm=None, base="elite"):
+    return phone.client.post("/phone/our-board/save", json={
+        "base": base, "version": version, "values": values or {}, "effects": effects or {}, "confirm": confirm or []},
+        headers={"X-CSRF-Token": phone.csrf, "Accept-Language": phone.language})
+
+
+def version_of(daemon, base="elite"):
+    return daemon.boards.load(base).version
+
+
+def test_only_the_banker_sees_or_saves_the_board(box):
+    spectator = Phone(box).join()
+    assert spectator.open("/phone/our-board?base=elite").status_code == 303
+    before = board_file(box).read_bytes() if board_file(box).exists() else None
+    answer = save(spectator, version_of(box), {"cells.leisure1.price": "1"})
+    assert answer.status_code == 403 and "\n" not in answer.json["error"]
+    assert spectator.client.get("/phone/our-board/export?base=elite").status_code == 403
+    assert (board_file(box).read_bytes() if board_file(box).exists() else None) == before
+
+
+def test_the_banker_corrects_a_rent_and_a_card_and_the_page_shows_it(box):
+    banker = Phone(box).banker()
+    page = banker.open("/phone/our-board?base=elite")
+    assert page.status_code == 200 and b"Millionaire Elite" in page.data and b"placeholder" in page.data
+    version = version_of(box)
+    answer = save(banker, version, {"cells.leisure1.rent": "4, 8, 16, 24, 32, 40",
+                                    "decks.chance.c01.text": "Bank error in your favour"},
+                  effects={"decks.chance.c01": [["receive", "amount = 75"]]}, confirm=["cells.leisure1"])
+    assert answer.status_code == 200, answer.json
+    ed = box.boards.load("elite").edition
+    assert ed.plots["leisure1"].rent == (4, 8, 16, 24, 32, 40)
+    assert ed.cards["c01"].effects == ({"do": "receive", "amount": 75},)
+    assert boards.marks(ed)["decks.chance.c01"] == "confirmed"
+    assert "Bank error in your favour" in banker.open("/phone/our-board?base=elite").data.decode()
+    assert load_edition("elite").plots["leisure1"].rent != (4, 8, 16, 24, 32, 40)  # the shipped file stays
+
+
+@pytest.mark.parametrize("language, words", [("en", "must list 6 amounts"), ("ru", "нужно сумм: 6")])
+def test_a_wrong_value_is_one_line_naming_the_plot_and_nothing_is_saved(box, language, words):
+    banker = Phone(box, language).banker()
+    before = version_of(box)
+    answer = save(banker, before, {"cells.leisure1.rent": "4, 8"})
+    assert answer.status_code == 400 and words in answer.json["error"] and "\n" not in answer.json["error"]
+    assert "Кинотеатр" in answer.json["error"]
+    locked = save(banker, before, {"edition.start_cash": "1"})
+    assert locked.status_code == 400
+    bad_effect = save(banker, before, effects={"decks.chance.c02": [["fly_to_moon", ""]]})
+    assert bad_effect.status_code == 400 and "fly_to_moon" in bad_effect.json["error"]
+    assert version_of(box) == before
+
+
+def test_two_banker_phones_the_later_save_is_told_what_changed(box):
+    first, second = Phone(box).banker(), Phone(box, "ru").banker()
+    version = version_of(box)
+    assert save(first, version, {"cells.food1.price": "95"}).status_code == 200
+    late = save(second, version, {"cells.food2.price": "105"})
+    assert late.status_code == 409
+    assert late.json["changed"] == ["cells.food1.price"] and "Другой телефон" in late.json["error"]
+    assert "Шоколадная фабрика: цена" in late.json["error"] and "cells." not in late.json["error"]
+    ed = box.boards.load("elite").edition
+    assert ed.plots["food1"].price == 95 and ed.plots["food2"].price != 105  # neither lost, nothing half
+    assert save(second, late.json["version"], {"cells.food2.price": "105"}).status_code == 200
+
+
+def test_export_and_import_through_the_phone(box, tmp_path):
+    banker = Phone(box).banker()
+    exported = banker.client.get("/phone/our-board/export?base=elite")
+    assert exported.status_code == 200 and b"[box]" in exported.data
+    shared = banker.client.get("/phone/api/our-board/share?base=elite").json
+    assert shared["text"].startswith("MB1:")
+    version = version_of(box)
+    answer = banker.client.post("/phone/our-board/import", data={
+        "csrf": banker.csrf, "version": str(version), "base": "elite", "text": shared["text"]})
+    assert answer.status_code == 200, answer.json
+    for junk in (b"\x89PNG\r\n\x1a\nbinary", b"just some words", (HERE / "elite.toml").read_bytes()[:3000]):
+        refused = banker.client.post("/phone/our-board/import", data={
+            "csrf": banker.csrf, "version": str(version_of(box)), "base": "elite",
+            "file": (__import__("io").BytesIO(junk), "board.toml")}, content_type="multipart/form-data")
+        assert refused.status_code == 400 and refused.json["error"] and "\n" not in refused.json["error"]
+
+
+def test_the_board_is_listed_and_a_game_started_on_it_says_once_it_is_not_checked(tmp_path):
+    lines = []
+    daemon = Daemon(config(tmp_path), out=lines.append).start()
+    try:
+        daemon.boards.edit("elite", 0, {"cells.leisure1.rent": [4, 8, 16, 24, 32, 40]})
+        listed = list(daemon.editions())
+        ids = [e for e, _ in listed]
+        assert ids.index("our-elite") == ids.index("elite") + 1  # beside the shipped one
+        assert dict(listed)["our-elite"] == "Millionaire Elite — our box"
+        started = daemon.handle({"op": "start", "edition": "our-elite", "players": ["Anna", "Boris"], "seed": 1})
+        assert started["ok"], started
+        assert daemon.owner.table.rules.edition.plots["leisure1"].rent[0] == 4
+        assert wait_for(lambda: any("New game of Millionaire Elite — our box: Anna, Boris. This board is not "
+                                    "checked against your box: 68 of 185" in line for line in lines))
+        assert sum("not checked against your box" in line for line in lines) == 1
+        # a board damaged by hand cannot start a game, and the refusal says where
+        assert daemon.handle({"op": "do", "command": "end_game"})["ok"] or daemon.handle({"op": "end"})["ok"]
+        assert daemon.handle({"op": "archive"})["ok"]
+        path = board_file(daemon)
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("price = 60", "price = -60", 1), encoding="utf-8")
+        refused = daemon.handle({"op": "start", "edition": "our-elite", "players": ["Anna", "Boris"], "seed": 1})
+        assert not refused["ok"] and "price" in refused["message"] and "cells[" in refused["message"]
+        assert daemon.owner.table is None
+    finally:
+        daemon.stop()
+
+
+# ----- the fuzz ----------------------------------------------------------------------------------
+
+PATHS = ["cells.leisure1.price", "cells.leisure1.rent", "cells.leisure1.name", "cells.chance1.kind",
+         "decks.chance.c01.text", "decks.fortune.f01.keep", "slot.reels", "extra.x", "options.jackpot_max_bet",
+         "edition.start_cash", "cells.nosuch.price", "cells..x", "a" * 200, "industries.central.rent_by_count"]
+VALUES = st.one_of(st.text(max_size=40), st.sampled_from(["1", "-1", "10, 20", "[1,2,3,4,5,6]", "true", "\"x\"",
+                                                          "1e999", "{a=1}", "[" * 50, "99999999999",
+                                                          "[" * 480 + "]" * 480]),
+                   st.integers().map(str))
+BODIES = st.one_of(
+    st.fixed_dictionaries({
+        "base": st.sampled_from(["elite", "classic", "nope", "", "../x"]),
+        "version": st.one_of(st.just("current"), st.just("current"), st.integers(-2, 40), st.text(max_size=5),
+                             st.none()),
+        "values": st.one_of(st.dictionaries(st.sampled_from(PATHS), VALUES, max_size=4), st.text(max_size=10),
+                            st.lists(st.integers(), max_size=3), st.none()),
+        "effects": st.one_of(st.dictionaries(st.sampled_from(["decks.chance.c01", "decks.x.y", "cells.start"]),
+                                             st.lists(st.lists(st.text(max_size=12), min_size=2, max_size=2),
+                                                      max_size=2), max_size=2), st.none(), st.integers()),
+        "confirm": st.one_of(st.lists(st.text(max_size=40), max_size=5), st.none(), st.text(max_size=5)),
+    }),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                 max_leaves=10))
+
+
+@pytest.fixture(scope="module")
+def fuzz_phones(box):
+    return {"banker": Phone(box).banker(), "spectator": Phone(box).join(), "visitor": Phone(box)}
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(who=st.sampled_from(["banker", "spectator", "visitor"]), body=BODIES,
+       endpoint=st.sampled_from(["/phone/our-board/save", "/phone/our-board/import"]),
+       forged=st.booleans())
+def test_fuzz_the_editors_endpoints(box, fuzz_phones, who, body, endpoint, forged):
+    phone = fuzz_phones[who]
+    path = board_file(box)
+    before = path.read_bytes() if path.exists() else None
+    headers = {"X-CSRF-Token": "forged" if forged else phone.csrf}
+    if isinstance(body, dict) and body.get("version") == "current":  # the version the page showed
+        body = {**body, "version": box.boards.load(body["base"]).version if body["base"] in ("elite", "classic")
+                else 0}
+    if endpoint.endswith("import") and isinstance(body, dict):
+        data = {k: json.dumps(v) if not isinstance(v, str) else v for k, v in body.items() if v is not None}
+        data["text"] = str(body.get("values"))
+        answer = phone.client.post(endpoint, data=data, headers=headers)
+    else:
+        answer = phone.client.post(endpoint, data=json.dumps(body), headers={**headers,
+                                                                             "Content-Type": "application/json"})
+    assert answer.status_code != 500, answer.data
+    assert answer.is_json and ("error" in answer.json) != (answer.status_code == 200)
+    if answer.status_code != 200:
+        assert "\n" not in answer.json["error"]
+    after = path.read_bytes() if path.exists() else None
+    if who != "banker" or forged or answer.status_code != 200:
+        assert after == before  # nothing saved without the banker, nothing saved by a refusal
+    if after is not None:  # whatever is kept is a whole board the loader takes
+        load_edition(path)
+    assert not [n for n in os.listdir(path.parent) if n.endswith(".tmp")] if path.parent.exists() else True
+    assert box.app.extensions["phone"].failures == 0
+    SEEN[(who, forged, answer.status_code)] = SEEN.get((who, forged, answer.status_code), 0) + 1
+
+
+SEEN: dict = {}  # (role, forged token, status) -> answers: the fuzz reached saves that pass, not only refusals
+
+
+def test_the_fuzz_reached_both_saves_and_refusals():
+    assert SEEN.get(("banker", False, 200), 0) > 0 and SEEN.get(("banker", False, 400), 0) > 0, SEEN
+    assert SEEN.get(("spectator", False, 403), 0) > 0
+
+
+def test_the_banker_phone_starts_a_game_on_the_table_board_and_is_told_it_is_not_checked(tmp_path):
+    daemon = start_box(tmp_path)
+    try:
+        banker = Phone(daemon, "ru").banker()
+        assert daemon.handle({"op": "end"})["ok"] and daemon.handle({"op": "archive"})["ok"]
+        assert "our-elite" not in banker.open("/phone/game").data.decode()
+        daemon.boards.edit("elite", 0, {"cells.leisure1.price": 65})
+        banker = Phone(daemon, "ru").banker()  # the role ended with the game: the banker joins again
+        page = banker.open("/phone/game").data.decode()
+        assert 'value="our-elite"' in page and "Миллионер-Elite — наша коробка" in page
+        answer = banker.post("/phone/game/start", edition="our-elite", players="Аня\nБорис", aid="a" * 16)
+        assert answer.status_code == 200, answer.json
+        assert any("не сверено с вашей коробкой: заглушек 68 из 185" in line for line in answer.json["lines"])
+        assert daemon.owner.table.rules.edition.plots["leisure1"].price == 65
+    finally:
+        daemon.stop()
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_every_box_has_its_page_in_words(box, language):
+    banker = Phone(box, language).banker()
+    listing = banker.open("/phone/our-board")
+    assert listing.status_code == 200
+    for base in ("elite", "classic", "deluxe", "madmillionaire", "monopoly"):
+        page = banker.open(f"/phone/our-board?base={base}")
+        assert page.status_code == 200, base
+        words = page.data.decode()
+        assert 'id="board-form"' in words and ">None<" not in words and "(None)" not in words
+        assert ("заглушек" if language == "ru" else "placeholders") in words
+    assert banker.open("/phone/our-board?base=chess").status_code == 400
