@@ -135,9 +135,11 @@ def save_and_play(box, table, phone, players, shots, lang):
     phone.page.click("#walk-save-go")
     assert wait_for(lambda: box.walking.walk is None, 10.0)
     phone.page.goto(phone.root + "game")
-    phone.page.select_option("select[name=edition]", "our-elite")
-    phone.page.fill("textarea[name=players]", "\n".join(players))
-    phone.page.click("#start-form button")
+    phone.page.select_option("#start-edition", "our-elite")
+    phone.page.select_option("#start-count", str(len(players)))
+    for n, name in enumerate(players, 1):
+        phone.page.fill(f"#player-{n}", name)
+    phone.page.click("#start-go")
     assert wait_for(lambda: box.owner.table is not None, 10.0)
     game = box.owner.table
     assert game.rules.edition.cells[7].id == "leisure3"
@@ -146,7 +148,9 @@ def save_and_play(box, table, phone, players, shots, lang):
     table.roll()
     assert wait_for(lambda: game.state.pending is not None and getattr(game.state.pending, "plot", "") == "leisure3",
                     10.0)
-    table.tap(PLOT_UID["leisure3"])  # Anna buys the plot her token stands on (her card's plot)
+    table.tap(PLOT_UID["leisure3"])  # Anna buys the plot her token stands on (her card's plot)...
+    assert wait_for(lambda: box.console.stack and getattr(box.console.stack[-1], "books", None), 10.0)  # ...shown
+    table.page.click("#btn-ok")                                             # and OK books it (issue 22)
     assert wait_for(lambda: game.state.owner.get("leisure3") == players[0], 10.0)
     before = game.state.cash(players[1])
     table.roll()  # Anna's turn ends, Boris throws 3 + 4: the same re-ordered cell, her rent
