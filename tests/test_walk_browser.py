@@ -127,13 +127,27 @@ def step(box, table, phone, cell_id):
     assert wait_for(lambda: walk_at(box) == at + 1, 10.0), f"cell {at}: {cell_id} was not placed"
 
 
-def save_and_play(box, table, phone, players, shots, lang):
-    """Save the walked board, start a game on it from the phone, and roll 3 + 4 twice with the reader."""
+def save_and_play(box, table, phone, players, shots, lang, correct=False):
+    """Save the walked board, (correct) correct Nightclub's rent and a CHANCE card on the board editor, start a
+    game on it from the phone, and roll 3 + 4 twice with the reader: the re-ordered cell books its rent."""
     phone.seen(box.walking.walk.version)
     phone.page.screenshot(path=str(shots / f"{lang}-phone-3-complete.png"), full_page=True)
     table.page.screenshot(path=str(shots / f"{lang}-table-3-complete.png"))
     phone.page.click("#walk-save-go")
     assert wait_for(lambda: box.walking.walk is None, 10.0)
+    rent = ELITE.cell("leisure3").rent
+    if correct:  # the deeds read off the box: Nightclub's first rent and a CHANCE card corrected on the phone
+        rent = (rent[0] + 3,) + tuple(rent[1:])
+        phone.page.goto(phone.root + "our-board?base=elite")
+        phone.page.wait_for_selector("#board-form")
+        phone.page.fill('#cell-leisure3 input[data-path="cells.leisure3.rent"]', ", ".join(map(str, rent)))
+        phone.page.fill('#card-c01 textarea[data-path="decks.chance.c01.text"]', "Our CHANCE card")
+        phone.page.select_option("#card-c01 .effect-do", "receive")
+        phone.page.fill("#card-c01 .effect-args", "amount = 75")
+        with phone.page.expect_response(lambda r: r.url.endswith("/phone/our-board/save")) as answer:
+            phone.page.click("#board-save")
+        assert answer.value.status == 200
+        assert wait_for(lambda: box.boards.load("elite").edition.plots["leisure3"].rent == rent, 10.0)
     phone.page.goto(phone.root + "game")
     phone.page.select_option("#start-edition", "our-elite")
     phone.page.select_option("#start-count", str(len(players)))
@@ -143,6 +157,8 @@ def save_and_play(box, table, phone, players, shots, lang):
     assert wait_for(lambda: box.owner.table is not None, 10.0)
     game = box.owner.table
     assert game.rules.edition.cells[7].id == "leisure3"
+    if correct:
+        assert game.rules.edition.cards["c01"].effects == ({"do": "receive", "amount": 75},)
     faces = itertools.cycle([2, 3])  # the reader's random bytes: dice 3 and 4, every roll
     box.sim.firmware.reader.random_bytes = lambda n: bytes(next(faces) for _ in range(n))
     table.roll()
@@ -154,8 +170,7 @@ def save_and_play(box, table, phone, players, shots, lang):
     assert wait_for(lambda: game.state.owner.get("leisure3") == players[0], 10.0)
     before = game.state.cash(players[1])
     table.roll()  # Anna's turn ends, Boris throws 3 + 4: the same re-ordered cell, her rent
-    rent = ELITE.cell("leisure3").rent[0]
-    assert wait_for(lambda: game.state.cash(players[1]) == before - rent, 10.0)
+    assert wait_for(lambda: game.state.cash(players[1]) == before - rent[0], 10.0)  # the corrected rent, if corrected
     assert game.state.pending is None and game.state.owner["leisure3"] == players[0]
     table.page.screenshot(path=str(shots / f"{lang}-table-4-rent.png"))
 
@@ -180,7 +195,7 @@ def test_the_banker_walks_the_elite_board_saves_it_and_a_roll_books_the_reordere
         table.page.screenshot(path=str(shots / "en-table-1-walking.png"))
         for cell_id in NEW_ORDER[8:]:
             step(box, table, phone, cell_id)
-        save_and_play(box, table, phone, ["Anna", "Boris"], shots, "en")
+        save_and_play(box, table, phone, ["Anna", "Boris"], shots, "en", correct=True)
 
 
 def test_in_russian_a_wrong_and_a_repeated_tap_change_nothing_and_back_undoes_the_last_step(box_ru, shots):
