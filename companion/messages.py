@@ -2011,9 +2011,9 @@ LABELS = {
            "ledger damaged": "ledger damaged", "outcome unknown": "outcome unknown", "disk full": "disk full",
            "halted": "BANK HALTED (a bug, nothing more is written)", "interrupted": "interrupted",
            "internal": "internal error: {kind} (a bug; the traceback is in {where})",
-           "verified": "verified: {count} events replayed from the start; the hash chain, the checkpoints and "
+           "verified": "verified: {count:p:event|events} replayed from the start; the hash chain, the checkpoints and "
                        "this machine's anchor agree",
-           "verified_stranger": "checked: {count} events replayed from the start; the hash chain and the "
+           "verified_stranger": "checked: {count:p:event|events} replayed from the start; the hash chain and the "
                                 "checkpoints agree, but this is a stranger's game: nothing on this machine vouches "
                                 "for the file (see below)",
            "edition_line": "{id:<14} {name} ({low}-{high} players, rules '{rules}')",
@@ -2028,7 +2028,7 @@ LABELS = {
            "may": "may buy or lease", "on_finish": "on FINISH", "queue": "still to settle",
            "rating_places": "rating steps taken", "card_move": "card move", "anywhere": "any business",
            "demo": "Demo: {edition}, players {players}, seed {seed}",
-           "demo_end": "{count} events on the ledger; reopened from disk, hash chain and anchor checked: {result}",
+           "demo_end": "{count:p:event|events} on the ledger; reopened from disk, hash chain and anchor checked: {result}",
            "identical": "identical state", "different": "DIFFERENT STATE",
            "demo_head": "(the words every screen can compare)", "usage": "usage",
            "demo_roll": "ROLL pressed", "demo_plot_card": "the {plot} card on the reader",
@@ -2087,7 +2087,8 @@ LABELS = {
 def label(key, language="en", **params):
     """One of the terminal's fixed labels in the language (params fill its blanks)."""
     text = LABELS.get(language, LABELS["en"]).get(key) or LABELS["en"][key]
-    return text.format(**params) if params else text
+    # through the catalogues' formatter: a count takes its noun's plural form ("1 event", "2 events")
+    return Formatter(_lang(language)).format(text, **params) if params else text
 
 
 def _lang(language):

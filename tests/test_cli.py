@@ -290,3 +290,12 @@ def test_verify_names_a_damaged_checkpoint_opening_does_not_use_yet(db, capsys):
     assert run(capsys, "state", "--db", db)[0] == 0
     code, out, err = run(capsys, "verify", "--db", db)
     assert code == 6 and "the checkpoint at event 90 does not match its hash" in err and "verified" not in out
+
+
+def test_verify_counts_one_event_in_the_singular(game, capsys):
+    """A game just started holds one event: "verified: 1 event", not "1 events" (and two are "2 events")."""
+    code, out, _ = run(capsys, "verify", "--db", game)
+    assert code == 0 and "verified: 1 event replayed" in out, out
+    run(capsys, "do", "--db", game, "roll 1 2")
+    code, out, _ = run(capsys, "verify", "--db", game)
+    assert "verified: 2 events replayed" in out or "verified: 3 events replayed" in out, out
