@@ -1589,6 +1589,21 @@ EN.update(BOX["en"])
 RU.update(BOX["ru"])
 EN.update(MENU["en"])
 RU.update(MENU["ru"])
+
+# issue 23: menu lines with the party's name: "Boris → Anna: payment…", never "Boris: Pay: Anna" (a name is
+# kept as typed, so the Russian line needs no case on it: «Боря → Аня: платёж…»)
+MENU_TO_PLAYER = {
+    # after the party's name and its colon, the verb and what it acts on by a comma: "Anna: Buy the plot,
+    # Cinema for 50", never "Anna: Buy the plot: Cinema for 50"
+    "en": {"menu_to_player": "{player} → {other}: {deal}", "menu_deal_pay": "payment",
+           "menu_deal_trade": "trade offer", "menu_party_line": "{player}: {doing}, {objects}"},
+    "ru": {"menu_to_player": "{player} → {other}: {deal}", "menu_deal_pay": "платёж",
+           "menu_deal_trade": "предложение обмена", "menu_party_line": "{player}: {doing}, {objects}"},
+}
+for _lang_code, _words in MENU_TO_PLAYER.items():
+    MENU[_lang_code].update(_words)
+EN.update(MENU_TO_PLAYER["en"])
+RU.update(MENU_TO_PLAYER["ru"])
 EN.update(PHONE["en"])
 RU.update(PHONE["ru"])
 EN.update(WALK["en"])
