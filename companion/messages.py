@@ -1589,6 +1589,21 @@ EN.update(BOX["en"])
 RU.update(BOX["ru"])
 EN.update(MENU["en"])
 RU.update(MENU["ru"])
+
+# issue 23: menu lines with the party's name: "Boris → Anna: payment…", never "Boris: Pay: Anna" (a name is
+# kept as typed, so the Russian line needs no case on it: «Боря → Аня: платёж…»)
+MENU_TO_PLAYER = {
+    # after the party's name and its colon, the verb and what it acts on by a comma: "Anna: Buy the plot,
+    # Cinema for 50", never "Anna: Buy the plot: Cinema for 50"
+    "en": {"menu_to_player": "{player} → {other}: {deal}", "menu_deal_pay": "payment",
+           "menu_deal_trade": "trade offer", "menu_party_line": "{player}: {doing}, {objects}"},
+    "ru": {"menu_to_player": "{player} → {other}: {deal}", "menu_deal_pay": "платёж",
+           "menu_deal_trade": "предложение обмена", "menu_party_line": "{player}: {doing}, {objects}"},
+}
+for _lang_code, _words in MENU_TO_PLAYER.items():
+    MENU[_lang_code].update(_words)
+EN.update(MENU_TO_PLAYER["en"])
+RU.update(MENU_TO_PLAYER["ru"])
 EN.update(PHONE["en"])
 RU.update(PHONE["ru"])
 EN.update(WALK["en"])
@@ -1877,6 +1892,84 @@ BOARDS = {
 }
 EN.update(BOARDS["en"])
 RU.update(BOARDS["ru"])
+
+# issue 23: effect parameters (a card's effect and each of its parameters on the board editor, in words)
+EFFECT_WORDS = {
+    "en": {
+        "effect_do_pay": "the player pays the bank", "effect_do_receive": "the bank pays the player",
+        "effect_do_pay_each_player": "the player pays each other player",
+        "effect_do_collect_from_each": "each other player pays the player",
+        "effect_do_each_player_pays": "every player pays", "effect_do_each_player_receives": "the bank pays every player",
+        "effect_do_pay_per_building": "the player pays per building",
+        "effect_do_move_to": "move to a cell", "effect_do_move_steps": "move by steps",
+        "effect_do_move_nearest": "move to the nearest cell of a kind",
+        "effect_do_go_to_detention": "go to detention", "effect_do_release": "keep: leave detention free",
+        "effect_do_skip_turn": "miss a turn",
+        "effect_do_share_price": "the share price moves", "effect_do_each_pays_per_share": "every holder pays per share",
+        "effect_do_each_receives_per_share": "the bank pays every holder per share",
+        "effect_do_each_pays_per_building": "every player pays per building",
+        "effect_do_dividend_percent": "dividends at a rate (while in force)",
+        "effect_do_circle_income": "circle income (while in force)",
+        "effect_do_tax_exemption": "no circle tax next time", "effect_do_draw_fortune": "put FORTUNE cards on the wheel",
+        "effect_do_set_rent": "the rent there is (while in force)",
+        "effect_do_set_tax": "the circle tax there is (while in force)",
+        "effect_do_double_tax": "the circle tax there is doubled (while in force)",
+        "effect_do_share_tax": "circle tax per share (while in force)",
+        "effect_do_advance_to_nearest": "advance to the nearest of a group",
+        "effect_do_stunt": "a publicity stunt at a location",
+        "effect_param_amount": "Amount", "effect_param_small": "Per {kind}", "effect_param_large": "Per {kind}",
+        "effect_param_steps": "Steps (back when negative)", "effect_param_points": "Share price points",
+        "effect_param_percent": "Percent", "effect_param_count": "How many cards", "effect_param_cell": "Cell",
+        "effect_param_kind": "Kind of cell", "effect_param_deck": "Deck", "effect_param_to": "Paid to",
+        "effect_param_from": "Paid by", "effect_param_industry": "Industry", "effect_param_plots": "Which plot of each industry",
+        "effect_param_collect": "Income passing START", "effect_param_rent_multiplier": "Times the rent",
+        "effect_param_dice_multiplier": "Times a fresh throw of the dice",
+        "effect_param_yes": "yes",
+        "effect_param_no": "no", "effect_plots_first": "the first", "effect_plots_second": "the second",
+        "effect_plots_third": "the third", "effect_kind_card": "a card cell",
+        "effect_bad_number": "{where}: {what} must be a whole number, not {value}",
+        "effect_bad_choice": "{where}: {what} cannot be {value}",
+    },
+    "ru": {
+        "effect_do_pay": "игрок платит БАНКУ", "effect_do_receive": "БАНК платит игроку",
+        "effect_do_pay_each_player": "игрок платит каждому другому игроку",
+        "effect_do_collect_from_each": "каждый другой игрок платит игроку",
+        "effect_do_each_player_pays": "каждый игрок платит", "effect_do_each_player_receives": "БАНК платит каждому игроку",
+        "effect_do_pay_per_building": "игрок платит за каждую постройку",
+        "effect_do_move_to": "перейти на клетку", "effect_do_move_steps": "пройти на столько клеток",
+        "effect_do_move_nearest": "перейти на ближайшую клетку такого вида",
+        "effect_do_go_to_detention": "отправиться под арест", "effect_do_release": "оставить себе: выйти из-под ареста",
+        "effect_do_skip_turn": "пропустить ход",
+        "effect_do_share_price": "курс акций меняется", "effect_do_each_pays_per_share": "каждый владелец платит за акцию",
+        "effect_do_each_receives_per_share": "БАНК платит каждому владельцу за акцию",
+        "effect_do_each_pays_per_building": "каждый игрок платит за каждую постройку",
+        "effect_do_dividend_percent": "дивиденды по ставке (пока карточка действует)",
+        "effect_do_circle_income": "доход за круг (пока карточка действует)",
+        "effect_do_tax_exemption": "в следующий раз без налога за круг",
+        "effect_do_draw_fortune": "выложить карточки ФОРТУНЫ на колесо",
+        "effect_do_set_rent": "рента там (пока карточка действует)",
+        "effect_do_set_tax": "налог за круг там (пока карточка действует)",
+        "effect_do_double_tax": "налог за круг там удвоен (пока карточка действует)",
+        "effect_do_share_tax": "налог за круг с акции (пока карточка действует)",
+        "effect_do_advance_to_nearest": "вперёд до ближайшего участка группы",
+        "effect_do_stunt": "рекламная акция в месте",
+        "effect_param_amount": "Сумма", "effect_param_small": "За {kind:acc}", "effect_param_large": "За {kind:acc}",
+        "effect_param_steps": "Клеток (назад, если меньше нуля)", "effect_param_points": "Пунктов курса акций",
+        "effect_param_percent": "Процентов", "effect_param_count": "Сколько карточек", "effect_param_cell": "Клетка",
+        "effect_param_kind": "Вид клетки", "effect_param_deck": "Колода", "effect_param_to": "Кому платят",
+        "effect_param_from": "Кто платит", "effect_param_industry": "Отрасль",
+        "effect_param_plots": "Какой участок каждой отрасли", "effect_param_collect": "Доход при проходе СТАРТА",
+        "effect_param_rent_multiplier": "Во сколько раз больше ренты",
+        "effect_param_dice_multiplier": "Во сколько раз больше нового броска кубиков",
+        "effect_param_yes": "да",
+        "effect_param_no": "нет", "effect_plots_first": "первый", "effect_plots_second": "второй",
+        "effect_plots_third": "третий", "effect_kind_card": "клетка с карточкой",
+        "effect_bad_number": "{where}: {what} — нужно целое число, а не {value}",
+        "effect_bad_choice": "{where}: {what} — такого значения нет: {value}",
+    },
+}
+EN.update(EFFECT_WORDS["en"])
+RU.update(EFFECT_WORDS["ru"])
 
 CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)

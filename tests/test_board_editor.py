@@ -239,3 +239,68 @@ def test_every_box_has_its_page_in_words(box, language):
         assert 'id="board-form"' in words and ">None<" not in words and "(None)" not in words
         assert ("заглушек" if language == "ru" else "placeholders") in words
     assert banker.open("/phone/our-board?base=chess").status_code == 400
+
+
+# ----- a card's effect: each parameter its own labelled input, in words (issue 23) ----------------------
+
+@pytest.mark.parametrize("language, amount, cell, kind, start", [
+    ("en", "Amount", "Cell", "Kind of cell", "START"), ("ru", "Сумма", "Клетка", "Вид клетки", "СТАРТ")])
+def test_each_effect_parameter_is_its_own_labelled_input_in_words(box, language, amount, cell, kind, start):
+    import re
+    page = Phone(box, language).banker().open("/phone/our-board?base=elite").data.decode()
+    card = page[page.index('id="card-c02"'):page.index('id="card-c03"')]  # pay 50
+    assert re.search(amount + r'\s*<input type="number" class="effect-param" data-key="amount"[^>]*value="50"', card)
+    assert "amount =" not in page and "effect-args" not in page  # no one text of keys and values any more
+    card = page[page.index('id="card-c03"'):page.index('id="card-c04"')]  # move to START, collect optional
+    assert re.search(cell + r'\s*<select class="effect-param" data-key="cell">', card)
+    assert re.search(r'<option value="start" selected>' + start, card)
+    card = page[page.index('id="card-c04"'):page.index('id="card-c05"')]  # the nearest EXCHANGE
+    assert re.search(kind + r'\s*<select class="effect-param" data-key="kind">', card)
+    labels = re.findall(r'<label class="param">([^<]*)', page)
+    assert labels and all(label.strip()[:1].isupper() for label in labels)  # words, never a key like `amount`
+    assert ">move_to<" not in page and ">receive<" not in page  # the effect kinds in words too
+
+
+def test_every_effect_and_parameter_of_every_rules_has_its_words():
+    from companion import messages
+    from companion.daemon.boardedit import PARAMS
+    from companion.engine.rulesets import RULESETS
+    for rules in RULESETS.values():
+        for verb, needed in rules.EFFECTS.items():
+            for language in ("en", "ru"):
+                assert f"effect_do_{verb}" in messages.CATALOGS[language], (verb, language)
+            for key in (*needed, *rules.EFFECT_OPTIONAL.get(verb, ())):
+                assert key in PARAMS and f"effect_param_{key}" in messages.CATALOGS["ru"], key
+
+
+@pytest.mark.parametrize("language, words", [("en", ("«Speeding fine. Pay 50.»: Amount must be a whole number, "
+                                                      "not lots", "«Speeding fine. Pay 50.»: Steps (back when "
+                                                      "negative): must be a whole number from -100 to 100, not 500")),
+                                             ("ru", ("Сумма — нужно целое число, а не lots",
+                                                     "Клеток (назад, если меньше нуля): нужно целое число от -100 "
+                                                     "до 100, а не 500"))])
+def test_a_wrong_parameter_value_is_refused_in_one_line(box, language, words):
+    banker = Phone(box, language).banker()
+    before = version_of(box)
+    for rows, said in (([["pay", {"amount": "lots"}]], words[0]), ([["move_steps", {"steps": "500"}]], words[1])):
+        answer = save(banker, before, effects={"decks.chance.c02": rows})
+        assert answer.status_code == 400, answer.json
+        assert said in answer.json["error"] and "\n" not in answer.json["error"], answer.json["error"]
+    assert version_of(box) == before and box.boards.load("elite").edition.cards["c02"].effects[0]["amount"] == 50
+
+
+def test_effect_parameters_typed_one_by_one_are_saved_as_the_file_writes_them(box):
+    banker = Phone(box).banker()
+    answer = save(banker, version_of(box), effects={
+        "decks.chance.c03": [["move_to", {"cell": "start", "collect": "false"}]],
+        "decks.chance.c05": [["move_nearest", {"kind": "card", "deck": "chance", "collect": ""}]]})
+    assert answer.status_code == 200, answer.json
+    ed = box.boards.load("elite").edition
+    assert ed.cards["c03"].effects == ({"do": "move_to", "cell": "start", "collect": False},)
+    assert ed.cards["c05"].effects == ({"do": "move_nearest", "kind": "card", "deck": "chance"},)
+
+
+def test_the_walk_page_links_to_the_editor(box):
+    for language, words in (("en", "Check the numbers and cards"), ("ru", "Сверить числа и карточки")):
+        page = Phone(box, language).banker().open("/phone/walk").data.decode()
+        assert 'id="walk-editor-link" href="/phone/our-board"' in page and words in page

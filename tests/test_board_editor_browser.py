@@ -37,7 +37,7 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     banker.page.check('#cell-leisure1 input.box-ok[value="cells.leisure1"]')
     banker.page.fill('#card-c01 textarea[data-path="decks.chance.c01.text"]', "Our CHANCE card")
     banker.page.select_option("#card-c01 .effect-do", "receive")
-    banker.page.fill("#card-c01 .effect-args", "amount = 75")
+    banker.page.fill("#card-c01 .effect-param[data-key=amount]", "75")
     banker.page.locator("#card-c01").screenshot(path=str(shots / "our-board-card-en.png"))
     assert save_and_wait(banker).status == 200
     banker.page.wait_for_function("!document.getElementById('result').hidden")
@@ -72,3 +72,32 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     second.page.screenshot(path=str(shots / "our-board-ru-conflict.png"), full_page=False)
     ed = box.boards.load("elite").edition
     assert ed.plots["food1"].price == 95 and ed.plots["food2"].price != 105
+
+
+def test_a_cards_effect_is_typed_parameter_by_parameter(browser, box, shots):
+    """Another effect kind chosen: its own parameters appear, each labelled in words; a wrong value is one line."""
+    for language, locale, steps, refused in (("en", "en-US", "Steps (back when negative)", "from -100 to 100"),
+                                             ("ru", "ru-RU", "Клеток (назад, если меньше нуля)", "от -100 до 100")):
+        banker = Phone(browser, box, f"effects-{language}", shots, locale=locale).join().banker()
+        open_board(banker)
+        banker.page.locator("#card-c03").screenshot(path=str(shots / f"our-board-effect-{language}.png"))
+        assert banker.page.locator("#card-c03 .effect-param[data-key=cell]").count() == 1
+        banker.page.select_option("#card-c03 .effect-do", "move_steps")
+        banker.page.wait_for_selector("#card-c03 .effect-param[data-key=steps]")
+        assert banker.page.locator("#card-c03 .effect-param[data-key=cell]").count() == 0
+        assert steps in banker.page.text_content("#card-c03 .effect-params")
+        version = box.boards.load("elite").version
+        banker.page.fill("#card-c03 .effect-param[data-key=steps]", "500")
+        assert save_and_wait(banker).status == 400
+        said = banker.page.text_content("#result")
+        assert refused in said and steps in said and "\n" not in said.strip()
+        banker.page.locator("#card-c03").screenshot(path=str(shots / f"our-board-effect-steps-{language}.png"))
+        assert box.boards.load("elite").version == version
+        banker.page.fill("#card-c03 .effect-param[data-key=steps]", "-3")
+        assert save_and_wait(banker).status == 200
+        assert box.boards.load("elite").edition.cards["c03"].effects == ({"do": "move_steps", "steps": -3},)
+        banker.page.wait_for_load_state("load")
+        banker.page.wait_for_selector("#board-form")
+        assert banker.page.input_value("#card-c03 .effect-param[data-key=steps]") == "-3"
+        box.boards.edit("elite", box.boards.load("elite").version,
+                        {"decks.chance.c03.effects": [{"do": "move_to", "cell": "start"}]})

@@ -198,7 +198,7 @@ def test_the_plot_on_offer_comes_up_by_itself_named_with_its_price_and_ok_shows_
     console.sync()
     assert console.stack and console.stack[-1].by_itself
     words = " ".join(" ".join(console.frame.lines).split())
-    assert console.frame.title == "Anna" and "Anna: Buy the plot: Chocolate factory for 90" in words
+    assert console.frame.title == "Anna" and "Anna: Buy the plot, Chocolate factory for 90" in words
     console.press("ok")
     assert desk.booked == [] and isinstance(console.stack[-1], TextView)
     assert "Anna buys Chocolate factory for 90" in " ".join(" ".join(console.frame.lines).split())
@@ -422,3 +422,18 @@ def test_every_cell_of_the_landing_list_reads_differently(edition, language):
     shown = [cell_words(rules, cell.id, language) for cell in rules.cells]
     assert len(set(shown)) == len(shown), [w for w in shown if shown.count(w) > 1]
     assert all("_" not in w and "None" not in w for w in shown)
+
+
+@pytest.mark.parametrize("language, pay, mortgage", [
+    ("en", "Boris → Anna: payment…", "Anna: Mortgage a plot, Chocolate factory"),
+    ("ru", "Boris → Anna: платёж…", "Anna: Заложить участок, «Шоколадная фабрика»")])
+def test_a_menu_line_with_a_players_name_has_one_colon(language, pay, mortgage):
+    """Issue 23: never "Boris: Pay: Anna"; a name is kept as typed, so the line needs no case on it."""
+    from companion.engine.actions import Action, Span
+    table = new_game(":memory:", "elite", ["Anna", "Boris"], 1)
+    paying = Action("pay", ("Boris", "Anna", Span(1, 100, "amount")), party="Boris")
+    assert menus.action_words(table.rules, table.state, paying, language) == pay
+    pledging = Action("mortgage", ("food1",), party="Anna")
+    assert menus.action_words(table.rules, table.state, pledging, language) == mortgage
+    # with the title naming the player, the line is as before: "Pay: Anna…"
+    assert menus.action_words(table.rules, table.state, paying, language, party=False).count(":") == 1

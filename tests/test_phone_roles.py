@@ -387,7 +387,9 @@ def test_shares_and_insurance_from_a_players_phone_show_on_every_phone(box):
 def test_the_banker_acts_as_the_table_for_anyone(box):
     banker = Phone(box).banker()
     page = banker.open("/phone/act").data.decode()
-    assert "Anna: Roll the dice" in page and "Boris: Pay: Anna" in page
+    assert "Anna: Roll the dice" in page and "Boris → Anna: payment…" in page and ": Pay:" not in page
+    russian = Phone(box, language="ru").banker().open("/phone/act").data.decode()
+    assert "Boris → Anna: платёж…" in russian and ": Платить:" not in russian  # names as typed, no case needed
     assert banker.act("roll", "3", "4").status_code == 200
     assert banker.act("buy").status_code == 200
     event = box.owner.table.game.events[-1]

@@ -143,7 +143,7 @@ def save_and_play(box, table, phone, players, shots, lang, correct=False):
         phone.page.fill('#cell-leisure3 input[data-path="cells.leisure3.rent"]', ", ".join(map(str, rent)))
         phone.page.fill('#card-c01 textarea[data-path="decks.chance.c01.text"]', "Our CHANCE card")
         phone.page.select_option("#card-c01 .effect-do", "receive")
-        phone.page.fill("#card-c01 .effect-args", "amount = 75")
+        phone.page.fill("#card-c01 .effect-param[data-key=amount]", "75")
         with phone.page.expect_response(lambda r: r.url.endswith("/phone/our-board/save")) as answer:
             phone.page.click("#board-save")
         assert answer.value.status == 200

@@ -173,6 +173,8 @@ NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level"
            "seq", "first", "last", "found", "version", "supported", "free", "had", "anchored", "start", "end",
            "offset", "written", "current", "seconds", "column", "pos", "pin", "line_no"}
 NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cells and its idle minutes
+# issue 23: a menu line with the party's name: what it acts on, what passes between two players
+EDGE_SAMPLES.update({"objects": ["«Шоколадная фабрика» за 90"], "deal": ["платёж"]})
 LISTS_OF_NUMBERS = {"dice"}
 
 

@@ -74,6 +74,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "role_lost": "This phone's role has ended (revoked, or the box no longer knows it): join again with "
                      "the table code.",
         # issue 22: a money action shows what it books, then one more tap books it
+        # issue 23: effect parameters
+        "param_optional": "(may stay empty)", "param_unset": "—", "walk_to_editor": "Check the numbers and cards",
         # issue 23: the table's own board
         "our_board": "Our board", "our_board_pick": "Which box do you have?",
         "our_board_saved": "saved, version {version}", "our_board_fresh": "not saved yet (as shipped)",
@@ -82,7 +84,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "state_confirmed": "matches our box", "state_placeholder": "placeholder: check it",
         "state_sourced": "from public sources",
         "box_matches": "matches our box", "save_board": "Save the board", "cells_title": "Cells and deeds",
-        "cards_title": "Cards", "card_effect": "effect", "card_args": "its values (amount = 50, cell = \"start\")",
+        "cards_title": "Cards", "card_effect": "effect",
         "slot_title": "Slot machine", "slot_reels": "reels", "slot_wins": "winning lines",
         "extra_title": "This edition's own tables", "options_title": "The box's limits",
         "locked_title": "Fixed by the rulebook (not edited)", "export_board": "Download the board file",
@@ -184,6 +186,8 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "role_lost": "Роль этого телефона закончилась (её отозвали, или коробка её больше не знает): войдите "
                      "заново с кодом стола.",
         # issue 22: a money action shows what it books, then one more tap books it
+        # issue 23: effect parameters
+        "param_optional": "(можно не заполнять)", "param_unset": "—", "walk_to_editor": "Сверить числа и карточки",
         # issue 23: the table's own board
         "our_board": "Наше поле", "our_board_pick": "Какая у вас коробка?",
         "our_board_saved": "сохранено, версия {version}", "our_board_fresh": "ещё не сохранено (как в комплекте)",
@@ -194,7 +198,6 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "box_matches": "как в нашей коробке", "save_board": "Сохранить поле",
         "cells_title": "Клетки и карточки участков",
         "cards_title": "Карточки", "card_effect": "действие",
-        "card_args": "его значения (amount = 50, cell = \"start\")",
         "slot_title": "Игровой автомат", "slot_reels": "барабаны", "slot_wins": "выигрышные линии",
         "extra_title": "Таблицы этого издания", "options_title": "Пределы коробки",
         "locked_title": "Задано правилами (не правится)", "export_board": "Скачать файл поля",

@@ -12,7 +12,9 @@ from typing import Any
 
 from companion import boards, messages
 from companion.boards import BoardConflict, BoardStore
-from companion.editions import shipped
+from companion.editions import load_edition, shipped
+from companion.engine.core import EFFECT_TEXTS
+from companion.engine.elite import ORDINALS
 from companion.engine.rulesets import RULESETS
 from companion.errors import CompanionError, EditionError
 
@@ -81,6 +83,7 @@ class BoardEditor:
         ed = board.edition
         marks = boards.marks(ed)
         rules_cls = RULESETS[ed.rules]
+        kinds = effect_kinds(ed, rules_cls, language)
         counts = boards.counts(ed)
         cells = []
         for c in ed.cells:
@@ -107,11 +110,10 @@ class BoardEditor:
             for cid in ids:
                 card = ed.cards[cid]
                 item = f"decks.{deck}.{cid}"
-                cards.append({"deck": deck, "id": cid, "item": item, "state": marks[item],
+                cards.append({"deck": deck, "deck_name": messages.deck_name(ed, deck, language), "id": cid,
+                              "item": item, "state": marks[item],
                               "text": card.texts.get(language, card.text), "own_text": card.text,
-                              "effects": [{"do": e.get("do"), "args": ", ".join(
-                                  f"{k} = {_shown_toml(v)}" for k, v in e.items() if k != "do")}
-                                  for e in card.effects]})
+                              "effects": [self._effect_row(kinds, e) for e in card.effects]})
         industries = [{"path": f"industries.{i}.{key}", "item": f"industries.{i}.{key}",
                        "state": marks[f"industries.{i}.{key}"], "name": messages.industry_name(ed, i, language),
                        "label": key, "value": _shown(list(getattr(ind, key)))}
@@ -135,8 +137,7 @@ class BoardEditor:
                                         placeholder=counts.placeholder, sourced=counts.sourced).strip()),
             "cells": cells, "cards": cards, "industries": industries, "extra": extra, "slot": slot,
             "locked": locked, "options": editable_options,
-            "effects": [{"do": verb, "keys": list(keys), "optional": list(rules_cls.EFFECT_OPTIONAL.get(verb, ()))}
-                        for verb, keys in sorted(rules_cls.EFFECTS.items())],
+            "effects": list(kinds.values()),
             "kinds": sorted(rules_cls.CELL_KINDS),
             "ref": self.store.ref_of(base),
         }
@@ -157,8 +158,10 @@ class BoardEditor:
             value = self._value(path, text, language)
             if _current(data, path) != value:
                 changes[path] = value
+        rules_cls = RULESETS[load_edition(base).rules] if effects else None
         for item, rows in effects.items():
-            changes[f"{item}.effects"] = [self._effect(item, verb, args, language) for verb, args in rows]
+            changes[f"{item}.effects"] = [self._effect(base, rules_cls, item, verb, args, language)
+                                          for verb, args in rows]
             if _current(data, f"{item}.effects") == changes[f"{item}.effects"]:
                 del changes[f"{item}.effects"]
         confirm = [c for c in confirm if isinstance(c, str) and len(c) <= 140]
@@ -260,7 +263,17 @@ class BoardEditor:
         except (ValueError, RecursionError, KeyError):
             raise BoardRefused(say("board_bad_value", language, path=path[:60])) from None
 
-    def _effect(self, item: str, verb: Any, args: Any, language: str) -> dict:
+    @staticmethod
+    def _effect_row(kinds: dict[str, dict], effect: dict) -> dict:
+        """A card's effect as the page shows it: its kind, and each parameter the kind takes with its value."""
+        kind = kinds.get(effect.get("do", ""), {"do": effect.get("do"), "name": effect.get("do"), "params": []})
+        params = [{**p, "value": _param_text(effect[p["key"]]) if p["key"] in effect else ""} for p in kind["params"]]
+        return {"do": kind["do"], "params": params}
+
+    def _effect(self, base: str, rules_cls: Any, item: str, verb: Any, args: Any, language: str) -> dict:
+        """One effect row from the page: (verb, {parameter: typed text}) or, as before, (verb, "key = value, ...")."""
+        if isinstance(args, dict) and isinstance(verb, str) and len(args) <= 20:
+            return self._effect_params(base, rules_cls, item, verb, args, language)
         if not isinstance(verb, str) or not isinstance(args, str) or len(args) > MAX_VALUE:
             raise BoardRefused(say("board_bad_value", language, path=item[:60]))
         try:
@@ -269,15 +282,44 @@ class BoardEditor:
             raise BoardRefused(say("board_bad_value", language, path=f"{item}.effects")) from None
         return {"do": verb, **{k: v for k, v in effect.items() if k != "do"}}
 
+    def _effect_params(self, base: str, rules_cls: Any, item: str, verb: str, args: dict, language: str) -> dict:
+        """Each parameter typed in its own input: a number read as a whole number (a wrong one refused in one
+        line naming the card and the parameter in words), a choice or a flag as the file writes it; an empty
+        input is an optional parameter left out. Ranges and names are then checked by the edition loader."""
+        effect: dict[str, Any] = {"do": verb}
+        for key, text in args.items():
+            if not isinstance(key, str) or not isinstance(text, str) or len(text) > 200 or len(key) > 40:
+                raise BoardRefused(say("board_bad_value", language, path=f"{item}.effects"[:60]))
+            text = text.strip()
+            if not text or key == "do":
+                continue
+            what = param_label(key, None, language) if key in PARAMS else key
+            if key in rules_cls.EFFECT_NUMBERS:
+                try:
+                    effect[key] = int(text.replace(" ", "").replace("\u00a0", "").replace("\u2212", "-"))
+                except ValueError:
+                    raise BoardRefused(say("effect_bad_number", language, where=self.item_words(base, item, language), what=what,
+                                           value=text[:40])) from None
+            elif key in EFFECT_TEXTS:
+                effect[key] = text
+            elif text in ("true", "false"):
+                effect[key] = text == "true"
+            else:
+                raise BoardRefused(say("effect_bad_choice", language, where=self.item_words(base, item, language), what=what, value=text[:40]))
+        return effect
+
     def _problem(self, exc: EditionError, data: dict | None, language: str) -> str:
         """The loader's refusal in the phone's language, the cell or card named as the phone shows it."""
         if getattr(exc, "code", None) is not None:
             return messages.render_error(exc, language)
-        where = _where(exc.key, data)
+        where = _where(exc.key, data, language)
         for pattern, code in PROBLEMS:
             found = pattern.search(exc.problem)
             if found:
-                return say(code, language, where=where, **found.groupdict())
+                params = found.groupdict()
+                if "verb" in params:  # the effect's kind in words, not its key
+                    params["verb"] = say(f"effect_do_{params['verb']}", language)
+                return say(code, language, where=where, **params)
         return say("board_problem", language, where=where, problem=exc.problem)
 
 
@@ -285,8 +327,19 @@ def _capital(line: str) -> str:
     return line[:1].upper() + line[1:]
 
 
-def _where(key: str, data: dict | None) -> str:
-    """A loader's key path ("cells[7].rent") with the cell's or card's name beside it."""
+def _where(key: str, data: dict | None, language: str = "en") -> str:
+    """A loader's key path ("cells[7].rent") with the cell's or card's name beside it; a card's effect
+    parameter ("decks.chance[3].effects[0].steps") as the card's text and the parameter in words."""
+    found = re.fullmatch(r"decks\.(\w+)\[(\d+)\]\.effects\[\d+\]\.(\w+)", key)
+    if found and data is not None and found.group(3) in PARAMS:
+        try:
+            entry = data["decks"][found.group(1)][int(found.group(2))]
+            text = str(entry.get(f"text_{language}") or entry.get("text") or entry.get("id"))
+        except (KeyError, IndexError, TypeError, AttributeError):
+            text = key
+        else:
+            text = "«" + (text if len(text) <= 40 else text[:39] + "…") + "»"
+        return f"{text}: {param_label(found.group(3), None, language)}"
     found = re.match(r"cells\[(\d+)\]", key)
     if found and data is not None and isinstance(data.get("cells"), list):
         i = int(found.group(1))
@@ -322,3 +375,64 @@ def _current(data: dict, path: str) -> Any:
     except (KeyError, StopIteration, IndexError, AttributeError, TypeError):
         return None
 
+
+
+# ----- a card's effect kinds and their parameters, from what the rules declare (issue 23) -------------
+
+# every parameter any rules module's effects take (Rules.EFFECTS, EFFECT_OPTIONAL): each has a label in the
+# catalogues (effect_param_KEY); tests/test_board_editor.py checks none is missing
+PARAMS = ("amount", "small", "large", "steps", "points", "percent", "count", "cell", "kind", "deck", "to", "from",
+          "industry", "plots", "collect", "rent_multiplier", "dice_multiplier")
+
+
+def param_label(key: str, edition: Any, language: str) -> str:
+    """A parameter named in words: "Amount", «Сумма»; per building in the edition's own building words."""
+    return messages.render(f"effect_param_{key}", {"kind": key}, language, edition)
+
+
+def param_choices(edition: Any, rules_cls: Any, key: str, language: str) -> list[dict]:
+    """The values a text or flag parameter may take on this board, each in words (a cell, a deck, ...)."""
+    if key == "cell":
+        pairs = [(c.id, messages.cell_name(edition, c.id, language)) for c in edition.cells]
+    elif key == "kind":
+        pairs = []
+        for kind in sorted({c.kind for c in edition.cells}):
+            names = dict.fromkeys(messages.cell_name(edition, c.id, language) for c in edition.cells if c.kind == kind)
+            shown = say("effect_kind_card", language) if kind == "card" else ", ".join(names)
+            pairs.append((kind, shown if len(shown) <= 60 else shown[:59] + "…"))
+    elif key == "deck":
+        pairs = [(d, messages.deck_name(edition, d, language)) for d in edition.decks]
+    elif key in ("to", "from"):
+        pairs = [(a, messages.party(a, language)) for a in rules_cls.SYSTEM_ACCOUNTS]
+    elif key == "industry":
+        pairs = [(i, messages.industry_name(edition, i, language)) for i in edition.industries]
+    elif key == "plots":
+        pairs = [(o, say(f"effect_plots_{o}", language)) for o in ORDINALS]
+    else:  # a flag (collect)
+        pairs = [("true", say("effect_param_yes", language)), ("false", say("effect_param_no", language))]
+    return [{"value": v, "name": n} for v, n in pairs]
+
+
+def effect_kinds(edition: Any, rules_cls: Any, language: str) -> dict[str, dict]:
+    """verb -> the effect kind in words with its parameters: required ones (Rules.EFFECTS), then optional ones
+    (EFFECT_OPTIONAL); a number with its range (EFFECT_NUMBERS), a cell, deck, kind, ... as a choice."""
+    kinds = {}
+    for verb, needed in rules_cls.EFFECTS.items():
+        params = []
+        for key in (*needed, *rules_cls.EFFECT_OPTIONAL.get(verb, ())):
+            param: dict[str, Any] = {"key": key, "label": param_label(key, edition, language),
+                                     "required": key in needed}
+            if key in rules_cls.EFFECT_NUMBERS:
+                param.update(type="number", low=rules_cls.EFFECT_NUMBERS[key][0], high=rules_cls.EFFECT_NUMBERS[key][1])
+            else:
+                param.update(type="choice", choices=param_choices(edition, rules_cls, key, language))
+            params.append(param)
+        kinds[verb] = {"do": verb, "name": say(f"effect_do_{verb}", language), "params": params}
+    return dict(sorted(kinds.items(), key=lambda kv: kv[1]["name"].lower()))
+
+
+def _param_text(value: Any) -> str:
+    """A parameter's value as its input holds it: a number, an id, or true/false."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

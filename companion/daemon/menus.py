@@ -136,6 +136,10 @@ def party_prefix(action: Action) -> str:
     return "" if action.party == TABLE else f"{action.party}: "
 
 
+# verbs whose other player receives what the party gives: said "Boris → Anna: payment", not "Boris: Pay: Anna"
+TO_PLAYER = ("pay", "trade")
+
+
 def action_words(rules, state, action: Action, language: str, party: bool = True, verb: bool = True) -> str:
     """A menu line for one action: its verb's phrase and its fixed words ("Anna: Build: «Arbat»"). verb=False:
     the fixed words alone ("«Arbat»"), for a list whose title already says the verb, so a long plot name is
@@ -146,14 +150,23 @@ def action_words(rules, state, action: Action, language: str, party: bool = True
     if action.verb == "buy" and not action.args and state.pending is not None and getattr(state.pending, "plot", None):
         fixed = [arg_words(rules, state, action.verb, state.pending.plot, language)]  # which plot is bought
     text = verb_words(action.verb, language)
-    if fixed:
+    others = [w for w in action.args if isinstance(w, str) and w in state.players and w != action.party]
+    named = party and verb and action.party != TABLE and action.verb in TO_PLAYER and len(others) == 1
+    if named:  # the party's name, an arrow, the other's: no case on either name, no second colon
+        rest = [w for w in fixed if w != others[0]]
+        text = words("menu_to_player", language, player=action.party, other=others[0],
+                     deal=", ".join([words(f"menu_deal_{action.verb}", language), *rest]))
+    elif fixed and verb and party and action.party != TABLE:  # one colon, after the name (issue 23)
+        text = words("menu_party_line", language, player=action.party, doing=text, objects=", ".join(fixed))
+        named = True  # the name is in the line already
+    elif fixed:
         text = ", ".join(fixed) if not verb else text + ": " + ", ".join(fixed)
     price = priced(rules, state, action)
     if price is not None:
         text = words("menu_priced", language, what=text, price=money(price))
     if free_slots(action):  # a value still to choose: "Turn over a stunt card…" beside the plain one
         text += "…"
-    return (party_prefix(action) if party else "") + text
+    return (party_prefix(action) if party and not named else "") + text
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,36 @@
     }
     show(res.j.line || "", ""); setTimeout(function () { location.reload(); }, 600);
   }
+  function changed(input) {
+    if (input.tagName !== "SELECT") return input.value !== input.defaultValue;
+    var first = input.querySelector("option[selected]");
+    return (first ? first.value : input.options.length ? input.options[0].value : "") !== input.value;
+  }
+  // another effect kind chosen: its own parameters, each a labelled input, from what the rules declare
+  var kindsNode = document.getElementById("effect-kinds"), described = kindsNode ? JSON.parse(kindsNode.textContent) : null;
+  function paramInput(p) {
+    var label = document.createElement("label"), input;
+    label.className = "param"; label.appendChild(document.createTextNode(p.label));
+    if (!p.required) { var note = document.createElement("small"); note.textContent = " " + described.optional; label.appendChild(note); }
+    if (p.type === "number") {
+      input = document.createElement("input"); input.type = "number"; input.min = p.low; input.max = p.high; input.step = 1;
+      input.setAttribute("inputmode", "numeric");
+    } else {
+      input = document.createElement("select");
+      var choices = (p.required ? [] : [{ value: "", name: described.unset }]).concat(p.choices);
+      choices.forEach(function (c) { var o = document.createElement("option"); o.value = c.value; o.textContent = c.name; input.appendChild(o); });
+    }
+    input.className = "effect-param"; input.dataset.key = p.key;
+    label.appendChild(document.createTextNode(" ")); label.appendChild(input);
+    return label;
+  }
+  if (form && described) form.addEventListener("change", function (e) {
+    if (!e.target.classList.contains("effect-do")) return;
+    var box = e.target.closest(".effect").querySelector(".effect-params");
+    var kind = described.kinds.filter(function (k) { return k.do === e.target.value; })[0];
+    box.textContent = "";
+    if (kind) kind.params.forEach(function (p) { box.appendChild(paramInput(p)); });
+  });
   if (form) form.addEventListener("submit", function (e) {
     e.preventDefault();
     var values = {}, effects = {}, confirm = [];
@@ -30,10 +60,14 @@
     Array.prototype.forEach.call(form.querySelectorAll("fieldset.card"), function (card) {
       var rows = [], touched = false;
       Array.prototype.forEach.call(card.querySelectorAll(".effect"), function (row) {
-        var sel = row.querySelector(".effect-do"), args = row.querySelector(".effect-args");
+        var sel = row.querySelector(".effect-do"), params = {};
         var first = sel.querySelector("option[selected]");
-        if ((first ? first.value : "") !== sel.value || args.value !== args.defaultValue) touched = true;
-        rows.push([sel.value, args.value]);
+        if ((first ? first.value : "") !== sel.value) touched = true;
+        Array.prototype.forEach.call(row.querySelectorAll(".effect-param"), function (input) {
+          if (changed(input)) touched = true;
+          params[input.dataset.key] = input.value;
+        });
+        rows.push([sel.value, params]);  // each parameter in its own input: {key: typed text}
       });
       if (touched) effects[card.dataset.item] = rows;
     });
