@@ -21,21 +21,6 @@ PLOT_KEYS = ("price", "rent", "tax", "build_cost")
 MAX_CHANGES = 400  # values in one save (a whole board has about 200 items)
 MAX_VALUE = 2000  # characters in one typed value
 
-# the loader's English problems (companion/engine/board.py, core.py) said again as the catalogue's words
-PROBLEMS = (
-    (re.compile(r"must be a whole number within (?P<low>-?\d+)\.\.(?P<high>\d+), not (?P<value>.+)"), "board_range"),
-    (re.compile(r"must be a whole number, not (?P<value>.+)"), "board_whole"),
-    (re.compile(r"must list (?P<need>\d+) amounts.*, not (?P<listed>\d+)"), "board_count"),
-    (re.compile(r"must not exceed the price \((?P<price>\d+)\), not (?P<value>\d+)"), "board_over_price"),
-    (re.compile(r"(?P<value>.+) is not an effect of these rules"), "board_effect"),
-    (re.compile(r"is missing \(the '(?P<verb>[a-z_]+)' effect needs it\)"), "board_effect_needs"),
-    (re.compile(r"is missing"), "board_missing"),
-    (re.compile(r"must be text, not (?P<value>.+)"), "board_text"),
-    (re.compile(r"must not be empty"), "board_empty"),
-    (re.compile(r"is not a known key here"), "board_unknown_key"),
-)
-
-
 class BoardRefused(ValueError):
     """One line in the phone's language; `status` 400 (a mistake), 409 (another phone saved first)."""
 
@@ -271,14 +256,19 @@ class BoardEditor:
 
     def _problem(self, exc: EditionError, data: dict | None, language: str) -> str:
         """The loader's refusal in the phone's language, the cell or card named as the phone shows it."""
-        if getattr(exc, "code", None) is not None:
-            return messages.render_error(exc, language)
-        where = _where(exc.key, data)
-        for pattern, code in PROBLEMS:
-            found = pattern.search(exc.problem)
-            if found:
-                return say(code, language, where=where, **found.groupdict())
-        return say("board_problem", language, where=where, problem=exc.problem)
+        if getattr(exc, "code", None) is None:  # not the loader's (none is left uncoded): its own words
+            return say("board_problem", language, where=_where(exc.key, data), problem=exc.problem)
+        line = messages.render_error(exc, language)
+        # the catalogue's line starts with the file and the key; the phone names the cell or card instead
+        for prefix in (f"{exc.source}: `{exc.key}`: ", f"{exc.source}: {exc.key}: "):
+            if line.startswith(prefix):
+                return say("board_problem", language, where=_where(exc.key, data), problem=_lower(line[len(prefix):]))
+        return line
+
+
+def _lower(words: str) -> str:
+    """A problem after the cell's name goes on in lower case ("…: нужно сумм: 6"), a word in capitals stays."""
+    return words[:1].lower() + words[1:] if words[1:2].islower() else words
 
 
 def _capital(line: str) -> str:
