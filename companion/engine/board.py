@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from companion.errors import EditionError, EditionProblem
+from companion.errors import EditionProblem
 
 if TYPE_CHECKING:  # the rules import this module: only the checker reads the name
     from companion.engine.core import Rules
@@ -190,12 +190,18 @@ def check_option(rules_cls, rules_name: str, key: str, value, source: str):
     default = options[key]
     if type(value) is not type(default):
         kind = {str: "text", bool: "bool", list: "list", dict: "table", int: "whole"}.get(type(default), "text")
-        raise EditionProblem(f"edition_option_{kind}", source, f"options.{key}", default=shown(default), value=shown(value))
+        raise EditionProblem(
+            f"edition_option_{kind}", source, f"options.{key}", default=shown(default), value=shown(value)
+        )
     if key in rules_cls.OPTION_RANGES:
         check_number(value, rules_cls.OPTION_RANGES[key], source, f"options.{key}")
     if key in rules_cls.OPTION_CHOICES and value not in rules_cls.OPTION_CHOICES[key]:
         raise EditionProblem(
-            "edition_option_choice", source, f"options.{key}", choices=list(rules_cls.OPTION_CHOICES[key]), value=shown(value)
+            "edition_option_choice",
+            source,
+            f"options.{key}",
+            choices=list(rules_cls.OPTION_CHOICES[key]),
+            value=shown(value),
         )
     return value
 
@@ -372,8 +378,12 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         seen.add(cid)
         if kind not in rules_cls.CELL_KINDS:
             raise EditionProblem(
-                "edition_cell_kind", source, f"cells[{i}].kind",
-                value=shown(kind), rules=rules, known=", ".join(sorted(rules_cls.CELL_KINDS)),
+                "edition_cell_kind",
+                source,
+                f"cells[{i}].kind",
+                value=shown(kind),
+                rules=rules,
+                known=", ".join(sorted(rules_cls.CELL_KINDS)),
             )
         industry = r.get("industry", str, None)
         if kind == "plot":
@@ -390,7 +400,10 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
             if rent and len(rent) != row:
                 raise EditionProblem(
                     "edition_rent_count" if ind.buildable else "edition_rent_count_flat",
-                    source, f"cells[{i}].rent", need=row, listed=len(rent),
+                    source,
+                    f"cells[{i}].rent",
+                    need=row,
+                    listed=len(rent),
                 )
             tax = r.money_list("tax", [])
             if tax and len(tax) != row:

@@ -263,7 +263,11 @@ class Rules:
                 continue
             if key not in takes:
                 raise EditionProblem(
-                    "edition_effect_arg" if takes else "edition_effect_no_args", source, where, effect=verb, known=", ".join(takes)
+                    "edition_effect_arg" if takes else "edition_effect_no_args",
+                    source,
+                    where,
+                    effect=verb,
+                    known=", ".join(takes),
                 )
             if key in cls.EFFECT_NUMBERS:
                 check_number(value, cls.EFFECT_NUMBERS[key], source, where)
@@ -296,8 +300,11 @@ class Rules:
             for key, value in cell.params.items():
                 if key not in known:
                     raise EditionProblem(
-                        "edition_cell_key", src, f"{where}.{keyname(key)}",
-                        cell_kind=cell.kind, known=", ".join(("id", "kind", "name", *known)),
+                        "edition_cell_key",
+                        src,
+                        f"{where}.{keyname(key)}",
+                        cell_kind=cell.kind,
+                        known=", ".join(("id", "kind", "name", *known)),
                     )
                 check_number(value, known[key], src, f"{where}.{key}")
         for i, deck in enumerate(edition.options.get("discard_decks", ())):
@@ -306,23 +313,34 @@ class Rules:
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "move_to" and edition.cell(eff["cell"]) is None:
-                    raise EditionProblem("edition_move_to", src, f"decks.{card.deck}.{card.id}", value=shown(eff["cell"]))
+                    raise EditionProblem(
+                        "edition_move_to", src, f"decks.{card.deck}.{card.id}", value=shown(eff["cell"])
+                    )
                 if eff["do"] == "move_nearest" and eff["kind"] not in kinds:
-                    raise EditionProblem("edition_move_nearest", src, f"decks.{card.deck}.{card.id}", value=shown(eff["kind"]))
+                    raise EditionProblem(
+                        "edition_move_nearest", src, f"decks.{card.deck}.{card.id}", value=shown(eff["kind"])
+                    )
                 if eff["do"] == "move_nearest" and "deck" in eff and eff["deck"] not in edition.decks:
-                    raise EditionProblem("edition_no_deck", src, f"decks.{card.deck}.{card.id}", value=shown(eff["deck"]))
+                    raise EditionProblem(
+                        "edition_no_deck", src, f"decks.{card.deck}.{card.id}", value=shown(eff["deck"])
+                    )
                 for account in (eff.get("to"), eff.get("from")):
                     if account is not None and account not in cls.SYSTEM_ACCOUNTS:
                         raise EditionProblem(
-                            "edition_account", src, f"decks.{card.deck}.{card.id}",
-                            value=shown(account), known=", ".join(cls.SYSTEM_ACCOUNTS),
+                            "edition_account",
+                            src,
+                            f"decks.{card.deck}.{card.id}",
+                            value=shown(account),
+                            known=", ".join(cls.SYSTEM_ACCOUNTS),
                         )
         if edition.slot and not cls.READS_SLOT:
             raise EditionProblem("edition_no_slot", src, "slot")
         for key in edition.extra:
             if key not in cls.EXTRA_KEYS:
                 raise EditionProblem(
-                    "edition_extra_key" if cls.EXTRA_KEYS else "edition_extra_none", src, f"extra.{keyname(key)}",
+                    "edition_extra_key" if cls.EXTRA_KEYS else "edition_extra_none",
+                    src,
+                    f"extra.{keyname(key)}",
                     known=", ".join(cls.EXTRA_KEYS),
                 )
 
