@@ -257,31 +257,45 @@ class BoardEditor:
     def _problem(self, exc: EditionError, data: dict | None, language: str) -> str:
         """The loader's refusal in the phone's language, the cell or card named as the phone shows it."""
         if getattr(exc, "code", None) is None:  # not the loader's (none is left uncoded): its own words
-            return say("board_problem", language, where=_where(exc.key, data), problem=exc.problem)
+            return say("board_problem", language, where=_where(exc.key, data, language), problem=exc.problem)
         line = messages.render_error(exc, language)
         # the catalogue's line starts with the file and the key; the phone names the cell or card instead
         for prefix in (f"{exc.source}: `{exc.key}`: ", f"{exc.source}: {exc.key}: "):
             if line.startswith(prefix):
-                return say("board_problem", language, where=_where(exc.key, data), problem=_lower(line[len(prefix):]))
+                return say("board_problem", language, where=_where(exc.key, data, language), problem=_lower(line[len(prefix):]))
         return line
 
 
 def _lower(words: str) -> str:
     """A problem after the cell's name goes on in lower case ("…: нужно сумм: 6"), a word in capitals stays."""
-    return words[:1].lower() + words[1:] if words[1:2].islower() else words
+    first = words.split(" ", 1)[0]
+    return words[:1].lower() + words[1:] if len(first) == 1 or not first.isupper() else words
 
 
 def _capital(line: str) -> str:
     return line[:1].upper() + line[1:]
 
 
-def _where(key: str, data: dict | None) -> str:
+def _where(key: str, data: dict | None, language: str = "en") -> str:
     """A loader's key path ("cells[7].rent") with the cell's or card's name beside it."""
     found = re.match(r"cells\[(\d+)\]", key)
     if found and data is not None and isinstance(data.get("cells"), list):
         i = int(found.group(1))
         if i < len(data["cells"]) and isinstance(data["cells"][i], dict):
             return f"{data['cells'][i].get('name', '?')} ({key})"
+    # a card: "decks.chance[0].effects[0].amount" (the loader's) or "decks.chance.c01" (a cross-check's)
+    found = re.match(r"decks\.([\w-]+)(?:\[(\d+)\]|\.([\w-]+))", key)
+    decks = data.get("decks") if data is not None else None
+    deck = decks.get(found.group(1)) if found and isinstance(decks, dict) else None
+    if found and isinstance(deck, list):
+        if found.group(2) is not None:
+            card = deck[int(found.group(2))] if int(found.group(2)) < len(deck) else None
+        else:
+            card = next((c for c in deck if isinstance(c, dict) and c.get("id") == found.group(3)), None)
+        text = card.get(f"text_{language}") or card.get("text") if isinstance(card, dict) else None
+        if isinstance(text, str) and text.strip():
+            text = text if len(text) <= 40 else text[:39] + "…"
+            return f"{say('board_card', language, text=messages.inner_quotes(text, language))} ({key})"
     return key
 
 

@@ -132,7 +132,7 @@ class EliteRules(MillionaireRules):
             for eff in edition.cards[card_id].effects:
                 if eff["do"] not in FORTUNE_EFFECTS:
                     raise EditionProblem("edition_fortune_effect", edition.source, f"decks.fortune.{card_id}",
-                                         verb=eff["do"], known=", ".join(sorted(FORTUNE_EFFECTS)))
+                                         effect=eff["do"], known=", ".join(sorted(FORTUNE_EFFECTS)))
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] in PLOT_EFFECTS:
