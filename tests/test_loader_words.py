@@ -210,7 +210,7 @@ def test_a_phone_save_of_a_wrong_value_is_said_in_russian_naming_the_card(box):
         headers={"X-CSRF-Token": banker.csrf, "Accept-Language": "ru"})
     line = answer.json["error"]
     assert answer.status_code == 400 and "\n" not in line
-    assert "У действия «receive» такого параметра нет" in line, line
+    assert "у действия «receive» такого параметра нет" in line, line
     assert "is not an argument" not in line
     assert "карточка «" in line and "(decks.chance[0].effects[0].colour)" in line, line
     nowhere = banker.client.post("/phone/our-board/save", json={
