@@ -1904,6 +1904,7 @@ LOADER = {
         "edition_off_street": "{source}: {key}: cell '{value}' is on no street",
         "edition_start_street": "{source}: {key}: '{value}' (beside START) is only driven away from",
         "edition_dead_end": "{source}: {key}: '{value}' is a dead end (no U-turns allowed)",
+        "board_not_a_table": "not a table",  # an imported board that is a list or a value
     },
     "ru": {
         "edition_whole": "{source}: `{key}`: Нужно целое число, а не {value}",
@@ -2031,6 +2032,7 @@ LOADER = {
         "edition_off_street": "{source}: `{key}`: Клетка «{value}» не стоит ни на одной улице",
         "edition_start_street": "{source}: `{key}`: С клетки «{value}» (рядом со СТАРТОМ) можно только уехать",
         "edition_dead_end": "{source}: `{key}`: «{value}» — тупик (разворачиваться нельзя)",
+        "board_not_a_table": "внутри не таблица TOML",
     },
 }
 EN.update(LOADER["en"])
