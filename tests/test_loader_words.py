@@ -212,12 +212,12 @@ def test_a_phone_save_of_a_wrong_value_is_said_in_russian_naming_the_card(box):
     assert answer.status_code == 400 and "\n" not in line
     assert "у действия «receive» такого параметра нет" in line, line
     assert "is not an argument" not in line
-    assert "карточка «" in line and "(decks.chance[0].effects[0].colour)" in line, line
+    assert "Карточка chance c01 «" in line and "(decks.chance[0].effects[0].colour)" in line, line
     nowhere = banker.client.post("/phone/our-board/save", json={
         "base": "elite", "version": before, "values": {},
         "effects": {"decks.chance.c01": [["move_to", 'cell = "moon"']]}, "confirm": []},
         headers={"X-CSRF-Token": banker.csrf, "Accept-Language": "ru"})
     line = nowhere.json["error"]
-    assert nowhere.status_code == 400 and "карточка «" in line and "ведёт на клетку 'moon', а такой клетки нет" in line
+    assert nowhere.status_code == 400 and "Карточка chance c01 «" in line and "ведёт на клетку 'moon', а такой клетки нет" in line
     assert "unknown cell" not in line
     assert box.boards.load("elite").version == before

@@ -152,6 +152,7 @@ EDGE_SAMPLES = {
     "verb": ["move_to"],
     # issue 23: loader words: a damaged edition's own words (a cell kind, an effect, an id, an industry, a deck)
     "cell_kind": ["plot"], "effect": ["move_to"], "id": ["food1"], "ind": ["food"], "deck_id": ["stunts"],
+    "label": ["chance c01"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix", "ref", "word", "expectation",
@@ -167,7 +168,7 @@ TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix"
               # issue 23: item paths and effect names of a board, and a sort already in the screen's words
               "changed", "base", "plays", "verb", "sort",
               # issue 23: loader words
-              "cell_kind", "effect", "id", "ind", "deck_id")
+              "cell_kind", "effect", "id", "ind", "deck_id", "label")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",

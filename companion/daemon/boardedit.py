@@ -292,10 +292,13 @@ def _where(key: str, data: dict | None, language: str = "en") -> str:
             card = deck[int(found.group(2))] if int(found.group(2)) < len(deck) else None
         else:
             card = next((c for c in deck if isinstance(c, dict) and c.get("id") == found.group(3)), None)
-        text = card.get(f"text_{language}") or card.get("text") if isinstance(card, dict) else None
+        if not isinstance(card, dict):
+            return key
+        text = card.get(f"text_{language}") or card.get("text")
         if isinstance(text, str) and text.strip():
             text = text if len(text) <= 40 else text[:39] + "…"
-            return f"{say('board_card', language, text=messages.inner_quotes(text, language))} ({key})"
+            label = f"{found.group(1)} {card.get('id', '')}".strip()  # as the page's legend: "chance c01"
+            return f"{say('board_card', language, label=label, text=messages.inner_quotes(text, language))} ({key})"
     return key
 
 
