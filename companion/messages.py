@@ -1948,8 +1948,7 @@ LOADER = {
         "edition_deck_empty": "{source}: `{key}`: Нужен непустой список карточек",
         "edition_no_deck": "{source}: `{key}`: Колоды {value} в `[decks]` нет",
         "edition_effect_table": "{source}: `{key}`: Действие карточки записывается таблицей с ключом `do`",
-        "edition_effect": "{source}: `{key}`: Такого действия карточки, {value}, эти правила не знают "
-                          "(есть: {known})",
+        "edition_effect": "{source}: `{key}`: Действие карточки {value} этим правилам неизвестно (есть: {known})",
         "edition_effect_needs": "{source}: `{key}`: Не указано (действию «{effect}» это нужно)",
         "edition_effect_arg": "{source}: `{key}`: У действия «{effect}» такого параметра нет (есть: {known})",
         "edition_effect_no_args": "{source}: `{key}`: У действия «{effect}» параметров нет",
@@ -1961,7 +1960,7 @@ LOADER = {
         "edition_move_nearest": "{source}: `{key}`: Клеток вида {value} на поле нет",
         "edition_account": "{source}: `{key}`: Счёта {value} в этих правилах нет (есть: {known})",
         "edition_no_slot": "{source}: `{key}`: В этих правилах нет игрового автомата: уберите таблицу `[slot]`",
-        "edition_extra_key": "{source}: `{key}`: Эти правила такого не читают (читают: {known})",
+        "edition_extra_key": "{source}: `{key}`: Этот ключ правила не читают (читают: {known})",
         "edition_extra_none": "{source}: `{key}`: Эти правила ничего из `[extra]` не читают",
         "edition_movement_deck": "{source}: `{key}`: Колоды {value} в `[decks]` нет (есть: {known})",
         "edition_movement_no_decks": "{source}: `{key}`: Колоды {value} в `[decks]` нет (колод нет вовсе)",
@@ -2001,8 +2000,8 @@ LOADER = {
         "edition_hotel": "{source}: `{key}`: В «Монополии» на участке один отель, и он возвращает дома "
                          "(`large_max = 1`, `large_returns_small = true`)",
         "edition_hotel_after": "{source}: `{key}`: Нужно число от 1 до {high} (`small_max`)",
-        "edition_start_deal": "{source}: `{key}`: Самые дорогие карточки собственности (их {deeds}) стоят {cost}, "
-                              "больше стартовых денег ({cash})",
+        "edition_start_deal": "{source}: `{key}`: Самые дорогие карточки собственности при раздаче ({deeds} шт.) "
+                              "вместе стоят {cost} — больше стартовых денег ({cash})",
         "edition_no_lots": "{source}: `{key}`: Карточка ведёт к группе «{ind}», а участков в ней нет",
         "edition_one_finish": "{source}: `{key}`: Нужна ровно одна клетка ФИНИШ (`kind = \"finish\"`)",
         "edition_lease_table": "{source}: `{key}`: Нужна таблица: `id` предприятия = цена аренды",
@@ -2011,8 +2010,8 @@ LOADER = {
         "edition_smalls": "{source}: `{key}`: Нужна отрасль «{ind}» с малым предприятием для каждого игрока "
                           "(игроков до {seats})",
         "edition_sale_faces": "{source}: `{key}`: Нужно шесть значений из {known} (грани кубика 1–6)",
-        "edition_face_up": "{source}: `{key}`: Нужно не меньше {seats:p:целого числа|целых чисел|целых чисел} "
-                           "открытых карточек (для 1, 2, … игроков)",
+        "edition_face_up": "{source}: `{key}`: Нужно хотя бы {seats:p:число|числа|чисел}: сколько карточек лежит "
+                           "открытыми при 1, 2, … игроках",
         "edition_one_die": "{source}: `{key}`: В «Безумного миллионера» играют одним кубиком",
         "edition_stunt_deck": "{source}: `{key}`: Не указано (карточки рекламных трюков)",
         "edition_face_up_deck": "{source}: `{key}`: Открытых карточек больше, чем колода может заменить",
