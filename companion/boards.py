@@ -59,7 +59,7 @@ from typing import Any
 
 from companion.editions import HERE, decode_edition, parse_edition, shipped, toml_value
 from companion.engine.board import Edition
-from companion.errors import EditionError, SaidInput
+from companion.errors import EditionError, Message, SaidInput
 
 REF_PREFIX = "our-"  # a table's board in the edition lists: "our-elite"
 SHARE_PREFIX = "MB1:"  # a share text: the prefix, then base64url of zlib'd JSON
@@ -369,7 +369,7 @@ class BoardStore:
         """Save the board (a parsed edition dict) made from `version`; `confirmed`: items to mark confirmed."""
         self._check_base(base)
         if not isinstance(data, dict):
-            raise SaidInput("board_not_edition", problem="not a table")
+            raise SaidInput("board_not_edition", problem=Message("board_not_a_table"))
         if _depth(data) > MAX_DEPTH:  # a value nested deeper than any edition writes (and than recursion goes)
             raise SaidInput("board_too_deep", limit=MAX_DEPTH)
         data = json.loads(json.dumps(data))  # our own copy, plain values only

@@ -1627,7 +1627,7 @@ INPUT = {
         "edition_option_list": "{source}: {key}: must be a list like the default {default}, not {value}",
         "edition_option_table": "{source}: {key}: must be a table like the default {default}, not {value}",
         "edition_option_whole": "{source}: {key}: must be a whole number like the default {default}, not {value}",
-        "edition_option_range": "{source}: {key}: must be a whole number within {low}..{high}, not {value}",
+        "edition_option_range": "{source}: {key}: must be a whole number from {low} to {high}, not {value}",
         "edition_option_choice": "{source}: {key}: must be one of {choices}, not {value}",
         # tomllib's own words (companion/parsewords.py: TOML_WORDS), and where it stopped
         "toml_at": "{problem} (at line {line_no}, column {column})",
@@ -1793,6 +1793,265 @@ INPUT = {
 EN.update(INPUT["en"])
 RU.update(INPUT["ru"])
 
+# issue 23: loader words. Every refusal of the edition loader (companion/engine/board.py, core.py and the
+# rules modules' check_edition) as an EditionProblem: the English is what the loader always said (logs and
+# tests read it from str()); the phone's board editor and `check-edition --lang ru` say it in Russian.
+LOADER = {
+    "en": {
+        "edition_whole": "{source}: {key}: must be a whole number, not {value}",
+        "edition_range": "{source}: {key}: must be a whole number from {low} to {high}, not {value}",
+        "edition_whole_list": "{source}: {key}: must be a list of whole numbers, not {value}",
+        "edition_text": "{source}: {key}: must be text, not {value}",
+        "edition_empty": "{source}: {key}: must not be empty",
+        "edition_ref": "{source}: {key}: must be 1 to 32 letters, digits, '_' or '-' (one word, not all digits), "
+                       "not {value}",
+        "edition_table": "{source}: {key}: must be a table",
+        "edition_missing": "{source}: {key}: is missing",
+        "edition_kind_text": "{source}: {key}: must be text, not {value}",
+        "edition_kind_bool": "{source}: {key}: must be true or false, not {value}",
+        "edition_kind_list": "{source}: {key}: must be a list, not {value}",
+        "edition_kind_table": "{source}: {key}: must be a table, not {value}",
+        "edition_kind_whole": "{source}: {key}: must be a whole number, not {value}",
+        "edition_unknown_key": "{source}: {key}: is not a known key here",
+        "edition_unknown_key_of": "{source}: {key}: is not a known key here ({known})",
+        "edition_box_base": "{source}: {key}: must be an edition id such as elite, not {value}",
+        "edition_box_mark": "{source}: {key}: must name an item such as cells.ID or cells.ID.rent, not {value}",
+        "edition_id": "{source}: {key}: must be 1 to 32 lower-case letters, digits, '_' or '-' "
+                      "(it is written in the game's first command), not {value}",
+        "edition_language": "{source}: {key}: must be a language code such as en, ru or pt-BR, not {value}",
+        "edition_players": "{source}: {key}: must not exceed players_max ({high}), not {value}",
+        "edition_supply": "{source}: {key}: is not an item of the '{rules}' rules (known: {known})",
+        "edition_twice": "{source}: {key}: '{id}' is used twice",
+        "edition_cell_kind": "{source}: {key}: {value} is not a cell kind of the '{rules}' rules (known: {known})",
+        "edition_no_industry": "{source}: {key}: {value} is not a listed industry",
+        "edition_rent_missing": "{source}: {key}: is missing (and the industry has no rent_by_count)",
+        "edition_rent_count": "{source}: {key}: must list {need} amounts (printed, monopoly, then one per building "
+                              "level), not {listed}",
+        "edition_rent_count_flat": "{source}: {key}: must list {need} amounts (printed, monopoly: the industry is "
+                                   "not buildable), not {listed}",
+        "edition_tax_count": "{source}: {key}: must list {need} amounts, not {listed}",
+        "edition_mortgage": "{source}: {key}: must not exceed the price ({price}), not {value}",
+        "edition_industry_plots": "{source}: {key}: only plots belong to an industry",
+        "edition_by_count": "{source}: {key}: must list one amount per plot owned, 1 to {count}, not {listed}",
+        "edition_first_start": "{source}: {key}: the first cell must be the START cell (`kind = \"start\"`)",
+        "edition_deck_empty": "{source}: {key}: must be a non-empty list of cards",
+        "edition_no_deck": "{source}: {key}: {value} is not a deck in [decks]",
+        "edition_effect_table": "{source}: {key}: an effect must be a table with a 'do' key",
+        "edition_effect": "{source}: {key}: {value} is not an effect of these rules (known: {known})",
+        "edition_effect_needs": "{source}: {key}: is missing (the '{effect}' effect needs it)",
+        "edition_effect_arg": "{source}: {key}: is not an argument of the '{effect}' effect (it takes: {known})",
+        "edition_effect_no_args": "{source}: {key}: is not an argument of the '{effect}' effect (it takes: none)",
+        "edition_one_detention": "{source}: {key}: needs exactly one detention cell",
+        "edition_card_cell_deck": "{source}: {key}: is missing (a card cell names the deck it draws from)",
+        "edition_deck_only_card": "{source}: {key}: only card cells (`kind = \"card\"`) name a deck",
+        "edition_cell_key": "{source}: {key}: is not a key of a '{cell_kind}' cell (it takes: {known})",
+        "edition_move_to": "{source}: {key}: moves to unknown cell {value}",
+        "edition_move_nearest": "{source}: {key}: no cell of kind {value} on the board",
+        "edition_account": "{source}: {key}: {value} is not an account of these rules ({known})",
+        "edition_no_slot": "{source}: {key}: these rules have no slot machine: remove the [slot] table",
+        "edition_extra_key": "{source}: {key}: is not read by these rules (known: {known})",
+        "edition_extra_none": "{source}: {key}: is not read by these rules (known: none)",
+        # Classic and Deluxe (companion/engine/classic.py, deluxe.py)
+        "edition_movement_deck": "{source}: {key}: {value} is not a deck in [decks] (known: {known})",
+        "edition_movement_no_decks": "{source}: {key}: {value} is not a deck in [decks] (known: none)",
+        "edition_monopoly_rent": "{source}: {key}: the monopoly rent must be {factor} x the printed rent ({need}), "
+                                 "not {value}",
+        "edition_one_charity": "{source}: {key}: white and black business need exactly one CHARITY FUND cell "
+                               "(`kind = \"charity\"`)",
+        "edition_jackpot_cells": "{source}: {key}: needs at most one JACKPOT cell",
+        "edition_one_inspection": "{source}: {key}: needs exactly one TAX INSPECTION cell (`kind = \"detention\"`)",
+        "edition_rating_places": "{source}: {key}: must list the places on each step of the rating scale, bottom "
+                                 "to top ({low} to {high} steps; whole numbers within {least}..{most} each)",
+        # Elite (companion/engine/elite.py)
+        "edition_not_industry": "{source}: {key}: {value} is not an industry in [[industries]]",
+        "edition_fortune_effect": "{source}: {key}: '{effect}' is not a collective effect (FORTUNE cards may use: "
+                                  "{known})",
+        "edition_fortune_only": "{source}: {key}: '{effect}' holds while its card lies on the WHEEL OF FORTUNE: "
+                                "only a FORTUNE card may use it",
+        "edition_not_collective": "{source}: {key}: '{effect}' is not a collective effect",
+        "edition_plot_selector": "{source}: {key}: '{effect}' names the plots it changes: industry = ID or "
+                                 "plots = \"first\" | \"second\" | \"third\" (one of the two)",
+        "edition_ordinal": "{source}: {key}: plots = {value}: write \"first\", \"second\" or \"third\"",
+        "edition_square": "{source}: {key}: a square board needs a multiple of 4 cells, not {value}",
+        "edition_side_central": "{source}: {key}: side {side} needs exactly one '{ind}' plot",
+        "edition_side_before": "{source}: {key}: side {side} needs one industry of 2 or 3 plots before its central "
+                               "plot",
+        "edition_side_after": "{source}: {key}: side {side} needs one industry of 2 or 3 plots after its central plot",
+        # Millionaire's slot machine and jackpot (companion/engine/millionaire.py)
+        "edition_jackpot_bets": "{source}: {key}: must not exceed jackpot_max_bet ({high}), not {value}",
+        "edition_reels": "{source}: {key}: must be three columns of six symbols (text)",
+        "edition_wins": "{source}: {key}: must be a list of winning lines ([[slot.wins]])",
+        "edition_win_table": "{source}: {key}: must be a table: combo and one of multiplier, amount, jackpot",
+        "edition_combo": "{source}: {key}: must list three symbols (`*` for any)",
+        "edition_win_kind": "{source}: {key}: needs exactly one of multiplier, amount, jackpot",
+        "edition_win_jackpot": "{source}: {key}: must be true (pays the whole cash box), not {value}",
+        # Monopoly (companion/engine/monopoly.py)
+        "edition_hotel": "{source}: {key}: Monopoly has one hotel per lot, which returns its houses "
+                         "(large_max = 1, large_returns_small = true)",
+        "edition_hotel_after": "{source}: {key}: must lie within 1..{high} (small_max)",
+        "edition_start_deal": "{source}: {key}: {deeds} deeds can cost {cost}, more than start_cash ({cash})",
+        "edition_no_lots": "{source}: {key}: advances to group '{ind}', which has no lots",
+        # Mad Millionaire (companion/engine/madmillionaire.py)
+        "edition_one_finish": "{source}: {key}: needs exactly one FINISH cell (`kind = \"finish\"`)",
+        "edition_lease_table": "{source}: {key}: must be a table: business id = lease price",
+        "edition_lease_plot": "{source}: {key}: is not a business (a plot cell)",
+        "edition_lease_dear": "{source}: {key}: leasing must be cheaper than buying",
+        "edition_smalls": "{source}: {key}: needs an industry '{ind}' with a small business for each of up to "
+                          "{seats} players",
+        "edition_sale_faces": "{source}: {key}: must list six of {known} (die 1..6)",
+        "edition_face_up": "{source}: {key}: must list at least {seats} whole numbers of face-up cards "
+                           "(for 1, 2, ... players)",
+        "edition_one_die": "{source}: {key}: Mad Millionaire is played with one die",
+        "edition_stunt_deck": "{source}: {key}: is missing (the Publicity Stunt cards)",
+        "edition_face_up_deck": "{source}: {key}: more face-up cards than the deck can replace",
+        "edition_stunt_only": "{source}: {key}: only the '{deck_id}' deck is known",
+        "edition_stunt_effect": "{source}: {key}: a stunt card has exactly one effect: `{{ do = \"stunt\", cell = ... }}`",
+        "edition_landmark": "{source}: {key}: '{value}' is not a landmark cell",
+        "edition_rows": "{source}: {key}: must be a list of rows of business ids",
+        "edition_row_short": "{source}: {key}: must list two or more business ids",
+        "edition_row_plot": "{source}: {key}: {value} is not a business (a plot cell)",
+        "edition_row_self": "{source}: {key}: '{value}' cannot stand next to itself",
+        "edition_streets": "{source}: {key}: must list the streets ([[extra.streets]] with cells)",
+        "edition_street_short": "{source}: {key}: must list two or more cells in driving order",
+        "edition_not_cell": "{source}: {key}: '{value}' is not a cell",
+        "edition_bool": "{source}: {key}: must be true or false",
+        "edition_street_self": "{source}: {key}: a space cannot follow itself",
+        "edition_off_street": "{source}: {key}: cell '{value}' is on no street",
+        "edition_start_street": "{source}: {key}: '{value}' (beside START) is only driven away from",
+        "edition_dead_end": "{source}: {key}: '{value}' is a dead end (no U-turns allowed)",
+        "board_not_a_table": "not a table",  # an imported board that is a list or a value
+    },
+    "ru": {
+        "edition_whole": "{source}: `{key}`: Нужно целое число, а не {value}",
+        "edition_range": "{source}: `{key}`: Нужно целое число от {low} до {high}, а не {value}",
+        "edition_whole_list": "{source}: `{key}`: Нужен список целых чисел, а не {value}",
+        "edition_text": "{source}: `{key}`: Нужен текст, а не {value}",
+        "edition_empty": "{source}: `{key}`: Не может быть пустым",
+        "edition_ref": "{source}: `{key}`: Нужно одно слово из 1–32 латинских букв, цифр, «_» или «-» (не из одних "
+                       "цифр), а не {value}",
+        "edition_table": "{source}: `{key}`: Нужна таблица",
+        "edition_missing": "{source}: `{key}`: Не указано",
+        "edition_kind_text": "{source}: `{key}`: Нужен текст, а не {value}",
+        "edition_kind_bool": "{source}: `{key}`: Нужно `true` или `false`, а не {value}",
+        "edition_kind_list": "{source}: `{key}`: Нужен список, а не {value}",
+        "edition_kind_table": "{source}: `{key}`: Нужна таблица, а не {value}",
+        "edition_kind_whole": "{source}: `{key}`: Нужно целое число, а не {value}",
+        "edition_unknown_key": "{source}: `{key}`: Здесь такого ключа нет",
+        "edition_unknown_key_of": "{source}: `{key}`: Здесь такого ключа нет (есть: {known})",
+        "edition_box_base": "{source}: `{key}`: Нужно имя издания, например `elite`, а не {value}",
+        "edition_box_mark": "{source}: `{key}`: Нужно назвать клетку или число, например `cells.ID` или "
+                            "`cells.ID.rent`, а не {value}",
+        "edition_id": "{source}: `{key}`: Нужно одно слово из 1–32 строчных латинских букв, цифр, «_» или «-» "
+                      "(оно пишется в первой команде партии), а не {value}",
+        "edition_language": "{source}: `{key}`: Нужен код языка, например `en`, `ru` или `pt-BR`, а не {value}",
+        "edition_players": "{source}: `{key}`: Не может быть больше `players_max` ({high}), а указано {value}",
+        "edition_supply": "{source}: `{key}`: В правилах «{rules}» такого предмета нет (есть: {known})",
+        "edition_twice": "{source}: `{key}`: «{id}» встречается дважды",
+        "edition_cell_kind": "{source}: `{key}`: В правилах «{rules}» нет клеток вида {value} (есть: {known})",
+        "edition_no_industry": "{source}: `{key}`: Отрасли {value} в списке отраслей нет",
+        "edition_rent_missing": "{source}: `{key}`: Рента не указана (а у отрасли нет `rent_by_count`)",
+        "edition_rent_count": "{source}: `{key}`: Нужно сумм: {need} (по карточке, при монополии и по одной на "
+                              "каждый уровень застройки), а указано: {listed}",
+        "edition_rent_count_flat": "{source}: `{key}`: Нужно сумм: {need} (по карточке и при монополии: в этой "
+                                   "отрасли не строят), а указано: {listed}",
+        "edition_tax_count": "{source}: `{key}`: Нужно сумм: {need}, а указано: {listed}",
+        "edition_mortgage": "{source}: `{key}`: Залог не может быть больше цены ({price}), а указано {value}",
+        "edition_industry_plots": "{source}: `{key}`: Отрасль бывает только у участков",
+        "edition_by_count": "{source}: `{key}`: Нужно по одной сумме на каждое число участков во владении, от 1 "
+                            "до {count}, а указано: {listed}",
+        "edition_first_start": "{source}: `{key}`: Первой клеткой должен быть СТАРТ (`kind = \"start\"`)",
+        "edition_deck_empty": "{source}: `{key}`: Нужен непустой список карточек",
+        "edition_no_deck": "{source}: `{key}`: Колоды {value} в `[decks]` нет",
+        "edition_effect_table": "{source}: `{key}`: Действие карточки записывается таблицей с ключом `do`",
+        "edition_effect": "{source}: `{key}`: Действие карточки {value} этим правилам неизвестно (есть: {known})",
+        "edition_effect_needs": "{source}: `{key}`: Не указано (действию «{effect}» это нужно)",
+        "edition_effect_arg": "{source}: `{key}`: У действия «{effect}» такого параметра нет (есть: {known})",
+        "edition_effect_no_args": "{source}: `{key}`: У действия «{effect}» параметров нет",
+        "edition_one_detention": "{source}: `{key}`: Нужна ровно одна клетка задержания (`kind = \"detention\"`)",
+        "edition_card_cell_deck": "{source}: `{key}`: Не указано, из какой колоды тянут карточку на этой клетке",
+        "edition_deck_only_card": "{source}: `{key}`: Колоду называют только клетки с карточками (`kind = \"card\"`)",
+        "edition_cell_key": "{source}: `{key}`: У клетки вида «{cell_kind}» такого ключа нет (есть: {known})",
+        "edition_move_to": "{source}: `{key}`: Карточка ведёт на клетку {value}, а такой клетки нет",
+        "edition_move_nearest": "{source}: `{key}`: Клеток вида {value} на поле нет",
+        "edition_account": "{source}: `{key}`: Счёта {value} в этих правилах нет (есть: {known})",
+        "edition_no_slot": "{source}: `{key}`: В этих правилах нет игрового автомата: уберите таблицу `[slot]`",
+        "edition_extra_key": "{source}: `{key}`: Этот ключ правила не читают (читают: {known})",
+        "edition_extra_none": "{source}: `{key}`: Эти правила ничего из `[extra]` не читают",
+        "edition_movement_deck": "{source}: `{key}`: Колоды {value} в `[decks]` нет (есть: {known})",
+        "edition_movement_no_decks": "{source}: `{key}`: Колоды {value} в `[decks]` нет (колод нет вовсе)",
+        "edition_monopoly_rent": "{source}: `{key}`: Рента при монополии — это рента по карточке × {factor} ({need}), "
+                                 "а указано {value}",
+        "edition_one_charity": "{source}: `{key}`: Для белого и чёрного бизнеса нужна ровно одна клетка "
+                               "БЛАГОТВОРИТЕЛЬНЫЙ ФОНД (`kind = \"charity\"`)",
+        "edition_jackpot_cells": "{source}: `{key}`: Клетка ДЖЕКПОТ может быть только одна",
+        "edition_one_inspection": "{source}: `{key}`: Нужна ровно одна клетка НАЛОГОВАЯ ИНСПЕКЦИЯ "
+                                  "(`kind = \"detention\"`)",
+        "edition_rating_places": "{source}: `{key}`: Нужен список мест на каждой ступени шкалы рейтинга, снизу "
+                                 "вверх (ступеней от {low} до {high}; на каждой целое число от {least} до {most})",
+        "edition_not_industry": "{source}: `{key}`: Отрасли {value} в `[[industries]]` нет",
+        "edition_fortune_effect": "{source}: `{key}`: «{effect}» — не общее действие (карточкам ФОРТУНЫ можно: "
+                                  "{known})",
+        "edition_fortune_only": "{source}: `{key}`: «{effect}» действует, пока карточка лежит на КОЛЕСЕ ФОРТУНЫ: "
+                                "оно только для карточек ФОРТУНЫ",
+        "edition_not_collective": "{source}: `{key}`: «{effect}» — не общее действие",
+        "edition_plot_selector": "{source}: `{key}`: Действие «{effect}» называет участки, которые меняет: "
+                                 "`industry = ID` или `plots = \"first\" | \"second\" | \"third\"` (что-то одно)",
+        "edition_ordinal": "{source}: `{key}`: `plots` = {value}: пишите `\"first\"`, `\"second\"` или `\"third\"`",
+        "edition_square": "{source}: `{key}`: На квадратном поле число клеток делится на 4, а их {value}",
+        "edition_side_central": "{source}: `{key}`: На стороне {side} нужен ровно один участок отрасли «{ind}»",
+        "edition_side_before": "{source}: `{key}`: На стороне {side} перед центральным участком нужна одна "
+                               "отрасль из 2 или 3 участков",
+        "edition_side_after": "{source}: `{key}`: На стороне {side} после центрального участка нужна одна "
+                              "отрасль из 2 или 3 участков",
+        "edition_jackpot_bets": "{source}: `{key}`: Не может быть больше `jackpot_max_bet` ({high}), а указано "
+                                "{value}",
+        "edition_reels": "{source}: `{key}`: Нужны три барабана по шесть символов (текстом)",
+        "edition_wins": "{source}: `{key}`: Нужен список выигрышных линий (`[[slot.wins]]`)",
+        "edition_win_table": "{source}: `{key}`: Нужна таблица: `combo` и одно из `multiplier`, `amount`, "
+                             "`jackpot`",
+        "edition_combo": "{source}: `{key}`: Нужны три символа (`*` — любой)",
+        "edition_win_kind": "{source}: `{key}`: Нужно ровно одно из `multiplier`, `amount`, `jackpot`",
+        "edition_win_jackpot": "{source}: `{key}`: Может быть только `true` (выплачивается вся касса), а не {value}",
+        "edition_hotel": "{source}: `{key}`: В «Монополии» на участке один отель, и он возвращает дома "
+                         "(`large_max = 1`, `large_returns_small = true`)",
+        "edition_hotel_after": "{source}: `{key}`: Нужно число от 1 до {high} (`small_max`)",
+        "edition_start_deal": "{source}: `{key}`: Самые дорогие карточки собственности при раздаче ({deeds} шт.) "
+                              "вместе стоят {cost} — больше стартовых денег ({cash})",
+        "edition_no_lots": "{source}: `{key}`: Карточка ведёт к группе «{ind}», а участков в ней нет",
+        "edition_one_finish": "{source}: `{key}`: Нужна ровно одна клетка ФИНИШ (`kind = \"finish\"`)",
+        "edition_lease_table": "{source}: `{key}`: Нужна таблица: `id` предприятия = цена аренды",
+        "edition_lease_plot": "{source}: `{key}`: Это не предприятие (не клетка-участок)",
+        "edition_lease_dear": "{source}: `{key}`: Аренда должна стоить дешевле покупки",
+        "edition_smalls": "{source}: `{key}`: Нужна отрасль «{ind}» с малым предприятием для каждого игрока "
+                          "(игроков до {seats})",
+        "edition_sale_faces": "{source}: `{key}`: Нужно шесть значений из {known} (грани кубика 1–6)",
+        "edition_face_up": "{source}: `{key}`: Нужно хотя бы {seats:p:число|числа|чисел}: сколько карточек лежит "
+                           "открытыми при 1, 2, … игроках",
+        "edition_one_die": "{source}: `{key}`: В «Безумного миллионера» играют одним кубиком",
+        "edition_stunt_deck": "{source}: `{key}`: Не указано (карточки рекламных трюков)",
+        "edition_face_up_deck": "{source}: `{key}`: Открытых карточек больше, чем колода может заменить",
+        "edition_stunt_only": "{source}: `{key}`: Известна только колода «{deck_id}»",
+        "edition_stunt_effect": "{source}: `{key}`: У карточки трюка ровно одно действие: "
+                                "`{{ do = \"stunt\", cell = ... }}`",
+        "edition_landmark": "{source}: `{key}`: «{value}» — не клетка-достопримечательность",
+        "edition_rows": "{source}: `{key}`: Нужен список рядов из `id` предприятий",
+        "edition_row_short": "{source}: `{key}`: В ряду нужно два предприятия или больше",
+        "edition_row_plot": "{source}: `{key}`: {value} — не предприятие (не клетка-участок)",
+        "edition_row_self": "{source}: `{key}`: «{value}» не может стоять рядом с самим собой",
+        "edition_streets": "{source}: `{key}`: Нужен список улиц (`[[extra.streets]]` с клетками)",
+        "edition_street_short": "{source}: `{key}`: Нужно две клетки или больше, в порядке движения",
+        "edition_not_cell": "{source}: `{key}`: Клетки «{value}» нет",
+        "edition_bool": "{source}: `{key}`: Нужно `true` или `false`",
+        "edition_street_self": "{source}: `{key}`: Клетка не может идти следом за самой собой",
+        "edition_off_street": "{source}: `{key}`: Клетка «{value}» не стоит ни на одной улице",
+        "edition_start_street": "{source}: `{key}`: С клетки «{value}» (рядом со СТАРТОМ) можно только уехать",
+        "edition_dead_end": "{source}: `{key}`: «{value}» — тупик (разворачиваться нельзя)",
+        "board_not_a_table": "внутри не таблица TOML",
+    },
+}
+EN.update(LOADER["en"])
+RU.update(LOADER["ru"])
+
 # issue 23: boards (the table's own board: companion/boards.py, check-edition, the game's first notice)
 BOARDS = {
     "en": {
@@ -1817,18 +2076,8 @@ BOARDS = {
         "board_not_share": "This is not a board's share text (it starts with `MB1:`)",
         "board_too_many": "Too many values in one save (at most {limit})",
         "board_bad_value": "{path}: not a value (a number, numbers separated by commas, or text)",
-        "board_range": "{where}: must be a whole number from {low} to {high}, not {value}",
-        "board_whole": "{where}: must be a whole number, not {value}",
-        "board_count": "{where}: must list {need} amounts (printed, monopoly, then one per building level), "
-                       "not {listed}",
-        "board_over_price": "{where}: the mortgage must not exceed the price ({price}), not {value}",
-        "board_effect": "{where}: {value} is not an effect these rules know",
-        "board_effect_needs": "{where}: missing (the '{verb}' effect needs it)",
-        "board_missing": "{where}: missing",
-        "board_text": "{where}: must be text, not {value}",
-        "board_empty": "{where}: must not be empty",
-        "board_unknown_key": "{where}: this effect or table does not take this key",
         "board_problem": "{where}: {problem}",
+        "board_card": "The card {label} “{text}”",
         "board_saved": "Saved as version {version}: {count:p:value|values} changed; placeholders left: {placeholder}",
         "board_imported": "Imported: {name} (version {version})",
         "board_import_source": "the file",
@@ -1864,18 +2113,8 @@ BOARDS = {
         "board_not_share": "Это не текст для передачи поля (он начинается с `MB1:`)",
         "board_too_many": "Слишком много значений за одно сохранение (не больше {limit})",
         "board_bad_value": "{path}: это не значение (нужно число, числа через запятую или текст)",
-        "board_range": "{where}: нужно целое число от {low} до {high}, а не {value}",
-        "board_whole": "{where}: нужно целое число, а не {value}",
-        "board_count": "{where}: нужно сумм: {need} (по карточке, при монополии и по одной на каждый уровень "
-                       "застройки), а не {listed}",
-        "board_over_price": "{where}: залог не может быть больше цены ({price}), а не {value}",
-        "board_effect": "{where}: {value} — такого действия карточки эти правила не знают",
-        "board_effect_needs": "{where}: не указано (действию «{verb}» это нужно)",
-        "board_missing": "{where}: не указано",
-        "board_text": "{where}: нужен текст, а не {value}",
-        "board_empty": "{where}: не может быть пустым",
-        "board_unknown_key": "{where}: здесь такого ключа нет",
         "board_problem": "{where}: {problem}",
+        "board_card": "Карточка {label} «{text}»",
         "board_saved": "Сохранено, версия {version}; изменено значений: {count}; заглушек осталось: {placeholder}",
         "board_imported": "Загружено: «{name}» (версия {version})",
         "board_import_source": "файл",

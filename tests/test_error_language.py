@@ -297,7 +297,7 @@ MONOPOLY = str(ROOT / "companion" / "editions" / "monopoly.toml")
      f"{MONOPOLY}: `options.nosuch`: В правилах «monopoly» такого варианта нет (есть: `auction_opening_percent`, "),
     ("circle_income=abc", f"{MONOPOLY}: options.circle_income: 'abc' is not a value",
      f"{MONOPOLY}: `options.circle_income`: 'abc' — не значение (нужно число, `true` или `false` либо список"),
-    ("circle_income=-5", f"{MONOPOLY}: options.circle_income: must be a whole number within 0..1000000000, not -5",
+    ("circle_income=-5", f"{MONOPOLY}: options.circle_income: must be a whole number from 0 to 1000000000, not -5",
      f"{MONOPOLY}: `options.circle_income`: Нужно целое число от 0 до 1000000000, а не -5"),
     ("circle_income=1.5", f"{MONOPOLY}: options.circle_income: must be a whole number like the default 200, not 1.5",
      f"{MONOPOLY}: `options.circle_income`: Нужно целое число (по умолчанию 200), а не 1.5"),
@@ -554,7 +554,7 @@ def test_every_code_these_modules_raise_is_in_every_catalogue():
 @pytest.mark.parametrize("line, en, ru", [
     ('undo_window = "many"', "must be a whole number like the default 50, not 'many'",
      "Нужно целое число (по умолчанию 50), а не 'many'"),
-    ("undo_window = -1", "must be a whole number within 0..1000, not -1", "Нужно целое число от 0 до 1000, а не -1"),
+    ("undo_window = -1", "must be a whole number from 0 to 1000, not -1", "Нужно целое число от 0 до 1000, а не -1"),
 ])
 def test_an_option_the_edition_file_writes_is_said_in_the_language(tmp_path, capsys, line, en, ru):
     """A table's own copy of an edition whose [options] table holds a value its rules refuse."""

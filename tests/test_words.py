@@ -150,6 +150,9 @@ EDGE_SAMPLES = {
     "changed": ["cells.food1.price, decks.chance.c01"], "base": ["elite"], "plays": ["elite"], "need": [6], "listed": [2],
     "total": [185], "confirmed": [0, 41], "placeholder": [68, 1], "sourced": [117], "sort": ["числа", "cards"],
     "verb": ["move_to"],
+    # issue 23: loader words: a damaged edition's own words (a cell kind, an effect, an id, an industry, a deck)
+    "cell_kind": ["plot"], "effect": ["move_to"], "id": ["food1"], "ind": ["food"], "deck_id": ["stunts"],
+    "label": ["chance c01"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix", "ref", "word", "expectation",
@@ -163,7 +166,9 @@ TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix"
               # a file's own words: the edition ids it may name, its values, a parser's words, a UID typed
               "shipped", "rules", "default", "text", "allowed", "char",
               # issue 23: item paths and effect names of a board, and a sort already in the screen's words
-              "changed", "base", "plays", "verb", "sort")
+              "changed", "base", "plays", "verb", "sort",
+              # issue 23: loader words
+              "cell_kind", "effect", "id", "ind", "deck_id", "label")
 
 
 NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
@@ -175,6 +180,7 @@ NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level"
 NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cells and its idle minutes
 # issue 23: a menu line with the party's name: what it acts on, what passes between two players
 EDGE_SAMPLES.update({"objects": ["«Шоколадная фабрика» за 90"], "deal": ["платёж"]})
+NUMERIC |= {"seats", "deeds", "factor", "side", "least", "most"}  # issue 23: loader words
 LISTS_OF_NUMBERS = {"dice"}
 
 

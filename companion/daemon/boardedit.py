@@ -23,21 +23,6 @@ PLOT_KEYS = ("price", "rent", "tax", "build_cost")
 MAX_CHANGES = 400  # values in one save (a whole board has about 200 items)
 MAX_VALUE = 2000  # characters in one typed value
 
-# the loader's English problems (companion/engine/board.py, core.py) said again as the catalogue's words
-PROBLEMS = (
-    (re.compile(r"must be a whole number within (?P<low>-?\d+)\.\.(?P<high>\d+), not (?P<value>.+)"), "board_range"),
-    (re.compile(r"must be a whole number, not (?P<value>.+)"), "board_whole"),
-    (re.compile(r"must list (?P<need>\d+) amounts.*, not (?P<listed>\d+)"), "board_count"),
-    (re.compile(r"must not exceed the price \((?P<price>\d+)\), not (?P<value>\d+)"), "board_over_price"),
-    (re.compile(r"(?P<value>.+) is not an effect of these rules"), "board_effect"),
-    (re.compile(r"is missing \(the '(?P<verb>[a-z_]+)' effect needs it\)"), "board_effect_needs"),
-    (re.compile(r"is missing"), "board_missing"),
-    (re.compile(r"must be text, not (?P<value>.+)"), "board_text"),
-    (re.compile(r"must not be empty"), "board_empty"),
-    (re.compile(r"is not a known key here"), "board_unknown_key"),
-)
-
-
 class BoardRefused(ValueError):
     """One line in the phone's language; `status` 400 (a mistake), 409 (another phone saved first)."""
 
@@ -310,17 +295,20 @@ class BoardEditor:
 
     def _problem(self, exc: EditionError, data: dict | None, language: str) -> str:
         """The loader's refusal in the phone's language, the cell or card named as the phone shows it."""
-        if getattr(exc, "code", None) is not None:
-            return messages.render_error(exc, language)
-        where = _where(exc.key, data, language)
-        for pattern, code in PROBLEMS:
-            found = pattern.search(exc.problem)
-            if found:
-                params = found.groupdict()
-                if "verb" in params:  # the effect's kind in words, not its key
-                    params["verb"] = say(f"effect_do_{params['verb']}", language)
-                return say(code, language, where=where, **params)
-        return say("board_problem", language, where=where, problem=exc.problem)
+        if getattr(exc, "code", None) is None:  # not the loader's (none is left uncoded): its own words
+            return say("board_problem", language, where=_where(exc.key, data, language), problem=exc.problem)
+        line = messages.render_error(exc, language)
+        # the catalogue's line starts with the file and the key; the phone names the cell or card instead
+        for prefix in (f"{exc.source}: `{exc.key}`: ", f"{exc.source}: {exc.key}: "):
+            if line.startswith(prefix):
+                return say("board_problem", language, where=_where(exc.key, data, language), problem=_lower(line[len(prefix):]))
+        return line
+
+
+def _lower(words: str) -> str:
+    """A problem after the cell's name goes on in lower case ("…: нужно сумм: 6"), a word in capitals stays."""
+    first = words.split(" ", 1)[0]
+    return words[:1].lower() + words[1:] if len(first) == 1 or not first.isupper() else words
 
 
 def _capital(line: str) -> str:
@@ -345,6 +333,22 @@ def _where(key: str, data: dict | None, language: str = "en") -> str:
         i = int(found.group(1))
         if i < len(data["cells"]) and isinstance(data["cells"][i], dict):
             return f"{data['cells'][i].get('name', '?')} ({key})"
+    # a card: "decks.chance[0].effects[0].amount" (the loader's) or "decks.chance.c01" (a cross-check's)
+    found = re.match(r"decks\.([\w-]+)(?:\[(\d+)\]|\.([\w-]+))", key)
+    decks = data.get("decks") if data is not None else None
+    deck = decks.get(found.group(1)) if found and isinstance(decks, dict) else None
+    if found and isinstance(deck, list):
+        if found.group(2) is not None:
+            card = deck[int(found.group(2))] if int(found.group(2)) < len(deck) else None
+        else:
+            card = next((c for c in deck if isinstance(c, dict) and c.get("id") == found.group(3)), None)
+        if not isinstance(card, dict):
+            return key
+        said = card.get(f"text_{language}") or card.get("text")
+        if isinstance(said, str) and said.strip():
+            said = said if len(said) <= 40 else said[:39] + "…"
+            label = f"{found.group(1)} {card.get('id', '')}".strip()  # as the page's legend: "chance c01"
+            return f"{say('board_card', language, label=label, text=messages.inner_quotes(said, language))} ({key})"
     return key
 
 

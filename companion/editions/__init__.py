@@ -156,7 +156,7 @@ def _check_option(rules_cls, rules_name: str, key: str, value, source: str) -> N
         raise (_option_problem(rules_cls, rules_name, key, value, source) or exc) from None
 
 
-# the type an option's default has, as the code of the words saying it (engine/board.py's _kind_name)
+# the type an option's default has, as the code of the words saying it (engine/board.py's _kind_code)
 OPTION_KINDS = {str: "text", bool: "bool", list: "list", dict: "table", int: "whole"}
 
 

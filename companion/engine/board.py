@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from companion.errors import EditionError
+from companion.errors import EditionProblem
 
 if TYPE_CHECKING:  # the rules import this module: only the checker reads the name
     from companion.engine.core import Rules
@@ -144,37 +144,35 @@ def keyname(key) -> str:
 def check_number(value, bounds: tuple, source: str, key: str) -> int:
     """A whole number within bounds (low, high), or an EditionError naming the key."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EditionError(source, key, f"must be a whole number, not {shown(value)}")
+        raise EditionProblem("edition_whole", source, key, value=shown(value))
     low, high = bounds
     if not low <= value <= high:
-        raise EditionError(source, key, f"must be a whole number within {low}..{high}, not {value}")
+        raise EditionProblem("edition_range", source, key, low=low, high=high, value=value)
     return value
 
 
 def check_numbers(value, bounds: tuple, source: str, key: str) -> tuple:
     """A list of whole numbers, each within bounds; the error names the item (key[i])."""
     if not isinstance(value, list):
-        raise EditionError(source, key, f"must be a list of whole numbers, not {shown(value)}")
+        raise EditionProblem("edition_whole_list", source, key, value=shown(value))
     return tuple(check_number(v, bounds, source, f"{key}[{i}]") for i, v in enumerate(value))
 
 
 def check_text(value, source: str, key: str) -> str:
     """Non-empty text (names, labels)."""
     if not isinstance(value, str):
-        raise EditionError(source, key, f"must be text, not {shown(value)}")
+        raise EditionProblem("edition_text", source, key, value=shown(value))
     if not value.strip():
-        raise EditionError(source, key, "must not be empty")
+        raise EditionProblem("edition_empty", source, key)
     return value
 
 
 def check_ref(value, source: str, key: str) -> str:
     """An id typed in commands: 1 to 32 letters, digits, '_' or '-', not all digits."""
     if not isinstance(value, str):
-        raise EditionError(source, key, f"must be text, not {shown(value)}")
+        raise EditionProblem("edition_text", source, key, value=shown(value))
     if not REF.fullmatch(value) or value.isdigit():
-        raise EditionError(
-            source, key, f"must be 1 to 32 letters, digits, '_' or '-' (one word, not all digits), not {shown(value)}"
-        )
+        raise EditionProblem("edition_ref", source, key, value=shown(value))
     return value
 
 
@@ -186,23 +184,24 @@ def check_option(rules_cls, rules_name: str, key: str, value, source: str):
     """
     options = rules_cls.OPTIONS
     if key not in options:
-        raise EditionError(
-            source,
-            f"options.{keyname(key)}",
-            f"is not an option of the '{rules_name}' rules (known: {', '.join(sorted(options))})",
+        raise EditionProblem(
+            "edition_unknown_option", source, f"options.{keyname(key)}", rules=rules_name, known=sorted(options)
         )
     default = options[key]
     if type(value) is not type(default):
-        raise EditionError(
-            source,
-            f"options.{key}",
-            f"must be {_kind_name(type(default))} like the default {shown(default)}, not {shown(value)}",
+        kind = {str: "text", bool: "bool", list: "list", dict: "table", int: "whole"}.get(type(default), "text")
+        raise EditionProblem(
+            f"edition_option_{kind}", source, f"options.{key}", default=shown(default), value=shown(value)
         )
     if key in rules_cls.OPTION_RANGES:
         check_number(value, rules_cls.OPTION_RANGES[key], source, f"options.{key}")
     if key in rules_cls.OPTION_CHOICES and value not in rules_cls.OPTION_CHOICES[key]:
-        raise EditionError(
-            source, f"options.{key}", f"must be one of {', '.join(rules_cls.OPTION_CHOICES[key])}, not {shown(value)}"
+        raise EditionProblem(
+            "edition_option_choice",
+            source,
+            f"options.{key}",
+            choices=list(rules_cls.OPTION_CHOICES[key]),
+            value=shown(value),
         )
     return value
 
@@ -212,7 +211,7 @@ class _Reader:
 
     def __init__(self, source, path, table):
         if not isinstance(table, dict):
-            raise EditionError(source, path, "must be a table")
+            raise EditionProblem("edition_table", source, path)
         self.source, self.path, self.table = source, path, table
         self.used = set()
 
@@ -223,13 +222,13 @@ class _Reader:
         self.used.add(key)
         if key not in self.table:
             if default is ...:
-                raise EditionError(self.source, self.key(key), "is missing")
+                raise EditionProblem("edition_missing", self.source, self.key(key))
             return default
         value = self.table[key]
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise EditionError(self.source, self.key(key), f"must be a whole number, not {shown(value)}")
+            raise EditionProblem("edition_whole", self.source, self.key(key), value=shown(value))
         if kind is not int and not isinstance(value, kind):
-            raise EditionError(self.source, self.key(key), f"must be {_kind_name(kind)}, not {shown(value)}")
+            raise EditionProblem(f"edition_kind_{_kind_code(kind)}", self.source, self.key(key), value=shown(value))
         return value
 
     def number(self, key, bounds, default=...):
@@ -262,13 +261,12 @@ class _Reader:
     def done(self, allowed_extra=()):
         unknown = set(self.table) - self.used - set(allowed_extra)
         if unknown:
-            raise EditionError(self.source, self.key(keyname(sorted(unknown)[0])), "is not a known key here")
+            raise EditionProblem("edition_unknown_key", self.source, self.key(keyname(sorted(unknown)[0])))
 
 
-def _kind_name(kind):
-    return {str: "text", bool: "true or false", list: "a list", dict: "a table", int: "a whole number"}.get(
-        kind, kind.__name__
-    )
+def _kind_code(kind) -> str:
+    """The message code's tail for a value kind (edition_kind_*): what a key must hold."""
+    return {str: "text", bool: "bool", list: "list", dict: "table", int: "whole"}.get(kind, "text")
 
 
 def names_of(cells) -> dict:
@@ -296,7 +294,7 @@ def _box(r: "_Reader") -> dict:
     if "base" in r.table:
         box["base"] = r.get("base", str)
         if not EDITION_ID.fullmatch(box["base"]):
-            raise EditionError(r.source, "box.base", f"must be an edition id such as elite, not {shown(box['base'])}")
+            raise EditionProblem("edition_box_base", r.source, "box.base", value=shown(box["base"]))
     box["version"] = r.number("version", (0, MONEY_MAX), 0)
     for key in ("confirmed", "placeholder"):
         if key not in r.table:
@@ -304,11 +302,7 @@ def _box(r: "_Reader") -> dict:
         marks = r.get(key, list)
         for i, mark in enumerate(marks):
             if not isinstance(mark, str) or not BOX_ITEM.fullmatch(mark):
-                raise EditionError(
-                    r.source,
-                    f"box.{key}[{i}]",
-                    f"must name an item such as cells.ID or cells.ID.rent, not {shown(mark)}",
-                )
+                raise EditionProblem("edition_box_mark", r.source, f"box.{key}[{i}]", value=shown(mark))
         box[key] = tuple(marks)
     r.done()
     return box
@@ -320,19 +314,12 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     head = _Reader(source, "edition", top.get("edition", dict))
     ed_id = head.get("id", str)
     if not EDITION_ID.fullmatch(ed_id):
-        raise EditionError(
-            source,
-            "edition.id",
-            "must be 1 to 32 lower-case letters, digits, '_' or '-' "
-            f"(it is written in the game's first command), not {shown(ed_id)}",
-        )
+        raise EditionProblem("edition_id", source, "edition.id", value=shown(ed_id))
     name = head.text("name")
     edition_names = head.translations("name")
     language = head.get("language", str, "en")
     if not LANGUAGE.fullmatch(language):
-        raise EditionError(
-            source, "edition.language", f"must be a language code such as en, ru or pt-BR, not {shown(language)}"
-        )
+        raise EditionProblem("edition_language", source, "edition.language", value=shown(language))
     rules = head.get("rules", str)
     players_min = head.number("players_min", PLAYERS, 2)
     players_max = head.number("players_max", PLAYERS, 6)
@@ -340,9 +327,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     head.get("check_against_box", str, "")
     head.done()
     if players_min > players_max:
-        raise EditionError(
-            source, "edition.players_min", f"must not exceed players_max ({players_max}), not {players_min}"
-        )
+        raise EditionProblem("edition_players", source, "edition.players_min", high=players_max, value=players_min)
 
     options = dict(rules_cls.OPTIONS)
     for key, value in top.get("options", dict, {}).items():
@@ -351,10 +336,8 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     supply = {}
     for key, value in top.get("supply", dict, {}).items():
         if key not in rules_cls.SUPPLY:
-            raise EditionError(
-                source,
-                f"supply.{keyname(key)}",
-                f"is not an item of the '{rules}' rules (known: {', '.join(rules_cls.SUPPLY)})",
+            raise EditionProblem(
+                "edition_supply", source, f"supply.{keyname(key)}", rules=rules, known=", ".join(rules_cls.SUPPLY)
             )
         supply[key] = check_number(value, BOX_ITEMS, source, f"supply.{key}")
 
@@ -381,7 +364,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         )
         r.done()
         if ind.id in industries:
-            raise EditionError(source, f"industries[{i}].id", f"'{ind.id}' is used twice")
+            raise EditionProblem("edition_twice", source, f"industries[{i}].id", id=ind.id)
         industries[ind.id] = ind
 
     levels = 2 + buildings["small_max"] + buildings["large_max"]
@@ -391,47 +374,43 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         cid = r.ref("id")
         kind = r.get("kind", str)
         if cid in seen:
-            raise EditionError(source, f"cells[{i}].id", f"'{cid}' is used twice")
+            raise EditionProblem("edition_twice", source, f"cells[{i}].id", id=cid)
         seen.add(cid)
         if kind not in rules_cls.CELL_KINDS:
-            raise EditionError(
+            raise EditionProblem(
+                "edition_cell_kind",
                 source,
                 f"cells[{i}].kind",
-                f"{shown(kind)} is not a cell kind of the "
-                f"'{rules}' rules (known: {', '.join(sorted(rules_cls.CELL_KINDS))})",
+                value=shown(kind),
+                rules=rules,
+                known=", ".join(sorted(rules_cls.CELL_KINDS)),
             )
         industry = r.get("industry", str, None)
         if kind == "plot":
             if industry not in industries:
-                raise EditionError(source, f"cells[{i}].industry", f"{shown(industry)} is not a listed industry")
+                raise EditionProblem("edition_no_industry", source, f"cells[{i}].industry", value=shown(industry))
             ind = industries[industry]
             price = r.money("price")
             rent = r.money_list("rent", [])
             if not rent and not ind.rent_by_count and not ind.dice_multiplier_by_count and rules_cls.PLOTS_PAY_RENT:
-                raise EditionError(source, f"cells[{i}].rent", "is missing (and the industry has no rent_by_count)")
+                raise EditionProblem("edition_rent_missing", source, f"cells[{i}].rent")
             # the rent row is read by building level; an unbuildable plot has two levels
             # of rent only: printed and monopoly
             row = levels if ind.buildable else 2
             if rent and len(rent) != row:
-                raise EditionError(
+                raise EditionProblem(
+                    "edition_rent_count" if ind.buildable else "edition_rent_count_flat",
                     source,
                     f"cells[{i}].rent",
-                    f"must list {row} amounts "
-                    + (
-                        "(printed, monopoly, then one per building level), "
-                        if ind.buildable
-                        else "(printed, monopoly: the industry is not buildable), "
-                    )
-                    + f"not {len(rent)}",
+                    need=row,
+                    listed=len(rent),
                 )
             tax = r.money_list("tax", [])
             if tax and len(tax) != row:
-                raise EditionError(source, f"cells[{i}].tax", f"must list {row} amounts, not {len(tax)}")
+                raise EditionProblem("edition_tax_count", source, f"cells[{i}].tax", need=row, listed=len(tax))
             mortgage = r.money("mortgage", price // 2)
             if mortgage > price:
-                raise EditionError(
-                    source, f"cells[{i}].mortgage", f"must not exceed the price ({price}), not {mortgage}"
-                )
+                raise EditionProblem("edition_mortgage", source, f"cells[{i}].mortgage", price=price, value=mortgage)
             cell = Cell(
                 id=cid,
                 index=i,
@@ -448,7 +427,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
             r.done()
         else:
             if industry is not None:
-                raise EditionError(source, f"cells[{i}].industry", "only plots belong to an industry")
+                raise EditionProblem("edition_industry_plots", source, f"cells[{i}].industry")
             deck = r.ref("deck", None)
             # the other keys are the kind's own parameters, checked by the rules module
             named = ("id", "kind", "name", "deck", *(f"name_{lang}" for lang in NAME_LANGUAGES))
@@ -462,26 +441,24 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         for key in ("rent_by_count", "tax_by_count", "dice_multiplier_by_count"):
             listed = getattr(ind, key)
             if listed and len(listed) != count:
-                raise EditionError(
-                    source,
-                    f"industries.{ind.id}.{key}",
-                    f"must list one amount per plot owned, 1 to {count}, not {len(listed)}",
+                raise EditionProblem(
+                    "edition_by_count", source, f"industries.{ind.id}.{key}", count=count, listed=len(listed)
                 )
     if not cells or cells[0].kind != "start":
-        raise EditionError(source, "cells[0].kind", 'the first cell must be the START cell (kind = "start")')
+        raise EditionProblem("edition_first_start", source, "cells[0].kind")
 
     decks, cards = {}, {}
     for deck_name, raw_cards in top.get("decks", dict, {}).items():
         check_ref(deck_name, source, f"decks.{keyname(deck_name)}")
         if not isinstance(raw_cards, list) or not raw_cards:
-            raise EditionError(source, f"decks.{deck_name}", "must be a non-empty list of cards")
+            raise EditionProblem("edition_deck_empty", source, f"decks.{deck_name}")
         ids = []
         for j, raw in enumerate(raw_cards):
             path = f"decks.{deck_name}[{j}]"
             r = _Reader(source, path, raw)
             card_id = r.ref("id")
             if card_id in cards:
-                raise EditionError(source, f"{path}.id", f"'{card_id}' is used twice")
+                raise EditionProblem("edition_twice", source, f"{path}.id", id=card_id)
             effects = r.get("effects", list)
             for k, eff in enumerate(effects):
                 rules_cls.check_effect(eff, source, f"{path}.effects[{k}]")
@@ -501,7 +478,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         decks[deck_name] = tuple(ids)
     for cell in cells:
         if cell.deck is not None and cell.deck not in decks:
-            raise EditionError(source, f"cells[{cell.index}].deck", f"'{cell.deck}' is not a deck in [decks]")
+            raise EditionProblem("edition_no_deck", source, f"cells[{cell.index}].deck", value=f"'{cell.deck}'")
 
     slot = top.get("slot", dict, {})
     extra = top.get("extra", dict, {})

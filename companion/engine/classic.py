@@ -10,7 +10,7 @@ in the edition file and explained in docs/editions/classic.md.
 from companion.engine.board import MONEY, shown
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, CHARITY, JACKPOT, Note
-from companion.errors import EditionError
+from companion.errors import EditionProblem
 
 CARD_MOVES = ("move_to", "move_steps", "move_nearest")   # the effects that move the token
 
@@ -49,24 +49,23 @@ class ClassicRules(MillionaireRules):
         super().check_edition(edition)      # the slot machine and the bets: MillionaireRules
         source = edition.source
         if edition.options["movement_deck"] not in edition.decks:
-            raise EditionError(source, "options.movement_deck", f"{shown(edition.options['movement_deck'])} "
-                               f"is not a deck in [decks] (known: {', '.join(edition.decks) or 'none'})")
+            raise EditionProblem("edition_movement_deck" if edition.decks else "edition_movement_no_decks", source,
+                                 "options.movement_deck", value=shown(edition.options["movement_deck"]),
+                                 known=", ".join(edition.decks))
         factor = edition.options["monopoly_rent_multiplier"]
         for cell in edition.plots.values():
             # Stop at a "foreign" site: the monopoly rent is the printed rent doubled,
             # so the file's second rent amount must say exactly that
             if len(cell.rent) > 1 and cell.rent[1] != cell.rent[0] * factor:
-                raise EditionError(source, f"cells[{cell.index}].rent",
-                                   f"the monopoly rent must be {factor} x the printed rent "
-                                   f"({cell.rent[0] * factor}), not {cell.rent[1]}")
+                raise EditionProblem("edition_monopoly_rent", source, f"cells[{cell.index}].rent", factor=factor,
+                                     need=cell.rent[0] * factor, value=cell.rent[1])
         kinds = [c.kind for c in edition.cells]
         if ("white_business" in kinds or "black_business" in kinds) and kinds.count("charity") != 1:
-            raise EditionError(source, "cells", "white and black business need exactly one CHARITY FUND cell "
-                               "(kind = \"charity\")")
+            raise EditionProblem("edition_one_charity", source, "cells")
         if kinds.count("jackpot") > 1:
-            raise EditionError(source, "cells", "needs at most one JACKPOT cell")
+            raise EditionProblem("edition_jackpot_cells", source, "cells")
         if len(edition.cells_of_kind("detention")) != 1:
-            raise EditionError(source, "cells", "needs exactly one TAX INSPECTION cell (kind = \"detention\")")
+            raise EditionProblem("edition_one_inspection", source, "cells")
 
     # ----- setup -----------------------------------------------------------------------
 

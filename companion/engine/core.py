@@ -15,7 +15,7 @@ from companion.engine.board import MONEY, MONEY_MAX, PERCENT, check_number, keyn
 from companion.engine.command import Command, parse_command
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, SYSTEM_ACCOUNTS, Debt, Note, Offer, Posting, State
-from companion.errors import BadCommand, EditionError, RuleViolation, check
+from companion.errors import BadCommand, EditionProblem, RuleViolation, check
 
 
 @dataclass(frozen=True)
@@ -246,34 +246,36 @@ class Rules:
     def check_effect(cls, effect, source, path):
         """One card effect: a verb of these rules and only its arguments, each of its type and range."""
         if not isinstance(effect, dict) or "do" not in effect:
-            raise EditionError(source, path, "an effect must be a table with a 'do' key")
+            raise EditionProblem("edition_effect_table", source, path)
         verb = effect["do"]
         if not isinstance(verb, str) or verb not in cls.EFFECTS:
-            raise EditionError(
-                source,
-                f"{path}.do",
-                f"{shown(verb)} is not an effect of these rules (known: {', '.join(sorted(cls.EFFECTS))})",
+            raise EditionProblem(
+                "edition_effect", source, f"{path}.do", value=shown(verb), known=", ".join(sorted(cls.EFFECTS))
             )
         needed = cls.EFFECTS[verb]
         for key in needed:
             if key not in effect:
-                raise EditionError(source, f"{path}.{key}", f"is missing (the '{verb}' effect needs it)")
+                raise EditionProblem("edition_effect_needs", source, f"{path}.{key}", effect=verb)
         takes = (*needed, *cls.EFFECT_OPTIONAL.get(verb, ()))
         for key, value in effect.items():
             where = f"{path}.{keyname(key)}"
             if key == "do":
                 continue
             if key not in takes:
-                raise EditionError(
-                    source, where, f"is not an argument of the '{verb}' effect (it takes: {', '.join(takes) or 'none'})"
+                raise EditionProblem(
+                    "edition_effect_arg" if takes else "edition_effect_no_args",
+                    source,
+                    where,
+                    effect=verb,
+                    known=", ".join(takes),
                 )
             if key in cls.EFFECT_NUMBERS:
                 check_number(value, cls.EFFECT_NUMBERS[key], source, where)
             elif key in EFFECT_TEXTS:
                 if not isinstance(value, str):
-                    raise EditionError(source, where, f"must be text, not {shown(value)}")
+                    raise EditionProblem("edition_text", source, where, value=shown(value))
             elif not isinstance(value, bool):  # a flag (collect)
-                raise EditionError(source, where, f"must be true or false, not {shown(value)}")
+                raise EditionProblem("edition_kind_bool", source, where, value=shown(value))
 
     @classmethod
     def check_edition(cls, edition):
@@ -287,54 +289,59 @@ class Rules:
         kinds = {c.kind for c in edition.cells}
         if "detention" in kinds or "go_to_detention" in kinds:
             if len(edition.cells_of_kind("detention")) != 1:
-                raise EditionError(src, "cells", "needs exactly one detention cell")
+                raise EditionProblem("edition_one_detention", src, "cells")
         for cell in edition.cells:
             where = f"cells[{cell.index}]"
             if cell.kind == "card" and cell.deck is None:
-                raise EditionError(src, f"{where}.deck", "is missing (a card cell names the deck it draws from)")
+                raise EditionProblem("edition_card_cell_deck", src, f"{where}.deck")
             if cell.kind != "card" and cell.deck is not None:
-                raise EditionError(src, f"{where}.deck", 'only card cells (kind = "card") name a deck')
+                raise EditionProblem("edition_deck_only_card", src, f"{where}.deck")
             known = cls.CELL_PARAMS.get(cell.kind, {})
             for key, value in cell.params.items():
                 if key not in known:
-                    raise EditionError(
+                    raise EditionProblem(
+                        "edition_cell_key",
                         src,
                         f"{where}.{keyname(key)}",
-                        f"is not a key of a '{cell.kind}' cell (it takes: {', '.join(('id', 'kind', 'name', *known))})",
+                        cell_kind=cell.kind,
+                        known=", ".join(("id", "kind", "name", *known)),
                     )
                 check_number(value, known[key], src, f"{where}.{key}")
         for i, deck in enumerate(edition.options.get("discard_decks", ())):
             if not isinstance(deck, str) or deck not in edition.decks:
-                raise EditionError(src, f"options.discard_decks[{i}]", f"{shown(deck)} is not a deck in [decks]")
+                raise EditionProblem("edition_no_deck", src, f"options.discard_decks[{i}]", value=shown(deck))
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "move_to" and edition.cell(eff["cell"]) is None:
-                    raise EditionError(
-                        src, f"decks.{card.deck}.{card.id}", f"moves to unknown cell {shown(eff['cell'])}"
+                    raise EditionProblem(
+                        "edition_move_to", src, f"decks.{card.deck}.{card.id}", value=shown(eff["cell"])
                     )
                 if eff["do"] == "move_nearest" and eff["kind"] not in kinds:
-                    raise EditionError(
-                        src, f"decks.{card.deck}.{card.id}", f"no cell of kind {shown(eff['kind'])} on the board"
+                    raise EditionProblem(
+                        "edition_move_nearest", src, f"decks.{card.deck}.{card.id}", value=shown(eff["kind"])
                     )
                 if eff["do"] == "move_nearest" and "deck" in eff and eff["deck"] not in edition.decks:
-                    raise EditionError(
-                        src, f"decks.{card.deck}.{card.id}", f"{shown(eff['deck'])} is not a deck in [decks]"
+                    raise EditionProblem(
+                        "edition_no_deck", src, f"decks.{card.deck}.{card.id}", value=shown(eff["deck"])
                     )
                 for account in (eff.get("to"), eff.get("from")):
                     if account is not None and account not in cls.SYSTEM_ACCOUNTS:
-                        raise EditionError(
+                        raise EditionProblem(
+                            "edition_account",
                             src,
                             f"decks.{card.deck}.{card.id}",
-                            f"{shown(account)} is not an account of these rules ({', '.join(cls.SYSTEM_ACCOUNTS)})",
+                            value=shown(account),
+                            known=", ".join(cls.SYSTEM_ACCOUNTS),
                         )
         if edition.slot and not cls.READS_SLOT:
-            raise EditionError(src, "slot", "these rules have no slot machine: remove the [slot] table")
+            raise EditionProblem("edition_no_slot", src, "slot")
         for key in edition.extra:
             if key not in cls.EXTRA_KEYS:
-                raise EditionError(
+                raise EditionProblem(
+                    "edition_extra_key" if cls.EXTRA_KEYS else "edition_extra_none",
                     src,
                     f"extra.{keyname(key)}",
-                    f"is not read by these rules (known: {', '.join(cls.EXTRA_KEYS) or 'none'})",
+                    known=", ".join(cls.EXTRA_KEYS),
                 )
 
     # ----- starting a game ------------------------------------------------------

@@ -11,7 +11,7 @@ the scale where every token starts. Choices are in docs/editions/deluxe.md.
 from companion.engine.board import MONEY, PLAYERS, check_numbers
 from companion.engine.classic import ClassicRules
 from companion.engine.state import Note
-from companion.errors import EditionError
+from companion.errors import EditionProblem
 
 RATING = "rating"
 
@@ -33,9 +33,8 @@ class DeluxeRules(ClassicRules):
         places = edition.extra.get("rating_places")
         low, high = cls.RATING_STEPS
         if not (isinstance(places, list) and low <= len(places) <= high):
-            raise EditionError(edition.source, "extra.rating_places",
-                               "must list the places on each step of the rating scale, bottom to top "
-                               f"({low} to {high} steps; whole numbers within {PLAYERS[0]}..{PLAYERS[1]} each)")
+            raise EditionProblem("edition_rating_places", edition.source, "extra.rating_places", low=low, high=high,
+                                 least=PLAYERS[0], most=PLAYERS[1])
         # a step holds at least one token and never more than there are players
         check_numbers(places, PLAYERS, edition.source, "extra.rating_places")
 

@@ -12,7 +12,7 @@ from companion.engine.command import Command
 from companion.engine.core import CORE_EFFECTS, MAX_AMOUNT, Pending, Rules
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, Debt, Note
-from companion.errors import BadCommand, EditionError, RuleViolation
+from companion.errors import BadCommand, EditionProblem, RuleViolation
 
 POLICIES = ("green", "blue", "orange", "red")
 # the colours as a Russian table types them (ПРАВИЛА СТРАХОВАНИЯ: ЗЕЛЁНЫЙ, СИНИЙ, ОРАНЖЕВЫЙ, КРАСНЫЙ)
@@ -126,24 +126,21 @@ class EliteRules(MillionaireRules):
         super().check_edition(edition)      # the slot machine and the bets: MillionaireRules
         central = edition.options["central_industry"]
         if central not in edition.industries:
-            raise EditionError(edition.source, "options.central_industry",
-                               f"{shown(central)} is not an industry in [[industries]]")
+            raise EditionProblem("edition_not_industry", edition.source, "options.central_industry", value=shown(central))
         side_layout(edition, central)
         for card_id in edition.decks.get("fortune", ()):
             for eff in edition.cards[card_id].effects:
                 if eff["do"] not in FORTUNE_EFFECTS:
-                    raise EditionError(edition.source, f"decks.fortune.{card_id}",
-                                       f"'{eff['do']}' is not a collective effect "
-                                       f"(FORTUNE cards may use: {', '.join(sorted(FORTUNE_EFFECTS))})")
+                    raise EditionProblem("edition_fortune_effect", edition.source, f"decks.fortune.{card_id}",
+                                         effect=eff["do"], known=", ".join(sorted(FORTUNE_EFFECTS)))
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] in PLOT_EFFECTS:
                     check_plot_selector(edition, eff, f"decks.{card.deck}.{card.id}")
                 if eff["do"] in IN_FORCE and card.deck != "fortune":
                     # it would do nothing: only FORTUNE cards lie on the wheel and stay in force
-                    raise EditionError(edition.source, f"decks.{card.deck}.{card.id}",
-                                       f"'{eff['do']}' holds while its card lies on the WHEEL OF FORTUNE: "
-                                       "only a FORTUNE card may use it")
+                    raise EditionProblem("edition_fortune_only", edition.source, f"decks.{card.deck}.{card.id}",
+                                         effect=eff["do"])
 
     # ----- setup ------------------------------------------------------------------
 
@@ -632,8 +629,7 @@ class EliteRules(MillionaireRules):
                     s.notes.append(Note("card_received", {"player": q, "amount": amount, "card": card.id}))
                 continue
             else:
-                raise EditionError(self.edition.source, f"decks.fortune.{card.id}",
-                                   f"'{do}' is not a collective effect")
+                raise EditionProblem("edition_not_collective", self.edition.source, f"decks.fortune.{card.id}", effect=do)
             self.fortune_payment(s, q, amount, card, ctx)
 
     def apply_effect(self, s, p, eff, card):
@@ -864,13 +860,11 @@ def check_plot_selector(edition, eff, where):
     """A FORTUNE point on plots names exactly one of: an industry, or an ordinal."""
     keys = [k for k in ("industry", "plots") if k in eff]
     if len(keys) != 1:
-        raise EditionError(edition.source, where, f"'{eff['do']}' names the plots it changes: "
-                           "industry = ID or plots = \"first\" | \"second\" | \"third\" (one of the two)")
+        raise EditionProblem("edition_plot_selector", edition.source, where, effect=eff["do"])
     if "industry" in eff and eff["industry"] not in edition.industries:
-        raise EditionError(edition.source, where, f"{shown(eff['industry'])} is not an industry in [[industries]]")
+        raise EditionProblem("edition_not_industry", edition.source, where, value=shown(eff["industry"]))
     if "plots" in eff and eff["plots"] not in ORDINALS:
-        raise EditionError(edition.source, where, f"plots = {shown(eff['plots'])}: "
-                           "write \"first\", \"second\" or \"third\"")
+        raise EditionProblem("edition_ordinal", edition.source, where, value=shown(eff["plots"]))
 
 
 def side_layout(edition, central):
@@ -882,20 +876,19 @@ def side_layout(edition, central):
     """
     n = len(edition.cells)
     if n % 4:
-        raise EditionError(edition.source, "cells", f"a square board needs a multiple of 4 cells, not {n}")
+        raise EditionProblem("edition_square", edition.source, "cells", value=n)
     per_side = n // 4
     sides = []
     for k in range(4):
         cells = edition.cells[k * per_side:(k + 1) * per_side]
         centre = [c for c in cells if c.industry == central]
         if len(centre) != 1:
-            raise EditionError(edition.source, "cells", f"side {k + 1} needs exactly one '{central}' plot")
+            raise EditionProblem("edition_side_central", edition.source, "cells", side=k + 1, ind=central)
         mid = centre[0].index
         before = [c for c in cells if c.is_plot and c.industry != central and c.index < mid]
         after = [c for c in cells if c.is_plot and c.industry != central and c.index > mid]
         for group, where in ((before, "before"), (after, "after")):
             if len({c.industry for c in group}) != 1 or len(group) not in (2, 3):
-                raise EditionError(edition.source, "cells", f"side {k + 1} needs one industry of 2 or 3 "
-                                   f"plots {where} its central plot")
+                raise EditionProblem(f"edition_side_{where}", edition.source, "cells", side=k + 1)
         sides.append((tuple(c.id for c in after), tuple(c.id for c in before)))
     return tuple(sides)

@@ -20,7 +20,7 @@ from companion.engine.command import Command
 from companion.engine.core import Pending, Rules
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, Note
-from companion.errors import BadCommand, EditionError, RuleViolation, check
+from companion.errors import BadCommand, EditionProblem, RuleViolation, check
 
 SALE_FACES = ("half", "full", "double", "triple")
 SMALL = "small"          # the industry of the six small single buildings (one is free at the start)
@@ -106,46 +106,44 @@ class MadMillionaireRules(Rules):
         src = edition.source
         extra = edition.extra
         if len(edition.cells_of_kind("finish")) != 1:
-            raise EditionError(src, "cells", "needs exactly one FINISH cell (kind = \"finish\")")
+            raise EditionProblem("edition_one_finish", src, "cells")
         lease = extra.get("lease", {})
         if not isinstance(lease, dict):
-            raise EditionError(src, "extra.lease", "must be a table: business id = lease price")
+            raise EditionProblem("edition_lease_table", src, "extra.lease")
         for pid, value in lease.items():
             if pid not in edition.plots:
-                raise EditionError(src, f"extra.lease.{keyname(pid)}", "is not a business (a plot cell)")
+                raise EditionProblem("edition_lease_plot", src, f"extra.lease.{keyname(pid)}")
             check_number(value, MONEY, src, f"extra.lease.{pid}")
             if value and value >= edition.plots[pid].price:
-                raise EditionError(src, f"extra.lease.{pid}", "leasing must be cheaper than buying")
+                raise EditionProblem("edition_lease_dear", src, f"extra.lease.{pid}")
         next_to(edition)
         road_map(edition, True)
         smalls = edition.industry_plots(SMALL)
         if len(smalls) < edition.players_max:
-            raise EditionError(src, "industries", f"needs an industry '{SMALL}' with a small business "
-                               f"for each of up to {edition.players_max} players")
+            raise EditionProblem("edition_smalls", src, "industries", ind=SMALL, seats=edition.players_max)
         opts = edition.options
         faces = opts["sale_faces"]
         if len(faces) != 6 or any(f not in SALE_FACES for f in faces):
-            raise EditionError(src, "options.sale_faces", f"must list six of {', '.join(SALE_FACES)} (die 1..6)")
+            raise EditionProblem("edition_sale_faces", src, "options.sale_faces", known=", ".join(SALE_FACES))
         if len(opts["face_up"]) < edition.players_max:
-            raise EditionError(src, "options.face_up", f"must list at least {edition.players_max} "
-                               "whole numbers of face-up cards (for 1, 2, ... players)")
+            raise EditionProblem("edition_face_up", src, "options.face_up", seats=edition.players_max)
         check_numbers(opts["face_up"], cls.FACE_UP, src, "options.face_up")
         if opts["dice"] != 1:
-            raise EditionError(src, "options.dice", "Mad Millionaire is played with one die")
+            raise EditionProblem("edition_one_die", src, "options.dice")
         deck = edition.decks.get(STUNT_DECK)
         if not deck:
-            raise EditionError(src, f"decks.{STUNT_DECK}", "is missing (the Publicity Stunt cards)")
+            raise EditionProblem("edition_stunt_deck", src, f"decks.{STUNT_DECK}")
         if max(opts["face_up"]) >= len(deck):
-            raise EditionError(src, "options.face_up", "more face-up cards than the deck can replace")
+            raise EditionProblem("edition_face_up_deck", src, "options.face_up")
         for card_id, card in edition.cards.items():
             path = f"decks.{card.deck}.{card_id}"
             if card.deck != STUNT_DECK:
-                raise EditionError(src, f"decks.{card.deck}", f"only the '{STUNT_DECK}' deck is known")
+                raise EditionProblem("edition_stunt_only", src, f"decks.{card.deck}", deck_id=STUNT_DECK)
             if len(card.effects) != 1:
-                raise EditionError(src, path, "a stunt card has exactly one effect: { do = \"stunt\", cell = ... }")
+                raise EditionProblem("edition_stunt_effect", src, path)
             where = edition.cell(card.effects[0]["cell"])
             if where is None or where.kind != "landmark":
-                raise EditionError(src, f"{path}.cell", f"'{card.effects[0]['cell']}' is not a landmark cell")
+                raise EditionProblem("edition_landmark", src, f"{path}.cell", value=card.effects[0]["cell"])
 
     # ----- starting a game --------------------------------------------------------
 
@@ -710,17 +708,17 @@ def next_to(edition):
     src = edition.source
     rows = edition.extra.get("rows", [])
     if not isinstance(rows, list):
-        raise EditionError(src, "extra.rows", "must be a list of rows of business ids")
+        raise EditionProblem("edition_rows", src, "extra.rows")
     near = {}
     for i, row in enumerate(rows):
         if not isinstance(row, list) or len(row) < 2:
-            raise EditionError(src, f"extra.rows[{i}]", "must list two or more business ids")
+            raise EditionProblem("edition_row_short", src, f"extra.rows[{i}]")
         for pid in row:
             if not isinstance(pid, str) or pid not in edition.plots:
-                raise EditionError(src, f"extra.rows[{i}]", f"{shown(pid)} is not a business (a plot cell)")
+                raise EditionProblem("edition_row_plot", src, f"extra.rows[{i}]", value=shown(pid))
         for a, b in zip(row, row[1:]):
             if a == b:
-                raise EditionError(src, f"extra.rows[{i}]", f"'{a}' cannot stand next to itself")
+                raise EditionProblem("edition_row_self", src, f"extra.rows[{i}]", value=a)
             near.setdefault(a, set()).add(b)
             near.setdefault(b, set()).add(a)
     return {pid: tuple(sorted(others)) for pid, others in near.items()}
@@ -737,31 +735,31 @@ def road_map(edition, one_way):
     src = edition.source
     streets = edition.extra.get("streets", [])
     if not isinstance(streets, list) or not streets:
-        raise EditionError(src, "extra.streets", "must list the streets ([[extra.streets]] with cells)")
+        raise EditionProblem("edition_streets", src, "extra.streets")
     links = [[] for _ in edition.cells]
     seen = set()
     for i, street in enumerate(streets):
         path = f"extra.streets[{i}]"
         if not isinstance(street, dict) or not isinstance(street.get("cells"), list) or len(street["cells"]) < 2:
-            raise EditionError(src, f"{path}.cells", "must list two or more cells in driving order")
+            raise EditionProblem("edition_street_short", src, f"{path}.cells")
         for key in street:
             if key not in ("name", "cells", "one_way"):
-                raise EditionError(src, f"{path}.{keyname(key)}", "is not a known key here (name, cells, one_way)")
+                raise EditionProblem("edition_unknown_key_of", src, f"{path}.{keyname(key)}", known="name, cells, one_way")
         if not isinstance(street.get("name", ""), str):
-            raise EditionError(src, f"{path}.name", f"must be text, not {shown(street['name'])}")
+            raise EditionProblem("edition_text", src, f"{path}.name", value=shown(street["name"]))
         idx = []
         for cid in street["cells"]:
             cell = edition.cell(cid) if isinstance(cid, str) else None
             if cell is None:
-                raise EditionError(src, f"{path}.cells", f"'{cid}' is not a cell")
+                raise EditionProblem("edition_not_cell", src, f"{path}.cells", value=cid)
             idx.append(cell.index)
             seen.add(cell.index)
         oneway = street.get("one_way", False)
         if not isinstance(oneway, bool):
-            raise EditionError(src, f"{path}.one_way", "must be true or false")
+            raise EditionProblem("edition_bool", src, f"{path}.one_way")
         for a, b in zip(idx, idx[1:]):
             if a == b:
-                raise EditionError(src, f"{path}.cells", "a space cannot follow itself")
+                raise EditionProblem("edition_street_self", src, f"{path}.cells")
             two_way = not oneway or (not one_way and edition.cells[a].kind != "start")
             if b not in links[a]:
                 links[a].append(b)
@@ -769,11 +767,11 @@ def road_map(edition, one_way):
                 links[b].append(a)
     for cell in edition.cells:
         if cell.index not in seen:
-            raise EditionError(src, "extra.streets", f"cell '{cell.id}' is on no street")
+            raise EditionProblem("edition_off_street", src, "extra.streets", value=cell.id)
         if cell.kind == "start" and any(cell.index in outs for outs in links):
-            raise EditionError(src, "extra.streets", f"'{cell.id}' (beside START) is only driven away from")
+            raise EditionProblem("edition_start_street", src, "extra.streets", value=cell.id)
         # no U-turns: a car needs a way on that is not the way back
         if not links[cell.index] or (len(links[cell.index]) == 1 and cell.kind != "start" and
                                      cell.index in links[links[cell.index][0]]):
-            raise EditionError(src, "extra.streets", f"'{cell.id}' is a dead end (no U-turns allowed)")
+            raise EditionProblem("edition_dead_end", src, "extra.streets", value=cell.id)
     return tuple(tuple(outs) for outs in links)

@@ -11,7 +11,7 @@ from companion.engine.actions import Action, Span, dice
 from companion.engine.board import MONEY, MONEY_MAX, check_number, keyname, shown
 from companion.engine.core import Rules
 from companion.engine.state import BANK, JACKPOT, Note
-from companion.errors import EditionError, RuleViolation
+from companion.errors import EditionProblem, RuleViolation
 
 
 class MillionaireRules(Rules):
@@ -46,8 +46,7 @@ class MillionaireRules(Rules):
         check_slot(edition)
         low, high = edition.options["jackpot_min_bet"], edition.options["jackpot_max_bet"]
         if low > high:
-            raise EditionError(edition.source, "options.jackpot_min_bet",
-                               f"must not exceed jackpot_max_bet ({high}), not {low}")
+            raise EditionProblem("edition_jackpot_bets", edition.source, "options.jackpot_min_bet", high=high, value=low)
 
     # ----- setup and turns ------------------------------------------------------------
 
@@ -128,33 +127,32 @@ def check_slot(edition):
     src, slot = edition.source, edition.slot
     for key in slot:
         if key not in ("reels", "wins"):
-            raise EditionError(src, f"slot.{keyname(key)}", "is not a known key here (reels, wins)")
+            raise EditionProblem("edition_unknown_key_of", src, f"slot.{keyname(key)}", known="reels, wins")
     reels = slot.get("reels")
     if not (isinstance(reels, list) and len(reels) == 3 and
             all(isinstance(r, list) and len(r) == 6 and all(isinstance(x, str) and x for x in r)
                 for r in reels)):
-        raise EditionError(src, "slot.reels", "must be three columns of six symbols (text)")
+        raise EditionProblem("edition_reels", src, "slot.reels")
     wins = slot.get("wins", [])
     if not isinstance(wins, list):
-        raise EditionError(src, "slot.wins", "must be a list of winning lines ([[slot.wins]])")
+        raise EditionProblem("edition_wins", src, "slot.wins")
     for i, win in enumerate(wins):
         path = f"slot.wins[{i}]"
         if not isinstance(win, dict):
-            raise EditionError(src, path, "must be a table: combo and one of multiplier, amount, jackpot")
+            raise EditionProblem("edition_win_table", src, path)
         for key in win:
             if key not in ("combo", "multiplier", "amount", "jackpot"):
-                raise EditionError(src, f"{path}.{keyname(key)}", "is not a known key here "
-                                   "(combo, multiplier, amount, jackpot)")
+                raise EditionProblem("edition_unknown_key_of", src, f"{path}.{keyname(key)}",
+                                     known="combo, multiplier, amount, jackpot")
         combo = win.get("combo")
         if not (isinstance(combo, list) and len(combo) == 3 and all(isinstance(x, str) and x for x in combo)):
-            raise EditionError(src, f"{path}.combo", "must list three symbols ('*' for any)")
+            raise EditionProblem("edition_combo", src, f"{path}.combo")
         kinds = [k for k in ("multiplier", "amount", "jackpot") if k in win]
         if len(kinds) != 1:
-            raise EditionError(src, path, "needs exactly one of multiplier, amount, jackpot")
+            raise EditionProblem("edition_win_kind", src, path)
         if "multiplier" in win:
             check_number(win["multiplier"], (1, 1000), src, f"{path}.multiplier")
         if "amount" in win:
             check_number(win["amount"], MONEY, src, f"{path}.amount")
         if "jackpot" in win and win["jackpot"] is not True:
-            raise EditionError(src, f"{path}.jackpot", f"must be true (pays the whole cash box), "
-                               f"not {shown(win['jackpot'])}")
+            raise EditionProblem("edition_win_jackpot", src, f"{path}.jackpot", value=shown(win["jackpot"]))

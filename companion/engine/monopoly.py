@@ -18,7 +18,7 @@ from companion.engine.board import MONEY, PERCENT
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
 from companion.engine.shuffle import shuffled
 from companion.engine.state import BANK, POT, Note
-from companion.errors import BadCommand, EditionError, RuleViolation
+from companion.errors import BadCommand, EditionProblem, RuleViolation
 
 MONOPOLY_EFFECTS = {
     **CORE_EFFECTS,
@@ -92,20 +92,18 @@ class MonopolyRules(Rules):
         super().check_edition(edition)
         src, opt, b = edition.source, edition.options, edition.buildings
         if b["large_max"] != 1 or not b["large_returns_small"]:
-            raise EditionError(src, "buildings", "Monopoly has one hotel per lot, which returns its houses "
-                               "(large_max = 1, large_returns_small = true)")
+            raise EditionProblem("edition_hotel", src, "buildings")
         if not 1 <= opt["hotel_after_houses"] <= b["small_max"]:
-            raise EditionError(src, "options.hotel_after_houses", f"must lie within 1..{b['small_max']} (small_max)")
+            raise EditionProblem("edition_hotel_after", src, "options.hotel_after_houses", high=b["small_max"])
         # the short game's deal is paid from the start cash: even the dearest deeds must be affordable
         dearest = sum(sorted((c.price for c in edition.plots.values()), reverse=True)[:opt["start_deal"]])
         if dearest > edition.start_cash:
-            raise EditionError(src, "options.start_deal", f"{opt['start_deal']} deeds can cost {dearest}, "
-                               f"more than start_cash ({edition.start_cash})")
+            raise EditionProblem("edition_start_deal", src, "options.start_deal", deeds=opt["start_deal"],
+                                 cost=dearest, cash=edition.start_cash)
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "advance_to_nearest" and not edition.industry_plots(eff["industry"]):
-                    raise EditionError(src, f"decks.{card.deck}.{card.id}",
-                                       f"advances to group '{eff['industry']}', which has no lots")
+                    raise EditionProblem("edition_no_lots", src, f"decks.{card.deck}.{card.id}", ind=eff["industry"])
 
     # ----- setup: the short game's deal ------------------------------------------------
 
