@@ -23,6 +23,7 @@ PLOT_KEYS = ("price", "rent", "tax", "build_cost")
 MAX_CHANGES = 400  # values in one save (a whole board has about 200 items)
 MAX_VALUE = 2000  # characters in one typed value
 
+
 class BoardRefused(ValueError):
     """One line in the phone's language; `status` 400 (a mistake), 409 (another phone saved first)."""
 
@@ -322,12 +323,10 @@ def _where(key: str, data: dict | None, language: str = "en") -> str:
     if found and data is not None and found.group(3) in PARAMS:
         try:
             entry = data["decks"][found.group(1)][int(found.group(2))]
-            text = str(entry.get(f"text_{language}") or entry.get("text") or entry.get("id"))
-        except (KeyError, IndexError, TypeError, AttributeError):
-            text = key
-        else:
-            text = "«" + (text if len(text) <= 40 else text[:39] + "…") + "»"
-        return f"{text}: {param_label(found.group(3), None, language)}"
+        except (KeyError, IndexError, TypeError):
+            entry = None
+        said = _card_words(entry, language) or (entry.get("id") if isinstance(entry, dict) else None)
+        return f"{f'«{said}»' if said else key}: {param_label(found.group(3), None, language)}"
     found = re.match(r"cells\[(\d+)\]", key)
     if found and data is not None and isinstance(data.get("cells"), list):
         i = int(found.group(1))
@@ -342,14 +341,21 @@ def _where(key: str, data: dict | None, language: str = "en") -> str:
             card = deck[int(found.group(2))] if int(found.group(2)) < len(deck) else None
         else:
             card = next((c for c in deck if isinstance(c, dict) and c.get("id") == found.group(3)), None)
-        if not isinstance(card, dict):
-            return key
-        said = card.get(f"text_{language}") or card.get("text")
-        if isinstance(said, str) and said.strip():
-            said = said if len(said) <= 40 else said[:39] + "…"
+        said = _card_words(card, language)
+        if said and isinstance(card, dict):
             label = f"{found.group(1)} {card.get('id', '')}".strip()  # as the page's legend: "chance c01"
             return f"{say('board_card', language, label=label, text=messages.inner_quotes(said, language))} ({key})"
     return key
+
+
+def _card_words(card: Any, language: str) -> str:
+    """A card's text as the phone names it (cut at 40 characters), or "" when the file gives none."""
+    if not isinstance(card, dict):
+        return ""
+    said = card.get(f"text_{language}") or card.get("text")
+    if not isinstance(said, str) or not said.strip():
+        return ""
+    return said if len(said) <= 40 else said[:39] + "…"
 
 
 def _shown(value: Any) -> str:
@@ -380,13 +386,14 @@ def _current(data: dict, path: str) -> Any:
         return None
 
 
-
 # ----- a card's effect kinds and their parameters, from what the rules declare (issue 23) -------------
 
-# every parameter any rules module's effects take (Rules.EFFECTS, EFFECT_OPTIONAL): each has a label in the
-# catalogues (effect_param_KEY); tests/test_board_editor.py checks none is missing
-PARAMS = ("amount", "small", "large", "steps", "points", "percent", "count", "cell", "kind", "deck", "to", "from",
-          "industry", "plots", "collect", "rent_multiplier", "dice_multiplier")
+# every parameter any rules module's effects take, read from what they declare (Rules.EFFECTS, EFFECT_OPTIONAL),
+# so a new effect's parameter is here without a second list to keep; each has a label in the catalogues
+# (effect_param_KEY), which tests/test_board_editor.py checks
+PARAMS = tuple(dict.fromkeys(
+    key for rules in RULESETS.values() for verb, needed in rules.EFFECTS.items()
+    for key in (*needed, *rules.EFFECT_OPTIONAL.get(verb, ())) if key != "do"))
 
 
 def param_label(key: str, edition: Any, language: str) -> str:
