@@ -60,6 +60,7 @@ from typing import Any
 from companion.editions import HERE, decode_edition, parse_edition, shipped, toml_value
 from companion.engine.board import Edition
 from companion.errors import EditionError, Message, SaidInput
+from companion.wholefile import write_whole
 
 REF_PREFIX = "our-"  # a table's board in the edition lists: "our-elite"
 SHARE_PREFIX = "MB1:"  # a share text: the prefix, then base64url of zlib'd JSON
@@ -257,26 +258,6 @@ def dump_toml(data: dict) -> str:
 # ----- the store --------------------------------------------------------------------------------------
 
 
-def _write_whole(path: Path, text: str) -> None:
-    """Write a file whole or not at all: a temp file beside it, fsync, rename over, fsync the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 class BoardStore:
     """A folder of the table's boards, one per shipped edition (`<base>.toml`), and their last versions."""
 
@@ -394,7 +375,7 @@ class BoardStore:
             text = dump_toml(data)
             edition = parse_edition(text, self.ref_of(base))
             self._keep_history(base, current)
-            _write_whole(self.path(base), text)
+            write_whole(self.path(base), text, private=False)
             return Board(base, box["version"], text, edition)
 
     def edit(self, base: str, version: int, changes: dict, confirm=()) -> Board:
@@ -515,7 +496,7 @@ class BoardStore:
         if board.version == 0:
             return
         folder = self.folder / "history"
-        _write_whole(folder / f"{base}.{board.version}.toml", board.text)
+        write_whole(folder / f"{base}.{board.version}.toml", board.text, private=False)
         kept = sorted(folder.glob(f"{base}.*.toml"), key=lambda p: int(p.stem.rsplit(".", 1)[1]))
         for old in kept[:-HISTORY_KEEP]:
             old.unlink(missing_ok=True)

@@ -10,14 +10,13 @@ reason if it turns up again. Written atomically (temporary file, fsync, rename).
 """
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.errors import BadInput, Message, SaidInput, cause_of
 from companion.parsewords import json_problem
+from companion.wholefile import write_whole
 
 KINDS = ("player", "plot", "card")
 UID_LENGTHS = (8, 14, 20)  # hex digits of a 4-, 7- or 10-byte UID
@@ -136,17 +135,7 @@ class CardMap:
                       for uid, r in sorted(self.roles.items())},
             "replaced": dict(sorted(self.replaced.items())),
         }
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".cards-", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, ensure_ascii=False, indent=1)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_whole(self.path, json.dumps(data, ensure_ascii=False, indent=1))
 
     def role(self, uid: str) -> Role | None:
         return self.roles.get(uid)

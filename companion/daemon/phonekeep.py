@@ -4,12 +4,13 @@ PINs and the phones' lasting roles (each under the SHA-256 of the phone's cookie
 import hashlib
 import json
 import logging
-import os
 import re
 import secrets
 import time
 from pathlib import Path
 from typing import Any
+
+from companion.wholefile import write_whole
 
 log = logging.getLogger("companion.phone")
 
@@ -59,14 +60,7 @@ class PhoneKeep:
         if path is None:
             return
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, ensure_ascii=False, sort_keys=True)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
+            write_whole(path, json.dumps(data, ensure_ascii=False, sort_keys=True))
         except OSError as exc:  # a full or read-only card: the roles still hold until the box restarts
             log.warning("phone: %s could not be written (%s)", path, exc)
 

@@ -9,10 +9,10 @@ the reason is said in one line.
 """
 
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from companion.wholefile import write_whole
 
 FILE = "box.json"
 LANGUAGES = ("en", "ru")
@@ -61,15 +61,4 @@ class BoxSettings:
 
     def save(self, folder: Path) -> None:
         """Write folder/box.json atomically; OSError when the folder cannot be written."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".box-", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(asdict(self), f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, folder / FILE)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_whole(Path(folder) / FILE, json.dumps(asdict(self)))

@@ -13,13 +13,12 @@ the games folder after every step, so a restart resumes it; the walked order is 
 """
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.errors import SaidInput
+from companion.wholefile import write_whole
 
 WALK_FILE = "walk.json"
 FILE_VERSION = 1
@@ -172,17 +171,7 @@ def save_walk(folder: Path, walk: Walk | None) -> None:
     if walk is None:
         path.unlink(missing_ok=True)
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".walk-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(walk.to_json(), f, ensure_ascii=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_whole(path, json.dumps(walk.to_json(), ensure_ascii=False))
 
 
 def kept_walk(folder: Path) -> dict | None:
