@@ -2,9 +2,9 @@
 the daemon around it: taps go to the walk and never to the game, ROLL is refused, a restart resumes the walk or
 says it was dropped, a walk left alone ends, and a game started on the walked board lands on its cells."""
 import json
-import time
 
 import pytest
+from test_daemon import tap  # a card laid on the simulated reader and lifted
 
 from companion import messages
 from companion.daemon.cards import Role
@@ -138,13 +138,6 @@ def box(tmp_path):
     daemon.lines = lines
     yield daemon
     daemon.stop()
-
-
-def tap(daemon, uid):
-    daemon.sim.place(uid)
-    time.sleep(0.15)
-    daemon.sim.remove()
-    time.sleep(0.35)  # four empty scans before the reader counts the card lifted
 
 
 def said(daemon, words, timeout=10.0):
