@@ -5,6 +5,7 @@ candidate commands (the edition's hints first, then generic moves: companion/bot
 and it keeps the first one the rules list as legal now (Rules.legal), so it never
 needs to know the rules itself and never tries a line the rules would refuse.
 """
+
 import random
 
 from companion.bots import edition_candidates, generic_candidates

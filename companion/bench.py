@@ -9,6 +9,7 @@ engine: commands per second applied in memory on one core (no ledger); then, per
 open:   time to reopen games of 100 to 10,000 events in a fresh process (checkpoint + tail),
         against a full replay from the first event in the same run.
 """
+
 import os
 import random
 import sqlite3
@@ -67,18 +68,20 @@ def run_raw(games, folder, anchored=False):
     side = os.open(os.path.join(folder, f"side-{time.perf_counter_ns()}"), os.O_RDWR | os.O_CREAT, 0o644)
     start = time.perf_counter()
     for seed, _, events in games:
-        conn = sqlite3.connect(os.path.join(folder, f"r{seed}-{time.perf_counter_ns()}.sqlite"),
-                               isolation_level=None)
+        conn = sqlite3.connect(os.path.join(folder, f"r{seed}-{time.perf_counter_ns()}.sqlite"), isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("CREATE TABLE events(seq INTEGER PRIMARY KEY, command TEXT, notes TEXT, created_at TEXT)")
-        conn.execute("CREATE TABLE postings(seq INTEGER, leg INTEGER, account TEXT, amount INTEGER, "
-                     "PRIMARY KEY(seq, leg))")
+        conn.execute(
+            "CREATE TABLE postings(seq INTEGER, leg INTEGER, account TEXT, amount INTEGER, PRIMARY KEY(seq, leg))"
+        )
         for e in events[1:]:
             conn.execute("BEGIN IMMEDIATE")
             conn.execute("INSERT INTO events VALUES (?,?,?,?)", (e.seq, e.command, "[]", "now"))
-            conn.executemany("INSERT INTO postings VALUES (?,?,?,?)",
-                             [(e.seq, i, p.account, p.amount) for i, p in enumerate(e.postings)])
+            conn.executemany(
+                "INSERT INTO postings VALUES (?,?,?,?)",
+                [(e.seq, i, p.account, p.amount) for i, p in enumerate(e.postings)],
+            )
             if anchored:
                 os.pwrite(side, f"{e.seq}".ljust(256).encode(), (e.seq % 2) * 256)
                 os.fdatasync(side)
@@ -109,15 +112,17 @@ def main(what, n_events=1000, runs=5):
     n = sum(len(lines) for _, lines, _ in games)
     if what == "engine":
         if hasattr(os, "sched_setaffinity"):
-            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})   # one core, as the target says
+            os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the target says
         rates = []
         for _ in range(runs + 1):
             count, seconds = run_engine(rules, games)
             rates.append(count / seconds)
-        rates = rates[1:]                    # the first run warms up
+        rates = rates[1:]  # the first run warms up
         print(f"engine: {n} commands x {runs} runs, in memory, one core")
-        print(f"  median {statistics.median(rates):,.0f} commands/s "
-              f"(min {min(rates):,.0f}, max {max(rates):,.0f}); target >= 20,000")
+        print(
+            f"  median {statistics.median(rates):,.0f} commands/s "
+            f"(min {min(rates):,.0f}, max {max(rates):,.0f}); target >= 20,000"
+        )
         bench_legal(n_events, runs)
         return
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=os.environ.get("BENCH_DIR")) as folder:
@@ -135,10 +140,14 @@ def main(what, n_events=1000, runs=5):
     print(f"  engine+ledger   median {statistics.median(durable):,.0f} durable commands/s")
     print(f"  raw sqlite3     median {statistics.median(raw):,.0f} insert+commit/s (same rows)")
     print(f"  raw + a synced side file  median {statistics.median(floor):,.0f}/s (the anchor's floor: two syncs)")
-    print(f"  cost ratio      median {statistics.median(ratios):.2f}x the raw commit "
-          f"(min {min(ratios):.2f}, max {max(ratios):.2f}); the anchor's second sync alone makes ~2x")
-    print(f"  against the two-sync floor  median {statistics.median(floor_ratios):.2f}x "
-          f"(min {min(floor_ratios):.2f}, max {max(floor_ratios):.2f}); target <= 2x")
+    print(
+        f"  cost ratio      median {statistics.median(ratios):.2f}x the raw commit "
+        f"(min {min(ratios):.2f}, max {max(ratios):.2f}); the anchor's second sync alone makes ~2x"
+    )
+    print(
+        f"  against the two-sync floor  median {statistics.median(floor_ratios):.2f}x "
+        f"(min {min(floor_ratios):.2f}, max {max(floor_ratios):.2f}); target <= 2x"
+    )
 
 
 def game_states(rules, games):
@@ -183,14 +192,18 @@ def legal_figures(edition, n_events, runs):
 
 def bench_legal(n_events, runs):
     """Per edition: one `legal` call for the table and for a player, against one `apply`, in one run."""
-    print(f"legal: median us per call over the states of seeded autoplay play ({runs} runs); "
-          "x = against one apply, measured alongside")
+    print(
+        f"legal: median us per call over the states of seeded autoplay play ({runs} runs); "
+        "x = against one apply, measured alongside"
+    )
     print(f"  {'edition':<15} {'states':>6}  {'apply':>9}  {'legal, table':>21}  {'legal, player on turn':>21}")
     for edition in shipped():
         states, apply, table, player = legal_figures(edition, n_events, runs)
-        print(f"  {edition:<15} {states:>6}  {apply:>6.1f} us  "
-              f"{table:>9.1f} us ({table / apply:>5.1f}x)  "
-              f"{player:>9.1f} us ({player / apply:>5.1f}x)")
+        print(
+            f"  {edition:<15} {states:>6}  {apply:>6.1f} us  "
+            f"{table:>9.1f} us ({table / apply:>5.1f}x)  "
+            f"{player:>9.1f} us ({player / apply:>5.1f}x)"
+        )
 
 
 OPEN_SIZES = (100, 1000, 3000, 10000)
@@ -228,10 +241,15 @@ def build_ledger(path, n_events, seed=1):
 def open_times(path, full, runs):
     import subprocess
     import sys
+
     times = []
     for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", _OPEN_CHILD, path, "full" if full else "quick"],
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", _OPEN_CHILD, path, "full" if full else "quick"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         times.append(float(done.stdout.strip()))
     return statistics.median(times), min(times), max(times)
 
@@ -253,7 +271,9 @@ def bench_open(runs):
                 seed += 1
             quick = open_times(path, False, runs)
             full = open_times(path, True, runs)
-            print(f"  {count:>6}   {quick[0] * 1000:7.1f} ms ({quick[1] * 1000:.1f}-{quick[2] * 1000:.1f})"
-                  f"        {full[0] * 1000:8.1f} ms ({full[1] * 1000:.1f}-{full[2] * 1000:.1f})"
-                  f"        {full[0] / quick[0]:5.1f}x")
+            print(
+                f"  {count:>6}   {quick[0] * 1000:7.1f} ms ({quick[1] * 1000:.1f}-{quick[2] * 1000:.1f})"
+                f"        {full[0] * 1000:8.1f} ms ({full[1] * 1000:.1f}-{full[2] * 1000:.1f})"
+                f"        {full[0] / quick[0]:5.1f}x"
+            )
         print("  target: open under 30 ms here")

@@ -43,6 +43,7 @@ MS = 1000.0
 
 # ----- the clients (the spawned process) -------------------------------------------------------------------
 
+
 def _fetch(port: int, cookie: str, path: str, timeout: float = 60.0) -> tuple[int, int]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
@@ -87,8 +88,9 @@ def _clients(pipe: Any, port: int, cookies: list[str], kind: str, pace: float = 
             if pace:
                 stop.wait(max(0.0, pace - (time.monotonic() - started)))
 
-    threads = [threading.Thread(target=run, args=(c, pace * i / len(cookies)), daemon=True)
-               for i, c in enumerate(cookies)]
+    threads = [
+        threading.Thread(target=run, args=(c, pace * i / len(cookies)), daemon=True) for i, c in enumerate(cookies)
+    ]
     for t in threads:
         t.start()
     pipe.send("started")
@@ -101,6 +103,7 @@ def _clients(pipe: Any, port: int, cookies: list[str], kind: str, pace: float = 
 
 
 # ----- the run ------------------------------------------------------------------------------------------------
+
 
 def _row(label: str, values: list[float], base: list[float] | None = None) -> str:
     if not values:
@@ -127,8 +130,17 @@ def _rolls(owner: Any, lines: list[str], at: int, rolls: int) -> tuple[list[floa
     return times, at
 
 
-def _under_load(ctx: Any, port: int, cookies: list[str], kind: str, owner: Any, lines: list[str], at: int,
-                rolls: int, pace: float = 0.0) -> tuple[list[float], int, dict]:
+def _under_load(
+    ctx: Any,
+    port: int,
+    cookies: list[str],
+    kind: str,
+    owner: Any,
+    lines: list[str],
+    at: int,
+    rolls: int,
+    pace: float = 0.0,
+) -> tuple[list[float], int, dict]:
     here, there = ctx.Pipe()
     child = ctx.Process(target=_clients, args=(there, port, cookies, kind, pace), daemon=True)
     child.start()
@@ -170,8 +182,10 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
             owner.call(lambda: table.ledger.conn.execute("PRAGMA synchronous=FULL"))
             port, code = daemon.phone_server.port, daemon.phone.table_code()
             cookie = _spectator(port, code)
-            print(f"daemon with its phone page on waitress at 127.0.0.1:{port}, an Elite game of {len(PLAYERS)} "
-                  f"players at event #{owner.snapshot.head_seq} (WAL, synchronous=FULL); clients in another process")
+            print(
+                f"daemon with its phone page on waitress at 127.0.0.1:{port}, an Elite game of {len(PLAYERS)} "
+                f"players at event #{owner.snapshot.head_seq} (WAL, synchronous=FULL); clients in another process"
+            )
             exports = []
             for _ in range(3):
                 start = time.perf_counter()
@@ -179,8 +193,10 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
                 exports.append((time.perf_counter() - start) * MS)
                 if status != 200:
                     raise RuntimeError(f"the export answered {status}")
-            print(f"  {EXPORT} of #{owner.snapshot.head_seq} events ({size:,} bytes), nothing else running: "
-                  f"cold {exports[0]:.0f} ms, warm {statistics.median(exports[1:]):.0f} ms (target: under 1 s)")
+            print(
+                f"  {EXPORT} of #{owner.snapshot.head_seq} events ({size:,} bytes), nothing else running: "
+                f"cold {exports[0]:.0f} ms, warm {statistics.median(exports[1:]):.0f} ms (target: under 1 s)"
+            )
             print(f"ROLL handed to the writer to booked, {rolls} ROLLs a round, ms:")
             print(f"  {'':<44} {'median':>9} {'p99':>9}")
             base, at = _rolls(owner, lines, at, rolls)
@@ -191,16 +207,20 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
             print(f"    (exports fetched: {counts['done'] - counts['errors']}, refused or failed: {counts['errors']})")
             loaded, at, counts = _under_load(ctx, port, cookies, "export", owner, lines, at, rolls)
             print(_row(f"{spectators} spectators, the export back to back", loaded, base))
-            print(f"    (exports fetched: {counts['done'] - counts['errors']}, refused or failed: {counts['errors']}; "
-                  "as fast as loopback carries them, far beyond a phone's Wi-Fi)")
+            print(
+                f"    (exports fetched: {counts['done'] - counts['errors']}, refused or failed: {counts['errors']}; "
+                "as fast as loopback carries them, far beyond a phone's Wi-Fi)"
+            )
             stream_cookies = [_spectator(port, code) for _ in range(streams)]
             storm, at, counts = _under_load(ctx, port, stream_cookies, "streams", owner, lines, at, rolls)
             print(_row(f"{streams} streams reopening", storm, base))
             print(f"    (streams opened: {counts['done'] - counts['errors']}, refused or failed: {counts['errors']})")
             for label, samples in (("every second", paced), ("back to back", loaded)):
                 worst = p99(samples) if samples else float("inf")
-                print(f"  p99 with {spectators} spectators exporting {label}: {worst:.1f} ms "
-                      f"({'met' if worst < 50 else 'NOT met'}: target under 50 ms)")
+                print(
+                    f"  p99 with {spectators} spectators exporting {label}: {worst:.1f} ms "
+                    f"({'met' if worst < 50 else 'NOT met'}: target under 50 ms)"
+                )
             print("the clients share this machine's cores with the daemon; on the box they are phones.")
         finally:
             daemon.stop(quiet=True)

@@ -89,6 +89,7 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
                     work(value, *request_id)
                 finally:
                     current.clear()  # what the buttons book later (OK on a menu) is no reader input's
+
             return handle
 
         def booked(meaning, *request_id):
@@ -137,16 +138,24 @@ def main(events: int = 120, runs: int = 10) -> int:
         ours, _ = frame_to_commit(Path(tmp) / "ours", 11, events, durable=False)
         replug = replug_to_ready(Path(tmp) / "replug", 12, runs)
     print(f"frame in -> ledger committed, {len(durable)} taps and rolls through the simulated reader:")
-    print(f"  as shipped (synchronous=FULL, anchor synced): median {statistics.median(durable):.2f} ms, "
-          f"p99 {p99(durable):.2f} ms")
-    print(f"  syncs elided (same game):                     median {statistics.median(ours):.2f} ms, "
-          f"p99 {p99(ours):.2f} ms")
-    print(f"  our code (the writer's CPU time, as shipped): median {statistics.median(cpu):.2f} ms, "
-          f"p99 {p99(cpu):.2f} ms   (target: p99 under 5 ms)")
+    print(
+        f"  as shipped (synchronous=FULL, anchor synced): median {statistics.median(durable):.2f} ms, "
+        f"p99 {p99(durable):.2f} ms"
+    )
+    print(
+        f"  syncs elided (same game):                     median {statistics.median(ours):.2f} ms, "
+        f"p99 {p99(ours):.2f} ms"
+    )
+    print(
+        f"  our code (the writer's CPU time, as shipped): median {statistics.median(cpu):.2f} ms, "
+        f"p99 {p99(cpu):.2f} ms   (target: p99 under 5 ms)"
+    )
     share = statistics.median(ours) / statistics.median(durable)
     print(f"  without the syncs a booking takes {share:.0%} of the median; the rest is the sync. The elided run")
     print("  still waits its turn for the interpreter with the simulated reader, whose firmware runs in the")
     print("  same process here and on its own chip on the box; the CPU time leaves that out")
-    print(f"replug -> ready ({len(replug)} times, the reader rebooting): median {statistics.median(replug):.0f} ms, "
-          f"max {max(replug):.0f} ms   (target: under 2000 ms)")
+    print(
+        f"replug -> ready ({len(replug)} times, the reader rebooting): median {statistics.median(replug):.0f} ms, "
+        f"max {max(replug):.0f} ms   (target: under 2000 ms)"
+    )
     return 0

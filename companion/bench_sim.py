@@ -13,6 +13,7 @@ games again with the companion package of another checkout (an older commit), so
 ratio measured in the same run. Every row runs in its own child process pinned to one core; the
 rows take turns and each figure is the median of the repeats.
 """
+
 from __future__ import annotations
 
 import json
@@ -159,15 +160,17 @@ def run_row(row: Row, games: int, round_cap: int) -> Figures:
             os.sched_setaffinity(0, {core})
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=row.root, env=env,
-                          preexec_fn=pin)
+    done = subprocess.run(
+        [sys.executable, *argv], capture_output=True, text=True, cwd=row.root, env=env, preexec_fn=pin
+    )
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise BenchError("bench_row_failed", label=row.label, path=row.root, last=last)
     data = json.loads(done.stdout.strip().splitlines()[-1])
     seconds = data["seconds"]
-    return Figures(data["games"] / seconds, data["rounds"] / seconds, data["rounds"] / data["games"],
-                   data["events"] / seconds)
+    return Figures(
+        data["games"] / seconds, data["rounds"] / seconds, data["rounds"] / data["games"], data["events"] / seconds
+    )
 
 
 def check_peer(folder: str) -> None:
@@ -181,13 +184,20 @@ def check_baseline(folder: str) -> None:
 
 
 def medians(runs: list[Figures]) -> Figures:
-    return Figures(*(statistics.median(getattr(r, f) for r in runs)
-                     for f in ("games_s", "rounds_s", "rounds_game", "events_s")))
+    return Figures(
+        *(statistics.median(getattr(r, f) for r in runs) for f in ("games_s", "rounds_s", "rounds_game", "events_s"))
+    )
 
 
-def main(games: int = 20, peer: str | None = None, editions: list[str] | None = None, repeats: int = 3,
-         baseline: str | None = None, round_cap: int = ROUND_CAP,
-         out: Callable[[str], None] = print) -> dict[tuple[str, str, bool], Figures]:
+def main(
+    games: int = 20,
+    peer: str | None = None,
+    editions: list[str] | None = None,
+    repeats: int = 3,
+    baseline: str | None = None,
+    round_cap: int = ROUND_CAP,
+    out: Callable[[str], None] = print,
+) -> dict[tuple[str, str, bool], Figures]:
     """Print the report; return the figures by (label, edition, invariants) for tests and notes."""
     from companion.editions import shipped
 
@@ -210,34 +220,44 @@ def main(games: int = 20, peer: str | None = None, editions: list[str] | None = 
         rows += [Row("baseline", e, False, os.path.abspath(baseline)) for e in editions]
     if peer:
         rows.append(Row("peer", "monopoly", False, os.path.abspath(peer)))
-    out(f"sim: {games} games a row x {repeats} repeats (rows take turns), {PLAYERS} players, "
-        f"cap {round_cap} rounds, one core (cpu {one_core()}), a child process a row; medians")
+    out(
+        f"sim: {games} games a row x {repeats} repeats (rows take turns), {PLAYERS} players, "
+        f"cap {round_cap} rounds, one core (cpu {one_core()}), a child process a row; medians"
+    )
     runs: dict[Row, list[Figures]] = {row: [] for row in rows}
     for _ in range(repeats):
         for row in rows:
             runs[row].append(run_row(row, games, round_cap))
     results = {(row.label, row.edition, row.invariants): medians(runs[row]) for row in rows}
-    out(f"  {'who':<10} {'edition':<15} {'invariants':<10} {'games/s':>9} {'rounds/s':>10} {'rounds/game':>12} "
-        f"{'events/s':>10}")
+    out(
+        f"  {'who':<10} {'edition':<15} {'invariants':<10} {'games/s':>9} {'rounds/s':>10} {'rounds/game':>12} "
+        f"{'events/s':>10}"
+    )
     for row in rows:
         f = results[(row.label, row.edition, row.invariants)]
         name = {"peer": "peer: gcp", "floor": "apply only"}.get(row.label, row.label)
         events = f"{f.events_s:>10,.0f}" if row.label != "peer" else f"{'-':>10}"
         inv = "on" if row.invariants else "off"
-        out(f"  {name:<10} {row.edition:<15} {inv:<10} {f.games_s:>9.2f} {f.rounds_s:>10,.0f} "
-            f"{f.rounds_game:>12.1f} {events}")
+        out(
+            f"  {name:<10} {row.edition:<15} {inv:<10} {f.games_s:>9.2f} {f.rounds_s:>10,.0f} "
+            f"{f.rounds_game:>12.1f} {events}"
+        )
     if baseline:
         for e in editions:
             now, then = results[("ours", e, False)], results[("baseline", e, False)]
             out(f"  {e}: rounds/s against the baseline, invariants off: {now.rounds_s / then.rounds_s:.2f}x")
     for e in editions:
         now, floor = results[("ours", e, False)], results[("floor", e, False)]
-        out(f"  {e}: the simulator at {now.rounds_s / floor.rounds_s:.2f}x of its ceiling (the same games' "
-            f"commands applied alone: {floor.rounds_s:,.0f} rounds/s)")
+        out(
+            f"  {e}: the simulator at {now.rounds_s / floor.rounds_s:.2f}x of its ceiling (the same games' "
+            f"commands applied alone: {floor.rounds_s:,.0f} rounds/s)"
+        )
     if peer and "monopoly" in editions:
         theirs = results[("peer", "monopoly", False)].rounds_s
         off, on = results[("ours", "monopoly", False)].rounds_s, results[("ours", "monopoly", True)].rounds_s
-        out(f"  monopoly rounds/s against the peer's: invariants off {off / theirs:.3f}x, on {on / theirs:.3f}x "
+        out(
+            f"  monopoly rounds/s against the peer's: invariants off {off / theirs:.3f}x, on {on / theirs:.3f}x "
             f"(target >= 1x with believable game lengths); the ceiling (apply alone) "
-            f"{results[('floor', 'monopoly', False)].rounds_s / theirs:.3f}x")
+            f"{results[('floor', 'monopoly', False)].rounds_s / theirs:.3f}x"
+        )
     return results

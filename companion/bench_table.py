@@ -224,17 +224,22 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
             assert command is not None
             pending = state.pending
             booked = _moved(table, table.head_seq)
-            if dice_action(table.rules, state) is not None or (command.verb == "end" and
-                                                               end_meaning(table.rules, state) is not None):
+            if dice_action(table.rules, state) is not None or (
+                command.verb == "end" and end_meaning(table.rules, state) is not None
+            ):
                 # ROLL: the reader throws as many dice as the Pi last said, so let that line arrive first
-                wait_for(lambda: daemon.shown >= table.head_seq and sim.firmware.dice_n == daemon.dice > 0,
-                         timeout=2)
+                wait_for(lambda: daemon.shown >= table.head_seq and sim.firmware.dice_n == daemon.dice > 0, timeout=2)
                 sim.press_roll()
                 clocks.wait(booked, timeout=3)
             elif command.verb == "buy" and pending is not None and pending.plot:
                 _tap(sim, clocks, uid[("plot", pending.plot, edition.id)], booked)
-            elif command.verb == "draw" and not command.args and pending is not None and not pending.count \
-                    and state.decks.get(pending.stage):
+            elif (
+                command.verb == "draw"
+                and not command.args
+                and pending is not None
+                and not pending.count
+                and state.decks.get(pending.stage)
+            ):
                 card = state.decks[pending.stage][0]
                 _tap(sim, clocks, uid[Role("card", card, edition.id).key()], booked)
             else:  # no card for it: the banker types it (not measured)
@@ -314,8 +319,10 @@ def main(inputs: int = 200, seed: int = 7) -> int:
     alone = render_alone(frames)
     a, b = stages(shipped), stages(elided)
     two = sum(1 for s in shipped if len(s.seqs) > 1)
-    print(f"tap to screen on simulated hardware: {len(shipped)} ROLLs and card taps that booked "
-          f"({two} ROLLs ended the turn and rolled: two events)")
+    print(
+        f"tap to screen on simulated hardware: {len(shipped)} ROLLs and card taps that booked "
+        f"({two} ROLLs ended the turn and rolled: two events)"
+    )
     print(f"  {'':<58} {'median':>7} {'p99':>8}  (ms)")
     print("as shipped (WAL, synchronous=FULL, the anchor synced):")
     print(_row("frame in -> the writer starts booking", a["in"], "link thread, queue, what the tap means"))
@@ -340,10 +347,14 @@ def main(inputs: int = 200, seed: int = 7) -> int:
     print(f"  the syncs inside the commit (median as shipped - median elided): {sync:.2f} ms")
     print("baseline, same run:")
     print(_row(f"one receipt frame rendered alone ({len(alone)} draws, nothing else running)", alone))
-    print(f"  not measured (no bus here): I2C full frame {I2C_FRAME_MS:.0f} ms at 400 kHz, RFID read "
-          f"~{RFID_READ_MS:.0f} ms: ~{I2C_FRAME_MS + RFID_READ_MS:.0f} ms of physics around our code")
+    print(
+        f"  not measured (no bus here): I2C full frame {I2C_FRAME_MS:.0f} ms at 400 kHz, RFID read "
+        f"~{RFID_READ_MS:.0f} ms: ~{I2C_FRAME_MS + RFID_READ_MS:.0f} ms of physics around our code"
+    )
     met = p99(b["total"]) < 5.0
-    print(f"our code at p99: {p99(b['total']):.2f} ms ({'met' if met else 'NOT met'}: target under 5 ms). "
-          "The simulated reader's firmware shares")
+    print(
+        f"our code at p99: {p99(b['total']):.2f} ms ({'met' if met else 'NOT met'}: target under 5 ms). "
+        "The simulated reader's firmware shares"
+    )
     print("  this interpreter; on the box it runs on its own chip.")
     return 0

@@ -54,6 +54,7 @@ def p99(values: list[float]) -> float:
 
 # ----- the clients (the spawned process) -------------------------------------------------------------------
 
+
 def _rates(port: int, cookie: str, paths: list[str], rounds: int, seconds: float, threads: int) -> dict:
     """Requests per second for each path: `rounds` rounds of `seconds` each, paths alternating in order;
     `threads` threads each on its own keep-alive connection. {path: [req/s per round], "errors": n}."""
@@ -98,7 +99,7 @@ def _rates(port: int, cookie: str, paths: list[str], rounds: int, seconds: float
     for path in paths:  # warm-up, not counted: connections open, caches filled
         burst(path, min(0.3, seconds))
     for r in range(rounds):
-        for path in (paths if r % 2 == 0 else paths[::-1]):
+        for path in paths if r % 2 == 0 else paths[::-1]:
             out[path].append(burst(path, seconds))
     for conn in conns:
         conn.close()
@@ -116,8 +117,12 @@ def _listen(port: int, cookies: list[str], since: int, pipe: Any, deadline_s: fl
     socks = []
     for i, cookie in enumerate(cookies):
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        sock.sendall((f"GET /phone/events?since={since} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                      f"Cookie: {cookie}\r\nAccept: text/event-stream\r\nAccept-Language: en\r\n\r\n").encode())
+        sock.sendall(
+            (
+                f"GET /phone/events?since={since} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                f"Cookie: {cookie}\r\nAccept: text/event-stream\r\nAccept-Language: en\r\n\r\n"
+            ).encode()
+        )
         sock.setblocking(False)
         selector.register(sock, selectors.EVENT_READ, i)
         socks.append(sock)
@@ -166,6 +171,7 @@ def _rates_child(pipe: Any, *args: Any) -> None:
 
 # ----- the box and its sessions ------------------------------------------------------------------------------
 
+
 def start_box(tmp: str, seed: int, players: list[str]) -> Any:
     """The daemon the web benches measure: simulated hardware, its phone page on a free loopback port, a
     new Elite game of `players` started (stopped again if any of that fails)."""
@@ -173,8 +179,15 @@ def start_box(tmp: str, seed: int, players: list[str]) -> Any:
     from companion.daemon.main import Daemon
 
     values = dict(defaults().values)
-    values.update({"games_dir": str(Path(tmp) / "games"), "virtual_table.port": 0,
-                   "phone.host": "127.0.0.1", "phone.port": _free_port(), "phone.auction_quiet_seconds": 0.0})
+    values.update(
+        {
+            "games_dir": str(Path(tmp) / "games"),
+            "virtual_table.port": 0,
+            "phone.host": "127.0.0.1",
+            "phone.port": _free_port(),
+            "phone.auction_quiet_seconds": 0.0,
+        }
+    )
     daemon = Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed).start()
     try:
         if daemon.phone_server is None:
@@ -206,8 +219,12 @@ def _spectator(port: int, code: str) -> str:
         if not cookie or not found:
             raise RuntimeError("the phone page gave no session")
         body = f"csrf={found.group(1)}&code={code}"
-        conn.request("POST", "/phone/join", body=body, headers={
-            "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        conn.request(
+            "POST",
+            "/phone/join",
+            body=body,
+            headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
+        )
         answer = conn.getresponse()
         answer.read()
         if answer.status != 200:
@@ -241,14 +258,19 @@ def _size(port: int, path: str) -> int:
         conn.close()
 
 
-def _commits(daemon: Any, pages: list[str], commits: int, ctx: Any) -> tuple[list[float], list[float], list[float], int]:
+def _commits(
+    daemon: Any, pages: list[str], commits: int, ctx: Any
+) -> tuple[list[float], list[float], list[float], int]:
     """Open `pages` live streams in the clients' process and submit `commits` payments one at a time:
     (every arrival's ms, each commit's ms until its last page, each booking's ms, commits missing)."""
     owner = daemon.owner
     here, there = ctx.Pipe()
     since = owner.table.head_seq
-    child = ctx.Process(target=_listen, args=(daemon.phone_server.port, pages, since, there,
-                                              30.0 + commits * (WAIT_S + 0.1)), daemon=True)
+    child = ctx.Process(
+        target=_listen,
+        args=(daemon.phone_server.port, pages, since, there, 30.0 + commits * (WAIT_S + 0.1)),
+        daemon=True,
+    )
     child.start()
     arrivals: list[float] = []
     last_page: list[float] = []
@@ -287,6 +309,7 @@ def _commits(daemon: Any, pages: list[str], commits: int, ctx: Any) -> tuple[lis
 
 # ----- the run ------------------------------------------------------------------------------------------------
 
+
 def _row(label: str, values: list[float], unit: str = "ms", note: str = "") -> str:
     if not values:
         return f"  {label:<52} {'-':>9} {'-':>9}  (no samples)"
@@ -311,8 +334,15 @@ def _history(daemon: Any, events: int, seed: int) -> int:
     return int(owner.table.head_seq)
 
 
-def main(pages: int = 50, commits: int = 100, rounds: int = 5, seconds: float = 1.0, threads: int = 4,
-         seed: int = 7, history: int = 150) -> int:
+def main(
+    pages: int = 50,
+    commits: int = 100,
+    rounds: int = 5,
+    seconds: float = 1.0,
+    threads: int = 4,
+    seed: int = 7,
+    history: int = 150,
+) -> int:
     """Run both parts and print their rows; 0 (the targets are reported, not enforced)."""
     from companion.daemon.main import wait_for
 
@@ -324,15 +354,18 @@ def main(pages: int = 50, commits: int = 100, rounds: int = 5, seconds: float = 
             port, code = daemon.phone_server.port, daemon.phone.table_code()
             threads_cfg = daemon.config["phone.threads"]
             played = _history(daemon, history, seed)
-            print(f"phone page on waitress at 127.0.0.1:{port}: {threads_cfg} threads (phone.threads), "
-                  f"an Elite game of {len(PLAYERS)} players at event #{played}; the clients in another process")
+            print(
+                f"phone page on waitress at 127.0.0.1:{port}: {threads_cfg} threads (phone.threads), "
+                f"an Elite game of {len(PLAYERS)} players at event #{played}; the clients in another process"
+            )
 
             # 1. the table view against a static file, the same server, alternating rounds
             cookie = _spectator(port, code)
             view_bytes, static_bytes = _check_view(port, cookie), _size(port, STATIC)
             here, there = ctx.Pipe()
-            child = ctx.Process(target=_rates_child, daemon=True,
-                                args=(there, port, cookie, [STATIC, TABLE], rounds, seconds, threads))
+            child = ctx.Process(
+                target=_rates_child, daemon=True, args=(there, port, cookie, [STATIC, TABLE], rounds, seconds, threads)
+            )
             child.start()
             if not here.poll(60 + rounds * 2 * (seconds + 16)):
                 child.terminate()
@@ -341,16 +374,20 @@ def main(pages: int = 50, commits: int = 100, rounds: int = 5, seconds: float = 
             child.join(10)
             static, table = statistics.median(rates[STATIC]), statistics.median(rates[TABLE])
             ratio = table / static if static else 0.0
-            print(f"requests/s, keep-alive, {threads} client threads, {rounds} rounds of {seconds:g} s each, "
-                  f"medians (errors: {rates['errors']}):")
+            print(
+                f"requests/s, keep-alive, {threads} client threads, {rounds} rounds of {seconds:g} s each, "
+                f"medians (errors: {rates['errors']}):"
+            )
             print(f"  static file {STATIC} ({static_bytes} bytes)          {static:>9.0f} req/s")
             print(f"  table view {TABLE} ({view_bytes} bytes)                {table:>9.0f} req/s")
             met_rate = ratio >= 0.5
             print(f"  table view / static file: {ratio:.2f} ({'met' if met_rate else 'NOT met'}: target at least 0.50)")
 
             # 2. a commit to its arrival on the live pages: one page (baseline), then `pages`
-            print(f"commit (a payment submitted through the daemon) to its arrival on live pages, "
-                  f"{commits} commits each, median and p99:")
+            print(
+                f"commit (a payment submitted through the daemon) to its arrival on live pages, "
+                f"{commits} commits each, median and p99:"
+            )
             print(f"  {'':<52} {'median':>9} {'p99':>9}")
             one, _, book_one, miss_one = _commits(daemon, [_spectator(port, code)], commits, ctx)
             print(_row("1 live page (baseline)", one))
@@ -360,13 +397,17 @@ def main(pages: int = 50, commits: int = 100, rounds: int = 5, seconds: float = 
             print(_row(f"{pages} live pages: until the last page has it", last_page))
             print(_row("the booking alone (submit returned)", booking))
             if miss_one or missing:
-                print(f"  commits that missed a page within {WAIT_S:g} s: {miss_one} (1 page), {missing} ({pages} pages)")
+                print(
+                    f"  commits that missed a page within {WAIT_S:g} s: {miss_one} (1 page), {missing} ({pages} pages)"
+                )
             worst = p99(last_page) if last_page else float("inf")
             ratio_pages = (statistics.median(arrivals) / statistics.median(one)) if arrivals and one else 0.0
             print(f"  {pages} pages against 1, medians: {ratio_pages:.2f}x")
             met_live = worst < 100 and not missing
-            print(f"  p99 until the last of {pages} pages: {worst:.1f} ms "
-                  f"({'met' if met_live else 'NOT met'}: target under 100 ms)")
+            print(
+                f"  p99 until the last of {pages} pages: {worst:.1f} ms "
+                f"({'met' if met_live else 'NOT met'}: target under 100 ms)"
+            )
             print("the clients share this machine's cores with the server; on the box they are phones.")
         finally:
             daemon.stop(quiet=True)

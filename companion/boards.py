@@ -121,8 +121,7 @@ class BoardConflict(SaidInput):
     """A save made from an older version: another phone saved in between (`changed`: its items)."""
 
     def __init__(self, version: int, changed: list[str]):
-        super().__init__("board_conflict", version=version, changed=", ".join(changed[:12]) or "-",
-                         count=len(changed))
+        super().__init__("board_conflict", version=version, changed=", ".join(changed[:12]) or "-", count=len(changed))
         self.version, self.changed = version, changed
 
 
@@ -160,8 +159,14 @@ def describe(edition: Edition) -> dict[str, Any]:
     for deck, ids in edition.decks.items():
         for cid in ids:
             card = edition.cards[cid]
-            out[f"decks.{deck}.{cid}"] = [card.text, sorted(card.texts.items()), list(card.effects), card.keep,
-                                          card.long_term, card.favourable]
+            out[f"decks.{deck}.{cid}"] = [
+                card.text,
+                sorted(card.texts.items()),
+                list(card.effects),
+                card.keep,
+                card.long_term,
+                card.favourable,
+            ]
     if edition.slot:
         out["slot"] = edition.slot
     for key, value in edition.extra.items():
@@ -272,8 +277,8 @@ class BoardStore:
 
     @staticmethod
     def base_of_ref(ref: str) -> str | None:
-        if isinstance(ref, str) and ref.startswith(REF_PREFIX) and ref[len(REF_PREFIX):] in shipped():
-            return ref[len(REF_PREFIX):]
+        if isinstance(ref, str) and ref.startswith(REF_PREFIX) and ref[len(REF_PREFIX) :] in shipped():
+            return ref[len(REF_PREFIX) :]
         return None
 
     def path(self, base: str) -> Path:
@@ -333,8 +338,7 @@ class BoardStore:
         for lang in messages.LANGUAGES:
             head[f"name_{lang}"] = messages.render("board_own_name", {"edition": ed.names.get(lang, ed.name)}, lang)
         head["name"] = head.get(f"name_{ed.language}", head["name_en"])
-        data["box"] = {"base": base, "version": 0, "confirmed": [],
-                       "placeholder": list(PLACEHOLDERS.get(base, ()))}
+        data["box"] = {"base": base, "version": 0, "confirmed": [], "placeholder": list(PLACEHOLDERS.get(base, ()))}
         text = dump_toml(data)
         return Board(base, 0, text, parse_edition(text, f"{self.ref_of(base)}"))
 
@@ -419,8 +423,11 @@ class BoardStore:
                     patch[key] = entries
             elif key == "decks":
                 decks = {d: _by_ids(cards, fresh.get("decks", {}).get(d, [])) for d, cards in value.items()}
-                changed = {d: cards for d, cards in decks.items()
-                           if cards != [c.get("id") for c in fresh.get("decks", {}).get(d, [])]}
+                changed = {
+                    d: cards
+                    for d, cards in decks.items()
+                    if cards != [c.get("id") for c in fresh.get("decks", {}).get(d, [])]
+                }
                 if changed or set(decks) != set(fresh.get("decks", {})):
                     patch["decks"] = {**changed, **{d: None for d in fresh.get("decks", {}) if d not in decks}}
             elif value != fresh.get(key):
@@ -448,7 +455,7 @@ class BoardStore:
         if not text.startswith(SHARE_PREFIX):
             raise SaidInput("board_not_share")
         try:
-            body = text[len(SHARE_PREFIX):]
+            body = text[len(SHARE_PREFIX) :]
             inflate = zlib.decompressobj()
             raw = inflate.decompress(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)), 4 << 20)
             if inflate.unconsumed_tail:
@@ -487,9 +494,12 @@ class BoardStore:
                 raise ValueError(f"unknown key {key}")
         items = list(describe(parse_edition(dump_toml(data), "share")))
         bits = int(patch.get("c", "0"), 16)
-        data["box"] = {"base": base, "version": 0,
-                       "confirmed": [item for i, item in enumerate(items) if bits >> i & 1],
-                       "placeholder": patch.get("p", fresh_box.get("placeholder", []))}
+        data["box"] = {
+            "base": base,
+            "version": 0,
+            "confirmed": [item for i, item in enumerate(items) if bits >> i & 1],
+            "placeholder": patch.get("p", fresh_box.get("placeholder", [])),
+        }
         return data
 
     def _keep_history(self, base: str, board: Board) -> None:

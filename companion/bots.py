@@ -1,4 +1,5 @@
 """The seeded autoplayer's hints: candidate commands worth trying now, per edition and generic."""
+
 from functools import lru_cache
 
 from companion.engine.classic import ClassicRules
@@ -13,7 +14,7 @@ def edition_candidates(rules, s, rng):
     The autoplayer (companion.autoplay) tries these before the generic moves;
     `rng` is a random.Random it owns, so the engine stays pure.
     """
-    if isinstance(rules, ClassicRules):          # Deluxe too
+    if isinstance(rules, ClassicRules):  # Deluxe too
         return classic_candidates(rules, s, rng)
     if isinstance(rules, EliteRules):
         return elite_candidates(rules, s, rng)
@@ -76,6 +77,7 @@ def generic_candidates(rules, s, rng):
 
 # ----- the Millionaire family ------------------------------------------------------------
 
+
 def jackpot_hint(rules, s, rng):
     """Play the JACKPOT half the times one may."""
     if s.extra.get("jackpot") == s.turn and rng.random() < 0.5:
@@ -132,6 +134,7 @@ def elite_candidates(rules, s, rng):
 
 # ----- Monopoly ----------------------------------------------------------------------------
 
+
 def monopoly_candidates(rules, s, rng):
     """Monopoly: every pending kind it adds, house auctions, building, completing a colour group."""
     out = []
@@ -158,8 +161,12 @@ def monopoly_candidates(rules, s, rng):
     for kind in KINDS:
         # the last few buildings of a kind, wanted by another builder too: the table auctions them
         for pid in rules.placeable(s, p, kind):
-            if 0 < rules.left(s, kind) <= 2 and s.cash(p) > rules.edition.plots[pid].build_cost + 150 \
-                    and rules.rivals(s, rules.edition.plots[pid]) and rng.random() < 0.5:
+            if (
+                0 < rules.left(s, kind) <= 2
+                and s.cash(p) > rules.edition.plots[pid].build_cost + 150
+                and rules.rivals(s, rules.edition.plots[pid])
+                and rng.random() < 0.5
+            ):
                 out.append(f"house_auction {pid}")
                 break
     if rng.random() < 0.5:
@@ -207,6 +214,7 @@ def monopoly_deals(rules, s, p):
 
 # ----- Mad Millionaire ---------------------------------------------------------------------
 
+
 @lru_cache(maxsize=256)
 def _road_distances(roads, targets):
     back = {}
@@ -249,8 +257,7 @@ def madmillionaire_candidates(rules, s, rng):
         elif pend.kind == "move":
             out += madmillionaire_moves(rules, s, pend.player, pend.count, rng)
         elif pend.kind == "six":
-            rich = sorted((q for q in s.alive if q != pend.player and not s.skip.get(q)),
-                          key=lambda q: -s.cash(q))
+            rich = sorted((q for q in s.alive if q != pend.player and not s.skip.get(q)), key=lambda q: -s.cash(q))
             if rich and rng.random() < 0.5:
                 out.append(f"miss {rich[0]}")
             out.append("bonus")
@@ -283,8 +290,9 @@ def madmillionaire_moves(rules, s, p, die, rng):
     dist = distance_to(rules, goal)
     order = sorted(stops, key=lambda i: (dist.get(i, 99), rng.random()))
     if rng.random() < 0.3 and s.held(p, "signs"):
-        shops = [i for i in stops if rules.cells[i].kind in ("plot", "real_estate")
-                 and rules.cells[i].id not in s.owner]
+        shops = [
+            i for i in stops if rules.cells[i].kind in ("plot", "real_estate") and rules.cells[i].id not in s.owner
+        ]
         if shops and not any(i in goal for i in stops):
             order.insert(0, rng.choice(shops))
     return [f"move {rules.cells[i].id}" for i in order]

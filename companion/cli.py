@@ -1,4 +1,5 @@
 """The `companion` command: start a game, apply commands, show state and history, check and recover ledgers."""
+
 import argparse
 import ast
 import errno
@@ -48,10 +49,12 @@ REQUEST_LINE = {
     "ru": "запрос: {id} (повторить без двойной записи: companion do --request-id {id} ...)",
 }
 LEGAL_HEADING = {
-    "en": {"table": "what may be done now (by whom):", "player": "what {player} may do now:",
-           "none": "  nothing now"},
-    "ru": {"table": "что можно сделать сейчас (и кто):", "player": "что {player} может сделать сейчас:",
-           "none": "  сейчас ничего"},
+    "en": {"table": "what may be done now (by whom):", "player": "what {player} may do now:", "none": "  nothing now"},
+    "ru": {
+        "table": "что можно сделать сейчас (и кто):",
+        "player": "что {player} может сделать сейчас:",
+        "none": "  сейчас ничего",
+    },
 }
 OPTION_FORM = {
     "en": "--option takes KEY=VALUE, not '{item}'",
@@ -93,7 +96,7 @@ def stranger(table, lang) -> int:
 
 def cmd_new(args):
     path = db_path(args)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     options = option_pairs(args.option, args.lang)
     table = new_game(path, args.edition, args.players, seed, options)
     try:
@@ -176,12 +179,13 @@ def cmd_do(args):
             try:
                 stored = table.resolve()
             except OutcomeUnknown:
-                raise OutcomeUnknown("do_unknown_retry", exc.seq, request_id, line, unknown=exc,
-                                     retry=retry) from None
+                raise OutcomeUnknown("do_unknown_retry", exc.seq, request_id, line, unknown=exc, retry=retry) from None
             if not stored:
                 raise LedgerError("do_not_stored", command=line, request_id=request_id, retry=retry) from None
-            print(f"{label('warning', args.lang)}: {messages.render('do_stored', {'seq': exc.seq}, args.lang)}",
-                  file=sys.stderr)
+            print(
+                f"{label('warning', args.lang)}: {messages.render('do_stored', {'seq': exc.seq}, args.lang)}",
+                file=sys.stderr,
+            )
             event = table.game.events[exc.seq - 1]
         out(f"#{event.seq} {event_text(event)}")
         for text in event_lines(table.rules, event, args.lang):
@@ -231,9 +235,13 @@ def cmd_state(args):
             if "recovered_from" in table.meta:
                 data["recovered_from"] = table.meta["recovered_from"]
             if legal:
-                data["legal"] = {"actor": actor, "actions": [
-                    {"party": a.party, "verb": a.verb, "pattern": a.text()}
-                    for a in table.rules.legal(table.state, actor)]}
+                data["legal"] = {
+                    "actor": actor,
+                    "actions": [
+                        {"party": a.party, "verb": a.verb, "pattern": a.text()}
+                        for a in table.rules.legal(table.state, actor)
+                    ],
+                }
             out(json.dumps(data, ensure_ascii=False, indent=2))
         else:
             out(state_text(table.rules, table.state, args.lang))
@@ -254,12 +262,27 @@ def cmd_history(args):
         rows = table.stored_events()
         undone = table.reversed_events()
         if args.json:
-            out(json.dumps([{
-                "seq": r.event.seq, "command": r.event.command, "submitted": r.submitted,
-                "actor": r.actor, "request_id": r.request_id, "reverses": r.event.reverses,
-                "undone": r.event.seq in undone, "at": r.created_at,
-                "postings": [[p.account, p.amount] for p in r.event.postings],
-                "notes": [n.as_json() for n in r.event.notes]} for r in rows], ensure_ascii=False, indent=2))
+            out(
+                json.dumps(
+                    [
+                        {
+                            "seq": r.event.seq,
+                            "command": r.event.command,
+                            "submitted": r.submitted,
+                            "actor": r.actor,
+                            "request_id": r.request_id,
+                            "reverses": r.event.reverses,
+                            "undone": r.event.seq in undone,
+                            "at": r.created_at,
+                            "postings": [[p.account, p.amount] for p in r.event.postings],
+                            "notes": [n.as_json() for n in r.event.notes],
+                        }
+                        for r in rows
+                    ],
+                    ensure_ascii=False,
+                    indent=2,
+                )
+            )
             return stranger(table, args.lang)
         for r in rows:
             mark = " " + label("undone", args.lang) if r.event.seq in undone else ""
@@ -321,6 +344,7 @@ def cmd_recover(args):
 
 def cmd_script(args):
     from companion.script import read_script, run_script
+
     text = read_script(args.file)
 
     def echo(table, event):
@@ -328,8 +352,10 @@ def cmd_script(args):
         out(f"#{event.seq} {event_text(event)}")
         for line in event_lines(table.rules, event, args.lang):
             out(f"    {line}")
-    table = run_script(text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None,
-                       language=args.lang)
+
+    table = run_script(
+        text, args.file, db=args.db or ":memory:", on_event=echo if args.verbose else None, language=args.lang
+    )
     try:
         if args.json:
             out(json.dumps(state_json(table.rules, table.state), ensure_ascii=False, indent=2))
@@ -344,40 +370,89 @@ def cmd_editions(args):
         ed = load_edition(name)
         # the edition's name in the screen's language (name_en, name_ru), else as its file writes it
         shown = messages.in_language(ed.name, ed.names, args.lang)
-        out(label("edition_line", args.lang, id=name, name=shown, low=ed.players_min, high=ed.players_max,
-                  rules=ed.rules))
+        out(
+            label(
+                "edition_line", args.lang, id=name, name=shown, low=ed.players_min, high=ed.players_max, rules=ed.rules
+            )
+        )
 
 
 def cmd_check_edition(args):
     ed = load_edition(args.file)
-    out(label("edition_ok", args.lang, file=args.file, name=ed.name, cells=len(ed.cells), plots=len(ed.plots),
-              cards=sum(len(d) for d in ed.decks.values())))
+    out(
+        label(
+            "edition_ok",
+            args.lang,
+            file=args.file,
+            name=ed.name,
+            cells=len(ed.cells),
+            plots=len(ed.plots),
+            cards=sum(len(d) for d in ed.decks.values()),
+        )
+    )
     # names per language: what a screen in another language shows as the file writes it
     own = ed.language.split("-")[0].split("_")[0]
     for lang in messages.LANGUAGES:
         if lang == own:
             continue
-        missing = (sum(1 for c in ed.cells if lang not in c.names),
-                   sum(1 for i in ed.industries.values() if lang not in i.names),
-                   sum(1 for c in ed.cards.values() if lang not in c.texts))
+        missing = (
+            sum(1 for c in ed.cells if lang not in c.names),
+            sum(1 for i in ed.industries.values() if lang not in i.names),
+            sum(1 for c in ed.cards.values() if lang not in c.texts),
+        )
         if any(missing):
-            out(label("names_fallback", args.lang, tongue=lang, cells=missing[0], all_cells=len(ed.cells),
-                      industries=missing[1], all_industries=len(ed.industries), cards=missing[2],
-                      all_cards=len(ed.cards)))
+            out(
+                label(
+                    "names_fallback",
+                    args.lang,
+                    tongue=lang,
+                    cells=missing[0],
+                    all_cells=len(ed.cells),
+                    industries=missing[1],
+                    all_industries=len(ed.industries),
+                    cards=missing[2],
+                    all_cards=len(ed.cards),
+                )
+            )
     # what is still a placeholder (docs/board-sources.md, the file's [box] marks: companion/boards.py)
     from companion import boards
+
     counts = boards.counts(ed)
-    out(messages.render("board_marks", {"total": counts.total, "confirmed": counts.confirmed,
-                                        "placeholder": counts.placeholder, "sourced": counts.sourced}, args.lang))
+    out(
+        messages.render(
+            "board_marks",
+            {
+                "total": counts.total,
+                "confirmed": counts.confirmed,
+                "placeholder": counts.placeholder,
+                "sourced": counts.sourced,
+            },
+            args.lang,
+        )
+    )
     for sort, row in counts.by_sort.items():
-        out(messages.render("board_marks_sort", {"sort": messages.render(f"board_sort_{sort}", {}, args.lang), **row},
-                            args.lang))
+        out(
+            messages.render(
+                "board_marks_sort", {"sort": messages.render(f"board_sort_{sort}", {}, args.lang), **row}, args.lang
+            )
+        )
 
 
 def cmd_demo(args):
     from companion.demo import run_demo
-    return run_demo(args.seed, args.lang, args.delay, args.edition, args.events, args.dir, args.bot, args.port,
-                    args.players, args.new)
+
+    return run_demo(
+        args.seed,
+        args.lang,
+        args.delay,
+        args.edition,
+        args.events,
+        args.dir,
+        args.bot,
+        args.port,
+        args.players,
+        args.new,
+    )
 
 
 def cmd_bench(args):
@@ -389,18 +464,23 @@ def cmd_bench(args):
     # a sim-only argument given to another bench was ignored without a word (--peer to bench web)
     for option, value in (("--peer", args.peer), ("--baseline", args.baseline), ("--edition", args.edition)):
         if value is not None and args.what != "sim":
-            print(f"{label('usage', args.lang)}: " + sim_say("bench_sim_only", args.lang, option=option, what=args.what),
-                  file=sys.stderr)
+            print(
+                f"{label('usage', args.lang)}: " + sim_say("bench_sim_only", args.lang, option=option, what=args.what),
+                file=sys.stderr,
+            )
             return EXIT_USAGE
-    if args.what == "web" and args.pages < 1:       # was measured as 1 page without a word
-        print(f"{label('usage', args.lang)}: " + sim_say("bench_number", args.lang, option="--pages", low=1,
-                                                          value=args.pages), file=sys.stderr)
+    if args.what == "web" and args.pages < 1:  # was measured as 1 page without a word
+        print(
+            f"{label('usage', args.lang)}: "
+            + sim_say("bench_number", args.lang, option="--pages", low=1, value=args.pages),
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if args.what == "sim":
         from companion import bench_sim
+
         try:
-            bench_sim.main(args.games, args.peer, [args.edition] if args.edition else None, args.repeats,
-                           args.baseline)
+            bench_sim.main(args.games, args.peer, [args.edition] if args.edition else None, args.repeats, args.baseline)
         except bench_sim.BenchError as exc:
             # a row that failed to run is an error of the run; everything else is the command line's
             if exc.key == "bench_row_failed":
@@ -411,18 +491,24 @@ def cmd_bench(args):
         return 0
     if args.what == "link":
         from companion import bench_link
+
         return bench_link.main(max(20, min(args.events, 200)), max(1, args.runs * 2))
     if args.what == "table":
         from companion import bench_table
+
         return bench_table.main(max(20, min(args.events, 200)))
     if args.what == "daemon":
         from companion import bench_daemon
+
         return bench_daemon.main(events=max(1000, min(args.events, 20_000)), rolls=max(10, min(args.runs * 12, 200)))
     if args.what == "web":
         from companion import bench_web
-        return bench_web.main(pages=max(1, min(args.pages, 56)), commits=max(10, min(args.events, 200)),
-                              rounds=max(1, min(args.runs, 20)))
+
+        return bench_web.main(
+            pages=max(1, min(args.pages, 56)), commits=max(10, min(args.events, 200)), rounds=max(1, min(args.runs, 20))
+        )
     from companion import bench
+
     bench.main(args.what, args.events, args.runs)
 
 
@@ -445,16 +531,18 @@ ARGPARSE_MESSAGES = (
     ("not allowed with argument %(other_option)s", "usage_not_allowed"),
     ("ignored explicit argument %(value)r", "usage_explicit_ignored"),
 )
-USAGE_CODES = sorted({code for _, code in ARGPARSE_MESSAGES} |
-                     {"usage_line", "usage_other", "usage_unknown_command", "usage_no_command"})
+USAGE_CODES = sorted(
+    {code for _, code in ARGPARSE_MESSAGES} | {"usage_line", "usage_other", "usage_unknown_command", "usage_no_command"}
+)
 ARGUMENT = re.compile(r"argument (?P<option>[^:]+): (?P<message>.+)", re.S)
 
 
 def _pattern(msgid):
     """A regular expression matching a message argparse formats from msgid (its %(name)s / %(name)r)."""
     parts = re.split(r"%\((\w+)\)([sr])", msgid)
-    regex = "".join(re.escape(part) if i % 3 == 0 else f"(?P<{part}>.+?)" if i % 3 == 1 else ""
-                    for i, part in enumerate(parts))
+    regex = "".join(
+        re.escape(part) if i % 3 == 0 else f"(?P<{part}>.+?)" if i % 3 == 1 else "" for i, part in enumerate(parts)
+    )
     return re.compile(regex + r"\Z", re.S)
 
 
@@ -489,7 +577,7 @@ def usage_problem(message, commands=()):
             params["count"] = int(params["count"])
         if option is not None:
             params["option"] = option
-        if code == "usage_invalid_choice" and option == "cmd":       # the subcommand
+        if code == "usage_invalid_choice" and option == "cmd":  # the subcommand
             code, params = "usage_unknown_command", {"value": params["value"], "choices": params["choices"]}
         if code == "usage_required" and "cmd" in params["names"]:
             code, params = "usage_no_command", {"choices": list(commands)}
@@ -508,7 +596,7 @@ class Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         parsed, extra = self.parse_known_args(args, namespace)
-        if extra:   # what argparse says here; the hint names the subcommand whose arguments they are
+        if extra:  # what argparse says here; the hint names the subcommand whose arguments they are
             prog = f"{self.prog} {parsed.cmd}" if getattr(parsed, "cmd", None) else self.prog
             raise UsageError("usage_line", prog=prog, problem=Note("usage_unrecognized", {"words": list(extra)}))
         return parsed
@@ -521,8 +609,13 @@ def language_in(argv) -> str:
     for i, word in enumerate(argv):
         if word == "--":
             break
-        value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else \
-            word.partition("=")[2] if word.startswith("--lang=") else None
+        value = (
+            argv[i + 1]
+            if word == "--lang" and i + 1 < len(argv)
+            else word.partition("=")[2]
+            if word.startswith("--lang=")
+            else None
+        )
         if value in messages.LANGUAGES:
             chosen = value
     return chosen or language_from_env()
@@ -532,11 +625,16 @@ def build_parser():
     ap = Parser(prog="companion", description=__doc__, epilog="exit codes: docs/exit-codes.md")
     lang = Parser(add_help=False)
     # --lang may come before or after the subcommand; without it, $COMPANION_LANG, then the locale
-    lang.add_argument("--lang", choices=messages.LANGUAGES, default=argparse.SUPPRESS,
-                      help="language of messages and labels (en, ru)")
-    ap.add_argument("--lang", default=None, choices=messages.LANGUAGES,
-                    help=f"language of messages and labels (default ${ENV_LANG}, else the locale: "
-                    "LC_ALL, LC_MESSAGES or LANG ru* gives ru, anything else en)")
+    lang.add_argument(
+        "--lang", choices=messages.LANGUAGES, default=argparse.SUPPRESS, help="language of messages and labels (en, ru)"
+    )
+    ap.add_argument(
+        "--lang",
+        default=None,
+        choices=messages.LANGUAGES,
+        help=f"language of messages and labels (default ${ENV_LANG}, else the locale: "
+        "LC_ALL, LC_MESSAGES or LANG ru* gives ru, anything else en)",
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     def command(name, parents=(), **kw):
@@ -550,26 +648,48 @@ def build_parser():
     p.add_argument("edition", help="shipped edition id or path to an edition file")
     p.add_argument("players", nargs="+", help="player names, in turn order")
     p.add_argument("--seed", type=int, help="deck shuffle seed, 0 to 2^64-1 (random if omitted)")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE",
-                   help="a rule option for this game (see the edition's docs), e.g. long_term_policies=auto")
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a rule option for this game (see the edition's docs), e.g. long_term_policies=auto",
+    )
     p.set_defaults(func=cmd_new)
 
     p = with_db(command("do", help="apply one command, e.g. `do roll` or `do buy`"))
-    p.add_argument("--request-id", help="the request's id: a retry with the same id and command is "
-                   "answered from the ledger, never booked twice (one is made and printed if omitted)")
-    p.add_argument("--as", dest="as_player", metavar="PLAYER",
-                   help="issue the command as this player (any case; docs/actors.md); default: the table")
-    p.add_argument("command", nargs="+", help="the command and its arguments (docs/script-language.md); "
-                   "a leading `NAME:` names the actor too, like a script line")
+    p.add_argument(
+        "--request-id",
+        help="the request's id: a retry with the same id and command is "
+        "answered from the ledger, never booked twice (one is made and printed if omitted)",
+    )
+    p.add_argument(
+        "--as",
+        dest="as_player",
+        metavar="PLAYER",
+        help="issue the command as this player (any case; docs/actors.md); default: the table",
+    )
+    p.add_argument(
+        "command",
+        nargs="+",
+        help="the command and its arguments (docs/script-language.md); "
+        "a leading `NAME:` names the actor too, like a script line",
+    )
     p.set_defaults(func=cmd_do)
 
     p = with_db(command("state", help="show the table (read-only)"))
     p.add_argument("--json", action="store_true", help="as JSON")
-    p.add_argument("--legal", action="store_true",
-                   help="also list what may be done now, one action pattern a line (docs/actors.md)")
-    p.add_argument("--as", dest="as_player", metavar="PLAYER",
-                   help="with --legal: only what this player may do (implies --legal); default: the table, "
-                   "which sees every action marked with whose it is")
+    p.add_argument(
+        "--legal",
+        action="store_true",
+        help="also list what may be done now, one action pattern a line (docs/actors.md)",
+    )
+    p.add_argument(
+        "--as",
+        dest="as_player",
+        metavar="PLAYER",
+        help="with --legal: only what this player may do (implies --legal); default: the table, "
+        "which sees every action marked with whose it is",
+    )
     p.set_defaults(func=cmd_state)
 
     p = with_db(command("history", help="show every event (read-only)"))
@@ -579,9 +699,14 @@ def build_parser():
     p = with_db(command("verify", help="replay every event from the start and check the whole ledger"))
     p.set_defaults(func=cmd_verify)
 
-    p = with_db(command("accept", help="make a stranger's game (a ledger this machine never kept: copied here, "
-                        "its anchor gone, or another game put in its place) this machine's own, trusting the file "
-                        "as it stands; until then it is shown read-only and nothing can be booked on it"))
+    p = with_db(
+        command(
+            "accept",
+            help="make a stranger's game (a ledger this machine never kept: copied here, "
+            "its anchor gone, or another game put in its place) this machine's own, trusting the file "
+            "as it stands; until then it is shown read-only and nothing can be booked on it",
+        )
+    )
     p.set_defaults(func=cmd_accept)
 
     p = with_db(command("recover", help="copy the verified part of a damaged ledger into a new game"))
@@ -600,15 +725,22 @@ def build_parser():
     p.add_argument("file")
     p.set_defaults(func=cmd_check_edition)
 
-    p = command("demo", help="the daemon on simulated hardware and the virtual table at http://127.0.0.1:8000/ "
-                             "(--bot: a sample game played through the reader instead)")
-    p.add_argument("--dir", help="the games folder (default: ./demo-games, kept between runs so a restart "
-                                 "resumes the game; --bot: a fresh temporary folder)")
+    p = command(
+        "demo",
+        help="the daemon on simulated hardware and the virtual table at http://127.0.0.1:8000/ "
+        "(--bot: a sample game played through the reader instead)",
+    )
+    p.add_argument(
+        "--dir",
+        help="the games folder (default: ./demo-games, kept between runs so a restart "
+        "resumes the game; --bot: a fresh temporary folder)",
+    )
     p.add_argument("--new", action="store_true", help="end and archive the game in play and start a fresh one")
     p.add_argument("--bot", action="store_true", help="a seeded bot plays a game through the reader and exits")
     p.add_argument("--port", type=int, default=8000, help="the virtual table's port (127.0.0.1)")
-    p.add_argument("--players", type=int, default=None,
-                   help="players in the game the demo starts (default 3; --bot: 4)")
+    p.add_argument(
+        "--players", type=int, default=None, help="players in the game the demo starts (default 3; --bot: 4)"
+    )
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--edition", default="elite")
     p.add_argument("--delay", type=float, default=0.0, help="seconds between events")
@@ -617,10 +749,13 @@ def build_parser():
 
     add_box_parsers(command, lang)
 
-    p = command("bench", help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
-                "link (reader frame to ledger commit, replug to ready), table (tap to OLED frame rendered), "
-                "web (the phone page: table view req/s against a static file, commit to 50 live pages), "
-                "daemon (ROLL to booked while 8 phones export a 10,000-event game, and in a stream storm)")
+    p = command(
+        "bench",
+        help="benchmarks: ledger (durable commands/s), engine, open (reopen times), "
+        "link (reader frame to ledger commit, replug to ready), table (tap to OLED frame rendered), "
+        "web (the phone page: table view req/s against a static file, commit to 50 live pages), "
+        "daemon (ROLL to booked while 8 phones export a 10,000-event game, and in a stream storm)",
+    )
     p.add_argument("what", choices=("ledger", "engine", "open", "link", "table", "sim", "web", "daemon"))
     # daemon: --events the game's length (default 10,000), --runs x 12 the ROLLs timed a round (docs/daemon.md)
     p.add_argument("--events", type=int, default=None, help="default 1000 (daemon: 10,000)")
@@ -636,6 +771,7 @@ def build_parser():
     p.set_defaults(func=cmd_bench)
 
     from companion.sim.command import add_parser as add_sim_parser  # `companion sim` (docs/simulation.md)
+
     add_sim_parser(command)
     return ap
 
@@ -687,14 +823,17 @@ def main(argv=None):
         # a file the command was pointed at (not the ledger, whose errors are LedgerErrors)
         full = exc.errno == errno.ENOSPC
         params = {"detail": exc.strerror or str(exc), "cause": cause_of(exc)}
-        text = messages.render("file_error", {"path": exc.filename, **params}, args.lang) if exc.filename \
+        text = (
+            messages.render("file_error", {"path": exc.filename, **params}, args.lang)
+            if exc.filename
             else messages.render("os_error", params, args.lang)
+        )
         print(f"{label('disk full' if full else 'error', args.lang)}: {text}", file=sys.stderr)
         return EXIT_DISK_FULL if full else EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(label("interrupted", args.lang), file=sys.stderr)
         return 130
-    except Exception as exc:            # the one broad catch: a bug, reported as one line and logged
+    except Exception as exc:  # the one broad catch: a bug, reported as one line and logged
         where = log_internal_error(exc)
         if where.startswith("standard error"):
             traceback.print_exception(exc, file=sys.stderr)

@@ -98,8 +98,13 @@ class Hands:
         self.out(f"        ({what})")
         sim.place(self.uid[role.key()])
         if confirm:  # a purchase is shown before it is booked (the plot and its price): read, then OK
-            shown = wait_for(lambda: bool(self.daemon.console.stack)
-                             and getattr(self.daemon.console.stack[-1], "books", None) is not None, timeout=5)
+            shown = wait_for(
+                lambda: (
+                    bool(self.daemon.console.stack)
+                    and getattr(self.daemon.console.stack[-1], "books", None) is not None
+                ),
+                timeout=5,
+            )
             sim.remove()
             time.sleep(LIFT_S)
             if not shown:
@@ -129,8 +134,18 @@ class Hands:
         return table.head_seq if table is not None else 0
 
 
-def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=150, games_dir=None,
-             bot: bool = False, port: int = 8000, players: int | None = None, new: bool = False) -> int:
+def run_demo(
+    seed=2026,
+    language="en",
+    delay=0.0,
+    edition="elite",
+    max_events=150,
+    games_dir=None,
+    bot: bool = False,
+    port: int = 8000,
+    players: int | None = None,
+    new: bool = False,
+) -> int:
     # the bot's game is a throwaway; the served table keeps its folder so a restart resumes the game
     folder = Path(games_dir or (tempfile.mkdtemp(prefix="companion-demo-") if bot else DEMO_DIR)).resolve()
 
@@ -177,8 +192,10 @@ def run_demo(seed=2026, language="en", delay=0.0, edition="elite", max_events=15
     reopened = open_game(path)
     same = reopened.state.signature() == signature
     out("\n" + label("demo_end", language, count=n, result=label("identical" if same else "different", language)))
-    out(f"{label('head', language)}: #{reopened.head()[0]} {reopened.head_words(language)} "
-        f"{label('demo_head', language)}")
+    out(
+        f"{label('head', language)}: #{reopened.head()[0]} {reopened.head_words(language)} "
+        f"{label('demo_head', language)}"
+    )
     reopened.close()
     return 0 if same else 1
 
@@ -209,11 +226,24 @@ def serve(config: Config, out, seed: int, edition: str, language: str, players: 
                 return 1
             table = daemon.owner.table
             assert table is not None
-            out(label("demo_new" if archived else "demo_started", language, edition=_edition_name(table, language),
-                      players=", ".join(table.state.players)))
+            out(
+                label(
+                    "demo_new" if archived else "demo_started",
+                    language,
+                    edition=_edition_name(table, language),
+                    players=", ".join(table.state.players),
+                )
+            )
         else:
-            out(label("demo_resumed", language, seq=table.head_seq, edition=_edition_name(table, language),
-                      players=", ".join(table.state.players)))
+            out(
+                label(
+                    "demo_resumed",
+                    language,
+                    seq=table.head_seq,
+                    edition=_edition_name(table, language),
+                    players=", ".join(table.state.players),
+                )
+            )
         # the card map is written once this daemon holds the folder (never under another's feet), for the
         # edition asked for and the game's own, which a resumed game keeps whatever --edition says now
         cards = CardMap(config.games_dir / "cards.json", demo_cards(chosen, table.rules.edition))
@@ -268,8 +298,9 @@ def by_hand(table, hands: Hands, command: Command) -> bool:
     edition = rules.edition
     if command.verb == "buy" and pending is not None and pending.plot:
         name = cell_name(edition, pending.plot, hands.language)
-        return hands.tap(Role("plot", pending.plot, edition.id), label("demo_plot_card", hands.language, plot=name),
-                         confirm=True)
+        return hands.tap(
+            Role("plot", pending.plot, edition.id), label("demo_plot_card", hands.language, plot=name), confirm=True
+        )
     if command.verb == "draw" and not command.args and pending is not None:
         deck = state.decks.get(pending.stage) or ()
         if deck:

@@ -1,4 +1,5 @@
 """The exception tree: expected operating errors versus broken invariants, and their exit codes."""
+
 import errno
 from typing import Any
 
@@ -17,8 +18,8 @@ class Said(CompanionError):
 
     code: str
     params: dict
-    language = "en"          # the language str() speaks
-    edition: Any = None      # the game's edition, when names in the message are its plots and cells
+    language = "en"  # the language str() speaks
+    edition: Any = None  # the game's edition, when names in the message are its plots and cells
 
     def __init__(self, code: str, **params):
         self.code, self.params = code, params
@@ -26,6 +27,7 @@ class Said(CompanionError):
 
     def __str__(self):
         from companion.messages import render  # at print time only: messages imports the engine
+
         return render(self.code, self.params, self.language, self.edition)
 
 
@@ -41,6 +43,7 @@ class Message(str):
 
     def __new__(cls, code: str, **params):
         from companion.messages import render
+
         line = super().__new__(cls, render(code, params, "en"))
         line.code, line.params = code, params
         return line
@@ -94,7 +97,7 @@ class EditionProblem(EditionError):
         self.code, self.params = code, {"source": source, "key": key, **params}
         line = render(code, self.params, "en")
         prefix = f"{source}: {key}: "
-        super().__init__(source, key, line[len(prefix):] if line.startswith(prefix) else line)
+        super().__init__(source, key, line[len(prefix) :] if line.startswith(prefix) else line)
 
 
 class UsageError(Said):
@@ -136,7 +139,7 @@ class OutcomeUnknown(LedgerError):
 
     def __init__(self, code, seq=None, request_id=None, command=None, **params):
         self.seq, self.request_id, self.command = seq, request_id, command
-        self.write_failed = False     # the -wal write itself ran out of space (see Table.submit)
+        self.write_failed = False  # the -wal write itself ran out of space (see Table.submit)
         known = {"seq": seq, "request_id": request_id, "command": command}
         super().__init__(code, **{k: v for k, v in known.items() if v is not None}, **params)
 
@@ -153,16 +156,16 @@ def check(condition, message):
 
 # Exit codes of the `companion` command (docs/exit-codes.md); distinct so scripts can tell them apart.
 EXIT_OK = 0
-EXIT_USAGE = 2          # the command line itself is wrong (argparse)
-EXIT_REFUSED = 3        # the rules refused the command; nothing changed
-EXIT_BAD_INPUT = 4      # a damaged or malformed input: script, edition file, option, missing file
-EXIT_LEDGER = 5         # the ledger cannot be used now: no game, locked, read-only, another writer
-EXIT_DAMAGED = 6        # the ledger is damaged, foreign or tampered with: see `companion recover`
-EXIT_UNKNOWN = 7        # the outcome of the last write is unknown: retry with the same request id
-EXIT_DISK_FULL = 8      # the disk is full: nothing was written
-EXIT_HALTED = 9         # a broken invariant halted the bank (a bug)
-EXIT_STRANGER = 10      # a stranger's game: shown (and checked) read-only, not this machine's until accepted
-EXIT_INTERNAL = 70      # an unexpected exception: "internal error", traceback in the log
+EXIT_USAGE = 2  # the command line itself is wrong (argparse)
+EXIT_REFUSED = 3  # the rules refused the command; nothing changed
+EXIT_BAD_INPUT = 4  # a damaged or malformed input: script, edition file, option, missing file
+EXIT_LEDGER = 5  # the ledger cannot be used now: no game, locked, read-only, another writer
+EXIT_DAMAGED = 6  # the ledger is damaged, foreign or tampered with: see `companion recover`
+EXIT_UNKNOWN = 7  # the outcome of the last write is unknown: retry with the same request id
+EXIT_DISK_FULL = 8  # the disk is full: nothing was written
+EXIT_HALTED = 9  # a broken invariant halted the bank (a bug)
+EXIT_STRANGER = 10  # a stranger's game: shown (and checked) read-only, not this machine's until accepted
+EXIT_INTERNAL = 70  # an unexpected exception: "internal error", traceback in the log
 
 
 def cause_of(exc: BaseException) -> str | None:
@@ -177,10 +180,18 @@ def cause_of(exc: BaseException) -> str | None:
 
 def exit_code(exc: BaseException) -> int:
     """The exit code for an error the companion raised on purpose (most specific first)."""
-    for kind, code in ((UsageError, EXIT_USAGE), (OutcomeUnknown, EXIT_UNKNOWN), (DiskFull, EXIT_DISK_FULL),
-                       (StrangerGame, EXIT_STRANGER), (LedgerDamaged, EXIT_DAMAGED), (LedgerError, EXIT_LEDGER),
-                       (InvariantViolation, EXIT_HALTED), (RuleViolation, EXIT_REFUSED),
-                       (BadInput, EXIT_BAD_INPUT), (CompanionError, EXIT_BAD_INPUT)):
+    for kind, code in (
+        (UsageError, EXIT_USAGE),
+        (OutcomeUnknown, EXIT_UNKNOWN),
+        (DiskFull, EXIT_DISK_FULL),
+        (StrangerGame, EXIT_STRANGER),
+        (LedgerDamaged, EXIT_DAMAGED),
+        (LedgerError, EXIT_LEDGER),
+        (InvariantViolation, EXIT_HALTED),
+        (RuleViolation, EXIT_REFUSED),
+        (BadInput, EXIT_BAD_INPUT),
+        (CompanionError, EXIT_BAD_INPUT),
+    ):
         if isinstance(exc, kind):
             return code
     return EXIT_INTERNAL

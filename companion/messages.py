@@ -14,6 +14,7 @@ companion/words.py); no «(а)» patches; the game's terms as the rulebooks spel
 companion/glossary.toml; every code a parameter carries (a pending decision, a debt's
 reason, a policy's colour, a building kind, ...) shown in words, never as its id.
 """
+
 import re
 
 from companion.engine.board import in_language
@@ -567,23 +568,43 @@ for _texts in EDITIONS.values():
 # words for the `reason` parameter, which carries a code too
 REASONS = {
     "en": {
-        "rent_paid": "rent", "circle_tax": "circle tax", "card_paid": "a card", "tax_paid": "tax",
-        "fine_paid": "a fine", "black_business_fine": "BLACK BUSINESS fine",
-        "transfer_interest": "10% interest on a mortgaged lot", "fortune": "a FORTUNE card",
-        "auction": "an auction", "side": "a 5 or 6 on the first roll", "mortgaged": "the plot is mortgaged",
-        "built": "the plot has buildings", "insured": "the owner is insured",
-        "revealed": "a new stunt card shows this spot", "duplicate": "another face-up card shows this spot",
-        "replaced": "a newer offer replaces it", "holdings": "what one side holds has changed",
+        "rent_paid": "rent",
+        "circle_tax": "circle tax",
+        "card_paid": "a card",
+        "tax_paid": "tax",
+        "fine_paid": "a fine",
+        "black_business_fine": "BLACK BUSINESS fine",
+        "transfer_interest": "10% interest on a mortgaged lot",
+        "fortune": "a FORTUNE card",
+        "auction": "an auction",
+        "side": "a 5 or 6 on the first roll",
+        "mortgaged": "the plot is mortgaged",
+        "built": "the plot has buildings",
+        "insured": "the owner is insured",
+        "revealed": "a new stunt card shows this spot",
+        "duplicate": "another face-up card shows this spot",
+        "replaced": "a newer offer replaces it",
+        "holdings": "what one side holds has changed",
         "turn": "the turn is over",
     },
     "ru": {
-        "rent_paid": "аренда", "circle_tax": "круговой налог", "card_paid": "карточка", "tax_paid": "налог",
-        "fine_paid": "штраф", "black_business_fine": "штраф ЧЁРНОГО БИЗНЕСА",
-        "transfer_interest": "10% за заложенный участок", "fortune": "карточка ФОРТУНЫ",
-        "auction": "аукцион", "side": "при первом броске выпало 5 или 6", "mortgaged": "участок заложен",
-        "built": "на участке есть постройки", "insured": "владелец застрахован",
-        "revealed": "открыта карточка трюка на этом месте", "duplicate": "это место есть на другой открытой карточке",
-        "replaced": "его сменило новое предложение", "holdings": "у одной из сторон изменилось имущество",
+        "rent_paid": "аренда",
+        "circle_tax": "круговой налог",
+        "card_paid": "карточка",
+        "tax_paid": "налог",
+        "fine_paid": "штраф",
+        "black_business_fine": "штраф ЧЁРНОГО БИЗНЕСА",
+        "transfer_interest": "10% за заложенный участок",
+        "fortune": "карточка ФОРТУНЫ",
+        "auction": "аукцион",
+        "side": "при первом броске выпало 5 или 6",
+        "mortgaged": "участок заложен",
+        "built": "на участке есть постройки",
+        "insured": "владелец застрахован",
+        "revealed": "открыта карточка трюка на этом месте",
+        "duplicate": "это место есть на другой открытой карточке",
+        "replaced": "его сменило новое предложение",
+        "holdings": "у одной из сторон изменилось имущество",
         "turn": "ход закончился",
     },
 }
@@ -591,40 +612,98 @@ REASONS = {
 # what each command does, for refusals that name a command ("Only Anna may roll the dice now")
 VERBS = {
     "en": {
-        "roll": "roll the dice", "end": "end the turn", "buy": "buy the plot", "decline": "decline the plot",
-        "bid": "bid", "opening": "set the opening price", "hammer": "close the auction", "build": "build",
-        "sell_building": "sell a building", "mortgage": "mortgage a plot", "redeem": "redeem a plot",
-        "trade": "propose a trade", "accept": "accept the offer", "reject": "reject the offer",
-        "withdraw": "withdraw the offer", "pay": "pay", "draw": "draw the card", "choose": "choose the cell",
-        "pay_fine": "pay the fine", "use_card": "use the card", "land": "say where the token landed",
-        "bankrupt": "declare bankruptcy", "end_game": "end the game", "undo": "undo an event",
-        "jackpot": "play the JACKPOT", "buy_shares": "buy shares", "sell_shares": "sell shares",
-        "commission": "buy shares through the broker", "exchange": "play the EXCHANGE",
-        "insure": "buy a policy", "use_policy": "use a policy", "skip_policy": "keep the policy",
-        "auction_roll": "roll for the AUCTION", "rent_roll": "roll for the rent",
-        "house_auction": "auction a building", "keep_mortgage": "keep the lot mortgaged",
-        "claim": "take a free business", "reveal": "turn over a stunt card", "move": "say where the car stopped",
-        "lease": "lease a business", "end_lease": "end a lease", "abandon": "take a SOLD sign off",
-        "sell": "sell a business", "bonus": "take the bonus", "miss": "choose who misses a turn",
+        "roll": "roll the dice",
+        "end": "end the turn",
+        "buy": "buy the plot",
+        "decline": "decline the plot",
+        "bid": "bid",
+        "opening": "set the opening price",
+        "hammer": "close the auction",
+        "build": "build",
+        "sell_building": "sell a building",
+        "mortgage": "mortgage a plot",
+        "redeem": "redeem a plot",
+        "trade": "propose a trade",
+        "accept": "accept the offer",
+        "reject": "reject the offer",
+        "withdraw": "withdraw the offer",
+        "pay": "pay",
+        "draw": "draw the card",
+        "choose": "choose the cell",
+        "pay_fine": "pay the fine",
+        "use_card": "use the card",
+        "land": "say where the token landed",
+        "bankrupt": "declare bankruptcy",
+        "end_game": "end the game",
+        "undo": "undo an event",
+        "jackpot": "play the JACKPOT",
+        "buy_shares": "buy shares",
+        "sell_shares": "sell shares",
+        "commission": "buy shares through the broker",
+        "exchange": "play the EXCHANGE",
+        "insure": "buy a policy",
+        "use_policy": "use a policy",
+        "skip_policy": "keep the policy",
+        "auction_roll": "roll for the AUCTION",
+        "rent_roll": "roll for the rent",
+        "house_auction": "auction a building",
+        "keep_mortgage": "keep the lot mortgaged",
+        "claim": "take a free business",
+        "reveal": "turn over a stunt card",
+        "move": "say where the car stopped",
+        "lease": "lease a business",
+        "end_lease": "end a lease",
+        "abandon": "take a SOLD sign off",
+        "sell": "sell a business",
+        "bonus": "take the bonus",
+        "miss": "choose who misses a turn",
     },
     "ru": {
-        "roll": "бросить кубики", "end": "закончить ход", "buy": "купить участок",
-        "decline": "отказаться от участка", "bid": "делать ставку", "opening": "назначить стартовую цену",
-        "hammer": "закрыть торги", "build": "строить", "sell_building": "продать постройку",
-        "mortgage": "заложить участок", "redeem": "выкупить участок", "trade": "предложить сделку",
-        "accept": "принять предложение", "reject": "отклонить предложение", "withdraw": "отозвать предложение",
-        "pay": "платить", "draw": "взять карточку", "choose": "выбрать клетку", "pay_fine": "заплатить штраф",
-        "use_card": "использовать карточку", "land": "указать, куда встала фишка",
-        "bankrupt": "объявить себя банкротом", "end_game": "закончить игру", "undo": "отменить событие",
-        "jackpot": "играть в ДЖЕКПОТ", "buy_shares": "покупать акции", "sell_shares": "продавать акции",
-        "commission": "покупать акции через маклера", "exchange": "играть на БИРЖЕ",
-        "insure": "покупать страховой полис", "use_policy": "применить полис", "skip_policy": "сохранить полис",
-        "auction_roll": "бросить кубики для АУКЦИОНА", "rent_roll": "бросить кубики для аренды",
-        "house_auction": "выставить постройку на аукцион", "keep_mortgage": "оставить участок в залоге",
-        "claim": "взять бесплатное предприятие", "reveal": "открыть карточку рекламной акции",
-        "move": "указать, где остановилась машина", "lease": "арендовать предприятие",
-        "end_lease": "прекратить аренду", "abandon": "снять табличку SOLD", "sell": "продать предприятие",
-        "bonus": "взять премию", "miss": "выбрать, кто пропустит ход",
+        "roll": "бросить кубики",
+        "end": "закончить ход",
+        "buy": "купить участок",
+        "decline": "отказаться от участка",
+        "bid": "делать ставку",
+        "opening": "назначить стартовую цену",
+        "hammer": "закрыть торги",
+        "build": "строить",
+        "sell_building": "продать постройку",
+        "mortgage": "заложить участок",
+        "redeem": "выкупить участок",
+        "trade": "предложить сделку",
+        "accept": "принять предложение",
+        "reject": "отклонить предложение",
+        "withdraw": "отозвать предложение",
+        "pay": "платить",
+        "draw": "взять карточку",
+        "choose": "выбрать клетку",
+        "pay_fine": "заплатить штраф",
+        "use_card": "использовать карточку",
+        "land": "указать, куда встала фишка",
+        "bankrupt": "объявить себя банкротом",
+        "end_game": "закончить игру",
+        "undo": "отменить событие",
+        "jackpot": "играть в ДЖЕКПОТ",
+        "buy_shares": "покупать акции",
+        "sell_shares": "продавать акции",
+        "commission": "покупать акции через маклера",
+        "exchange": "играть на БИРЖЕ",
+        "insure": "покупать страховой полис",
+        "use_policy": "применить полис",
+        "skip_policy": "сохранить полис",
+        "auction_roll": "бросить кубики для АУКЦИОНА",
+        "rent_roll": "бросить кубики для аренды",
+        "house_auction": "выставить постройку на аукцион",
+        "keep_mortgage": "оставить участок в залоге",
+        "claim": "взять бесплатное предприятие",
+        "reveal": "открыть карточку рекламной акции",
+        "move": "указать, где остановилась машина",
+        "lease": "арендовать предприятие",
+        "end_lease": "прекратить аренду",
+        "abandon": "снять табличку SOLD",
+        "sell": "продать предприятие",
+        "bonus": "взять премию",
+        "miss": "выбрать, кто пропустит ход",
     },
 }
 
@@ -643,9 +722,9 @@ PUT_BACK = {
         "put_fortune": "Put back: FORTUNE cards on the wheel: {cards}",
         "put_stunts": "Put back: the stunt cards face up: {cards}",
         "can_still_pay": "{player} owes {amount} but could still raise {could} (sell buildings, mortgage plots, "
-                         "sell shares): no bankruptcy yet",
+        "sell shares): no bankruptcy yet",
         "large_sold_short": "{player} sells the enterprises of {industry} at once (the bank has no branches to "
-                            "give back): +{amount}",
+        "give back): +{amount}",
         "card_kept_until_paid": "{player} cannot pay {amount} for {card} now and keeps the card until they can",
         "card_carried_out": "{player} can now carry out {card}",
         "building_at_auction": "The last {kind}s are at auction: bid for one instead",
@@ -665,11 +744,11 @@ PUT_BACK = {
         "put_fortune": "Вернуть: на КОЛЕСО ФОРТУНЫ карточки: {cards}",
         "put_stunts": "Вернуть: открытые карточки рекламных акций: {cards}",
         "can_still_pay": "{player}: долг {amount}, но можно собрать ещё {could} (продать постройки, заложить "
-                         "участки, продать акции) — банкротство пока не объявляется",
+        "участки, продать акции) — банкротство пока не объявляется",
         "large_sold_short": "{player}: предприятия отрасли «{industry}» проданы все сразу (в БАНКЕ нет филиалов "
-                            "на замену): +{amount}",
+        "на замену): +{amount}",
         "card_kept_until_paid": "{player}: заплатить {amount} по карточке «{card}» пока нечем — карточка остаётся "
-                                "у игрока до уплаты",
+        "у игрока до уплаты",
         "card_carried_out": "{player}: карточка «{card}» выполнена",
         "building_at_auction": "Последние постройки этого вида ({kind}) на аукционе: делайте ставку",
         "no_shortage_auctions": "За этим столом аукционов при нехватке построек нет",
@@ -695,88 +774,85 @@ EDGE = {
         "ledger_unreadable": "{path}: cannot be read ({detail})",
         "ledger_not_sqlite": "{path} is not a companion ledger (not an SQLite database); it was left unchanged",
         "ledger_foreign_file": "{path} is not a companion ledger (a damaged or foreign SQLite file); "
-                               "it was left unchanged",
+        "it was left unchanged",
         "ledger_foreign_database": "{path} is not a companion ledger (another program's SQLite database); "
-                                   "it was left unchanged",
+        "it was left unchanged",
         "ledger_not_utf8": "{path}: the ledger file is damaged (text that is not UTF-8): see `companion recover`",
         "ledger_damaged_file": "{path}: the ledger file is damaged ({detail}): see `companion recover`",
         "ledger_disk_full": "{path}: the disk is full: {doing}",
         "ledger_busy": "{path}: another program holds the game too long (busy): try again",
         "ledger_read_only": "{path}: the ledger is read-only here: {doing}",
         "ledger_cannot_open": "{path}: cannot open the ledger or its -wal/-shm files (check the folder's "
-                              "permissions and free space): {doing}",
+        "permissions and free space): {doing}",
         "ledger_failed": "{path}: {doing} ({detail})",
         "ledger_old_schema": "{path} uses schema {found}: open it writable once (e.g. `companion do`) "
-                             "to bring it to schema {version}",
+        "to bring it to schema {version}",
         "ledger_wal_needs_write": "{path}: the game's -wal file holds events that need recovery, which needs "
-                                  "write access: mount it writable (or copy the folder) to read it",
+        "write access: mount it writable (or copy the folder) to read it",
         "ledger_exists": "{path} already exists: choose another file for a new game",
         "ledger_leftover": "{path}{suffix} is left over from another game: move it away first",
         "ledger_open_read_only": "{path} is open read-only: nothing can be written",
-        "ledger_other_writer": "{path}: another program wrote to this game meanwhile ({detail}); "
-                               "nothing was written",
+        "ledger_other_writer": "{path}: another program wrote to this game meanwhile ({detail}); nothing was written",
         "ledger_write_unknown": "{path}: the disk failed while storing the write ({detail}): it may or may "
-                                "not be stored; nothing more is written until a later sync tells which",
+        "not be stored; nothing more is written until a later sync tells which",
         "ledger_event_unknown": "{path}: the disk failed while storing event #{seq} ({command}) ({detail}): it "
-                                "may or may not be stored; nothing more is written until a later sync tells which",
+        "may or may not be stored; nothing more is written until a later sync tells which",
         "ledger_no_space": "{path}: the disk is full ({free} KiB free): nothing was written; free some space "
-                           "and repeat the command (with the same request id)",
+        "and repeat the command (with the same request id)",
         "ledger_no_settings": "{path}: the game's settings are missing: see `companion recover`",
         "ledger_schema_missing": "{path}: the ledger's schema was changed ({object} is missing): "
-                                 "see `companion recover`",
-        "ledger_schema_added": "{path}: the ledger's schema was changed ({object} was added): "
-                               "see `companion recover`",
+        "see `companion recover`",
+        "ledger_schema_added": "{path}: the ledger's schema was changed ({object} was added): see `companion recover`",
         "ledger_event_damaged": "{path}: event {seq} is damaged: see `companion recover`",
         "ledger_postings_changed": "{path}: the postings of event {seq} were changed after it was written: "
-                                   "see `companion recover`",
+        "see `companion recover`",
         "ledger_postings_orphaned": "{path}: postings for event {seq} have no event",
         "ledger_events_missing": "{path}: events are missing (the ledger holds {count:p:event|events} numbered "
-                                 "{first} to {last}): see `companion recover`",
+        "{first} to {last}): see `companion recover`",
         "ledger_hash_mismatch": "{path}: event {seq} does not match its hash: the ledger was changed after it "
-                                "was written; see `companion recover`",
+        "was written; see `companion recover`",
         "ledger_request_changed": "{path}: event {seq}'s request id was changed: see `companion recover`",
         "ledger_not_empty": "this SQLite file already holds tables: it is not an empty ledger",
         "ledger_schema_1": "{path} was written by an older companion (schema 1, before the hash chain): copy "
-                           "it into a new file with `companion recover --db {path} --to NEW`",
+        "it into a new file with `companion recover --db {path} --to NEW`",
         "ledger_newer": "{path} was written by a newer companion (schema {version}, this one knows "
-                        "{supported}): update the companion",
+        "{supported}): update the companion",
         "ledger_bad_version": "{path} has a companion mark but schema version {version}: not a ledger",
         # ----- the table service (companion/table.py): opening, writing, the anchor, recovery -----
         "table_unresolved": "{unknown} (resolve it first)",
         "table_disk_full": "{path}: the disk is full: event #{seq} was not written; free some space and "
-                           "repeat the command (with the same request id)",
+        "repeat the command (with the same request id)",
         "table_anchor_not_marked": "the anchor could not be marked done ({detail})",
         "table_backup_failed": "the backup beside the ledger failed: {detail}",
         "table_went_back": "{path}: the ledger went back from event {had} to {seq} while the game was open: "
-                           "see `companion recover`",
-        "table_off_chain": "{path}: event {seq} does not follow the chain this table holds: "
-                           "see `companion recover`",
+        "see `companion recover`",
+        "table_off_chain": "{path}: event {seq} does not follow the chain this table holds: see `companion recover`",
         "table_sync_failed": "{unknown} (a later sync failed too: {error})",
         "table_not_reopened": "{unknown} (the ledger cannot be reopened yet: {error})",
         "anchor_forked": "{path}: event {seq} differs from the one this machine stored (the ledger was "
-                         "rewritten or forked): see `companion recover`",
+        "rewritten or forked): see `companion recover`",
         "anchor_went_back": "{path}: the ledger went back: it ends at event {seq}, but this machine stored "
-                            "event {anchored} (an older copy, or events deleted): see `companion recover`",
+        "event {anchored} (an older copy, or events deleted): see `companion recover`",
         "anchor_went_far_back": "{path}: the ledger went back: it ends at event {seq}, but this machine "
-                                "stored up to event {anchored}: see `companion recover`",
+        "stored up to event {anchored}: see `companion recover`",
         "anchor_foreign_events": "{path}: events {start}-{seq} were not written by this machine's companion "
-                                 "(added by hand or by another copy): see `companion recover`",
+        "(added by hand or by another copy): see `companion recover`",
         "table_create_unknown": "{path}: the disk failed while the game was being created; nothing was kept: "
-                                "start it again",
+        "start it again",
         "table_create_failed": "{path}: the game could not be created ({detail}); nothing was kept",
         "table_settings_lack": "{path}: the game's settings lack {key}: see `companion recover`",
         "table_postings_differ": "{path}: the postings table's sums differ from the events (it was changed "
-                                 "after they were written): see `companion recover`",
+        "after they were written): see `companion recover`",
         "table_kept_changing": "{path}: the game kept changing while it was read: try again",
         "table_edition_copies_differ": "{path}: the stored edition's text and its parsed copy differ",
         "table_edition_broken": "{path}: the stored edition is broken ({detail}): see `companion recover`",
         "table_edition_mismatch": "{path}: the stored edition is '{stored_edition}', the settings say "
-                                  "'{settings_edition}'",
+        "'{settings_edition}'",
         "table_rules_version": "{path} was written under rules version {written}; this companion has rules "
-                               "version {current} and replays it differently ({detail}): open it with a "
-                               "companion of rules version {written}",
+        "version {current} and replays it differently ({detail}): open it with a "
+        "companion of rules version {written}",
         "table_checkpoint_hash": "{path}: the checkpoint at event {seq} does not match its hash: "
-                                 "see `companion recover`",
+        "see `companion recover`",
         "table_checkpoint_unreadable": "{path}: the checkpoint at event {seq} cannot be read ({detail})",
         "recover_unreadable": "{path}: nothing can be read ({detail})",
         "recover_no_settings": "{path}: the game's settings cannot be read ({detail}); nothing to recover",
@@ -784,47 +860,46 @@ EDGE = {
         "recover_nothing": "{path}: no event can be verified here or in a backup ({errors}): nothing to recover",
         "recover_no_start": "{path}: the game's start cannot be read ({error}); nothing to recover",
         "recover_done": "recovered {count:p:event|events} from {source} into {new_path}, a new game (recovered "
-                        "from game {game} ({path}) at event {seq}, head {head})",
+        "from game {game} ({path}) at event {seq}, head {head})",
         "recover_left_out": "events {start}-{end} were not written by this machine: left out",
-        "recover_lost": "this machine stored up to event {anchored}; events {start}-{end} are lost: "
-                        "enter them again",
+        "recover_lost": "this machine stored up to event {anchored}; events {start}-{end} are lost: enter them again",
         "recover_differs": "the ledger's events differ from what this machine stored at event {anchored}: the "
-                           "recovered events are as the file holds them; check them",
+        "recovered events are as the file holds them; check them",
         "recover_stopped": "event {seq} ({command}) no longer applies: recovery stops before it",
         # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
         "table_read_only": "Nothing was booked: {error}",
         "stranger_copied": "this machine has never kept game {game} ({count:p:event|events}, head {head}): it is "
-                           "shown read-only, as a stranger's game; `companion accept` makes it this machine's own, "
-                           "trusting the file as it stands (changes made to it before cannot be noticed, later "
-                           "ones will be)",
+        "shown read-only, as a stranger's game; `companion accept` makes it this machine's own, "
+        "trusting the file as it stands (changes made to it before cannot be noticed, later "
+        "ones will be)",
         "stranger_anchor_gone": "this machine kept game {game}, but its anchor for it is gone: events cut or "
-                                "rewritten since then cannot be noticed; it is shown read-only "
-                                "({count:p:event|events}, head {head}) until `companion accept` takes the file as "
-                                "it stands",
+        "rewritten since then cannot be noticed; it is shown read-only "
+        "({count:p:event|events}, head {head}) until `companion accept` takes the file as "
+        "it stands",
         "stranger_replaced": "this file's place held game {kept}; it now holds game {game} ({count:p:event|events}, "
-                             "head {head}): another game, or one given a new id, is shown read-only until "
-                             "`companion accept` takes it as this place's game, trusting the file as it stands",
+        "head {head}): another game, or one given a new id, is shown read-only until "
+        "`companion accept` takes it as this place's game, trusting the file as it stands",
         "table_place_not_kept": "this machine could not record which game this file holds ({detail}): a file "
-                                "put in its place would go unnoticed",
+        "put in its place would go unnoticed",
         "table_replay_differs": "{path}: event {seq} does not replay to what the ledger holds, although its hash "
-                                "chain is intact: the file was made or changed outside this companion (or by a "
-                                "bug): see `companion recover`",
+        "chain is intact: the file was made or changed outside this companion (or by a "
+        "bug): see `companion recover`",
         "table_checkpoint_state": "{path}: the checkpoint at event {seq} does not match the game replayed to it: "
-                                  "see `companion recover`",
+        "see `companion recover`",
         "table_checkpoint_missing": "{path}: the checkpoint at event {seq} is missing: see `companion recover`",
         "table_checkpoint_stray": "{path}: a checkpoint at event {seq} is not in the hash chain (added after the "
-                                  "event was written): see `companion recover`",
+        "event was written): see `companion recover`",
         "accepted": "accepted: this machine now keeps game {game} ({count:p:event|events}, head {head}) as its "
-                    "own. The file was taken as it stands: what was done to it before cannot be noticed; a file "
-                    "cut short, rewritten or put in its place from now on will be",
+        "own. The file was taken as it stands: what was done to it before cannot be noticed; a file "
+        "cut short, rewritten or put in its place from now on will be",
         "accept_not_needed": "game {game} is already this machine's own: nothing to accept",
         "game_accepted": "Game {game} accepted as the box's own at #{seq}: bookings are open",
         # ----- companion do (companion/cli.py) and files the command line names -----
         "do_unknown_retry": "{unknown} When the disk works again, run `companion do --request-id {request_id} "
-                            "{retry}`: it is answered from the ledger and never booked twice",
+        "{retry}`: it is answered from the ledger and never booked twice",
         "do_not_stored": "the disk failed while storing `{command}`, and a later synced look shows it was NOT "
-                         "stored: nothing was booked; repeat it with `companion do --request-id {request_id} "
-                         "{retry}`",
+        "stored: nothing was booked; repeat it with `companion do --request-id {request_id} "
+        "{retry}`",
         "do_stored": "the disk failed while storing event #{seq}; a later synced look shows it IS stored",
         "file_error": "{path}: {detail}",
         "os_error": "{detail}",
@@ -854,7 +929,7 @@ EDGE = {
         "script_no_game": "the script holds no game",
         "script_what": "{name}: what? (a command follows the name and colon)",
         "script_no_actor": "`{keyword}` lines take no actor; write `expect refused NAME: COMMAND...` to check "
-                           "a player's command",
+        "a player's command",
         "script_one_game": "a script plays one game",
         "script_start": "the script must start with `new EDITION SEED PLAYER...`",
         "script_bad_line": "{refusal}",
@@ -885,32 +960,31 @@ EDGE = {
         "expect_note": "the last event says {codes}, not `{note}`",
         # issue 21: watch (the files under the running daemon, a read-only card, warnings on every screen)
         "table_ledger_deleted": "{path} was deleted while the box was running; the box wrote its game (up to "
-                                "#{seq}) back there. Nothing more is booked until the box is restarted",
+        "#{seq}) back there. Nothing more is booked until the box is restarted",
         "table_ledger_deleted_saved": "{path} was deleted while the box was running; its game (up to #{seq}) "
-                                      "is saved as {saved}. Nothing more is booked: put that file back as "
-                                      "{path} and restart the box",
+        "is saved as {saved}. Nothing more is booked: put that file back as "
+        "{path} and restart the box",
         "table_ledger_moved": "{path} was moved away or renamed while the box was running (the file still "
-                              "exists elsewhere, up to #{seq}). Nothing more is booked: put it back as {path} "
-                              "and restart the box",
+        "exists elsewhere, up to #{seq}). Nothing more is booked: put it back as {path} "
+        "and restart the box",
         "table_ledger_replaced": "{path} was replaced by another file while the box was running; the box's own "
-                                 "game (up to #{seq}) is saved as {saved}. Nothing more is booked: restart the "
-                                 "box, which checks the new file against this machine's anchor",
+        "game (up to #{seq}) is saved as {saved}. Nothing more is booked: restart the "
+        "box, which checks the new file against this machine's anchor",
         "table_ledger_unsaved": "{path} was deleted or replaced while the box was running, and its game (up to "
-                                "#{seq}) could not be saved ({detail}). Nothing more is booked; do not switch "
-                                "the box off: the game is now only in its memory and on the screens",
+        "#{seq}) could not be saved ({detail}). Nothing more is booked; do not switch "
+        "the box off: the game is now only in its memory and on the screens",
         "table_anchor_deleted": "This game's anchor {anchor} was deleted or moved while the box was running; the "
-                                "box wrote it back (up to #{seq}). Nothing more is booked until the box is "
-                                "restarted",
+        "box wrote it back (up to #{seq}). Nothing more is booked until the box is "
+        "restarted",
         "table_anchor_lost": "This game's anchor {anchor} was deleted while the box was running and could not "
-                             "be written back. Nothing more is booked; the next start will say that this "
-                             "machine has no anchor for the game (up to #{seq})",
+        "be written back. Nothing more is booked; the next start will say that this "
+        "machine has no anchor for the game (up to #{seq})",
         "table_anchor_replaced": "This game's anchor {anchor} was replaced by another file while the box was "
-                                 "running. Nothing more is booked: restart the box, which checks the game "
-                                 "(up to #{seq}) against the new anchor",
+        "running. Nothing more is booked: restart the box, which checks the game "
+        "(up to #{seq}) against the new anchor",
         "table_card_read_only": "{folder} is on a read-only card: the game is shown, but nothing can be booked "
-                                "(mount the card writable, or use another card, and restart the box)",
-        "table_folder_read_only": "{folder} cannot be written ({detail}): the game is shown, but nothing can be "
-                                  "booked",
+        "(mount the card writable, or use another card, and restart the box)",
+        "table_folder_read_only": "{folder} cannot be written ({detail}): the game is shown, but nothing can be booked",
     },
     "ru": {
         "ledger_no_game": "В файле {path} ещё нет игры (начните её командой `companion new`)",
@@ -920,141 +994,136 @@ EDGE = {
         "ledger_unreadable": "{path}: файл не удаётся прочитать ({detail})",
         "ledger_not_sqlite": "{path} — не журнал игры (это не база данных SQLite); файл не тронут",
         "ledger_foreign_file": "{path} — не журнал игры (повреждённый или чужой файл SQLite); файл не тронут",
-        "ledger_foreign_database": "{path} — не журнал игры (база данных SQLite другой программы); "
-                                   "файл не тронут",
+        "ledger_foreign_database": "{path} — не журнал игры (база данных SQLite другой программы); файл не тронут",
         "ledger_not_utf8": "{path}: файл журнала повреждён (текст не в кодировке UTF-8): см. `companion recover`",
         "ledger_damaged_file": "{path}: файл журнала повреждён ({detail}): см. `companion recover`",
         "ledger_disk_full": "{path}: диск заполнен: {doing}",
         "ledger_busy": "{path}: другая программа слишком долго занимает игру: повторите попытку",
         "ledger_read_only": "{path}: здесь журнал доступен только для чтения: {doing}",
         "ledger_cannot_open": "{path}: не удаётся открыть журнал или его файлы `-wal` и `-shm` (проверьте права "
-                              "на папку и свободное место): {doing}",
+        "на папку и свободное место): {doing}",
         "ledger_failed": "{path}: {doing} ({detail})",
         "ledger_old_schema": "Журнал {path} в схеме {found}: откройте его один раз на запись (например, "
-                             "`companion do`), чтобы перевести на схему {version}",
+        "`companion do`), чтобы перевести на схему {version}",
         "ledger_wal_needs_write": "{path}: в файле `-wal` есть события, которые надо восстановить, а для этого "
-                                  "нужен доступ на запись: подключите диск на запись (или скопируйте папку), "
-                                  "чтобы прочитать игру",
+        "нужен доступ на запись: подключите диск на запись (или скопируйте папку), "
+        "чтобы прочитать игру",
         "ledger_exists": "Файл {path} уже существует: для новой игры выберите другой файл",
         "ledger_leftover": "Файл {path}{suffix} остался от другой игры: сначала уберите его",
         "ledger_open_read_only": "Журнал {path} открыт только для чтения: записать ничего нельзя",
         "ledger_other_writer": "{path}: тем временем в эту игру записала другая программа ({detail}); "
-                               "ничего не записано",
+        "ничего не записано",
         "ledger_write_unknown": "{path}: сбой диска во время записи ({detail}): неизвестно, сохранилась ли она; "
-                                "больше ничего не записывается, пока следующая синхронизация этого не покажет",
+        "больше ничего не записывается, пока следующая синхронизация этого не покажет",
         "ledger_event_unknown": "{path}: сбой диска во время записи события {seq} (`{command}`) ({detail}): "
-                                "неизвестно, сохранилось ли оно; больше ничего не записывается, пока следующая "
-                                "синхронизация этого не покажет",
+        "неизвестно, сохранилось ли оно; больше ничего не записывается, пока следующая "
+        "синхронизация этого не покажет",
         "ledger_no_space": "{path}: диск заполнен (свободно {free} КиБ): ничего не записано; освободите место "
-                           "и повторите команду (с тем же номером запроса)",
+        "и повторите команду (с тем же номером запроса)",
         "ledger_no_settings": "{path}: нет настроек игры: см. `companion recover`",
         "ledger_schema_missing": "{path}: схема журнала изменена (нет {object}): см. `companion recover`",
-        "ledger_schema_added": "{path}: схема журнала изменена (добавлено лишнее: {object}): "
-                               "см. `companion recover`",
+        "ledger_schema_added": "{path}: схема журнала изменена (добавлено лишнее: {object}): см. `companion recover`",
         "ledger_event_damaged": "{path}: событие {seq} повреждено: см. `companion recover`",
-        "ledger_postings_changed": "{path}: проводки события {seq} изменены после его записи: "
-                                   "см. `companion recover`",
+        "ledger_postings_changed": "{path}: проводки события {seq} изменены после его записи: см. `companion recover`",
         "ledger_postings_orphaned": "{path}: есть проводки события {seq}, а самого события нет",
         "ledger_events_missing": "{path}: не хватает событий (в журнале {count:p:событие|события|событий} "
-                                 "с номерами от {first} до {last}): см. `companion recover`",
+        "с номерами от {first} до {last}): см. `companion recover`",
         "ledger_hash_mismatch": "{path}: событие {seq} не сходится со своим хешем: журнал изменили после "
-                                "записи; см. `companion recover`",
+        "записи; см. `companion recover`",
         "ledger_request_changed": "{path}: у события {seq} изменён номер запроса: см. `companion recover`",
         "ledger_not_empty": "В этом файле SQLite уже есть таблицы: это не пустой журнал",
         "ledger_schema_1": "Журнал {path} записан старой версией программы (схема 1, ещё без цепочки хешей): "
-                           "перенесите его в новый файл командой `companion recover --db {path} --to НОВЫЙ`",
+        "перенесите его в новый файл командой `companion recover --db {path} --to НОВЫЙ`",
         "ledger_newer": "Журнал {path} записан более новой версией программы (схема {version}, а эта версия "
-                        "знает схему {supported}): обновите программу",
+        "знает схему {supported}): обновите программу",
         "ledger_bad_version": "У файла {path} метка журнала игры, но версия схемы {version}: это не журнал",
         "table_unresolved": "{unknown} (сначала выясните, чем кончилась запись)",
         "table_disk_full": "{path}: диск заполнен: событие {seq} не записано; освободите место и повторите "
-                           "команду (с тем же номером запроса)",
+        "команду (с тем же номером запроса)",
         "table_anchor_not_marked": "Якорь не удалось отметить как завершённый ({detail})",
         "table_backup_failed": "Резервную копию рядом с журналом сделать не удалось: {detail}",
         "table_went_back": "{path}: пока игра была открыта, журнал откатился с события {had} на событие {seq}: "
-                           "см. `companion recover`",
+        "см. `companion recover`",
         "table_off_chain": "{path}: событие {seq} не продолжает цепочку хешей, известную этому столу: "
-                           "см. `companion recover`",
+        "см. `companion recover`",
         "table_sync_failed": "{unknown} (следующая синхронизация тоже не удалась: {error})",
         "table_not_reopened": "{unknown} (журнал пока не удаётся открыть заново: {error})",
         "anchor_forked": "{path}: событие {seq} не совпадает с записанным на этом устройстве (журнал переписан "
-                         "или раздвоился): см. `companion recover`",
+        "или раздвоился): см. `companion recover`",
         "anchor_went_back": "{path}: журнал откатился: он кончается событием {seq}, а на этом устройстве "
-                            "записано событие {anchored} (старая копия или удалённые события): "
-                            "см. `companion recover`",
+        "записано событие {anchored} (старая копия или удалённые события): "
+        "см. `companion recover`",
         "anchor_went_far_back": "{path}: журнал откатился: он кончается событием {seq}, а на этом устройстве "
-                                "записаны события до {anchored} включительно: см. `companion recover`",
+        "записаны события до {anchored} включительно: см. `companion recover`",
         "anchor_foreign_events": "{path}: события {start}–{seq} записаны не этой программой на этом устройстве "
-                                 "(добавлены вручную или другой копией): см. `companion recover`",
+        "(добавлены вручную или другой копией): см. `companion recover`",
         "table_create_unknown": "{path}: сбой диска при создании игры; ничего не сохранено: начните игру заново",
         "table_create_failed": "{path}: игру не удалось создать ({detail}); ничего не сохранено",
         "table_settings_lack": "{path}: в настройках игры нет ключа `{key}`: см. `companion recover`",
         "table_postings_differ": "{path}: суммы в таблице проводок расходятся с событиями (таблицу изменили "
-                                 "после их записи): см. `companion recover`",
+        "после их записи): см. `companion recover`",
         "table_kept_changing": "{path}: игра всё время менялась, пока её читали: повторите попытку",
         "table_edition_copies_differ": "{path}: сохранённый текст издания расходится с его разобранной копией",
         "table_edition_broken": "{path}: сохранённое издание испорчено ({detail}): см. `companion recover`",
         "table_edition_mismatch": "{path}: сохранено издание `{stored_edition}`, а в настройках указано "
-                                  "`{settings_edition}`",
+        "`{settings_edition}`",
         "table_rules_version": "Журнал {path} записан по правилам версии {written}, а у этой программы правила "
-                               "версии {current}, и она воспроизводит его иначе ({detail}): откройте его "
-                               "программой с правилами версии {written}",
+        "версии {current}, и она воспроизводит его иначе ({detail}): откройте его "
+        "программой с правилами версии {written}",
         "table_checkpoint_hash": "{path}: контрольная точка на событии {seq} не сходится со своим хешем: "
-                                 "см. `companion recover`",
-        "table_checkpoint_unreadable": "{path}: контрольную точку на событии {seq} не удаётся прочитать "
-                                       "({detail})",
+        "см. `companion recover`",
+        "table_checkpoint_unreadable": "{path}: контрольную точку на событии {seq} не удаётся прочитать ({detail})",
         "recover_unreadable": "{path}: ничего не удаётся прочитать ({detail})",
         "recover_no_settings": "{path}: настройки игры не удаётся прочитать ({detail}); восстанавливать нечего",
         "recover_incomplete_settings": "{path}: настройки игры неполны; восстанавливать нечего",
         "recover_nothing": "{path}: ни одно событие не проходит проверку ни здесь, ни в резервной копии "
-                           "({errors}): восстанавливать нечего",
+        "({errors}): восстанавливать нечего",
         "recover_no_start": "{path}: начало игры не удаётся прочитать ({error}); восстанавливать нечего",
         "recover_done": "Восстановлено {count:p:событие|события|событий} из {source} в новую игру {new_path} "
-                        "(исходная игра `{game}` ({path}), событие {seq}, слова последнего события: {head})",
+        "(исходная игра `{game}` ({path}), событие {seq}, слова последнего события: {head})",
         "recover_left_out": "События {start}–{end} записаны не на этом устройстве: они не перенесены",
         "recover_lost": "На этом устройстве записаны события до {anchored} включительно; события {start}–{end} "
-                        "потеряны: введите их заново",
+        "потеряны: введите их заново",
         "recover_differs": "События журнала расходятся с записанным на этом устройстве на событии {anchored}: "
-                           "события восстановлены такими, как они есть в файле; проверьте их",
-        "recover_stopped": "Событие {seq} (`{command}`) больше не применяется: восстановление остановлено "
-                           "перед ним",
+        "события восстановлены такими, как они есть в файле; проверьте их",
+        "recover_stopped": "Событие {seq} (`{command}`) больше не применяется: восстановление остановлено перед ним",
         # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
         "table_read_only": "Ничего не записано: {error}",
         "stranger_copied": "Это устройство никогда не вело игру `{game}` ({count:p:событие|события|событий}, "
-                           "слова последнего события: {head}): она показана только для чтения, как чужая; "
-                           "`companion accept` сделает её своей, приняв файл таким, как он есть (изменения, "
-                           "сделанные в нём раньше, заметить нельзя, последующие будут замечены)",
+        "слова последнего события: {head}): она показана только для чтения, как чужая; "
+        "`companion accept` сделает её своей, приняв файл таким, как он есть (изменения, "
+        "сделанные в нём раньше, заметить нельзя, последующие будут замечены)",
         "stranger_anchor_gone": "Это устройство вело игру `{game}`, но её якорь пропал: укороченный или "
-                                "переписанный с тех пор журнал не заметить; игра показана только для чтения "
-                                "({count:p:событие|события|событий}, слова последнего события: {head}), пока "
-                                "`companion accept` не примет файл таким, как он есть",
+        "переписанный с тех пор журнал не заметить; игра показана только для чтения "
+        "({count:p:событие|события|событий}, слова последнего события: {head}), пока "
+        "`companion accept` не примет файл таким, как он есть",
         "stranger_replaced": "На месте этого файла была игра `{kept}`, а теперь в нём игра `{game}` "
-                             "({count:p:событие|события|событий}, слова последнего события: {head}): другая игра "
-                             "или игра с новым номером показана только для чтения, пока `companion accept` не "
-                             "примет её для этого места, доверившись файлу таким, как он есть",
+        "({count:p:событие|события|событий}, слова последнего события: {head}): другая игра "
+        "или игра с новым номером показана только для чтения, пока `companion accept` не "
+        "примет её для этого места, доверившись файлу таким, как он есть",
         "table_place_not_kept": "Не удалось записать, какая игра лежит в этом файле ({detail}): подмену файла "
-                                "не заметить",
+        "не заметить",
         "table_replay_differs": "{path}: событие {seq} при повторе не даёт того, что записано в журнале, хотя "
-                                "цепочка хешей цела: файл составлен или изменён не этой программой (или из-за "
-                                "ошибки программы): см. `companion recover`",
+        "цепочка хешей цела: файл составлен или изменён не этой программой (или из-за "
+        "ошибки программы): см. `companion recover`",
         "table_checkpoint_state": "{path}: контрольная точка на событии {seq} не совпадает с игрой, переигранной "
-                                  "до неё: см. `companion recover`",
+        "до неё: см. `companion recover`",
         "table_checkpoint_missing": "{path}: контрольной точки на событии {seq} нет: см. `companion recover`",
         "table_checkpoint_stray": "{path}: контрольная точка на событии {seq} не входит в цепочку хешей (её "
-                                  "добавили после записи события): см. `companion recover`",
+        "добавили после записи события): см. `companion recover`",
         "accepted": "Принято: игра `{game}` ({count:p:событие|события|событий}, слова последнего события: "
-                    "{head}) теперь своя для этого устройства. Файл принят таким, как есть: что с ним делали "
-                    "раньше, заметить нельзя; укороченный, переписанный или подменённый файл с этого момента "
-                    "будет замечен",
+        "{head}) теперь своя для этого устройства. Файл принят таким, как есть: что с ним делали "
+        "раньше, заметить нельзя; укороченный, переписанный или подменённый файл с этого момента "
+        "будет замечен",
         "accept_not_needed": "Игра `{game}` уже своя для этого устройства: принимать нечего",
         "game_accepted": "Игра `{game}` принята коробкой как своя на #{seq}: можно записывать",
         "do_unknown_retry": "{unknown}. Когда диск снова заработает, выполните `companion do --request-id "
-                            "{request_id} {retry}`: ответ придёт из журнала, дважды ничего не запишется",
+        "{request_id} {retry}`: ответ придёт из журнала, дважды ничего не запишется",
         "do_not_stored": "Сбой диска при записи `{command}`, и следующая синхронизированная проверка показала, "
-                         "что команда НЕ записана: ничего не проведено; повторите её: `companion do "
-                         "--request-id {request_id} {retry}`",
+        "что команда НЕ записана: ничего не проведено; повторите её: `companion do "
+        "--request-id {request_id} {retry}`",
         "do_stored": "Сбой диска при записи события {seq}; следующая синхронизированная проверка показала, "
-                     "что оно ЗАПИСАНО",
+        "что оно ЗАПИСАНО",
         "file_error": "{path}: {detail}",
         "os_error": "{detail}",
         "usage_line": "{problem}; справка: `{prog} --help`",
@@ -1081,7 +1150,7 @@ EDGE = {
         "script_no_game": "В сценарии нет игры",
         "script_what": "{name}: что сделать? (после имени и двоеточия пишется команда)",
         "script_no_actor": "В строке `{keyword}` не указывают, кто её даёт; чтобы проверить команду игрока, "
-                           "пишите `expect refused ИМЯ: КОМАНДА...`",
+        "пишите `expect refused ИМЯ: КОМАНДА...`",
         "script_one_game": "В сценарии может быть только одна игра",
         "script_start": "Сценарий должен начинаться со строки `new ИЗДАНИЕ ТАСОВКА ИГРОК...`",
         "script_bad_line": "{refusal}",
@@ -1112,34 +1181,33 @@ EDGE = {
         "expect_note": "Последнее событие сообщает {codes}, а не `{note}`",
         # issue 21: watch (the files under the running daemon, a read-only card, warnings on every screen)
         "table_ledger_deleted": "Файл {path} удалили, пока коробка работала; коробка записала свою игру (до "
-                                "#{seq}) обратно на его место. Больше ничего не записывается, пока коробку не "
-                                "перезапустят",
+        "#{seq}) обратно на его место. Больше ничего не записывается, пока коробку не "
+        "перезапустят",
         "table_ledger_deleted_saved": "Файл {path} удалили, пока коробка работала; его игра (до #{seq}) "
-                                      "сохранена в {saved}. Больше ничего не записывается: верните этот файл на "
-                                      "место {path} и перезапустите коробку",
+        "сохранена в {saved}. Больше ничего не записывается: верните этот файл на "
+        "место {path} и перезапустите коробку",
         "table_ledger_moved": "Файл {path} перенесли или переименовали, пока коробка работала (сам файл цел, в "
-                              "нём всё до #{seq}). Больше ничего не записывается: верните его на место {path} "
-                              "и перезапустите коробку",
+        "нём всё до #{seq}). Больше ничего не записывается: верните его на место {path} "
+        "и перезапустите коробку",
         "table_ledger_replaced": "Файл {path} заменили другим, пока коробка работала; собственная игра коробки "
-                                 "(до #{seq}) сохранена в {saved}. Больше ничего не записывается: перезапустите "
-                                 "коробку, она сверит новый файл с якорем этого устройства",
+        "(до #{seq}) сохранена в {saved}. Больше ничего не записывается: перезапустите "
+        "коробку, она сверит новый файл с якорем этого устройства",
         "table_ledger_unsaved": "Файл {path} удалили или заменили, пока коробка работала, а его игру (до "
-                                "#{seq}) сохранить не удалось ({detail}). Больше ничего не записывается; не "
-                                "выключайте коробку: игра теперь только в её памяти и на экранах",
+        "#{seq}) сохранить не удалось ({detail}). Больше ничего не записывается; не "
+        "выключайте коробку: игра теперь только в её памяти и на экранах",
         "table_anchor_deleted": "Якорь этой игры {anchor} удалили или перенесли, пока коробка работала; коробка "
-                                "записала его обратно (до #{seq}). Больше ничего не записывается, пока коробку "
-                                "не перезапустят",
+        "записала его обратно (до #{seq}). Больше ничего не записывается, пока коробку "
+        "не перезапустят",
         "table_anchor_lost": "Якорь этой игры {anchor} удалили, пока коробка работала, и записать его обратно "
-                             "не удалось. Больше ничего не записывается; при следующем запуске коробка "
-                             "скажет, что якоря этой игры (до #{seq}) на устройстве нет",
+        "не удалось. Больше ничего не записывается; при следующем запуске коробка "
+        "скажет, что якоря этой игры (до #{seq}) на устройстве нет",
         "table_anchor_replaced": "Якорь этой игры {anchor} заменили другим файлом, пока коробка работала. "
-                                 "Больше ничего не записывается: перезапустите коробку, она сверит игру (до "
-                                 "#{seq}) с новым якорем",
+        "Больше ничего не записывается: перезапустите коробку, она сверит игру (до "
+        "#{seq}) с новым якорем",
         "table_card_read_only": "Папка {folder} на карте, доступной только для чтения: игра показана, но "
-                                "записать ничего нельзя (смонтируйте карту для записи или возьмите другую и "
-                                "перезапустите коробку)",
-        "table_folder_read_only": "В папку {folder} нельзя писать ({detail}): игра показана, но записать ничего "
-                                  "нельзя",
+        "записать ничего нельзя (смонтируйте карту для записи или возьмите другую и "
+        "перезапустите коробку)",
+        "table_folder_read_only": "В папку {folder} нельзя писать ({detail}): игра показана, но записать ничего нельзя",
     },
 }
 # what the box says: the daemon, its reader and its cards (companion/daemon/, companion/hw/)
@@ -1163,9 +1231,9 @@ BOX = {
         # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
         "roll_waiting": "ROLL waits: first {about}",
         "roll_held_first": "{player} is {jail_in}: the fine ({fine}) or a card in the menu; ROLL again: "
-                           "roll for a double",
+        "roll for a double",
         "roll_jackpot_first": "{player} may play the JACKPOT: the bet in the menu, then ROLL throws three "
-                              "dice; ROLL again: go on without it",
+        "dice; ROLL again: go on without it",
         "jackpot_press_roll": "{player} bets {bet} on the JACKPOT: press ROLL to throw the three dice",
         # issue 22: smalls (the JACKPOT's bet from a phone, a plot card's purchase confirmed on the box)
         "phone_jackpot_hint": "The bet here; then ROLL on the reader throws the three dice",
@@ -1198,10 +1266,12 @@ BOX = {
         "halted": "The bank is halted and writes nothing more: {why}",
         "daemon_stopping": "The box is shutting down; nothing was done",
         "daemon_silent": "{path} is held by `companion run` (pid {pid}), which did not answer on {socket}: "
-                         "try again, or stop the daemon",
+        "try again, or stop the daemon",
         "daemon_ready": "The box is ready: games in {folder}",
         "daemon_stopped": "The bank is closed",
-        "ledger_warning": "WARNING: {why}", "footer_reader_offline": "reader offline", "footer_muted": "sound off",
+        "ledger_warning": "WARNING: {why}",
+        "footer_reader_offline": "reader offline",
+        "footer_muted": "sound off",
         # issue 21: watch (what the owner says once for the table: a warning, the reason nothing is booked)
         "table_warning": "Warning: {error}",
         "table_stopped_booking": "Nothing can be booked: {error}",
@@ -1211,17 +1281,17 @@ BOX = {
         # issue 21: true answers (a late writer, request ids)
         "owner_busy": "The bank was busy for {seconds} s and did not take the request: nothing was done; try again",
         "owner_late": "The bank did not answer within {seconds} s: whether request {request_id} was booked is not "
-                      "known yet. Look at the ledger before trying again: a retry with the same request id is "
-                      "answered from the ledger and never booked twice",
+        "known yet. Look at the ledger before trying again: a retry with the same request id is "
+        "answered from the ledger and never booked twice",
         "daemon_gone": "The box closed the connection without answering (it stopped or was killed): whether "
-                       "request {request_id} was booked is not known. Look at the ledger before trying again: a "
-                       "retry with the same request id is answered from the ledger and never booked twice",
+        "request {request_id} was booked is not known. Look at the ledger before trying again: a "
+        "retry with the same request id is answered from the ledger and never booked twice",
         "owner_late_work": "The bank did not answer within {seconds} s: whether it was done is not known yet; look "
-                           "at the game before trying again",
+        "at the game before trying again",
         "phone_unknown": "The box did not answer in time: this may or may not have been booked. Look at the "
-                         "ledger before trying again (this same button again never pays twice)",
+        "ledger before trying again (this same button again never pays twice)",
         "request_id_empty": "A request id cannot be empty or blank: nothing was booked; give the id printed "
-                            "when the command first ran, or leave the request id out for a new one",
+        "when the command first ran, or leave the request id out for a new one",
     },
     "ru": {
         "reader_searching": "Считыватель не найден ({info}): он подключён?",
@@ -1242,9 +1312,9 @@ BOX = {
         # issue 22: ROLL never skips a choice, a blocked card says why, the JACKPOT thrown by ROLL
         "roll_waiting": "БРОСОК подождёт: сначала {about}",
         "roll_held_first": "{player} сейчас {jail_in}: штраф ({fine}) или карточка — в меню; БРОСОК ещё раз — "
-                           "бросок на дубль",
+        "бросок на дубль",
         "roll_jackpot_first": "{player} может сыграть в ДЖЕКПОТ: ставка — в меню, потом БРОСОК бросит три "
-                              "кубика; БРОСОК ещё раз — дальше без него",
+        "кубика; БРОСОК ещё раз — дальше без него",
         "jackpot_press_roll": "{player} ставит {bet} в ДЖЕКПОТ: нажмите БРОСОК, чтобы бросить три кубика",
         # issue 22: smalls (the JACKPOT's bet from a phone, a plot card's purchase confirmed on the box)
         "phone_jackpot_hint": "Ставка — здесь; потом БРОСОК на считывателе бросит три кубика",
@@ -1277,10 +1347,11 @@ BOX = {
         "halted": "БАНК остановлен и больше ничего не записывает: {why}",
         "daemon_stopping": "Коробка выключается; ничего не сделано",
         "daemon_silent": "{path} занят демоном коробки (процесс {pid}), но он не ответил через {socket}: "
-                         "повторите или остановите демон",
+        "повторите или остановите демон",
         "daemon_ready": "Коробка готова: игры в {folder}",
         "daemon_stopped": "БАНК закрыт",
-        "ledger_warning": "ВНИМАНИЕ: {why}", "footer_reader_offline": "считыватель не отвечает",
+        "ledger_warning": "ВНИМАНИЕ: {why}",
+        "footer_reader_offline": "считыватель не отвечает",
         "footer_muted": "звук выключен",
         # issue 21: watch (what the owner says once for the table: a warning, the reason nothing is booked)
         "table_warning": "Внимание: {error}",
@@ -1291,18 +1362,18 @@ BOX = {
         # issue 21: true answers (a late writer, request ids)
         "owner_busy": "БАНК был занят {seconds} с и не принял запрос: ничего не сделано; повторите",
         "owner_late": "БАНК не ответил за {seconds} с: проведён ли запрос {request_id}, пока неизвестно. Прежде "
-                      "чем повторять, загляните в журнал: повтор с тем же номером запроса получит ответ из "
-                      "журнала и дважды не запишется",
+        "чем повторять, загляните в журнал: повтор с тем же номером запроса получит ответ из "
+        "журнала и дважды не запишется",
         "daemon_gone": "Коробка закрыла соединение, не ответив (её остановили или убили): проведён ли запрос "
-                       "{request_id}, неизвестно. Прежде чем повторять, загляните в журнал: повтор с тем же "
-                       "номером запроса получит ответ из журнала и дважды не запишется",
+        "{request_id}, неизвестно. Прежде чем повторять, загляните в журнал: повтор с тем же "
+        "номером запроса получит ответ из журнала и дважды не запишется",
         "owner_late_work": "БАНК не ответил за {seconds} с: сделано ли это, пока неизвестно; прежде чем "
-                           "повторять, посмотрите на игру",
+        "повторять, посмотрите на игру",
         "phone_unknown": "Коробка не ответила вовремя: неизвестно, проведено ли это. Прежде чем повторять, "
-                         "загляните в журнал (эта же кнопка ещё раз дважды не заплатит)",
+        "загляните в журнал (эта же кнопка ещё раз дважды не заплатит)",
         "request_id_empty": "Номер запроса не может быть пустым или из одних пробелов: ничего не проведено; "
-                            "укажите номер, напечатанный при первом запуске, или не указывайте его вовсе, "
-                            "чтобы получить новый",
+        "укажите номер, напечатанный при первом запуске, или не указывайте его вовсе, "
+        "чтобы получить новый",
     },
 }
 
@@ -1310,111 +1381,204 @@ BOX = {
 # ----- the box's menus: buttons, cards and the OLED (companion/daemon/console.py, menus.py) -----
 MENU = {
     "en": {
-        "menu_table": "Table", "waiting_debt": "{player} must pay a debt first", "menu_players": "Players…", "menu_undo": "Undo…", "menu_game": "Game…",
-        "menu_dice": "{what} (dice by hand)", "undone_event": "Undone: #{seq} {what}", "undo_reverses": "Reverses #{seq}: {what}", "menu_nothing": "Nothing to do now",
+        "menu_table": "Table",
+        "waiting_debt": "{player} must pay a debt first",
+        "menu_players": "Players…",
+        "menu_undo": "Undo…",
+        "menu_game": "Game…",
+        "menu_dice": "{what} (dice by hand)",
+        "undone_event": "Undone: #{seq} {what}",
+        "undo_reverses": "Reverses #{seq}: {what}",
+        "menu_nothing": "Nothing to do now",
         "menu_double": "with a double",
         # issue 22: confirmations (what a money action books, before it is booked) and the auction's lead
         "menu_offer": "#{number} ({player} gives {other} {gave} for {got})",
         "menu_offer_gift": "#{number} ({player} gives {other} {gave} for nothing)",
         "menu_offer_ask": "#{number} ({player} asks {other} for {got}, giving nothing)",
         "menu_priced": "{what} for {price}",
-        "auction_leading": "leading bid: {player}, {amount}", "auction_no_bid_yet": "no bids yet (opening price {amount})",
-        "menu_after": "{name} (after {before})", "menu_cell_number": "{name} (cell {number})",
-        "what_amount": "amount", "what_die": "die {n}", "what_shares": "how many?", "what_fee": "fee",
-        "what_bet": "bet", "what_card": "card", "what_cell": "cell", "what_business": "business",
-        "what_player": "player", "what_item": "choice",
-        "menu_confirm": "Book this?", "menu_refused": "Not possible", "confirm_footer": "OK: yes   BACK: no",
+        "auction_leading": "leading bid: {player}, {amount}",
+        "auction_no_bid_yet": "no bids yet (opening price {amount})",
+        "menu_after": "{name} (after {before})",
+        "menu_cell_number": "{name} (cell {number})",
+        "what_amount": "amount",
+        "what_die": "die {n}",
+        "what_shares": "how many?",
+        "what_fee": "fee",
+        "what_bet": "bet",
+        "what_card": "card",
+        "what_cell": "cell",
+        "what_business": "business",
+        "what_player": "player",
+        "what_item": "choice",
+        "menu_confirm": "Book this?",
+        "menu_refused": "Not possible",
+        "confirm_footer": "OK: yes   BACK: no",
         "menu_transfer": "Pay: {payer} → {payee}",
-        "undo_nothing": "Nothing to undo", "undo_first": "First undoes {events}, which depend on it",
+        "undo_nothing": "Nothing to undo",
+        "undo_first": "First undoes {events}, which depend on it",
         "undo_first_one": "First undoes {events}, which depends on it",
-        "undo_title": "Undo #{seq}? ({n}/{of})", "undo_footer": "OK: undo  ▲▼: other", "undo_footer_refused": "▲▼: other",
-        "menu_new_game": "New game", "menu_end_game": "End the game",
+        "undo_title": "Undo #{seq}? ({n}/{of})",
+        "undo_footer": "OK: undo  ▲▼: other",
+        "undo_footer_refused": "▲▼: other",
+        "menu_new_game": "New game",
+        "menu_end_game": "End the game",
         "end_game_warning": "Ends the game now and counts everyone's wealth; it cannot go on afterwards",
-        "menu_archive": "Archive the game", "menu_enrol": "Enrol a card…",
-        "menu_sound_off": "Sound off", "menu_sound_on": "Sound on",
-        "menu_phone": "Phone page", "menu_pair_phone": "Phone {pairing} is mine", "phone_scan": "Scan for the phone page", "phone_code": "Code: {letters}", "menu_head": "Ledger words",
-        "enrol_player": "Player {n}'s card", "enrol_plot": "A plot's card", "enrol_card": "A card of a deck",
-        "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} pays {amount}", "trade_propose": "Propose the trade",
-        "trade_cash_title": "Cash", "new_edition": "Game: {edition}", "new_players": "Players: {n}",
-        "new_start": "Start the game", "new_edition_title": "Which game?", "new_players_title": "How many players?",
-        "new_option_title": "Set the value", "number_hint": "held ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Sound off: the box's beeps are silent",
+        "menu_archive": "Archive the game",
+        "menu_enrol": "Enrol a card…",
+        "menu_sound_off": "Sound off",
+        "menu_sound_on": "Sound on",
+        "menu_phone": "Phone page",
+        "menu_pair_phone": "Phone {pairing} is mine",
+        "phone_scan": "Scan for the phone page",
+        "phone_code": "Code: {letters}",
+        "menu_head": "Ledger words",
+        "enrol_player": "Player {n}'s card",
+        "enrol_plot": "A plot's card",
+        "enrol_card": "A card of a deck",
+        "trade_title": "{a} ⇄ {b}",
+        "trade_cash": "{player} pays {amount}",
+        "trade_propose": "Propose the trade",
+        "trade_cash_title": "Cash",
+        "new_edition": "Game: {edition}",
+        "new_players": "Players: {n}",
+        "new_start": "Start the game",
+        "new_edition_title": "Which game?",
+        "new_players_title": "How many players?",
+        "new_option_title": "Set the value",
+        "number_hint": "held ▲\u00a0×10 ▼\u00a0÷10",
+        "sound_muted": "Sound off: the box's beeps are silent",
         "settings_reset": "The box's settings ({file}) could not be read: sound is on again, no banker's PIN "
-                          "is set at the box",
+        "is set at the box",
         "settings_not_kept": "The setting could not be saved ({why}): it lasts until the box restarts",
         "sound_unmuted": "Sound on",
         # issue 22: number pickers say their step
-        "number_step": "▲▼ step ±{step}", "number_step_now": "Step now ±{step}",
+        "number_step": "▲▼ step ±{step}",
+        "number_step_now": "Step now ±{step}",
         # issue 22: wording: a picker's question where "verb: unit" would repeat the unit or not fit the title
-        "ask_buy_shares_shares": "How many shares to buy?", "ask_sell_shares_shares": "How many shares to sell?",
-        "ask_commission_shares": "How many via the broker?", "ask_commission_fee": "The broker's fee",
-        "ask_opening_amount": "Opening price", "ask_jackpot_bet": "JACKPOT bet",
+        "ask_buy_shares_shares": "How many shares to buy?",
+        "ask_sell_shares_shares": "How many shares to sell?",
+        "ask_commission_shares": "How many via the broker?",
+        "ask_commission_fee": "The broker's fee",
+        "ask_opening_amount": "Opening price",
+        "ask_jackpot_bet": "JACKPOT bet",
         # issue 22: the table set up from the box (new game in few presses, language, banker's PIN)
-        "menu_new_game_more": "New game…", "new_options": "Options…",
+        "menu_new_game_more": "New game…",
+        "new_options": "Options…",
         "new_game_ends_running": "This game ends now (wealth is counted) and is kept in the archive",
         "new_game_archives": "The finished game is kept in the archive",
         "game_kept": "The last game is kept in the archive",
         "new_game_players": "This game takes {low} to {high} players, each with a name of their own",
-        "menu_language": "Language: {name}", "language_here": "English", "language_title": "Language",
-        "language_name": "English", "language_set": "The box now speaks English",
-        "menu_banker_pin": "Banker's PIN…", "menu_banker_pin_remove": "Remove the banker's PIN",
-        "pin_digit": "Digit {n} of {of}", "pin_footer": "▲▼ digit  OK next",
+        "menu_language": "Language: {name}",
+        "language_here": "English",
+        "language_title": "Language",
+        "language_name": "English",
+        "language_set": "The box now speaks English",
+        "menu_banker_pin": "Banker's PIN…",
+        "menu_banker_pin_remove": "Remove the banker's PIN",
+        "pin_digit": "Digit {n} of {of}",
+        "pin_footer": "▲▼ digit  OK next",
         "pin_confirm": "The banker's PIN will be {pin}: a phone that types it becomes the banker's (starts "
-                       "games, undoes)",
+        "games, undoes)",
         "banker_pin_set": "The banker's PIN is set: a phone becomes the banker's with it",
         "banker_pin_removed": "The banker's PIN set at the box is removed",
     },
     "ru": {
         # issue 22: number pickers say their step
-        "number_step": "▲▼ шаг ±{step}", "number_step_now": "Теперь шаг ±{step}",
+        "number_step": "▲▼ шаг ±{step}",
+        "number_step_now": "Теперь шаг ±{step}",
         # issue 22: wording: a picker's question where «глагол: единица» would repeat the unit or not fit the title
-        "ask_buy_shares_shares": "Сколько акций купить?", "ask_sell_shares_shares": "Сколько акций продать?",
-        "ask_commission_shares": "Сколько через маклера?", "ask_commission_fee": "Комиссия маклеру",
-        "ask_opening_amount": "Стартовая цена", "ask_jackpot_bet": "Ставка в ДЖЕКПОТ",
-        "menu_table": "Стол", "waiting_debt": "{player}: сначала нужно погасить долг", "menu_players": "Игроки…", "menu_undo": "Отменить…", "menu_game": "Игра…",
-        "menu_dice": "{what} (свои кубики)", "undone_event": "Отменено: #{seq} {what}", "undo_reverses": "Отменяется #{seq}: {what}", "menu_nothing": "Сейчас делать нечего",
+        "ask_buy_shares_shares": "Сколько акций купить?",
+        "ask_sell_shares_shares": "Сколько акций продать?",
+        "ask_commission_shares": "Сколько через маклера?",
+        "ask_commission_fee": "Комиссия маклеру",
+        "ask_opening_amount": "Стартовая цена",
+        "ask_jackpot_bet": "Ставка в ДЖЕКПОТ",
+        "menu_table": "Стол",
+        "waiting_debt": "{player}: сначала нужно погасить долг",
+        "menu_players": "Игроки…",
+        "menu_undo": "Отменить…",
+        "menu_game": "Игра…",
+        "menu_dice": "{what} (свои кубики)",
+        "undone_event": "Отменено: #{seq} {what}",
+        "undo_reverses": "Отменяется #{seq}: {what}",
+        "menu_nothing": "Сейчас делать нечего",
         "menu_double": "с дублем",
         # issue 22: confirmations (what a money action books, before it is booked) and the auction's lead
         "menu_offer": "№ {number} ({player} → {other}: {gave} в обмен на {got})",
         "menu_offer_gift": "№ {number} ({player} → {other}: {gave} даром)",
         "menu_offer_ask": "№ {number} ({other} → {player}: {got}, ничего взамен)",
         "menu_priced": "{what} за {price}",
-        "auction_leading": "высшая ставка: {player}, {amount}", "auction_no_bid_yet": "ставок пока нет (стартовая цена {amount})",
+        "auction_leading": "высшая ставка: {player}, {amount}",
+        "auction_no_bid_yet": "ставок пока нет (стартовая цена {amount})",
         "menu_after": "{name} (после клетки {before})",
         "menu_cell_number": "{name} (клетка {number})",
-        "what_amount": "сумма", "what_die": "кубик {n}", "what_shares": "сколько?", "what_fee": "комиссия",
-        "what_bet": "ставка", "what_card": "карточка", "what_cell": "клетка", "what_business": "предприятие",
-        "what_player": "игрок", "what_item": "выбор",
-        "menu_confirm": "Записать?", "menu_refused": "Нельзя", "confirm_footer": "OK — да   НАЗАД — нет",
+        "what_amount": "сумма",
+        "what_die": "кубик {n}",
+        "what_shares": "сколько?",
+        "what_fee": "комиссия",
+        "what_bet": "ставка",
+        "what_card": "карточка",
+        "what_cell": "клетка",
+        "what_business": "предприятие",
+        "what_player": "игрок",
+        "what_item": "выбор",
+        "menu_confirm": "Записать?",
+        "menu_refused": "Нельзя",
+        "confirm_footer": "OK — да   НАЗАД — нет",
         "menu_transfer": "Платёж: {payer} → {payee}",
-        "undo_nothing": "Отменять нечего", "undo_first": "Сначала отменяются события {events}, зависящие от него",
+        "undo_nothing": "Отменять нечего",
+        "undo_first": "Сначала отменяются события {events}, зависящие от него",
         "undo_first_one": "Сначала отменяется событие {events}, зависящее от него",
-        "undo_title": "Отменить #{seq}? ({n}/{of})", "undo_footer": "OK — да   ▲▼ — другое",  # as the confirmations: the title asks «Отменить #19?»
+        "undo_title": "Отменить #{seq}? ({n}/{of})",
+        "undo_footer": "OK — да   ▲▼ — другое",  # as the confirmations: the title asks «Отменить #19?»
         "undo_footer_refused": "▲▼ — другое",
-        "menu_new_game": "Новая игра", "menu_end_game": "Закончить игру",
+        "menu_new_game": "Новая игра",
+        "menu_end_game": "Закончить игру",
         "end_game_warning": "Игра заканчивается сейчас подсчётом состояния каждого игрока; продолжить её будет нельзя",
-        "menu_archive": "Убрать игру в архив", "menu_enrol": "Записать карту…",
-        "menu_sound_off": "Выключить звук", "menu_sound_on": "Включить звук",
-        "menu_phone": "Страница для телефонов", "menu_pair_phone": "Телефон {pairing} — мой", "phone_scan": "Наведите камеру телефона", "phone_code": "Код: {letters}",
+        "menu_archive": "Убрать игру в архив",
+        "menu_enrol": "Записать карту…",
+        "menu_sound_off": "Выключить звук",
+        "menu_sound_on": "Включить звук",
+        "menu_phone": "Страница для телефонов",
+        "menu_pair_phone": "Телефон {pairing} — мой",
+        "phone_scan": "Наведите камеру телефона",
+        "phone_code": "Код: {letters}",
         "menu_head": "Слова журнала",
-        "enrol_player": "Карта игрока {n}", "enrol_plot": "Карта участка", "enrol_card": "Карточка из колоды",
-        "trade_title": "{a} ⇄ {b}", "trade_cash": "{player} доплачивает {amount}", "trade_propose": "Предложить сделку",
-        "trade_cash_title": "Доплата", "new_edition": "Игра: {edition}", "new_players": "Игроков: {n}",
-        "new_start": "Начать игру", "new_edition_title": "Какая игра?", "new_players_title": "Сколько игроков?",
-        "new_option_title": "Значение", "number_hint": "держать ▲\u00a0×10 ▼\u00a0÷10", "sound_muted": "Звук выключен: коробка не пищит",
+        "enrol_player": "Карта игрока {n}",
+        "enrol_plot": "Карта участка",
+        "enrol_card": "Карточка из колоды",
+        "trade_title": "{a} ⇄ {b}",
+        "trade_cash": "{player} доплачивает {amount}",
+        "trade_propose": "Предложить сделку",
+        "trade_cash_title": "Доплата",
+        "new_edition": "Игра: {edition}",
+        "new_players": "Игроков: {n}",
+        "new_start": "Начать игру",
+        "new_edition_title": "Какая игра?",
+        "new_players_title": "Сколько игроков?",
+        "new_option_title": "Значение",
+        "number_hint": "держать ▲\u00a0×10 ▼\u00a0÷10",
+        "sound_muted": "Звук выключен: коробка не пищит",
         "settings_reset": "Настройки коробки ({file}) не читаются: звук снова включён, PIN-код банкира "
-                          "на коробке не задан",
+        "на коробке не задан",
         "settings_not_kept": "Настройку не удалось сохранить ({why}): она действует до перезапуска коробки",
         "sound_unmuted": "Звук включён",
         # issue 22: the table set up from the box (new game in few presses, language, banker's PIN)
-        "menu_new_game_more": "Новая игра…", "new_options": "Варианты правил…",
+        "menu_new_game_more": "Новая игра…",
+        "new_options": "Варианты правил…",
         "new_game_ends_running": "Эта игра закончится сейчас (с подсчётом состояния) и сохранится в архиве",
         "new_game_archives": "Законченная игра сохранится в архиве",
         "game_kept": "Прошлая игра сохранена в архиве",
         "new_game_players": "В эту игру играют от {low} до {high} игроков, и у каждого своё имя",
-        "menu_language": "Язык: {name}", "language_here": "русский", "language_title": "Язык",
-        "language_name": "Русский", "language_set": "Коробка теперь говорит по-русски",
-        "menu_banker_pin": "PIN-код банкира…", "menu_banker_pin_remove": "Удалить PIN-код банкира",
-        "pin_digit": "Цифра {n} из {of}", "pin_footer": "▲▼ цифра  OK дальше",
+        "menu_language": "Язык: {name}",
+        "language_here": "русский",
+        "language_title": "Язык",
+        "language_name": "Русский",
+        "language_set": "Коробка теперь говорит по-русски",
+        "menu_banker_pin": "PIN-код банкира…",
+        "menu_banker_pin_remove": "Удалить PIN-код банкира",
+        "pin_digit": "Цифра {n} из {of}",
+        "pin_footer": "▲▼ цифра  OK дальше",
         "pin_confirm": "PIN-код банкира: {pin}. Телефон, где его введут, станет телефоном банкира",
         "banker_pin_set": "PIN-код банкира задан: с ним телефон становится банкиром",
         "banker_pin_removed": "PIN-код банкира, заданный на коробке, удалён",
@@ -1492,15 +1656,15 @@ WALK = {
     "en": {
         "walk_said": "{text}",
         "walk_started": "Walking the board {name}: tap every plot card in the order the board shows, starting "
-                        "after START; the phone or OK asks what stands on the other cells",
+        "after START; the phone or OK asks what stands on the other cells",
         "walk_resumed": "The board walk goes on at cell {at} of {size}",
         "walk_dropped": "The board walk kept when the box stopped could not go on: it was dropped, nothing was "
-                        "saved or booked",
+        "saved or booked",
         "walk_dropped_input": "The board walk was dropped when the box started: this did nothing; tap or press ROLL "
-                              "again for the game",
+        "again for the game",
         "walk_left": "The board walk was left: nothing was saved; the reader is the game's again",
         "walk_timed_out": "The board walk was left: nothing happened for {minutes} minutes; this card did "
-                          "nothing, the next one counts for the game",
+        "nothing, the next one counts for the game",
         "walk_which_plot": "This card is not enrolled yet: which plot is it? Choose on the phone or with OK",
         "walk_not_plot_card": "That is {role}, not a plot card: nothing changed",
         "walk_other_box": "That plot card belongs to another box: nothing changed",
@@ -1538,15 +1702,15 @@ WALK = {
     "ru": {
         "walk_said": "{text}",
         "walk_started": "Обходим поле {name}: приложите все карточки участков по порядку поля, начиная с "
-                        "клетки, что идёт за клеткой СТАРТ; про другие клетки спросит телефон или кнопка OK",
+        "клетки, что идёт за клеткой СТАРТ; про другие клетки спросит телефон или кнопка OK",
         "walk_resumed": "Обход поля продолжается с клетки {at} из {size}",
         "walk_dropped": "Обход поля, начатый до остановки коробки, продолжить нельзя: он отменён, ничего не "
-                        "сохранено и не записано",
+        "сохранено и не записано",
         "walk_dropped_input": "Обход поля отменён при запуске коробки: это ничего не сделало; для игры приложите "
-                              "карту или нажмите БРОСОК ещё раз",
+        "карту или нажмите БРОСОК ещё раз",
         "walk_left": "Обход поля прерван: ничего не сохранено; считыватель снова служит игре",
         "walk_timed_out": "Обход поля прерван: {minutes} минут ничего не происходило; эта карта ничего не "
-                          "сделала, следующая пойдёт в игру",
+        "сделала, следующая пойдёт в игру",
         "walk_which_plot": "Эта карта ещё не записана: какой это участок? Выберите на телефоне или кнопкой OK",
         "walk_not_plot_card": "Это {role}, а не карточка участка: ничего не изменилось",
         "walk_other_box": "Эта карточка участка из другой коробки: ничего не изменилось",
@@ -1595,10 +1759,18 @@ RU.update(MENU["ru"])
 MENU_TO_PLAYER = {
     # after the party's name and its colon, the verb and what it acts on by a comma: "Anna: Buy the plot,
     # Cinema for 50", never "Anna: Buy the plot: Cinema for 50"
-    "en": {"menu_to_player": "{player} → {other}: {deal}", "menu_deal_pay": "payment",
-           "menu_deal_trade": "trade offer", "menu_party_line": "{player}: {doing}, {objects}"},
-    "ru": {"menu_to_player": "{player} → {other}: {deal}", "menu_deal_pay": "платёж",
-           "menu_deal_trade": "предложение обмена", "menu_party_line": "{player}: {doing}, {objects}"},
+    "en": {
+        "menu_to_player": "{player} → {other}: {deal}",
+        "menu_deal_pay": "payment",
+        "menu_deal_trade": "trade offer",
+        "menu_party_line": "{player}: {doing}, {objects}",
+    },
+    "ru": {
+        "menu_to_player": "{player} → {other}: {deal}",
+        "menu_deal_pay": "платёж",
+        "menu_deal_trade": "предложение обмена",
+        "menu_party_line": "{player}: {doing}, {objects}",
+    },
 }
 for _lang_code, _words in MENU_TO_PLAYER.items():
     MENU[_lang_code].update(_words)
@@ -1681,7 +1853,7 @@ INPUT = {
         "config_out_of_range": "{path}: {key} = {value} is outside {low}..{high}",
         "config_control_char": "{path}: {key} holds a control character",
         "socket_too_long": "control.socket: {path} is longer than a Unix socket's {limit} bytes; "
-                           "set a shorter control.socket in the configuration",
+        "set a shorter control.socket in the configuration",
         "socket_taken": "control.socket: another daemon already listens on {path}",
         "games_taken": "another daemon (pid {pid}) already owns {folder}",
         "cardrole_uid": "'{text}' is not a card UID (8, 14 or 20 hex digits)",
@@ -1703,12 +1875,12 @@ INPUT = {
         "edition_unknown": "{source}: Такого издания нет (в комплекте: {shipped})",
         "edition_unreadable": "{source}: Не удаётся прочитать файл: {detail}",
         "edition_not_utf8": "{source}: Текст не в кодировке UTF-8: байт `0x{byte}` по смещению {offset} "
-                            "(строка {line_no}) не читается",
+        "(строка {line_no}) не читается",
         "edition_too_deep": "{source}: Таблицы или списки вложены слишком глубоко",
         "edition_syntax": "{source}: Ошибка в записи TOML ({problem})",
         "edition_bad_rules": "{source}: `edition.rules`: Нужно имя одного из модулей правил: {known} (а не {value})",
         "edition_not_a_value": "{source}: `{key}`: {value} — не значение (нужно число, `true` или `false` "
-                               "либо список в квадратных скобках)",
+        "либо список в квадратных скобках)",
         "edition_unknown_option": "{source}: `{key}`: В правилах «{rules}» такого варианта нет (есть: {known})",
         "edition_option_text": "{source}: `{key}`: Нужен текст (по умолчанию {default}), а не {value}",
         "edition_option_bool": "{source}: `{key}`: Нужно `true` или `false` (по умолчанию {default}), а не {value}",
@@ -1767,7 +1939,7 @@ INPUT = {
         "config_out_of_range": "{path}: `{key}` = {value}: допустимо от {low} до {high}",
         "config_control_char": "{path}: В `{key}` есть управляющий символ",
         "socket_too_long": "`control.socket`: путь {path} длиннее {limit:p:байта|байт|байт} (предел для сокета "
-                           "Unix); укажите в конфигурации путь покороче",
+        "Unix); укажите в конфигурации путь покороче",
         "socket_taken": "`control.socket`: сокет {path} уже занят другим демоном коробки",
         "games_taken": "Папка {folder} уже занята другим демоном коробки (процесс {pid})",
         "cardrole_uid": "«{text}» — не номер карты (нужно 8, 14 или 20 шестнадцатеричных цифр)",
@@ -1778,16 +1950,15 @@ INPUT = {
         "cardrole_unknown_plot": "В издании «{edition}» нет участка «{ref}» (его участки: {known}, …)",
         "cardrole_unknown_card": "В издании «{edition}» нет карточки «{ref}» (его карточки: {known}, …)",
         "cardrole_not_enrolled": "Карта {uid} не записана",
-        "cardmap_unreadable": "{path}: Файл записанных карт не читается ({detail}); уберите его, чтобы начать "
-                              "новый",
+        "cardmap_unreadable": "{path}: Файл записанных карт не читается ({detail}); уберите его, чтобы начать новый",
         "cardmap_not_json": "{path}: Файл записанных карт повреждён: это не JSON ({problem}); уберите его, "
-                            "чтобы начать новый",
+        "чтобы начать новый",
         "cardmap_damaged": "{path}: Файл записанных карт повреждён ({problem}); уберите его, чтобы начать новый",
         "cardmap_no_key": "нет ключа «{name}»",
         "cards_need_uid": "Демон коробки не запущен, и приложить карту к считывателю нельзя: укажите её номер "
-                          "в `--uid`",
+        "в `--uid`",
         "cards_need_edition": "Для карты участка или карточки укажите `--edition`: открытой игры нет, и издание "
-                              "из неё не узнать",
+        "из неё не узнать",
     },
 }
 EN.update(INPUT["en"])
@@ -1804,7 +1975,7 @@ LOADER = {
         "edition_text": "{source}: {key}: must be text, not {value}",
         "edition_empty": "{source}: {key}: must not be empty",
         "edition_ref": "{source}: {key}: must be 1 to 32 letters, digits, '_' or '-' (one word, not all digits), "
-                       "not {value}",
+        "not {value}",
         "edition_table": "{source}: {key}: must be a table",
         "edition_missing": "{source}: {key}: is missing",
         "edition_kind_text": "{source}: {key}: must be text, not {value}",
@@ -1817,7 +1988,7 @@ LOADER = {
         "edition_box_base": "{source}: {key}: must be an edition id such as elite, not {value}",
         "edition_box_mark": "{source}: {key}: must name an item such as cells.ID or cells.ID.rent, not {value}",
         "edition_id": "{source}: {key}: must be 1 to 32 lower-case letters, digits, '_' or '-' "
-                      "(it is written in the game's first command), not {value}",
+        "(it is written in the game's first command), not {value}",
         "edition_language": "{source}: {key}: must be a language code such as en, ru or pt-BR, not {value}",
         "edition_players": "{source}: {key}: must not exceed players_max ({high}), not {value}",
         "edition_supply": "{source}: {key}: is not an item of the '{rules}' rules (known: {known})",
@@ -1826,14 +1997,14 @@ LOADER = {
         "edition_no_industry": "{source}: {key}: {value} is not a listed industry",
         "edition_rent_missing": "{source}: {key}: is missing (and the industry has no rent_by_count)",
         "edition_rent_count": "{source}: {key}: must list {need} amounts (printed, monopoly, then one per building "
-                              "level), not {listed}",
+        "level), not {listed}",
         "edition_rent_count_flat": "{source}: {key}: must list {need} amounts (printed, monopoly: the industry is "
-                                   "not buildable), not {listed}",
+        "not buildable), not {listed}",
         "edition_tax_count": "{source}: {key}: must list {need} amounts, not {listed}",
         "edition_mortgage": "{source}: {key}: must not exceed the price ({price}), not {value}",
         "edition_industry_plots": "{source}: {key}: only plots belong to an industry",
         "edition_by_count": "{source}: {key}: must list one amount per plot owned, 1 to {count}, not {listed}",
-        "edition_first_start": "{source}: {key}: the first cell must be the START cell (`kind = \"start\"`)",
+        "edition_first_start": '{source}: {key}: the first cell must be the START cell (`kind = "start"`)',
         "edition_deck_empty": "{source}: {key}: must be a non-empty list of cards",
         "edition_no_deck": "{source}: {key}: {value} is not a deck in [decks]",
         "edition_effect_table": "{source}: {key}: an effect must be a table with a 'do' key",
@@ -1843,7 +2014,7 @@ LOADER = {
         "edition_effect_no_args": "{source}: {key}: is not an argument of the '{effect}' effect (it takes: none)",
         "edition_one_detention": "{source}: {key}: needs exactly one detention cell",
         "edition_card_cell_deck": "{source}: {key}: is missing (a card cell names the deck it draws from)",
-        "edition_deck_only_card": "{source}: {key}: only card cells (`kind = \"card\"`) name a deck",
+        "edition_deck_only_card": '{source}: {key}: only card cells (`kind = "card"`) name a deck',
         "edition_cell_key": "{source}: {key}: is not a key of a '{cell_kind}' cell (it takes: {known})",
         "edition_move_to": "{source}: {key}: moves to unknown cell {value}",
         "edition_move_nearest": "{source}: {key}: no cell of kind {value} on the board",
@@ -1855,27 +2026,27 @@ LOADER = {
         "edition_movement_deck": "{source}: {key}: {value} is not a deck in [decks] (known: {known})",
         "edition_movement_no_decks": "{source}: {key}: {value} is not a deck in [decks] (known: none)",
         "edition_monopoly_rent": "{source}: {key}: the monopoly rent must be {factor} x the printed rent ({need}), "
-                                 "not {value}",
+        "not {value}",
         "edition_one_charity": "{source}: {key}: white and black business need exactly one CHARITY FUND cell "
-                               "(`kind = \"charity\"`)",
+        '(`kind = "charity"`)',
         "edition_jackpot_cells": "{source}: {key}: needs at most one JACKPOT cell",
-        "edition_one_inspection": "{source}: {key}: needs exactly one TAX INSPECTION cell (`kind = \"detention\"`)",
+        "edition_one_inspection": '{source}: {key}: needs exactly one TAX INSPECTION cell (`kind = "detention"`)',
         "edition_rating_places": "{source}: {key}: must list the places on each step of the rating scale, bottom "
-                                 "to top ({low} to {high} steps; whole numbers within {least}..{most} each)",
+        "to top ({low} to {high} steps; whole numbers within {least}..{most} each)",
         # Elite (companion/engine/elite.py)
         "edition_not_industry": "{source}: {key}: {value} is not an industry in [[industries]]",
         "edition_fortune_effect": "{source}: {key}: '{effect}' is not a collective effect (FORTUNE cards may use: "
-                                  "{known})",
+        "{known})",
         "edition_fortune_only": "{source}: {key}: '{effect}' holds while its card lies on the WHEEL OF FORTUNE: "
-                                "only a FORTUNE card may use it",
+        "only a FORTUNE card may use it",
         "edition_not_collective": "{source}: {key}: '{effect}' is not a collective effect",
         "edition_plot_selector": "{source}: {key}: '{effect}' names the plots it changes: industry = ID or "
-                                 "plots = \"first\" | \"second\" | \"third\" (one of the two)",
-        "edition_ordinal": "{source}: {key}: plots = {value}: write \"first\", \"second\" or \"third\"",
+        'plots = "first" | "second" | "third" (one of the two)',
+        "edition_ordinal": '{source}: {key}: plots = {value}: write "first", "second" or "third"',
         "edition_square": "{source}: {key}: a square board needs a multiple of 4 cells, not {value}",
         "edition_side_central": "{source}: {key}: side {side} needs exactly one '{ind}' plot",
         "edition_side_before": "{source}: {key}: side {side} needs one industry of 2 or 3 plots before its central "
-                               "plot",
+        "plot",
         "edition_side_after": "{source}: {key}: side {side} needs one industry of 2 or 3 plots after its central plot",
         # Millionaire's slot machine and jackpot (companion/engine/millionaire.py)
         "edition_jackpot_bets": "{source}: {key}: must not exceed jackpot_max_bet ({high}), not {value}",
@@ -1887,25 +2058,25 @@ LOADER = {
         "edition_win_jackpot": "{source}: {key}: must be true (pays the whole cash box), not {value}",
         # Monopoly (companion/engine/monopoly.py)
         "edition_hotel": "{source}: {key}: Monopoly has one hotel per lot, which returns its houses "
-                         "(large_max = 1, large_returns_small = true)",
+        "(large_max = 1, large_returns_small = true)",
         "edition_hotel_after": "{source}: {key}: must lie within 1..{high} (small_max)",
         "edition_start_deal": "{source}: {key}: {deeds} deeds can cost {cost}, more than start_cash ({cash})",
         "edition_no_lots": "{source}: {key}: advances to group '{ind}', which has no lots",
         # Mad Millionaire (companion/engine/madmillionaire.py)
-        "edition_one_finish": "{source}: {key}: needs exactly one FINISH cell (`kind = \"finish\"`)",
+        "edition_one_finish": '{source}: {key}: needs exactly one FINISH cell (`kind = "finish"`)',
         "edition_lease_table": "{source}: {key}: must be a table: business id = lease price",
         "edition_lease_plot": "{source}: {key}: is not a business (a plot cell)",
         "edition_lease_dear": "{source}: {key}: leasing must be cheaper than buying",
         "edition_smalls": "{source}: {key}: needs an industry '{ind}' with a small business for each of up to "
-                          "{seats} players",
+        "{seats} players",
         "edition_sale_faces": "{source}: {key}: must list six of {known} (die 1..6)",
         "edition_face_up": "{source}: {key}: must list at least {seats} whole numbers of face-up cards "
-                           "(for 1, 2, ... players)",
+        "(for 1, 2, ... players)",
         "edition_one_die": "{source}: {key}: Mad Millionaire is played with one die",
         "edition_stunt_deck": "{source}: {key}: is missing (the Publicity Stunt cards)",
         "edition_face_up_deck": "{source}: {key}: more face-up cards than the deck can replace",
         "edition_stunt_only": "{source}: {key}: only the '{deck_id}' deck is known",
-        "edition_stunt_effect": "{source}: {key}: a stunt card has exactly one effect: `{{ do = \"stunt\", cell = ... }}`",
+        "edition_stunt_effect": '{source}: {key}: a stunt card has exactly one effect: `{{ do = "stunt", cell = ... }}`',
         "edition_landmark": "{source}: {key}: '{value}' is not a landmark cell",
         "edition_rows": "{source}: {key}: must be a list of rows of business ids",
         "edition_row_short": "{source}: {key}: must list two or more business ids",
@@ -1928,7 +2099,7 @@ LOADER = {
         "edition_text": "{source}: `{key}`: Нужен текст, а не {value}",
         "edition_empty": "{source}: `{key}`: Не может быть пустым",
         "edition_ref": "{source}: `{key}`: Нужно одно слово из 1–32 латинских букв, цифр, «_» или «-» (не из одних "
-                       "цифр), а не {value}",
+        "цифр), а не {value}",
         "edition_table": "{source}: `{key}`: Нужна таблица",
         "edition_missing": "{source}: `{key}`: Не указано",
         "edition_kind_text": "{source}: `{key}`: Нужен текст, а не {value}",
@@ -1940,9 +2111,9 @@ LOADER = {
         "edition_unknown_key_of": "{source}: `{key}`: Здесь такого ключа нет (есть: {known})",
         "edition_box_base": "{source}: `{key}`: Нужно имя издания, например `elite`, а не {value}",
         "edition_box_mark": "{source}: `{key}`: Нужно назвать клетку или число, например `cells.ID` или "
-                            "`cells.ID.rent`, а не {value}",
+        "`cells.ID.rent`, а не {value}",
         "edition_id": "{source}: `{key}`: Нужно одно слово из 1–32 строчных латинских букв, цифр, «_» или «-» "
-                      "(оно пишется в первой команде партии), а не {value}",
+        "(оно пишется в первой команде партии), а не {value}",
         "edition_language": "{source}: `{key}`: Нужен код языка, например `en`, `ru` или `pt-BR`, а не {value}",
         "edition_players": "{source}: `{key}`: Не может быть больше `players_max` ({high}), а указано {value}",
         "edition_supply": "{source}: `{key}`: В правилах «{rules}» такого предмета нет (есть: {known})",
@@ -1951,15 +2122,15 @@ LOADER = {
         "edition_no_industry": "{source}: `{key}`: Отрасли {value} в списке отраслей нет",
         "edition_rent_missing": "{source}: `{key}`: Рента не указана (а у отрасли нет `rent_by_count`)",
         "edition_rent_count": "{source}: `{key}`: Нужно сумм: {need} (по карточке, при монополии и по одной на "
-                              "каждый уровень застройки), а указано: {listed}",
+        "каждый уровень застройки), а указано: {listed}",
         "edition_rent_count_flat": "{source}: `{key}`: Нужно сумм: {need} (по карточке и при монополии: в этой "
-                                   "отрасли не строят), а указано: {listed}",
+        "отрасли не строят), а указано: {listed}",
         "edition_tax_count": "{source}: `{key}`: Нужно сумм: {need}, а указано: {listed}",
         "edition_mortgage": "{source}: `{key}`: Залог не может быть больше цены ({price}), а указано {value}",
         "edition_industry_plots": "{source}: `{key}`: Отрасль бывает только у участков",
         "edition_by_count": "{source}: `{key}`: Нужно по одной сумме на каждое число участков во владении, от 1 "
-                            "до {count}, а указано: {listed}",
-        "edition_first_start": "{source}: `{key}`: Первой клеткой должен быть СТАРТ (`kind = \"start\"`)",
+        "до {count}, а указано: {listed}",
+        "edition_first_start": '{source}: `{key}`: Первой клеткой должен быть СТАРТ (`kind = "start"`)',
         "edition_deck_empty": "{source}: `{key}`: Нужен непустой список карточек",
         "edition_no_deck": "{source}: `{key}`: Колоды {value} в `[decks]` нет",
         "edition_effect_table": "{source}: `{key}`: Действие карточки записывается таблицей с ключом `do`",
@@ -1967,9 +2138,9 @@ LOADER = {
         "edition_effect_needs": "{source}: `{key}`: Не указано (действию «{effect}» это нужно)",
         "edition_effect_arg": "{source}: `{key}`: У действия «{effect}» такого параметра нет (есть: {known})",
         "edition_effect_no_args": "{source}: `{key}`: У действия «{effect}» параметров нет",
-        "edition_one_detention": "{source}: `{key}`: Нужна ровно одна клетка задержания (`kind = \"detention\"`)",
+        "edition_one_detention": '{source}: `{key}`: Нужна ровно одна клетка задержания (`kind = "detention"`)',
         "edition_card_cell_deck": "{source}: `{key}`: Не указано, из какой колоды тянут карточку на этой клетке",
-        "edition_deck_only_card": "{source}: `{key}`: Колоду называют только клетки с карточками (`kind = \"card\"`)",
+        "edition_deck_only_card": '{source}: `{key}`: Колоду называют только клетки с карточками (`kind = "card"`)',
         "edition_cell_key": "{source}: `{key}`: У клетки вида «{cell_kind}» такого ключа нет (есть: {known})",
         "edition_move_to": "{source}: `{key}`: Карточка ведёт на клетку {value}, а такой клетки нет",
         "edition_move_nearest": "{source}: `{key}`: Клеток вида {value} на поле нет",
@@ -1980,59 +2151,57 @@ LOADER = {
         "edition_movement_deck": "{source}: `{key}`: Колоды {value} в `[decks]` нет (есть: {known})",
         "edition_movement_no_decks": "{source}: `{key}`: Колоды {value} в `[decks]` нет (колод нет вовсе)",
         "edition_monopoly_rent": "{source}: `{key}`: Рента при монополии — это рента по карточке × {factor} ({need}), "
-                                 "а указано {value}",
+        "а указано {value}",
         "edition_one_charity": "{source}: `{key}`: Для белого и чёрного бизнеса нужна ровно одна клетка "
-                               "БЛАГОТВОРИТЕЛЬНЫЙ ФОНД (`kind = \"charity\"`)",
+        'БЛАГОТВОРИТЕЛЬНЫЙ ФОНД (`kind = "charity"`)',
         "edition_jackpot_cells": "{source}: `{key}`: Клетка ДЖЕКПОТ может быть только одна",
         "edition_one_inspection": "{source}: `{key}`: Нужна ровно одна клетка НАЛОГОВАЯ ИНСПЕКЦИЯ "
-                                  "(`kind = \"detention\"`)",
+        '(`kind = "detention"`)',
         "edition_rating_places": "{source}: `{key}`: Нужен список мест на каждой ступени шкалы рейтинга, снизу "
-                                 "вверх (ступеней от {low} до {high}; на каждой целое число от {least} до {most})",
+        "вверх (ступеней от {low} до {high}; на каждой целое число от {least} до {most})",
         "edition_not_industry": "{source}: `{key}`: Отрасли {value} в `[[industries]]` нет",
         "edition_fortune_effect": "{source}: `{key}`: «{effect}» — не общее действие (карточкам ФОРТУНЫ можно: "
-                                  "{known})",
+        "{known})",
         "edition_fortune_only": "{source}: `{key}`: «{effect}» действует, пока карточка лежит на КОЛЕСЕ ФОРТУНЫ: "
-                                "оно только для карточек ФОРТУНЫ",
+        "оно только для карточек ФОРТУНЫ",
         "edition_not_collective": "{source}: `{key}`: «{effect}» — не общее действие",
         "edition_plot_selector": "{source}: `{key}`: Действие «{effect}» называет участки, которые меняет: "
-                                 "`industry = ID` или `plots = \"first\" | \"second\" | \"third\"` (что-то одно)",
-        "edition_ordinal": "{source}: `{key}`: `plots` = {value}: пишите `\"first\"`, `\"second\"` или `\"third\"`",
+        '`industry = ID` или `plots = "first" | "second" | "third"` (что-то одно)',
+        "edition_ordinal": '{source}: `{key}`: `plots` = {value}: пишите `"first"`, `"second"` или `"third"`',
         "edition_square": "{source}: `{key}`: На квадратном поле число клеток делится на 4, а их {value}",
         "edition_side_central": "{source}: `{key}`: На стороне {side} нужен ровно один участок отрасли «{ind}»",
         "edition_side_before": "{source}: `{key}`: На стороне {side} перед центральным участком нужна одна "
-                               "отрасль из 2 или 3 участков",
+        "отрасль из 2 или 3 участков",
         "edition_side_after": "{source}: `{key}`: На стороне {side} после центрального участка нужна одна "
-                              "отрасль из 2 или 3 участков",
-        "edition_jackpot_bets": "{source}: `{key}`: Не может быть больше `jackpot_max_bet` ({high}), а указано "
-                                "{value}",
+        "отрасль из 2 или 3 участков",
+        "edition_jackpot_bets": "{source}: `{key}`: Не может быть больше `jackpot_max_bet` ({high}), а указано {value}",
         "edition_reels": "{source}: `{key}`: Нужны три барабана по шесть символов (текстом)",
         "edition_wins": "{source}: `{key}`: Нужен список выигрышных линий (`[[slot.wins]]`)",
-        "edition_win_table": "{source}: `{key}`: Нужна таблица: `combo` и одно из `multiplier`, `amount`, "
-                             "`jackpot`",
+        "edition_win_table": "{source}: `{key}`: Нужна таблица: `combo` и одно из `multiplier`, `amount`, `jackpot`",
         "edition_combo": "{source}: `{key}`: Нужны три символа (`*` — любой)",
         "edition_win_kind": "{source}: `{key}`: Нужно ровно одно из `multiplier`, `amount`, `jackpot`",
         "edition_win_jackpot": "{source}: `{key}`: Может быть только `true` (выплачивается вся касса), а не {value}",
         "edition_hotel": "{source}: `{key}`: В «Монополии» на участке один отель, и он возвращает дома "
-                         "(`large_max = 1`, `large_returns_small = true`)",
+        "(`large_max = 1`, `large_returns_small = true`)",
         "edition_hotel_after": "{source}: `{key}`: Нужно число от 1 до {high} (`small_max`)",
         "edition_start_deal": "{source}: `{key}`: Самые дорогие карточки собственности при раздаче ({deeds} шт.) "
-                              "вместе стоят {cost} — больше стартовых денег ({cash})",
+        "вместе стоят {cost} — больше стартовых денег ({cash})",
         "edition_no_lots": "{source}: `{key}`: Карточка ведёт к группе «{ind}», а участков в ней нет",
-        "edition_one_finish": "{source}: `{key}`: Нужна ровно одна клетка ФИНИШ (`kind = \"finish\"`)",
+        "edition_one_finish": '{source}: `{key}`: Нужна ровно одна клетка ФИНИШ (`kind = "finish"`)',
         "edition_lease_table": "{source}: `{key}`: Нужна таблица: `id` предприятия = цена аренды",
         "edition_lease_plot": "{source}: `{key}`: Это не предприятие (не клетка-участок)",
         "edition_lease_dear": "{source}: `{key}`: Аренда должна стоить дешевле покупки",
         "edition_smalls": "{source}: `{key}`: Нужна отрасль «{ind}» с малым предприятием для каждого игрока "
-                          "(игроков до {seats})",
+        "(игроков до {seats})",
         "edition_sale_faces": "{source}: `{key}`: Нужно шесть значений из {known} (грани кубика 1–6)",
         "edition_face_up": "{source}: `{key}`: Нужно хотя бы {seats:p:число|числа|чисел}: сколько карточек лежит "
-                           "открытыми при 1, 2, … игроках",
+        "открытыми при 1, 2, … игроках",
         "edition_one_die": "{source}: `{key}`: В «Безумного миллионера» играют одним кубиком",
         "edition_stunt_deck": "{source}: `{key}`: Не указано (карточки рекламных трюков)",
         "edition_face_up_deck": "{source}: `{key}`: Открытых карточек больше, чем колода может заменить",
         "edition_stunt_only": "{source}: `{key}`: Известна только колода «{deck_id}»",
         "edition_stunt_effect": "{source}: `{key}`: У карточки трюка ровно одно действие: "
-                                "`{{ do = \"stunt\", cell = ... }}`",
+        '`{{ do = "stunt", cell = ... }}`',
         "edition_landmark": "{source}: `{key}`: «{value}» — не клетка-достопримечательность",
         "edition_rows": "{source}: `{key}`: Нужен список рядов из `id` предприятий",
         "edition_row_short": "{source}: `{key}`: В ряду нужно два предприятия или больше",
@@ -2057,17 +2226,18 @@ BOARDS = {
     "en": {
         "board_own_name": "{edition} — our box",
         "board_marks": "  checked against a box: {confirmed} of {total} items confirmed; placeholders still: "
-                       "{placeholder}; from public sources: {sourced}",
+        "{placeholder}; from public sources: {sourced}",
         "board_marks_sort": "    {sort}: {confirmed} confirmed, {placeholder:p:placeholder|placeholders}, "
-                            "{sourced} from sources (of {total})",
-        "board_sort_cells": "cells (place and name)", "board_sort_numbers": "numbers",
+        "{sourced} from sources (of {total})",
+        "board_sort_cells": "cells (place and name)",
+        "board_sort_numbers": "numbers",
         "board_sort_cards": "cards",
         "board_unconfirmed": "This board is not checked against your box: {placeholder} of {total} items are "
-                             "placeholders (Game > Our board)",
+        "placeholders (Game > Our board)",
         "game_started_unchecked": "New game of {edition}: {players}. This board is not checked against your box: "
-                                  "{placeholder} of {total} items are placeholders (Game > Our board)",
+        "{placeholder} of {total} items are placeholders (Game > Our board)",
         "board_conflict": "Another phone saved this board first (now version {version}); it changed "
-                          "{count:p:item|items}: {changed}. Nothing of yours was saved: look and save again",
+        "{count:p:item|items}: {changed}. Nothing of yours was saved: look and save again",
         "board_no_base": "There is no shipped edition '{base}' to make a board of (shipped: {shipped})",
         "board_not_edition": "This is not an edition file: {problem}",
         "board_other_rules": "This board plays by the '{rules}' rules, not {base}'s '{plays}'",
@@ -2083,8 +2253,10 @@ BOARDS = {
         "board_import_source": "the file",
         "board_share_fits": "Share text: {length} characters, fits one QR code",
         "board_share_long": "Share text: {length} characters, too long for one QR code: send the file instead",
-        "board_field_price": "price", "board_field_rent": "rent (printed, monopoly, by level)",
-        "board_field_tax": "tax (printed, monopoly, by level)", "board_field_build_cost": "building cost",
+        "board_field_price": "price",
+        "board_field_rent": "rent (printed, monopoly, by level)",
+        "board_field_tax": "tax (printed, monopoly, by level)",
+        "board_field_build_cost": "building cost",
         "board_field_mortgage": "mortgage (the rulebook's: half the price)",
         "board_locked_start_cash": "start cash (the rulebook's)",
         "board_slot": "the slot machine",
@@ -2093,18 +2265,19 @@ BOARDS = {
     "ru": {
         "board_own_name": "{edition} — наша коробка",
         "board_marks": "  сверено с коробкой: {confirmed} из {total}; заглушек ещё: {placeholder}; из открытых "
-                       "источников: {sourced}",
+        "источников: {sourced}",
         "board_marks_sort": "    {sort}: сверено {confirmed}, заглушек {placeholder}, из источников {sourced} "
-                            "(всего {total})",
-        "board_sort_cells": "клетки (место и название)", "board_sort_numbers": "числа",
+        "(всего {total})",
+        "board_sort_cells": "клетки (место и название)",
+        "board_sort_numbers": "числа",
         "board_sort_cards": "карточки",
         "board_unconfirmed": "Это поле не сверено с вашей коробкой: заглушек {placeholder} из {total} "
-                             "(Игра > Наше поле)",
+        "(Игра > Наше поле)",
         "game_started_unchecked": "Новая игра «{edition}»: {players}. Это поле не сверено с вашей коробкой: "
-                                  "заглушек {placeholder} из {total} (Игра > Наше поле)",
+        "заглушек {placeholder} из {total} (Игра > Наше поле)",
         "board_conflict": "Другой телефон сохранил это поле раньше (теперь версия {version}) и изменил "
-                          "{count:p:пункт|пункта|пунктов}: {changed}. Ваши правки не сохранены: посмотрите и "
-                          "сохраните снова",
+        "{count:p:пункт|пункта|пунктов}: {changed}. Ваши правки не сохранены: посмотрите и "
+        "сохраните снова",
         "board_no_base": "Издания «{base}» в комплекте нет, поле из него не сделать (в комплекте: {shipped})",
         "board_not_edition": "Это не файл издания: {problem}",
         "board_other_rules": "Это поле играет по правилам «{rules}», а не «{plays}», как {base}",
@@ -2119,10 +2292,11 @@ BOARDS = {
         "board_imported": "Загружено: «{name}» (версия {version})",
         "board_import_source": "файл",
         "board_share_fits": "Текст для передачи: символов — {length}, помещается в один QR-код",
-        "board_share_long": "Текст для передачи: символов — {length}, для одного QR-кода это много: "
-                            "передайте файл",
-        "board_field_price": "цена", "board_field_rent": "рента (по карточке, при монополии, по уровням)",
-        "board_field_tax": "налог (по карточке, при монополии, по уровням)", "board_field_build_cost": "цена филиала",
+        "board_share_long": "Текст для передачи: символов — {length}, для одного QR-кода это много: передайте файл",
+        "board_field_price": "цена",
+        "board_field_rent": "рента (по карточке, при монополии, по уровням)",
+        "board_field_tax": "налог (по карточке, при монополии, по уровням)",
+        "board_field_build_cost": "цена филиала",
         "board_field_mortgage": "залог (по правилам: половина цены)",
         "board_locked_start_cash": "стартовый капитал (по правилам)",
         "board_slot": "игровой автомат",
@@ -2135,51 +2309,75 @@ RU.update(BOARDS["ru"])
 # issue 23: effect parameters (a card's effect and each of its parameters on the board editor, in words)
 EFFECT_WORDS = {
     "en": {
-        "effect_do_pay": "the player pays the bank", "effect_do_receive": "the bank pays the player",
+        "effect_do_pay": "the player pays the bank",
+        "effect_do_receive": "the bank pays the player",
         "effect_do_pay_each_player": "the player pays each other player",
         "effect_do_collect_from_each": "each other player pays the player",
-        "effect_do_each_player_pays": "every player pays", "effect_do_each_player_receives": "the bank pays every player",
+        "effect_do_each_player_pays": "every player pays",
+        "effect_do_each_player_receives": "the bank pays every player",
         "effect_do_pay_per_building": "the player pays per building",
-        "effect_do_move_to": "move to a cell", "effect_do_move_steps": "move by steps",
+        "effect_do_move_to": "move to a cell",
+        "effect_do_move_steps": "move by steps",
         "effect_do_move_nearest": "move to the nearest cell of a kind",
-        "effect_do_go_to_detention": "go to detention", "effect_do_release": "keep: leave detention free",
+        "effect_do_go_to_detention": "go to detention",
+        "effect_do_release": "keep: leave detention free",
         "effect_do_skip_turn": "miss a turn",
-        "effect_do_share_price": "the share price moves", "effect_do_each_pays_per_share": "every holder pays per share",
+        "effect_do_share_price": "the share price moves",
+        "effect_do_each_pays_per_share": "every holder pays per share",
         "effect_do_each_receives_per_share": "the bank pays every holder per share",
         "effect_do_each_pays_per_building": "every player pays per building",
         "effect_do_dividend_percent": "dividends at a rate (while in force)",
         "effect_do_circle_income": "circle income (while in force)",
-        "effect_do_tax_exemption": "no circle tax next time", "effect_do_draw_fortune": "put FORTUNE cards on the wheel",
+        "effect_do_tax_exemption": "no circle tax next time",
+        "effect_do_draw_fortune": "put FORTUNE cards on the wheel",
         "effect_do_set_rent": "the rent there is (while in force)",
         "effect_do_set_tax": "the circle tax there is (while in force)",
         "effect_do_double_tax": "the circle tax there is doubled (while in force)",
         "effect_do_share_tax": "circle tax per share (while in force)",
         "effect_do_advance_to_nearest": "advance to the nearest of a group",
         "effect_do_stunt": "a publicity stunt at a location",
-        "effect_param_amount": "Amount", "effect_param_small": "Per {kind}", "effect_param_large": "Per {kind}",
-        "effect_param_steps": "Steps (back when negative)", "effect_param_points": "Share price points",
-        "effect_param_percent": "Percent", "effect_param_count": "How many cards", "effect_param_cell": "Cell",
-        "effect_param_kind": "Kind of cell", "effect_param_deck": "Deck", "effect_param_to": "Paid to",
-        "effect_param_from": "Paid by", "effect_param_industry": "Industry", "effect_param_plots": "Which plot of each industry",
-        "effect_param_collect": "Income passing START", "effect_param_rent_multiplier": "Times the rent",
+        "effect_param_amount": "Amount",
+        "effect_param_small": "Per {kind}",
+        "effect_param_large": "Per {kind}",
+        "effect_param_steps": "Steps (back when negative)",
+        "effect_param_points": "Share price points",
+        "effect_param_percent": "Percent",
+        "effect_param_count": "How many cards",
+        "effect_param_cell": "Cell",
+        "effect_param_kind": "Kind of cell",
+        "effect_param_deck": "Deck",
+        "effect_param_to": "Paid to",
+        "effect_param_from": "Paid by",
+        "effect_param_industry": "Industry",
+        "effect_param_plots": "Which plot of each industry",
+        "effect_param_collect": "Income passing START",
+        "effect_param_rent_multiplier": "Times the rent",
         "effect_param_dice_multiplier": "Times a fresh throw of the dice",
         "effect_param_yes": "yes",
-        "effect_param_no": "no", "effect_plots_first": "the first", "effect_plots_second": "the second",
-        "effect_plots_third": "the third", "effect_kind_card": "a card cell",
+        "effect_param_no": "no",
+        "effect_plots_first": "the first",
+        "effect_plots_second": "the second",
+        "effect_plots_third": "the third",
+        "effect_kind_card": "a card cell",
         "effect_bad_number": "{where}: {what} must be a whole number, not {value}",
         "effect_bad_choice": "{where}: {what} cannot be {value}",
     },
     "ru": {
-        "effect_do_pay": "игрок платит БАНКУ", "effect_do_receive": "БАНК платит игроку",
+        "effect_do_pay": "игрок платит БАНКУ",
+        "effect_do_receive": "БАНК платит игроку",
         "effect_do_pay_each_player": "игрок платит каждому другому игроку",
         "effect_do_collect_from_each": "каждый другой игрок платит игроку",
-        "effect_do_each_player_pays": "каждый игрок платит", "effect_do_each_player_receives": "БАНК платит каждому игроку",
+        "effect_do_each_player_pays": "каждый игрок платит",
+        "effect_do_each_player_receives": "БАНК платит каждому игроку",
         "effect_do_pay_per_building": "игрок платит за каждую постройку",
-        "effect_do_move_to": "перейти на клетку", "effect_do_move_steps": "пройти на столько клеток",
+        "effect_do_move_to": "перейти на клетку",
+        "effect_do_move_steps": "пройти на столько клеток",
         "effect_do_move_nearest": "перейти на ближайшую клетку такого вида",
-        "effect_do_go_to_detention": "отправиться под арест", "effect_do_release": "оставить себе: выйти из-под ареста",
+        "effect_do_go_to_detention": "отправиться под арест",
+        "effect_do_release": "оставить себе: выйти из-под ареста",
         "effect_do_skip_turn": "пропустить ход",
-        "effect_do_share_price": "курс акций меняется", "effect_do_each_pays_per_share": "каждый владелец платит за акцию",
+        "effect_do_share_price": "курс акций меняется",
+        "effect_do_each_pays_per_share": "каждый владелец платит за акцию",
         "effect_do_each_receives_per_share": "БАНК платит каждому владельцу за акцию",
         "effect_do_each_pays_per_building": "каждый игрок платит за каждую постройку",
         "effect_do_dividend_percent": "дивиденды по ставке (пока карточка действует)",
@@ -2192,17 +2390,29 @@ EFFECT_WORDS = {
         "effect_do_share_tax": "налог за круг с акции (пока карточка действует)",
         "effect_do_advance_to_nearest": "вперёд до ближайшего участка группы",
         "effect_do_stunt": "рекламная акция в месте",
-        "effect_param_amount": "Сумма", "effect_param_small": "За {kind:acc}", "effect_param_large": "За {kind:acc}",
-        "effect_param_steps": "Клеток (назад, если меньше нуля)", "effect_param_points": "Пунктов курса акций",
-        "effect_param_percent": "Процентов", "effect_param_count": "Сколько карточек", "effect_param_cell": "Клетка",
-        "effect_param_kind": "Вид клетки", "effect_param_deck": "Колода", "effect_param_to": "Кому платят",
-        "effect_param_from": "Кто платит", "effect_param_industry": "Отрасль",
-        "effect_param_plots": "Какой участок каждой отрасли", "effect_param_collect": "Доход при проходе СТАРТА",
+        "effect_param_amount": "Сумма",
+        "effect_param_small": "За {kind:acc}",
+        "effect_param_large": "За {kind:acc}",
+        "effect_param_steps": "Клеток (назад, если меньше нуля)",
+        "effect_param_points": "Пунктов курса акций",
+        "effect_param_percent": "Процентов",
+        "effect_param_count": "Сколько карточек",
+        "effect_param_cell": "Клетка",
+        "effect_param_kind": "Вид клетки",
+        "effect_param_deck": "Колода",
+        "effect_param_to": "Кому платят",
+        "effect_param_from": "Кто платит",
+        "effect_param_industry": "Отрасль",
+        "effect_param_plots": "Какой участок каждой отрасли",
+        "effect_param_collect": "Доход при проходе СТАРТА",
         "effect_param_rent_multiplier": "Во сколько раз больше ренты",
         "effect_param_dice_multiplier": "Во сколько раз больше нового броска кубиков",
         "effect_param_yes": "да",
-        "effect_param_no": "нет", "effect_plots_first": "первый", "effect_plots_second": "второй",
-        "effect_plots_third": "третий", "effect_kind_card": "клетка с карточкой",
+        "effect_param_no": "нет",
+        "effect_plots_first": "первый",
+        "effect_plots_second": "второй",
+        "effect_plots_third": "третий",
+        "effect_kind_card": "клетка с карточкой",
         "effect_bad_number": "{where}: {what} — нужно целое число, а не {value}",
         "effect_bad_choice": "{where}: {what} — такого значения нет: {value}",
     },
@@ -2219,53 +2429,149 @@ LANGUAGES = tuple(CATALOGS)
 
 ACCOUNTS = {"bank": "bank", "jackpot": "jackpot_box", "charity": "charity", "pot": "pot", "table": "table"}
 POLICIES = ("green", "blue", "orange", "red")
-DECKS = {"chance": "chance", "fortune": "fortune", "movement": "movement",
-         "community_chest": "community_chest", "stunt": "stunt"}
+DECKS = {
+    "chance": "chance",
+    "fortune": "fortune",
+    "movement": "movement",
+    "community_chest": "community_chest",
+    "stunt": "stunt",
+}
 BUILDINGS = {"millionaire": ("branch", "enterprise"), "monopoly": ("house", "hotel")}
 KINDS = {"house": "house", "hotel": "hotel", "shares": "share"}
 PARTY_KEYS = ("player", "other", "actor", "seller", "holder", "winner", "to", "creditor")
-NUMBER_KEYS = ("amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
-               "by", "window", "limit", "length", "position", "min", "max", "given", "high", "low", "opening",
-               "minimum", "bet", "old", "new", "left", "redeem", "interest", "times", "step", "target", "die",
-               "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large")
+NUMBER_KEYS = (
+    "amount",
+    "price",
+    "cash",
+    "count",
+    "held",
+    "steps",
+    "tries",
+    "level",
+    "cost",
+    "number",
+    "event",
+    "by",
+    "window",
+    "limit",
+    "length",
+    "position",
+    "min",
+    "max",
+    "given",
+    "high",
+    "low",
+    "opening",
+    "minimum",
+    "bet",
+    "old",
+    "new",
+    "left",
+    "redeem",
+    "interest",
+    "times",
+    "step",
+    "target",
+    "die",
+    "lease",
+    "paid",
+    "received",
+    "from_debtor",
+    "seed",
+    "could",
+    "small",
+    "large",
+)
 
 # what a number or a payment is (`what` of not_a_number, out_of_range, insufficient_funds)
 WHAT = {
-    "en": {"amount": "amount", "offer": "offer number", "die": "die", "shares": "number of shares",
-           "fee": "commission", "bet": "bet", "bid": "bid", "trade": "trade", "payment": "payment",
-           "fine": "fine", "commission": "commission", "jackpot": "JACKPOT bet"},
-    "ru": {"amount": "Сумма", "offer": "Номер предложения", "die": "Кубик", "shares": "Число акций",
-           "fee": "Посреднический процент", "bet": "Ставка", "bid": "ставка", "trade": "сделка",
-           "payment": "платёж", "fine": "штраф", "commission": "посреднический процент",
-           "jackpot": "ставка в ДЖЕКПОТ"},
+    "en": {
+        "amount": "amount",
+        "offer": "offer number",
+        "die": "die",
+        "shares": "number of shares",
+        "fee": "commission",
+        "bet": "bet",
+        "bid": "bid",
+        "trade": "trade",
+        "payment": "payment",
+        "fine": "fine",
+        "commission": "commission",
+        "jackpot": "JACKPOT bet",
+    },
+    "ru": {
+        "amount": "Сумма",
+        "offer": "Номер предложения",
+        "die": "Кубик",
+        "shares": "Число акций",
+        "fee": "Посреднический процент",
+        "bet": "Ставка",
+        "bid": "ставка",
+        "trade": "сделка",
+        "payment": "платёж",
+        "fine": "штраф",
+        "commission": "посреднический процент",
+        "jackpot": "ставка в ДЖЕКПОТ",
+    },
 }
 # what is still to be settled (a pending decision's kind): pending_first, the state view
 PENDING = {
-    "en": {"offer": "the decision to buy or decline", "draw": "drawing the card", "auction": "the auction",
-           "choose": "choosing the cell", "auction_roll": "the AUCTION rolls", "claim": "the policy decision",
-           "reveal": "turning over the stunt card", "move": "saying where the car stopped",
-           "six": "the six (the bonus or a missed turn for an opponent)",
-           "house_auction": "the building auction", "place_building": "placing the building won",
-           "rent_roll": "the rent throw", "mortgage_transfer": "the decision on a mortgaged plot"},
-    "ru": {"offer": "решение о покупке участка", "draw": "взять карточку", "auction": "аукцион",
-           "choose": "выбор клетки", "auction_roll": "броски кубика для АУКЦИОНА",
-           "claim": "решение о страховом полисе", "reveal": "открыть карточку рекламной акции",
-           "move": "указать, где остановилась машина", "six": "шестёрка: премия или пропуск хода соперником",
-           "house_auction": "аукцион постройки", "place_building": "поставить выигранную постройку",
-           "rent_roll": "бросок для аренды", "mortgage_transfer": "решение по заложенному участку"},
+    "en": {
+        "offer": "the decision to buy or decline",
+        "draw": "drawing the card",
+        "auction": "the auction",
+        "choose": "choosing the cell",
+        "auction_roll": "the AUCTION rolls",
+        "claim": "the policy decision",
+        "reveal": "turning over the stunt card",
+        "move": "saying where the car stopped",
+        "six": "the six (the bonus or a missed turn for an opponent)",
+        "house_auction": "the building auction",
+        "place_building": "placing the building won",
+        "rent_roll": "the rent throw",
+        "mortgage_transfer": "the decision on a mortgaged plot",
+    },
+    "ru": {
+        "offer": "решение о покупке участка",
+        "draw": "взять карточку",
+        "auction": "аукцион",
+        "choose": "выбор клетки",
+        "auction_roll": "броски кубика для АУКЦИОНА",
+        "claim": "решение о страховом полисе",
+        "reveal": "открыть карточку рекламной акции",
+        "move": "указать, где остановилась машина",
+        "six": "шестёрка: премия или пропуск хода соперником",
+        "house_auction": "аукцион постройки",
+        "place_building": "поставить выигранную постройку",
+        "rent_roll": "бросок для аренды",
+        "mortgage_transfer": "решение по заложенному участку",
+    },
 }
-STAGES = {"en": {"before": "before-the-roll", "after": "after-the-roll"},
-          "ru": {"before": "до броска", "after": "после броска"}}
+STAGES = {
+    "en": {"before": "before-the-roll", "after": "after-the-roll"},
+    "ru": {"before": "до броска", "after": "после броска"},
+}
 TENURE = {"en": {"leased": "leased", "bought": "bought"}, "ru": {"leased": "в аренде", "bought": "куплено"}}
-FACES = {"en": {"half": "half price", "full": "full price", "double": "double price", "triple": "triple price"},
-         "ru": {"half": "за полцены", "full": "по полной цене", "double": "по двойной цене",
-                "triple": "по тройной цене"}}
-SYMBOLS = {"en": {"cherry": "cherry", "lemon": "lemon", "bell": "bell", "bar": "bar", "seven": "seven", "*": "any"},
-           "ru": {"cherry": "вишня", "lemon": "лимон", "bell": "колокольчик", "bar": "слиток", "seven": "семёрка",
-                  "*": "любой"}}
+FACES = {
+    "en": {"half": "half price", "full": "full price", "double": "double price", "triple": "triple price"},
+    "ru": {"half": "за полцены", "full": "по полной цене", "double": "по двойной цене", "triple": "по тройной цене"},
+}
+SYMBOLS = {
+    "en": {"cherry": "cherry", "lemon": "lemon", "bell": "bell", "bar": "bar", "seven": "seven", "*": "any"},
+    "ru": {
+        "cherry": "вишня",
+        "lemon": "лимон",
+        "bell": "колокольчик",
+        "bar": "слиток",
+        "seven": "семёрка",
+        "*": "любой",
+    },
+}
 # what a player holds (state view; put_items)
-ITEMS = {"en": {"shares": "shares", "signs": "SOLD signs", "rating": "rating step"},
-         "ru": {"shares": "акции", "signs": "таблички SOLD", "rating": "ступень рейтинга"}}
+ITEMS = {
+    "en": {"shares": "shares", "signs": "SOLD signs", "rating": "rating step"},
+    "ru": {"shares": "акции", "signs": "таблички SOLD", "rating": "ступень рейтинга"},
+}
 # a usage parameter that is words, not a command's syntax
 USAGE_WORDS = {
     "en": {"each card once": "each card once", "each plot once": "each plot once"},
@@ -2275,13 +2581,16 @@ ACTOR_USAGE_RU = "`ИМЯ: КОМАНДА...` (ИМЯ — имя игрока и
 NOTHING = {"en": "-", "ru": "ничего"}
 # a board's group of plots, by the family of rules: (after "whole", after "of"); Russian's
 # instrumental and genitive
-GROUP_WORDS = {"en": {"millionaire": ("industry",) * 2, "monopoly": ("colour group",) * 2},
-               "ru": {"millionaire": ("отраслью", "отрасли"), "monopoly": ("группой", "группы")}}
+GROUP_WORDS = {
+    "en": {"millionaire": ("industry",) * 2, "monopoly": ("colour group",) * 2},
+    "ru": {"millionaire": ("отраслью", "отрасли"), "monopoly": ("группой", "группы")},
+}
 
 
 def family_of(edition) -> str:
     """monopoly or millionaire: which board's words an edition's messages take."""
     return "monopoly" if edition is not None and getattr(edition, "rules", None) == "monopoly" else "millionaire"
+
 
 # one side of a trade: what it hands over, or that it hands over nothing
 GIVES = {"en": ("gives {items}", "gives nothing"), "ru": ("отдаёт {items}", "ничего не отдаёт")}
@@ -2289,9 +2598,14 @@ GIVES = {"en": ("gives {items}", "gives nothing"), "ru": ("отдаёт {items}"
 INCOME_PARTS = {"en": " ({fixed} + {dividend} on shares)", "ru": " ({fixed} + {dividend} по акциям)"}
 # a policy that expires: one, or several of a colour
 EXPIRED = {
-    "en": ("{policy} policy expires and goes back to the bank", "{count} {policy} policies expire and go back to the bank"),
-    "ru": ("{policy} полис больше не действует и возвращается в БАНК",
-           "{count} больше не действуют и возвращаются в БАНК"),
+    "en": (
+        "{policy} policy expires and goes back to the bank",
+        "{count} {policy} policies expire and go back to the bank",
+    ),
+    "ru": (
+        "{policy} полис больше не действует и возвращается в БАНК",
+        "{count} больше не действуют и возвращаются в БАНК",
+    ),
 }
 UNKNOWN = {"en": "-", "ru": "—"}
 AND = {"en": ", ", "ru": " и "}
@@ -2300,32 +2614,63 @@ OR = {"en": ", ", "ru": " или "}
 # ----- the edge's parameters (EDGE above) ---------------------------------------------------------
 # what the ledger was doing when it failed (`doing`)
 DOING = {
-    "en": {"open": "cannot open the ledger", "create": "cannot create the ledger", "read": "cannot read the ledger",
-           "write": "the event was not written"},
-    "ru": {"open": "журнал не удаётся открыть", "create": "журнал не удаётся создать",
-           "read": "журнал не удаётся прочитать", "write": "событие не записано"},
+    "en": {
+        "open": "cannot open the ledger",
+        "create": "cannot create the ledger",
+        "read": "cannot read the ledger",
+        "write": "the event was not written",
+    },
+    "ru": {
+        "open": "журнал не удаётся открыть",
+        "create": "журнал не удаётся создать",
+        "read": "журнал не удаётся прочитать",
+        "write": "событие не записано",
+    },
 }
 # what the operating system or SQLite said (`detail`), by its code (`cause`: an errno name, an SQLite
 # error name, or one of ours); a code not listed shows the machine's own words (quoted in Russian)
 DETAILS = {
     "en": {"disk_full": "the disk is full"},
-    "ru": {"disk_full": "диск заполнен", "nul_in_path": "в пути есть нулевой байт",
-           "ENOENT": "нет такого файла или папки", "EACCES": "нет доступа", "EPERM": "операция не разрешена",
-           "EISDIR": "это папка", "ENOTDIR": "часть пути — не папка", "EROFS": "файловая система только для чтения",
-           "ENOSPC": "на диске нет места", "EDQUOT": "превышена дисковая квота", "EIO": "ошибка ввода-вывода",
-           "ENAMETOOLONG": "слишком длинное имя файла", "ELOOP": "слишком много символических ссылок",
-           "EMFILE": "открыто слишком много файлов", "EBUSY": "ресурс занят", "EEXIST": "файл уже существует",
-           "EINVAL": "недопустимое значение",
-           "SQLITE_IOERR": "ошибка ввода-вывода на диске", "SQLITE_CORRUPT": "база данных повреждена",
-           "SQLITE_NOTADB": "это не база данных", "SQLITE_FULL": "диск заполнен",
-           "SQLITE_CANTOPEN": "файл не открывается", "SQLITE_READONLY": "файл доступен только для чтения",
-           "SQLITE_BUSY": "файл занят другой программой", "SQLITE_LOCKED": "таблица заблокирована",
-           "SQLITE_PERM": "нет доступа", "SQLITE_NOMEM": "не хватает памяти",
-           "SQLITE_CONSTRAINT": "нарушено ограничение базы данных"},
+    "ru": {
+        "disk_full": "диск заполнен",
+        "nul_in_path": "в пути есть нулевой байт",
+        "ENOENT": "нет такого файла или папки",
+        "EACCES": "нет доступа",
+        "EPERM": "операция не разрешена",
+        "EISDIR": "это папка",
+        "ENOTDIR": "часть пути — не папка",
+        "EROFS": "файловая система только для чтения",
+        "ENOSPC": "на диске нет места",
+        "EDQUOT": "превышена дисковая квота",
+        "EIO": "ошибка ввода-вывода",
+        "ENAMETOOLONG": "слишком длинное имя файла",
+        "ELOOP": "слишком много символических ссылок",
+        "EMFILE": "открыто слишком много файлов",
+        "EBUSY": "ресурс занят",
+        "EEXIST": "файл уже существует",
+        "EINVAL": "недопустимое значение",
+        "SQLITE_IOERR": "ошибка ввода-вывода на диске",
+        "SQLITE_CORRUPT": "база данных повреждена",
+        "SQLITE_NOTADB": "это не база данных",
+        "SQLITE_FULL": "диск заполнен",
+        "SQLITE_CANTOPEN": "файл не открывается",
+        "SQLITE_READONLY": "файл доступен только для чтения",
+        "SQLITE_BUSY": "файл занят другой программой",
+        "SQLITE_LOCKED": "таблица заблокирована",
+        "SQLITE_PERM": "нет доступа",
+        "SQLITE_NOMEM": "не хватает памяти",
+        "SQLITE_CONSTRAINT": "нарушено ограничение базы данных",
+    },
 }
 # a schema entry that was removed (genitive: «нет таблицы») or added (nominative)
-SCHEMA_ENTRIES = {"ru": {"table": ("таблица", "таблицы"), "trigger": ("триггер", "триггера"),
-                         "index": ("индекс", "индекса"), "view": ("представление", "представления")}}
+SCHEMA_ENTRIES = {
+    "ru": {
+        "table": ("таблица", "таблицы"),
+        "trigger": ("триггер", "триггера"),
+        "index": ("индекс", "индекса"),
+        "view": ("представление", "представления"),
+    }
+}
 # `expect mortgaged|detained|alive`, and the yes/no/none of expected values
 FLAGS = {"ru": {"mortgaged": "в залоге", "detained": "задержание", "alive": "в игре"}}
 ANSWERS = {"ru": {"yes": "да", "no": "нет", "none": "нет"}}
@@ -2337,82 +2682,133 @@ TYPED_LISTS = ("choices", "known", "accounts", "names", "matches", "codes")
 
 # the terminal's own labels (companion/cli.py, companion/view.py, companion/script.py)
 LABELS = {
-    "en": {"refused": "refused", "error": "error", "warning": "warning",
-           "waiting": "waiting for", "winner": "winner", "out": "(out)", "mortgaged": "(m)",
-           "undone": "(undone)", "head": "head", "ledger": "ledger", "recovered": "recovered from",
-           "ledger damaged": "ledger damaged", "outcome unknown": "outcome unknown", "disk full": "disk full",
-           "halted": "BANK HALTED (a bug, nothing more is written)", "interrupted": "interrupted",
-           "internal": "internal error: {kind} (a bug; the traceback is in {where})",
-           "verified": "verified: {count:p:event|events} replayed from the start; the hash chain, the checkpoints and "
-                       "this machine's anchor agree",
-           "verified_stranger": "checked: {count:p:event|events} replayed from the start; the hash chain and the "
-                                "checkpoints agree, but this is a stranger's game: nothing on this machine vouches "
-                                "for the file (see below)",
-           "edition_line": "{id:<14} {name} ({low}-{high} players, rules '{rules}')",
-           "edition_ok": "{file}: ok ({name}, {cells} cells, {plots} plots, {cards} cards)",
-           "names_fallback": "  in {tongue}, shown as the file writes them (no name_{tongue} / text_{tongue}): "
-                             "{cells} of {all_cells} cells, {industries} of {all_industries} industries, "
-                             "{cards} of {all_cards} cards",
-           "price": "share price", "exchange": "on the EXCHANGE", "fortune": "FORTUNE cards in force",
-           "fortune_one": "FORTUNE card in force", "at": "on",
-           "window": "may buy shares (passing START)", "jackpot": "may play the JACKPOT",
-           "claimed": "free business taken", "leased": "leased", "stunts": "publicity stunts face up",
-           "may": "may buy or lease", "on_finish": "on FINISH", "queue": "still to settle",
-           "rating_places": "rating steps taken", "card_move": "card move", "anywhere": "any business",
-           "demo": "Demo: {edition}, players {players}, seed {seed}",
-           "demo_end": "{count:p:event|events} on the ledger; reopened from disk, hash chain and anchor checked: {result}",
-           "identical": "identical state", "different": "DIFFERENT STATE",
-           "demo_head": "(the words every screen can compare)", "usage": "usage",
-           "demo_roll": "ROLL pressed", "demo_plot_card": "the {plot} card on the reader",
-           "demo_deck_card": "the card drawn, on the reader", "demo_player_card": "{player}'s card on the reader",
-           "demo_ok": "OK pressed", "demo_serving": "The virtual table: open {url} in a browser (Ctrl-C stops the box)",
-           "demo_no_page": "The virtual table could not start (see the line above)",
-           # issue 22: the demo's games folder and resume
-           "demo_folder": "Games folder: {path} (kept between runs; --new starts a fresh game)",
-           "demo_resumed": "The game in play was resumed at #{seq}: {edition}, players {players}",
-           "demo_started": "No game in play, so a new one started: {edition}, players {players}",
-           "demo_new": "A new game started (--new; the one in play went to the archive): {edition}, players {players}"},
-    "ru": {"refused": "отказ", "error": "ошибка", "warning": "внимание",
-           "waiting": "ждём", "winner": "победитель", "out": "(вне игры)", "mortgaged": "(в залоге)",
-           "undone": "(отменено)", "head": "последнее событие", "ledger": "журнал",
-           "recovered": "восстановлено из", "ledger damaged": "журнал повреждён",
-           "outcome unknown": "исход неизвестен", "disk full": "диск заполнен",
-           "halted": "БАНК ОСТАНОВЛЕН (ошибка программы, больше ничего не записывается)",
-           "interrupted": "прервано",
-           "internal": "внутренняя ошибка: {kind} (ошибка программы; трассировка: {where})",
-           "verified": "проверено: событий переиграно с начала — {count}; цепочка хешей, контрольные точки и "
-                       "якорь этого устройства сходятся",
-           "verified_stranger": "проверено: событий переиграно с начала — {count}; цепочка хешей и контрольные "
-                                "точки сходятся, но это чужая игра: на этом устройстве ничто не ручается за файл "
-                                "(см. ниже)",
-           "edition_line": "{id:<14} {name} (игроков: {low}–{high}, правила «{rules}»)",
-           "edition_ok": "{file}: в порядке ({name}; клеток: {cells}, участков: {plots}, карточек: {cards})",
-           "names_fallback": "  язык {tongue}: названия как в файле (нет name_{tongue} / text_{tongue}) — "
-                             "клеток: {cells} из {all_cells}, отраслей: {industries} из {all_industries}, "
-                             "карточек: {cards} из {all_cards}",
-           "price": "курс акций", "exchange": "на БИРЖЕ", "fortune": "действуют карточки ФОРТУНЫ",
-           "fortune_one": "действует карточка ФОРТУНЫ", "at": "на",
-           "window": "может купить акции (на СТАРТЕ)", "jackpot": "может сыграть в ДЖЕКПОТ",
-           "claimed": "бесплатное предприятие взято", "leased": "в аренде",
-           "stunts": "открытые рекламные акции", "may": "может купить или арендовать",
-           "on_finish": "на ФИНИШЕ", "queue": "ещё решить", "rating_places": "занятые ступени рейтинга",
-           "card_move": "ход по карточке", "anywhere": "любое предприятие",
-           "demo": "Демонстрация: {edition}, игроки {players}, тасовка {seed}",
-           "demo_end": "событий в журнале: {count}; журнал открыт заново с диска, цепочка хешей и якорь "
-                       "проверены: {result}",
-           "identical": "состояние то же", "different": "СОСТОЯНИЕ ДРУГОЕ",
-           "demo_head": "(слова, которые можно сверить на любом экране)",
-           "demo_roll": "нажата кнопка БРОСОК", "demo_plot_card": "карточка участка «{plot}» на считывателе",
-           "demo_deck_card": "вытянутая карта на считывателе", "demo_player_card": "карта игрока {player} на считывателе",
-           "demo_ok": "нажата кнопка OK",
-           "demo_serving": "Виртуальный стол: откройте {url} в браузере (Ctrl-C выключает коробку)",
-           "demo_no_page": "Виртуальный стол не запустился (см. строку выше)",
-           "usage": "ошибка в командной строке",
-           # issue 22: the demo's games folder and resume
-           "demo_folder": "Папка игр: {path} (сохраняется между запусками; --new начинает новую игру)",
-           "demo_resumed": "Игра продолжена с #{seq}: {edition}, игроки {players}",
-           "demo_started": "Игры не было, поэтому начата новая: {edition}, игроки {players}",
-           "demo_new": "Начата новая игра (--new; прежняя убрана в архив): {edition}, игроки {players}"},
+    "en": {
+        "refused": "refused",
+        "error": "error",
+        "warning": "warning",
+        "waiting": "waiting for",
+        "winner": "winner",
+        "out": "(out)",
+        "mortgaged": "(m)",
+        "undone": "(undone)",
+        "head": "head",
+        "ledger": "ledger",
+        "recovered": "recovered from",
+        "ledger damaged": "ledger damaged",
+        "outcome unknown": "outcome unknown",
+        "disk full": "disk full",
+        "halted": "BANK HALTED (a bug, nothing more is written)",
+        "interrupted": "interrupted",
+        "internal": "internal error: {kind} (a bug; the traceback is in {where})",
+        "verified": "verified: {count:p:event|events} replayed from the start; the hash chain, the checkpoints and "
+        "this machine's anchor agree",
+        "verified_stranger": "checked: {count:p:event|events} replayed from the start; the hash chain and the "
+        "checkpoints agree, but this is a stranger's game: nothing on this machine vouches "
+        "for the file (see below)",
+        "edition_line": "{id:<14} {name} ({low}-{high} players, rules '{rules}')",
+        "edition_ok": "{file}: ok ({name}, {cells} cells, {plots} plots, {cards} cards)",
+        "names_fallback": "  in {tongue}, shown as the file writes them (no name_{tongue} / text_{tongue}): "
+        "{cells} of {all_cells} cells, {industries} of {all_industries} industries, "
+        "{cards} of {all_cards} cards",
+        "price": "share price",
+        "exchange": "on the EXCHANGE",
+        "fortune": "FORTUNE cards in force",
+        "fortune_one": "FORTUNE card in force",
+        "at": "on",
+        "window": "may buy shares (passing START)",
+        "jackpot": "may play the JACKPOT",
+        "claimed": "free business taken",
+        "leased": "leased",
+        "stunts": "publicity stunts face up",
+        "may": "may buy or lease",
+        "on_finish": "on FINISH",
+        "queue": "still to settle",
+        "rating_places": "rating steps taken",
+        "card_move": "card move",
+        "anywhere": "any business",
+        "demo": "Demo: {edition}, players {players}, seed {seed}",
+        "demo_end": "{count:p:event|events} on the ledger; reopened from disk, hash chain and anchor checked: {result}",
+        "identical": "identical state",
+        "different": "DIFFERENT STATE",
+        "demo_head": "(the words every screen can compare)",
+        "usage": "usage",
+        "demo_roll": "ROLL pressed",
+        "demo_plot_card": "the {plot} card on the reader",
+        "demo_deck_card": "the card drawn, on the reader",
+        "demo_player_card": "{player}'s card on the reader",
+        "demo_ok": "OK pressed",
+        "demo_serving": "The virtual table: open {url} in a browser (Ctrl-C stops the box)",
+        "demo_no_page": "The virtual table could not start (see the line above)",
+        # issue 22: the demo's games folder and resume
+        "demo_folder": "Games folder: {path} (kept between runs; --new starts a fresh game)",
+        "demo_resumed": "The game in play was resumed at #{seq}: {edition}, players {players}",
+        "demo_started": "No game in play, so a new one started: {edition}, players {players}",
+        "demo_new": "A new game started (--new; the one in play went to the archive): {edition}, players {players}",
+    },
+    "ru": {
+        "refused": "отказ",
+        "error": "ошибка",
+        "warning": "внимание",
+        "waiting": "ждём",
+        "winner": "победитель",
+        "out": "(вне игры)",
+        "mortgaged": "(в залоге)",
+        "undone": "(отменено)",
+        "head": "последнее событие",
+        "ledger": "журнал",
+        "recovered": "восстановлено из",
+        "ledger damaged": "журнал повреждён",
+        "outcome unknown": "исход неизвестен",
+        "disk full": "диск заполнен",
+        "halted": "БАНК ОСТАНОВЛЕН (ошибка программы, больше ничего не записывается)",
+        "interrupted": "прервано",
+        "internal": "внутренняя ошибка: {kind} (ошибка программы; трассировка: {where})",
+        "verified": "проверено: событий переиграно с начала — {count}; цепочка хешей, контрольные точки и "
+        "якорь этого устройства сходятся",
+        "verified_stranger": "проверено: событий переиграно с начала — {count}; цепочка хешей и контрольные "
+        "точки сходятся, но это чужая игра: на этом устройстве ничто не ручается за файл "
+        "(см. ниже)",
+        "edition_line": "{id:<14} {name} (игроков: {low}–{high}, правила «{rules}»)",
+        "edition_ok": "{file}: в порядке ({name}; клеток: {cells}, участков: {plots}, карточек: {cards})",
+        "names_fallback": "  язык {tongue}: названия как в файле (нет name_{tongue} / text_{tongue}) — "
+        "клеток: {cells} из {all_cells}, отраслей: {industries} из {all_industries}, "
+        "карточек: {cards} из {all_cards}",
+        "price": "курс акций",
+        "exchange": "на БИРЖЕ",
+        "fortune": "действуют карточки ФОРТУНЫ",
+        "fortune_one": "действует карточка ФОРТУНЫ",
+        "at": "на",
+        "window": "может купить акции (на СТАРТЕ)",
+        "jackpot": "может сыграть в ДЖЕКПОТ",
+        "claimed": "бесплатное предприятие взято",
+        "leased": "в аренде",
+        "stunts": "открытые рекламные акции",
+        "may": "может купить или арендовать",
+        "on_finish": "на ФИНИШЕ",
+        "queue": "ещё решить",
+        "rating_places": "занятые ступени рейтинга",
+        "card_move": "ход по карточке",
+        "anywhere": "любое предприятие",
+        "demo": "Демонстрация: {edition}, игроки {players}, тасовка {seed}",
+        "demo_end": "событий в журнале: {count}; журнал открыт заново с диска, цепочка хешей и якорь "
+        "проверены: {result}",
+        "identical": "состояние то же",
+        "different": "СОСТОЯНИЕ ДРУГОЕ",
+        "demo_head": "(слова, которые можно сверить на любом экране)",
+        "demo_roll": "нажата кнопка БРОСОК",
+        "demo_plot_card": "карточка участка «{plot}» на считывателе",
+        "demo_deck_card": "вытянутая карта на считывателе",
+        "demo_player_card": "карта игрока {player} на считывателе",
+        "demo_ok": "нажата кнопка OK",
+        "demo_serving": "Виртуальный стол: откройте {url} в браузере (Ctrl-C выключает коробку)",
+        "demo_no_page": "Виртуальный стол не запустился (см. строку выше)",
+        "usage": "ошибка в командной строке",
+        # issue 22: the demo's games folder and resume
+        "demo_folder": "Папка игр: {path} (сохраняется между запусками; --new начинает новую игру)",
+        "demo_resumed": "Игра продолжена с #{seq}: {edition}, игроки {players}",
+        "demo_started": "Игры не было, поэтому начата новая: {edition}, игроки {players}",
+        "demo_new": "Начата новая игра (--new; прежняя убрана в архив): {edition}, игроки {players}",
+    },
 }
 
 
@@ -2496,7 +2892,7 @@ def kind_word(kind, language="en", edition=None):
         colour, policy = term(kind, lang), term("policy", lang)
         if lang == "ru":
             forms = {case: f"{colour.form(case)} {policy.form(case)}" for case in ("gen", "acc", "gen_pl")}
-            forms["few"] = f"{colour.form('gen_pl')} {policy.form('gen')}"    # 2 СИНИХ полиса
+            forms["few"] = f"{colour.form('gen_pl')} {policy.form('gen')}"  # 2 СИНИХ полиса
             return Word(f"{colour} {policy}", forms)
         return Word(f"{colour} {policy}", {"pl": f"{colour} policies", "gen_pl": f"{colour} policies"})
     return kind
@@ -2542,10 +2938,14 @@ def cell_words(edition, ref, language):
 
 # the ways a debtor can raise money, as the rules of the edition allow
 WAYS = {
-    "en": ("Sell buildings, mortgage plots or declare bankruptcy",
-           "Sell shares or buildings, mortgage plots or declare bankruptcy"),
-    "ru": ("Продайте постройки, заложите участки или объявите себя банкротом",
-           "Продайте акции или постройки, заложите участки или объявите себя банкротом"),
+    "en": (
+        "Sell buildings, mortgage plots or declare bankruptcy",
+        "Sell shares or buildings, mortgage plots or declare bankruptcy",
+    ),
+    "ru": (
+        "Продайте постройки, заложите участки или объявите себя банкротом",
+        "Продайте акции или постройки, заложите участки или объявите себя банкротом",
+    ),
 }
 
 
@@ -2632,7 +3032,7 @@ def expired_words(colour, count, language):
     if count == 1:
         return one.format(policy=policy)
     if lang == "ru":
-        if plural_category(count, "ru") == "one":       # 21 СИНИЙ полис больше не действует
+        if plural_category(count, "ru") == "one":  # 21 СИНИЙ полис больше не действует
             return f"{counted(count, kind_word(colour, lang), lang)} больше не действует и возвращается в БАНК"
         return several.format(count=counted(count, kind_word(colour, lang), lang))
     return several.format(count=count, policy=policy)
@@ -2688,9 +3088,9 @@ def _reason(value, language, edition):
     if value in words:
         return words[value]
     if edition is not None and value in edition.cards:
-        return thing_name(edition, value, lang)       # a card as the reason (Deluxe rating)
+        return thing_name(edition, value, lang)  # a card as the reason (Deluxe rating)
     if edition is not None and edition.cell(value) is not None:
-        return thing_name(edition, value, lang)       # a cell as the reason
+        return thing_name(edition, value, lang)  # a cell as the reason
     return value
 
 
@@ -2707,10 +3107,26 @@ def _what(value, language, edition):
 
 # the placeholders of a command's syntax as a Russian table reads them (the verbs stay: they are typed)
 USAGE_PLACEHOLDERS_RU = {
-    "PLAYER": "ИГРОК", "D": "КУБИК", "CARD": "КАРТОЧКА", "PLOT": "УЧАСТОК", "BUSINESS": "БИЗНЕС",
-    "CELL": "КЛЕТКА", "AMOUNT": "СУММА", "OFFER": "ПРЕДЛОЖЕНИЕ", "N": "ЧИСЛО", "NAME": "ИМЯ",
-    "COMMAND": "КОМАНДА", "CODE": "КОД", "SEED": "ЗЕРНО", "OWNER": "ВЛАДЕЛЕЦ", "FEE": "ВОЗНАГРАЖДЕНИЕ",
-    "EVENT": "СОБЫТИЕ", "EDITION": "ИЗДАНИЕ", "BET": "СТАВКА", "ITEM": "ПРЕДМЕТ", "ACCOUNT": "СЧЁТ",
+    "PLAYER": "ИГРОК",
+    "D": "КУБИК",
+    "CARD": "КАРТОЧКА",
+    "PLOT": "УЧАСТОК",
+    "BUSINESS": "БИЗНЕС",
+    "CELL": "КЛЕТКА",
+    "AMOUNT": "СУММА",
+    "OFFER": "ПРЕДЛОЖЕНИЕ",
+    "N": "ЧИСЛО",
+    "NAME": "ИМЯ",
+    "COMMAND": "КОМАНДА",
+    "CODE": "КОД",
+    "SEED": "ЗЕРНО",
+    "OWNER": "ВЛАДЕЛЕЦ",
+    "FEE": "ВОЗНАГРАЖДЕНИЕ",
+    "EVENT": "СОБЫТИЕ",
+    "EDITION": "ИЗДАНИЕ",
+    "BET": "СТАВКА",
+    "ITEM": "ПРЕДМЕТ",
+    "ACCOUNT": "СЧЁТ",
 }
 
 
@@ -2779,7 +3195,7 @@ def _edge_param(code, key, value, params, lang, edition):
         return DOING[lang].get(value, value)
     if key == "head":
         return head_words(value, lang)
-    if key == "codes" and isinstance(value, (list, tuple)):     # message codes: the script language
+    if key == "codes" and isinstance(value, (list, tuple)):  # message codes: the script language
         return ", ".join(f"`{v}`" for v in value) or NOTHING[lang]
     if key in TYPED_LISTS and isinstance(value, (list, tuple)):
         return _typed_list(value, lang)
@@ -2788,7 +3204,7 @@ def _edge_param(code, key, value, params, lang, edition):
     if key in ("got_cell", "want_cell"):
         return inner_quotes(cell_name(edition, value, lang), lang)
     if not ru:
-        return value                            # the rest are shown as typed in English
+        return value  # the rest are shown as typed in English
     if key == "account":
         return party(value, lang)
     if key in ("actual", "wanted") and isinstance(value, str):
@@ -2804,8 +3220,27 @@ def _edge_param(code, key, value, params, lang, edition):
     return value
 
 
-EDGE_KEYS = {"unknown", "error", "refusal", "problem", "errors", "detail", "doing", "head", "words", "account",
-             "actual", "wanted", "got_pending", "got_cell", "want_cell", "held_item", "flag", "type", *TYPED_LISTS}
+EDGE_KEYS = {
+    "unknown",
+    "error",
+    "refusal",
+    "problem",
+    "errors",
+    "detail",
+    "doing",
+    "head",
+    "words",
+    "account",
+    "actual",
+    "wanted",
+    "got_pending",
+    "got_cell",
+    "want_cell",
+    "held_item",
+    "flag",
+    "type",
+    *TYPED_LISTS,
+}
 
 
 def shown_params(code, params, language="en", edition=None):
@@ -2852,8 +3287,9 @@ def shown_params(code, params, language="en", edition=None):
         elif key == "industry":
             value = industry_name(edition, value, lang)
         elif key == "edition":
-            value = (in_language(edition.name, edition.names, lang)
-                     if edition is not None and value == edition.id else value)
+            value = (
+                in_language(edition.name, edition.names, lang) if edition is not None and value == edition.id else value
+            )
         elif key == "usage":
             value = _usage(value, lang)
         elif key == "symbols" and isinstance(value, (list, tuple)):
@@ -2864,9 +3300,9 @@ def shown_params(code, params, language="en", edition=None):
             value = ", ".join(str(party(v, lang)) for v in value) or NOTHING[lang]
         elif key == "cells" and isinstance(value, (list, tuple)):
             value = listing(value, lang, edition, OR[lang])
-        elif isinstance(value, (list, tuple)):          # plots, cards, a trade's items
+        elif isinstance(value, (list, tuple)):  # plots, cards, a trade's items
             value = listing(value, lang, edition)
-        elif isinstance(value, dict):                    # wealth: player -> amount
+        elif isinstance(value, dict):  # wealth: player -> amount
             value = ", ".join(f"{party(k, lang)} {v}" for k, v in value.items())
         elif value is None:
             value = UNKNOWN[lang]
@@ -2881,8 +3317,9 @@ def shown_params(code, params, language="en", edition=None):
     if code in ("circle_income", "go_salary"):
         shown["start_cell"] = start_name(edition, lang)
         dividend = params.get("dividend", 0)
-        shown["parts"] = (INCOME_PARTS[lang].format(fixed=params.get("amount", 0) - dividend, dividend=dividend)
-                          if dividend else "")
+        shown["parts"] = (
+            INCOME_PARTS[lang].format(fixed=params.get("amount", 0) - dividend, dividend=dividend) if dividend else ""
+        )
     if code in ("detained", "still_detained", "released_by_double", "released_by_card", "roll_held_first"):
         shown["jail_in"], shown["jail_from"] = jail_words(edition, lang)
     if code in ("need_monopoly", "build_evenly", "sell_evenly"):
@@ -2893,8 +3330,11 @@ def shown_params(code, params, language="en", edition=None):
         shown["got_all"] = handed(params.get("got", ()), params.get("received", 0), lang, edition)
     if code in ("debt", "debt_first"):
         # shares are a way out where the box has them and the table may sell them in debt
-        sells_shares = edition is not None and bool(edition.supply.get("shares")) and \
-            bool(edition.options.get("sell_shares_in_debt"))
+        sells_shares = (
+            edition is not None
+            and bool(edition.supply.get("shares"))
+            and bool(edition.options.get("sell_shares_in_debt"))
+        )
         shown["ways"] = WAYS[lang][sells_shares]
     if code == "put_buildings":
         shown["buildings"] = standing(params.get("small", 0), params.get("large", 0), edition, lang)
@@ -2918,11 +3358,25 @@ def shown_params(code, params, language="en", edition=None):
 
 
 # derived parameter -> the engine's parameters it is made from (tests: templates ask only for these)
-DERIVED = {"building": ("level",), "bounds": ("low",), "whose": ("pending",), "object": ("entry", "name"),
-           "a_building": ("level",), "on_cell": ("cell",), "start_cell": (), "parts": (), "jail_in": (), "jail_from": (),
-           "gave_all": ("gave",), "got_all": ("got",), "expired": ("policy", "count"),
-           "buildings": ("small", "large"), "held_words": ("item", "count"), "ways": (),
-           "group": ()}
+DERIVED = {
+    "building": ("level",),
+    "bounds": ("low",),
+    "whose": ("pending",),
+    "object": ("entry", "name"),
+    "a_building": ("level",),
+    "on_cell": ("cell",),
+    "start_cell": (),
+    "parts": (),
+    "jail_in": (),
+    "jail_from": (),
+    "gave_all": ("gave",),
+    "got_all": ("got",),
+    "expired": ("policy", "count"),
+    "buildings": ("small", "large"),
+    "held_words": ("item", "count"),
+    "ways": (),
+    "group": (),
+}
 
 
 def render(code, params, language="en", edition=None):
@@ -2932,7 +3386,7 @@ def render(code, params, language="en", edition=None):
         # a tie on wealth: the state keeps the winners as one word "Anna,Boris"
         code, params = "winners", {"winners": params["player"]}
     if code == "circle_income" and family_of(edition) == "monopoly":
-        code = "go_salary"      # Monopoly's salary for passing GO: no "circle income" on its board
+        code = "go_salary"  # Monopoly's salary for passing GO: no "circle income" on its board
     shown = shown_params(code, params, lang, edition)
     template = CATALOGS[lang].get(code) or EN.get(code)
     if template is None:
@@ -2960,12 +3414,14 @@ SIM = {
         "head": "{edition}: {games} {games_word} of {players} players, seeds {first} to {last}",
         "options": "options: {options}",
         "rounds": "game length in rounds: mean {mean}, median {median}, 10% of games under {p10}, "
-                  "10% over {p90}, longest {max}",
+        "10% over {p90}, longest {max}",
         "events": "events per game: mean {mean}, median {median}",
         "ended": "ended: {last} played to a winner, {cap} at the round cap (wealth counted), {stuck} stopped",
         "wins_seat": "wins by seat: {wins}",
         "wins_strategy": "wins by strategy (wins/seats played): {wins}",
-        "strategy_balanced": "balanced", "strategy_cautious": "cautious", "strategy_aggressive": "aggressive",
+        "strategy_balanced": "balanced",
+        "strategy_cautious": "cautious",
+        "strategy_aggressive": "aggressive",
         "generic": " (shared rules only)",
         "bankrupt": "bankruptcies: {total} ({per_game} a game), the first in round {first} (median)",
         "bankrupt_none": "bankruptcies: none",
@@ -2974,7 +3430,7 @@ SIM = {
         "best_plots": "plots that pay back best: {plots}",
         "worst_plots": "plots that pay back worst: {plots}",
         "shares": "share price: {start} at the first round, {final} at the end (mean; from {low} to {high}); "
-                  "dividends {dividends} a game (mean)",
+        "dividends {dividends} a game (mean)",
         "jackpot": "JACKPOT: played {played} times, paid out {payouts} times, {paid} in all, largest {largest}",
         "charity": "charity fund at the end: {final} (mean), largest {high}; taken {taken} times, {amount} in all",
         "pot": "FREE PARKING pot: collected {collected} times, {paid} in all, largest {largest}",
@@ -2983,11 +3439,17 @@ SIM = {
         "failure_saved": "saved as {path}",
         "compare_head": "paired by seed: {a} (A) against {b} (B); B - A with its 95% interval (paired t):",
         "compare_row": "  {measure}: A {a}, B {b}, B - A {diff} [{low} .. {high}] {sure}",
-        "sure": "(a real difference)", "unsure": "(could be chance)",
-        "measure_rounds": "rounds", "measure_events": "events", "measure_bankruptcies": "bankruptcies",
-        "measure_capped": "share of games at the round cap", "measure_dividends": "dividends a game",
-        "measure_final_share_price": "final share price", "measure_jackpot_paid": "JACKPOT paid a game",
-        "measure_charity_final": "charity fund at the end", "measure_pot_paid": "pot paid a game",
+        "sure": "(a real difference)",
+        "unsure": "(could be chance)",
+        "measure_rounds": "rounds",
+        "measure_events": "events",
+        "measure_bankruptcies": "bankruptcies",
+        "measure_capped": "share of games at the round cap",
+        "measure_dividends": "dividends a game",
+        "measure_final_share_price": "final share price",
+        "measure_jackpot_paid": "JACKPOT paid a game",
+        "measure_charity_final": "charity fund at the end",
+        "measure_pot_paid": "pot paid a game",
         "charts": "charts: {path}",
         "no_charts": "charts need matplotlib: pip install 'companion[sim]'",
         "bad_strategy": "no strategy called '{name}' (there are: {names})",
@@ -3001,7 +3463,7 @@ SIM = {
         "bad_option_value": "{flag} {item}: '{value}' is not a value {name} takes (now {default})",
         "compare_games": "--compare needs at least 2 games, not {games}: one pair of games gives no interval",
         "too_many_strategies": "--strategy names {count} strategies for {players} seats: {unused} would play "
-                               "in no seat",
+        "in no seat",
         "bench_no_peer": "no gamescomputersplay/monopoly at {path} (monopoly/core/game.py is missing)",
         "bench_no_baseline": "no simulator at {path} (companion/sim/runner.py is missing)",
         "bench_unknown_edition": "unknown edition {name} (known: {known})",
@@ -3015,39 +3477,45 @@ SIM = {
         "head": "{edition}: {games} {games_word}, игроков: {players}, тасовки с {first} по {last}",
         "options": "правила: {options}",
         "rounds": "длина партии в раундах: в среднем {mean}, медиана {median}, у 10% партий меньше {p10}, "
-                  "у 10% больше {p90}, самая длинная {max}",
+        "у 10% больше {p90}, самая длинная {max}",
         "events": "событий за партию: в среднем {mean}, медиана {median}",
         "ended": "конец партии: доиграна до победителя — {last}, предел раундов (подсчёт состояния) — {cap}, "
-                 "остановлено — {stuck}",
+        "остановлено — {stuck}",
         "wins_seat": "победы по местам: {wins}",
         "wins_strategy": "победы по стратегиям (победы/места): {wins}",
-        "strategy_balanced": "уравновешенная", "strategy_cautious": "осторожная",
+        "strategy_balanced": "уравновешенная",
+        "strategy_cautious": "осторожная",
         "strategy_aggressive": "рискованная",
         "generic": " (только общие правила)",
         "bankrupt": "банкротства: {total} (за партию {per_game}), первое — в раунде {first} (медиана)",
         "bankrupt_none": "банкротств не было",
-        "industries": "что окупается (заработанная рента против уплаченного за участки и постройки), "
-                      "сначала лучшее:",
+        "industries": "что окупается (заработанная рента против уплаченного за участки и постройки), сначала лучшее:",
         "payback_row": "  {name}: рента {rent} против {cost}: {ratio}",
         "best_plots": "лучше всех окупаются: {plots}",
         "worst_plots": "хуже всех окупаются: {plots}",
         "shares": "курс акций: {start} в первом раунде, {final} в конце (в среднем; от {low} до {high}); "
-                  "дивиденды за партию — {dividends} (в среднем)",
+        "дивиденды за партию — {dividends} (в среднем)",
         "jackpot": "ДЖЕКПОТ: сыгран раз — {played}, выигрышей — {payouts}, выплачено всего {paid}, "
-                   "крупнейший выигрыш {largest}",
+        "крупнейший выигрыш {largest}",
         "charity": "благотворительный фонд в конце: {final} (в среднем), больше всего {high}; "
-                   "забран раз — {taken}, всего {amount}",
+        "забран раз — {taken}, всего {amount}",
         "pot": "банк БЕСПЛАТНОЙ СТОЯНКИ: забран раз — {collected}, всего {paid}, больше всего {largest}",
         "failure": "НАРУШЕН ИНВАРИАНТ в партии с тасовкой {seed}: {message}",
         "failure_script": "кратчайший сценарий, который его нарушает (строк: {count}; companion script ФАЙЛ):",
         "failure_saved": "сохранён в {path}",
         "compare_head": "попарно по тасовкам: {a} (A) против {b} (B); B − A и 95% интервал (парный t):",
         "compare_row": "  {measure}: A {a}, B {b}, B − A {diff} [{low} .. {high}] {sure}",
-        "sure": "(разница есть)", "unsure": "(может быть случайностью)",
-        "measure_rounds": "раунды", "measure_events": "события", "measure_bankruptcies": "банкротства",
-        "measure_capped": "доля партий до предела раундов", "measure_dividends": "дивиденды за партию",
-        "measure_final_share_price": "курс акций в конце", "measure_jackpot_paid": "выплаты ДЖЕКПОТА за партию",
-        "measure_charity_final": "благотворительный фонд в конце", "measure_pot_paid": "выплаты банка стоянки за партию",
+        "sure": "(разница есть)",
+        "unsure": "(может быть случайностью)",
+        "measure_rounds": "раунды",
+        "measure_events": "события",
+        "measure_bankruptcies": "банкротства",
+        "measure_capped": "доля партий до предела раундов",
+        "measure_dividends": "дивиденды за партию",
+        "measure_final_share_price": "курс акций в конце",
+        "measure_jackpot_paid": "выплаты ДЖЕКПОТА за партию",
+        "measure_charity_final": "благотворительный фонд в конце",
+        "measure_pot_paid": "выплаты банка стоянки за партию",
         "charts": "графики: {path}",
         "no_charts": "для графиков нужен matplotlib: pip install 'companion[sim]'",
         "bad_strategy": "нет стратегии «{name}» (есть: {names})",
@@ -3060,9 +3528,9 @@ SIM = {
         "known_options": "варианты правил: {known}",
         "bad_option_value": "{flag} {item}: «{value}» — не значение для {name} (сейчас {default})",
         "compare_games": "для --compare нужно не меньше 2 партий, а не {games}: по одной паре партий "
-                         "интервал не построить",
+        "интервал не построить",
         "too_many_strategies": "в --strategy стратегий {count}, а мест за столом {players}: {unused} "
-                               "не досталось ни одного места",
+        "не досталось ни одного места",
         "bench_no_peer": "в {path} нет gamescomputersplay/monopoly (не найден monopoly/core/game.py)",
         "bench_no_baseline": "в {path} нет симулятора (не найден companion/sim/runner.py)",
         "bench_unknown_edition": "нет издания {name} (есть: {known})",

@@ -29,6 +29,7 @@ Every other option is listed; one a rules module adds later comes after the know
 never hides a rule nobody sorted. Those left out have their words too, for any screen that lists a
 game's options.
 """
+
 from functools import lru_cache
 from typing import Any
 
@@ -318,10 +319,22 @@ NUMBER_WORDS = {
 }
 # what a zero means where it switches a rule off or leaves a choice open
 ZERO_WORDS = {
-    "en": {"undo_window": "no undo", "auction_opening_percent": "any", "end_at_bankruptcy": "one player left",
-           "start_deal": "none", "go_landing_bonus": "none", "sale_round": "no rounding"},
-    "ru": {"undo_window": "без отмены", "auction_opening_percent": "любая", "end_at_bankruptcy": "остался один",
-           "start_deal": "нет", "go_landing_bonus": "нет", "sale_round": "без округления"},
+    "en": {
+        "undo_window": "no undo",
+        "auction_opening_percent": "any",
+        "end_at_bankruptcy": "one player left",
+        "start_deal": "none",
+        "go_landing_bonus": "none",
+        "sale_round": "no rounding",
+    },
+    "ru": {
+        "undo_window": "без отмены",
+        "auction_opening_percent": "любая",
+        "end_at_bankruptcy": "остался один",
+        "start_deal": "нет",
+        "go_landing_bonus": "нет",
+        "sale_round": "без округления",
+    },
 }
 # Mad Millionaire's sale prices for the die's faces, as multiples of the buy price
 FACE_SIGNS = {"half": "×½", "full": "×1", "double": "×2", "triple": "×3"}
@@ -411,7 +424,7 @@ def value_words(edition, key: str, value, language: str = "en") -> str:
     if key == "central_industry":
         return str(industry_name(ed, value, lang))
     if key == "face_up":
-        return "/".join(str(v) for v in value)      # one number per player count: 2/2/2/3/4/4
+        return "/".join(str(v) for v in value)  # one number per player count: 2/2/2/3/4/4
     if key == "sale_faces":
         return " ".join(FACE_SIGNS.get(face, FACES[lang].get(face, face)) for face in value)
     if isinstance(value, (list, tuple)):
@@ -428,36 +441,89 @@ def option_line(edition, key: str, value, language: str = "en") -> str:
 # house rules and the rulebook's variants first, then the figures of the rules, then the fine print
 SETTABLE_ORDER = (
     # Monopoly's house rules and short game
-    "free_parking_pot", "go_landing_bonus", "jail_blocks_rent",
-    "end_at_bankruptcy", "start_deal", "hotel_after_houses",
+    "free_parking_pot",
+    "go_landing_bonus",
+    "jail_blocks_rent",
+    "end_at_bankruptcy",
+    "start_deal",
+    "hotel_after_houses",
     # Mad Millionaire's RULE VARIATIONS
-    "target", "finish_exact", "one_way", "six_rule",
+    "target",
+    "finish_exact",
+    "one_way",
+    "six_rule",
     # the readings a family argues about
-    "three_doubles_detain", "inspection_landing_detains", "monopoly_broken_by_mortgage",
-    "decline_opens_auction", "auction_opening_percent", "card_move_collects", "movement_collects",
-    "black_business_lands_on_fund", "unpayable_card_kept", "rating_top_wins", "rating_down_when_sent",
-    "circle_tax_when_sent", "tax_on_mortgaged", "fortune_sets", "central_tax", "long_term_policies",
-    "red_policy_pays_owner", "sell_shares_in_debt", "wealth_counts_shares",
-    "bankrupt_to_bank", "trade_mortgaged", "building_shortage_auction", "card_utility_roll",
+    "three_doubles_detain",
+    "inspection_landing_detains",
+    "monopoly_broken_by_mortgage",
+    "decline_opens_auction",
+    "auction_opening_percent",
+    "card_move_collects",
+    "movement_collects",
+    "black_business_lands_on_fund",
+    "unpayable_card_kept",
+    "rating_top_wins",
+    "rating_down_when_sent",
+    "circle_tax_when_sent",
+    "tax_on_mortgaged",
+    "fortune_sets",
+    "central_tax",
+    "long_term_policies",
+    "red_policy_pays_owner",
+    "sell_shares_in_debt",
+    "wealth_counts_shares",
+    "bankrupt_to_bank",
+    "trade_mortgaged",
+    "building_shortage_auction",
+    "card_utility_roll",
     "finish_late_cash",
     # the rules' figures
-    "circle_income", "start_jackpot", "jackpot_min_bet", "jackpot_max_bet",
-    "share_start_price", "share_point", "dividend_percent", "share_tax",
-    "policy_green", "policy_blue", "policy_orange", "policy_red",
-    "detention_fine", "detention_tries", "detention_third_miss", "black_business_fine", "rating_step_value",
-    "signs", "stunt_unit", "six_bonus", "sale_round",
+    "circle_income",
+    "start_jackpot",
+    "jackpot_min_bet",
+    "jackpot_max_bet",
+    "share_start_price",
+    "share_point",
+    "dividend_percent",
+    "share_tax",
+    "policy_green",
+    "policy_blue",
+    "policy_orange",
+    "policy_red",
+    "detention_fine",
+    "detention_tries",
+    "detention_third_miss",
+    "black_business_fine",
+    "rating_step_value",
+    "signs",
+    "stunt_unit",
+    "six_bonus",
+    "sale_round",
     # mortgage and sale terms
-    "mortgage_needs_empty_industry", "redeem_interest_percent", "redeem_interest_base",
-    "transfer_interest_percent", "building_sale_percent",
+    "mortgage_needs_empty_industry",
+    "redeem_interest_percent",
+    "redeem_interest_base",
+    "transfer_interest_percent",
+    "building_sale_percent",
 )
-NOT_SET_AT_THE_BOX = ("undo_window", "dice", "land_checks_distance", "check_moves", "movement_deck",
-                      "central_industry", "discard_decks", "monopoly_rent_multiplier", "sale_faces", "face_up")
+NOT_SET_AT_THE_BOX = (
+    "undo_window",
+    "dice",
+    "land_checks_distance",
+    "check_moves",
+    "movement_deck",
+    "central_industry",
+    "discard_decks",
+    "monopoly_rent_multiplier",
+    "sale_faces",
+    "face_up",
+)
 
 
 def settable_options(rules: Any) -> list[str]:
     """The options a table sets from the box for a new game of these rules (a class or an instance),
     in the menu's order; see the module's docstring for those left out."""
-    options = rules.OPTIONS         # a class attribute: the same on the class and on an instance
+    options = rules.OPTIONS  # a class attribute: the same on the class and on an instance
     known = [key for key in SETTABLE_ORDER if key in options]
     later = [key for key in options if key not in SETTABLE_ORDER and key not in NOT_SET_AT_THE_BOX]
     return known + later

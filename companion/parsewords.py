@@ -1,6 +1,7 @@
 """A parser's English words (tomllib's, the json module's) as message codes with parameters, so a
 damaged edition, configuration or card file is said in the screen's language (companion/messages.py,
 INPUT). Words a later Python may say that are not listed are shown as they are (machine_words)."""
+
 from __future__ import annotations
 
 import json

@@ -8,6 +8,7 @@ Scenario tests are scripts with hand-computed expected balances. Whatever a
 script file holds, running it ends in success or one ScriptError naming the
 file, the line and the problem: never a traceback.
 """
+
 import sys
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from companion.messages import render
 from companion.table import new_game
 
 BOM = b"\xef\xbb\xbf"
-SHOWN = 80          # characters of a failed line quoted in the error
+SHOWN = 80  # characters of a failed line quoted in the error
 
 
 class ScriptError(Said, AssertionError):
@@ -50,7 +51,7 @@ def shown(text):
     """A line as it can be printed on one terminal line: escaped if odd, cut if long."""
     if not text.isprintable():
         text = text.encode("unicode_escape").decode("ascii")
-    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
 
 
 def read_script(path: str) -> str:
@@ -68,19 +69,21 @@ def read_script(path: str) -> str:
         else:
             data = Path(path).read_bytes()
     except OSError as exc:
-        raise ScriptError(source, 0, "", "script_unreadable", detail=exc.strerror or str(exc),
-                          cause=cause_of(exc)) from None
-    except ValueError as exc:           # a path holding a NUL byte
+        raise ScriptError(
+            source, 0, "", "script_unreadable", detail=exc.strerror or str(exc), cause=cause_of(exc)
+        ) from None
+    except ValueError as exc:  # a path holding a NUL byte
         raise ScriptError(source, 0, "", "script_unreadable", detail=str(exc), cause="nul_in_path") from None
     skipped = 0
     if data.startswith(BOM):
-        data, skipped = data[len(BOM):], len(BOM)
+        data, skipped = data[len(BOM) :], len(BOM)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line_no = data.count(b"\n", 0, exc.start) + 1
-        raise ScriptError(source, line_no, "", "script_not_utf8", byte=f"{data[exc.start]:02x}",
-                          offset=exc.start + skipped) from None
+        raise ScriptError(
+            source, line_no, "", "script_not_utf8", byte=f"{data[exc.start]:02x}", offset=exc.start + skipped
+        ) from None
 
 
 def script_lines(text):

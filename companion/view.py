@@ -1,4 +1,5 @@
 """Plain-data and text views of a game state, for JSON output and the terminal."""
+
 from companion.messages import (
     buildings_words,
     cell_name,
@@ -26,19 +27,21 @@ def state_json(rules, s):
     ed = rules.edition
     players = []
     for p in s.players:
-        players.append({
-            "name": p,
-            "cash": s.cash(p),
-            "alive": p in s.alive,
-            "position": ed.cells[s.position[p]].id,
-            "plots": s.plots_of(p),
-            "buildings": {pid: s.level[pid] for pid in s.plots_of(p) if pid in s.level},
-            "mortgaged": sorted(pid for pid in s.plots_of(p) if pid in s.mortgaged),
-            "holdings": {item: n for (q, item), n in sorted(s.holdings.items()) if q == p},
-            "detained": s.detained.get(p),
-            "kept_cards": list(s.kept.get(p, ())),
-            "flags": sorted(s.flags.get(p, ())),
-        })
+        players.append(
+            {
+                "name": p,
+                "cash": s.cash(p),
+                "alive": p in s.alive,
+                "position": ed.cells[s.position[p]].id,
+                "plots": s.plots_of(p),
+                "buildings": {pid: s.level[pid] for pid in s.plots_of(p) if pid in s.level},
+                "mortgaged": sorted(pid for pid in s.plots_of(p) if pid in s.mortgaged),
+                "holdings": {item: n for (q, item), n in sorted(s.holdings.items()) if q == p},
+                "detained": s.detained.get(p),
+                "kept_cards": list(s.kept.get(p, ())),
+                "flags": sorted(s.flags.get(p, ())),
+            }
+        )
     pending = None
     if s.pending is not None:
         pending = {k: v for k, v in vars_of(s.pending).items() if v not in (None, "", 0, ())}
@@ -50,8 +53,9 @@ def state_json(rules, s):
         "players": players,
         "accounts": {a: v for a, v in sorted(s.balances.items()) if a not in s.players},
         "pending": _plain(pending),
-        "debts": [{"debtor": d.debtor, "creditor": d.creditor, "amount": d.amount, "reason": d.reason}
-                  for d in s.debts],
+        "debts": [
+            {"debtor": d.debtor, "creditor": d.creditor, "amount": d.amount, "reason": d.reason} for d in s.debts
+        ],
         "offers": [offer_json(o) for o in s.extra.get("offers", ())],
         "extra": _plain({k: v for k, v in sorted(s.extra.items()) if k not in OFFER_KEYS}),
         "last_dice": list(s.last_dice),
@@ -88,11 +92,15 @@ def event_lines(rules, event, language="en"):
     lines = [render(n.code, n.params, language, ed) for n in event.notes]
     words = event.command.split()
     if words and words[0] in DICE_SAID and not any(n.code == "rolled" for n in event.notes):
-        dice = words[1 + DICE_SAID[words[0]]:]
+        dice = words[1 + DICE_SAID[words[0]] :]
         if dice and all(d.isdigit() for d in dice):
             thrown = [int(d) for d in dice]
-            lines.insert(0, render("dice_thrown", {"dice": thrown}, language, ed) if event.actor == "table"
-                         else render("rolled", {"player": event.actor, "dice": thrown}, language, ed))
+            lines.insert(
+                0,
+                render("dice_thrown", {"dice": thrown}, language, ed)
+                if event.actor == "table"
+                else render("rolled", {"player": event.actor, "dice": thrown}, language, ed),
+            )
     return lines
 
 
@@ -104,23 +112,23 @@ def extra_text(rules, key, value, language="en"):
         return ""
     if key == "price":
         return f"{label('price', lang)}: {value}"
-    if key == "exchange":                       # (player, stage, trades used, buyers)
+    if key == "exchange":  # (player, stage, trades used, buyers)
         return f"{label('exchange', lang)}: {value[0]}"
     if key in ("window", "jackpot", "on_finish"):
         return f"{label(key, lang)}: {value}"
     if key == "claimed":
         return f"{label(key, lang)}: {', '.join(value)}"
-    if key == "fortune":                        # the cards on the wheel: one or more
+    if key == "fortune":  # the cards on the wheel: one or more
         return f"{label('fortune' if len(value) > 1 else 'fortune_one', lang)}: {listing(value, lang, ed)}"
-    if key in ("stunts", "leased"):             # card or plot ids
+    if key in ("stunts", "leased"):  # card or plot ids
         return f"{label(key, lang)}: {listing(value, lang, ed)}"
-    if key == "may":                            # (player, plot id or "*")
+    if key == "may":  # (player, plot id or "*")
         where = label("anywhere", lang) if value[1] == "*" else cell_name(ed, value[1], lang)
         return f"{label(key, lang)}: {value[0]} — {where}"
-    if key == "queue":                          # (kind, [player,] plot) still to settle
+    if key == "queue":  # (kind, [player,] plot) still to settle
         items = [pending_words(q[0], lang, ed, q[-1]) + (f" ({q[1]})" if len(q) > 2 else "") for q in value]
         return f"{label(key, lang)}: {'; '.join(items)}"
-    if key == "card_move":                      # a card's move in progress: nothing to show
+    if key == "card_move":  # a card's move in progress: nothing to show
         return ""
     return f"{key.replace('_', ' ')}: {listing(value, lang, ed) if isinstance(value, (list, tuple)) else value}"
 
@@ -136,9 +144,12 @@ def state_text(rules, s, language="en"):
         out = "" if p["alive"] else "  " + label("out", lang)
         # plots in board order from START, each with its buildings in words
         owned = sorted(p["plots"], key=lambda pid: ed.cell(pid).index)
-        plots = ", ".join(cell_name(ed, pid, lang) +
-                          (f" ({buildings_words(s.level[pid], ed, lang)})" if s.level.get(pid) else "") +
-                          (" " + label("mortgaged", lang) if pid in s.mortgaged else "") for pid in owned)
+        plots = ", ".join(
+            cell_name(ed, pid, lang)
+            + (f" ({buildings_words(s.level[pid], ed, lang)})" if s.level.get(pid) else "")
+            + (" " + label("mortgaged", lang) if pid in s.mortgaged else "")
+            for pid in owned
+        )
         held = ", ".join(holding_words(k, v, lang) for k, v in p["holdings"].items() if v)
         where = f"{label('at', lang)} {where_words(ed, p['position'], lang)}"
         lines.append(f"{mark} {p['name']:<10} {p['cash']:>7}  {where}" + (f"; {held}" if held else "") + out)
@@ -153,14 +164,22 @@ def state_text(rules, s, language="en"):
         if text:
             lines.append(f"  {text}")
     for o in data["offers"]:
-        lines.append("  " + render("offer_open", {"number": o["number"], "player": o["proposer"], "other": o["to"],
-                                                  "gave": o["give"], "got": o["get"]}, lang, ed))
+        lines.append(
+            "  "
+            + render(
+                "offer_open",
+                {"number": o["number"], "player": o["proposer"], "other": o["to"], "gave": o["give"], "got": o["get"]},
+                lang,
+                ed,
+            )
+        )
     if s.pending is not None:
         who = f" — {s.pending.player}" if s.pending.player else ""
         lines.append(f"  {label('waiting', lang)}: {pending_words(s.pending.kind, lang, ed, s.pending.plot)}{who}")
     for d in s.debts:
-        lines.append("  " + render("debt_first", {"player": d.debtor, "creditor": d.creditor, "amount": d.amount},
-                                   lang, ed))
+        lines.append(
+            "  " + render("debt_first", {"player": d.debtor, "creditor": d.creditor, "amount": d.amount}, lang, ed)
+        )
     if s.winner:
         lines.append(f"  {label('winner', lang)}: {joined(s.winner.split(','), lang)}")
     return "\n".join(lines)

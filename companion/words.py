@@ -14,6 +14,7 @@ The plural rules are CLDR's cardinal rules for the two languages (integers only)
 Russian one (n mod 10 = 1, n mod 100 != 11), few (n mod 10 in 2..4, n mod 100
 not in 12..14), many (the rest); English one (n = 1), other.
 """
+
 import os
 import string
 import tomllib
@@ -35,6 +36,7 @@ LATIN_WORDS = tuple(GLOSSARY["latin"]["words"])
 
 
 # ----- which language -------------------------------------------------------------------------
+
 
 def language_of(value: str | None) -> str | None:
     """'ru', 'ru_RU.UTF-8', 'RU' -> 'ru'; 'en_GB' -> 'en'; anything else (or nothing) -> None."""
@@ -63,6 +65,7 @@ def language_from_env(environ: Mapping[str, str] | None = None) -> str:
 
 # ----- plural forms -------------------------------------------------------------------------
 
+
 def plural_category(n: int, language: str) -> str:
     """CLDR cardinal plural category of a whole number: ru one/few/many, en one/other."""
     n = abs(int(n))
@@ -86,6 +89,7 @@ def plural(n: int, forms) -> str:
 
 
 # ----- words with cases ------------------------------------------------------------------------
+
 
 class Word(str):
     """A word as shown (its nominative), with its other case forms: `{kind:gen}`, `{policy:acc}`."""
@@ -135,5 +139,5 @@ class Formatter(string.Formatter):
         if isinstance(value, Word):
             return value.form(format_spec) if format_spec else str(value)
         if format_spec.isalpha() and format_spec.islower() and isinstance(value, str):
-            return value                   # a case asked of a name: a name stays as typed
+            return value  # a case asked of a name: a name stays as typed
         return super().format_field(value, format_spec)

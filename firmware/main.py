@@ -11,7 +11,7 @@ from machine import SPI, Pin
 
 try:
     import micropython
-except ImportError:                       # CPython (a laptop, the tests): no keyboard interrupt to turn off
+except ImportError:  # CPython (a laptop, the tests): no keyboard interrupt to turn off
     micropython = None
 try:
     import select
@@ -28,10 +28,10 @@ PIN_ROLL = 15
 PIN_BUZZER = 14
 PIN_LED = 13
 
-POLL_MS = 10              # one reader.poll per this long
-READ_MAX = 256            # bytes taken from USB per poll, so a flood cannot starve the scan
-RETRY_CHIP_MS = 1000      # an MFRC522 that does not answer is tried again this often
-FAILS_BEFORE_RESET = 50   # polls in a row that raised: restart the board (the Pi sees a new HELLO)
+POLL_MS = 10  # one reader.poll per this long
+READ_MAX = 256  # bytes taken from USB per poll, so a flood cannot starve the scan
+RETRY_CHIP_MS = 1000  # an MFRC522 that does not answer is tried again this often
+FAILS_BEFORE_RESET = 50  # polls in a row that raised: restart the board (the Pi sees a new HELLO)
 
 # MicroPython's time has wrap-safe ticks; CPython's (a laptop, the tests) has only monotonic
 if hasattr(time, "ticks_ms"):
@@ -39,6 +39,7 @@ if hasattr(time, "ticks_ms"):
     ticks_diff = time.ticks_diff
     sleep_ms = time.sleep_ms
 else:
+
     def ticks_ms():
         return int(time.monotonic() * 1000)
 
@@ -116,8 +117,7 @@ def build(serial=None, chip_tries=-1):
     led = Pin(PIN_LED, Pin.OUT, value=0)
     buzzer = Pin(PIN_BUZZER, Pin.OUT, value=0)
     roll = Pin(PIN_ROLL, Pin.IN, Pin.PULL_UP)
-    spi = SPI(SPI_ID, baudrate=1_000_000, polarity=0, phase=0,
-              sck=Pin(PIN_SCK), mosi=Pin(PIN_MOSI), miso=Pin(PIN_MISO))
+    spi = SPI(SPI_ID, baudrate=1_000_000, polarity=0, phase=0, sck=Pin(PIN_SCK), mosi=Pin(PIN_MOSI), miso=Pin(PIN_MISO))
     cs = Pin(PIN_CS, Pin.OUT, value=1)
     rst = Pin(PIN_RST, Pin.OUT, value=1)
     chip = mfrc522.MFRC522(spi, cs, rst)
@@ -149,7 +149,7 @@ def run(loops=-1, serial=None, clock=None, sleep=None):
         try:
             the_reader.poll(clock.now(), serial.read())
             fails = 0
-        except Exception:                 # never fall to the REPL: a bad turn is tried again
+        except Exception:  # never fall to the REPL: a bad turn is tried again
             fails += 1
             if fails >= FAILS_BEFORE_RESET:
                 machine.reset()

@@ -23,8 +23,8 @@ TxModeReg = 0x12
 RxModeReg = 0x13
 TxControlReg = 0x14
 TxASKReg = 0x15
-CRCResultRegH = 0x21    # the datasheet's CRCResultReg, most significant byte
-CRCResultRegL = 0x22    # and least significant byte
+CRCResultRegH = 0x21  # the datasheet's CRCResultReg, most significant byte
+CRCResultRegL = 0x22  # and least significant byte
 TModeReg = 0x2A
 TPrescalerReg = 0x2B
 TReloadRegH = 0x2C
@@ -37,7 +37,7 @@ CalcCRC = 0x03
 Transmit = 0x04
 Transceive = 0x0C
 SoftReset = 0x0F
-PowerDown = 0x10        # reads 1 until the oscillator runs after a reset
+PowerDown = 0x10  # reads 1 until the oscillator runs after a reset
 # ComIrqReg bits; writing 0 in Set1 clears the marked bits
 Set1 = 0x80
 TxIRq = 0x40
@@ -54,28 +54,28 @@ CRCErr = 0x04
 ParityErr = 0x02
 ProtocolErr = 0x01
 # other register bits
-FlushBuffer = 0x80      # FIFOLevelReg
-StartSend = 0x80        # BitFramingReg
+FlushBuffer = 0x80  # FIFOLevelReg
+StartSend = 0x80  # BitFramingReg
 CollPosNotValid = 0x20  # CollReg; bit 7 ValuesAfterColl = 0 clears the bits received after a collision
-Force100ASK = 0x40      # TxASKReg
-TAuto = 0x80            # TModeReg
-Tx1RFEn = 0x01          # TxControlReg: both antenna drivers
+Force100ASK = 0x40  # TxASKReg
+TAuto = 0x80  # TModeReg
+Tx1RFEn = 0x01  # TxControlReg: both antenna drivers
 Tx2RFEn = 0x02
 
 # ISO/IEC 14443-3 type A
-WUPA = 0x52             # 7-bit short frame; wakes IDLE and HALT cards (REQA 0x26 would miss a halted one)
+WUPA = 0x52  # 7-bit short frame; wakes IDLE and HALT cards (REQA 0x26 would miss a halted one)
 HLTA = 0x50
 SEL_CL1 = 0x93
 SEL_CL2 = 0x95
 SEL_CL3 = 0x97
-CT = 0x88               # cascade tag: the UID goes on at the next cascade level
+CT = 0x88  # cascade tag: the UID goes on at the next cascade level
 SAK_CASCADE = 0x04
-NVB_SELECT = 0x70       # all 40 bits of UID CLn and BCC
+NVB_SELECT = 0x70  # all 40 bits of UID CLn and BCC
 
 RESET_POLLS = 1000
-CRC_POLLS = 100         # the coprocessor needs microseconds for a few bytes
-TX_POLLS = 200          # HLTA takes 0.4 ms on air
-RX_POLLS = 2000         # outlasts the 25 ms timer at any SPI speed a Pico reaches from Python
+CRC_POLLS = 100  # the coprocessor needs microseconds for a few bytes
+TX_POLLS = 200  # HLTA takes 0.4 ms on air
+RX_POLLS = 2000  # outlasts the 25 ms timer at any SPI speed a Pico reaches from Python
 
 
 class MFRC522Error(Exception):
@@ -147,8 +147,8 @@ class MFRC522:
 
     def init(self):
         if self.rst is not None:
-            self.rst.value(0)       # NRSTPD low: hard power-down
-            self.rst.value(1)       # the rising edge resets the chip
+            self.rst.value(0)  # NRSTPD low: hard power-down
+            self.rst.value(1)  # the rising edge resets the chip
             self._wait_awake()
         self._write(CommandReg, SoftReset)
         self._wait_awake()
@@ -161,17 +161,17 @@ class MFRC522:
         self._write(TPrescalerReg, 169)
         self._write(TReloadRegH, 1000 >> 8)
         self._write(TReloadRegL, 1000 & 0xFF)
-        self._write(TxASKReg, Force100ASK)      # type A cards only decode 100% ASK
-        self._write(ModeReg, 0x3D)              # CRCPreset 01: CRC_A starts at 0x6363 (other bits as reset)
-        self._write(CollReg, 0x00)              # ValuesAfterColl 0: bits after a collision read as 0
+        self._write(TxASKReg, Force100ASK)  # type A cards only decode 100% ASK
+        self._write(ModeReg, 0x3D)  # CRCPreset 01: CRC_A starts at 0x6363 (other bits as reset)
+        self._write(CollReg, 0x00)  # ValuesAfterColl 0: bits after a collision read as 0
         tx = self._read(TxControlReg)
-        self._write(TxControlReg, tx | Tx1RFEn | Tx2RFEn)   # antenna on: the cards get power
+        self._write(TxControlReg, tx | Tx1RFEn | Tx2RFEn)  # antenna on: the cards get power
 
     # ---- one exchange with the field ----
 
     def _start(self, data, command, framing):
-        self._write(CommandReg, Idle)           # stop whatever runs
-        self._write(ComIrqReg, 0x7F)            # Set1 = 0: clear every marked IRQ bit
+        self._write(CommandReg, Idle)  # stop whatever runs
+        self._write(ComIrqReg, 0x7F)  # Set1 = 0: clear every marked IRQ bit
         self._write(FIFOLevelReg, FlushBuffer)
         self._write_fifo(data)
         if command == Transceive:
@@ -192,7 +192,7 @@ class MFRC522:
         else:
             return None
         if not irq & RxIRq:
-            return None             # TimerIRq: nobody answered within 25 ms
+            return None  # TimerIRq: nobody answered within 25 ms
         err = self._read(ErrorReg)
         n = self._read(FIFOLevelReg) & 0x7F
         data = self._read_fifo(min(n, 64)) if n else b""
@@ -201,7 +201,7 @@ class MFRC522:
     def _crc(self, data):
         """CRC_A of data by the chip's coprocessor, low byte first as it goes on air; None if it never ends."""
         self._write(CommandReg, Idle)
-        self._write(DivIrqReg, CRCIRq)          # Set2 = 0: clear CRCIRq
+        self._write(DivIrqReg, CRCIRq)  # Set2 = 0: clear CRCIRq
         self._write(FIFOLevelReg, FlushBuffer)
         self._write_fifo(data)
         self._write(CommandReg, CalcCRC)
@@ -210,7 +210,7 @@ class MFRC522:
                 break
         else:
             return None
-        self._write(CommandReg, Idle)           # CalcCRC never ends by itself
+        self._write(CommandReg, Idle)  # CalcCRC never ends by itself
         return bytes((self._read(CRCResultRegL), self._read(CRCResultRegH)))
 
     # ---- ISO/IEC 14443-3 ----
@@ -219,9 +219,9 @@ class MFRC522:
         """The UID (4, 7 or 10 bytes) of one card in the field, or None. With several cards, the anticollision
         always takes the 1 branch, so the same field gives the same card. The card is halted after."""
         if self._transceive(bytes((WUPA,)), 7, 0) is None:
-            return None             # the usual case: an empty field costs one exchange
+            return None  # the usual case: an empty field costs one exchange
         uid = self._select()
-        self._halt()                # also after a failure: the next WUPA wakes them all again
+        self._halt()  # also after a failure: the next WUPA wakes them all again
         return uid
 
     def _select(self):
@@ -235,7 +235,7 @@ class MFRC522:
                 return None
             if sak & SAK_CASCADE:
                 if cl[0] != CT or sel == SEL_CL3:
-                    return None     # the SAK and the UID disagree: garbage, not a card
+                    return None  # the SAK and the UID disagree: garbage, not a card
                 uid += cl[1:4]
             else:
                 if cl[0] == CT:
@@ -247,12 +247,12 @@ class MFRC522:
     def _anticollision(self, sel):
         """UID CLn and BCC (5 bytes) of the card this cascade level resolves to, or None."""
         cl = bytearray(5)
-        known = 0                   # bits of cl already settled, from bit 0 of cl[0]
-        for _ in range(33):         # each collision settles at least one more of the 32 UID bits
+        known = 0  # bits of cl already settled, from bit 0 of cl[0]
+        for _ in range(33):  # each collision settles at least one more of the 32 UID bits
             whole = known >> 3
             extra = known & 7
             # NVB: bytes sent (SEL and NVB included) in the high nibble, extra bits in the low one
-            frame = bytearray((sel, 0x20 + (whole << 4) + extra)) + cl[0:whole + (1 if extra else 0)]
+            frame = bytearray((sel, 0x20 + (whole << 4) + extra)) + cl[0 : whole + (1 if extra else 0)]
             got = self._transceive(frame, extra, extra)
             if got is None:
                 return None
@@ -266,19 +266,19 @@ class MFRC522:
                 # CollPos counts the FIFO's bits from bit 0 of its first byte, RxAlign included; 0 means 32
                 good = ((coll & 0x1F) or 32) - 1
                 if good < extra or len(data) < (good + 7) >> 3:
-                    return None     # a collision among the bits we sent ourselves, or bits missing
+                    return None  # a collision among the bits we sent ourselves, or bits missing
                 known = (whole << 3) + good
                 if known >= 32:
-                    return None     # a collision in BCC alone cannot happen with real cards
+                    return None  # a collision in BCC alone cannot happen with real cards
                 self._merge(cl, whole, extra, data, known)
-                cl[known >> 3] |= 1 << (known & 7)      # follow the cards that sent a 1 here
+                cl[known >> 3] |= 1 << (known & 7)  # follow the cards that sent a 1 here
                 known += 1
                 continue
             if err or last_bits or len(data) != 5 - whole:
                 return None
             self._merge(cl, whole, extra, data, 40)
             if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
-                return None         # BCC: a garbled answer
+                return None  # BCC: a garbled answer
             return cl
         return None
 
@@ -290,7 +290,7 @@ class MFRC522:
                 cl[whole] = (cl[whole] & keep) | (data[0] & ~keep & 0xFF)
             else:
                 cl[whole + i] = data[i]
-        if upto < 40:               # forget what follows the collision even if the chip did not
+        if upto < 40:  # forget what follows the collision even if the chip did not
             cl[upto >> 3] &= (1 << (upto & 7)) - 1
             for i in range((upto >> 3) + 1, 5):
                 cl[i] = 0
@@ -320,4 +320,4 @@ class MFRC522:
         self._start(frame + crc, Transmit, 0)
         for _ in range(TX_POLLS):
             if self._read(ComIrqReg) & IdleIRq:
-                return              # sent: the next command must not cut it short
+                return  # sent: the next command must not cut it short

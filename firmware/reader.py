@@ -7,18 +7,18 @@ try:
 except ImportError:
     from companion.hw import protocol  # on a laptop and in the tests: the very same file
 
-SCAN_EVERY_MS = 50        # the MFRC522 is asked for a card this often, not every poll
-GONE_AFTER_SCANS = 4      # consecutive empty scans (~200 ms) before a card counts as lifted: one lost
-                          # answer costs two scans (ISO 14443-3 READY state), so two spare
-DEBOUNCE_MS = 30          # the ROLL button must read the same for this long before it counts
-GOOD_READ_MS = 60         # the reader's own beep and LED for a card read (firmware/PROTOCOL.md)
-NO_BEEPS = 3              # "no": three short beeps (ROLL while the Pi wants no dice, an event with no room)
+SCAN_EVERY_MS = 50  # the MFRC522 is asked for a card this often, not every poll
+GONE_AFTER_SCANS = 4  # consecutive empty scans (~200 ms) before a card counts as lifted: one lost
+# answer costs two scans (ISO 14443-3 READY state), so two spare
+DEBOUNCE_MS = 30  # the ROLL button must read the same for this long before it counts
+GOOD_READ_MS = 60  # the reader's own beep and LED for a card read (firmware/PROTOCOL.md)
+NO_BEEPS = 3  # "no": three short beeps (ROLL while the Pi wants no dice, an event with no room)
 NO_MS = 60
 PING_EVERY_MS = int(protocol.PING_EVERY_S * 1000)
-QUEUE_MAX = 16            # taps and rolls waiting while MAX_PENDING lines are unacknowledged
-MAX_PULSES = 20           # buzzer pulses scheduled at once: a flood of BEEPs cannot eat the RAM
-REBASE_MS = 3600000       # see Reader._seconds
-DIE_TRIES = 64            # bytes drawn for one die before the random source is taken as broken
+QUEUE_MAX = 16  # taps and rolls waiting while MAX_PENDING lines are unacknowledged
+MAX_PULSES = 20  # buzzer pulses scheduled at once: a flood of BEEPs cannot eat the RAM
+REBASE_MS = 3600000  # see Reader._seconds
+DIE_TRIES = 64  # bytes drawn for one die before the random source is taken as broken
 
 
 def die_from_byte(byte):
@@ -40,7 +40,7 @@ def _number(fields, key, low, high):
     if not text or len(text) > 5:
         return None
     for char in text:
-        if char not in "0123456789":    # int() would also take '+1', ' 1' or '1_0'
+        if char not in "0123456789":  # int() would also take '+1', ' 1' or '1_0'
             return None
     value = int(text)
     if value < low or value > high:
@@ -69,33 +69,33 @@ class Reader:
         self.splitter = protocol.LineSplitter()
         self.receiver = protocol.Receiver()
         self.sender = protocol.Sender()
-        self.queue = []           # (verb, fields) waiting for the sender to have room, oldest first
-        self.dice_n = 2           # dice per ROLL until the Pi says otherwise
-        self.pi_boot = None       # the boot id of the Pi's last HELLO
-        self.dice_seq = None      # the sequence number of the DICE line dice_n came from (this Pi boot)
-        self.hello_seq = None     # the sequence number of our last HELLO
-        self.card = None          # the UID on the reader now (bytes), None when there is none
-        self.misses = 0           # empty scans in a row while a card was on the reader
-        self.pulses = []          # [start_ms, end_ms] of scheduled buzzer+LED pulses, in time order
-        self.beep_log = None      # a list to get (start_ms, ms, who) of every pulse (the simulator), else None
+        self.queue = []  # (verb, fields) waiting for the sender to have room, oldest first
+        self.dice_n = 2  # dice per ROLL until the Pi says otherwise
+        self.pi_boot = None  # the boot id of the Pi's last HELLO
+        self.dice_seq = None  # the sequence number of the DICE line dice_n came from (this Pi boot)
+        self.hello_seq = None  # the sequence number of our last HELLO
+        self.card = None  # the UID on the reader now (bytes), None when there is none
+        self.misses = 0  # empty scans in a row while a card was on the reader
+        self.pulses = []  # [start_ms, end_ms] of scheduled buzzer+LED pulses, in time order
+        self.beep_log = None  # a list to get (start_ms, ms, who) of every pulse (the simulator), else None
         self.started = False
         self.now_ms = 0
         self.next_scan_ms = 0
         self.last_write_ms = 0
-        self.origin_ms = 0        # the protocol's clock counts seconds from here
-        self.button = None        # the ROLL pin's last raw reading, and since when, and its debounced state
+        self.origin_ms = 0  # the protocol's clock counts seconds from here
+        self.button = None  # the ROLL pin's last raw reading, and since when, and its debounced state
         self.button_since = 0
         self.button_state = None
-        self.sounding = None      # the level last put on the buzzer and LED
+        self.sounding = None  # the level last put on the buzzer and LED
         # counters, for the tests and a look over the REPL
-        self.taps = 0             # cards read (each placement once)
-        self.rolls = 0            # ROLL presses that rolled dice
-        self.refused_rolls = 0    # ROLL presses while the Pi wanted no dice
-        self.dropped = 0          # taps and rolls lost because the queue was full
-        self.ignored = 0          # Pi lines with values out of range
-        self.unknown = 0          # Pi verbs this firmware does not know
-        self.stale = 0            # DICE lines older than the count in force (a resend overtaken)
-        self.hellos = 0           # HELLOs sent
+        self.taps = 0  # cards read (each placement once)
+        self.rolls = 0  # ROLL presses that rolled dice
+        self.refused_rolls = 0  # ROLL presses while the Pi wanted no dice
+        self.dropped = 0  # taps and rolls lost because the queue was full
+        self.ignored = 0  # Pi lines with values out of range
+        self.unknown = 0  # Pi verbs this firmware does not know
+        self.stale = 0  # DICE lines older than the count in force (a resend overtaken)
+        self.hellos = 0  # HELLOs sent
 
     @property
     def link_errors(self):
@@ -170,7 +170,7 @@ class Reader:
         sent, so nothing is ever sent under two numbers."""
         if self.queue or not self._room():
             if len(self.queue) >= QUEUE_MAX:
-                self.dropped += 1             # the oldest are kept: they happened first
+                self.dropped += 1  # the oldest are kept: they happened first
                 return False
             self.queue.append((verb, fields))
             return True
@@ -190,12 +190,12 @@ class Reader:
             if seq is not None:
                 self.sender.acknowledged(seq)
         elif verb == "PONG":
-            pass                              # heard: protocol.Receiver noted the time
+            pass  # heard: protocol.Receiver noted the time
         elif verb == "HELLO":
             boot = fields.get("boot")
-            if boot != self.pi_boot:          # the Pi opened the port again: say who we are
+            if boot != self.pi_boot:  # the Pi opened the port again: say who we are
                 self.pi_boot = boot
-                self.dice_seq = None          # its lines are numbered from 1 again
+                self.dice_seq = None  # its lines are numbered from 1 again
                 fields = self._hello_fields()
                 if self.queue or not self._room():
                     # ahead of queued taps (the Pi holds taps until it has this HELLO), and only one
@@ -222,7 +222,7 @@ class Reader:
             else:
                 self._beep(self.now_ms, times, ms, "pi")
         else:
-            self.unknown += 1                 # acknowledged by the Receiver, so a newer Pi never stalls
+            self.unknown += 1  # acknowledged by the Receiver, so a newer Pi never stalls
 
     # --- the card ----------------------------------------------------------------------------------
 
@@ -232,16 +232,16 @@ class Reader:
             if self.card is not None:
                 self.misses += 1
                 if self.misses >= GONE_AFTER_SCANS:
-                    self.card = None          # lifted: the next read of any card is a new tap
+                    self.card = None  # lifted: the next read of any card is a new tap
                     self.misses = 0
             return
         self.misses = 0
         if uid == self.card:
-            return                            # the same card still held (or read again after a flicker)
+            return  # the same card still held (or read again after a flicker)
         self.card = uid
         self.taps += 1
         if self._send("TAP", {"uid": "".join(["%02X" % b for b in uid])}, now):
-            self._beep(now_ms, 1, GOOD_READ_MS, "local")   # in this very poll: well within 30 ms of the read
+            self._beep(now_ms, 1, GOOD_READ_MS, "local")  # in this very poll: well within 30 ms of the read
         else:
             self._beep(now_ms, NO_BEEPS, NO_MS, "local")
 
@@ -259,7 +259,7 @@ class Reader:
             self.button_since = now_ms
         elif raw != self.button_state and now_ms - self.button_since >= DEBOUNCE_MS:
             self.button_state = raw
-            if raw == 0:                      # the press edge (pull-up: pressed reads 0)
+            if raw == 0:  # the press edge (pull-up: pressed reads 0)
                 self._roll(now_ms, now)
 
     def _roll(self, now_ms, now):
@@ -270,7 +270,7 @@ class Reader:
         dice = []
         for _ in range(self.dice_n):
             die = self._die()
-            if die is None:                   # a random source giving only 252..255 is broken
+            if die is None:  # a random source giving only 252..255 is broken
                 self._beep(now_ms, NO_BEEPS, NO_MS, "local")
                 return
             dice.append(str(die))

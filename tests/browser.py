@@ -10,6 +10,7 @@ Without /usr/bin/chromium (or without the playwright package) the test FAILS in
 one line naming what to install: a browser test that skipped itself on a
 machine without the browser would pass having tested nothing.
 """
+
 import os
 import shutil
 import tempfile
@@ -19,8 +20,16 @@ from contextlib import contextmanager
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def require_chromium() -> None:
@@ -44,8 +53,12 @@ def chromium(**options) -> Iterator:
     try:
         with sync_playwright() as p:
             context = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, headless=True, args=ARGS,
-                **{"viewport": {"width": 800, "height": 900}, **options})
+                profile,
+                executable_path=CHROMIUM,
+                headless=True,
+                args=ARGS,
+                **{"viewport": {"width": 800, "height": 900}, **options},
+            )
             try:
                 yield context
             finally:

@@ -16,6 +16,7 @@ what `Rules.legal` lists). Two halves:
 `Findings` collects mismatches with their repro and appends them to
 /tmp/legal_mismatches.md as they are found, so they can be read before the run ends.
 """
+
 import itertools
 import random
 import traceback
@@ -43,10 +44,10 @@ GAMES = {
     "madmillionaire": ((1, 3), (2, 2)),
     "monopoly": ((2, 4), (1, 4)),
 }
-DEFAULT_GAMES = ((1, 3), (2, 2))    # an edition added later
-PER_GAME = 10          # states taken evenly along each game (the start and the end included)
-KINDS_PER_GAME = 30    # and one state of each of this many kinds of moment (kind_of), drawn at random
-MAX_EVENTS = 3000      # autoplay calls a timed end (end_game) after this many events
+DEFAULT_GAMES = ((1, 3), (2, 2))  # an edition added later
+PER_GAME = 10  # states taken evenly along each game (the start and the end included)
+KINDS_PER_GAME = 30  # and one state of each of this many kinds of moment (kind_of), drawn at random
+MAX_EVENTS = 3000  # autoplay calls a timed end (end_game) after this many events
 MISMATCH_FILE = Path("/tmp/legal_mismatches.md")
 
 
@@ -57,26 +58,28 @@ def rules_of(edition):
 
 # ----- sample states --------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Sample:
     edition: str
     seed: int
     players: tuple
-    event: int              # events in the game when the state was reached (1: just started)
+    event: int  # events in the game when the state was reached (1: just started)
     state: object
-    last: str = ""          # the command of that event
-    via: tuple = ()         # (actor, line) applied to the autoplayed state to reach this one
+    last: str = ""  # the command of that event
+    via: tuple = ()  # (actor, line) applied to the autoplayed state to reach this one
 
     def where(self) -> str:
-        text = (f"{self.edition} seed={self.seed} players={','.join(self.players)} "
-                f"max_events={MAX_EVENTS} event={self.event} (after `{self.last}`)")
+        text = (
+            f"{self.edition} seed={self.seed} players={','.join(self.players)} "
+            f"max_events={MAX_EVENTS} event={self.event} (after `{self.last}`)"
+        )
         for actor, line in self.via:
             text += f" then {actor}: `{line}`"
         return text
 
     def repro(self) -> str:
-        return (f"candidates.state_at({self.edition!r}, {self.seed}, {self.players!r}, {self.event}, "
-                f"{self.via!r})")
+        return f"candidates.state_at({self.edition!r}, {self.seed}, {self.players!r}, {self.event}, {self.via!r})"
 
 
 @lru_cache(maxsize=None)
@@ -125,7 +128,7 @@ def samples(edition):
     rules = rules_of(edition)
     out = []
     for seed, n in GAMES.get(edition, DEFAULT_GAMES):
-        players = NAMES[:max(n, rules.edition.players_min)]
+        players = NAMES[: max(n, rules.edition.players_min)]
         states = game_states(edition, seed, players)
         picks = {round(i * (len(states) - 1) / (PER_GAME - 1)) for i in range(PER_GAME)}
         # and one state of each of KINDS_PER_GAME kinds of moment the game went through (an open
@@ -154,9 +157,18 @@ def samples(edition):
 def kind_of(s):
     """What sort of moment a state is: the phase, the open decision, debts, edition extras."""
     a = s.pending
-    return (s.phase, a and a.kind, a and a.stage, bool(a and a.bidder), bool(s.debts),
-            any(d.claim for d in s.debts), s.again, s.turn in s.detained, bool(s.kept),
-            tuple(sorted(k for k in s.extra if k != "offer_count")))
+    return (
+        s.phase,
+        a and a.kind,
+        a and a.stage,
+        bool(a and a.bidder),
+        bool(s.debts),
+        any(d.claim for d in s.debts),
+        s.again,
+        s.turn in s.detained,
+        bool(s.kept),
+        tuple(sorted(k for k in s.extra if k != "offer_count")),
+    )
 
 
 def two_steps_from(bases, step):
@@ -216,35 +228,68 @@ def first_offer(rules, s, rng):
 # and the rulebooks, not from the engine's ARITY table; a verb missing here falls back to its
 # usage text (ARITY), so a new verb is never skipped silently.
 SHAPES = {
-    "end": [()], "buy": [(), ("PLOT",)], "decline": [()], "hammer": [()], "end_game": [()],
-    "pay_fine": [()], "bonus": [()],
-    "bid": [("PLAYER", "AMOUNT")], "opening": [("AMOUNT",)],
-    "build": [("PLOT",)], "sell_building": [("PLOT",)], "mortgage": [("PLOT",)], "redeem": [("PLOT",)],
-    "keep_mortgage": [("PLOT",)], "end_lease": [("PLOT",)], "abandon": [("PLOT",)], "lease": [(), ("PLOT",)],
+    "end": [()],
+    "buy": [(), ("PLOT",)],
+    "decline": [()],
+    "hammer": [()],
+    "end_game": [()],
+    "pay_fine": [()],
+    "bonus": [()],
+    "bid": [("PLAYER", "AMOUNT")],
+    "opening": [("AMOUNT",)],
+    "build": [("PLOT",)],
+    "sell_building": [("PLOT",)],
+    "mortgage": [("PLOT",)],
+    "redeem": [("PLOT",)],
+    "keep_mortgage": [("PLOT",)],
+    "end_lease": [("PLOT",)],
+    "abandon": [("PLOT",)],
+    "lease": [(), ("PLOT",)],
     "pay": [("PLAYER", "PLAYER", "AMOUNT")],
-    "draw": [(), ("CARD",)], "reveal": [(), ("CARD",)], "use_card": [("CARD",)],
-    "choose": [("CELL",)], "move": [("CELL",)],
+    "draw": [(), ("CARD",)],
+    "reveal": [(), ("CARD",)],
+    "use_card": [("CARD",)],
+    "choose": [("CELL",)],
+    "move": [("CELL",)],
     "land": [("CELL",), ("CELL", "double")],
-    "bankrupt": [("PLAYER",)], "miss": [("PLAYER",)],
-    "accept": [("OFFER",)], "reject": [("OFFER",)], "withdraw": [("OFFER",)],
+    "bankrupt": [("PLAYER",)],
+    "miss": [("PLAYER",)],
+    "accept": [("OFFER",)],
+    "reject": [("OFFER",)],
+    "withdraw": [("OFFER",)],
     "jackpot": [("BET", "D", "D", "D")],
-    "buy_shares": [("PLAYER", "SHARES")], "sell_shares": [("PLAYER", "SHARES")],
+    "buy_shares": [("PLAYER", "SHARES")],
+    "sell_shares": [("PLAYER", "SHARES")],
     "commission": [("PLAYER", "SHARES", "AMOUNT")],
-    "exchange": [("D", "D")], "auction_roll": [("D", "D", "D")], "rent_roll": [("D", "D")],
+    "exchange": [("D", "D")],
+    "auction_roll": [("D", "D", "D")],
+    "rent_roll": [("D", "D")],
     "insure": [("PLAYER", "POLICY")],
     "use_policy": [("PLAYER", "POLICY"), ("PLAYER", "POLICY", "COVER")],
     "skip_policy": [("PLAYER",), ("PLAYER", "CARD")],
     "house_auction": [("BUILDING",)],
-    "claim": [("PLAYER", "PLOT")], "sell": [("PLOT", "D")],
+    "claim": [("PLAYER", "PLOT")],
+    "sell": [("PLOT", "D")],
 }
 WORDS = {
     "POLICY": ("green", "blue", "orange", "red"),
     "BUILDING": ("house", "hotel"),
     "double": ("double",),
 }
-USAGE_SLOTS = {"PLAYER": "PLAYER", "AMOUNT": "AMOUNT", "BET": "BET", "N": "SHARES", "FEE": "AMOUNT",
-               "D": "D", "PLOT": "PLOT", "BUSINESS": "PLOT", "CELL": "CELL", "CARD": "CARD",
-               "OFFER": "OFFER", "OWNER": "PLAYER"}
+USAGE_SLOTS = {
+    "PLAYER": "PLAYER",
+    "AMOUNT": "AMOUNT",
+    "BET": "BET",
+    "N": "SHARES",
+    "FEE": "AMOUNT",
+    "D": "D",
+    "PLOT": "PLOT",
+    "BUSINESS": "PLOT",
+    "CELL": "CELL",
+    "CARD": "CARD",
+    "OFFER": "OFFER",
+    "OWNER": "PLAYER",
+}
 
 
 def shapes_of(rules, verb):
@@ -358,7 +403,7 @@ def trade_lines(rules, s, rng, per_pair):
                 if rng.random() < 0.4:
                     items.append(str(rng.choice((0, 1, 2, s.cash(p) - 1, s.cash(p), s.cash(p) + 1, 50))))
                 if rng.random() < 0.05 and items:
-                    items.append(items[0])          # the same item twice
+                    items.append(items[0])  # the same item twice
                 sides.append([w for w in items if w != "-1"])
             give, get = sides
             words = ["give", *give, "get", *get]
@@ -386,12 +431,14 @@ def candidate_lines(rules, s, rng, cap=24):
 
 # ----- trying a command, and recording what did not hold -----------------------------------------
 
+
 @dataclass(frozen=True)
 class Tried:
     """One candidate line in one sample state, and what apply said to the table."""
+
     cmd: Command
     accepted: bool
-    crash: str = ""          # apply raised something other than a refusal
+    crash: str = ""  # apply raised something other than a refusal
 
 
 @lru_cache(maxsize=None)
@@ -424,7 +471,7 @@ def accepts(rules, s, cmd, actor=TABLE):
         return rules.apply(s, cmd, actor)
     except RuleViolation:
         return None
-    except Exception as exc:          # noqa: BLE001 - any other exception is a finding
+    except Exception as exc:  # noqa: BLE001 - any other exception is a finding
         raise Crash(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=-3)}") from exc
 
 
@@ -449,34 +496,37 @@ class Findings:
         self.title = title
         self.items = []
         self.count = 0
-        write("")               # the first Findings of a run starts the file afresh
+        write("")  # the first Findings of a run starts the file afresh
 
     def add(self, kind, sample, cmd, actor, said=""):
         self.count += 1
         key = (kind, sample.edition, cmd.verb, actor == TABLE)
         if any(k == key for k, _ in self.items) and len(self.items) >= 8:
-            return                     # one of each kind per verb is enough once there are several
+            return  # one of each kind per verb is enough once there are several
         if len(self.items) >= self.LIMIT:
             return
-        text = (f"- **{kind}**: `{cmd.text()}` as {actor}\n  - state: {sample.where()}\n"
-                f"  - repro: `{sample.repro()}`\n")
+        text = f"- **{kind}**: `{cmd.text()}` as {actor}\n  - state: {sample.where()}\n  - repro: `{sample.repro()}`\n"
         if said:
             text += f"  - legal said: {said}\n"
         self.items.append((key, text))
         write(f"### {self.title}\n{text}")
 
     def check(self):
-        assert not self.items, (f"{self.count} mismatch(es) in {self.title} (first {len(self.items)} below; "
-                                f"all in {MISMATCH_FILE}):\n" + "".join(t for _, t in self.items))
+        assert not self.items, (
+            f"{self.count} mismatch(es) in {self.title} (first {len(self.items)} below; "
+            f"all in {MISMATCH_FILE}):\n" + "".join(t for _, t in self.items)
+        )
 
 
 def write(text):
     global _started
     mode = "a" if _started else "w"
     if not _started:
-        text = ("# legal/apply mismatches found by tests/test_legal.py and tests/test_actors.py\n\n"
-                "Rebuild a state with `cd tests && python -c 'import candidates; s = <repro>'`.\n"
-                "A run that finds nothing leaves only this header.\n\n" + text)
+        text = (
+            "# legal/apply mismatches found by tests/test_legal.py and tests/test_actors.py\n\n"
+            "Rebuild a state with `cd tests && python -c 'import candidates; s = <repro>'`.\n"
+            "A run that finds nothing leaves only this header.\n\n" + text
+        )
         _started = True
     if text:
         with MISMATCH_FILE.open(mode, encoding="utf-8") as f:

@@ -1,5 +1,6 @@
 """Every test keeps its ledger anchors (companion/ledger/anchor.py) in a folder of its own; the wheel
 pip builds from the project is built once for the tests that install it."""
+
 import subprocess
 import sys
 import zipfile
@@ -27,7 +28,7 @@ def english_by_default(monkeypatch):
 @dataclass(frozen=True)
 class BuiltWheel:
     names: frozenset[str]  # the files the wheel holds
-    site: Path             # the wheel unpacked, as an installed package would lie, far from the checkout
+    site: Path  # the wheel unpacked, as an installed package would lie, far from the checkout
 
 
 @pytest.fixture(scope="session")
@@ -45,8 +46,12 @@ def built_wheel(tmp_path_factory) -> BuiltWheel:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(path.read_bytes())
     wheels = tmp / "wheels"
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels),
-                            str(source)], capture_output=True, text=True, timeout=120)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert built.returncode == 0, built.stderr[-2000:]
     [wheel] = wheels.glob("companion-*.whl")
     site = tmp / "site"

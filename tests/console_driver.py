@@ -134,6 +134,7 @@ class FakeDesk:
 
     def player_names(self, count: int) -> list[str]:
         from companion.daemon.console import NAMES
+
         return list(NAMES[self.lang][:count])
 
 
@@ -158,6 +159,7 @@ def throwaway(table) -> Table:
 
 
 # ----- reading the screen -------------------------------------------------------------------------
+
 
 def shown_number(frame) -> int:
     """The number in the big digits ("13 750")."""
@@ -197,8 +199,10 @@ def as_buttons_spell(command: Command) -> Command:
     if command.verb != "trade" or len(command.args) < 3:
         return command
     sides = trade_terms(command.args[2:])
-    return Command("trade", command.args[:2] + menus.trade_words(sides["give"][0], sides["give"][1],
-                                                                sides["get"][0], sides["get"][1]))
+    return Command(
+        "trade",
+        command.args[:2] + menus.trade_words(sides["give"][0], sides["give"][1], sides["get"][0], sides["get"][1]),
+    )
 
 
 def same_command(event_command: str, command: Command) -> bool:
@@ -209,6 +213,7 @@ def same_command(event_command: str, command: Command) -> bool:
 
 
 # ----- the driver -----------------------------------------------------------------------------------
+
 
 class ButtonDriver:
     def __init__(self, console: Console, ways: Counter | None = None):
@@ -243,8 +248,11 @@ class ButtonDriver:
 
     def where(self) -> str:
         frame = self.frame
-        shown = "idle screens" if frame is None else \
-            f"{frame.title!r} {list(frame.lines)!r} big={frame.big!r} selected={frame.selected}"
+        shown = (
+            "idle screens"
+            if frame is None
+            else f"{frame.title!r} {list(frame.lines)!r} big={frame.big!r} selected={frame.selected}"
+        )
         return f"on {shown}, after {' / '.join(self.log[-12:])}"
 
     def expect_title(self, title: str, starts: bool = False) -> None:
@@ -315,12 +323,14 @@ class ButtonDriver:
             self._as_player(actor, command)
         assert len(desk.booked) == booked + 1, f"nothing was booked {self.where()}"
         got_actor, got, event = desk.booked[-1]
-        assert (got_actor, got.text()) == (actor, command.text()), \
+        assert (got_actor, got.text()) == (actor, command.text()), (
             f"the buttons booked {got_actor}: {got.text()} instead of {actor}: {command.text()} ({self.where()})"
+        )
         assert event.seq == head + 1 and self.table.head_seq == head + 1
         stored = self.table.game.events[-1]
-        assert same_command(stored.command, command) and stored.actor == actor, \
+        assert same_command(stored.command, command) and stored.actor == actor, (
             f"the ledger holds {stored.actor}: {stored.command}, not {actor}: {command.text()}"
+        )
         return stored
 
     def end_game(self):
@@ -396,16 +406,24 @@ class ButtonDriver:
         self._open_table_menu()
         texts = [g.text(rules, state, lang) for g in waiting]
         legal = rules.legal(state)
-        dice = [a for a in legal if a.verb in rules.DICE_VERBS and a.args
-                and all(isinstance(s, Span) and s.what == "die" for s in a.args)]
+        dice = [
+            a
+            for a in legal
+            if a.verb in rules.DICE_VERBS and a.args and all(isinstance(s, Span) and s.what == "die" for s in a.args)
+        ]
         texts += [menus.party_prefix(a) + self.words("menu_dice", what=menus.verb_words(a.verb, lang)) for a in dice]
         lands = menus.Group("land", TABLE, tuple(a for a in legal if a.verb == "land"))
         if lands.actions:
             texts.append(lands.text(rules, state, lang))
         # the table's own actions at no waiting moment (Monopoly's shortage auction), after the landing
         in_wait = set(menus.waiting_actions(rules, state))
-        own = menus.groups([a for a in legal if a.party == TABLE and a not in in_wait and a not in dice
-                            and a.verb not in ("land", "end_game")])
+        own = menus.groups(
+            [
+                a
+                for a in legal
+                if a.party == TABLE and a not in in_wait and a not in dice and a.verb not in ("land", "end_game")
+            ]
+        )
         own_at = len(texts)
         texts += [g.text(rules, state, lang) for g in own]
         oi, own_action = _find(own, command)
@@ -426,16 +444,16 @@ class ButtonDriver:
                 self._fill(TABLE, a, command)
                 return
         _, action = _find([lands], command)
-        assert action is not None, \
-            f"the table's menu offers no way to {command.text()} (lines: {texts}) {self.where()}"
+        assert action is not None, f"the table's menu offers no way to {command.text()} (lines: {texts}) {self.where()}"
         self.ways["the table's menu: the landing"] += 1
         self.choose(texts, own_at - 1)
         self._group(TABLE, lands, action, command, party=True, at_once=False)
 
     # ----- a group, its values, the confirmation --------------------------------------------------
 
-    def _group(self, actor: str, group: menus.Group, action: Action, command: Command, party: bool,
-               at_once: bool) -> None:
+    def _group(
+        self, actor: str, group: menus.Group, action: Action, command: Command, party: bool, at_once: bool
+    ) -> None:
         """After OK on the group's line: its list of actions (if several), the values, the confirmation."""
         table = self.table
         rules, state, lang = table.rules, table.state, self.lang
@@ -446,8 +464,10 @@ class ButtonDriver:
         else:
             self.ways["a list of actions"] += 1
             self.expect_title(group.text(rules, state, lang, party).rstrip("…"))
-            self.choose([menus.action_words(rules, state, a, lang, party=False, verb=False) for a in group.actions],
-                        group.actions.index(action))
+            self.choose(
+                [menus.action_words(rules, state, a, lang, party=False, verb=False) for a in group.actions],
+                group.actions.index(action),
+            )
         self._fill(actor, action, command)
 
     def _fill(self, actor: str, action: Action, command: Command) -> None:
@@ -475,8 +495,7 @@ class ButtonDriver:
             elif isinstance(slot, OneOf) and len(slot.words) > 1:
                 self.expect_title(f"{verb}: {menus.slot_title(action, i, lang)}")
                 self.ways["a word from a list"] += 1
-                self.choose([text for text, _ in menus.choices(rules, state, action, i, lang)],
-                            slot.words.index(word))
+                self.choose([text for text, _ in menus.choices(rules, state, action, i, lang)], slot.words.index(word))
         self._confirm(actor, command)
 
     def _trade(self, action: Action, words: tuple[str, ...]) -> None:
@@ -516,8 +535,9 @@ class ButtonDriver:
         if self.frame is None or not self.frame.title.startswith(confirm):
             refused = self.words("menu_refused")
             if self.frame is not None and self.frame.title == refused:
-                raise AssertionError(f"{actor}: {command.text()} was refused on the way: "
-                                     f"{' '.join(self.frame.lines)} ({self.where()})")
+                raise AssertionError(
+                    f"{actor}: {command.text()} was refused on the way: {' '.join(self.frame.lines)} ({self.where()})"
+                )
             raise AssertionError(f"expected the confirmation {confirm!r} {self.where()}")
         shown = list(self.frame.lines)
         rules = self.table.rules
@@ -531,8 +551,9 @@ class ButtonDriver:
         else:
             promised = list(event_lines(rules, event, self.lang)) or [menus.verb_words(command.verb, self.lang)]
         # the first page of the lines, however they are wrapped, is the start of what was booked
-        assert shown and squeezed(promised).startswith(squeezed(shown)), \
+        assert shown and squeezed(promised).startswith(squeezed(shown)), (
             f"the confirmation showed {shown}, the ledger booked {promised} for {actor}: {command.text()}"
+        )
 
 
 def _find(groups: list[menus.Group], command: Command) -> tuple[int, Action | None]:

@@ -5,6 +5,7 @@ prints `ready N` (N events replayed), then for every command that `submit`
 returned prints `seq S`, flushed, so the parent only ever hears of events
 whose transaction has committed. Prints `over` and exits when the game ends.
 """
+
 import random
 import sys
 

@@ -6,6 +6,7 @@ Driven by the test through stdin, one command a line:
 (`dice 3 4` makes the chip's random source give those dice next, so a test knows where a roll lands.)
 It prints `ready <path>` once the pty exists and `ok` after each command.
 """
+
 import os
 import random
 import select
@@ -79,7 +80,7 @@ def noise_lines(n, seed):
             yield bytes(rng.randrange(256) for _ in range(rng.randrange(1, 50))).replace(b"\n", b"") + b"\n"
         else:
             pos = rng.randrange(len(good) - 1)
-            bad = good[:pos] + bytes([(good[pos] + rng.randrange(1, 255)) % 256]) + good[pos + 1:]
+            bad = good[:pos] + bytes([(good[pos] + rng.randrange(1, 255)) % 256]) + good[pos + 1 :]
             yield bad if b"\n" not in bad[:-1] else b"x\n"
 
 
@@ -121,7 +122,7 @@ def main_():
             while batch:
                 with serial.lock:
                     try:
-                        batch = batch[os.write(serial.master, batch[:4096]):]
+                        batch = batch[os.write(serial.master, batch[:4096]) :]
                     except BlockingIOError:
                         pass
                 select.select([], [], [], 0.001)

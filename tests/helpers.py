@@ -1,4 +1,5 @@
 """Test helpers shared by the edition test files: a game, a run of commands, an edited edition, a checked autoplay game."""
+
 from companion import cli
 from companion.autoplay import play
 from companion.editions import HERE, parse_edition, rules_for, set_options
@@ -53,9 +54,10 @@ def play_checked(rules, seed, players, max_events=3000):
     s = game.state
     assert s.phase == "over" and s.winner, (
         f"seed {seed}: no winner after event {len(game.events)} ({game.events[-1].command}); "
-        f"pending {s.pending}, debts {s.debts}")
+        f"pending {s.pending}, debts {s.debts}"
+    )
     codes = set()
-    for event in game.events:                       # the start event included
+    for event in game.events:  # the start event included
         assert sum(p.amount for p in event.postings) == 0, event
         codes.update(n.code for n in event.notes)
     assert Game.replay(rules, game.events).state.signature() == s.signature()

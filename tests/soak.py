@@ -136,10 +136,12 @@ class Summary:
     def line(self) -> str:
         told = " ".join(f"{k.replace(' ', '_')}={v}" for k, v in sorted(self.answers.items()))
         faults = ",".join(f"{k}:{v}" for k, v in sorted(self.faults.items()))
-        return (f"soak: kills={self.kills} seed={self.seed} faults={faults} events={self.events} "
-                f"requests={sum(self.requests.values())} {told} reader={self.reader_booked}/{self.reader_actions} "
-                f"| lost={len(self.lost)} doubled={len(self.doubled)} false_failed={len(self.false_failed)} "
-                f"unresolved={len(self.unresolved)} problems={len(self.problems)}")
+        return (
+            f"soak: kills={self.kills} seed={self.seed} faults={faults} events={self.events} "
+            f"requests={sum(self.requests.values())} {told} reader={self.reader_booked}/{self.reader_actions} "
+            f"| lost={len(self.lost)} doubled={len(self.doubled)} false_failed={len(self.false_failed)} "
+            f"unresolved={len(self.unresolved)} problems={len(self.problems)}"
+        )
 
 
 def free_port() -> int:
@@ -179,8 +181,13 @@ class Box:
         self.board_lock = threading.Lock()
         hardware = 'hardware = "simulated"\n'
         if reader == "pty":  # a reader that outlives the daemon, as the Pico on its USB cable does
-            self.board = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "firmware", str(folder)],
-                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=self.env)
+            self.board = subprocess.Popen(
+                [sys.executable, str(Path(__file__).resolve()), "firmware", str(folder)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=self.env,
+            )
             first = (self.board.stdout.readline() if self.board.stdout else "").split()
             if not first or first[0] != "ready":
                 raise RuntimeError(f"the reader's firmware did not start: {first}")
@@ -190,7 +197,9 @@ class Box:
             f'[control]\nsocket = "{self.socket}"\n'
             f"[virtual_table]\nport = {self.port}\n"
             f'[phone]\nport = 0\nbanker_pin = "{BANKER_PIN}"\nauction_quiet_seconds = 0.0\n'
-            f'url = "{self.url}/phone/"\n', encoding="utf-8")
+            f'url = "{self.url}/phone/"\n',
+            encoding="utf-8",
+        )
 
     def start(self) -> None:
         self.starts += 1
@@ -198,15 +207,21 @@ class Box:
             log.write(f"\n===== start {self.starts} at {time.strftime('%H:%M:%S')} =====\n")
         log = open(self.log_path, "a", encoding="utf-8")  # noqa: SIM115 (the child writes to it)
         try:
-            self.proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config", str(self.conf)],
-                                         stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=str(ROOT))
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "companion", "run", "--config", str(self.conf)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=self.env,
+                cwd=str(ROOT),
+            )
         finally:
             log.close()
         end = time.monotonic() + START_TIMEOUT
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the daemon exited with {self.proc.returncode} at start {self.starts}: "
-                                   f"{self.log_tail()}")
+                raise RuntimeError(
+                    f"the daemon exited with {self.proc.returncode} at start {self.starts}: {self.log_tail()}"
+                )
             try:
                 if ask(self.socket, {"op": "status"}, timeout=10)["ok"] and (self.board is not None or self._page_up()):
                     return
@@ -361,12 +376,17 @@ def dice_of(row: EventRow) -> tuple[str, ...]:
 def reader_unit(row: EventRow) -> bool:
     """A booking that only the reader makes here: a dice verb or a buy by a player, under a generated id."""
     verb = row.event.command.split()[0] if row.event.command else ""
-    return (row.actor != "table" and verb in READER_VERBS and not row.request_id.startswith("soak-")
-            and not row.request_id.startswith("phone:"))
+    return (
+        row.actor != "table"
+        and verb in READER_VERBS
+        and not row.request_id.startswith("soak-")
+        and not row.request_id.startswith("phone:")
+    )
 
 
-def reader_doubles(final: list[EventRow], presses: list[Request], restarts: list[float],
-                   window: float) -> tuple[int, list[str]]:
+def reader_doubles(
+    final: list[EventRow], presses: list[Request], restarts: list[float], window: float
+) -> tuple[int, list[str]]:
     """(the reader's bookings, those no press accounts for). Each press books at most one dice or buy event
     and owns the one it saw (the first stored after it). One that no press saw is owned by an unanswered
     press made up to `window` seconds before it (its booking waited behind a stall), unless it carries the
@@ -385,28 +405,50 @@ def reader_doubles(final: list[EventRow], presses: list[Request], restarts: list
         if seq in claimed:
             last_claimed = row
             continue
-        again = (last_claimed is not None and dice_of(last_claimed) == dice_of(row) != ()
-                 and any(booked_at(last_claimed) < t < when for t in restarts))
-        owner = None if again else next(
-            (p for p in presses if id(p) not in matched and p.head_before < seq and when - window <= p.at <= when),
-            None)
+        again = (
+            last_claimed is not None
+            and dice_of(last_claimed) == dice_of(row) != ()
+            and any(booked_at(last_claimed) < t < when for t in restarts)
+        )
+        owner = (
+            None
+            if again
+            else next(
+                (p for p in presses if id(p) not in matched and p.head_before < seq and when - window <= p.at <= when),
+                None,
+            )
+        )
         if owner is not None:
             matched.add(id(owner))
         elif again and last_claimed is not None:
-            doubled.append(f"reader booking #{seq} ({row.event.command}, {row.request_id}): the dice of "
-                           f"#{last_claimed.event.seq} ({last_claimed.event.command}) again, after a restart")
+            doubled.append(
+                f"reader booking #{seq} ({row.event.command}, {row.request_id}): the dice of "
+                f"#{last_claimed.event.seq} ({last_claimed.event.command}) again, after a restart"
+            )
         else:
-            doubled.append(f"reader booking #{seq} ({row.event.command}, {row.request_id}): no press made up to "
-                           f"{window:.0f} s before it is left to account for it")
+            doubled.append(
+                f"reader booking #{seq} ({row.event.command}, {row.request_id}): no press made up to "
+                f"{window:.0f} s before it is left to account for it"
+            )
     return booked, doubled
 
 
 class Soak:
     """One run: the box, its clients (threads of this process), the kills and faults, and the count."""
 
-    def __init__(self, folder: Path, kills: int, seed: int, log_dir: Path, stalls: int = 0,
-                 stall_seconds: float = 45.0, socket_clients: int = 3, reader: str = "sim", budget: float = 0.0,
-                 faults: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        folder: Path,
+        kills: int,
+        seed: int,
+        log_dir: Path,
+        stalls: int = 0,
+        stall_seconds: float = 45.0,
+        socket_clients: int = 3,
+        reader: str = "sim",
+        budget: float = 0.0,
+        faults: tuple[str, ...] = (),
+    ):
         self.folder, self.kills, self.seed, self.log_dir = folder, kills, seed, log_dir
         self.socket_clients = socket_clients
         self.budget = budget  # seconds for the kills (0: no limit); the settling after them comes on top
@@ -449,8 +491,9 @@ class Soak:
         answer = ask(self.box.socket, {"op": "start", "edition": EDITION, "players": PLAYERS, "seed": self.seed})
         assert answer["ok"], answer
         for i, name in enumerate(PLAYERS):
-            assert ask(self.box.socket, {"op": "enrol", "kind": "player", "ref": str(i + 1),
-                                         "uid": PLAYER_UIDS[name]})["ok"]
+            assert ask(self.box.socket, {"op": "enrol", "kind": "player", "ref": str(i + 1), "uid": PLAYER_UIDS[name]})[
+                "ok"
+            ]
         for i, plot in enumerate(load_edition(EDITION).plots):
             uid = f"04{i + 1:012X}"
             if ask(self.box.socket, {"op": "enrol", "kind": "plot", "ref": plot, "uid": uid})["ok"]:
@@ -523,8 +566,9 @@ class Soak:
         argv = [sys.executable, "-m", "companion", "do", "--db", str(self.box.db), "--request-id", req.rid, *words]
         round_no = self.round
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=ANSWER_TIMEOUT, env=self.box.env,
-                                  cwd=str(ROOT))
+            done = subprocess.run(
+                argv, capture_output=True, text=True, timeout=ANSWER_TIMEOUT, env=self.box.env, cwd=str(ROOT)
+            )
         except subprocess.TimeoutExpired:
             req.told(NO_ANSWER, None, "no answer in time", round_no)
             return
@@ -613,8 +657,9 @@ class Soak:
         said = str(body.get("error", "")) if isinstance(body, dict) else ""
         if status == 200 and isinstance(body, dict) and body.get("ok"):
             req.told(BOOKED, body.get("seq"), " / ".join(body.get("lines", [])[:1]), round_no)
-        elif isinstance(body, dict) and (body.get("unknown") or body.get("outcome") == "unknown"
-                                         or "unknown" in said.lower() or status == 202):
+        elif isinstance(body, dict) and (
+            body.get("unknown") or body.get("outcome") == "unknown" or "unknown" in said.lower() or status == 202
+        ):
             req.told(UNKNOWN, None, f"{status}: {said}", round_no)
         elif status == 409:
             req.told(REFUSED, None, said, round_no)
@@ -686,11 +731,15 @@ class Soak:
         self.set_up_game()
         self.box.kill()  # the first start's game is set up: from here on every start is a restart
         self.bring_up()
-        clients = [threading.Thread(target=self.socket_client, args=(k,), name=f"soak-socket{k}", daemon=True)
-                   for k in range(1, self.socket_clients + 1)]
+        clients = [
+            threading.Thread(target=self.socket_client, args=(k,), name=f"soak-socket{k}", daemon=True)
+            for k in range(1, self.socket_clients + 1)
+        ]
         phones = [self.phone_client] if self.box.board is None else []  # no OLED to read the table code from
-        clients += [threading.Thread(target=work, name=f"soak-{work.__name__}", daemon=True)
-                    for work in (*phones, self.reader_client)]
+        clients += [
+            threading.Thread(target=work, name=f"soak-{work.__name__}", daemon=True)
+            for work in (*phones, self.reader_client)
+        ]
         for thread in clients:
             thread.start()
         try:
@@ -704,8 +753,9 @@ class Soak:
                     self.stall()
                 time.sleep(self.rng.uniform(1.0, 5.0))
                 if not self.box.alive():
-                    self.problems.append(f"round {self.round}: the daemon had exited by itself: "
-                                         f"{self.box.log_tail(400)}")
+                    self.problems.append(
+                        f"round {self.round}: the daemon had exited by itself: {self.box.log_tail(400)}"
+                    )
                 fault = self.rng.choice(self.faults_allowed)
                 if fault == "ack_lost":
                     self.lose_an_ack()
@@ -827,13 +877,17 @@ class Soak:
             stored = by_id.get(req.ledger_id(), [])
             for told, seq, _detail, round_no in req.answers:
                 if told == BOOKED and not stored:
-                    lost.append(f"{req.client} {req.rid} ({req.command}) told booked as #{seq} in round "
-                                f"{round_no}, absent at the end")
+                    lost.append(
+                        f"{req.client} {req.rid} ({req.command}) told booked as #{seq} in round "
+                        f"{round_no}, absent at the end"
+                    )
                     break
             for told, _seq, detail, round_no in req.answers:
                 if told in (FAILED, REFUSED) and stored:
-                    false_failed.append(f"{req.client} {req.rid} ({req.command}) told {told} in round {round_no} "
-                                        f"({detail}), booked as #{stored[0].event.seq}")
+                    false_failed.append(
+                        f"{req.client} {req.rid} ({req.command}) told {told} in round {round_no} "
+                        f"({detail}), booked as #{stored[0].event.seq}"
+                    )
                     break
             if req.last in RETRY and not stored:
                 unresolved.append(f"{req.client} {req.rid} ({req.command}): last told {req.last}, not in the ledger")
@@ -846,9 +900,21 @@ class Soak:
         window = 15.0 + (self.stall_seconds if self.stalls else 0.0)
         reader_booked, twice = reader_doubles(final, presses, self.restarts, window)
         doubled += twice
-        return Summary(self.kills_done, self.seed, dict(self.faults), dict(requests), dict(answers),
-                       len(presses), reader_booked, len(final), lost, doubled, false_failed, unresolved,
-                       self.problems)
+        return Summary(
+            self.kills_done,
+            self.seed,
+            dict(self.faults),
+            dict(requests),
+            dict(answers),
+            len(presses),
+            reader_booked,
+            len(final),
+            lost,
+            doubled,
+            false_failed,
+            unresolved,
+            self.problems,
+        )
 
 
 class PhoneRefused(Exception):
@@ -889,9 +955,16 @@ class Phone:
         return body
 
 
-def run_soak(folder: Path | None = None, kills: int | None = None, seed: int | None = None,
-             log_dir: Path | None = None, stalls: int | None = None, budget: float | None = None,
-             reader: str | None = None, faults: tuple[str, ...] | None = None) -> Summary:
+def run_soak(
+    folder: Path | None = None,
+    kills: int | None = None,
+    seed: int | None = None,
+    log_dir: Path | None = None,
+    stalls: int | None = None,
+    budget: float | None = None,
+    reader: str | None = None,
+    faults: tuple[str, ...] | None = None,
+) -> Summary:
     """One soak run; its summary. Arguments default to SOAK_KILLS, SOAK_SEED, SOAK_LOG_DIR, SOAK_STALLS,
     SOAK_BUDGET (seconds for the kills; 0, the default: none), SOAK_READER and SOAK_FAULTS (the faults to
     choose from, comma-separated; default all that fit the reader)."""

@@ -22,6 +22,7 @@ from the engine's WHO table:
 - a refused player hears who may (not_yours naming that player);
 - `undo` is the table's (Game.propose).
 """
+
 from functools import lru_cache
 
 import candidates
@@ -36,8 +37,19 @@ from companion.errors import BadCommand, RuleViolation
 from companion.table import new_game
 
 TABLE_ONLY = {"opening", "hammer", "land", "end_game", "house_auction"}
-NAMED = {"bid", "pay", "trade", "bankrupt", "buy_shares", "sell_shares", "commission", "insure",
-         "use_policy", "skip_policy", "claim"}
+NAMED = {
+    "bid",
+    "pay",
+    "trade",
+    "bankrupt",
+    "buy_shares",
+    "sell_shares",
+    "commission",
+    "insure",
+    "use_policy",
+    "skip_policy",
+    "claim",
+}
 TURN = {"roll", "end", "pay_fine", "use_card", "jackpot", "exchange"}
 OWNER = {"build", "sell_building", "mortgage", "redeem"}
 DECISION = {"buy", "decline", "choose", "auction_roll", "rent_roll", "keep_mortgage"}
@@ -105,8 +117,9 @@ def player_verdicts(edition):
             answers = {}
             for p in s.players:
                 try:
-                    answers[p] = None if accepts(rules, s, t.cmd, p) is not None else candidates.refusal(
-                        rules, s, t.cmd, p)
+                    answers[p] = (
+                        None if accepts(rules, s, t.cmd, p) is not None else candidates.refusal(rules, s, t.cmd, p)
+                    )
                 except Crash as exc:
                     answers[p] = exc
             out.append((sample, t.cmd, answers))
@@ -133,15 +146,17 @@ def test_no_players_command_succeeds_for_another_player(edition):
         takers = {p for p, answer in answers.items() if answer is None}
         single += len(takers) == 1
         if len(takers) > 1:
-            found.add(f"accepted for {len(takers)} players ({', '.join(sorted(takers))})", sample, cmd,
-                      sorted(takers)[1])
+            found.add(
+                f"accepted for {len(takers)} players ({', '.join(sorted(takers))})", sample, cmd, sorted(takers)[1]
+            )
         for p in takers - set(s.alive):
             found.add("accepted for a player out of the game", sample, cmd, p)
         expected = expected_takers(rules, s, cmd)
         if expected is not None:
             for p in takers - expected:
-                found.add(f"accepted for {p}, whose it is not (expected: {sorted(expected) or 'table only'})",
-                          sample, cmd, p)
+                found.add(
+                    f"accepted for {p}, whose it is not (expected: {sorted(expected) or 'table only'})", sample, cmd, p
+                )
     found.check()
     assert single > 50, f"{edition}: only {single} commands were a single player's: the walk is too thin"
 
@@ -168,8 +183,10 @@ def test_every_table_only_command_is_refused_to_every_player(edition):
     assert "end_game" in checked, checked
     if "land" in rules.COMMANDS:
         assert "land" in checked, checked
-    if any(sample.state.pending is not None and sample.state.pending.kind == "auction"
-           for sample in candidates.samples(edition)):
+    if any(
+        sample.state.pending is not None and sample.state.pending.kind == "auction"
+        for sample in candidates.samples(edition)
+    ):
         assert {"hammer", "opening"} <= checked, checked
 
 
@@ -192,8 +209,9 @@ def test_a_refused_player_is_told_who_may(edition):
                 continue
             told += 1
             if answer.code not in WHO_REFUSALS or answer.params.get("player") != takers[0]:
-                found.add(f"refused as `{answer.code}` {answer.params}, not naming {takers[0]} as who may",
-                          sample, cmd, p)
+                found.add(
+                    f"refused as `{answer.code}` {answer.params}, not naming {takers[0]} as who may", sample, cmd, p
+                )
     found.check()
     assert told > 50
 
@@ -250,11 +268,11 @@ def test_a_players_own_move_is_theirs_alone():
     with pytest.raises(RuleViolation) as err:
         game.propose("roll 1 2", "Boris")
     assert (err.value.code, err.value.params["player"]) == ("not_yours", "Anna")
-    game.apply("roll 1 3", "Anna")                  # onto leisure3 (cell 4)
+    game.apply("roll 1 3", "Anna")  # onto leisure3 (cell 4)
     assert game.state.pending.kind == "offer" and game.state.pending.player == "Anna"
     with pytest.raises(RuleViolation):
         game.propose("decline", "Boris")
-    game.apply("decline", "Anna")                   # the bank auctions leisure3
+    game.apply("decline", "Anna")  # the bank auctions leisure3
     with pytest.raises(RuleViolation) as err:
         game.propose("bid Anna 40", "Boris")
     assert (err.value.code, err.value.params["player"]) == ("for_yourself", "Anna")
@@ -271,15 +289,18 @@ def test_a_players_draw_takes_the_next_card_and_only_the_table_names_one(tmp_pat
     even the next one, is the table's; the ledger stores the draw naming the card, as the
     player's, and the game opens again from it; no list shows a player which card is next."""
     table = new_game(str(tmp_path / "g.sqlite"), teleporting("classic").edition, ["Anna", "Boris"], 3)
-    table.submit("land chance1")                   # the table says where Anna's token stopped
+    table.submit("land chance1")  # the table says where Anna's token stopped
     s = table.state
     player, deck = s.pending.player, s.pending.stage
     nxt = (s.decks[deck] or s.discards[deck])[0]
     mine = [a.text() for a in table.rules.legal(s, player) if a.verb == "draw"]
     assert mine == ["draw"]
     everyone = [a for a in table.rules.legal(s) if a.verb == "draw" and a.args]
-    assert len(everyone) == 1 and everyone[0].party == TABLE and list(everyone[0].args[0].words) == sorted(
-        everyone[0].args[0].words)
+    assert (
+        len(everyone) == 1
+        and everyone[0].party == TABLE
+        and list(everyone[0].args[0].words) == sorted(everyone[0].args[0].words)
+    )
     with pytest.raises(RuleViolation, match="table_only"):
         table.submit(f"draw {nxt}", actor=player)
     event = table.submit("draw", actor=player)
@@ -287,6 +308,7 @@ def test_a_players_draw_takes_the_next_card_and_only_the_table_names_one(tmp_pat
     path = table.ledger.path
     table.close()
     from companion.table import open_game
+
     again = open_game(path, full_replay=True)
     assert again.game.events[-1].command == f"draw {nxt}" and again.game.events[-1].actor == player
     again.close()

@@ -1,4 +1,5 @@
 """`companion bench sim`: the rows it prints, the peer's rounds counted like ours, clear refusals."""
+
 import textwrap
 
 from companion import bench_sim
@@ -35,25 +36,38 @@ def fake_peer(tmp_path):
     (root / "settings.py").write_text("class SimulationSettings:\n    n_moves = 1000\n")
     (root / "monopoly" / "__init__.py").write_text("")
     (root / "monopoly" / "core" / "__init__.py").write_text("")
-    (root / "monopoly" / "log_settings.py").write_text(textwrap.dedent("""
+    (root / "monopoly" / "log_settings.py").write_text(
+        textwrap.dedent("""
         class LogSettings:
             KEEP_GAME_LOG = True
             BANKRUPTCIES_PATH = None
-    """))
+    """)
+    )
     (root / "monopoly" / "core" / "game.py").write_text(FAKE_GAME)
     return str(root)
 
 
 def test_rows_for_each_invariant_setting_the_peer_and_the_ratios(tmp_path):
     lines = []
-    results = bench_sim.main(games=1, editions=["monopoly"], repeats=1, round_cap=3, peer=fake_peer(tmp_path),
-                             baseline=bench_sim.REPO, out=lines.append)
+    results = bench_sim.main(
+        games=1,
+        editions=["monopoly"],
+        repeats=1,
+        round_cap=3,
+        peer=fake_peer(tmp_path),
+        baseline=bench_sim.REPO,
+        out=lines.append,
+    )
     text = "\n".join(lines)
     assert [line.split()[:3] for line in lines[2:7]] == [
-        ["ours", "monopoly", "on"], ["ours", "monopoly", "off"], ["apply", "only", "monopoly"],
-        ["baseline", "monopoly", "off"], ["peer:", "gcp", "monopoly"]]
+        ["ours", "monopoly", "on"],
+        ["ours", "monopoly", "off"],
+        ["apply", "only", "monopoly"],
+        ["baseline", "monopoly", "off"],
+        ["peer:", "gcp", "monopoly"],
+    ]
     ours = results[("ours", "monopoly", False)]
-    assert ours.games_s > 0 and 1 <= ours.rounds_game <= 3     # our games stop at the cap too
+    assert ours.games_s > 0 and 1 <= ours.rounds_game <= 3  # our games stop at the cap too
     # the ceiling row replays the very games the bots played (same rounds), their commands alone
     floor = results[("floor", "monopoly", False)]
     assert floor.rounds_game == ours.rounds_game and floor.events_s > 0

@@ -1,6 +1,7 @@
 """`companion bench web`, run small: the phone page on waitress on loopback answers both the static file and
 the table view with no error, every commit reaches every live page, and it prints each row with its median,
 p99 and whether the target is met (no timing is asserted: figures on a shared machine are for reading)."""
+
 import re
 
 from companion import bench_web

@@ -29,9 +29,17 @@ def board_file(daemon, base="elite"):
 
 
 def save(phone, version, values=None, effects=None, confirm=None, base="elite"):
-    return phone.client.post("/phone/our-board/save", json={
-        "base": base, "version": version, "values": values or {}, "effects": effects or {}, "confirm": confirm or []},
-        headers={"X-CSRF-Token": phone.csrf, "Accept-Language": phone.language})
+    return phone.client.post(
+        "/phone/our-board/save",
+        json={
+            "base": base,
+            "version": version,
+            "values": values or {},
+            "effects": effects or {},
+            "confirm": confirm or [],
+        },
+        headers={"X-CSRF-Token": phone.csrf, "Accept-Language": phone.language},
+    )
 
 
 def version_of(daemon, base="elite"):
@@ -53,9 +61,13 @@ def test_the_banker_corrects_a_rent_and_a_card_and_the_page_shows_it(box):
     page = banker.open("/phone/our-board?base=elite")
     assert page.status_code == 200 and b"Millionaire Elite" in page.data and b"placeholder" in page.data
     version = version_of(box)
-    answer = save(banker, version, {"cells.leisure1.rent": "4, 8, 16, 24, 32, 40",
-                                    "decks.chance.c01.text": "Bank error in your favour"},
-                  effects={"decks.chance.c01": [["receive", "amount = 75"]]}, confirm=["cells.leisure1"])
+    answer = save(
+        banker,
+        version,
+        {"cells.leisure1.rent": "4, 8, 16, 24, 32, 40", "decks.chance.c01.text": "Bank error in your favour"},
+        effects={"decks.chance.c01": [["receive", "amount = 75"]]},
+        confirm=["cells.leisure1"],
+    )
     assert answer.status_code == 200, answer.json
     ed = box.boards.load("elite").edition
     assert ed.plots["leisure1"].rent == (4, 8, 16, 24, 32, 40)
@@ -99,13 +111,22 @@ def test_export_and_import_through_the_phone(box, tmp_path):
     shared = banker.client.get("/phone/api/our-board/share?base=elite").json
     assert shared["text"].startswith("MB1:")
     version = version_of(box)
-    answer = banker.client.post("/phone/our-board/import", data={
-        "csrf": banker.csrf, "version": str(version), "base": "elite", "text": shared["text"]})
+    answer = banker.client.post(
+        "/phone/our-board/import",
+        data={"csrf": banker.csrf, "version": str(version), "base": "elite", "text": shared["text"]},
+    )
     assert answer.status_code == 200, answer.json
     for junk in (b"\x89PNG\r\n\x1a\nbinary", b"just some words", (HERE / "elite.toml").read_bytes()[:3000]):
-        refused = banker.client.post("/phone/our-board/import", data={
-            "csrf": banker.csrf, "version": str(version_of(box)), "base": "elite",
-            "file": (__import__("io").BytesIO(junk), "board.toml")}, content_type="multipart/form-data")
+        refused = banker.client.post(
+            "/phone/our-board/import",
+            data={
+                "csrf": banker.csrf,
+                "version": str(version_of(box)),
+                "base": "elite",
+                "file": (__import__("io").BytesIO(junk), "board.toml"),
+            },
+            content_type="multipart/form-data",
+        )
         assert refused.status_code == 400 and refused.json["error"] and "\n" not in refused.json["error"]
 
 
@@ -121,8 +142,13 @@ def test_the_board_is_listed_and_a_game_started_on_it_says_once_it_is_not_checke
         started = daemon.handle({"op": "start", "edition": "our-elite", "players": ["Anna", "Boris"], "seed": 1})
         assert started["ok"], started
         assert daemon.owner.table.rules.edition.plots["leisure1"].rent[0] == 4
-        assert wait_for(lambda: any("New game of Millionaire Elite — our box: Anna, Boris. This board is not "
-                                    "checked against your box: 68 of 185" in line for line in lines))
+        assert wait_for(
+            lambda: any(
+                "New game of Millionaire Elite — our box: Anna, Boris. This board is not "
+                "checked against your box: 68 of 185" in line
+                for line in lines
+            )
+        )
         assert sum("not checked against your box" in line for line in lines) == 1
         # a board damaged by hand cannot start a game, and the refusal says where
         assert daemon.handle({"op": "do", "command": "end_game"})["ok"] or daemon.handle({"op": "end"})["ok"]
@@ -139,28 +165,72 @@ def test_the_board_is_listed_and_a_game_started_on_it_says_once_it_is_not_checke
 
 # ----- the fuzz ----------------------------------------------------------------------------------
 
-PATHS = ["cells.leisure1.price", "cells.leisure1.rent", "cells.leisure1.name", "cells.chance1.kind",
-         "decks.chance.c01.text", "decks.fortune.f01.keep", "slot.reels", "extra.x", "options.jackpot_max_bet",
-         "edition.start_cash", "cells.nosuch.price", "cells..x", "a" * 200, "industries.central.rent_by_count"]
-VALUES = st.one_of(st.text(max_size=40), st.sampled_from(["1", "-1", "10, 20", "[1,2,3,4,5,6]", "true", "\"x\"",
-                                                          "1e999", "{a=1}", "[" * 50, "99999999999",
-                                                          "[" * 480 + "]" * 480]),
-                   st.integers().map(str))
+PATHS = [
+    "cells.leisure1.price",
+    "cells.leisure1.rent",
+    "cells.leisure1.name",
+    "cells.chance1.kind",
+    "decks.chance.c01.text",
+    "decks.fortune.f01.keep",
+    "slot.reels",
+    "extra.x",
+    "options.jackpot_max_bet",
+    "edition.start_cash",
+    "cells.nosuch.price",
+    "cells..x",
+    "a" * 200,
+    "industries.central.rent_by_count",
+]
+VALUES = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(
+        [
+            "1",
+            "-1",
+            "10, 20",
+            "[1,2,3,4,5,6]",
+            "true",
+            '"x"',
+            "1e999",
+            "{a=1}",
+            "[" * 50,
+            "99999999999",
+            "[" * 480 + "]" * 480,
+        ]
+    ),
+    st.integers().map(str),
+)
 BODIES = st.one_of(
-    st.fixed_dictionaries({
-        "base": st.sampled_from(["elite", "classic", "nope", "", "../x"]),
-        "version": st.one_of(st.just("current"), st.just("current"), st.integers(-2, 40), st.text(max_size=5),
-                             st.none()),
-        "values": st.one_of(st.dictionaries(st.sampled_from(PATHS), VALUES, max_size=4), st.text(max_size=10),
-                            st.lists(st.integers(), max_size=3), st.none()),
-        "effects": st.one_of(st.dictionaries(st.sampled_from(["decks.chance.c01", "decks.x.y", "cells.start"]),
-                                             st.lists(st.lists(st.text(max_size=12), min_size=2, max_size=2),
-                                                      max_size=2), max_size=2), st.none(), st.integers()),
-        "confirm": st.one_of(st.lists(st.text(max_size=40), max_size=5), st.none(), st.text(max_size=5)),
-    }),
-    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
-                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-                 max_leaves=10))
+    st.fixed_dictionaries(
+        {
+            "base": st.sampled_from(["elite", "classic", "nope", "", "../x"]),
+            "version": st.one_of(
+                st.just("current"), st.just("current"), st.integers(-2, 40), st.text(max_size=5), st.none()
+            ),
+            "values": st.one_of(
+                st.dictionaries(st.sampled_from(PATHS), VALUES, max_size=4),
+                st.text(max_size=10),
+                st.lists(st.integers(), max_size=3),
+                st.none(),
+            ),
+            "effects": st.one_of(
+                st.dictionaries(
+                    st.sampled_from(["decks.chance.c01", "decks.x.y", "cells.start"]),
+                    st.lists(st.lists(st.text(max_size=12), min_size=2, max_size=2), max_size=2),
+                    max_size=2,
+                ),
+                st.none(),
+                st.integers(),
+            ),
+            "confirm": st.one_of(st.lists(st.text(max_size=40), max_size=5), st.none(), st.text(max_size=5)),
+        }
+    ),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=10,
+    ),
+)
 
 
 @pytest.fixture(scope="module")
@@ -169,24 +239,27 @@ def fuzz_phones(box):
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(who=st.sampled_from(["banker", "spectator", "visitor"]), body=BODIES,
-       endpoint=st.sampled_from(["/phone/our-board/save", "/phone/our-board/import"]),
-       forged=st.booleans())
+@given(
+    who=st.sampled_from(["banker", "spectator", "visitor"]),
+    body=BODIES,
+    endpoint=st.sampled_from(["/phone/our-board/save", "/phone/our-board/import"]),
+    forged=st.booleans(),
+)
 def test_fuzz_the_editors_endpoints(box, fuzz_phones, who, body, endpoint, forged):
     phone = fuzz_phones[who]
     path = board_file(box)
     before = path.read_bytes() if path.exists() else None
     headers = {"X-CSRF-Token": "forged" if forged else phone.csrf}
     if isinstance(body, dict) and body.get("version") == "current":  # the version the page showed
-        body = {**body, "version": box.boards.load(body["base"]).version if body["base"] in ("elite", "classic")
-                else 0}
+        body = {**body, "version": box.boards.load(body["base"]).version if body["base"] in ("elite", "classic") else 0}
     if endpoint.endswith("import") and isinstance(body, dict):
         data = {k: json.dumps(v) if not isinstance(v, str) else v for k, v in body.items() if v is not None}
         data["text"] = str(body.get("values"))
         answer = phone.client.post(endpoint, data=data, headers=headers)
     else:
-        answer = phone.client.post(endpoint, data=json.dumps(body), headers={**headers,
-                                                                             "Content-Type": "application/json"})
+        answer = phone.client.post(
+            endpoint, data=json.dumps(body), headers={**headers, "Content-Type": "application/json"}
+        )
     assert answer.status_code != 500, answer.data
     assert answer.is_json and ("error" in answer.json) != (answer.status_code == 200)
     if answer.status_code != 200:
@@ -243,18 +316,22 @@ def test_every_box_has_its_page_in_words(box, language):
 
 # ----- a card's effect: each parameter its own labelled input, in words (issue 23) ----------------------
 
-@pytest.mark.parametrize("language, amount, cell, kind, start", [
-    ("en", "Amount", "Cell", "Kind of cell", "START"), ("ru", "Сумма", "Клетка", "Вид клетки", "СТАРТ")])
+
+@pytest.mark.parametrize(
+    "language, amount, cell, kind, start",
+    [("en", "Amount", "Cell", "Kind of cell", "START"), ("ru", "Сумма", "Клетка", "Вид клетки", "СТАРТ")],
+)
 def test_each_effect_parameter_is_its_own_labelled_input_in_words(box, language, amount, cell, kind, start):
     import re
+
     page = Phone(box, language).banker().open("/phone/our-board?base=elite").data.decode()
-    card = page[page.index('id="card-c02"'):page.index('id="card-c03"')]  # pay 50
+    card = page[page.index('id="card-c02"') : page.index('id="card-c03"')]  # pay 50
     assert re.search(amount + r'\s*<input type="number" class="effect-param" data-key="amount"[^>]*value="50"', card)
     assert "amount =" not in page and "effect-args" not in page  # no one text of keys and values any more
-    card = page[page.index('id="card-c03"'):page.index('id="card-c04"')]  # move to START, collect optional
+    card = page[page.index('id="card-c03"') : page.index('id="card-c04"')]  # move to START, collect optional
     assert re.search(cell + r'\s*<select class="effect-param" data-key="cell">', card)
     assert re.search(r'<option value="start" selected>' + start, card)
-    card = page[page.index('id="card-c04"'):page.index('id="card-c05"')]  # the nearest EXCHANGE
+    card = page[page.index('id="card-c04"') : page.index('id="card-c05"')]  # the nearest EXCHANGE
     assert re.search(kind + r'\s*<select class="effect-param" data-key="kind">', card)
     labels = re.findall(r'<label class="param">([^<]*)', page)
     assert labels and all(label.strip()[:1].isupper() for label in labels)  # words, never a key like `amount`
@@ -265,6 +342,7 @@ def test_every_effect_and_parameter_of_every_rules_has_its_words():
     from companion import messages
     from companion.daemon.boardedit import PARAMS
     from companion.engine.rulesets import RULESETS
+
     for rules in RULESETS.values():
         for verb, needed in rules.EFFECTS.items():
             for language in ("en", "ru"):
@@ -273,12 +351,26 @@ def test_every_effect_and_parameter_of_every_rules_has_its_words():
                 assert key in PARAMS and f"effect_param_{key}" in messages.CATALOGS["ru"], key
 
 
-@pytest.mark.parametrize("language, words", [("en", ("«Speeding fine. Pay 50.»: Amount must be a whole number, "
-                                                      "not lots", "«Speeding fine. Pay 50.»: Steps (back when "
-                                                      "negative): must be a whole number from -100 to 100, not 500")),
-                                             ("ru", ("Сумма — нужно целое число, а не lots",
-                                                     "Клеток (назад, если меньше нуля): нужно целое число от -100 "
-                                                     "до 100, а не 500"))])
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        (
+            "en",
+            (
+                "«Speeding fine. Pay 50.»: Amount must be a whole number, not lots",
+                "«Speeding fine. Pay 50.»: Steps (back when "
+                "negative): must be a whole number from -100 to 100, not 500",
+            ),
+        ),
+        (
+            "ru",
+            (
+                "Сумма — нужно целое число, а не lots",
+                "Клеток (назад, если меньше нуля): нужно целое число от -100 до 100, а не 500",
+            ),
+        ),
+    ],
+)
 def test_a_wrong_parameter_value_is_refused_in_one_line(box, language, words):
     banker = Phone(box, language).banker()
     before = version_of(box)
@@ -291,9 +383,14 @@ def test_a_wrong_parameter_value_is_refused_in_one_line(box, language, words):
 
 def test_effect_parameters_typed_one_by_one_are_saved_as_the_file_writes_them(box):
     banker = Phone(box).banker()
-    answer = save(banker, version_of(box), effects={
-        "decks.chance.c03": [["move_to", {"cell": "start", "collect": "false"}]],
-        "decks.chance.c05": [["move_nearest", {"kind": "card", "deck": "chance", "collect": ""}]]})
+    answer = save(
+        banker,
+        version_of(box),
+        effects={
+            "decks.chance.c03": [["move_to", {"cell": "start", "collect": "false"}]],
+            "decks.chance.c05": [["move_nearest", {"kind": "card", "deck": "chance", "collect": ""}]],
+        },
+    )
     assert answer.status_code == 200, answer.json
     ed = box.boards.load("elite").edition
     assert ed.cards["c03"].effects == ({"do": "move_to", "cell": "start", "collect": False},)

@@ -2,6 +2,7 @@
 wrong value refused in one line (English and Russian), two banker phones saving from the same version (the
 later is told what the other changed, nothing lost), the counts of placeholders going down. Screenshots
 are kept in pytest's tmp dir (the path is printed)."""
+
 import sys
 from pathlib import Path
 
@@ -44,7 +45,8 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     banker.page.wait_for_load_state("load")
     banker.page.wait_for_function(
         "document.getElementById('board-counts') && /placeholders still: 66/.test("
-        "document.getElementById('board-counts').textContent)")
+        "document.getElementById('board-counts').textContent)"
+    )
     ed = box.boards.load("elite").edition
     assert ed.plots["leisure1"].rent == (4, 8, 16, 24, 32, 40)
     assert ed.cards["c01"].text == "Our CHANCE card" and ed.cards["c01"].effects == ({"do": "receive", "amount": 75},)
@@ -53,8 +55,9 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     version = box.boards.load("elite").version
     banker.page.fill('#cell-leisure2 input[data-path="cells.leisure2.rent"]', "4, 8")
     assert save_and_wait(banker).status == 400
-    assert "Casino (cells[2].rent)" in banker.page.text_content("#result") or \
-        "cells[2].rent" in banker.page.text_content("#result")
+    assert "Casino (cells[2].rent)" in banker.page.text_content(
+        "#result"
+    ) or "cells[2].rent" in banker.page.text_content("#result")
     assert box.boards.load("elite").version == version
 
     # two banker phones from the same version: the later one is told what changed
@@ -76,8 +79,10 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
 
 def test_a_cards_effect_is_typed_parameter_by_parameter(browser, box, shots):
     """Another effect kind chosen: its own parameters appear, each labelled in words; a wrong value is one line."""
-    for language, locale, steps, refused in (("en", "en-US", "Steps (back when negative)", "from -100 to 100"),
-                                             ("ru", "ru-RU", "Клеток (назад, если меньше нуля)", "от -100 до 100")):
+    for language, locale, steps, refused in (
+        ("en", "en-US", "Steps (back when negative)", "from -100 to 100"),
+        ("ru", "ru-RU", "Клеток (назад, если меньше нуля)", "от -100 до 100"),
+    ):
         banker = Phone(browser, box, f"effects-{language}", shots, locale=locale).join().banker()
         open_board(banker)
         banker.page.locator("#card-c03").screenshot(path=str(shots / f"our-board-effect-{language}.png"))
@@ -99,5 +104,8 @@ def test_a_cards_effect_is_typed_parameter_by_parameter(browser, box, shots):
         banker.page.wait_for_load_state("load")
         banker.page.wait_for_selector("#board-form")
         assert banker.page.input_value("#card-c03 .effect-param[data-key=steps]") == "-3"
-        box.boards.edit("elite", box.boards.load("elite").version,
-                        {"decks.chance.c03.effects": [{"do": "move_to", "cell": "start"}]})
+        box.boards.edit(
+            "elite",
+            box.boards.load("elite").version,
+            {"decks.chance.c03.effects": [{"do": "move_to", "cell": "start"}]},
+        )

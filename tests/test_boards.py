@@ -53,8 +53,9 @@ def test_a_fresh_board_is_the_shipped_one_named_ours(store):
 
 def test_edit_saves_whole_marks_confirmed_and_counts_go_down(store):
     before = boards.counts(store.load("elite").edition)
-    board = store.edit("elite", 0, {"cells.leisure1.rent": [10, 20, 30, 40, 50, 60]},
-                       confirm=["cells.leisure1", "decks.chance.c01"])
+    board = store.edit(
+        "elite", 0, {"cells.leisure1.rent": [10, 20, 30, 40, 50, 60]}, confirm=["cells.leisure1", "decks.chance.c01"]
+    )
     assert board.version == 1
     kept = store.load("elite")
     assert kept.version == 1 and kept.edition.plots["leisure1"].rent == (10, 20, 30, 40, 50, 60)
@@ -118,14 +119,17 @@ def test_share_text_round_trip(store, tmp_path):
     assert other.import_share("http://box.local/phone/#board=" + text, 0).edition.cards["c01"].text == "Our own card"
 
 
-@pytest.mark.parametrize("raw", [
-    b"\x89PNG\r\n\x1a\n\x00\x00garbage",
-    b'{"json": "not toml"}',
-    b"[edition]\nid = 'x'\n",
-    (HERE / "elite.toml").read_bytes()[:5000],
-    b"",
-    b"[edition]\nid='zzz'\nname='x'\nrules='elite'\nstart_cash=1\n[[cells]]\nid='s'\nkind='start'\nname='S'\n",
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"\x89PNG\r\n\x1a\n\x00\x00garbage",
+        b'{"json": "not toml"}',
+        b"[edition]\nid = 'x'\n",
+        (HERE / "elite.toml").read_bytes()[:5000],
+        b"",
+        b"[edition]\nid='zzz'\nname='x'\nrules='elite'\nstart_cash=1\n[[cells]]\nid='s'\nkind='start'\nname='S'\n",
+    ],
+)
 def test_a_damaged_or_foreign_file_is_refused_in_one_line(store, raw):
     with pytest.raises(BadInput) as caught:
         store.import_file(raw, 0, "their-board.toml")
@@ -158,13 +162,21 @@ def test_nothing_is_saved_half(store, monkeypatch):
 
 def test_check_edition_says_how_much_is_still_a_placeholder(store):
     def run(path, lang="en"):
-        return subprocess.run([sys.executable, "-m", "companion", "--lang", lang, "check-edition", str(path)],
-                              capture_output=True, text=True, check=True).stdout
+        return subprocess.run(
+            [sys.executable, "-m", "companion", "--lang", lang, "check-edition", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
 
     shipped_out = run(HERE / "elite.toml")
     assert "0 of 185 items confirmed; placeholders still: 68" in shipped_out
-    store.edit("elite", 0, {"cells.leisure1.rent": [10, 20, 30, 40, 50, 60]},
-               confirm=[f"cells.{c.id}" for c in load_edition("elite").cells])
+    store.edit(
+        "elite",
+        0,
+        {"cells.leisure1.rent": [10, 20, 30, 40, 50, 60]},
+        confirm=[f"cells.{c.id}" for c in load_edition("elite").cells],
+    )
     ours = run(store.path("elite"))
     assert "41 of 185 items confirmed; placeholders still: 28" in ours
     assert "сверено с коробкой: 41 из 185; заглушек ещё: 28" in run(store.path("elite"), "ru")

@@ -1,4 +1,5 @@
 """The buttons adapter (companion/hw/buttons.py) on gpiozero's mock pins, driven step by step with a fake clock."""
+
 import logging
 import queue
 import time
@@ -228,13 +229,16 @@ def test_pins_come_from_the_mapping_the_daemon_passes(factory):
     assert presses == [Press("ok"), Press("menu")]
 
 
-@pytest.mark.parametrize("pins, named", [
-    ({"ok": 17, "back": 17}, "buttons ok and back are both GPIO 17"),
-    ({"ok": 17, "back": 99}, "button back: GPIO 99 is not a pin this board has"),
-    ({"ok": 17, "up": "22"}, "button up: the pin must be a GPIO number, not '22'"),
-    ({"ok": 17, "up": True}, "button up: the pin must be a GPIO number, not True"),
-    ({}, "names no buttons"),
-])
+@pytest.mark.parametrize(
+    "pins, named",
+    [
+        ({"ok": 17, "back": 17}, "buttons ok and back are both GPIO 17"),
+        ({"ok": 17, "back": 99}, "button back: GPIO 99 is not a pin this board has"),
+        ({"ok": 17, "up": "22"}, "button up: the pin must be a GPIO number, not '22'"),
+        ({"ok": 17, "up": True}, "button up: the pin must be a GPIO number, not True"),
+        ({}, "names no buttons"),
+    ],
+)
 def test_a_wrong_mapping_is_refused_in_one_line_naming_the_button(factory, pins, named):
     """A typo in the buttons section stops the start with one line that says which button is wrong."""
     with pytest.raises(ValueError) as refused:

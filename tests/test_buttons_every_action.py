@@ -46,9 +46,22 @@ GAMES = {
 }
 DEFAULT_GAMES = ((1, 3, 150, "en"),)  # an edition added later
 # every way in and every kind of screen, taken in each edition's games
-WAYS = {"a player's card", "Players…", "two cards: a payment", "the waiting choices", "one OK on a waiting choice",
-        "the table's menu: a waiting choice", "the table's menu: dice by hand", "the table's menu: the landing",
-        "a list of actions", "a number", "a word from a list", "a trade", "a confirmation", "Game… → End the game"}
+WAYS = {
+    "a player's card",
+    "Players…",
+    "two cards: a payment",
+    "the waiting choices",
+    "one OK on a waiting choice",
+    "the table's menu: a waiting choice",
+    "the table's menu: dice by hand",
+    "the table's menu: the landing",
+    "a list of actions",
+    "a number",
+    "a word from a list",
+    "a trade",
+    "a confirmation",
+    "Game… → End the game",
+}
 WAY_OF_VERB = {"trade": "a trade", "land": "the table's menu: the landing", "pay": "two cards: a payment"}
 # Legal actions the buttons cannot reach yet (bugs reported, not worked around): the case is marked
 # xfail, after everything else has been checked, while they stay out of reach.
@@ -63,6 +76,7 @@ def test_every_shipped_edition_has_games_here():
 
 
 # ----- one concrete command from a pattern ----------------------------------------------------------
+
 
 def number_inside(span: Span, rng: random.Random) -> int:
     """A number within the bounds, inside them when there is room (not only the low end)."""
@@ -96,8 +110,11 @@ def instance(action: Action, rng: random.Random) -> Command:
         elif isinstance(slot, Terms):
             options = [("give", ref) for ref in menus.trade_items(slot.give)]
             options += [("get", ref) for ref in menus.trade_items(slot.get)]
-            options += [(key, side.cash) for key, side in (("give", slot.give), ("get", slot.get))
-                        if side.cash is not None and side.cash.high >= 1]
+            options += [
+                (key, side.cash)
+                for key, side in (("give", slot.give), ("get", slot.get))
+                if side.cash is not None and side.cash.high >= 1
+            ]
             key, what = rng.choice(options)
             if isinstance(what, Span):
                 words += [key, str(number_inside(Span(max(1, what.low), what.high), rng))]
@@ -112,8 +129,11 @@ def table_reachable(rules, state) -> list[Action]:
     """The actions the table's own menu offers (as the table): the waiting choices, the dice typed in,
     the landing."""
     legal = rules.legal(state)
-    dice = [a for a in legal if a.verb in rules.DICE_VERBS and a.args
-            and all(isinstance(s, Span) and s.what == "die" for s in a.args)]
+    dice = [
+        a
+        for a in legal
+        if a.verb in rules.DICE_VERBS and a.args and all(isinstance(s, Span) and s.what == "die" for s in a.args)
+    ]
     return menus.waiting_actions(rules, state) + dice + [a for a in legal if a.verb == "land"]
 
 
@@ -127,6 +147,7 @@ def actors_for(rules, state, command: Command) -> list[str]:
 
 
 # ----- the games ------------------------------------------------------------------------------------
+
 
 class Coverage:
     """Which verbs were legal, which were booked through the buttons, and what went wrong on the way."""
@@ -253,6 +274,7 @@ def test_every_legal_verb_is_booked_through_buttons_and_cards(edition):
 
 # ----- the game's life -------------------------------------------------------------------------------
 
+
 def quiet_roll(table, player: str) -> Command:
     """A roll that leaves nothing open (no plot on offer, no card to draw): the box is idle after it."""
     rolls = (Command("roll", (str(a), str(b))) for a in range(1, 7) for b in range(a + 1, 7))
@@ -313,6 +335,7 @@ def test_a_held_back_shows_what_to_put_back_and_ok_undoes_the_last_event():
 
 # ----- the buttons on gpiozero's mock pins ------------------------------------------------------------
 
+
 def test_a_short_ok_and_a_held_back_on_the_pins_reach_the_console_as_such():
     """OK pressed and let go on its GPIO opens the table's menu; BACK held 0.8 s opens the undo browser
     while the finger is still down, and letting go adds nothing."""
@@ -329,6 +352,7 @@ def test_a_short_ok_and_a_held_back_on_the_pins_reach_the_console_as_such():
 
     buttons, factory = box_buttons.mock(on_press, box_buttons.PINS, poll=None, clock=lambda: now[0])
     with buttons:
+
         def at(t: float) -> list:
             now[0] = t
             return buttons.step()

@@ -1,5 +1,6 @@
 """The card map: a card tagged once is the same player, plot or deck card in every later game; a lost
 card is replaced mid-game and the old one then refused with that reason."""
+
 import json
 
 import pytest
@@ -45,8 +46,16 @@ def test_a_seat_must_exist(tmp_path):
         cards.enrol("04A1B2C3", Role("player", "Anna"))
 
 
-@pytest.mark.parametrize("text", ["{", "[]", '{"cards": {"XYZ": {"kind": "player", "ref": "1"}}}',
-                                  '{"cards": {"04A1B2C3": {"kind": "dragon", "ref": "1"}}}', "\xff"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",
+        "[]",
+        '{"cards": {"XYZ": {"kind": "player", "ref": "1"}}}',
+        '{"cards": {"04A1B2C3": {"kind": "dragon", "ref": "1"}}}',
+        "\xff",
+    ],
+)
 def test_a_damaged_map_is_one_line_naming_the_file(tmp_path, text):
     path = tmp_path / "cards.json"
     path.write_bytes(text.encode("latin-1"))

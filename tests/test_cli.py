@@ -1,6 +1,7 @@
 """The `companion` command line (companion/cli.py, docs/script-language.md): new, do,
 state, history, script, editions, check-edition, languages and exit codes
 (docs/exit-codes.md: 0 done, 3 refused by the rules, 4 bad input, 5 no usable ledger, ...)."""
+
 import json
 import os
 import subprocess
@@ -90,7 +91,7 @@ def test_state_json_shows_the_table(game, capsys):
     assert anna["name"] == "Anna" and anna["cash"] == 1930 and anna["plots"] == ["leisure3"]
     assert anna["position"] == "leisure3" and boris["cash"] == 2000
     assert data["turn"] == "Anna" and data["phase"] == "moved" and data["edition"] == "elite"
-    assert data["accounts"]["jackpot"] == 200                    # Elite: 200 in the JACKPOT
+    assert data["accounts"]["jackpot"] == 200  # Elite: 200 in the JACKPOT
     code, out, err = run(capsys, "state", "--db", game)
     assert code == 0 and "1930" in out and name_of("leisure3") in out
 
@@ -171,6 +172,7 @@ def test_editions_lists_every_shipped_edition(capsys):
 
 def test_check_edition_accepts_the_shipped_files(capsys):
     from companion.editions import HERE
+
     for name in shipped():
         code, out, err = run(capsys, "check-edition", str(HERE / f"{name}.toml"))
         assert code == 0 and ": ok (" in out, err
@@ -183,8 +185,12 @@ BREAKAGES = [
     ("TOML syntax error", "[options]", "[options", ["syntax", f"line {OPTIONS_LINE}"]),
     ("missing key", "start_cash = 2000\n", "", ["edition.start_cash", "is missing"]),
     ("wrong type", "players_min = 2", 'players_min = "two"', ["edition.players_min", "whole number"]),
-    ("unknown option", "undo_window = 50", "undo_window = 50\nbank_pays_twice = true",
-     ["options.bank_pays_twice", "not an option"]),
+    (
+        "unknown option",
+        "undo_window = 50",
+        "undo_window = 50\nbank_pays_twice = true",
+        ["options.bank_pays_twice", "not an option"],
+    ),
     ("option of the wrong type", "undo_window = 50", 'undo_window = "fifty"', ["options.undo_window"]),
     ("unknown cell kind", 'kind = "exchange"', 'kind = "casino"', ["cells[6].kind", "'casino'"]),
     ("unknown rules module", 'rules = "elite"', 'rules = "poker"', ["edition.rules", "poker"]),
@@ -224,8 +230,14 @@ def test_console_entry_point_refuses_in_russian_with_exit_3(game):
     """`python -m companion` is the same program: exit code 3 and the reason on stderr."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    proc = subprocess.run([sys.executable, "-m", "companion", "--lang", "ru", "do", "--db", game, "buy"],
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "--lang", "ru", "do", "--db", game, "buy"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 3
     request, refusal = proc.stderr.strip().splitlines()
     assert request.startswith("запрос: ") and refusal == "отказ: Сейчас ничего не продаётся"
@@ -234,11 +246,13 @@ def test_console_entry_point_refuses_in_russian_with_exit_3(game):
 
 # ----- a stranger's ledger (issue 21): shown, never adopted silently; accepted only in words ------------------
 
+
 def test_a_forged_ledger_under_a_new_game_id_is_shown_as_a_strangers_never_booked_on(db, capsys):
     """The attack of issue 21: a new game id, a payment rewritten, the chain recomputed. `state` and `verify`
     used to exit 0 (verify saying the anchor agrees) and `do` adopted the forgery; now they exit 10, say the file
     is a stranger's and book nothing, until `companion accept`."""
     from test_ledger import attack, forge_under_a_new_game_id, money_game
+
     money_game(db)
     attack(db, [forge_under_a_new_game_id], recompute=True)
     code, out, err = run(capsys, "state", "--db", db)
@@ -262,6 +276,7 @@ def test_a_forged_ledger_under_a_new_game_id_is_shown_as_a_strangers_never_booke
 
 def test_accept_speaks_russian(db, capsys, tmp_path, monkeypatch):
     from test_ledger import money_game
+
     money_game(db)
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "another-machine"))
     code, out, err = run(capsys, "--lang", "ru", "accept", "--db", db)
@@ -271,10 +286,17 @@ def test_accept_speaks_russian(db, capsys, tmp_path, monkeypatch):
 def test_a_copied_file_that_does_not_replay_is_ledger_damaged_not_a_halt(db, capsys, tmp_path, monkeypatch):
     """The old answer was exit 9, "BANK HALTED (a bug)"; the file is what is wrong: exit 6, "ledger damaged"."""
     from test_ledger import attack, edit_field, money_game
+
     money_game(db)
-    attack(db, [edit_field(3, "legs", "Anna:-9;Boris:9"),
-                "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
-                "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1"], recompute=True)
+    attack(
+        db,
+        [
+            edit_field(3, "legs", "Anna:-9;Boris:9"),
+            "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
+            "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1",
+        ],
+        recompute=True,
+    )
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "another-machine"))
     for command in ("state", "verify", "do"):
         code, out, err = run(capsys, command, "--db", db, *(["pay Anna Boris 1"] if command == "do" else []))
@@ -284,9 +306,11 @@ def test_a_copied_file_that_does_not_replay_is_ledger_damaged_not_a_halt(db, cap
 
 def test_verify_names_a_damaged_checkpoint_opening_does_not_use_yet(db, capsys):
     from test_ledger import attack, checkpoint_game
+
     checkpoint_game(db)
-    attack(db, ["UPDATE checkpoints SET state = replace(state, '\"Anna\"', '\"Anne\"') WHERE seq = 90"],
-           recompute=False)
+    attack(
+        db, ["UPDATE checkpoints SET state = replace(state, '\"Anna\"', '\"Anne\"') WHERE seq = 90"], recompute=False
+    )
     assert run(capsys, "state", "--db", db)[0] == 0
     code, out, err = run(capsys, "verify", "--db", db)
     assert code == 6 and "the checkpoint at event 90 does not match its hash" in err and "verified" not in out

@@ -1,6 +1,7 @@
 """Who issues a command, at the edges (docs/actors.md): `companion do --as PLAYER`, `companion state
 --legal [--as PLAYER]`, script lines that begin with `NAME:` (companion.engine.command.split_actor),
 and the table taking a parsed Command (one parse per line)."""
+
 import json
 from pathlib import Path
 
@@ -32,8 +33,9 @@ def events(capsys, db):
 
 # ----- companion do --as ------------------------------------------------------------------------
 
+
 def test_do_as_the_player_on_turn_is_booked_as_theirs(game, capsys):
-    code, out, err = run(capsys, "do", "--db", game, "--as", "anna", "roll", "1", "2")   # any case
+    code, out, err = run(capsys, "do", "--db", game, "--as", "anna", "roll", "1", "2")  # any case
     assert code == 0, err
     assert out.splitlines()[0] == "#2 Anna: roll 1 2"
     rows = json.loads(run(capsys, "history", "--db", game, "--json")[1])
@@ -47,13 +49,15 @@ def test_do_as_another_player_is_refused_naming_who_may(game, capsys):
     code, out, err = run(capsys, "--lang", "ru", "do", "--db", game, "--as", "Boris", "roll", "1", "2")
     assert code == 3
     assert err.strip().splitlines()[-1] == "отказ: Сейчас бросить кубики может только Anna, а не Boris"
-    assert events(capsys, game) == ["#1 new elite 7 Anna Boris"]        # nothing was booked
+    assert events(capsys, game) == ["#1 new elite 7 Anna Boris"]  # nothing was booked
 
 
 def test_do_as_a_player_of_a_table_only_command_is_refused(game, capsys):
     code, out, err = run(capsys, "do", "--db", game, "--as", "Anna", "land", "leisure3")
     assert code == 3
-    assert err.strip().splitlines()[-1] == "refused: Only the banker (the table) may say where the token landed, not Anna"
+    assert (
+        err.strip().splitlines()[-1] == "refused: Only the banker (the table) may say where the token landed, not Anna"
+    )
 
 
 def test_do_as_an_unknown_name_is_bad_input_and_writes_nothing(game, capsys):
@@ -70,7 +74,9 @@ def test_do_takes_the_actor_as_a_line_prefix_too(game, capsys):
     code, out, err = run(capsys, "do", "--db", game, "--as", "Boris", "Anna:", "buy")
     assert code == 4 and "two different actors" in err
     code, out, err = run(capsys, "do", "--db", game, "Zed:", "buy")
-    assert code == 4 and err.strip().splitlines()[-1] == "error: Zed: No player called 'Zed' at this table (Anna, Boris)"
+    assert (
+        code == 4 and err.strip().splitlines()[-1] == "error: Zed: No player called 'Zed' at this table (Anna, Boris)"
+    )
     code, out, err = run(capsys, "do", "--db", game, "--as", "table", "buy")
     assert code == 0, err
     assert events(capsys, game)[1:] == ["#2 Anna: roll 1 2", "#3 buy"]
@@ -81,19 +87,20 @@ def test_do_retry_with_the_same_request_id_and_actor_is_answered_from_the_ledger
     assert run(capsys, *argv)[0] == 0
     code, out, err = run(capsys, *argv)
     assert code == 0 and out.startswith("#2 Anna: roll 1 2")
-    code, out, err = run(capsys, "do", "--db", game, "--request-id", "r1", "roll", "1", "2")   # as the table
+    code, out, err = run(capsys, "do", "--db", game, "--request-id", "r1", "roll", "1", "2")  # as the table
     assert code == 3
     assert len(events(capsys, game)) == 2
 
 
 # ----- companion state --legal ------------------------------------------------------------------
 
+
 def test_state_legal_for_the_table_marks_whose_each_action_is(game, capsys):
     code, out, err = run(capsys, "state", "--db", game, "--legal")
     assert code == 0, err
     lines = out.splitlines()
     start = lines.index("what may be done now (by whom):")
-    listed = [line.split(None, 1) for line in lines[start + 1:]]
+    listed = [line.split(None, 1) for line in lines[start + 1 :]]
     assert listed and all(mark.startswith("[") and mark.endswith("]") for mark, _ in listed)
     assert ["[Anna]", "roll 1..6 1..6"] in listed
     assert any(mark == "[table]" and what.startswith("land ") for mark, what in listed)
@@ -105,12 +112,12 @@ def test_state_legal_as_a_player_lists_only_theirs(game, capsys):
     assert code == 0, err
     lines = out.splitlines()
     start = lines.index("what Boris may do now:")
-    boris = [line.strip() for line in lines[start + 1:]]
+    boris = [line.strip() for line in lines[start + 1 :]]
     assert boris and not any(line.startswith(("[", "roll", "land", "end")) for line in boris)
     assert any(line.startswith("pay Boris Anna ") for line in boris)
-    assert not any(" Anna Boris" in line for line in boris)         # never an action naming Anna first
+    assert not any(" Anna Boris" in line for line in boris)  # never an action naming Anna first
     code, out, err = run(capsys, "state", "--db", game, "--as", "Anna")  # --as alone implies --legal
-    anna = [line.strip() for line in out.splitlines()[out.splitlines().index("what Anna may do now:") + 1:]]
+    anna = [line.strip() for line in out.splitlines()[out.splitlines().index("what Anna may do now:") + 1 :]]
     assert "roll 1..6 1..6" in anna and not any(" Boris Anna" in line for line in anna)
 
 
@@ -163,26 +170,31 @@ def test_script_offer_and_acceptance_show_in_history_and_state(tmp_path, capsys)
 
 def test_a_table_trade_in_a_script_happens_at_once():
     """The table (a line without NAME:) records a trade the players agreed: no offer, no answer."""
-    table = run_script("new elite 7 Anna Boris\nroll 1 2\nbuy\ntrade Anna Boris give leisure3 get 150\n"
-                       "expect owner leisure3 Boris\nexpect cash Anna 2080\n")
+    table = run_script(
+        "new elite 7 Anna Boris\nroll 1 2\nbuy\ntrade Anna Boris give leisure3 get 150\n"
+        "expect owner leisure3 Boris\nexpect cash Anna 2080\n"
+    )
     try:
         assert [e.actor for e in table.game.events] == ["table"] * 4
     finally:
         table.close()
 
 
-@pytest.mark.parametrize("line, words", [
-    ("Zed: roll 1 2", "No player called 'Zed'"),
-    ("Boris: roll 1 2", "refused: Only Anna may roll the dice now, not Boris"),
-    (": roll 1 2", "Usage: NAME: COMMAND"),
-    ('"Anna": roll 1 2', "Usage: NAME: COMMAND"),
-    ("An@na: roll 1 2", "Usage: NAME: COMMAND"),
-    ("Anna:", "a command follows the name"),
-    ("Anna:   # nothing", "a command follows the name"),
-    ("Anna: expect turn Anna", "take no actor"),
-    ("Anna: new elite 7 Anna Boris", "take no actor"),
-    ("expect refused Zed: roll 1 2", "No player called 'Zed'"),
-])
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("Zed: roll 1 2", "No player called 'Zed'"),
+        ("Boris: roll 1 2", "refused: Only Anna may roll the dice now, not Boris"),
+        (": roll 1 2", "Usage: NAME: COMMAND"),
+        ('"Anna": roll 1 2', "Usage: NAME: COMMAND"),
+        ("An@na: roll 1 2", "Usage: NAME: COMMAND"),
+        ("Anna:", "a command follows the name"),
+        ("Anna:   # nothing", "a command follows the name"),
+        ("Anna: expect turn Anna", "take no actor"),
+        ("Anna: new elite 7 Anna Boris", "take no actor"),
+        ("expect refused Zed: roll 1 2", "No player called 'Zed'"),
+    ],
+)
 def test_bad_actor_lines_are_one_script_error(line, words):
     with pytest.raises(ScriptError) as info:
         run_script("new elite 7 Anna Boris\n" + line + "\n", "t.game")
@@ -192,18 +204,22 @@ def test_bad_actor_lines_are_one_script_error(line, words):
 
 # ----- split_actor ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, actor, rest", [
-    ("roll 3 4", None, "roll 3 4"),
-    ("Anna: roll 3 4", "Anna", " roll 3 4"),
-    ("  anna:roll 3 4", "anna", "roll 3 4"),
-    ("table: land leisure3", "table", " land leisure3"),
-    ("Анна_2-b: end", "Анна_2-b", " end"),
-    ("roll 3 4 # Anna: her roll", None, "roll 3 4 # Anna: her roll"),
-    ("# Anna: a comment", None, "# Anna: a comment"),
-    ('"An:na" roll', None, '"An:na" roll'),                      # a colon in quotes marks no actor
-    ('pay "a:b" Boris 5', None, 'pay "a:b" Boris 5'),
-    ("expect refused:not_yours accept 1", None, "expect refused:not_yours accept 1"),
-])
+
+@pytest.mark.parametrize(
+    "text, actor, rest",
+    [
+        ("roll 3 4", None, "roll 3 4"),
+        ("Anna: roll 3 4", "Anna", " roll 3 4"),
+        ("  anna:roll 3 4", "anna", "roll 3 4"),
+        ("table: land leisure3", "table", " land leisure3"),
+        ("Анна_2-b: end", "Анна_2-b", " end"),
+        ("roll 3 4 # Anna: her roll", None, "roll 3 4 # Anna: her roll"),
+        ("# Anna: a comment", None, "# Anna: a comment"),
+        ('"An:na" roll', None, '"An:na" roll'),  # a colon in quotes marks no actor
+        ('pay "a:b" Boris 5', None, 'pay "a:b" Boris 5'),
+        ("expect refused:not_yours accept 1", None, "expect refused:not_yours accept 1"),
+    ],
+)
 def test_split_actor(text, actor, rest):
     """The name and the command; the command keeps the line's length (the name and colon become
     spaces), so a refusal's position counts from the start of the line as typed."""
@@ -219,12 +235,13 @@ def test_split_actor_refuses(text):
 
 # ----- the table takes a parsed Command ---------------------------------------------------------
 
+
 def test_submit_takes_a_command_and_binds_the_request_id_to_its_text(game):
     table = open_game(game)
     try:
         event = table.submit(Command("roll", ("1", "2")), request_id="c1", actor="anna")
         assert (event.command, event.actor) == ("roll 1 2", "Anna")
-        assert table.submit("roll  1 2 # again", request_id="c1", actor="Anna") == event   # same text
+        assert table.submit("roll  1 2 # again", request_id="c1", actor="Anna") == event  # same text
         with pytest.raises(RuleViolation) as info:
             table.submit(Command("buy"), request_id="c1", actor="Anna")
         assert info.value.code == "request_reused"
@@ -247,6 +264,7 @@ def test_the_documented_offer_script_runs():
 
 # ----- companion bench engine: legal per edition (figures only, never timed assertions) ----------
 
+
 def test_bench_lists_legal_for_every_edition(capsys):
     bench.bench_legal(20, 1)
     out = capsys.readouterr().out.splitlines()
@@ -259,7 +277,7 @@ def test_bench_lists_legal_for_every_edition(capsys):
 def test_a_refusal_names_the_plot_as_the_board_does(game, capsys):
     """Issue 8, no ids on a screen: a player building on another's plot (typed by its name in any
     case) is told whose it is with the plot's name, not its id."""
-    assert run(capsys, "do", "--db", game, "roll", "1", "2")[0] == 0        # START -> leisure3 (Ночной клуб)
+    assert run(capsys, "do", "--db", game, "roll", "1", "2")[0] == 0  # START -> leisure3 (Ночной клуб)
     assert run(capsys, "do", "--db", game, "--as", "Anna", "buy")[0] == 0
     code, _, err = run(capsys, "do", "--db", game, "--as", "Boris", "build", "ночной клуб")
     assert code == 3

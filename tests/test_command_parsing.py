@@ -4,6 +4,7 @@ and every verb of every edition takes exactly its arguments (the ARITY tables be
 docs/script-language.md, "Command syntax": double quotes, `#` comments, numbers of ASCII
 digits within bounds, the 200-character line, no control or invisible characters.
 """
+
 import random
 
 import pytest
@@ -40,6 +41,7 @@ def refused(game, line, code):
 
 # ----- the one parse at the edge ---------------------------------------------------------------
 
+
 def test_a_blank_or_comment_line_is_no_command():
     for line in ("", "   ", "# only a comment", "   # indented comment", '# a "quoted comment'):
         assert parse_command(line) is None
@@ -57,22 +59,25 @@ def test_double_quotes_hold_spaces_and_hashes():
     assert parse_command('pay "Anna" Boris 5') == Command("pay", ("Anna", "Boris", "5"))
 
 
-@pytest.mark.parametrize("line, code", [
-    ('pay "Anna Boris 5', "unbalanced_quote"),
-    ('pay Anna Boris 5"', "stray_quote"),
-    ('pay An"na" Boris 5', "stray_quote"),
-    ('pay "An"na Boris 5', "stray_quote"),
-    ('pay "" Boris 5', "empty_word"),
-    ("pay Anna\tBoris 5", "bad_character"),
-    ("pay Anna Boris 5\x00", "bad_character"),
-    ("pay Anna Boris 5\r", "bad_character"),
-    ("pay Anna Boris 1\u00a0000", "bad_character"),        # a non-breaking space inside the amount
-    ("pay Anna Boris 1\u2009000", "bad_character"),        # a thin space
-    ("pay Anna\u200b Boris 5", "bad_character"),           # zero-width space
-    ("pay \u202eannA Boris 5", "bad_character"),           # right-to-left override
-    ("roll 3 4 # \x1b[31m", "bad_character"),              # even inside a comment
-    ("pay Anna Boris 5 " + "#" * MAX_LINE, "line_too_long"),
-])
+@pytest.mark.parametrize(
+    "line, code",
+    [
+        ('pay "Anna Boris 5', "unbalanced_quote"),
+        ('pay Anna Boris 5"', "stray_quote"),
+        ('pay An"na" Boris 5', "stray_quote"),
+        ('pay "An"na Boris 5', "stray_quote"),
+        ('pay "" Boris 5', "empty_word"),
+        ("pay Anna\tBoris 5", "bad_character"),
+        ("pay Anna Boris 5\x00", "bad_character"),
+        ("pay Anna Boris 5\r", "bad_character"),
+        ("pay Anna Boris 1\u00a0000", "bad_character"),  # a non-breaking space inside the amount
+        ("pay Anna Boris 1\u2009000", "bad_character"),  # a thin space
+        ("pay Anna\u200b Boris 5", "bad_character"),  # zero-width space
+        ("pay \u202eannA Boris 5", "bad_character"),  # right-to-left override
+        ("roll 3 4 # \x1b[31m", "bad_character"),  # even inside a comment
+        ("pay Anna Boris 5 " + "#" * MAX_LINE, "line_too_long"),
+    ],
+)
 def test_malformed_lines_are_refused(line, code):
     with pytest.raises(BadCommand) as info:
         parse_command(line)
@@ -99,9 +104,11 @@ def test_canonical_text():
         Command("pay", ("x" * MAX_LINE,))
 
 
-WORD = st.text(st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"),
-                             blacklist_characters='"\u00a0'), min_size=1, max_size=12) \
-    .filter(lambda w: w.isprintable())
+WORD = st.text(
+    st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"), blacklist_characters='"\u00a0'),
+    min_size=1,
+    max_size=12,
+).filter(lambda w: w.isprintable())
 
 
 @given(st.builds(lambda v, a: (v, tuple(a)), WORD, st.lists(WORD, max_size=6)))
@@ -133,6 +140,7 @@ def test_quotes_and_comments_in_any_arrangement(line):
 
 
 # ----- exact arity: every verb of every edition ---------------------------------------------------
+
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_every_verb_has_an_arity_entry(name):
@@ -173,7 +181,7 @@ def test_every_accepted_command_with_a_word_more_is_refused(name):
     """Real lines of a seeded game: each is refused (usage) with one extra word, then accepted as it was."""
     rules = rules_of(name)
     ed = rules.edition
-    game = Game.start(rules, 3, ["Anna", "Boris", "Vera"][:max(ed.players_min, min(3, ed.players_max))])
+    game = Game.start(rules, 3, ["Anna", "Boris", "Vera"][: max(ed.players_min, min(3, ed.players_max))])
     rng = random.Random(3)
     seen = set()
     while len(game.events) < 300 and game.state.phase != "over":
@@ -215,6 +223,7 @@ def test_land_says_double_or_nothing():
 
 # ----- numbers --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("amount", ["+5", "1_000", "-3", "5.0", "１２", "0x10", "1e3", "٣", "²", "$5", "5$"])
 def test_a_number_is_ascii_digits_only(amount):
     game = new(rules_of("elite"))
@@ -233,14 +242,17 @@ def test_money_is_bounded_by_one_constant():
     assert game.state.cash("Boris") == game.state.cash("Anna") + 14
 
 
-@pytest.mark.parametrize("line, code", [
-    ("roll ３ 4", "not_a_number"),
-    ("roll +3 4", "not_a_number"),
-    ("roll 3 7", "out_of_range"),
-    ("buy_shares Anna 1_0", "not_a_number"),
-    ("commission Anna 1 -5", "not_a_number"),
-    ("jackpot 5.0 1 1 1", "not_a_number"),
-])
+@pytest.mark.parametrize(
+    "line, code",
+    [
+        ("roll ３ 4", "not_a_number"),
+        ("roll +3 4", "not_a_number"),
+        ("roll 3 7", "out_of_range"),
+        ("buy_shares Anna 1_0", "not_a_number"),
+        ("commission Anna 1 -5", "not_a_number"),
+        ("jackpot 5.0 1 1 1", "not_a_number"),
+    ],
+)
 def test_dice_counts_bets_and_fees_are_numbers_too(line, code):
     game = new(rules_of("elite"))
     refused(game, line, code)
@@ -268,16 +280,17 @@ def test_a_trade_takes_one_amount_per_side():
 
 # ----- quoted names, stored with their quotes ----------------------------------------------------
 
+
 def test_quoted_words_are_one_word_and_stored_canonically():
     rules = rules_of("elite")
     game = new(rules)
     exc = refused(game, 'pay "Anna Maria" Boris 5', "unknown_player")
-    assert exc.params["player"] == "Anna Maria"            # one word, not "Anna" and a stray "Maria"
+    assert exc.params["player"] == "Anna Maria"  # one word, not "Anna" and a stray "Maria"
     refused(game, 'pay Anna Boris "5 0"', "not_a_number")
     game.apply("roll 1 2")
     game.apply("buy")
     refused(game, 'mortgage "leisure 3"', "unknown_plot")
-    refused(game, "mortgage leisure #3", "unknown_plot")       # `#3` is a comment
+    refused(game, "mortgage leisure #3", "unknown_plot")  # `#3` is a comment
     event = game.apply('MORTGAGE   "leisure3"   # quotes are allowed around any word')
     assert event.command == "mortgage leisure3"
     assert "leisure3" in game.state.mortgaged

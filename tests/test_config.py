@@ -1,4 +1,5 @@
 """The daemon's configuration file: defaults that run on a laptop, and one clear line for every mistake."""
+
 import re
 from pathlib import Path
 
@@ -28,16 +29,19 @@ def test_a_file_sets_keys_and_leaves_the_rest_default(tmp_path):
     assert config.games_dir.is_absolute()
 
 
-@pytest.mark.parametrize("text, words", [
-    ('hardwre = "real"\n', ["hardwre", "unknown key"]),
-    ('[reader]\nprot = "x"\n', ["reader.prot", "known here: reader.port"]),
-    ('[screen]\nx = 1\n', ["[screen]", "unknown section"]),
-    ('hardware = "virtual"\n', ["hardware", "'virtual'", "'simulated', 'real'"]),
-    ('hardware = 1\n', ["hardware must be text"]),
-    ('[reader]\nretry_seconds = 0\n', ["reader.retry_seconds", "outside 0.05..10.0"]),
-    ('[reader]\nretry_seconds = true\n', ["reader.retry_seconds must be a number"]),
-    ('hardware = "real\n', ["not valid TOML"]),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('hardwre = "real"\n', ["hardwre", "unknown key"]),
+        ('[reader]\nprot = "x"\n', ["reader.prot", "known here: reader.port"]),
+        ("[screen]\nx = 1\n", ["[screen]", "unknown section"]),
+        ('hardware = "virtual"\n', ["hardware", "'virtual'", "'simulated', 'real'"]),
+        ("hardware = 1\n", ["hardware must be text"]),
+        ("[reader]\nretry_seconds = 0\n", ["reader.retry_seconds", "outside 0.05..10.0"]),
+        ("[reader]\nretry_seconds = true\n", ["reader.retry_seconds must be a number"]),
+        ('hardware = "real\n', ["not valid TOML"]),
+    ],
+)
 def test_a_mistake_names_the_key_and_the_file_in_one_line(tmp_path, text, words):
     path = write(tmp_path, text)
     with pytest.raises(ConfigError) as err:
@@ -94,10 +98,13 @@ def test_two_buttons_on_one_pin_are_refused(tmp_path):
         load_config(write(tmp_path, "[buttons]\nok = 5.0\n"))
 
 
-@pytest.mark.parametrize("text, words", [
-    ("x = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML (tables or lists nested too deeply)"),
-    ("[buttons]\nok = " + "7" * 5000 + "\n", "not valid TOML (Exceeds the limit (4300 digits)"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("x = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML (tables or lists nested too deeply)"),
+        ("[buttons]\nok = " + "7" * 5000 + "\n", "not valid TOML (Exceeds the limit (4300 digits)"),
+    ],
+)
 def test_a_file_tomllib_cannot_take_is_one_line_not_a_crash(tmp_path, text, words):
     """Lists nested thousands deep, an integer of thousands of digits: tomllib raises RecursionError or a
     plain ValueError, not its TOMLDecodeError; still the file and one line (they were internal errors)."""

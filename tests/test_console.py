@@ -1,5 +1,6 @@
 """The box's menus as a family meets them: a player's card, two cards to pay, one press for a choice
 the table waits for, undo with what depends on it, a new game from the buttons alone, words only."""
+
 import os
 import re
 import sys
@@ -60,7 +61,7 @@ class Desk:
     def table_code(self):
         return "K7QX2M"
 
-    pairing = ""      # the code of a phone waiting to pair (the daemon's phone service)
+    pairing = ""  # the code of a phone waiting to pair (the daemon's phone service)
 
     def pairing_code(self):
         return self.pairing
@@ -146,9 +147,9 @@ def test_a_phone_waiting_to_pair_is_bound_only_when_the_cards_player_chooses_it(
     desk.pairing = "417"
     console.player_card("Anna")
     items = [i.text for i in console.stack[-1].items]
-    assert items[0] == "Phone 417 is mine" and "Pay: Boris…" in items    # the menu as always, the phone first
+    assert items[0] == "Phone 417 is mine" and "Pay: Boris…" in items  # the menu as always, the phone first
     console.press("back")
-    assert desk.paired == []                       # a tap and a look: nothing bound
+    assert desk.paired == []  # a tap and a look: nothing bound
     console.player_card("Boris")
     console.press("ok")
     assert desk.paired == [("417", "Boris")]
@@ -166,7 +167,7 @@ def test_two_player_cards_pay_the_second_from_the_first_after_a_confirmation(box
     assert isinstance(console.stack[-1], NumberView)
     # a round amount of the step to start from (issue 22: 1 with a step of 50 went 51, 101 ...)
     assert console.frame.title == "Pay: Anna → Boris" and console.frame.big == "50"
-    console.press("up", long=True)   # the step ten times coarser
+    console.press("up", long=True)  # the step ten times coarser
     console.press("up")
     console.press("down", long=True)  # and finer again
     console.press("up")
@@ -235,7 +236,8 @@ def test_undo_shows_what_it_reverses_and_undoes_what_depends_on_it_first(box):
     text = " ".join(console.frame.lines)
     assert console.frame.title.startswith("Undo #2?")
     assert "First undoes #3" in text and "Put back" in " ".join(
-        line for seq in (3, 2) for line in menus.undo_plan(table, 2, "en").lines)
+        line for seq in (3, 2) for line in menus.undo_plan(table, 2, "en").lines
+    )
     console.press("ok")
     assert [e.command for e in desk.booked] == ["undo 3", "undo 2"]
     assert table.state.position["Anna"] == 0 and table.state.cash("Anna") == 2000
@@ -253,17 +255,17 @@ def test_a_new_game_with_the_buttons_alone(tmp_path, monkeypatch):
     owner = Owner(None)
     desk = Desk(owner, "ru")
     console = Console(owner, desk)
-    console.press("ok")                 # the table's menu
+    console.press("ok")  # the table's menu
     choose(console, "Игра")
     choose(console, "Новая игра")
     choose(console, "Монополия")  # which game (the English board has Russian names: name_ru)
     console.press("down")
-    console.press("ok")                 # one player fewer than offered
+    console.press("ok")  # one player fewer than offered
     choose(console, "Варианты правил")  # the options, folded under one line
-    choose(console, "Копилка")          # a house rule: the FREE PARKING pot (a yes/no, flipped by OK)
+    choose(console, "Копилка")  # a house rule: the FREE PARKING pot (a yes/no, flipped by OK)
     console.press("back")
     choose(console, "Начать игру")
-    (edition, players, options), = desk.started
+    ((edition, players, options),) = desk.started
     assert edition == "monopoly" and players == ["Аня", "Борис", "Вера"] and options == {"free_parking_pot": True}
 
 
@@ -312,15 +314,16 @@ def test_every_menu_line_is_words_and_whole_on_the_screen_when_chosen(edition, l
             assert isinstance(view, ListView)
             for i, item in enumerate(view.items):
                 words = set(re.findall(r"[\w-]+", item.text))
-                assert not words & ids and "_" not in item.text and "None" not in item.text, \
-                    (sample.where(), item.text)
+                assert not words & ids and "_" not in item.text and "None" not in item.text, (sample.where(), item.text)
                 view.index = i
                 frame = view.frame()
-                chosen = frame.lines[frame.selected:]
+                chosen = frame.lines[frame.selected :]
                 whole = " ".join(part.strip() for part in chosen)
                 assert item.text.replace(" ", "") in whole.replace(" ", ""), (sample.where(), item.text, frame)
-                assert not [cut for cut in fits(frame) if cut in (f"lines[{frame.selected}]", "title")], \
-                    (sample.where(), frame)
+                assert not [cut for cut in fits(frame) if cut in (f"lines[{frame.selected}]", "title")], (
+                    sample.where(),
+                    frame,
+                )
 
 
 def test_the_phone_page_menu_shows_its_address_as_a_qr_code_that_fits(box):
@@ -402,10 +405,26 @@ def test_every_menu_phrase_fits_with_the_longest_names(language):
     from companion.messages import MENU, render
 
     long = "Ш" * 20 if language == "ru" else "Maximilianus" + "W" * 8
-    values = {"player": long, "payer": long, "payee": long, "a": long, "b": long, "n": 8, "of": 50, "seq": 1234,
-              "events": "#1230, #1231, #1232, #1233", "amount": "1\u202f000\u202f000", "step": "10\u202f000",
-              "number": 12, "what": "Roll for the AUCTION", "edition": "Millionaire Deluxe", "url": "http://x/",
-              "name": long, "before": long, "letters": "K7QX2M"}
+    values = {
+        "player": long,
+        "payer": long,
+        "payee": long,
+        "a": long,
+        "b": long,
+        "n": 8,
+        "of": 50,
+        "seq": 1234,
+        "events": "#1230, #1231, #1232, #1233",
+        "amount": "1\u202f000\u202f000",
+        "step": "10\u202f000",
+        "number": 12,
+        "what": "Roll for the AUCTION",
+        "edition": "Millionaire Deluxe",
+        "url": "http://x/",
+        "name": long,
+        "before": long,
+        "letters": "K7QX2M",
+    }
     for code in MENU[language]:
         for line in wrap(render(code, values, language)):
             assert fits(TextView(code, [line]).frame()) == [], (code, line)
@@ -424,12 +443,17 @@ def test_every_cell_of_the_landing_list_reads_differently(edition, language):
     assert all("_" not in w and "None" not in w for w in shown)
 
 
-@pytest.mark.parametrize("language, pay, mortgage", [
-    ("en", "Boris → Anna: payment…", "Anna: Mortgage a plot, Chocolate factory"),
-    ("ru", "Boris → Anna: платёж…", "Anna: Заложить участок, «Шоколадная фабрика»")])
+@pytest.mark.parametrize(
+    "language, pay, mortgage",
+    [
+        ("en", "Boris → Anna: payment…", "Anna: Mortgage a plot, Chocolate factory"),
+        ("ru", "Boris → Anna: платёж…", "Anna: Заложить участок, «Шоколадная фабрика»"),
+    ],
+)
 def test_a_menu_line_with_a_players_name_has_one_colon(language, pay, mortgage):
     """Issue 23: never "Boris: Pay: Anna"; a name is kept as typed, so the line needs no case on it."""
     from companion.engine.actions import Action, Span
+
     table = new_game(":memory:", "elite", ["Anna", "Boris"], 1)
     paying = Action("pay", ("Boris", "Anna", Span(1, 100, "amount")), party="Boris")
     assert menus.action_words(table.rules, table.state, paying, language) == pay

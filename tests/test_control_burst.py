@@ -1,6 +1,7 @@
 """The control socket under a family's burst (docs/daemon.md): 200 `companion do` and `game status` at once
 are each answered, correctly, none told "the daemon did not answer"; the daemon serves them with a bounded
 number of threads."""
+
 import threading
 import time
 
@@ -28,8 +29,12 @@ def test_a_burst_of_200_clients_is_answered_every_one(tmp_path):
                 if i % 2:
                     answers[i] = through_daemon(holder, "games", {"op": "status"}, "en")
                 else:  # the same roll asked by many (a retried tap): booked once, the rest answered as the first
-                    answers[i] = through_daemon(holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
-                                                                  "request_id": "burst-roll"}, "en")
+                    answers[i] = through_daemon(
+                        holder,
+                        "games",
+                        {"op": "do", "actor": "Anna", "command": "roll 3 4", "request_id": "burst-roll"},
+                        "en",
+                    )
             except LedgerError as exc:  # "... did not answer"
                 answers[i] = str(exc)
 
@@ -117,8 +122,9 @@ def test_300_idle_or_half_sent_connections_do_not_keep_a_command_waiting(tmp_pat
         time.sleep(0.2)
         started = time.monotonic()
         status = through_daemon(holder, "games", {"op": "status"}, "en")
-        booked = through_daemon(holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
-                                                  "request_id": "after-the-idle"}, "en")
+        booked = through_daemon(
+            holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4", "request_id": "after-the-idle"}, "en"
+        )
         took = time.monotonic() - started
         assert status["ok"] and booked["ok"] and booked["seq"] == 2
         assert took < 2.0, f"answered after {took:.1f} s"
@@ -128,10 +134,11 @@ def test_300_idle_or_half_sent_connections_do_not_keep_a_command_waiting(tmp_pat
         daemon.stop()
 
 
-@pytest.mark.parametrize("lang,words", [("en", "whether request kill-1 was booked is not known"),
-                                        ("ru", "проведён ли запрос kill-1, неизвестно")])
-def test_a_daemon_gone_after_taking_the_line_is_outcome_unknown_with_the_id_never_did_not_answer(tmp_path, lang,
-                                                                                                 words):
+@pytest.mark.parametrize(
+    "lang,words",
+    [("en", "whether request kill-1 was booked is not known"), ("ru", "проведён ли запрос kill-1, неизвестно")],
+)
+def test_a_daemon_gone_after_taking_the_line_is_outcome_unknown_with_the_id_never_did_not_answer(tmp_path, lang, words):
     """Found by killing the running box (kill -9) under a burst of `companion do`: a roll it booked just before
     dying was told "did not answer: try again, or stop the daemon" (exit 5, nothing done). Once the line is
     sent, a connection closed without an answer is "outcome unknown" with the request id (exit 7)."""
@@ -151,11 +158,13 @@ def test_a_daemon_gone_after_taking_the_line_is_outcome_unknown_with_the_id_neve
         while not got.endswith(b"\n"):
             got += conn.recv(65536)
         conn.close()
+
     threading.Thread(target=dying_daemon, daemon=True).start()
     holder = {"socket": path, "pid": "?"}
     with pytest.raises(OutcomeUnknown) as raised:
-        through_daemon(holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
-                                         "request_id": "kill-1"}, lang)
+        through_daemon(
+            holder, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4", "request_id": "kill-1"}, lang
+        )
     listener.close()
     assert exit_code(raised.value) == 7 and raised.value.request_id == "kill-1"
     assert words in render_error(raised.value, lang)
@@ -177,10 +186,15 @@ def test_a_daemon_gone_before_reading_the_whole_line_did_nothing_and_says_so(tmp
         conn, _ = listener.accept()
         time.sleep(0.2)
         conn.close()
+
     threading.Thread(target=dying_daemon, daemon=True).start()
     with pytest.raises(LedgerError) as raised:
-        through_daemon({"socket": path, "pid": "?"}, "games", {"op": "do", "actor": "Anna", "command": "roll 3 4",
-                                                                "request_id": "kill-2"}, "en")
+        through_daemon(
+            {"socket": path, "pid": "?"},
+            "games",
+            {"op": "do", "actor": "Anna", "command": "roll 3 4", "request_id": "kill-2"},
+            "en",
+        )
     listener.close()
     assert not isinstance(raised.value, OutcomeUnknown) and raised.value.code == "daemon_silent"
 
@@ -203,10 +217,15 @@ def test_requests_still_waiting_when_the_box_stops_are_told_nothing_was_done(tmp
 
         def client(i: int) -> None:
             try:
-                answers[i] = through_daemon(holder, "games", {"op": "do", "actor": "TABLE", "command": "pay Anna Boris 1",
-                                                              "request_id": f"stop-{i}"}, "ru" if i % 2 else "en")
+                answers[i] = through_daemon(
+                    holder,
+                    "games",
+                    {"op": "do", "actor": "TABLE", "command": "pay Anna Boris 1", "request_id": f"stop-{i}"},
+                    "ru" if i % 2 else "en",
+                )
             except LedgerError as exc:
                 answers[i] = exc
+
         workers = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
         for w in workers:
             w.start()
@@ -223,8 +242,10 @@ def test_requests_still_waiting_when_the_box_stops_are_told_nothing_was_done(tmp
         assert all(isinstance(a, dict) for a in answers), [a for a in answers if not isinstance(a, dict)][:3]
         refused = [a for a in answers if not a["ok"]]
         assert refused and all(a["exit"] == 5 for a in refused)
-        assert all(a["message"] in ("The box is shutting down; nothing was done",
-                                    "Коробка выключается; ничего не сделано") for a in refused), refused[:3]
+        assert all(
+            a["message"] in ("The box is shutting down; nothing was done", "Коробка выключается; ничего не сделано")
+            for a in refused
+        ), refused[:3]
     finally:
         if not stopped:
             daemon.stop()

@@ -6,6 +6,7 @@ the ledger must afterwards be an intact SQLite file holding every reported
 event, with no half-written event (each event's postings all there and summing
 to zero), replay and verify on reopening, and let the game go on.
 """
+
 import os
 import random
 import signal
@@ -35,8 +36,13 @@ def child_env():
 
 def run_round(db, round_no, delay, wait_ready=True):
     """Start the child, let it commit for `delay` seconds, SIGKILL it; returns (seqs, over)."""
-    proc = subprocess.Popen([sys.executable, str(CHILD), str(db), str(round_no)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+    proc = subprocess.Popen(
+        [sys.executable, str(CHILD), str(db), str(round_no)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+    )
     lines = []
     try:
         if wait_ready:
@@ -76,8 +82,9 @@ def check_ledger_file(db):
         assert not bad, f"events whose postings do not sum to zero: {bad}"
         legs = conn.execute("SELECT seq, COUNT(*), MAX(leg) FROM postings GROUP BY seq").fetchall()
         assert all(count == top + 1 for _, count, top in legs), "an event is missing some of its legs"
-        dangling = conn.execute("SELECT COUNT(*) FROM resolutions WHERE seq NOT IN (SELECT seq FROM events) "
-                                "AND stored = 1").fetchone()[0]
+        dangling = conn.execute(
+            "SELECT COUNT(*) FROM resolutions WHERE seq NOT IN (SELECT seq FROM events) AND stored = 1"
+        ).fetchone()[0]
         assert dangling == 0
         return set(seqs)
     finally:
@@ -114,7 +121,7 @@ def test_sigkill_at_random_moments_loses_no_committed_event(tmp_path, game_seed)
             break
     assert len(reported) > 20, "the child committed too little to test anything"
 
-    table = open_game(str(db))         # replays every event and verifies the balances
+    table = open_game(str(db))  # replays every event and verifies the balances
     try:
         assert len(table.game.events) == max(check_ledger_file(db))
         before = len(table.game.events)

@@ -1,6 +1,7 @@
 """The daemon end to end on simulated hardware: the real firmware behind a pty, taps and rolls booked
 in the ledger, the command line handed to the daemon, the game's life on the box, systemd's view of
 it (READY, watchdog, a clean SIGTERM), and the cable pulled mid-game."""
+
 import os
 import signal
 import socket
@@ -103,13 +104,21 @@ def test_a_lost_card_replaced_mid_game_and_the_old_one_refused(box):
 
 def test_the_command_line_is_handed_to_the_running_daemon(box, tmp_path):
     path = box.owner.table.ledger.path
-    done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", path, "Anna:", "roll", "3", "4"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "do", "--db", path, "Anna:", "roll", "3", "4"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert "#2 Anna: roll 3 4" in done.stdout and "Anna rolls 3 and 4" in done.stdout
     assert said(box, "#2    Anna: roll 3 4")  # the daemon published it like a tap
-    refused = subprocess.run([sys.executable, "-m", "companion", "do", "--db", path, "Boris:", "roll", "3", "4"],
-                             capture_output=True, text=True, timeout=60)
+    refused = subprocess.run(
+        [sys.executable, "-m", "companion", "do", "--db", path, "Boris:", "roll", "3", "4"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert refused.returncode == 3 and refused.stderr.count("\n") <= 2 and "refused" in refused.stderr
 
 
@@ -120,8 +129,12 @@ def test_a_silent_daemon_is_named_in_one_line(tmp_path):
     try:
         daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})
         daemon.control.stop()  # alive, holding the game, but not answering
-        done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(games / "current.sqlite"),
-                               "roll"], capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "do", "--db", str(games / "current.sqlite"), "roll"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 5
         last = done.stderr.strip().splitlines()[-1]
         assert f"pid {os.getpid()}" in last and "did not answer" in last
@@ -158,9 +171,15 @@ def test_the_games_life_end_archive_and_a_new_game_and_resume_after_a_restart(tm
 
 
 def test_malformed_requests_get_one_line_and_change_nothing(box):
-    for request in ({"op": "fly"}, {"op": "do"}, {"op": "do", "command": 5}, {"op": "do", "command": "roll",
-                    "actor": "Zed"}, {"op": "start", "edition": "elite", "players": "Anna"},
-                    {"op": "enrol", "kind": "plot", "ref": "nowhere"}, {"op": "sim", "action": "explode"}):
+    for request in (
+        {"op": "fly"},
+        {"op": "do"},
+        {"op": "do", "command": 5},
+        {"op": "do", "command": "roll", "actor": "Zed"},
+        {"op": "start", "edition": "elite", "players": "Anna"},
+        {"op": "enrol", "kind": "plot", "ref": "nowhere"},
+        {"op": "sim", "action": "explode"},
+    ):
         answer = box.handle(request)
         assert answer["ok"] is False and "\n" not in answer["message"] and answer["message"], request
     assert head(box) == 1
@@ -206,16 +225,52 @@ def test_started_as_systemd_would_ready_watchdog_and_a_clean_sigterm(tmp_path):
     conf = tmp_path / "companion.toml"
     conf.write_text(f'games_dir = "{tmp_path / "games"}"\n[virtual_table]\nport = 0\n', encoding="utf-8")
     env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "400000"}
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config", str(conf)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--config", str(conf)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert notify.wait_for("READY=1"), notify.got
         assert notify.wait_for("WATCHDOG=1"), notify.got
-        started = subprocess.run([sys.executable, "-m", "companion", "game", "start", "--config", str(conf),
-                                  "elite", "Anna", "Boris", "--seed", "5"], capture_output=True, text=True, timeout=60)
+        started = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "game",
+                "start",
+                "--config",
+                str(conf),
+                "elite",
+                "Anna",
+                "Boris",
+                "--seed",
+                "5",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert started.returncode == 0, started.stderr
-        done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(tmp_path / "games" /
-                               "current.sqlite"), "roll", "2", "3"], capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "do",
+                "--db",
+                str(tmp_path / "games" / "current.sqlite"),
+                "roll",
+                "2",
+                "3",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
@@ -251,12 +306,19 @@ def test_game_status_and_cards_through_the_running_daemon_speak_words(tmp_path):
     from companion.daemon.config import load_config
 
     conf = tmp_path / "companion.toml"
-    conf.write_text(f'games_dir = "{tmp_path / "games"}"\nlanguage = "ru"\n[virtual_table]\nport = 0\n', encoding="utf-8")
+    conf.write_text(
+        f'games_dir = "{tmp_path / "games"}"\nlanguage = "ru"\n[virtual_table]\nport = 0\n', encoding="utf-8"
+    )
     daemon = Daemon(load_config(conf), out=lambda line: None).start()
     try:
+
         def cli(*words):
-            return subprocess.run([sys.executable, "-m", "companion", *words, "--config", str(conf)],
-                                  capture_output=True, text=True, timeout=60)
+            return subprocess.run(
+                [sys.executable, "-m", "companion", *words, "--config", str(conf)],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
 
         none = cli("game", "status", "--lang", "ru")
         assert none.returncode == 0 and "На коробке нет игры" in none.stdout and "None" not in none.stdout
@@ -283,8 +345,23 @@ def test_a_command_typed_while_the_daemon_was_stopped_is_the_boxs_own_game_at_th
     daemon = Daemon(cfg, out=lambda line: None).start()
     daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})
     daemon.stop()
-    done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(tmp_path / "games" / "current.sqlite"),
-                           "pay", "Anna", "Boris", "5"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "do",
+            "--db",
+            str(tmp_path / "games" / "current.sqlite"),
+            "pay",
+            "Anna",
+            "Boris",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     daemon = Daemon(cfg, out=lambda line: None).start()
     try:
@@ -386,6 +463,7 @@ def test_a_forged_game_on_the_box_is_shown_read_only_until_a_person_accepts_it(t
     Now the daemon resumes it as a stranger's game: nothing is booked (exit 10) until `companion accept`,
     which the daemon does on its own table (its control op "accept")."""
     from test_ledger import attack, forge_under_a_new_game_id
+
     cfg = config(tmp_path)
     daemon = Daemon(cfg, out=lambda line: None).start()
     daemon.handle({"op": "start", "edition": "classic", "players": ["Anna", "Boris"], "seed": 1})
@@ -401,12 +479,17 @@ def test_a_forged_game_on_the_box_is_shown_read_only_until_a_person_accepts_it(t
         assert table.stranger and table.readonly_reason.code == "stranger_replaced"
         refused = daemon.handle({"op": "do", "command": "pay Anna Boris 7"})
         assert not refused["ok"] and refused["exit"] == 10 and "Nothing was booked" in refused["message"]
-        done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", current, "pay", "Anna", "Boris", "7"],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "do", "--db", current, "pay", "Anna", "Boris", "7"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 10 and "Nothing was booked" in done.stderr
         assert head(daemon) == 7
-        accepted = subprocess.run([sys.executable, "-m", "companion", "accept", "--db", current],
-                                  capture_output=True, text=True, timeout=60)
+        accepted = subprocess.run(
+            [sys.executable, "-m", "companion", "accept", "--db", current], capture_output=True, text=True, timeout=60
+        )
         assert accepted.returncode == 0, accepted.stderr
         assert "accepted: this machine now keeps game f0f0f0f0" in accepted.stdout
         assert wait_for(lambda: any("Game f0f0f0f0 accepted as the box's own at #7" in line for line in lines))
@@ -415,7 +498,7 @@ def test_a_forged_game_on_the_box_is_shown_read_only_until_a_person_accepts_it(t
         assert again["ok"] and "already this machine's own" in again["message"]
     finally:
         daemon.stop()
-    daemon = Daemon(cfg, out=lambda line: None).start()   # accepted for good: the next boot resumes it as its own
+    daemon = Daemon(cfg, out=lambda line: None).start()  # accepted for good: the next boot resumes it as its own
     try:
         assert not daemon.owner.table.stranger and head(daemon) == 8
     finally:

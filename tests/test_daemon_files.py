@@ -2,6 +2,7 @@
 booking with the reason on every screen and loses no acknowledged booking; the table's warnings reach the
 OLED, the banker's phone and the journal, each once; a read-only card shows the game and says why nothing
 can be booked."""
+
 import json
 import logging
 import os
@@ -22,8 +23,15 @@ from companion.ledger.anchor import anchor_path, default_state_dir
 from companion.table import new_game, open_game
 from web.phone import create_phone_app
 
-CHANGES = [("ledger", "delete"), ("ledger", "move"), ("ledger", "replace"),
-           ("anchor", "delete"), ("anchor", "move"), ("anchor", "replace"), ("both", "delete")]
+CHANGES = [
+    ("ledger", "delete"),
+    ("ledger", "move"),
+    ("ledger", "replace"),
+    ("anchor", "delete"),
+    ("anchor", "move"),
+    ("anchor", "replace"),
+    ("both", "delete"),
+]
 SAID = {  # what each change makes the box say (the English words of its message)
     ("ledger", "delete"): "was deleted while the box was running; the box wrote its game",
     ("ledger", "move"): "was moved away or renamed while the box was running",
@@ -64,6 +72,7 @@ def record_oled(daemon) -> list:
     def recording(frame):
         frames.append(frame)
         return show(frame)
+
     screen.show = recording
     return frames
 
@@ -76,8 +85,12 @@ def change(daemon, what: str, how: str, tmp_path: Path) -> Path:
     """Delete, move or replace the running game's ledger file or its anchor; the path it was moved to."""
     table = daemon.owner.table
     if what == "both":  # the ledger (with its -wal and -shm) and the anchor: nothing of the game left on disk
-        for name in (table.ledger.path, table.ledger.path + "-wal", table.ledger.path + "-shm",
-                     table.ledger.anchor_file.path):
+        for name in (
+            table.ledger.path,
+            table.ledger.path + "-wal",
+            table.ledger.path + "-shm",
+            table.ledger.anchor_file.path,
+        ):
             Path(name).unlink()
         return tmp_path
     target = Path(table.ledger.path) if what == "ledger" else Path(table.ledger.anchor_file.path)
@@ -115,8 +128,9 @@ def test_a_ledger_or_anchor_changed_under_the_daemon_stops_booking_and_loses_not
         assert SAID[(what, how)] in reason
         refused = [pay(daemon, n) for n in range(4, 8)]
         assert all(not answer["ok"] and answer["exit"] == 5 for answer in refused), refused
-        assert all(answer["message"].startswith("Nothing was booked: ") and reason in answer["message"]
-                   for answer in refused)
+        assert all(
+            answer["message"].startswith("Nothing was booked: ") and reason in answer["message"] for answer in refused
+        )
         assert daemon.owner.table.head_seq == 4
         # every screen: the OLED, the journal, every phone
         assert wait_for(lambda: "Nothing can be booked" in oled_text(oled), 30)
@@ -134,7 +148,7 @@ def test_a_ledger_or_anchor_changed_under_the_daemon_stops_booking_and_loses_not
         daemon.stop()
     if what == "ledger" and how == "move":
         assert booked_ids(aside) >= acknowledged  # the moved file is whole where it went ...
-        os.rename(aside, path)                  # ... and put back as the message says
+        os.rename(aside, path)  # ... and put back as the message says
     if what == "ledger" and how == "replace":
         assert booked_ids(saved) >= acknowledged  # the box's own game, saved beside the newcomer
     again = start(tmp_path)
@@ -286,9 +300,13 @@ def test_a_read_only_card_shows_the_game_and_says_why_nothing_can_be_booked(tmp_
     (place / "games" / "sim").mkdir(exist_ok=True)
     spec = {"place": str(place), "socket": str(tmp_path / "box.sock"), "lang": lang, "oled": oled}
     env = dict(os.environ, COMPANION_STATE_DIR=str(state))
-    done = subprocess.run(unshare_command() + [sys.executable, "-c", CHILD, json.dumps(spec),
-                                               str(Path(__file__).parent.parent)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        unshare_command() + [sys.executable, "-c", CHILD, json.dumps(spec), str(Path(__file__).parent.parent)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["seq"] == 2 and out["seq_after"] == 2
@@ -314,10 +332,15 @@ def test_the_status_says_nothing_can_be_booked_when_the_anchor_went_under_the_da
         assert status["ok"] and status["stopped"].startswith(said), status
         assert ("was deleted or moved" in status["stopped"]) == (lang == "en")  # the reason too in the asker's language
         conf = tmp_path / "companion.toml"
-        conf.write_text(f'games_dir = "{tmp_path / "games"}"\n[virtual_table]\nport = 0\n[phone]\nport = 0\n',
-                        encoding="utf-8")
-        shown = subprocess.run([sys.executable, "-m", "companion", "game", "status", "--lang", lang,
-                                "--config", str(conf)], capture_output=True, text=True, timeout=60)
+        conf.write_text(
+            f'games_dir = "{tmp_path / "games"}"\n[virtual_table]\nport = 0\n[phone]\nport = 0\n', encoding="utf-8"
+        )
+        shown = subprocess.run(
+            [sys.executable, "-m", "companion", "game", "status", "--lang", lang, "--config", str(conf)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert shown.returncode == 0 and said in shown.stdout, shown
     finally:
         daemon.stop()

@@ -8,6 +8,7 @@ chance1 8, inspection 10, black1 15, chance2 18, jackpot 20, white 25,
 police 30, black2 35, chance4 37). The shipped scale (placeholder) has 7 steps
 with places [4, 4, 3, 3, 2, 2, 1]; tests that need a small scale edit a copy.
 """
+
 import pytest
 from helpers import new, play_checked, run, teleporting
 
@@ -40,6 +41,7 @@ def codes(game):
 
 # ----- the edition file ---------------------------------------------------------------------
 
+
 def test_deluxe_is_classic_with_a_scale_in_the_data(rules):
     """«Миллионер Делюкс»: 8 industries of 3 plots, CHANCE and MOVEMENT; the scale is edition data."""
     ed = rules.edition
@@ -57,10 +59,12 @@ def test_the_board_is_classics():
     classic, deluxe = load_edition("classic"), load_edition("deluxe")
 
     def board(ed):
-        return ([(c.id, c.kind, c.name, c.names, c.industry, c.price, c.rent, c.build_cost, c.deck)
-                 for c in ed.cells],
-                [(i.id, i.name, i.names, i.build_cost) for i in ed.industries.values()],
-                [(c.id, c.deck, c.text, c.effects, c.keep) for c in ed.cards.values()])
+        return (
+            [(c.id, c.kind, c.name, c.names, c.industry, c.price, c.rent, c.build_cost, c.deck) for c in ed.cells],
+            [(i.id, i.name, i.names, i.build_cost) for i in ed.industries.values()],
+            [(c.id, c.deck, c.text, c.effects, c.keep) for c in ed.cards.values()],
+        )
+
     assert board(deluxe) == board(classic)
 
 
@@ -79,6 +83,7 @@ def test_setup_is_classics(rules):
 
 # ----- up and down --------------------------------------------------------------------------------
 
+
 def test_white_business_and_the_fund_move_one_step_up(rules):
     """Шкала: up one step on «Белый» бизнес and on Благотворительный фонд."""
     g = new(rules)
@@ -92,10 +97,10 @@ def test_black_business_moves_one_step_down_and_sends_to_the_fund(rules):
     """Шкала: down one step on «Чёрный» бизнес; Classic sends the token to the fund with a fine of 50."""
     g = new(rules)
     run(g, "land white", "end", "land jackpot", "end")
-    s = run(g, "land black1")                      # white -> black1 (past START: +200)
+    s = run(g, "land black1")  # white -> black1 (past START: +200)
     assert step(s, "Anna") == 0
     assert s.position["Anna"] == 5 and s.cash("Anna") == 2000 + 200 - 50 and s.cash(CHARITY) == 50
-    assert codes(g).count("rating_up") == 0       # sent to the fund: no step up there (choice)
+    assert codes(g).count("rating_up") == 0  # sent to the fund: no step up there (choice)
 
 
 def test_tax_inspection_moves_one_step_down(rules):
@@ -133,10 +138,10 @@ def test_the_token_never_goes_below_the_yellow_line(rules):
 def test_favourable_and_unfavourable_chance_cards(rules):
     """Шкала: up on a favourable CHANCE instruction, down on an unfavourable one."""
     g = new(rules)
-    s = run(g, "land chance1", "draw c01")          # lottery +100: favourable
+    s = run(g, "land chance1", "draw c01")  # lottery +100: favourable
     assert step(s, "Anna") == 1 and s.cash("Anna") == 2100
     run(g, "end", "land white", "end")
-    s = run(g, "land chance2", "draw c02")          # fine 50: unfavourable
+    s = run(g, "land chance2", "draw c02")  # fine 50: unfavourable
     assert step(s, "Anna") == 0 and s.cash("Anna") == 2050
 
 
@@ -152,32 +157,33 @@ def test_a_card_moving_onto_a_rated_cell_counts_once(rules):
     g = new(rules)
     run(g, "land white", "end", "land jackpot", "end", "land charity", "end", "land white", "end")
     assert step(g.state, "Anna") == 2
-    s = run(g, "land chance4", "draw c04")          # charity -> chance4 -> TAX INSPECTION
+    s = run(g, "land chance4", "draw c04")  # charity -> chance4 -> TAX INSPECTION
     assert step(s, "Anna") == 1 and "Anna" in s.detained
 
 
 def test_movement_card_onto_white_business_moves_up(rules):
     """Шкала: a MOVEMENT card onto «Белый» бизнес is a landing there (Classic: no income past START)."""
     g = new(rules)
-    s = run(g, "land movement4", "draw m10")        # movement4 (32) -> white (25): past START
+    s = run(g, "land movement4", "draw m10")  # movement4 (32) -> white (25): past START
     assert s.position["Anna"] == 25
     assert step(s, "Anna") == 1 and s.cash("Anna") == 2000
 
 
 # ----- places on a step -----------------------------------------------------------------------------
 
+
 def test_a_full_step_keeps_the_token_where_it_is():
     """Шкала: «Если все клетки ступени ... заняты фишками других игроков, игрок оставляет фишку на месте»."""
     rules = scale([1, 1, 1])
     g = new(rules)
-    run(g, "land white", "end")                     # Anna takes the only place on step 1
+    run(g, "land white", "end")  # Anna takes the only place on step 1
     s = run(g, "land white")
     assert step(s, "Boris") == 0 and "rating_blocked" in codes(g)
-    run(g, "end", "land charity", "end")            # Anna climbs to step 2; step 1 is free again
+    run(g, "end", "land charity", "end")  # Anna climbs to step 2; step 1 is free again
     s = run(g, "land charity")
     assert step(s, "Boris") == 1
     run(g, "end")
-    s = run(g, "land black2")                       # Anna would step down onto Boris's place
+    s = run(g, "land black2")  # Anna would step down onto Boris's place
     assert step(s, "Anna") == 2 and "rating_blocked" in codes(g)
 
 
@@ -186,19 +192,20 @@ def test_a_bankrupt_players_token_leaves_the_scale():
     rules = scale([1, 1, 1])
     g = new(rules, ("Anna", "Boris", "Vera"))
     run(g, "land transport1", "buy", "end", "land white", "end", "land jackpot", "end")
-    s = run(g, "land white")                        # Anna: Boris holds the only place on step 1
+    s = run(g, "land white")  # Anna: Boris holds the only place on step 1
     assert step(s, "Anna") == 0 and step(s, "Boris") == 1
     run(g, "end", "pay Boris Anna 2000")
-    s = run(g, "land transport1")                   # Boris owes the printed rent with nothing in hand
+    s = run(g, "land transport1")  # Boris owes the printed rent with nothing in hand
     assert s.debts and s.debts[0].debtor == "Boris"
     assert s.debts[0].amount == rules.edition.cell("transport1").rent[0]
     run(g, "bankrupt Boris")
     assert "Boris" not in g.state.alive and step(g.state, "Boris") == 0
-    s = run(g, "land white")                        # Vera takes the freed place
+    s = run(g, "land white")  # Vera takes the freed place
     assert step(s, "Vera") == 1
 
 
 # ----- the end ---------------------------------------------------------------------------------------
+
 
 def test_reaching_the_top_of_the_scale_wins():
     """«Победитель игры»: the game goes on «до тех пор, когда один из игроков не достигнет вершины шкалы»."""
@@ -215,8 +222,7 @@ def test_reaching_the_top_of_the_scale_wins():
 
 def test_the_top_need_not_end_the_game():
     """«Победитель игры», option rating_top_wins = false: play on for bankruptcy or the clock."""
-    rules = teleporting("deluxe", {"rating_top_wins": False},
-                            replace=[(SHIPPED_SCALE, "rating_places = [2, 1]")])
+    rules = teleporting("deluxe", {"rating_top_wins": False}, replace=[(SHIPPED_SCALE, "rating_places = [2, 1]")])
     g = new(rules)
     run(g, "land white", "end", "land jackpot", "end", "land charity", "end", "land jackpot", "end")
     s = run(g, "land white")
@@ -226,7 +232,7 @@ def test_the_top_need_not_end_the_game():
 def test_timed_game_adds_the_agreed_sum_per_step(rules):
     """«Победитель игры»: on time, tokens on the scale add the agreed sum (100 a step by default)."""
     g = new(rules)
-    run(g, "land white", "end", "land jackpot", "end", "land charity", "end")   # Anna passes START
+    run(g, "land white", "end", "land jackpot", "end", "land charity", "end")  # Anna passes START
     run(g, "end_game")
     wealth = [n for n in g.events[-1].notes if n.code == "wealth_count"][0].params["wealth"]
     assert wealth == {"Anna": 2000 + 200 + 2 * 100, "Boris": 2000}
@@ -246,11 +252,12 @@ def test_timed_game_step_worth_is_an_option():
 
 # ----- seeded autoplay -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5, 6, 7])
 def test_seeded_autoplay_games_run_to_the_end_with_balanced_books(rules, seed):
     """Whole games (every rulebook section at once): zero-sum postings, no negative cash, replay."""
     players = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][: 2 + seed % 5]
-    game = play_checked(rules, seed, players)       # ends with a winner, books and replay checked
+    game = play_checked(rules, seed, players)  # ends with a winner, books and replay checked
     places = rules.edition.extra["rating_places"]
     for k, room in enumerate(places, 1):
         assert sum(1 for p in game.state.alive if step(game.state, p) == k) <= room

@@ -1,6 +1,7 @@
 """`companion demo` starts what it is asked for (issue 22): `--players 6` seats six (the demo's own list of
 names had four), and the cards it enrols are the chosen edition's, a file of the table's own included, also
 when a later start resumes that game without naming it again. `companion demo` in its own process."""
+
 import json
 import re
 from pathlib import Path

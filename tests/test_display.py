@@ -11,6 +11,7 @@ They depend on the font files (DejaVu Sans 2.37, Debian's fonts-dejavu-core)
 and the FreeType inside Pillow (2.14.3 in Pillow 13): a mismatch right after
 upgrading either is worth a look, not a blind re-record.
 """
+
 import errno
 import os
 import random
@@ -63,12 +64,12 @@ def test_a_frame_lights_pixels_where_its_text_is(screen):
     image = screen.device.image
     assert image.mode == "1" and image.size == (128, 64)
     assert image.tobytes() == screen.image.tobytes()
-    assert image.crop((0, 0, 128, 11)).getbbox() is not None     # the title's band
-    assert image.crop((0, 11, 128, 12)).getbbox() is None        # a dark row
-    assert image.crop((0, 12, 128, 23)).getbbox() is not None    # the first line
-    assert image.crop((0, 23, 128, 64)).getbbox() is None        # nothing below it
+    assert image.crop((0, 0, 128, 11)).getbbox() is not None  # the title's band
+    assert image.crop((0, 11, 128, 12)).getbbox() is None  # a dark row
+    assert image.crop((0, 12, 128, 23)).getbbox() is not None  # the first line
+    assert image.crop((0, 23, 128, 64)).getbbox() is None  # nothing below it
     left, _, right, _ = image.crop((0, 0, 128, 11)).getbbox()
-    assert abs(left - (128 - right)) <= 2                        # the title is centred
+    assert abs(left - (128 - right)) <= 2  # the title is centred
 
 
 def test_an_unchanged_frame_is_not_drawn_again(screen):
@@ -83,13 +84,16 @@ def test_an_unchanged_frame_is_not_drawn_again(screen):
     assert not screen.show(Frame())  # blank already
 
 
-@pytest.mark.parametrize("text", [
-    "Анна → Борис: аренда 1 250 за участок «Кинотеатр» (ход по карточке)",
-    "Anna pays Boris 1,250 rent for the Cinema, doubled for the monopoly",
-    "Считыватель не отвечает: проверьте кабель",
-    "Ш" * 60,
-    "W" * 60,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Анна → Борис: аренда 1 250 за участок «Кинотеатр» (ход по карточке)",
+        "Anna pays Boris 1,250 rent for the Cinema, doubled for the monopoly",
+        "Считыватель не отвечает: проверьте кабель",
+        "Ш" * 60,
+        "W" * 60,
+    ],
+)
 def test_a_line_too_wide_is_shortened_with_an_ellipsis_inside_the_screen(screen, text):
     fonts = screen.fonts
     short = display.shorten(fonts.text, text, 128)
@@ -100,7 +104,7 @@ def test_a_line_too_wide_is_shortened_with_an_ellipsis_inside_the_screen(screen,
     # the last lit column is the ellipsis' own: nothing was cut off at the edge
     assert screen.image.getbbox()[2] == display.ink_width(fonts.text, short) <= 128
     # and one more character would not have fitted
-    longer = text[:len(short)].rstrip() + "…"
+    longer = text[: len(short)].rstrip() + "…"
     assert longer == short or display.ink_width(fonts.text, longer) > 128
 
 
@@ -191,8 +195,11 @@ def test_a_line_is_measured_to_the_pixel_it_is_drawn_at(which):
     rng = random.Random(11)
     texts += ["".join(rng.choice(letters) for _ in range(rng.randint(1, 40))) for _ in range(3000)]
     texts += ["W", "_", "a_", "у", "«участок»", "", "   ", "Ёлка", "j", "T.", "Ту"]
-    wrong = [(text, display.ink(font, text), display.drawn_ink(font, text)) for text in texts
-             if display.ink(font, text) != display.drawn_ink(font, text)]
+    wrong = [
+        (text, display.ink(font, text), display.drawn_ink(font, text))
+        for text in texts
+        if display.ink(font, text) != display.drawn_ink(font, text)
+    ]
     assert wrong == [], wrong[:5]
 
 
@@ -245,13 +252,15 @@ def test_no_display_on_the_bus_is_said_in_one_line_never_a_dummy(monkeypatch, dr
     monkeypatch.setattr(smbus2, "SMBus", SilentBus)
     with pytest.raises(display.DisplayMissing) as caught:
         display.open_device("real", driver=driver, address=0x3C, port=1)
-    assert str(caught.value) == ("OLED: no device answers at I2C address 0x3C on bus 1 "
-                                 "(is I2C enabled and the display wired?)")
+    assert str(caught.value) == (
+        "OLED: no device answers at I2C address 0x3C on bus 1 (is I2C enabled and the display wired?)"
+    )
 
 
 def test_no_permission_for_the_bus_names_the_group(monkeypatch):
     def refused(port):
         raise PermissionError(errno.EACCES, "Permission denied", f"/dev/i2c-{port}")
+
     monkeypatch.setattr(smbus2, "SMBus", refused)
     with pytest.raises(display.DisplayMissing, match="i2c group"):
         display.open_device("real")
@@ -263,6 +272,7 @@ def test_a_display_that_stops_answering_is_said_and_tried_again(screen, monkeypa
 
     def unplugged(image):
         raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
     monkeypatch.setattr(screen.device, "display", unplugged)
     with pytest.raises(display.DisplayMissing, match="stopped answering"):
         screen.show(frame)
@@ -306,6 +316,7 @@ def data_bytes(sent):
 def recording(driver, rotate=0):
     """The page-writing device and luma's own driver, each on its recorder, set up and forgotten."""
     from luma.oled.device import sh1106, ssd1306
+
     plain = {"ssd1306": ssd1306, "sh1106": sh1106}[driver]
     paged_bus, plain_bus = Recorder(), Recorder()
     paged = display.DRIVERS[driver](paged_bus, width=128, height=64, rotate=rotate)
@@ -319,7 +330,7 @@ def luma_pages(driver, sent):
     command and 128 bytes per page."""
     data = b"".join(payload for kind, payload in sent if kind == "data")
     assert len(data) == 1024
-    return {page: data[page * 128:(page + 1) * 128] for page in range(8)}
+    return {page: data[page * 128 : (page + 1) * 128] for page in range(8)}
 
 
 def picture(*boxes):
@@ -333,6 +344,7 @@ def picture(*boxes):
 def noise(seed):
     """A picture lit at random, so every byte of every page is tested."""
     import random
+
     rng = random.Random(seed)
     image = Image.new("1", (128, 64))
     image.putdata([rng.getrandbits(1) for _ in range(128 * 64)])
@@ -366,12 +378,16 @@ def test_a_change_in_one_band_writes_only_its_page(driver, rotate):
     sent = bus.take()
     if driver == "ssd1306":
         # column window 0-127 (0x21), page window page-page (0x22), then the page's 128 bytes
-        assert [(kind, payload if kind == "command" else len(payload)) for kind, payload in sent] == \
-            [("command", bytes([0x21, 0, 127, 0x22, page, page])), ("data", 128)]
+        assert [(kind, payload if kind == "command" else len(payload)) for kind, payload in sent] == [
+            ("command", bytes([0x21, 0, 127, 0x22, page, page])),
+            ("data", 128),
+        ]
     else:
         # the page (0xB0 | page), the low column nibble with the SH1106's offset of 2, high nibble 0
-        assert [(kind, payload if kind == "command" else len(payload)) for kind, payload in sent] == \
-            [("command", bytes([0xB0 | page, 0x02, 0x10])), ("data", 128)]
+        assert [(kind, payload if kind == "command" else len(payload)) for kind, payload in sent] == [
+            ("command", bytes([0xB0 | page, 0x02, 0x10])),
+            ("data", 128),
+        ]
     full.display(after)
     assert sent[1][1] == luma_pages(driver, plain_bus.take())[page]
 
@@ -380,8 +396,15 @@ def test_a_change_in_one_band_writes_only_its_page(driver, rotate):
 def test_the_pages_written_rebuild_luma_s_full_frame(driver):
     paged, bus, full, plain_bus = recording(driver)
     memory = {}  # the controller's memory as the page writes leave it
-    for step, image in enumerate([noise(4), picture((0, 0, 127, 10)), picture((0, 0, 127, 10), (5, 30, 60, 41)),
-                                  picture((0, 0, 127, 10), (5, 30, 60, 41), (0, 63, 127, 63)), noise(5)]):
+    for step, image in enumerate(
+        [
+            noise(4),
+            picture((0, 0, 127, 10)),
+            picture((0, 0, 127, 10), (5, 30, 60, 41)),
+            picture((0, 0, 127, 10), (5, 30, 60, 41), (0, 63, 127, 63)),
+            noise(5),
+        ]
+    ):
         paged.display(image)
         sent = bus.take()
         commands = [payload for kind, payload in sent if kind == "command"]
@@ -391,7 +414,7 @@ def test_the_pages_written_rebuild_luma_s_full_frame(driver):
                 first, last = command[4], command[5]
                 assert command[:4] == bytes([0x21, 0, 127, 0x22]) and len(data) == 128 * (last - first + 1)
                 for page in range(first, last + 1):
-                    memory[page] = data[(page - first) * 128:(page - first + 1) * 128]
+                    memory[page] = data[(page - first) * 128 : (page - first + 1) * 128]
         else:
             for command, data in zip(commands, datas, strict=True):
                 memory[command[0] & 0x0F] = data
@@ -415,8 +438,12 @@ def test_consecutive_pages_share_one_addressing_command():
     paged.display(picture((0, 8, 127, 23), (0, 48, 127, 48)))  # pages 1-2 and 6
     sent = bus.take()
     assert paged.last_pages == (1, 2, 6)
-    assert [payload if kind == "command" else len(payload) for kind, payload in sent] == \
-        [bytes([0x21, 0, 127, 0x22, 1, 2]), 256, bytes([0x21, 0, 127, 0x22, 6, 6]), 128]
+    assert [payload if kind == "command" else len(payload) for kind, payload in sent] == [
+        bytes([0x21, 0, 127, 0x22, 1, 2]),
+        256,
+        bytes([0x21, 0, 127, 0x22, 6, 6]),
+        128,
+    ]
 
 
 def test_a_write_that_fails_part_way_sends_the_next_frame_whole():
@@ -429,6 +456,7 @@ def test_a_write_that_fails_part_way_sends_the_next_frame_whole():
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
         failing["after"] -= 1
         bus.sent.append(("data", bytes(payload)))
+
     bus.data = data
     with pytest.raises(OSError):
         paged.display(noise(7))
@@ -504,16 +532,28 @@ def test_the_real_display_writes_pages(monkeypatch, driver):
 
 # typical screens, as the daemon will compose them
 REFERENCES = {
-    "idle_balance": Frame(title="Анна", big="13 750",
-                          lines=("Курс акций 120 ▲ +10", "Джекпот 600", "ФОРТУНА: льготный кредит")),
-    "receipt_ru": Frame(title="Аренда", lines=("Анна → Борис: 1 250", "за участок «Кинотеатр»",
-                                               "Баланс Анны: 12 500"), footer="ждём: бросок Бориса"),
-    "menu": Frame(title="Меню", inverse_title=True, selected=0,
-                  lines=("Новая игра", "Продолжить игру", "Привязать карту", "Язык: русский", "Выключить")),
-    "reader_offline": Frame(title="Внимание", lines=tuple(display.wrap("Считыватель не отвечает: проверьте кабель")),
-                            footer="пингвин эскимо палатка"),
-    "qr_phone_page": Frame(title="ABCD12", lines=("scan for the phone page",),
-                           qr="http://192.168.178.23:8080/t/ABCD12"),
+    "idle_balance": Frame(
+        title="Анна", big="13 750", lines=("Курс акций 120 ▲ +10", "Джекпот 600", "ФОРТУНА: льготный кредит")
+    ),
+    "receipt_ru": Frame(
+        title="Аренда",
+        lines=("Анна → Борис: 1 250", "за участок «Кинотеатр»", "Баланс Анны: 12 500"),
+        footer="ждём: бросок Бориса",
+    ),
+    "menu": Frame(
+        title="Меню",
+        inverse_title=True,
+        selected=0,
+        lines=("Новая игра", "Продолжить игру", "Привязать карту", "Язык: русский", "Выключить"),
+    ),
+    "reader_offline": Frame(
+        title="Внимание",
+        lines=tuple(display.wrap("Считыватель не отвечает: проверьте кабель")),
+        footer="пингвин эскимо палатка",
+    ),
+    "qr_phone_page": Frame(
+        title="ABCD12", lines=("scan for the phone page",), qr="http://192.168.178.23:8080/t/ABCD12"
+    ),
 }
 
 

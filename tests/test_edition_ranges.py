@@ -3,6 +3,7 @@ every number has a range checked when the file loads (and when `--option KEY=VAL
 sets it), ids can be typed in commands, a file's bytes are read as UTF-8 with a byte
 order mark dropped, damaged files give one EditionError, and games played with the
 values at the edges of their ranges keep the books."""
+
 import random
 import re
 import tomllib
@@ -51,6 +52,7 @@ def edited(edition_id, path, value):
 
 # ----- every option has a range; one step outside it is refused ---------------------------------
 
+
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 def test_every_integer_option_has_a_range_holding_its_default(rules):
     cls = RULESETS[rules]
@@ -65,8 +67,12 @@ def test_every_integer_option_has_a_range_holding_its_default(rules):
         assert cls.OPTIONS[key] in choices, key
 
 
-OUTSIDE = [(rules, key, side) for rules in sorted(RULESETS)
-           for key in sorted(int_options(RULESETS[rules])) for side in ("below", "above")]
+OUTSIDE = [
+    (rules, key, side)
+    for rules in sorted(RULESETS)
+    for key in sorted(int_options(RULESETS[rules]))
+    for side in ("below", "above")
+]
 
 
 def outside(rules, key, side):
@@ -116,7 +122,7 @@ def test_text_and_list_options_have_a_checked_shape(rules):
         if isinstance(default, str):
             bad = ["no_such_thing", "", 5]
         elif isinstance(default, list):
-            bad = [[12], ["no_such_thing"], "fortune"]        # text is read as TOML: not a value
+            bad = [[12], ["no_such_thing"], "fortune"]  # text is read as TOML: not a value
         else:
             continue
         for value in bad:
@@ -127,15 +133,15 @@ def test_text_and_list_options_have_a_checked_shape(rules):
 
 def test_jackpot_bets_and_the_short_games_deal_are_checked_against_the_file():
     with pytest.raises(EditionError) as exc:
-        load_edition("elite", {"jackpot_min_bet": 600})          # above jackpot_max_bet 500
+        load_edition("elite", {"jackpot_min_bet": 600})  # above jackpot_max_bet 500
     assert exc.value.key == "options.jackpot_min_bet"
     with pytest.raises(EditionError) as exc:
-        load_edition("monopoly", {"hotel_after_houses": 5})      # four houses per lot in the box
+        load_edition("monopoly", {"hotel_after_houses": 5})  # four houses per lot in the box
     assert exc.value.key == "options.hotel_after_houses"
     # dealt 2 deeds each: the dearest two (Boardwalk 400, Park Place 350) must be payable from 1500
     assert load_edition("monopoly", {"start_deal": 2}).options["start_deal"] == 2
     with pytest.raises(EditionError) as exc:
-        load_edition("monopoly", {"start_deal": 5})              # 400+350+320+300+300 > 1500
+        load_edition("monopoly", {"start_deal": 5})  # 400+350+320+300+300 > 1500
     assert exc.value.key == "options.start_deal"
 
 
@@ -150,7 +156,7 @@ def test_an_option_typed_on_the_command_line_cannot_write_other_keys():
 
 # ----- every section: negative, too large and wrong-typed values are named --------------------------
 
-TOO_BIG = 10 ** 20                           # beyond a 64-bit ledger integer
+TOO_BIG = 10**20  # beyond a 64-bit ledger integer
 BAD_MONEY = [-1, MONEY_MAX + 1, TOO_BIG, "abc", 2.5, True]
 
 SECTIONS = [
@@ -160,7 +166,7 @@ SECTIONS = [
     ("monopoly", ("cells", 1, "price"), "cells[1].price"),
     ("monopoly", ("cells", 1, "build_cost"), "cells[1].build_cost"),
     ("monopoly", ("cells", 1, "mortgage"), "cells[1].mortgage"),
-    ("monopoly", ("cells", 4, "amount"), "cells[4].amount"),                 # Income Tax
+    ("monopoly", ("cells", 4, "amount"), "cells[4].amount"),  # Income Tax
     ("elite", ("industries", 0, "build_cost"), "industries[0].build_cost"),
     ("monopoly", ("decks", "community_chest", 2, "effects", 0, "amount"), "decks.community_chest[2].effects[0].amount"),
     ("elite", ("slot", "wins", 1, "amount"), "slot.wins[1].amount"),
@@ -179,7 +185,7 @@ def value_at(edition_id, path):
 @pytest.mark.parametrize("edition, path, key", SECTIONS, ids=[s[2] for s in SECTIONS])
 def test_a_bad_amount_in_any_section_is_named_on_load(edition, path, key, bad):
     if path[-1] == "amount" and path[0] == "slot":
-        assert "amount" not in value_at(edition, path[:-1])   # a multiplier line: make it an amount
+        assert "amount" not in value_at(edition, path[:-1])  # a multiplier line: make it an amount
         with pytest.raises(EditionError) as exc:
             edited(edition, path[:-1], {"combo": ["bar", "bar", "bar"], "amount": bad})
     elif path[0] == "supply":
@@ -212,26 +218,58 @@ def test_a_bad_amount_in_a_table_row_names_its_place(edition, path, key, bad):
 NUMBERS = [
     # (edition, path, values refused, key)
     ("elite", ("edition", "players_min"), [0, 9, "2"], "edition.players_min"),
-    ("monopoly", ("edition", "players_max"), [9, -1, 1], "edition"),   # 1 < players_min 2 names players_min
+    ("monopoly", ("edition", "players_max"), [9, -1, 1], "edition"),  # 1 < players_min 2 names players_min
     ("elite", ("buildings", "small_max"), [-1, 11, "3"], "buildings.small_max"),
     ("elite", ("buildings", "large_max"), [-1, 11], "buildings.large_max"),
-    ("monopoly", ("industries", 9, "dice_multiplier_by_count"), [[4, -1], [4, 101], [4, "10"]],
-     "industries[9].dice_multiplier_by_count[1]"),
+    (
+        "monopoly",
+        ("industries", 9, "dice_multiplier_by_count"),
+        [[4, -1], [4, 101], [4, "10"]],
+        "industries[9].dice_multiplier_by_count[1]",
+    ),
     ("monopoly", ("supply", "small"), [-1, 1001, "32"], "supply.small"),
-    ("elite", ("decks", "chance", 19, "effects", 0, "steps"), [-101, 101, "3", 1.0], "decks.chance[19].effects[0].steps"),
-    ("elite", ("decks", "fortune", 24, "effects", 0, "points"), [-101, 101, "3"], "decks.fortune[24].effects[0].points"),
+    (
+        "elite",
+        ("decks", "chance", 19, "effects", 0, "steps"),
+        [-101, 101, "3", 1.0],
+        "decks.chance[19].effects[0].steps",
+    ),
+    (
+        "elite",
+        ("decks", "fortune", 24, "effects", 0, "points"),
+        [-101, 101, "3"],
+        "decks.fortune[24].effects[0].points",
+    ),
     ("elite", ("decks", "fortune", 22, "effects", 0, "percent"), [-1, 101], "decks.fortune[22].effects[0].percent"),
-    ("elite", ("decks", "fortune", 0, "effects", 0, "amount"), [-1, 10 ** 9 + 1, "3"], "decks.fortune[0].effects[0].amount"),
-    ("elite", ("decks", "chance", 13, "effects", 0, "count"), [0, 11, 10 ** 9], "decks.chance[13].effects[0].count"),
-    ("monopoly", ("decks", "chance", 4, "effects", 0, "rent_multiplier"), [0, 11, "2"],
-     "decks.chance[4].effects[0].rent_multiplier"),
-    ("monopoly", ("decks", "chance", 3, "effects", 0, "dice_multiplier"), [0, 101], "decks.chance[3].effects[0].dice_multiplier"),
+    (
+        "elite",
+        ("decks", "fortune", 0, "effects", 0, "amount"),
+        [-1, 10**9 + 1, "3"],
+        "decks.fortune[0].effects[0].amount",
+    ),
+    ("elite", ("decks", "chance", 13, "effects", 0, "count"), [0, 11, 10**9], "decks.chance[13].effects[0].count"),
+    (
+        "monopoly",
+        ("decks", "chance", 4, "effects", 0, "rent_multiplier"),
+        [0, 11, "2"],
+        "decks.chance[4].effects[0].rent_multiplier",
+    ),
+    (
+        "monopoly",
+        ("decks", "chance", 3, "effects", 0, "dice_multiplier"),
+        [0, 101],
+        "decks.chance[3].effects[0].dice_multiplier",
+    ),
     ("elite", ("slot", "wins", 1, "multiplier"), [0, 1001, "10"], "slot.wins[1].multiplier"),
     ("elite", ("slot", "wins", 0, "jackpot"), [False, "yes", 1], "slot.wins[0].jackpot"),
     ("deluxe", ("extra", "rating_places"), [[4, 0], [4, 9], [4, "3"], [True]], "extra.rating_places"),
     ("deluxe", ("extra", "rating_places"), [[], [1] * 21, "7"], "extra.rating_places"),
-    ("madmillionaire", ("options", "face_up"), [[2, 2, 2, 3, 4, 0], [2, 2, 2, 3, 4, 101], [2, 2, 2, 3, 4, 32]],
-     "options.face_up"),
+    (
+        "madmillionaire",
+        ("options", "face_up"),
+        [[2, 2, 2, 3, 4, 0], [2, 2, 2, 3, 4, 101], [2, 2, 2, 3, 4, 32]],
+        "options.face_up",
+    ),
 ]
 
 
@@ -259,31 +297,46 @@ def test_the_shipped_effects_used_by_the_range_tests_are_the_ones_meant():
     assert value_at("monopoly", ("industries", 9, "dice_multiplier_by_count")) == [4, 10]
 
 
-@pytest.mark.parametrize("edition, path, value, key", [
-    ("monopoly", ("cells", 4, "amont"), 200, "cells[4].amont"),            # a typo is not ignored
-    ("monopoly", ("cells", 0, "amount"), 200, "cells[0].amount"),          # START takes no amount
-    ("monopoly", ("decks", "community_chest", 2, "effects", 0, "colect"), False,
-     "decks.community_chest[2].effects[0].colect"),
-    ("monopoly", ("decks", "community_chest", 2, "effects", 0, "to"), ["bank"],
-     "decks.community_chest[2].effects[0].to"),
-    ("monopoly", ("decks", "chance", 4, "effects", 0, "industry"), ["railroad"],
-     "decks.chance[4].effects[0].industry"),
-    ("elite", ("decks", "chance", 0, "effects", 0, "do"), ["receive"], "decks.chance[0].effects[0].do"),
-    ("elite", ("decks", "chance", 0, "effects", 0, "amount"), "100", "decks.chance[0].effects[0].amount"),
-    ("elite", ("supply", "houses"), 12, "supply.houses"),
-    ("monopoly", ("slot",), {"reels": []}, "slot"),
-    ("elite", ("extra",), {"rating_places": [1]}, "extra.rating_places"),
-    ("elite", ("slot", "wins"), [1], "slot.wins[0]"),
-    ("elite", ("slot", "wins", 0, "combo"), ["seven", 7, "seven"], "slot.wins[0].combo"),
-    ("elite", ("slot", "reels", 0), [1, 2, 3, 4, 5, 6], "slot.reels"),
-    ("elite", ("options", "discard_decks"), [["fortune"]], "options.discard_decks[0]"),
-    ("madmillionaire", ("extra", "rows", 0), ["a1", ["a2"]], "extra.rows[0]"),
-    ("madmillionaire", ("extra", "streets", 0, "name"), 5, "extra.streets[0].name"),
-    ("classic", ("options", "movement_deck"), "moves", "options.movement_deck"),
-    ("elite", ("options", "central_industry"), "centre", "options.central_industry"),
-    ("elite", ("cells", 1, "mortgage"), 10 ** 6, "cells[1].mortgage"),     # more than the price
-    ("elite", ("cells", 6, "deck"), "chance", "cells[6].deck"),            # EXCHANGE draws no card
-])
+@pytest.mark.parametrize(
+    "edition, path, value, key",
+    [
+        ("monopoly", ("cells", 4, "amont"), 200, "cells[4].amont"),  # a typo is not ignored
+        ("monopoly", ("cells", 0, "amount"), 200, "cells[0].amount"),  # START takes no amount
+        (
+            "monopoly",
+            ("decks", "community_chest", 2, "effects", 0, "colect"),
+            False,
+            "decks.community_chest[2].effects[0].colect",
+        ),
+        (
+            "monopoly",
+            ("decks", "community_chest", 2, "effects", 0, "to"),
+            ["bank"],
+            "decks.community_chest[2].effects[0].to",
+        ),
+        (
+            "monopoly",
+            ("decks", "chance", 4, "effects", 0, "industry"),
+            ["railroad"],
+            "decks.chance[4].effects[0].industry",
+        ),
+        ("elite", ("decks", "chance", 0, "effects", 0, "do"), ["receive"], "decks.chance[0].effects[0].do"),
+        ("elite", ("decks", "chance", 0, "effects", 0, "amount"), "100", "decks.chance[0].effects[0].amount"),
+        ("elite", ("supply", "houses"), 12, "supply.houses"),
+        ("monopoly", ("slot",), {"reels": []}, "slot"),
+        ("elite", ("extra",), {"rating_places": [1]}, "extra.rating_places"),
+        ("elite", ("slot", "wins"), [1], "slot.wins[0]"),
+        ("elite", ("slot", "wins", 0, "combo"), ["seven", 7, "seven"], "slot.wins[0].combo"),
+        ("elite", ("slot", "reels", 0), [1, 2, 3, 4, 5, 6], "slot.reels"),
+        ("elite", ("options", "discard_decks"), [["fortune"]], "options.discard_decks[0]"),
+        ("madmillionaire", ("extra", "rows", 0), ["a1", ["a2"]], "extra.rows[0]"),
+        ("madmillionaire", ("extra", "streets", 0, "name"), 5, "extra.streets[0].name"),
+        ("classic", ("options", "movement_deck"), "moves", "options.movement_deck"),
+        ("elite", ("options", "central_industry"), "centre", "options.central_industry"),
+        ("elite", ("cells", 1, "mortgage"), 10**6, "cells[1].mortgage"),  # more than the price
+        ("elite", ("cells", 6, "deck"), "chance", "cells[6].deck"),  # EXCHANGE draws no card
+    ],
+)
 def test_keys_the_rules_would_misread_are_named(edition, path, value, key):
     with pytest.raises(EditionError) as exc:
         edited(edition, path, value)
@@ -312,6 +365,7 @@ def test_an_unbuildable_plot_lists_two_rents():
 
 # ----- ids and names --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bad", ["my elite", "", "Elite", "élite", "a" * 33, "elite#2", "x\n", 5])
 def test_an_edition_id_that_a_command_line_cannot_carry_is_refused(bad):
     """The id is written in the game's first command, `new EDITION SEED PLAYER...`."""
@@ -325,12 +379,15 @@ def test_edition_ids_of_lower_case_letters_digits_dash_and_underscore_load(good)
     assert edited("elite", ("edition", "id"), good).id == good
 
 
-@pytest.mark.parametrize("path, key", [
-    (("edition", "name"), "edition.name"),
-    (("industries", 0, "name"), "industries[0].name"),
-    (("cells", 1, "name"), "cells[1].name"),
-    (("cells", 0, "name"), "cells[0].name"),
-])
+@pytest.mark.parametrize(
+    "path, key",
+    [
+        (("edition", "name"), "edition.name"),
+        (("industries", 0, "name"), "industries[0].name"),
+        (("cells", 1, "name"), "cells[1].name"),
+        (("cells", 0, "name"), "cells[0].name"),
+    ],
+)
 def test_names_must_not_be_empty(path, key):
     for bad in ("", "   "):
         with pytest.raises(EditionError) as exc:
@@ -338,11 +395,14 @@ def test_names_must_not_be_empty(path, key):
         assert exc.value.key == key
 
 
-@pytest.mark.parametrize("path, key", [
-    (("cells", 1, "id"), "cells[1].id"),
-    (("industries", 0, "id"), "industries[0].id"),
-    (("decks", "chance", 0, "id"), "decks.chance[0].id"),
-])
+@pytest.mark.parametrize(
+    "path, key",
+    [
+        (("cells", 1, "id"), "cells[1].id"),
+        (("industries", 0, "id"), "industries[0].id"),
+        (("decks", "chance", 0, "id"), "decks.chance[0].id"),
+    ],
+)
 @pytest.mark.parametrize("bad", ["two words", "", "12", "a#b", "x" * 33])
 def test_ids_typed_in_commands_are_one_word(path, key, bad):
     """Cells, industries and cards are named in commands and stored command lines (`draw CARD`)."""
@@ -352,6 +412,7 @@ def test_ids_typed_in_commands_are_one_word(path, key, bad):
 
 
 # ----- every shipped edition; bytes, byte order marks and damaged files ------------------------------
+
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_shipped_edition_loads_within_its_ranges(edition):
@@ -375,9 +436,14 @@ def test_a_byte_order_mark_is_dropped_and_never_stored(tmp_path):
     assert parse_edition("\ufeff" + text_of("elite"), "stored").text == text_of("elite")
 
 
-@pytest.mark.parametrize("bad, where", [
-    (b"\xff", "start"), (b"\xc3", "a cut two-byte letter"), (b"\xed\xa0\x80", "a surrogate"),
-])
+@pytest.mark.parametrize(
+    "bad, where",
+    [
+        (b"\xff", "start"),
+        (b"\xc3", "a cut two-byte letter"),
+        (b"\xed\xa0\x80", "a surrogate"),
+    ],
+)
 def test_bytes_that_are_not_utf8_are_one_error_naming_the_offset(tmp_path, bad, where):
     raw = text_of("elite").encode("utf-8")
     offset = raw.index(b"[options]")
@@ -391,13 +457,22 @@ def test_bytes_that_are_not_utf8_are_one_error_naming_the_offset(tmp_path, bad, 
     with_bom.write_bytes(b"\xef\xbb\xbf" + raw[:offset] + bad + raw[offset:])
     with pytest.raises(EditionError) as exc:
         load_edition(str(with_bom))
-    assert f"byte {offset + 3} " in exc.value.problem       # the offset in the file, mark included
+    assert f"byte {offset + 3} " in exc.value.problem  # the offset in the file, mark included
 
 
-@pytest.mark.parametrize("content", [
-    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"hello world\nthis is not toml\n", b"", b"[edition\n",
-    b"a = " + b"[" * 5000, b"x = " + b"9" * 5000, b"[edition]\nid = 'x'\n" * 2,
-], ids=["png", "prose", "empty", "open-bracket", "deep", "long-number", "twice"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        b"hello world\nthis is not toml\n",
+        b"",
+        b"[edition\n",
+        b"a = " + b"[" * 5000,
+        b"x = " + b"9" * 5000,
+        b"[edition]\nid = 'x'\n" * 2,
+    ],
+    ids=["png", "prose", "empty", "open-bracket", "deep", "long-number", "twice"],
+)
 def test_a_file_that_is_not_an_edition_is_one_line(tmp_path, content):
     path = tmp_path / "not.toml"
     path.write_bytes(content)
@@ -437,14 +512,28 @@ def test_truncated_and_byte_flipped_files_load_or_give_an_edition_error(edition)
         damaged = bytearray(raw)
         for _ in range(rng.choice((1, 1, 2, 5))):
             i = rng.randrange(len(damaged))
-            damaged[i] = rng.choice((rng.randrange(256), damaged[i] ^ (1 << rng.randrange(8)),
-                                     ord(rng.choice('-0"[]{}=.,\n#'))))
+            damaged[i] = rng.choice(
+                (rng.randrange(256), damaged[i] ^ (1 << rng.randrange(8)), ord(rng.choice('-0"[]{}=.,\n#')))
+            )
         must_load_or_refuse(bytes(damaged), f"{edition}-flipped")
 
 
 NUMBER = re.compile(rb"(?<=[=,\[] )-?\d+(?=[ ,\]\n])")
-ODD_VALUES = [b"-1", b"0", b"-0", b"1000000001", b"100000000000000000000", b"9223372036854775808",
-              b'"12"', b"1.5", b"true", b"[]", b"{}", b"-9999", b"1_000"]
+ODD_VALUES = [
+    b"-1",
+    b"0",
+    b"-0",
+    b"1000000001",
+    b"100000000000000000000",
+    b"9223372036854775808",
+    b'"12"',
+    b"1.5",
+    b"true",
+    b"[]",
+    b"{}",
+    b"-9999",
+    b"1_000",
+]
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -460,12 +549,13 @@ def test_numbers_replaced_by_odd_values_load_or_give_an_edition_error_and_loaded
         damaged = raw[:start] + rng.choice(ODD_VALUES) + raw[end:]
         ed = must_load_or_refuse(damaged, f"{edition}-value{trial}")
         if ed is not None and played < 5:
-            players = NAMES[:ed.players_min]
+            players = NAMES[: ed.players_min]
             play_checked(rules_for(ed), trial, players, max_events=150)
             played += 1
 
 
 # ----- games with the values at the edges of their ranges --------------------------------------------
+
 
 def at_edge(edition_id, side):
     """The shipped file's data with start_cash and every whole-number option at one end of its range
@@ -478,15 +568,26 @@ def at_edge(edition_id, side):
     data["edition"]["start_cash"] = MONEY_MAX if side == "high" else 0
     if "hotel_after_houses" in opts:
         opts["hotel_after_houses"] = min(opts["hotel_after_houses"], data["buildings"]["small_max"])
-    if "monopoly_rent_multiplier" in opts:          # Classic: the file's monopoly rents follow it
+    if "monopoly_rent_multiplier" in opts:  # Classic: the file's monopoly rents follow it
         for cell in data["cells"]:
             if cell.get("rent"):
                 cell["rent"][1] = cell["rent"][0] * opts["monopoly_rent_multiplier"]
     return data
 
 
-MONEY_KEYS = {"price", "rent", "tax", "build_cost", "mortgage", "amount", "small", "large",
-              "rent_by_count", "tax_by_count", "start_cash"}
+MONEY_KEYS = {
+    "price",
+    "rent",
+    "tax",
+    "build_cost",
+    "mortgage",
+    "amount",
+    "small",
+    "large",
+    "rent_by_count",
+    "tax_by_count",
+    "start_cash",
+}
 
 
 def scaled(node, factor, key=None):
@@ -537,18 +638,19 @@ def test_a_game_with_values_at_the_edges_keeps_the_books(edition, side):
     ed = build_edition(data, f"{edition}-{side}.toml", RULESETS[data["edition"]["rules"]])
     rules = rules_for(ed)
     for seed in (1, 2):
-        players = NAMES[:ed.players_max if seed == 1 else ed.players_min]
+        players = NAMES[: ed.players_max if seed == 1 else ed.players_min]
         game = play_checked(rules, seed, players, max_events=300)
         for event in game.events:
-            assert all(abs(p.amount) < 2 ** 63 for p in event.postings)
-        assert all(abs(v) < 2 ** 63 for v in game.state.balances.values())
+            assert all(abs(p.amount) < 2**63 for p in event.postings)
+        assert all(abs(v) < 2**63 for v in game.state.balances.values())
 
 
 # ----- the documentation says every range ----------------------------------------------------------
 
 # each rules module's page, and its parent's (Deluxe is Classic plus the scale)
-DOCS = {rules: [ROOT / ("docs/rule-choices.md" if rules == "elite" else f"docs/editions/{rules}.md")]
-        for rules in RULESETS}
+DOCS = {
+    rules: [ROOT / ("docs/rule-choices.md" if rules == "elite" else f"docs/editions/{rules}.md")] for rules in RULESETS
+}
 DOCS["deluxe"].append(ROOT / "docs/editions/classic.md")
 
 

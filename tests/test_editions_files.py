@@ -1,6 +1,7 @@
 """Shipped edition files (companion/editions/*.toml): each loads and validates, restores
 from the copy stored in a ledger, and plays a whole autoplay game to a winner (last
 player standing) or to a wealth count (the timed game) without stalling."""
+
 import pytest
 from helpers import new, play_checked, run
 
@@ -58,13 +59,14 @@ def test_autoplay_game_ends_with_a_winner(edition, seed):
     pending decision has a command the autoplayer finds)."""
     rules = rules_for(load_edition(edition))
     ed = rules.edition
-    players = NAMES[:max(ed.players_min, min(4, ed.players_max))]
+    players = NAMES[: max(ed.players_min, min(4, ed.players_max))]
     # over with a winner (a stall fails here, naming the pending decision), books and replay checked
     game = play_checked(rules, seed, players, max_events=MAX_EVENTS)
     ended_early = game.state.phase == "over" and game.events[-1].command != "end_game"
     assert ended_early or len(game.events) >= MAX_EVENTS, (
         f"seed {seed}: the autoplayer found no command after event {len(game.events)} "
-        f"({game.events[-1].command}); pending {game.state.pending}, debts {game.state.debts}")
+        f"({game.events[-1].command}); pending {game.state.pending}, debts {game.state.debts}"
+    )
     s = game.state
     last = game.events[-1]
     assert s.phase == "over" and s.winner
@@ -87,14 +89,22 @@ def test_play_counts_wealth_even_when_time_runs_out_during_a_debt():
     assert game.state.phase == "over" and game.state.winner
 
 
-@pytest.mark.parametrize("old, new, key", [
-    ('effects = [{ do = "share_price", points = 3 }]', 'effects = [{ do = "pay", amount = 50 }]',
-     "decks.fortune.f25"),
-    ('effects = [{ do = "receive", amount = 100 }]', 'effects = [{ do = "receive", amount = "100" }]',
-     "decks.chance[0].effects[0].amount"),
-    ("rent_by_count = [30, 100, 200, 500]", "rent_by_count = [30, 100, 200]",
-     "industries.central.rent_by_count"),
-])
+@pytest.mark.parametrize(
+    "old, new, key",
+    [
+        (
+            'effects = [{ do = "share_price", points = 3 }]',
+            'effects = [{ do = "pay", amount = 50 }]',
+            "decks.fortune.f25",
+        ),
+        (
+            'effects = [{ do = "receive", amount = 100 }]',
+            'effects = [{ do = "receive", amount = "100" }]',
+            "decks.chance[0].effects[0].amount",
+        ),
+        ("rent_by_count = [30, 100, 200, 500]", "rent_by_count = [30, 100, 200]", "industries.central.rent_by_count"),
+    ],
+)
 def test_an_edition_that_would_fail_mid_game_is_refused_on_load(old, new, key):
     """A FORTUNE card with a personal effect, an amount written as text, a count table
     shorter than its industry: each is named when the file loads, not when the card is drawn."""

@@ -27,6 +27,7 @@ mining 38-39 (2; 54, 60 / 30; 200). RENT TABLE: printed x 1 (no monopoly), 2 (mo
 steps. Central plots (5, 15, 25, 35): rent 30 / 100 / 200 / 500 and tax 10 / 40 / 80 / 100
 each, by how many central plots the owner holds.
 """
+
 import pytest
 from helpers import edition_variant, teleporting
 from helpers import new as new_game
@@ -53,19 +54,36 @@ def fortune_card(card_id, text, effects, long_term=False):
 
 
 # a board whose ninth cell is an EXCHANGE, not the shipped (placeholder) order's chance2
-NO_CHANCE_AT_9 = ('id = "chance2"\nkind = "card"\ndeck = "chance"\nname = "ШАНС"\nname_en = "CHANCE"',
-                  'id = "exchange4"\nkind = "exchange"\nname = "БИРЖА"\nname_en = "EXCHANGE"')
+NO_CHANCE_AT_9 = (
+    'id = "chance2"\nkind = "card"\ndeck = "chance"\nname = "ШАНС"\nname_en = "CHANCE"',
+    'id = "exchange4"\nkind = "exchange"\nname = "БИРЖА"\nname_en = "EXCHANGE"',
+)
 
 
 # ----- small helpers ------------------------------------------------------------------
+
 
 def new(players=PLAYERS, seed=1, rules=None):
     """A fresh Elite game (three players unless told)."""
     return new_game(rules or RULES, players, seed)
 
 
-def arrange(g, *, owner=None, cash=None, level=None, mortgaged=(), position=None, held=None,
-            price=None, turn=None, phase=None, detained=None, fortune_top=None, kept=None):
+def arrange(
+    g,
+    *,
+    owner=None,
+    cash=None,
+    level=None,
+    mortgaged=(),
+    position=None,
+    held=None,
+    price=None,
+    turn=None,
+    phase=None,
+    detained=None,
+    fortune_top=None,
+    kept=None,
+):
     """Put the table into a position a few turns of play would produce.
 
     Money comes from or goes to the bank, so the books still balance; the
@@ -146,6 +164,7 @@ def accepted(g, line):
 
 # ===== ПОДГОТОВКА К ИГРЕ =================================================================
 
+
 def test_setup_gives_2000_each_and_200_into_the_jackpot():
     """ПОДГОТОВКА К ИГРЕ: 2000 фантов each; the banker puts 200 into the JACKPOT cash box."""
     g = new()
@@ -153,7 +172,7 @@ def test_setup_gives_2000_each_and_200_into_the_jackpot():
         assert cash(g, p) == 2000
         assert g.state.position[p] == 0
     assert cash(g, JACKPOT) == 200
-    assert g.state.extra["price"] == 100          # АКЦИИ: first price 100
+    assert g.state.extra["price"] == 100  # АКЦИИ: first price 100
     assert g.state.turn == "Anna"
 
 
@@ -171,12 +190,13 @@ def test_two_to_six_players(players, ok):
 
 # ===== ХОД ИГРЫ ===========================================================================
 
+
 def test_double_gives_another_move():
     """ХОД ИГРЫ: a double gives another move; the turn cannot end before it."""
     g = new()
-    play(g, "roll 1 1", "buy")                    # START -> leisure2, bought for 60
+    play(g, "roll 1 1", "buy")  # START -> leisure2, bought for 60
     refused(g, "end", "roll_again")
-    play(g, "roll 2 3")                           # leisure2 -> food1 (offer)
+    play(g, "roll 2 3")  # leisure2 -> food1 (offer)
     assert g.state.position["Anna"] == 7
     play(g, "decline", "hammer")
     refused(g, "roll 1 2", "already_rolled")
@@ -188,11 +208,11 @@ def test_three_doubles_send_to_tax_inspection():
     """ХОД ИГРЫ: three doubles in a row send the player to НАЛОГОВАЯ ИНСПЕКЦИЯ (no third move)."""
     g = new()
     arrange(g, held={("Anna", "shares"): 2})
-    play(g, "roll 3 3")                            # START -> exchange1 (6)
-    play(g, "roll 5 5")                            # 6 -> 16 AUCTION, passing TAX INSPECTION: tax 2 x 10
-    play(g, "auction_roll 6 1 1")                  # 6: the auction is cancelled
+    play(g, "roll 3 3")  # START -> exchange1 (6)
+    play(g, "roll 5 5")  # 6 -> 16 AUCTION, passing TAX INSPECTION: tax 2 x 10
+    play(g, "auction_roll 6 1 1")  # 6: the auction is cancelled
     assert cash(g, "Anna") == 1980
-    event = play(g, "roll 2 2")                    # third double: straight to TAX INSPECTION
+    event = play(g, "roll 2 2")  # third double: straight to TAX INSPECTION
     assert "three_doubles" in codes(event)
     assert g.state.position["Anna"] == 10
     assert "Anna" in g.state.detained
@@ -204,10 +224,11 @@ def test_three_doubles_send_to_tax_inspection():
 
 # ===== ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ ==================================================
 
+
 def test_free_plot_bought_at_printed_price():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: pay the bank the printed price, take the plot card."""
     g = new()
-    play(g, "roll 1 2")                            # START -> leisure3, price 70
+    play(g, "roll 1 2")  # START -> leisure3, price 70
     assert g.state.pending.kind == "offer"
     refused(g, "end", "pending_first")
     play(g, "buy")
@@ -218,7 +239,7 @@ def test_free_plot_bought_at_printed_price():
 def test_buying_needs_the_money():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: buying means paying the bank; short of cash, refused."""
     g = new()
-    arrange(g, cash={"Anna": 69})                  # leisure3 costs 70
+    arrange(g, cash={"Anna": 69})  # leisure3 costs 70
     play(g, "roll 1 2")
     refused(g, "buy", "insufficient_funds")
 
@@ -226,12 +247,12 @@ def test_buying_needs_the_money():
 def test_declining_opens_an_auction_at_the_hosts_opening_price():
     """ОСТАНОВКА НА «СВОБОДНОМ» УЧАСТКЕ: a declined plot goes to auction; the host sets the opening price."""
     g = new()
-    play(g, "roll 1 2", "decline")                 # leisure3 declined
+    play(g, "roll 1 2", "decline")  # leisure3 declined
     a = g.state.pending
     assert a.kind == "auction" and a.plot == "leisure3" and a.seller == BANK
-    assert a.opening == 35                         # auction_opening_percent 50 of 70 until the host says
+    assert a.opening == 35  # auction_opening_percent 50 of 70 until the host says
     refused(g, "bid Boris 34", "bid_too_low")
-    play(g, "opening 30")                          # the auction host's opening price
+    play(g, "opening 30")  # the auction host's opening price
     refused(g, "bid Boris 29", "bid_too_low")
     play(g, "bid Boris 30")
     refused(g, "opening 10", "auction_has_bids")
@@ -242,10 +263,10 @@ def test_the_decliner_may_bid_and_the_highest_bid_wins():
     g = new()
     play(g, "roll 1 2", "decline")
     play(g, "bid Boris 70", "bid Anna 80", "bid Vera 90")
-    refused(g, "bid Boris 90", "bid_too_low")       # a bid must beat the highest
+    refused(g, "bid Boris 90", "bid_too_low")  # a bid must beat the highest
     play(g, "bid Anna 100", "hammer")
     assert g.state.owner["leisure3"] == "Anna"
-    assert cash(g, "Anna") == 2000 - 100            # the winning bid goes to the bank
+    assert cash(g, "Anna") == 2000 - 100  # the winning bid goes to the bank
     assert cash(g, "Boris") == 2000 and cash(g, "Vera") == 2000
     assert g.state.pending is None
 
@@ -271,11 +292,12 @@ def test_a_bid_needs_the_money():
 
 # ===== ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ =====================================================
 
+
 def test_printed_rent_when_the_owner_is_not_a_monopolist():
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ: the printed rent when the owner does not hold the whole industry."""
     g = new()
     arrange(g, owner={"leisure3": "Boris", "leisure1": "Boris"})
-    play(g, "roll 1 2")                            # Anna lands on leisure3: printed rent 6
+    play(g, "roll 1 2")  # Anna lands on leisure3: printed rent 6
     assert cash(g, "Anna") == 2000 - 6
     assert cash(g, "Boris") == 2000 + 6
 
@@ -295,7 +317,7 @@ def test_rent_per_building_level(level, rent):
     g = new()
     levels = {"leisure1": level, "leisure2": level, "leisure3": level}
     arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"}, level=levels)
-    play(g, "roll 1 2")                            # leisure3 rent list 6, 12, 24, 36, 48, 60
+    play(g, "roll 1 2")  # leisure3 rent list 6, 12, 24, 36, 48, 60
     assert cash(g, "Anna") == 2000 - rent
     assert cash(g, "Boris") == 2000 + rent
 
@@ -329,14 +351,19 @@ def test_no_rent_on_ones_own_plot():
 def test_unpayable_rent_becomes_a_debt_that_blocks_play_until_paid():
     """ОСТАНОВКА НА «ЧУЖОМ» УЧАСТКЕ / ОКОНЧАНИЕ ИГРЫ: rent is owed; selling shares pays it at once."""
     g = new()
-    arrange(g, owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"},
-            level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 40}, held={("Anna", "shares"): 2})
-    play(g, "roll 1 2")                            # rent 60 (enterprise: 6 x 10), Anna has 40
+    arrange(
+        g,
+        owner={"leisure1": "Boris", "leisure2": "Boris", "leisure3": "Boris"},
+        level={"leisure1": 4, "leisure2": 4, "leisure3": 4},
+        cash={"Anna": 40},
+        held={("Anna", "shares"): 2},
+    )
+    play(g, "roll 1 2")  # rent 60 (enterprise: 6 x 10), Anna has 40
     assert g.state.debts[0].amount == 60
     assert cash(g, "Anna") == 40
     refused(g, "end", "debt_first")
     refused(g, "insure Anna green", "debt_first")
-    play(g, "sell_shares Anna 2")                  # 40 + 200 = 240 >= 60: paid
+    play(g, "sell_shares Anna 2")  # 40 + 200 = 240 >= 60: paid
     assert g.state.debts == ()
     assert cash(g, "Anna") == 240 - 60
     assert cash(g, "Boris") == 2000 + 60
@@ -345,10 +372,11 @@ def test_unpayable_rent_becomes_a_debt_that_blocks_play_until_paid():
 
 # ===== ЦЕНТРАЛЬНАЯ ОТРАСЛЬ =================================================================
 
+
 def test_central_plot_costs_500():
     """ЦЕНТРАЛЬНАЯ ОТРАСЛЬ: «Стоимость любого участка центральной отрасли — 500 фантов»."""
     g = new()
-    play(g, "roll 2 3", "buy")                     # START -> central1
+    play(g, "roll 2 3", "buy")  # START -> central1
     assert g.state.owner["central1"] == "Anna"
     assert cash(g, "Anna") == 1500
 
@@ -359,7 +387,7 @@ def test_central_rent_by_how_many_central_plots_the_owner_holds(count, rent):
     g = new()
     owned = ["central1", "central2", "central3", "central4"][:count]
     arrange(g, owner={pid: "Boris" for pid in owned})
-    play(g, "roll 2 3")                            # Anna lands on central1
+    play(g, "roll 2 3")  # Anna lands on central1
     assert cash(g, "Anna") == 2000 - rent
     assert cash(g, "Boris") == 2000 + rent
 
@@ -376,11 +404,12 @@ def test_central_plots_taxed_by_count():
     """ЦЕНТРАЛЬНАЯ ОТРАСЛЬ / КРУГОВОЙ НАЛОГ: two central plots pay the TAX TABLE's 40 each."""
     g = new()
     arrange(g, owner={"central1": "Anna", "central2": "Anna"}, position={"Anna": "food2"})
-    play(g, "roll 3 3")                            # food2 -> fortune1, passing TAX INSPECTION
+    play(g, "roll 3 3")  # food2 -> fortune1, passing TAX INSPECTION
     assert cash(g, "Anna") == 2000 - 2 * 40
 
 
 # ===== АКЦИИ: КУПЛЯ-ПРОДАЖА ==============================================================
+
 
 def test_shares_bought_before_the_game_at_100():
     """АКЦИИ / КУПЛЯ-ПРОДАЖА: anyone may buy before the game; first price 100."""
@@ -393,7 +422,7 @@ def test_shares_bought_before_the_game_at_100():
 def test_no_share_purchase_outside_the_windows():
     """АКЦИИ / КУПЛЯ-ПРОДАЖА: after the game starts, shares are bought only on START or the EXCHANGE."""
     g = new()
-    play(g, "roll 1 2", "decline", "hammer")       # the game has started
+    play(g, "roll 1 2", "decline", "hammer")  # the game has started
     refused(g, "buy_shares Anna 1", "no_share_window")
     refused(g, "buy_shares Boris 1", "no_share_window")
     play(g, "end")
@@ -404,13 +433,13 @@ def test_shares_bought_on_passing_start_until_the_turn_ends():
     """АКЦИИ / КУПЛЯ-ПРОДАЖА: «проходя через клетку СТАРТ» the passing player may buy shares."""
     g = new()
     arrange(g, position={"Anna": "exchange3"}, phase="roll")
-    play(g, "roll 3 4")                            # 36 -> 3 (leisure3), passing START: +200
+    play(g, "roll 3 4")  # 36 -> 3 (leisure3), passing START: +200
     assert cash(g, "Anna") == 2200
     play(g, "buy_shares Anna 2")
     assert cash(g, "Anna") == 2000 and g.state.held("Anna", "shares") == 2
-    refused(g, "buy_shares Boris 1", "no_share_window")   # only the player who passed
+    refused(g, "buy_shares Boris 1", "no_share_window")  # only the player who passed
     play(g, "decline", "hammer", "end")
-    refused(g, "buy_shares Anna 1", "no_share_window")    # the window closed with the turn
+    refused(g, "buy_shares Anna 1", "no_share_window")  # the window closed with the turn
 
 
 def test_passing_start_onto_the_exchange_keeps_both_exchange_trades():
@@ -418,11 +447,11 @@ def test_passing_start_onto_the_exchange_keeps_both_exchange_trades():
     клетку БИРЖА»; ИГРА НА БИРЖЕ: the two trades are those made «Находясь на БИРЖЕ»."""
     g = new()
     arrange(g, position={"Anna": "mining1"}, phase="roll")
-    play(g, "roll 3 5")                            # 38 -> 6 exchange1, passing START: +200
-    play(g, "buy_shares Anna 1")                   # the purchase on passing START
-    play(g, "buy_shares Anna 1")                   # the trade before the exchange roll
-    play(g, "exchange 2 1")                        # up 10: 110
-    play(g, "sell_shares Anna 1")                  # the trade after
+    play(g, "roll 3 5")  # 38 -> 6 exchange1, passing START: +200
+    play(g, "buy_shares Anna 1")  # the purchase on passing START
+    play(g, "buy_shares Anna 1")  # the trade before the exchange roll
+    play(g, "exchange 2 1")  # up 10: 110
+    play(g, "sell_shares Anna 1")  # the trade after
     refused(g, "buy_shares Anna 1", "exchange_trade_used")
     assert cash(g, "Anna") == 2000 + 200 - 100 - 100 + 110
 
@@ -431,14 +460,14 @@ def test_shares_sold_to_the_bank_only_before_ones_own_move():
     """АКЦИИ / КУПЛЯ-ПРОДАЖА: sell «в любой момент игры перед очередным своим ходом»."""
     g = new()
     arrange(g, held={("Anna", "shares"): 3, ("Boris", "shares"): 2}, price=120, phase="roll")
-    play(g, "sell_shares Anna 1")                  # before her own roll: 120
+    play(g, "sell_shares Anna 1")  # before her own roll: 120
     assert cash(g, "Anna") == 2120
-    play(g, "roll 1 2")                            # Anna is moving now
+    play(g, "roll 1 2")  # Anna is moving now
     refused(g, "sell_shares Anna 1", "before_own_turn_only")
-    play(g, "sell_shares Boris 2")                 # not Boris's move: 2 x 120
+    play(g, "sell_shares Boris 2")  # not Boris's move: 2 x 120
     assert cash(g, "Boris") == 2240 and g.state.held("Boris", "shares") == 0
     play(g, "decline", "hammer", "end")
-    play(g, "sell_shares Anna 1")                  # Boris's turn: Anna may sell again
+    play(g, "sell_shares Anna 1")  # Boris's turn: Anna may sell again
     assert cash(g, "Anna") == 2240
     refused(g, "sell_shares Anna 5", "not_enough_shares")
 
@@ -447,12 +476,12 @@ def test_share_price_never_below_zero_and_the_bank_stops_selling_at_zero():
     """ИГРА НА БИРЖЕ: price floor 0; at 0 «БАНК прекращает продажу акций»; holders hand shares back."""
     g = new()
     arrange(g, position={"Anna": "start"}, price=30, held={("Boris", "shares"): 4})
-    play(g, "roll 3 3")                            # START -> exchange1
-    play(g, "exchange 1 6")                        # odd: down 6 points = 60 from 30: floor 0
+    play(g, "roll 3 3")  # START -> exchange1
+    play(g, "exchange 1 6")  # odd: down 6 points = 60 from 30: floor 0
     assert g.state.extra["price"] == 0
     refused(g, "buy_shares Anna 1", "bank_not_selling")
     refused(g, "commission Boris 1 0", "bank_not_selling")
-    play(g, "sell_shares Boris 4")                 # handed back for nothing
+    play(g, "sell_shares Boris 4")  # handed back for nothing
     assert g.state.held("Boris", "shares") == 0 and cash(g, "Boris") == 2000
 
 
@@ -476,14 +505,22 @@ def test_the_box_holds_48_shares():
 
 # ===== ИГРА НА БИРЖЕ ======================================================================
 
-@pytest.mark.parametrize("first, second, price", [
-    (2, 1, 110), (4, 6, 160), (6, 3, 130),         # even: up by second x 10
-    (1, 1, 90), (3, 6, 40), (5, 2, 80),            # odd: down
-])
+
+@pytest.mark.parametrize(
+    "first, second, price",
+    [
+        (2, 1, 110),
+        (4, 6, 160),
+        (6, 3, 130),  # even: up by second x 10
+        (1, 1, 90),
+        (3, 6, 40),
+        (5, 2, 80),  # odd: down
+    ],
+)
 def test_exchange_first_die_even_up_odd_down_second_die_points_of_10(first, second, price):
     """ИГРА НА БИРЖЕ: first roll even = up, odd = down; second roll 1-6 points, a point is 10."""
     g = new()
-    play(g, "roll 3 3")                            # START -> exchange1
+    play(g, "roll 3 3")  # START -> exchange1
     event = play(g, f"exchange {first} {second}")
     assert g.state.extra["price"] == price
     assert "share_price" in codes(event)
@@ -493,12 +530,12 @@ def test_only_the_player_on_the_exchange_plays_it_once():
     """ИГРА НА БИРЖЕ: the player who landed on БИРЖА rolls twice, once per visit."""
     g = new()
     refused(g, "exchange 2 2", "not_on_exchange")
-    play(g, "roll 1 2", "decline", "hammer")       # leisure3: not the exchange
+    play(g, "roll 1 2", "decline", "hammer")  # leisure3: not the exchange
     refused(g, "exchange 2 2", "not_on_exchange")
-    play(g, "end", "roll 3 3")                     # Boris: START -> exchange1
+    play(g, "end", "roll 3 3")  # Boris: START -> exchange1
     play(g, "exchange 2 2")
     refused(g, "exchange 2 2", "exchange_played")
-    play(g, "roll 1 2")                            # his double's second move ends the visit
+    play(g, "roll 1 2")  # his double's second move ends the visit
     refused(g, "buy_shares Boris 1", "no_share_window")
 
 
@@ -506,12 +543,12 @@ def test_two_trades_on_the_exchange_one_before_one_after():
     """ИГРА НА БИРЖЕ: «не более двух операций купли-продажи акций — одну до, а другую после»."""
     g = new()
     arrange(g, phase="roll", held={("Anna", "shares"): 1})
-    play(g, "roll 3 3")                            # START -> exchange1
-    play(g, "buy_shares Anna 2")                   # the trade before: 200
+    play(g, "roll 3 3")  # START -> exchange1
+    play(g, "buy_shares Anna 2")  # the trade before: 200
     refused(g, "buy_shares Anna 1", "exchange_trade_used")
     refused(g, "sell_shares Anna 1", "exchange_trade_used")
-    play(g, "exchange 4 5")                        # up 50: 150
-    play(g, "sell_shares Anna 3")                  # the trade after: 3 x 150
+    play(g, "exchange 4 5")  # up 50: 150
+    play(g, "sell_shares Anna 3")  # the trade after: 3 x 150
     refused(g, "sell_shares Anna 1", "not_enough_shares")
     refused(g, "buy_shares Anna 1", "exchange_trade_used")
     assert cash(g, "Anna") == 2000 - 200 + 450
@@ -521,7 +558,7 @@ def test_no_trade_before_the_roll_does_not_give_two_after():
     """ИГРА НА БИРЖЕ: the trades are one before and one after, not two after."""
     g = new()
     arrange(g, phase="roll")
-    play(g, "roll 3 3", "exchange 2 1", "buy_shares Anna 1")   # price 110
+    play(g, "roll 3 3", "exchange 2 1", "buy_shares Anna 1")  # price 110
     refused(g, "buy_shares Anna 1", "exchange_trade_used")
     assert cash(g, "Anna") == 2000 - 110
 
@@ -531,15 +568,15 @@ def test_others_buy_through_the_player_on_the_exchange_once_each_for_a_commissio
     g = new()
     arrange(g, phase="roll")
     refused(g, "commission Boris 1 10", "nobody_on_exchange")
-    play(g, "roll 3 3")                            # Anna on exchange1
-    play(g, "commission Boris 2 15")               # Boris pays Anna 15 and the bank 2 x 100
+    play(g, "roll 3 3")  # Anna on exchange1
+    play(g, "commission Boris 2 15")  # Boris pays Anna 15 and the bank 2 x 100
     assert cash(g, "Boris") == 2000 - 15 - 200 and cash(g, "Anna") == 2015
     assert g.state.held("Boris", "shares") == 2
     refused(g, "commission Boris 1 15", "commission_used")
     refused(g, "commission Anna 1 0", "commission_self")
-    play(g, "exchange 2 3")                        # up 30: 130
-    refused(g, "commission Boris 1 15", "commission_used")   # before OR after, not both
-    play(g, "commission Vera 1 5")                 # Vera's one purchase, after the roll
+    play(g, "exchange 2 3")  # up 30: 130
+    refused(g, "commission Boris 1 15", "commission_used")  # before OR after, not both
+    play(g, "commission Vera 1 5")  # Vera's one purchase, after the roll
     assert cash(g, "Vera") == 2000 - 5 - 130 and cash(g, "Anna") == 2020
     # commissions are not Anna's own trades: she still has both
     play(g, "buy_shares Anna 1")
@@ -550,7 +587,7 @@ def test_the_exchange_visit_ends_with_the_turn():
     """ИГРА НА БИРЖЕ: the trades belong to this visit only."""
     g = new()
     arrange(g, phase="roll")
-    play(g, "roll 1 5", "end")                     # Anna on exchange1, then Boris's turn
+    play(g, "roll 1 5", "end")  # Anna on exchange1, then Boris's turn
     refused(g, "buy_shares Anna 1", "no_share_window")
     refused(g, "exchange 2 2", "not_on_exchange")
     refused(g, "commission Vera 1 5", "nobody_on_exchange")
@@ -559,20 +596,21 @@ def test_the_exchange_visit_ends_with_the_turn():
 def test_the_price_holds_until_the_next_exchange_landing():
     """ИГРА НА БИРЖЕ: «Новый курс акций держится до тех пор, пока на клетку БИРЖА не попадёт другой игрок»."""
     g = new()
-    play(g, "roll 1 5", "exchange 2 4", "end")     # Anna: 140
-    play(g, "roll 1 5")                            # Boris on exchange1 too
+    play(g, "roll 1 5", "exchange 2 4", "end")  # Anna: 140
+    play(g, "roll 1 5")  # Boris on exchange1 too
     assert g.state.extra["price"] == 140
-    play(g, "exchange 5 3")                        # down 30
+    play(g, "exchange 5 3")  # down 30
     assert g.state.extra["price"] == 110
 
 
 # ===== КРУГОВОЙ ДОХОД =====================================================================
 
+
 def test_circle_income_200_plus_20_percent_of_the_shares_value():
     """КРУГОВОЙ ДОХОД: 200 plus 20% of the current value of the shares held (3 x 130 -> 78)."""
     g = new()
     arrange(g, position={"Anna": "exchange3"}, held={("Anna", "shares"): 3}, price=130)
-    event = play(g, "roll 1 3")                    # 36 -> START (landing counts)
+    event = play(g, "roll 1 3")  # 36 -> START (landing counts)
     assert "circle_income" in codes(event)
     assert cash(g, "Anna") == 2000 + 200 + 78
 
@@ -581,7 +619,7 @@ def test_circle_income_on_passing_start():
     """КРУГОВОЙ ДОХОД: paid «каждый раз, когда игрок очередным ходом проходит клетку СТАРТ»."""
     g = new()
     arrange(g, position={"Anna": "mining1"}, held={("Anna", "shares"): 1})
-    play(g, "roll 1 3")                            # 38 -> 2 (leisure2): 200 + 20
+    play(g, "roll 1 3")  # 38 -> 2 (leisure2): 200 + 20
     assert cash(g, "Anna") == 2220
 
 
@@ -595,12 +633,17 @@ def test_dividends_round_down():
 
 # ===== КРУГОВОЙ НАЛОГ =====================================================================
 
+
 def test_circle_tax_on_passing_tax_inspection():
     """КРУГОВОЙ НАЛОГ: 10 per share plus the printed tax of each plot (not a monopolist)."""
     g = new()
-    arrange(g, owner={"leisure1": "Anna", "tele3": "Anna", "light2": "Anna"},
-            held={("Anna", "shares"): 2}, position={"Anna": "food2"})
-    event = play(g, "roll 3 3")                    # 8 -> 14 passing 10
+    arrange(
+        g,
+        owner={"leisure1": "Anna", "tele3": "Anna", "light2": "Anna"},
+        held={("Anna", "shares"): 2},
+        position={"Anna": "food2"},
+    )
+    event = play(g, "roll 3 3")  # 8 -> 14 passing 10
     assert "circle_tax" in codes(event)
     assert cash(g, "Anna") == 2000 - (20 + 3 + 8 + 12)  # 2 shares x 10; leisure1 3, tele3 8, light2 12
 
@@ -610,21 +653,28 @@ def test_circle_tax_on_landing_on_tax_inspection():
     g = new()
     arrange(g, owner={"leisure1": "Anna"}, held={("Anna", "shares"): 2})
     play(g, "roll 4 6")
-    assert cash(g, "Anna") == 2000 - (20 + 3)      # 2 shares x 10, leisure1 printed 3
+    assert cash(g, "Anna") == 2000 - (20 + 3)  # 2 shares x 10, leisure1 printed 3
 
 
-@pytest.mark.parametrize("levels, tax", [
-    ((0, 0, 0), 6 + 6 + 6),                        # monopoly: the TAX TABLE's second step, 3 x 2
-    ((1, 1, 1), 9 + 9 + 9),                        # 1 branch: 3 x 3
-    ((2, 2, 1), 12 + 12 + 9),                      # 2 branches: 3 x 4
-    ((4, 4, 4), 18 + 18 + 18),                     # enterprise: 3 x 6
-])
+@pytest.mark.parametrize(
+    "levels, tax",
+    [
+        ((0, 0, 0), 6 + 6 + 6),  # monopoly: the TAX TABLE's second step, 3 x 2
+        ((1, 1, 1), 9 + 9 + 9),  # 1 branch: 3 x 3
+        ((2, 2, 1), 12 + 12 + 9),  # 2 branches: 3 x 4
+        ((4, 4, 4), 18 + 18 + 18),  # enterprise: 3 x 6
+    ],
+)
 def test_circle_tax_of_a_monopolist_by_buildings(levels, tax):
     """КРУГОВОЙ НАЛОГ: the real tax comes from the TAX TABLE (monopoly, branches, enterprise)."""
     g = new()
     plots = ("leisure1", "leisure2", "leisure3")
-    arrange(g, owner={p: "Anna" for p in plots},
-            level={p: n for p, n in zip(plots, levels) if n}, position={"Anna": "food2"})
+    arrange(
+        g,
+        owner={p: "Anna" for p in plots},
+        level={p: n for p, n in zip(plots, levels) if n},
+        position={"Anna": "food2"},
+    )
     play(g, "roll 3 3")
     assert cash(g, "Anna") == 2000 - tax
 
@@ -632,8 +682,12 @@ def test_circle_tax_of_a_monopolist_by_buildings(levels, tax):
 def test_no_circle_tax_on_a_mortgaged_plot_and_the_monopoly_is_broken():
     """КРУГОВОЙ НАЛОГ / ПРАВИЛА ЗАЛОГА: mortgaged leisure1 pays nothing (tax_on_mortgaged = false); the rest the printed 3 + 3."""
     g = new()
-    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"}, mortgaged={"leisure1"},
-            position={"Anna": "food2"})
+    arrange(
+        g,
+        owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna"},
+        mortgaged={"leisure1"},
+        position={"Anna": "food2"},
+    )
     play(g, "roll 3 3")
     assert cash(g, "Anna") == 2000 - (3 + 3)
 
@@ -642,16 +696,16 @@ def test_tax_exemption_cell_skips_one_circle_tax():
     """ОСВОБОЖДЕНИЕ ОТ НАЛОГА: free of circle tax «на один круг (одно прохождение ... ИНСПЕКЦИЯ)»."""
     g = new()
     arrange(g, position={"Anna": "media1"}, held={("Anna", "shares"): 3})
-    event = play(g, "roll 2 3")                    # 21 -> 26 exemption
+    event = play(g, "roll 2 3")  # 21 -> 26 exemption
     assert "tax_exemption" in codes(event)
     play(g, "end")
     arrange(g, turn="Anna", phase="roll", position={"Anna": "food2"})
-    event = play(g, "roll 2 4")                    # 8 -> 14, passing TAX INSPECTION: exempt
+    event = play(g, "roll 2 4")  # 8 -> 14, passing TAX INSPECTION: exempt
     assert "tax_exempted" in codes(event)
     assert cash(g, "Anna") == 2000
     play(g, "draw f30", "end")
     arrange(g, turn="Anna", phase="roll", position={"Anna": "food2"})
-    play(g, "roll 2 4")                            # the next passing is taxed: 3 x 10
+    play(g, "roll 2 4")  # the next passing is taxed: 3 x 10
     assert cash(g, "Anna") == 2000 - 30
 
 
@@ -659,7 +713,7 @@ def test_chance_tax_exemption_card():
     """ШАНС / ОСВОБОЖДЕНИЕ ОТ НАЛОГА: the CHANCE card frees one circle tax too."""
     g = new()
     arrange(g, held={("Anna", "shares"): 3})
-    play(g, "roll 1 3", "draw c11")                # START -> chance1
+    play(g, "roll 1 3", "draw c11")  # START -> chance1
     play(g, "end")
     arrange(g, turn="Anna", phase="roll", position={"Anna": "food2"})
     play(g, "roll 3 3")
@@ -668,11 +722,12 @@ def test_chance_tax_exemption_card():
 
 # ===== НАЛОГОВАЯ ИНСПЕКЦИЯ ================================================================
 
+
 def two_players_with_anna_held():
     """Anna landed on TAX INSPECTION last turn; Boris owns leisure3 and moves START -> leisure3 each turn."""
     g = new(("Anna", "Boris"))
     arrange(g, owner={"leisure3": "Boris"})
-    play(g, "roll 4 6", "end")                     # Anna lands on inspection: held
+    play(g, "roll 4 6", "end")  # Anna lands on inspection: held
     boris_turn(g)
     return g
 
@@ -693,7 +748,7 @@ def test_landing_on_tax_inspection_holds_the_player():
 def test_landing_on_tax_inspection_with_a_double_ends_the_move():
     """НАЛОГОВАЯ ИНСПЕКЦИЯ / ХОД ИГРЫ: held on landing, the double gives no further move."""
     g = new()
-    play(g, "roll 5 5")                            # START -> 10
+    play(g, "roll 5 5")  # START -> 10
     assert "Anna" in g.state.detained
     refused(g, "roll 1 2", "already_rolled")
     play(g, "end")
@@ -704,7 +759,7 @@ def test_leave_tax_inspection_by_paying_50_before_rolling():
     g = two_players_with_anna_held()
     play(g, "pay_fine")
     assert cash(g, "Anna") == 1950 and "Anna" not in g.state.detained
-    play(g, "roll 1 2")                            # moves 10 -> 13 (tele3)
+    play(g, "roll 1 2")  # moves 10 -> 13 (tele3)
     assert g.state.position["Anna"] == 13
     refused(g, "pay_fine", "not_detained")
 
@@ -723,12 +778,12 @@ def test_a_double_within_three_turns_releases(misses):
     for _ in range(misses):
         play(g, "roll 1 2", "end")
         boris_turn(g)
-    event = play(g, "roll 2 2")                    # 10 -> 14 fortune1
+    event = play(g, "roll 2 2")  # 10 -> 14 fortune1
     assert "released_by_double" in codes(event)
     assert g.state.position["Anna"] == 14
     assert cash(g, "Anna") == 2000
     play(g, "draw f30")
-    refused(g, "roll 1 2", "already_rolled")       # the releasing double gives no extra move
+    refused(g, "roll 1 2", "already_rolled")  # the releasing double gives no extra move
 
 
 def test_after_the_third_miss_the_fine_is_taken_on_the_next_roll():
@@ -738,7 +793,7 @@ def test_after_the_third_miss_the_fine_is_taken_on_the_next_roll():
         play(g, "roll 1 2", "end")
         boris_turn(g)
     assert g.state.detained["Anna"] == 3
-    event = play(g, "roll 2 2")                    # even a double now costs the fine
+    event = play(g, "roll 2 2")  # even a double now costs the fine
     assert "fine_paid" in codes(event)
     assert cash(g, "Anna") == 1950
     assert g.state.position["Anna"] == 14 and "Anna" not in g.state.detained
@@ -749,13 +804,13 @@ def test_kept_chance_card_releases_and_goes_to_the_bottom():
     """ШАНС: a card that cannot be used at once is kept until it can; used, it goes to the bottom."""
     g = new(("Anna", "Boris"))
     arrange(g, owner={"leisure3": "Boris"})
-    event = play(g, "roll 1 3", "draw c08")        # START -> chance1: keep the release card
+    event = play(g, "roll 1 3", "draw c08")  # START -> chance1: keep the release card
     assert "card_kept" in codes(event)
     assert g.state.kept["Anna"] == ("c08",) and "c08" not in g.state.decks["chance"]
     play(g, "end")
     boris_turn(g)
     arrange(g, position={"Anna": "food1"})
-    play(g, "roll 1 2", "end")                     # 7 -> 10: held
+    play(g, "roll 1 2", "end")  # 7 -> 10: held
     boris_turn(g)
     play(g, "use_card c08")
     assert "Anna" not in g.state.detained and "Anna" not in g.state.kept
@@ -766,54 +821,59 @@ def test_kept_chance_card_releases_and_goes_to_the_bottom():
 
 # ===== НАЛОГОВАЯ ПОЛИЦИЯ ==================================================================
 
+
 def test_tax_police_sends_to_tax_inspection_without_circle_income():
     """НАЛОГОВАЯ ПОЛИЦИЯ: off to НАЛОГОВАЯ ИНСПЕКЦИЯ; «Круговой доход при этом не выплачивается»."""
     g = new()
     arrange(g, position={"Anna": "central3"}, held={("Anna", "shares"): 2})
-    event = play(g, "roll 2 3")                    # 25 -> 30 police -> 10
+    event = play(g, "roll 2 3")  # 25 -> 30 police -> 10
     assert "circle_income" not in codes(event)
     assert g.state.position["Anna"] == 10
     assert "Anna" in g.state.detained
-    assert cash(g, "Anna") == 2000 - 20            # the circle tax of being sent (circle_tax_when_sent)
+    assert cash(g, "Anna") == 2000 - 20  # the circle tax of being sent (circle_tax_when_sent)
 
 
 def test_tax_police_with_a_double_ends_the_move():
     """НАЛОГОВАЯ ПОЛИЦИЯ / ХОД ИГРЫ: sent away, the double gives no further move."""
     g = new()
     arrange(g, position={"Anna": "transport1"})
-    play(g, "roll 1 2")                            # 27 -> 30
+    play(g, "roll 1 2")  # 27 -> 30
     refused(g, "roll 1 1", "already_rolled")
     g2 = new()
     arrange(g2, position={"Anna": "exemption"})
-    play(g2, "roll 2 2")                           # 26 -> 30 with a double
+    play(g2, "roll 2 2")  # 26 -> 30 with a double
     refused(g2, "roll 1 2", "already_rolled")
     play(g2, "end")
 
 
 # ===== ДЖЕКПОТ ============================================================================
 
+
 def on_jackpot(players=PLAYERS):
     g = new(players)
     arrange(g, position={"Anna": "inspection"})
-    play(g, "roll 4 6")                            # 10 -> 20 JACKPOT
+    play(g, "roll 4 6")  # 10 -> 20 JACKPOT
     return g
 
 
 def test_losing_jackpot_bet_stays_in_the_cash_box():
     """ДЖЕКПОТ: «Если игрок проиграл, ставка остаётся в кассе «Джекпот»»."""
     g = on_jackpot()
-    event = play(g, "jackpot 50 2 1 1")            # lemon lemon bell
+    event = play(g, "jackpot 50 2 1 1")  # lemon lemon bell
     assert "jackpot_lost" in codes(event)
     assert cash(g, "Anna") == 1950 and cash(g, JACKPOT) == 250
 
 
-@pytest.mark.parametrize("dice, win", [
-    ("1 2 1", 2 * 50),                             # cherry cherry any: x2
-    ("1 2 2", 4 * 50),                             # cherry cherry cherry: x4
-    ("2 1 3", 6 * 50),                             # lemon lemon lemon: x6
-    ("3 4 1", 8 * 50),                             # bell bell bell: x8
-    ("4 3 6", 10 * 50),                            # bar bar bar: x10
-])
+@pytest.mark.parametrize(
+    "dice, win",
+    [
+        ("1 2 1", 2 * 50),  # cherry cherry any: x2
+        ("1 2 2", 4 * 50),  # cherry cherry cherry: x4
+        ("2 1 3", 6 * 50),  # lemon lemon lemon: x6
+        ("3 4 1", 8 * 50),  # bell bell bell: x8
+        ("4 3 6", 10 * 50),  # bar bar bar: x10
+    ],
+)
 def test_winning_combination_paid_by_the_bank(dice, win):
     """ДЖЕКПОТ: a winning combination «получает из БАНКА соответствующую сумму», and only a lost
     bet stays in the box («Если игрок проиграл, ставка остаётся в кассе»): the winner has the
@@ -838,8 +898,8 @@ def test_jackpot_only_on_the_cell_once_within_the_bet_limits():
     g = new()
     refused(g, "jackpot 50 1 1 1", "not_on_jackpot")
     g = on_jackpot()
-    refused(g, "jackpot 5 1 1 1", "out_of_range")       # jackpot_min_bet 10
-    refused(g, "jackpot 600 1 1 1", "out_of_range")     # jackpot_max_bet 500
+    refused(g, "jackpot 5 1 1 1", "out_of_range")  # jackpot_min_bet 10
+    refused(g, "jackpot 600 1 1 1", "out_of_range")  # jackpot_max_bet 500
     arrange(g, cash={"Anna": 40})
     refused(g, "jackpot 50 1 1 1", "insufficient_funds")
     play(g, "jackpot 40 2 1 1")
@@ -850,12 +910,13 @@ def test_jackpot_only_on_the_cell_once_within_the_bet_limits():
 
 # ===== ШАНС ===============================================================================
 
+
 def test_chance_card_goes_to_the_bottom():
     """ШАНС: the card «кладёт ... в низ колоды» after the instruction."""
     g = new()
-    play(g, "roll 1 3")                            # START -> chance1
+    play(g, "roll 1 3")  # START -> chance1
     top = g.state.decks["chance"][0]
-    play(g, "draw")                                # the top card (seed 1: c02, pay 50)
+    play(g, "draw")  # the top card (seed 1: c02, pay 50)
     assert g.state.decks["chance"][-1] == top
     assert len(g.state.decks["chance"]) == 20
 
@@ -877,7 +938,7 @@ def test_chance_nearest_fortune_tie_is_the_players_choice_behind():
     play(g, "roll 1 3", "draw c05")
     assert g.state.pending.kind == "choose"
     refused(g, "choose exchange1", "not_an_option")
-    play(g, "choose fortune2")                     # back to 34: nothing passed
+    play(g, "choose fortune2")  # back to 34: nothing passed
     assert g.state.position["Anna"] == 34
     assert g.state.pending.kind == "draw" and g.state.pending.stage == "fortune"
     assert cash(g, "Anna") == 2000
@@ -895,7 +956,7 @@ def test_chance_nearest_fortune_tie_is_the_players_choice_ahead():
 def test_chance_nearest_exchange_gives_an_exchange_visit():
     """ШАНС / ИГРА НА БИРЖЕ: «или согласно указанию карточки ШАНС» the player plays the exchange."""
     g = new()
-    play(g, "roll 1 3", "draw c04")                # chance1 -> exchange1 (2 ahead, 8 behind)
+    play(g, "roll 1 3", "draw c04")  # chance1 -> exchange1 (2 ahead, 8 behind)
     assert g.state.position["Anna"] == 6
     play(g, "exchange 6 1")
     assert g.state.extra["price"] == 110
@@ -907,10 +968,10 @@ def test_chance_nearest_chance_behind_passes_no_start():
     chance3 7 behind; on a board with an EXCHANGE at cell 9 instead, the nearest ШАНС from
     chance1 is chance3, 7 behind (33 ahead)."""
     g = new()
-    play(g, "roll 1 3", "draw c06")                # shipped board: forward to chance2 (9)
+    play(g, "roll 1 3", "draw c06")  # shipped board: forward to chance2 (9)
     assert g.state.position["Anna"] == 9
     g = new(rules=edition_variant("elite", replace=[NO_CHANCE_AT_9]))
-    play(g, "roll 1 3", "draw c06")                # 4 -> back to 37, over START
+    play(g, "roll 1 3", "draw c06")  # 4 -> back to 37, over START
     assert g.state.position["Anna"] == 37
     assert g.state.pending.kind == "draw" and g.state.pending.stage == "chance"
     assert cash(g, "Anna") == 2000
@@ -920,23 +981,24 @@ def test_chance_to_start_pays_circle_income():
     """ШАНС / КРУГОВОЙ ДОХОД: a card moving forward to START pays the circle income (card_move_collects)."""
     g = new()
     arrange(g, held={("Anna", "shares"): 2})
-    play(g, "roll 1 3", "draw c03")                # around: passes TAX INSPECTION (20), lands START
+    play(g, "roll 1 3", "draw c03")  # around: passes TAX INSPECTION (20), lands START
     assert g.state.position["Anna"] == 0
     assert cash(g, "Anna") == 2000 - 20 + 200 + 40
 
 
 # ===== ФОРТУНА ============================================================================
 
+
 def on_fortune(g, player="Anna"):
     arrange(g, turn=player, phase="roll", position={player: "tele1"})
-    play(g, "roll 1 2")                            # 11 -> 14 fortune1
+    play(g, "roll 1 2")  # 11 -> 14 fortune1
 
 
 def test_fortune_is_collective_and_not_returned():
     """ФОРТУНА: a collective instruction; the card goes to the wheel, not back into the deck."""
     g = new()
     on_fortune(g)
-    play(g, "draw f27")                            # every player pays 50
+    play(g, "draw f27")  # every player pays 50
     for p in PLAYERS:
         assert cash(g, p) == 1950
     assert "f27" not in g.state.decks["fortune"]
@@ -947,12 +1009,12 @@ def test_fortune_share_price_points_with_floor_at_zero():
     """ФОРТУНА / ИГРА НА БИРЖЕ: a FORTUNE card moves the price; «Ниже нуля ... опуститься не может»."""
     g = new()
     on_fortune(g)
-    play(g, "draw f25")                            # +3 points
+    play(g, "draw f25")  # +3 points
     assert g.state.extra["price"] == 130
     g = new()
     arrange(g, price=20)
     on_fortune(g)
-    play(g, "draw f26")                            # -3 points (30) from 20
+    play(g, "draw f26")  # -3 points (30) from 20
     assert g.state.extra["price"] == 0
 
 
@@ -961,17 +1023,17 @@ def test_long_term_fortune_card_in_force_until_the_next_fortune_card():
     g = new()
     arrange(g, held={("Anna", "shares"): 5, ("Boris", "shares"): 5})
     on_fortune(g)
-    play(g, "draw f23", "end")                     # dividends 50% now
+    play(g, "draw f23", "end")  # dividends 50% now
     arrange(g, turn="Boris", phase="roll", position={"Boris": "exchange3"})
-    play(g, "roll 1 3")                            # Boris lands on START: 200 + 50% of 500
+    play(g, "roll 1 3")  # Boris lands on START: 200 + 50% of 500
     assert cash(g, "Boris") == 2000 + 200 + 250
     play(g, "end")
     on_fortune(g, "Vera")
-    play(g, "draw f28")                            # the next FORTUNE card (+50 each) ends f23
+    play(g, "draw f28")  # the next FORTUNE card (+50 each) ends f23
     assert cash(g, "Boris") == 2450 + 50
     play(g, "end")
     arrange(g, turn="Anna", phase="roll", position={"Anna": "exchange3"})
-    play(g, "roll 1 3")                            # back to 20%: 200 + 100
+    play(g, "roll 1 3")  # back to 20%: 200 + 100
     assert cash(g, "Anna") == 2000 + 50 + 300
 
 
@@ -979,11 +1041,21 @@ def test_long_term_circle_income_card():
     """ФОРТУНА / КРУГОВОЙ ДОХОД: «Если в этот момент игры не действуют особые указания карточек ФОРТУНЫ».
     The shipped deck has no circle income card: f20 is rewritten as the old placeholder's
     «circle income 300 until the next FORTUNE card»."""
-    g = new(rules=edition_variant("elite", replace=[fortune_card(
-        "f20", "Круговой доход 300 до следующей карточки ФОРТУНЫ.", '{ do = "circle_income", amount = 300 }',
-        long_term=True)]))
+    g = new(
+        rules=edition_variant(
+            "elite",
+            replace=[
+                fortune_card(
+                    "f20",
+                    "Круговой доход 300 до следующей карточки ФОРТУНЫ.",
+                    '{ do = "circle_income", amount = 300 }',
+                    long_term=True,
+                )
+            ],
+        )
+    )
     on_fortune(g)
-    play(g, "draw f20", "end")                     # circle income 300 now
+    play(g, "draw f20", "end")  # circle income 300 now
     arrange(g, turn="Boris", phase="roll", position={"Boris": "exchange3"})
     play(g, "roll 1 3")
     assert cash(g, "Boris") == 2300
@@ -993,21 +1065,22 @@ def test_two_fortune_cards_on_the_wheel_first_drawn_wins():
     """ФОРТУНА: with two cards on the wheel (a CHANCE card) «предпочтение отдаётся карточке, вытянутой первой»."""
     g = new()
     arrange(g, position={"Anna": "heavy3"}, held={("Anna", "shares"): 5}, fortune_top=("f30", "f23"))
-    play(g, "roll 2 2", "draw c14")                # 33 -> 37 chance3: two FORTUNE cards to draw
+    play(g, "roll 2 2", "draw c14")  # 33 -> 37 chance3: two FORTUNE cards to draw
     assert g.state.pending.kind == "draw" and g.state.pending.count == 2
-    event = play(g, "draw")                        # Anna's draw: the deck's next two
-    assert event.command == "draw f30 f23"         # stored naming the cards
+    event = play(g, "draw")  # Anna's draw: the deck's next two
+    assert event.command == "draw f30 f23"  # stored naming the cards
     assert g.state.extra["fortune"] == ("f30", "f23")
-    play(g, "roll 1 2")                            # the double's second move: 37 -> START
-    assert cash(g, "Anna") == 2000 + 200 + 50      # 10% (f30), not 50% (f23), of 500
+    play(g, "roll 1 2")  # the double's second move: 37 -> START
+    assert cash(g, "Anna") == 2000 + 200 + 50  # 10% (f30), not 50% (f23), of 500
 
 
 # ===== ПРАВИЛА АУКЦИОНА ===================================================================
 
+
 def on_auction(players=PLAYERS, rules=None, **kw):
     g = new(players, rules=rules)
     arrange(g, position={"Anna": "inspection"}, **kw)
-    play(g, "roll 2 4")                            # 10 -> 16 AUCTION
+    play(g, "roll 2 4")  # 10 -> 16 AUCTION
     assert g.state.pending.kind == "auction_roll"
     return g
 
@@ -1021,17 +1094,34 @@ def test_auction_side_5_or_6_cancels(side):
     assert g.state.pending is None
 
 
-@pytest.mark.parametrize("dice, plot", [
-    ("1 2 1", "food1"), ("1 4 3", "food1"), ("1 6 4", "food2"), ("1 2 6", "food2"),  # side 1, even: clockwise,
-                                                                     # a double industry: 1-3 / 4-6
-    ("1 1 2", "leisure1"), ("1 3 3", "leisure2"), ("1 5 5", "leisure3"),         # side 1, odd: counter-clockwise,
-                                                                     # a triple industry: 1-2 / 3-4 / 5-6
-    ("2 2 1", "light1"), ("2 4 4", "light2"), ("2 6 6", "light3"),
-    ("2 1 1", "tele1"), ("2 3 4", "tele2"), ("2 5 6", "tele3"),
-    ("3 2 2", "transport1"), ("3 1 5", "media3"),
-    ("4 6 1", "mining1"), ("4 2 3", "mining1"), ("4 4 4", "mining2"),         # side 4, even: the double mining
-    ("4 1 2", "heavy1"), ("4 3 3", "heavy2"), ("4 5 6", "heavy3"),
-])
+@pytest.mark.parametrize(
+    "dice, plot",
+    [
+        ("1 2 1", "food1"),
+        ("1 4 3", "food1"),
+        ("1 6 4", "food2"),
+        ("1 2 6", "food2"),  # side 1, even: clockwise,
+        # a double industry: 1-3 / 4-6
+        ("1 1 2", "leisure1"),
+        ("1 3 3", "leisure2"),
+        ("1 5 5", "leisure3"),  # side 1, odd: counter-clockwise,
+        # a triple industry: 1-2 / 3-4 / 5-6
+        ("2 2 1", "light1"),
+        ("2 4 4", "light2"),
+        ("2 6 6", "light3"),
+        ("2 1 1", "tele1"),
+        ("2 3 4", "tele2"),
+        ("2 5 6", "tele3"),
+        ("3 2 2", "transport1"),
+        ("3 1 5", "media3"),
+        ("4 6 1", "mining1"),
+        ("4 2 3", "mining1"),
+        ("4 4 4", "mining2"),  # side 4, even: the double mining
+        ("4 1 2", "heavy1"),
+        ("4 3 3", "heavy2"),
+        ("4 5 6", "heavy3"),
+    ],
+)
 def test_auction_three_rolls_choose_the_plot(dice, plot):
     """ПРАВИЛА АУКЦИОНА: side 1-4, even = clockwise of the central plot / odd = counter-clockwise,
     then the plot (double industry 1-3 / 4-6; triple 1-2 / 3-4 / 5-6)."""
@@ -1051,12 +1141,20 @@ def test_auction_of_an_owned_plot_the_highest_bidder_takes_it():
     assert cash(g, "Anna") == 1850 and cash(g, "Boris") == 2150
 
 
-@pytest.mark.parametrize("setup, reason", [
-    (dict(owner={"light2": "Boris"}, mortgaged={"light2"}), "mortgaged"),
-    (dict(owner={"light1": "Boris", "light2": "Boris", "light3": "Boris"},
-          level={"light1": 1, "light2": 1, "light3": 1}), "built"),
-    (dict(owner={"light2": "Boris"}, held={("Boris", "green"): 1}), "insured"),
-])
+@pytest.mark.parametrize(
+    "setup, reason",
+    [
+        (dict(owner={"light2": "Boris"}, mortgaged={"light2"}), "mortgaged"),
+        (
+            dict(
+                owner={"light1": "Boris", "light2": "Boris", "light3": "Boris"},
+                level={"light1": 1, "light2": 1, "light3": 1},
+            ),
+            "built",
+        ),
+        (dict(owner={"light2": "Boris"}, held={("Boris", "green"): 1}), "insured"),
+    ],
+)
 def test_plots_never_auctioned(setup, reason):
     """ПРАВИЛА АУКЦИОНА: «не могут быть выставлены заложенные участки, участки, застрахованные от аукциона,
     и участки, на которых есть хотя бы одна постройка»."""
@@ -1073,9 +1171,9 @@ def test_the_plot_under_the_hammer_stays_as_it_was(meanwhile):
     ПРАВИЛА ЗАЛОГА: a mortgaged plot «не может быть ни продан»; ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: nor a built one."""
     g = on_auction(owner={"light1": "Boris", "light2": "Boris", "light3": "Boris"})
     play(g, "auction_roll 2 2 4", "bid Anna 150")  # light2 under the hammer
-    command = {"trade": "trade Boris Vera give light2 get 10",
-               "mortgage": "mortgage light2",
-               "build": "build light1"}[meanwhile]
+    command = {"trade": "trade Boris Vera give light2 get 10", "mortgage": "mortgage light2", "build": "build light1"}[
+        meanwhile
+    ]
     if accepted(g, command) and meanwhile == "build":
         accepted(g, "build light2")
     holder = g.state.owner["light2"]
@@ -1095,7 +1193,7 @@ def test_green_policy_covers_every_auction_while_held():
     assert g.state.held("Boris", "green") == 1
     play(g, "end")
     arrange(g, turn="Anna", phase="roll", position={"Anna": "inspection"})
-    play(g, "roll 2 4", "auction_roll 2 6 3")      # light2 again
+    play(g, "roll 2 4", "auction_roll 2 6 3")  # light2 again
     assert g.state.pending is None and g.state.held("Boris", "green") == 1
 
 
@@ -1123,13 +1221,18 @@ def test_orange_policy_kept_lets_the_auction_run():
 
 def test_orange_policy_used_automatically_with_the_auto_option():
     """ПРАВИЛА СТРАХОВАНИЯ with long_term_policies = "auto": used the first time it would cover."""
-    g = on_auction(owner={"light2": "Boris"}, held={("Boris", "orange"): 1}, rules=edition_variant("elite", {"long_term_policies": "auto"}))
+    g = on_auction(
+        owner={"light2": "Boris"},
+        held={("Boris", "orange"): 1},
+        rules=edition_variant("elite", {"long_term_policies": "auto"}),
+    )
     event = play(g, "auction_roll 2 2 4")
     assert "policy_used" in codes(event)
     assert g.state.held("Boris", "orange") == 0 and g.state.owner["light2"] == "Boris"
 
 
 # ===== ПРАВИЛА СТРАХОВАНИЯ ================================================================
+
 
 @pytest.mark.parametrize("colour, price", [("green", 100), ("blue", 200), ("orange", 300), ("red", 500)])
 def test_policy_prices(colour, price):
@@ -1150,7 +1253,7 @@ def test_short_term_policies_expire_on_passing_start_long_term_stay():
     g = new()
     play(g, "insure Anna green", "insure Anna blue", "insure Anna orange", "insure Anna red")
     arrange(g, position={"Anna": "mining1"})
-    event = play(g, "roll 1 3")                    # passing START
+    event = play(g, "roll 1 3")  # passing START
     assert "policy_expired" in codes(event)
     assert g.state.held("Anna", "green") == 0 and g.state.held("Anna", "blue") == 0
     assert g.state.held("Anna", "orange") == 1 and g.state.held("Anna", "red") == 1
@@ -1164,14 +1267,23 @@ def test_the_box_holds_12_policies_of_each_colour():
     refused(g, "insure Vera green", "supply_out")
     play(g, "insure Vera blue")
     arrange(g, turn="Boris", position={"Boris": "mining1"})
-    play(g, "roll 1 3")                            # Boris passes START: 12 green back to the bank
+    play(g, "roll 1 3")  # Boris passes START: 12 green back to the bank
     play(g, "insure Vera green")
 
 
 def fortune_with_policies(card, rules=None, **kw):
     g = new(rules=rules)
-    arrange(g, held={("Anna", "shares"): 4, ("Boris", "shares"): 4, ("Vera", "shares"): 4,
-                     ("Anna", "blue"): 1, ("Boris", "orange"): 1}, **kw)
+    arrange(
+        g,
+        held={
+            ("Anna", "shares"): 4,
+            ("Boris", "shares"): 4,
+            ("Vera", "shares"): 4,
+            ("Anna", "blue"): 1,
+            ("Boris", "orange"): 1,
+        },
+        **kw,
+    )
     on_fortune(g)
     play(g, f"draw {card}")
     return g
@@ -1179,17 +1291,17 @@ def fortune_with_policies(card, rules=None, **kw):
 
 def test_blue_covers_one_adverse_point_of_a_fortune_card():
     """ПРАВИЛА СТРАХОВАНИЯ: blue covers a FORTUNE card's adverse point, «страхует только от одного» of two."""
-    g = fortune_with_policies("f29")               # 10 per share (40) and 30 more
-    assert cash(g, "Anna") == 2000 - 30            # blue covered one point, not both
-    assert g.state.held("Anna", "blue") == 1       # short-term: not used up
-    assert cash(g, "Vera") == 2000 - 40 - 30       # uninsured
+    g = fortune_with_policies("f29")  # 10 per share (40) and 30 more
+    assert cash(g, "Anna") == 2000 - 30  # blue covered one point, not both
+    assert g.state.held("Anna", "blue") == 1  # short-term: not used up
+    assert cash(g, "Vera") == 2000 - 40 - 30  # uninsured
 
 
 def test_orange_covers_both_adverse_points_and_is_used_up():
     """ПРАВИЛА СТРАХОВАНИЯ: orange «страхует его от обоих!»; used, it goes back to the bank."""
-    g = fortune_with_policies("f29")               # 10 per share (40) and 30 more
+    g = fortune_with_policies("f29")  # 10 per share (40) and 30 more
     assert [d.amount for d in g.state.debts if d.debtor == "Boris"] == [40, 30]
-    refused(g, "end", "debt_first")                # the insurance director asks Boris first
+    refused(g, "end", "debt_first")  # the insurance director asks Boris first
     play(g, "use_policy Boris orange")
     assert cash(g, "Boris") == 2000 and g.state.debts == ()
     assert g.state.held("Boris", "orange") == 0
@@ -1197,7 +1309,7 @@ def test_orange_covers_both_adverse_points_and_is_used_up():
 
 def test_orange_kept_means_paying_the_card():
     """ПРАВИЛА СТРАХОВАНИЯ: the holder decides which case is the insured one; keeping it, he pays."""
-    g = fortune_with_policies("f29")               # 10 per share (40) and 30 more
+    g = fortune_with_policies("f29")  # 10 per share (40) and 30 more
     play(g, "skip_policy Boris")
     assert cash(g, "Boris") == 2000 - 40 - 30 and g.state.debts == ()
     assert g.state.held("Boris", "orange") == 1
@@ -1213,28 +1325,45 @@ def test_blue_covers_a_one_point_card_each_time():
     """ПРАВИЛА СТРАХОВАНИЯ: blue covers «любого неблагоприятного действия карточки ФОРТУНА» while held.
     The shipped deck has one one-point payment card (f27); the second, f28, is rewritten as the
     old placeholder's «every player pays 75»."""
-    rules = edition_variant("elite", replace=[fortune_card(
-        "f28", "Штраф за загрязнение среды: каждый платит 75.", '{ do = "each_player_pays", amount = 75 }')])
+    rules = edition_variant(
+        "elite",
+        replace=[
+            fortune_card(
+                "f28", "Штраф за загрязнение среды: каждый платит 75.", '{ do = "each_player_pays", amount = 75 }'
+            )
+        ],
+    )
     g = fortune_with_policies("f27", rules=rules)  # every player pays 50
     play(g, "use_policy Boris orange")
     assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000 and cash(g, "Vera") == 2000 - 50
     play(g, "end")
     on_fortune(g, "Boris")
-    play(g, "draw f28")                            # every player pays 75
+    play(g, "draw f28")  # every player pays 75
     assert cash(g, "Anna") == 2000 and cash(g, "Boris") == 2000 - 75 and cash(g, "Vera") == 2000 - 50 - 75
 
 
 def policy_debt(reason):
     g = new(("Anna", "Boris"))
     if reason == "rent":
-        arrange(g, owner={"mining1": "Boris", "mining2": "Boris"}, level={"mining1": 4, "mining2": 4},
-                cash={"Anna": 300}, held={("Anna", "red"): 1}, position={"Anna": "exchange3"})
-        play(g, "roll 1 2")                        # 36 -> 39 mining2: rent 60 x 10 = 600 owed to Boris
+        arrange(
+            g,
+            owner={"mining1": "Boris", "mining2": "Boris"},
+            level={"mining1": 4, "mining2": 4},
+            cash={"Anna": 300},
+            held={("Anna", "red"): 1},
+            position={"Anna": "exchange3"},
+        )
+        play(g, "roll 1 2")  # 36 -> 39 mining2: rent 60 x 10 = 600 owed to Boris
     else:
-        arrange(g, owner={p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
-                level={"heavy1": 4, "heavy2": 4, "heavy3": 4}, cash={"Anna": 100},
-                held={("Anna", "red"): 1}, position={"Anna": "food2"})
-        play(g, "roll 3 3")                        # circle tax 150 + 150 + 150 = 450 (25 x 6 each)
+        arrange(
+            g,
+            owner={p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
+            level={"heavy1": 4, "heavy2": 4, "heavy3": 4},
+            cash={"Anna": 100},
+            held={("Anna", "red"): 1},
+            position={"Anna": "food2"},
+        )
+        play(g, "roll 3 3")  # circle tax 150 + 150 + 150 = 450 (25 x 6 each)
     return g
 
 
@@ -1251,7 +1380,7 @@ def test_red_policy_covers_one_unbearable_rent_or_tax(reason, amount):
     assert "policy_used" in codes(event)
     assert g.state.debts == () and g.state.held("Anna", "red") == 0
     assert cash(g, "Anna") == cash_before
-    if reason == "rent":                           # the insurer pays the owner (red_policy_pays_owner)
+    if reason == "rent":  # the insurer pays the owner (red_policy_pays_owner)
         assert cash(g, "Boris") == boris_before + amount
     refused(g, "use_policy Anna red", "no_policy")
 
@@ -1264,6 +1393,7 @@ def test_red_policy_only_for_a_rent_or_tax_owed():
 
 
 # ===== ФИЛИАЛЫ И ПРЕДПРИЯТИЯ ==============================================================
+
 
 def leisure_monopoly(**kw):
     g = new()
@@ -1289,7 +1419,7 @@ def test_build_evenly_branches_then_an_enterprise_at_the_same_price():
     for _ in range(2):
         play(g, "build leisure1", "build leisure2", "build leisure3")
     assert all(g.state.level[p] == 3 for p in ("leisure1", "leisure2", "leisure3"))
-    play(g, "build leisure2")                          # enterprise on leisure2
+    play(g, "build leisure2")  # enterprise on leisure2
     refused(g, "build leisure2", "fully_built")
     play(g, "build leisure1", "build leisure3")
     refused(g, "build leisure1", "fully_built")
@@ -1317,8 +1447,7 @@ def test_buildings_sold_evenly_at_half_price():
 def test_an_enterprise_sells_back_at_half_price():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: an enterprise (heavy industry: 200) sells for 100."""
     g = new()
-    arrange(g, owner={p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
-            level={"heavy1": 4, "heavy2": 4, "heavy3": 3})
+    arrange(g, owner={p: "Anna" for p in ("heavy1", "heavy2", "heavy3")}, level={"heavy1": 4, "heavy2": 4, "heavy3": 3})
     refused(g, "sell_building heavy3", "sell_evenly")
     play(g, "sell_building heavy1")
     assert g.state.level["heavy1"] == 3 and cash(g, "Anna") == 2100
@@ -1328,22 +1457,47 @@ def test_a_mortgaged_plot_stops_building_in_the_industry():
     """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ: «застройка незаложенных участков данной отрасли запрещается»."""
     g = leisure_monopoly(mortgaged={"leisure3"})
     refused(g, "build leisure1", "need_monopoly")
-    play(g, "redeem leisure3", "build leisure1")   # redeemed (35 + 7): building again (50)
+    play(g, "redeem leisure3", "build leisure1")  # redeemed (35 + 7): building again (50)
     assert cash(g, "Anna") == 2000 - 42 - 50
 
 
 def test_the_box_holds_24_branches():
     """КОМПЛЕКТАЦИЯ ИГРЫ: 24 branches; the 25th cannot be built."""
     g = new()
-    plots = ("leisure1", "leisure2", "leisure3", "food1", "food2", "light1", "light2", "light3",
-             "tele1", "tele2", "tele3")
-    arrange(g, owner={p: "Anna" for p in plots}, cash={"Anna": 5000},
-            level={"leisure1": 3, "leisure2": 3, "leisure3": 3, "food1": 3, "food2": 3,
-                   "light1": 1, "light2": 1, "light3": 1,
-                   "tele1": 2, "tele2": 2, "tele3": 1})      # 9 + 6 + 3 + 5 = 23 branches on the board
-    play(g, "build tele3")                         # the 24th (tele: 100)
+    plots = (
+        "leisure1",
+        "leisure2",
+        "leisure3",
+        "food1",
+        "food2",
+        "light1",
+        "light2",
+        "light3",
+        "tele1",
+        "tele2",
+        "tele3",
+    )
+    arrange(
+        g,
+        owner={p: "Anna" for p in plots},
+        cash={"Anna": 5000},
+        level={
+            "leisure1": 3,
+            "leisure2": 3,
+            "leisure3": 3,
+            "food1": 3,
+            "food2": 3,
+            "light1": 1,
+            "light2": 1,
+            "light3": 1,
+            "tele1": 2,
+            "tele2": 2,
+            "tele3": 1,
+        },
+    )  # 9 + 6 + 3 + 5 = 23 branches on the board
+    play(g, "build tele3")  # the 24th (tele: 100)
     refused(g, "build tele1", "supply_out")
-    play(g, "build leisure1")                      # an enterprise (50) needs no branch from the box
+    play(g, "build leisure1")  # an enterprise (50) needs no branch from the box
     assert g.state.level["leisure1"] == 4
     play(g, "sell_building tele1", "build tele1")  # a branch back in the box (+50), out again (100)
     assert cash(g, "Anna") == 5000 - 100 - 50 + 50 - 100
@@ -1356,7 +1510,7 @@ def test_all_12_enterprises_can_be_built():
     industries = ("leisure", "tele", "light", "media")  # 12 plots of triple industries
     plots = [p for p in EDITION.plots if EDITION.plots[p].industry in industries]
     arrange(g, owner={p: "Anna" for p in plots}, cash={"Anna": 20000})
-    for industry in industries:                    # one industry at a time, evenly, up to enterprises
+    for industry in industries:  # one industry at a time, evenly, up to enterprises
         for _level in range(4):
             for p in EDITION.industry_plots(industry):
                 accepted(g, f"build {p}")
@@ -1379,12 +1533,13 @@ def test_the_box_holds_12_enterprises():
 
 # ===== ПРАВИЛА ЗАЛОГА =====================================================================
 
+
 def test_mortgage_pays_half_the_value_after_the_buildings_are_sold():
     """ПРАВИЛА ЗАЛОГА: sell the plot's buildings first; «БАНК выплачивает владельцу половину стоимости»."""
     g = leisure_monopoly(level={"leisure1": 1, "leisure2": 1, "leisure3": 1})
     refused(g, "mortgage leisure3", "sell_buildings_first")
     play(g, "sell_building leisure3", "mortgage leisure3")
-    assert cash(g, "Anna") == 2000 + 25 + 35       # half of the branch's 50, half of the plot's 70
+    assert cash(g, "Anna") == 2000 + 25 + 35  # half of the branch's 50, half of the plot's 70
     assert "leisure3" in g.state.mortgaged
     refused(g, "mortgage leisure3", "already_mortgaged")
     refused(g, "mortgage food1", "plot_unowned")
@@ -1405,11 +1560,11 @@ def test_redeem_only_before_ones_own_move():
     """ПРАВИЛА ЗАЛОГА: «В любой момент игры, но только перед своим ходом»."""
     g = new()
     arrange(g, owner={"food1": "Anna", "food2": "Anna"}, mortgaged={"food1", "food2"}, phase="roll")
-    play(g, "redeem food1")                        # before her roll: 45 + 9 (price 90)
+    play(g, "redeem food1")  # before her roll: 45 + 9 (price 90)
     play(g, "roll 1 2", "decline", "hammer")
     refused(g, "redeem food2", "before_own_turn_only")
     play(g, "end")
-    play(g, "redeem food2")                        # during Boris's turn: 50 + 10 (price 100)
+    play(g, "redeem food2")  # during Boris's turn: 50 + 10 (price 100)
     assert cash(g, "Anna") == 2000 - 54 - 60
 
 
@@ -1421,6 +1576,7 @@ def test_redeem_needs_the_money():
 
 
 # ===== ТОРГОВЛЯ СОБСТВЕННОСТЬЮ ============================================================
+
 
 def test_trade_unbuilt_plots_and_money_on_any_terms():
     """ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: unbuilt plots are bought, sold and swapped on the owners' terms."""
@@ -1437,8 +1593,12 @@ def test_built_or_mortgaged_plots_cannot_be_traded():
     """ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: «никакой участок не может быть продан ... если на нём есть хотя бы одна
     постройка»; ПРАВИЛА ЗАЛОГА: a mortgaged plot «не может быть ни продан»."""
     g = new()
-    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "food1": "Anna"},
-            level={"leisure1": 1, "leisure2": 1, "leisure3": 1}, mortgaged={"food1"})
+    arrange(
+        g,
+        owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "food1": "Anna"},
+        level={"leisure1": 1, "leisure2": 1, "leisure3": 1},
+        mortgaged={"food1"},
+    )
     refused(g, "trade Anna Boris give leisure1 get 500", "plot_built")
     refused(g, "trade Anna Boris give food1 get 100", "plot_mortgaged")
     refused(g, "trade Boris Anna give 100 get food1", "plot_mortgaged")
@@ -1455,29 +1615,42 @@ def test_trade_refusals():
 
 # ===== ОКОНЧАНИЕ ИГРЫ =====================================================================
 
+
 def test_bankruptcy_to_a_player_the_bank_pays_the_rest():
     """ОКОНЧАНИЕ ИГРЫ: the debtor gives all the cash and leaves; «БАНК выплачивает его кредиторам
     оставшуюся часть»; buildings to the bank, plot cards back on the board."""
     g = new()
-    arrange(g, owner={"mining1": "Boris", "mining2": "Boris",
-                      "leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "food1": "Anna"},
-            level={"mining1": 4, "mining2": 4, "leisure1": 1, "leisure2": 1, "leisure3": 1},
-            mortgaged={"food1"}, cash={"Anna": 200}, position={"Anna": "transport2"},
-            held={("Anna", "shares"): 2, ("Anna", "orange"): 1}, kept={"Anna": ("c08",)})
-    play(g, "roll 5 6")                            # transport2 -> mining2: rent 60 x 10 = 600 to Boris
+    arrange(
+        g,
+        owner={
+            "mining1": "Boris",
+            "mining2": "Boris",
+            "leisure1": "Anna",
+            "leisure2": "Anna",
+            "leisure3": "Anna",
+            "food1": "Anna",
+        },
+        level={"mining1": 4, "mining2": 4, "leisure1": 1, "leisure2": 1, "leisure3": 1},
+        mortgaged={"food1"},
+        cash={"Anna": 200},
+        position={"Anna": "transport2"},
+        held={("Anna", "shares"): 2, ("Anna", "orange"): 1},
+        kept={"Anna": ("c08",)},
+    )
+    play(g, "roll 5 6")  # transport2 -> mining2: rent 60 x 10 = 600 to Boris
     # Anna could raise 200 cash + 75 (3 branches at 25) + 90 (mortgages 25 + 30 + 35)
     # + 200 (shares) = 565 < 600
     refused(g, "bankrupt Boris", "not_in_debt")
     play(g, "bankrupt Anna")
     assert "Anna" not in g.state.alive
     assert cash(g, "Anna") == 0
-    assert cash(g, "Boris") == 2000 + 600          # 200 from Anna, 400 from the bank
+    assert cash(g, "Boris") == 2000 + 600  # 200 from Anna, 400 from the bank
     for p in ("leisure1", "leisure2", "leisure3", "food1"):
         assert p not in g.state.owner and not g.state.level.get(p)
     assert "food1" not in g.state.mortgaged
     assert g.state.held("Anna", "shares") == 0 and g.state.held("Anna", "orange") == 0
     assert g.state.decks["chance"][-1] == "c08"
-    assert g.state.turn == "Boris"                 # the turn passes on
+    assert g.state.turn == "Boris"  # the turn passes on
 
 
 def test_bankruptcy_to_the_bank():
@@ -1485,7 +1658,7 @@ def test_bankruptcy_to_the_bank():
     the bank, then out."""
     g = new(("Anna", "Boris"))
     arrange(g, cash={"Anna": 10})
-    play(g, "roll 1 3", "draw c17")                # START -> chance1: pay 100, Anna has 10 and nothing else
+    play(g, "roll 1 3", "draw c17")  # START -> chance1: pay 100, Anna has 10 and nothing else
     assert g.state.debts[0].amount == 100
     play(g, "bankrupt Anna")
     assert cash(g, "Anna") == 0
@@ -1496,8 +1669,12 @@ def test_bankruptcy_to_the_bank():
 def test_last_player_standing_wins():
     """ОКОНЧАНИЕ ИГРЫ: «Игра продолжается до полного банкротства всех игроков, кроме одного»."""
     g = new()
-    arrange(g, owner={"leisure1": "Vera", "leisure2": "Vera", "leisure3": "Vera"},
-            level={"leisure1": 4, "leisure2": 4, "leisure3": 4}, cash={"Anna": 10, "Boris": 10})
+    arrange(
+        g,
+        owner={"leisure1": "Vera", "leisure2": "Vera", "leisure3": "Vera"},
+        level={"leisure1": 4, "leisure2": 4, "leisure3": 4},
+        cash={"Anna": 10, "Boris": 10},
+    )
     play(g, "roll 1 2", "bankrupt Anna")
     assert g.state.winner is None and g.state.turn == "Boris"
     play(g, "roll 1 2", "bankrupt Boris")
@@ -1508,15 +1685,20 @@ def test_last_player_standing_wins():
 def test_timed_game_counts_wealth_at_purchase_prices():
     """ОКОНЧАНИЕ ИГРЫ: timed game: «участки, филиалы и предприятия переводятся в деньги по цене покупки»."""
     g = new()
-    arrange(g, owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "central1": "Boris", "food1": "Boris"},
-            level={"leisure1": 2, "leisure2": 2, "leisure3": 2}, mortgaged={"food1"},
-            held={("Vera", "shares"): 4}, price=130)
+    arrange(
+        g,
+        owner={"leisure1": "Anna", "leisure2": "Anna", "leisure3": "Anna", "central1": "Boris", "food1": "Boris"},
+        level={"leisure1": 2, "leisure2": 2, "leisure3": 2},
+        mortgaged={"food1"},
+        held={("Vera", "shares"): 4},
+        price=130,
+    )
     event = play(g, "end_game")
     wealth = next(n.params["wealth"] for n in event.notes if n.code == "wealth_count")
-    assert wealth["Anna"] == 2000 + 180 + 6 * 50   # plots 50 + 60 + 70, six branches at 50: 2480
-    assert wealth["Boris"] == 2000 + 500 + 45      # mortgaged food1: 90 less the 45 received: 2545
-    assert wealth["Vera"] == 2000 + 4 * 130        # shares at the current price (wealth_counts_shares): 2520
-    assert g.state.winner == "Boris"               # 2545 > 2520 > 2480
+    assert wealth["Anna"] == 2000 + 180 + 6 * 50  # plots 50 + 60 + 70, six branches at 50: 2480
+    assert wealth["Boris"] == 2000 + 500 + 45  # mortgaged food1: 90 less the 45 received: 2545
+    assert wealth["Vera"] == 2000 + 4 * 130  # shares at the current price (wealth_counts_shares): 2520
+    assert g.state.winner == "Boris"  # 2545 > 2520 > 2480
     refused(g, "roll 1 2", "game_over")
 
 
@@ -1537,11 +1719,12 @@ def test_end_game_waits_for_open_decisions():
 
 # ===== a table throwing its own dice: `land CELL [double]` =====================================
 
+
 def test_land_without_a_double_keeps_a_held_player_in():
     """НАЛОГОВАЯ ИНСПЕКЦИЯ: out only «заплатив штраф 50 фантов или выкинув на кубиках дубль»."""
     g = new()
     arrange(g, position={"Anna": "inspection"}, detained={"Anna": 0}, phase="roll")
-    if accepted(g, "land tele3"):                  # a throw without a double: a missed try
+    if accepted(g, "land tele3"):  # a throw without a double: a missed try
         assert "Anna" in g.state.detained and g.state.position["Anna"] == 10
 
 
@@ -1561,14 +1744,17 @@ def test_three_doubles_reported_with_land():
         assert g.state.position["Anna"] == 10 and "Anna" in g.state.detained
 
 
-@pytest.mark.parametrize("cell, command, code", [
-    ("exchange1", "exchange 2 6", "not_on_exchange"),
-    ("jackpot", "jackpot 10 2 1 1", "not_on_jackpot"),
-])
+@pytest.mark.parametrize(
+    "cell, command, code",
+    [
+        ("exchange1", "exchange 2 6", "not_on_exchange"),
+        ("jackpot", "jackpot 10 2 1 1", "not_on_jackpot"),
+    ],
+)
 def test_moving_on_with_land_ends_the_visit(cell, command, code):
     """ИГРА НА БИРЖЕ: the exchange is played «Находясь на БИРЖЕ»; ДЖЕКПОТ: by «Игрок, попавший на клетку ДЖЕКПОТ»."""
     g = new(rules=teleporting("elite"))
-    play(g, f"land {cell} double", "land transport1")   # the double's second move goes on to transport1
+    play(g, f"land {cell} double", "land transport1")  # the double's second move goes on to transport1
     play(g, "decline", "hammer")
     refused(g, command, code)
 
@@ -1577,36 +1763,40 @@ def test_land_reports_only_distances_two_dice_can_make():
     """ХОД ИГРЫ: two dice move a token 2 to 12 cells, a double an even number of them; a
     mistyped landing is refused instead of paying a lap's income (land_checks_distance)."""
     g = new()
-    refused(g, "land leisure1", "not_a_roll")          # 1 cell
-    refused(g, "land start", "not_a_roll")         # 40 cells: a whole lap
+    refused(g, "land leisure1", "not_a_roll")  # 1 cell
+    refused(g, "land start", "not_a_roll")  # 40 cells: a whole lap
     refused(g, "land food1 double", "not_a_roll")  # 7 cells is no double
-    play(g, "land food1")                          # 7 cells
+    play(g, "land food1")  # 7 cells
     assert g.state.position["Anna"] == 7
 
 
 # ===== refusals in general =================================================================
 
-@pytest.mark.parametrize("line, code", [
-    ("fly", "unknown_command"),
-    ("roll 1", "dice_count"),
-    ("roll 1 7", "out_of_range"),
-    ("buy", "no_offer"),
-    ("decline", "no_offer"),
-    ("bid Anna 10", "no_auction"),
-    ("hammer", "no_auction"),
-    ("draw", "no_draw"),
-    ("choose leisure1", "no_choice"),
-    ("auction_roll 1 2 3", "no_auction_roll"),
-    ("end", "roll_first"),
-    ("pay_fine", "not_detained"),
-    ("build leisure9", "unknown_plot"),
-    ("buy_shares Gleb 1", "unknown_player"),
-    ("buy_shares Anna x", "not_a_number"),
-    ("sell_shares Anna 1", "not_enough_shares"),
-    ("use_policy Anna red", "no_policy"),
-    ("pay Anna Boris 2001", "insufficient_funds"),
-    ("bankrupt Anna", "not_in_debt"),
-])
+
+@pytest.mark.parametrize(
+    "line, code",
+    [
+        ("fly", "unknown_command"),
+        ("roll 1", "dice_count"),
+        ("roll 1 7", "out_of_range"),
+        ("buy", "no_offer"),
+        ("decline", "no_offer"),
+        ("bid Anna 10", "no_auction"),
+        ("hammer", "no_auction"),
+        ("draw", "no_draw"),
+        ("choose leisure1", "no_choice"),
+        ("auction_roll 1 2 3", "no_auction_roll"),
+        ("end", "roll_first"),
+        ("pay_fine", "not_detained"),
+        ("build leisure9", "unknown_plot"),
+        ("buy_shares Gleb 1", "unknown_player"),
+        ("buy_shares Anna x", "not_a_number"),
+        ("sell_shares Anna 1", "not_enough_shares"),
+        ("use_policy Anna red", "no_policy"),
+        ("pay Anna Boris 2001", "insufficient_funds"),
+        ("bankrupt Anna", "not_in_debt"),
+    ],
+)
 def test_refused_commands_change_nothing(line, code):
     """ХОД ИГРЫ and every other section: a refused command leaves the table exactly as it was,
     with a documented reason (a message code with English and Russian text)."""
@@ -1615,6 +1805,7 @@ def test_refused_commands_change_nothing(line, code):
 
 
 # ===== found in review: each a rule a table would notice ====================================
+
 
 @pytest.mark.parametrize("action", ["trade Boris Vera give light2 get 100", "mortgage light2"])
 def test_a_plot_waiting_on_the_policy_question_stays_as_it_is(action):
@@ -1631,7 +1822,7 @@ def test_an_owner_may_bid_for_his_own_plot_only_what_he_could_pay():
     g = on_auction(owner={"light2": "Boris"}, cash={"Boris": 300})
     play(g, "auction_roll 2 2 4", "bid Vera 250")
     refused(g, "bid Boris 99999", "insufficient_funds")
-    play(g, "bid Boris 300", "hammer")             # he buys it back: paying himself costs nothing
+    play(g, "bid Boris 300", "hammer")  # he buys it back: paying himself costs nothing
     assert g.state.owner["light2"] == "Boris" and cash(g, "Boris") == 300
 
 
@@ -1639,17 +1830,28 @@ def test_red_policy_covers_the_payment_the_holder_picks():
     """ПРАВИЛА СТРАХОВАНИЯ: «игрок сам вправе выбирать, какой случай считать страховым»:
     owing both the circle tax and a rent, Anna has RED cover the rent."""
     g = new()
-    arrange(g, owner={"heavy1": "Anna", "heavy2": "Anna", "heavy3": "Anna",
-                      "tele1": "Boris", "tele2": "Boris", "tele3": "Boris"},
-            level={"heavy1": 4, "heavy2": 4, "heavy3": 4, "tele1": 4, "tele2": 4, "tele3": 4},
-            cash={"Anna": 100}, held={("Anna", "red"): 1}, position={"Anna": "chance2"})
-    play(g, "roll 1 2")                            # 9 -> 12 tele2, passing TAX INSPECTION
+    arrange(
+        g,
+        owner={
+            "heavy1": "Anna",
+            "heavy2": "Anna",
+            "heavy3": "Anna",
+            "tele1": "Boris",
+            "tele2": "Boris",
+            "tele3": "Boris",
+        },
+        level={"heavy1": 4, "heavy2": 4, "heavy3": 4, "tele1": 4, "tele2": 4, "tele3": 4},
+        cash={"Anna": 100},
+        held={("Anna", "red"): 1},
+        position={"Anna": "chance2"},
+    )
+    play(g, "roll 1 2")  # 9 -> 12 tele2, passing TAX INSPECTION
     owed = {d.reason: d.amount for d in g.state.debts}
     assert owed == {"circle_tax": 3 * 150, "rent_paid": 180}  # heavy enterprises 25 x 6 each; tele2 18 x 10
     boris = cash(g, "Boris")
     play(g, "use_policy Anna red rent")
     assert [d.reason for d in g.state.debts] == ["circle_tax"]
-    assert cash(g, "Boris") == boris + 180         # the insurer pays the owner
+    assert cash(g, "Boris") == boris + 180  # the insurer pays the owner
 
 
 def test_orange_policy_covers_the_fortune_card_the_holder_picks():
@@ -1657,7 +1859,7 @@ def test_orange_policy_covers_the_fortune_card_the_holder_picks():
     cover the second card, f27 (50 each), and pays the first, f29 (30; nobody holds shares), himself."""
     g = new()
     arrange(g, held={("Boris", "orange"): 1}, turn="Boris", phase="roll", fortune_top=("f29", "f27"))
-    play(g, "roll 1 3", "draw c14", "draw")        # START -> chance1; f29 (10 a share and 30), f27 (50 each)
+    play(g, "roll 1 3", "draw c14", "draw")  # START -> chance1; f29 (10 a share and 30), f27 (50 each)
     assert sorted(d.amount for d in g.state.debts if d.debtor == "Boris") == [30, 50]
     play(g, "use_policy Boris orange f27", "skip_policy Boris")
     assert cash(g, "Boris") == 2000 - 30 and g.state.held("Boris", "orange") == 0
@@ -1669,7 +1871,7 @@ def test_a_debtors_cash_cannot_leave_by_trade():
     creditors: while owing, cash does not go to another player, by payment or by trade."""
     g = new()
     arrange(g, held={("Anna", "shares"): 19}, cash={"Anna": 100}, position={"Anna": "leisure3"})
-    play(g, "roll 3 4")                            # 3 -> 10 TAX INSPECTION: 19 x 10 = 190 owed
+    play(g, "roll 3 4")  # 3 -> 10 TAX INSPECTION: 19 x 10 = 190 owed
     assert g.state.debts[0].amount == 190
     refused(g, "pay Anna Vera 100", "debt_first")
     refused(g, "trade Anna Vera give 100", "debt_first")
@@ -1680,16 +1882,17 @@ def test_undo_is_refused_when_a_later_card_draw_depends_on_it():
     when that first card is undone; events are stored naming the card drawn."""
     g = new(("Anna", "Boris"), seed=18)
     arrange(g, position={"Anna": "heavy3"})
-    play(g, "roll 1 3")                            # 33 -> 37 chance3
-    first = play(g, "draw")                        # the top card: c06, nearest CHANCE -> chance1 (7 on, past START)
-    assert first.command == "draw c06"             # the ledger names the physical card
-    assert g.state.pending.kind == "draw"          # on chance1, another card to draw
-    second = play(g, "draw")                       # c04: nearest EXCHANGE from chance1 is exchange1;
-    assert second.command == "draw c04"            # drawn on chance3 it would be exchange3
+    play(g, "roll 1 3")  # 33 -> 37 chance3
+    first = play(g, "draw")  # the top card: c06, nearest CHANCE -> chance1 (7 on, past START)
+    assert first.command == "draw c06"  # the ledger names the physical card
+    assert g.state.pending.kind == "draw"  # on chance1, another card to draw
+    second = play(g, "draw")  # c04: nearest EXCHANGE from chance1 is exchange1;
+    assert second.command == "draw c04"  # drawn on chance3 it would be exchange3
     refused(g, f"undo {first.seq}", "undo_blocked")
 
 
 # ----- a landing the dice can only make as a double (ХОД ИГРЫ) ----------------------------------------
+
 
 def test_land_two_or_twelve_cells_away_is_a_double():
     """ХОД ИГРЫ: «Если очередным ходом игрок выбрасывает на кубиках дубль, то он делает ещё один
@@ -1699,7 +1902,7 @@ def test_land_two_or_twelve_cells_away_is_a_double():
     g = new()
     play(g, "land tele2", "decline", "hammer")
     assert g.state.again and g.state.doubles == 1
-    play(g, "land media2", "decline", "hammer")      # 12 -> 22 (10 cells, said as no double): the turn can end
+    play(g, "land media2", "decline", "hammer")  # 12 -> 22 (10 cells, said as no double): the turn can end
     assert not g.state.again
     g2 = new()
     play(g2, "land food1", "decline", "hammer")
@@ -1719,12 +1922,13 @@ def test_a_held_player_landing_two_cells_on_leaves_by_the_double():
 
 # ----- bankrupt only when nothing left can raise the debt (ОКОНЧАНИЕ ИГРЫ) --------------------------------
 
+
 def test_a_debtor_who_could_still_pay_may_not_go_bankrupt():
     """ОКОНЧАНИЕ ИГРЫ: bankrupt is who owes «больше, чем в состоянии заплатить»: Anna owes a circle
     tax of 450 with 100 in cash but heavy-industry enterprises worth more; `bankrupt Anna` is
     refused (can_still_pay, naming what she could raise) until she has sold and mortgaged
     what she holds; selling buildings settles the tax by itself."""
-    g = policy_debt("tax")                         # owes 450 circle tax, has 100
+    g = policy_debt("tax")  # owes 450 circle tax, has 100
     refused(g, "bankrupt Anna", "can_still_pay")
     assert [a for a in g.rules.legal(g.state, "Anna") if a.verb == "bankrupt"] == []
     play(g, "sell_building heavy1", "sell_building heavy2", "sell_building heavy3", "sell_building heavy1")
@@ -1738,12 +1942,33 @@ def test_an_enterprise_the_box_cannot_take_back_is_sold_with_its_industry():
     trapped holding an enterprise nobody can take back (docs/rule-choices.md)."""
     g = new()
     # heavy1-3 carry enterprises; every branch of the box (24) stands on transport (9), media (9), tele (6)
-    arrange(g, owner={**{p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
-                      **{p: "Boris" for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3",
-                                              "tele1", "tele2", "tele3")}},
-            level={"heavy1": 4, "heavy2": 4, "heavy3": 4,
-                   **{p: 3 for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3")},
-                   **{p: 2 for p in ("tele1", "tele2", "tele3")}})
+    arrange(
+        g,
+        owner={
+            **{p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
+            **{
+                p: "Boris"
+                for p in (
+                    "transport1",
+                    "transport2",
+                    "transport3",
+                    "media1",
+                    "media2",
+                    "media3",
+                    "tele1",
+                    "tele2",
+                    "tele3",
+                )
+            },
+        },
+        level={
+            "heavy1": 4,
+            "heavy2": 4,
+            "heavy3": 4,
+            **{p: 3 for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3")},
+            **{p: 2 for p in ("tele1", "tele2", "tele3")},
+        },
+    )
     assert g.rules.small_left(g.state) == 0
     before = cash(g, "Anna")
     event = play(g, "sell_building heavy2")
@@ -1758,8 +1983,11 @@ def test_the_blue_policy_covers_the_point_its_holder_picks():
     Anna (BLUE, 1 share) is covered for the 30 and pays 10; Boris (BLUE, 5 shares) for the 50
     and pays 30; Vera (no policy, no shares) pays 30."""
     g = new()
-    arrange(g, held={("Anna", "blue"): 1, ("Anna", "shares"): 1, ("Boris", "blue"): 1, ("Boris", "shares"): 5},
-            fortune_top=("f29",))
+    arrange(
+        g,
+        held={("Anna", "blue"): 1, ("Anna", "shares"): 1, ("Boris", "blue"): 1, ("Boris", "shares"): 5},
+        fortune_top=("f29",),
+    )
     on_fortune(g)
     play(g, "draw f29")
     assert (cash(g, "Anna"), cash(g, "Boris"), cash(g, "Vera")) == (2000 - 10, 2000 - 30, 2000 - 30)
@@ -1772,7 +2000,7 @@ def test_the_table_names_the_two_fortune_cards_a_chance_card_puts_on_the_wheel()
     the deck is refused, and a player may not name them (the table's)."""
     g = new()
     arrange(g, position={"Anna": "heavy3"}, held={("Anna", "shares"): 5}, fortune_top=("f30", "f23"))
-    play(g, "roll 2 2", "draw c14")                # 33 -> 37 chance3
+    play(g, "roll 2 2", "draw c14")  # 33 -> 37 chance3
     refused(g, "draw f23", "usage")
     refused(g, "draw f23 f23", "usage")
     with pytest.raises(RuleViolation) as err:
@@ -1782,8 +2010,8 @@ def test_the_table_names_the_two_fortune_cards_a_chance_card_puts_on_the_wheel()
     assert listed[0] == "draw" and len(listed) == 2 and listed[1].count("|") > 10
     play(g, "draw f23 f30")
     assert g.state.extra["fortune"] == ("f23", "f30")  # f23 first: its 50% dividend is in force
-    play(g, "roll 1 2")                            # the double's second move: 37 -> START
-    assert cash(g, "Anna") == 2000 + 200 + 250     # 50% (f23) of 500
+    play(g, "roll 1 2")  # the double's second move: 37 -> START
+    assert cash(g, "Anna") == 2000 + 200 + 250  # 50% (f23) of 500
 
 
 def test_two_fortune_cards_when_the_deck_holds_one_the_second_comes_from_the_turned_discards():
@@ -1791,21 +2019,22 @@ def test_two_fortune_cards_when_the_deck_holds_one_the_second_comes_from_the_tur
     the first is the deck's last, the second the top of the discards turned over. The table may
     name the two so, and the stored `draw f30 f23` replays (CI's crash test found a game that
     would not open: its second card was checked against the deck before the first was drawn)."""
+
     def one_left():
         g = new()
         arrange(g, position={"Anna": "heavy3"}, held={("Anna", "shares"): 5}, fortune_top=("f30", "f23"))
         s = g.state.copy()
-        s.discards["fortune"] = s.decks["fortune"][1:]   # the wheel used every card but f30
+        s.discards["fortune"] = s.decks["fortune"][1:]  # the wheel used every card but f30
         s.decks["fortune"] = ("f30",)
         g.state = s
-        play(g, "roll 2 2", "draw c14")            # 33 -> 37 chance3: two FORTUNE cards to draw
+        play(g, "roll 2 2", "draw c14")  # 33 -> 37 chance3: two FORTUNE cards to draw
         return g
 
     g = one_left()
-    event = play(g, "draw")                        # the player's own draw: the deck's last, then the discards'
+    event = play(g, "draw")  # the player's own draw: the deck's last, then the discards'
     assert event.command == "draw f30 f23"
     named = one_left()
-    play(named, "draw f30 f23")                    # the table names them (as a replay does)
+    play(named, "draw f30 f23")  # the table names them (as a replay does)
     assert named.state.signature() == g.state.signature()
     assert named.state.extra["fortune"] == ("f30", "f23")
     refused(one_left(), "draw f23 f30", "card_not_in_deck")  # f23 is not in the deck before f30 is turned

@@ -1,6 +1,7 @@
 """End to end over a pty, two processes: the firmware's own main loop (firmware/main.py over a fake chip)
 on one side, the daemon with `hardware = "real"` on the other. Taps and rolls become ledger events;
 noise, an unplugged cable and a tap made while it was out book nothing spurious and lose nothing."""
+
 import subprocess
 import sys
 import time
@@ -17,8 +18,12 @@ ANNA, BORIS = "0A000001", "04A2241AB31C90"  # a Classic card and an NTAG sticker
 
 class Board:
     def __init__(self, folder):
-        self.proc = subprocess.Popen([sys.executable, str(HERE / "firmware_on_pty.py"), str(folder)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HERE / "firmware_on_pty.py"), str(folder)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         first = self.proc.stdout.readline().split()
         assert first[0] == "ready", first
         self.path = first[1]
@@ -44,8 +49,14 @@ class Board:
 def table(tmp_path):
     board = Board(tmp_path)
     values = dict(defaults().values)
-    values.update({"games_dir": str(tmp_path / "games"), "hardware": "real", "reader.port": board.path,
-                   "reader.retry_seconds": 0.05})
+    values.update(
+        {
+            "games_dir": str(tmp_path / "games"),
+            "hardware": "real",
+            "reader.port": board.path,
+            "reader.retry_seconds": 0.05,
+        }
+    )
     lines = []
     daemon = Daemon(Config(values, "(test)"), out=lines.append).start()
     daemon.lines = lines
@@ -108,8 +119,7 @@ def test_a_tap_made_while_the_cable_is_out_is_booked_once_when_it_comes_back(tab
     time.sleep(0.3)
     assert len(events(daemon)) == 1
     board.do("replug")  # the tap arrives: its purchase is shown once, and OK books it once
-    assert wait_for(lambda: daemon.console.frame is not None and daemon.console.frame.title == "Book this?",
-                    timeout=15)
+    assert wait_for(lambda: daemon.console.frame is not None and daemon.console.frame.title == "Book this?", timeout=15)
     time.sleep(1.5)  # resends of the tap, if any, come within this
     assert len(events(daemon)) == 1
     assert daemon.owner.call(lambda: sum(1 for view in daemon.console.stack if getattr(view, "books", None))) == 1
@@ -120,8 +130,9 @@ def test_a_tap_made_while_the_cable_is_out_is_booked_once_when_it_comes_back(tab
 
 def test_without_the_reader_real_hardware_says_which_part_and_never_simulates(tmp_path):
     values = dict(defaults().values)
-    values.update({"games_dir": str(tmp_path / "games"), "hardware": "real",
-                   "reader.port": str(tmp_path / "no-such-reader")})
+    values.update(
+        {"games_dir": str(tmp_path / "games"), "hardware": "real", "reader.port": str(tmp_path / "no-such-reader")}
+    )
     lines = []
     daemon = Daemon(Config(values, "(test)"), out=lines.append).start()
     try:

@@ -8,6 +8,7 @@ the middle, a language switch and a new game of the other edition.
 
 Each of the issue's ten stumbles is one assertion, marked `# stumble N`. Screenshots of the OLED and the
 phones at each step are kept under $EVENING_SHOTS (default: pytest's tmp dir); the folder is printed."""
+
 import os
 import random
 import re
@@ -35,8 +36,7 @@ from test_phone_browser import browser, free_port  # noqa: E402
 __all__ = ["browser"]  # the module's chromium, shared
 WAIT_MS = 20000  # a page showing what a commit changed, on a loaded 2-core machine
 RESTART_MS = 40000  # a restarted box and the phones' streams reconnecting
-NAMES = {"en": ["Anna", "Boris", "Vera", "Gleb", "Dana", "Egor"],
-         "ru": ["Аня", "Боря", "Вера", "Глеб", "Даша", "Егор"]}
+NAMES = {"en": ["Anna", "Boris", "Vera", "Gleb", "Dana", "Egor"], "ru": ["Аня", "Боря", "Вера", "Глеб", "Даша", "Егор"]}
 LOCALE = {"en": "en-GB", "ru": "ru-RU"}
 OTHER = {"en": "ru", "ru": "en"}
 SEAT_PIN = "7531"
@@ -59,9 +59,17 @@ class Box:
         games = tmp_path / "games"
         CardMap(games / "cards.json", demo_cards()).save()
         values = dict(defaults().values)
-        values.update({"games_dir": str(games), "virtual_table.port": free_port(), "phone.host": "127.0.0.1",
-                       "phone.port": free_port(), "phone.banker_pin": "",  # the PIN is set at the box
-                       "phone.auction_quiet_seconds": 0.0, "language": OTHER[lang]})  # the box is switched
+        values.update(
+            {
+                "games_dir": str(games),
+                "virtual_table.port": free_port(),
+                "phone.host": "127.0.0.1",
+                "phone.port": free_port(),
+                "phone.banker_pin": "",  # the PIN is set at the box
+                "phone.auction_quiet_seconds": 0.0,
+                "language": OTHER[lang],
+            }
+        )  # the box is switched
         self.config = Config(values, "(test)")
         self.lang, self.shots, self.shot_no = lang, shots, 0
         self.presses = self.again = 0
@@ -90,8 +98,11 @@ class Box:
 
     def uid(self, kind: str, ref: str) -> str:
         edition = self.table.rules.edition.id if self.table is not None else ""
-        return next(uid for uid, role in self.daemon.cards.roles.items()
-                    if role.kind == kind and role.ref == ref and (kind == "player" or role.edition == edition))
+        return next(
+            uid
+            for uid, role in self.daemon.cards.roles.items()
+            if role.kind == kind and role.ref == ref and (kind == "player" or role.edition == edition)
+        )
 
     def oled(self, label: str) -> None:
         """The OLED as it is now, four times its size, kept beside the phones' screenshots."""
@@ -130,8 +141,13 @@ class Box:
     def _screen(self):
         stack = self.daemon.console.stack
         frame = self.daemon.console.frame
-        return (len(stack), id(stack[-1]) if stack else 0, getattr(stack[-1], "index", None) if stack else None,
-                frame, self.head())
+        return (
+            len(stack),
+            id(stack[-1]) if stack else 0,
+            getattr(stack[-1], "index", None) if stack else None,
+            frame,
+            self.head(),
+        )
 
     def press_until(self, button: str, done, tries: int = 3) -> None:
         """A press, then again (as a person does) if the OLED shows it did nothing; each press again counted
@@ -163,8 +179,12 @@ class Box:
             assert found, f"no such line on the OLED: {texts}"
             if view.index == found[0]:
                 before = self.head()
-                self.press_until("ok", lambda v=view, b=before: not self.daemon.console.stack or
-                                 self.daemon.console.stack[-1] is not v or self.head() != b)
+                self.press_until(
+                    "ok",
+                    lambda v=view, b=before: (
+                        not self.daemon.console.stack or self.daemon.console.stack[-1] is not v or self.head() != b
+                    ),
+                )
                 return
             down = (found[0] - view.index) % len(texts)
             self.press("down" if not shortest or down <= len(texts) - down else "up")
@@ -193,8 +213,10 @@ class Box:
             assert self.daemon.handle({"op": "sim", "action": "press_roll"})["ok"]
         else:
             self.daemon._on_roll(tuple(dice), None)
-        assert wait_for(lambda: self.daemon.asked != asked or (
-            self.head() > before and not self.last().command.startswith("end")), 20.0), self.lines[-5:]
+        assert wait_for(
+            lambda: self.daemon.asked != asked or (self.head() > before and not self.last().command.startswith("end")),
+            20.0,
+        ), self.lines[-5:]
         self.sync()
 
     def settle(self, rng, held: str = "") -> None:
@@ -203,8 +225,11 @@ class Box:
         owner = self.daemon.owner
         for _ in range(40):
             line, _ = owner.call(lambda: next_command(owner.table.game, rng))
-            if line is None or line.split()[0] in ("roll", "end", "end_game") or (
-                    held and line.split()[0] in ("pay_fine", "use_card")):
+            if (
+                line is None
+                or line.split()[0] in ("roll", "end", "end_game")
+                or (held and line.split()[0] in ("pay_fine", "use_card"))
+            ):
                 return
             owner.submit("table", line)
 
@@ -212,7 +237,9 @@ class Box:
         """`count` turns: ROLL on the reader (which ends the turn before), then the choices left open."""
         for _ in range(count):
             self.roll()
-            if (self.daemon.asked or ())[2:] == (self.head(),):  # a decision first (the fine, the JACKPOT): ROLL goes on
+            if (self.daemon.asked or ())[2:] == (
+                self.head(),
+            ):  # a decision first (the fine, the JACKPOT): ROLL goes on
                 self.roll()
             self.settle(rng)
         return count
@@ -225,8 +252,11 @@ class Box:
         for _ in range(limit):
             state = self.table.state
             owner = self.daemon.owner
-            if state.pending is None and not state.debts and owner.call(
-                    lambda: any(a.verb == "end" for a in self.table.rules.legal(self.table.state))):
+            if (
+                state.pending is None
+                and not state.debts
+                and owner.call(lambda: any(a.verb == "end" for a in self.table.rules.legal(self.table.state)))
+            ):
                 owner.submit(state.turn, "end")  # the turn before ends: whose roll is next
             state = self.table.state
             player = state.turn
@@ -269,8 +299,9 @@ class Phone:
 
     def shot(self, label: str) -> None:
         self.box.shot_no += 1
-        self.page.screenshot(path=str(self.box.shots / f"{self.box.lang}-{self.box.shot_no:02d}-{self.name}-"
-                                                       f"{label}.png"), full_page=True)
+        self.page.screenshot(
+            path=str(self.box.shots / f"{self.box.lang}-{self.box.shot_no:02d}-{self.name}-{label}.png"), full_page=True
+        )
 
     def join(self) -> "Phone":
         """The QR code's address: the table code after # joins the phone as a spectator."""
@@ -345,8 +376,10 @@ class Phone:
         self.page.wait_for_function("document.body.dataset.live === '1'", timeout=RESTART_MS)
 
     def cash(self) -> dict[str, int]:
-        return {row.get_attribute("data-name"): int(row.get_attribute("data-cash"))
-                for row in self.page.locator("#players tr[data-seat]").all()}
+        return {
+            row.get_attribute("data-name"): int(row.get_attribute("data-cash"))
+            for row in self.page.locator("#players tr[data-seat]").all()
+        }
 
     def close(self) -> None:
         self.context.close()
@@ -377,14 +410,19 @@ def set_up_table(box: Box, banker: Phone, edition: str, names: list[str]) -> Non
             banker.page.fill(f"#player-{n}", name)
         banker.shot(f"setup-{edition}")
         banker.page.click("#start-go")
-        assert wait_for(lambda: box.table is not None and box.table.rules.edition.id == edition, 20.0), \
+        assert wait_for(lambda: box.table is not None and box.table.rules.edition.id == edition, 20.0), (
             banker.page.text_content("body")
+        )
         banker.page.wait_for_selector("#end-form")  # the Game page again, the new game's (it reloads by itself)
         banker.page.wait_for_load_state()
         # stumble 3: the box speaks the language chosen at its buttons, the phone is the banker's by the PIN
         # set there (none in the config), and the players are named as the banker's phone typed them
-        assert (box.daemon.lang == lang and banker.page.evaluate("document.body.dataset.role") == "banker"
-                and list(box.table.state.players) == names and box.daemon.config["phone.banker_pin"] == "")
+        assert (
+            box.daemon.lang == lang
+            and banker.page.evaluate("document.body.dataset.role") == "banker"
+            and list(box.table.state.players) == names
+            and box.daemon.config["phone.banker_pin"] == ""
+        )
     else:
         old = box.table.meta["game_id"]
         box.presses = box.again = 0
@@ -418,8 +456,12 @@ def auction_and_trade(box: Box, anna: Phone, boris: Phone, banker: Phone, rng) -
             box.roll()
         turns += 1
         pending = box.table.state.pending
-        if pending is not None and pending.kind == "offer" and box.table.state.cash(a) > 400 \
-                and box.table.state.cash(b) > 300:
+        if (
+            pending is not None
+            and pending.kind == "offer"
+            and box.table.state.cash(a) > 400
+            and box.table.state.cash(b) > 300
+        ):
             break
         box.settle(rng)
     else:
@@ -435,7 +477,8 @@ def auction_and_trade(box: Box, anna: Phone, boris: Phone, banker: Phone, rng) -
     lead = {"en": f"leading bid: {a}, {amount}", "ru": f"высшая ставка: {a}, {amount}"}[box.lang]
     # stumble 5: the auction's leading bid and bidder on the OLED and on every phone, live
     assert wait_for(lambda: lead in box.oled_text(), 30.0) and all(
-        phone.page.wait_for_selector(f"#waiting:has-text('{lead}')") for phone in (boris, banker))
+        phone.page.wait_for_selector(f"#waiting:has-text('{lead}')") for phone in (boris, banker)
+    )
     box.oled("auction-lead")
     boris.shot("auction-lead"), banker.shot("auction-lead")
     banker.act("hammer")
@@ -495,9 +538,13 @@ def jackpot(box: Box, rng) -> int:
     wait_for(lambda: any(sym in line.lower() for line in box.lines[heard:] for sym in symbols), 15.0)
     said = " ".join(box.lines[heard:]).lower()
     # stumble 9: the reader's ROLL throws the JACKPOT's three dice, its symbols said, no outcome before booking
-    assert event.command.startswith("jackpot ") and event.actor == player and len(event.command.split()) >= 4 \
-        and any(s in said for s in symbols) and not re.search(r"\b(win|wins|lose|loses)\b|выигр|проигр", shown), \
-        (event.command, said, shown, cash)
+    assert (
+        event.command.startswith("jackpot ")
+        and event.actor == player
+        and len(event.command.split()) >= 4
+        and any(s in said for s in symbols)
+        and not re.search(r"\b(win|wins|lose|loses)\b|выигр|проигр", shown)
+    ), (event.command, said, shown, cash)
     box.settle(rng)
     return 2
 
@@ -523,8 +570,11 @@ def jail(box: Box, rng) -> int:
     menu = box.daemon.console.stack[-1] if box.daemon.console.stack else None
     # stumble 10: ROLL at a jailed player's turn books no roll: their menu offers the fine first
     fine = {"en": "fine", "ru": "штраф"}[box.lang]
-    assert box.head() == before + 1 and getattr(menu, "player", None) == player and any(
-        fine in item.text.lower() for item in menu.items), (box.last().command, box.console_text())
+    assert (
+        box.head() == before + 1
+        and getattr(menu, "player", None) == player
+        and any(fine in item.text.lower() for item in menu.items)
+    ), (box.last().command, box.console_text())
     cash = box.table.state.cash(player)
     box.choose(lambda text: fine in text.lower())
     if box.head() == before + 1:  # a money action shows what it books: OK books it
@@ -580,24 +630,33 @@ def test_a_whole_evening(browser, tmp_path, shots, lang, first, second):
         box.oled("restarted")
         turns += box.fast_turns(1, rng)  # a turn after the restart: the open pages follow it live
         seq = box.head()
-        followed = [wait_for(lambda p=phone: p.seen() == str(seq), RESTART_MS / 1000) for phone in (anna, boris, banker)]
+        followed = [
+            wait_for(lambda p=phone: p.seen() == str(seq), RESTART_MS / 1000) for phone in (anna, boris, banker)
+        ]
         balances = {p: box.table.state.cash(p) for p in names}
         wait_for(lambda: anna.cash_now() == balances, 20.0)  # the live part refreshed after the head moved
         shown = anna.cash()
         anna.shot("after-restart")
         # stumble 1: the restarted box resumed the game, and the pages left open follow it with its balances
-        assert all(followed) and box.table.game.events[head - 1].seq == head and shown == balances \
-            and set(shown) == set(cash), (followed, shown, balances)
+        assert (
+            all(followed)
+            and box.table.game.events[head - 1].seq == head
+            and shown == balances
+            and set(shown) == set(cash)
+        ), (followed, shown, balances)
         anna.context.close()  # Anna's browser closed and opened again: the box is asked afresh who this phone is
-        anna.context = browser.new_context(storage_state=kept, viewport={"width": 390, "height": 844},
-                                           locale=LOCALE[lang])
+        anna.context = browser.new_context(
+            storage_state=kept, viewport={"width": 390, "height": 844}, locale=LOCALE[lang]
+        )
         anna.page = anna.context.new_page()
         anna.page.set_default_timeout(WAIT_MS)
         anna.goto("table")
         # stumble 7: the phones kept their roles through the restart and a browser closed, without joining again
-        assert (anna.page.evaluate("[document.body.dataset.role, document.body.dataset.me]") == ["player", names[0]]
-                and boris.page.evaluate("document.body.dataset.role") == "player"
-                and banker.page.evaluate("document.body.dataset.role") == "banker")
+        assert (
+            anna.page.evaluate("[document.body.dataset.role, document.body.dataset.me]") == ["player", names[0]]
+            and boris.page.evaluate("document.body.dataset.role") == "player"
+            and banker.page.evaluate("document.body.dataset.role") == "banker"
+        )
         other = "en" if lang == "ru" else "ru"
         boris.page.click(f"#lang-{other}")
         boris.page.wait_for_selector(f"html[lang={other}]")
@@ -621,12 +680,16 @@ def test_a_whole_evening(browser, tmp_path, shots, lang, first, second):
         table_page.wait_for_selector(f".card[data-kind=plot]:text-is('{named}')", timeout=RESTART_MS)
         chips = table_page.locator(".card").all_inner_texts()
         box.shot_no += 1
-        table_page.screenshot(path=str(shots / f"{lang}-{box.shot_no:02d}-virtual-table-{second}.png"),
-                              full_page=True)
+        table_page.screenshot(path=str(shots / f"{lang}-{box.shot_no:02d}-virtual-table-{second}.png"), full_page=True)
         plots = {cell_name(edition, p, lang) for p in edition.plots}
         # stumble 6: the virtual table shows the new edition's cards by their names, never an id
-        assert plots <= set(chips) and not [c for c in chips if re.fullmatch(r"(plot|card|участок|карточка) \S+", c)
-                                            or c in load_edition(first).plots or c in edition.plots], chips
+        assert plots <= set(chips) and not [
+            c
+            for c in chips
+            if re.fullmatch(r"(plot|card|участок|карточка) \S+", c)
+            or c in load_edition(first).plots
+            or c in edition.plots
+        ], chips
         turns += box.fast_turns(FAST_TURNS["second"], rng)
         turns += special(box, rng)
         box.oled("end-of-evening")

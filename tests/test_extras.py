@@ -1,5 +1,6 @@
 """The install extras resolve for the boards they are for: `pi` on 64-bit Pi OS (gpiozero over lgpio,
 wheels only), and RPi.GPIO only ever in the legacy extra."""
+
 import subprocess
 import sys
 import tomllib
@@ -24,9 +25,24 @@ PI_TAGS = [f"manylinux_2_{minor}_aarch64" for minor in (34, 28, 27, 17)] + ["man
 def test_the_pi_extra_resolves_to_wheels_for_a_64_bit_pi(tmp_path):
     platforms = [arg for tag in PI_TAGS for arg in ("--platform", tag)]
     done = subprocess.run(
-        [sys.executable, "-c", PIP_AS_A_PI, "download", "--quiet", "--only-binary=:all:", *platforms,
-         "--python-version", "3.11", "--dest", str(tmp_path), f"{ROOT}[pi]"],
-        capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-c",
+            PIP_AS_A_PI,
+            "download",
+            "--quiet",
+            "--only-binary=:all:",
+            *platforms,
+            "--python-version",
+            "3.11",
+            "--dest",
+            str(tmp_path),
+            f"{ROOT}[pi]",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     got = {p.name.split("-")[0].lower() for p in tmp_path.iterdir()}
     assert {"gpiozero", "lgpio", "pyserial", "luma_oled", "pillow"} <= got, got

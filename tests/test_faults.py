@@ -15,6 +15,7 @@ exactly once, and the file passes integrity_check, open_game (chain, anchor) and
 `companion verify`. The same is checked for `companion do` as a whole process.
 The shim itself is checked first, on plain sqlite3.
 """
+
 import contextlib
 import errno
 import io
@@ -40,20 +41,25 @@ from companion.table import new_game, open_game
 HERE = Path(__file__).resolve().parent
 FAULTS = HERE / "faults"
 CHILD_TIMEOUT_S = 150
-ERRNOS = {"EIO": errno.EIO, "ENOSPC": errno.ENOSPC, "short": 0}     # 0: a short write, no error
+ERRNOS = {"EIO": errno.EIO, "ENOSPC": errno.ENOSPC, "short": 0}  # 0: a short write, no error
 
 
 def child_env(shim_so: Path) -> dict:
     env = preload_env(shim_so)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), env.get("PYTHONPATH")]))
-    env.pop("COMPANION_STATE_DIR", None)            # each scenario sets its own
+    env.pop("COMPANION_STATE_DIR", None)  # each scenario sets its own
     return env
 
 
 def run_child(script: str, args: list, shim_so: Path) -> tuple[list, str]:
     """Run a child under the shim; returns (its JSON report lines, its stderr)."""
-    proc = subprocess.run([sys.executable, str(FAULTS / script), *map(str, args)],
-                          capture_output=True, text=True, timeout=CHILD_TIMEOUT_S, env=child_env(shim_so))
+    proc = subprocess.run(
+        [sys.executable, str(FAULTS / script), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=CHILD_TIMEOUT_S,
+        env=child_env(shim_so),
+    )
     assert "Traceback" not in proc.stderr, f"{script}: a traceback on stderr:\n{proc.stderr}"
     assert proc.returncode == 0, f"{script} exited {proc.returncode}:\n{proc.stderr}"
     reports = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
@@ -66,6 +72,7 @@ def shim_so(tmp_path_factory) -> Path:
 
 
 # ---- the shim itself, on plain sqlite3 -------------------------------------------------------
+
 
 def sqlite_commit(shim_so, tmp_path, call, n, err, how):
     directory = tmp_path / f"{call}-{n}-{err}-{how}"
@@ -120,12 +127,14 @@ def test_a_failed_wal_write_is_never_stored(shim_so, tmp_path, err):
 
 # ---- the table under a failing disk ----------------------------------------------------------
 
+
 def run_scenarios(shim_so: Path, base: Path, specs: list) -> dict:
     """Run the scenarios in two children at once (two cores); returns {index: [reports]}."""
     halves = [list(range(len(specs)))[k::2] for k in range(2)]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(lambda k: run_plan(shim_so, base / f"plan{k}.json", [specs[i] for i in halves[k]]),
-                             range(2)))
+        runs = list(
+            pool.map(lambda k: run_plan(shim_so, base / f"plan{k}.json", [specs[i] for i in halves[k]]), range(2))
+        )
     return {index: runs[k][j] for k in range(2) for j, index in enumerate(halves[k])}
 
 
@@ -163,8 +172,10 @@ def stored_events(db: str) -> tuple[dict, list]:
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)], "integrity_check failed"
-        rows = [(seq, rid, split_body(body)["submitted"])
-                for seq, rid, body in conn.execute("SELECT seq, request_id, body FROM events ORDER BY seq")]
+        rows = [
+            (seq, rid, split_body(body)["submitted"])
+            for seq, rid, body in conn.execute("SELECT seq, request_id, body FROM events ORDER BY seq")
+        ]
     finally:
         conn.close()
     return {rid: (seq, submitted) for seq, rid, submitted in rows}, [r[2] for r in rows]
@@ -175,9 +186,9 @@ class Expect:
 
     def __init__(self, command: str):
         self.command = command
-        self.state = "out"          # "in" | "out" | "either": stored, absent, cannot tell
-        self.seq = None             # the seq it was acknowledged with
-        self.by_rules = True        # every answer so far was a refusal by the rules
+        self.state = "out"  # "in" | "out" | "either": stored, absent, cannot tell
+        self.seq = None  # the seq it was acknowledged with
+        self.by_rules = True  # every answer so far was a refusal by the rules
 
     def resubmit(self) -> bool:
         return not self.by_rules
@@ -215,7 +226,7 @@ def expectations(reports: list) -> tuple[dict, list]:
             if (r.get("exc_rid"), r.get("exc_command")) != (rid, e.command):
                 breaches.append(f"{rid}: OutcomeUnknown names {r.get('exc_rid')!r} {r.get('exc_command')!r}")
             if e.state == "out":
-                e.state = "either"          # until resolve() says
+                e.state = "either"  # until resolve() says
         elif outcome in ("not_written", "refused", "blocked"):
             if e.state == "in":
                 breaches.append(f"{rid}: stored as #{e.seq}, yet a retry said {outcome} ({r.get('error')})")
@@ -240,8 +251,7 @@ def problems(spec: dict, reports: list, verify: str = "here") -> list:
     if spec.get("call") and end[0]["fired"] < 1:
         out.append("the shim injected no fault")
     new = [r for r in reports if r.get("step") in ("new", "new_reopen", "new_retry")]
-    if new[0]["outcome"] == "not_written" and any(r["step"] == "new_reopen" and r["outcome"] == "ack"
-                                                   for r in new):
+    if new[0]["outcome"] == "not_written" and any(r["step"] == "new_reopen" and r["outcome"] == "ack" for r in new):
         out.append(f"new_game said {new[0]['error']!r}, yet the game was there")
     if new[0]["outcome"] not in ("ack", "not_written", "unknown"):
         out.append(f"new_game: {new[0]['outcome']}: {new[0].get('error')}")
@@ -287,7 +297,7 @@ def resubmit(db: str, expect: dict, stored: dict) -> list:
     try:
         for rid, e in expect.items():
             if not e.resubmit():
-                continue                    # refused by the rules, not by the disk
+                continue  # refused by the rules, not by the disk
             try:
                 event = table.submit(e.command, request_id=rid, actor="table")
             except Exception as exc:
@@ -318,9 +328,13 @@ def companion_verify(spec: dict) -> list:
     """`companion verify --db` as a process (the calibration game is checked this way)."""
     env = dict(os.environ, COMPANION_STATE_DIR=str(Path(spec["dir"]) / "state"))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, "-m", "companion", "verify", "--db",
-                           str(Path(spec["dir"]) / "game.sqlite")],
-                          capture_output=True, text=True, timeout=60, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "verify", "--db", str(Path(spec["dir"]) / "game.sqlite")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     if done.returncode != 0 or "Traceback" in done.stderr:
         return [f"companion verify exited {done.returncode}: {done.stderr.strip()}"]
     return []
@@ -361,29 +375,37 @@ def sweep_ns(total: int, limit: int) -> list:
 
 class Sweep(NamedTuple):
     """One family of scenarios: fail this call at every N (or a stride of at most `limit` Ns)."""
+
     call: str
-    times: int = 1          # 1: one call fails; -1: every later one too, until the child disarms
-    die: str = ""           # "now" / "after-resolve": the child ends itself (no close, like a power
+    times: int = 1  # 1: one call fails; -1: every later one too, until the child disarms
+    die: str = ""  # "now" / "after-resolve": the child ends itself (no close, like a power
     #                         cut) after the faulty command, at once or once resolve() answered
     limit: int = 200
-    errs: tuple = ("EIO", "ENOSPC")    # "short": the call writes half its bytes, without an error
-    watch: str = "all"      # "state": count and fail only the anchor file's calls
-    reader: bool = False    # another connection stays open on the ledger (a reading process)
+    errs: tuple = ("EIO", "ENOSPC")  # "short": the call writes half its bytes, without an error
+    watch: str = "all"  # "state": count and fail only the anchor file's calls
+    reader: bool = False  # another connection stays open on the ledger (a reading process)
 
     def id(self, err: str) -> str:
-        return "-".join([self.call, err, "once" if self.times == 1 else "from-then-on"]
-                        + ([f"then-die-{self.die}"] if self.die else [])
-                        + (["anchor-only"] if self.watch == "state" else [])
-                        + ["reader-open"] * self.reader)
+        return "-".join(
+            [self.call, err, "once" if self.times == 1 else "from-then-on"]
+            + ([f"then-die-{self.die}"] if self.die else [])
+            + (["anchor-only"] if self.watch == "state" else [])
+            + ["reader-open"] * self.reader
+        )
 
 
 SWEEPS = [
-    Sweep("fdatasync"), Sweep("fdatasync", times=-1), Sweep("fdatasync", die="now", errs=("EIO",)),
-    Sweep("fdatasync", die="after-resolve", errs=("EIO",)), Sweep("fdatasync", reader=True, errs=("EIO",)),
+    Sweep("fdatasync"),
+    Sweep("fdatasync", times=-1),
+    Sweep("fdatasync", die="now", errs=("EIO",)),
+    Sweep("fdatasync", die="after-resolve", errs=("EIO",)),
+    Sweep("fdatasync", reader=True, errs=("EIO",)),
     Sweep("fdatasync", die="now", reader=True, errs=("EIO",)),
     Sweep("fdatasync", die="after-resolve", reader=True, errs=("EIO",)),
     Sweep("fsync"),
-    Sweep("pwrite64"), Sweep("pwrite64", times=-1, limit=30), Sweep("pwrite64", die="now", limit=60),
+    Sweep("pwrite64"),
+    Sweep("pwrite64", times=-1, limit=30),
+    Sweep("pwrite64", die="now", limit=60),
     # the anchor file's own writes, every one of them (a few among SQLite's many); SQLite loops
     # over a short write, the anchor's Python code must not leave a torn slot either
     Sweep("pwrite64", errs=("EIO", "short"), die="now", watch="state"),
@@ -406,37 +428,65 @@ def test_every_write_step_failing(shim_so, calibration, tmp_path, sweep, err):
     total = calibration[sweep.watch][sweep.call]
     assert total > 0, f"the game makes no {sweep.call} call on these files: nothing would be failed"
     ns = sweep_ns(total, sweep.limit)
-    specs = [{"dir": str(tmp_path / f"n{n}"), "call": sweep.call, "n": n, "errno": ERRNOS[err],
-              "times": sweep.times, "die": sweep.die, "watch": sweep.watch, "reader": sweep.reader}
-             for n in ns]
+    specs = [
+        {
+            "dir": str(tmp_path / f"n{n}"),
+            "call": sweep.call,
+            "n": n,
+            "errno": ERRNOS[err],
+            "times": sweep.times,
+            "die": sweep.die,
+            "watch": sweep.watch,
+            "reader": sweep.reader,
+        }
+        for n in ns
+    ]
     results = run_scenarios(shim_so, tmp_path, specs)
-    failures = {spec["n"]: (found, results[i]) for i, spec in enumerate(specs)
-                if (found := problems(spec, results[i]))}
-    assert not failures, "\n\n".join(
-        f"{sweep.call} #{n} fails ({sweep.id(err)}):\n  " + "\n  ".join(found)
-        + "\n  child said:\n    " + "\n    ".join(json.dumps(r) for r in reports)
-        for n, (found, reports) in sorted(failures.items())[:6]) + f"\n\nfailing N: {sorted(failures)} of {ns}"
+    failures = {spec["n"]: (found, results[i]) for i, spec in enumerate(specs) if (found := problems(spec, results[i]))}
+    assert not failures, (
+        "\n\n".join(
+            f"{sweep.call} #{n} fails ({sweep.id(err)}):\n  "
+            + "\n  ".join(found)
+            + "\n  child said:\n    "
+            + "\n    ".join(json.dumps(r) for r in reports)
+            for n, (found, reports) in sorted(failures.items())[:6]
+        )
+        + f"\n\nfailing N: {sorted(failures)} of {ns}"
+    )
 
 
 # ---- the command line under a failing disk --------------------------------------------------
 
+
 def companion_do(db: Path, rid: str, command: str, shim_so: Path, fault: dict | None, report: Path):
     """`companion do --request-id RID COMMAND` under the shim, armed from the environment."""
     env = child_env(shim_so)
-    env.update({"COMPANION_STATE_DIR": str(db.parent / "state"), "FAULTSHIM_DIR": str(db.parent),
-                "FAULTSHIM_REPORT": str(report)})
+    env.update(
+        {
+            "COMPANION_STATE_DIR": str(db.parent / "state"),
+            "FAULTSHIM_DIR": str(db.parent),
+            "FAULTSHIM_REPORT": str(report),
+        }
+    )
     if fault:
-        env.update({"FAULTSHIM_CALL": fault["call"], "FAULTSHIM_N": str(fault["n"]),
-                    "FAULTSHIM_ERRNO": str(fault["errno"])})
-    done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(db), "--request-id", rid,
-                           *command.split()], capture_output=True, text=True, timeout=60, env=env)
+        env.update(
+            {"FAULTSHIM_CALL": fault["call"], "FAULTSHIM_N": str(fault["n"]), "FAULTSHIM_ERRNO": str(fault["errno"])}
+        )
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "do", "--db", str(db), "--request-id", rid, *command.split()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     shim = dict(line.split() for line in report.read_text().splitlines())
     return done, {key: int(value) for key, value in shim.items()}
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("call,err,limit", [("fdatasync", "EIO", 20), ("fdatasync", "ENOSPC", 20),
-                                            ("pwrite64", "EIO", 12)])
+@pytest.mark.parametrize(
+    "call,err,limit", [("fdatasync", "EIO", 20), ("fdatasync", "ENOSPC", 20), ("pwrite64", "EIO", 12)]
+)
 def test_the_command_line_under_a_failing_disk(shim_so, tmp_path, monkeypatch, call, err, limit):
     """`companion do` with the Nth call failing, for every N of one command (or a stride): it
     exits 0, 5, 7 or 8 without a traceback; the same command with the same request id, run
@@ -450,17 +500,18 @@ def test_the_command_line_under_a_failing_disk(shim_so, tmp_path, monkeypatch, c
     for n in sweep_ns(counts[call], limit):
         rid, command = f"{call}-{n}", f"pay Anna Boris {n + 1}"
         sent[rid] = command
-        done, shim = companion_do(db, rid, command, shim_so, {"call": call, "n": n, "errno": ERRNOS[err]},
-                                  tmp_path / "report")
+        done, shim = companion_do(
+            db, rid, command, shim_so, {"call": call, "n": n, "errno": ERRNOS[err]}, tmp_path / "report"
+        )
         fired += shim["fired"]
-        if "Traceback" in done.stderr or done.returncode not in (EXIT_OK, EXIT_LEDGER, EXIT_UNKNOWN,
-                                                                 EXIT_DISK_FULL):
+        if "Traceback" in done.stderr or done.returncode not in (EXIT_OK, EXIT_LEDGER, EXIT_UNKNOWN, EXIT_DISK_FULL):
             trouble.append(f"{call} #{n}: exit {done.returncode}: {done.stderr.strip()}")
         if done.returncode != EXIT_OK:
             again, _ = companion_do(db, rid, command, shim_so, None, tmp_path / "report")
             if again.returncode != EXIT_OK:
-                trouble.append(f"{call} #{n}: the retry on a working disk exited {again.returncode}: "
-                               f"{again.stderr.strip()}")
+                trouble.append(
+                    f"{call} #{n}: the retry on a working disk exited {again.returncode}: {again.stderr.strip()}"
+                )
     assert fired >= 1, "the shim injected no fault into any command"
     assert not trouble, "\n".join(trouble)
     stored, submitted = stored_events(str(db))

@@ -2,6 +2,7 @@
 held or however its read flickers, the reader beeps in the poll it reads the card, the ROLL button gives
 the dice the Pi asked for, unbiased, and taps made while the Pi is away arrive once when it returns.
 Time comes from the polls' now_ms: nothing sleeps."""
+
 import random
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ from sim_reader import SimReader  # noqa: E402
 
 assert machine.__file__ == str(FIRMWARE / "sim" / "machine.py")
 
-STEP = 10           # ms between polls, as on the Pico
+STEP = 10  # ms between polls, as on the Pico
 
 
 def lines_of(data):
@@ -42,7 +43,7 @@ class Pi:
     def __init__(self, boot="P1"):
         self.boot = boot
         self.splitter, self.receiver, self.sender = LineSplitter(), Receiver(), Sender()
-        self.frames = []                          # sequenced frames from the reader, each once
+        self.frames = []  # sequenced frames from the reader, each once
 
     def send(self, verb, fields, now_ms):
         return self.sender.send(verb, fields, now_ms / 1000)
@@ -122,7 +123,7 @@ def test_lifted_and_placed_again_is_a_new_tap_and_another_card_replacing_it_too(
     sim.place("DEADBEEF")
     t = talk(sim, pi, t, t + 500)
     sim.remove()
-    sim.place("04A2241AB31C90")                   # swapped without a pause
+    sim.place("04A2241AB31C90")  # swapped without a pause
     talk(sim, pi, t, t + 500)
     assert [f.fields["uid"] for f in pi.said("TAP")] == ["DEADBEEF", "DEADBEEF", "04A2241AB31C90"]
 
@@ -172,7 +173,7 @@ def test_the_reader_beeps_by_itself_in_the_poll_it_reads_the_card():
     answers. The read and the beep happen in one poll: the buzzer is on when that poll returns."""
     sim = SimReader(seed=1)
     sim.poll(0)
-    sim.poll(10, encode(0, "ACK", {"seq": 1}))      # the HELLO acknowledged: taps go out at once
+    sim.poll(10, encode(0, "ACK", {"seq": 1}))  # the HELLO acknowledged: taps go out at once
     sim.place("DEADBEEF")
     for now in range(20, 200, STEP):
         out = sim.poll(now)
@@ -256,12 +257,12 @@ def test_each_press_is_one_roll_and_a_bounce_shorter_than_the_debounce_is_none()
     pin = Level(1)
     r = make_reader(roll=pin)
     r.poll(0)
-    for now, level in [(10, 0), (20, 1), (30, 0), (40, 1), (50, 1)]:   # 10 ms bounces: no press
+    for now, level in [(10, 0), (20, 1), (30, 0), (40, 1), (50, 1)]:  # 10 ms bounces: no press
         pin.level = level
         r.poll(now)
     assert r.rolls == 0
     pin.level = 0
-    for now in range(60, 400, STEP):                                  # held: one roll, not one per poll
+    for now in range(60, 400, STEP):  # held: one roll, not one per poll
         r.poll(now)
     assert r.rolls == 1
     pin.level = 1
@@ -325,14 +326,25 @@ def test_beep_from_the_pi_sounds_its_pulses_without_blocking(sim):
     assert on == [True] * 10 + [False] * 10 + [True] * 10 + [False] * 30
 
 
-@pytest.mark.parametrize("fields", [{"times": 0, "ms": 100}, {"times": 6, "ms": 100}, {"times": 1, "ms": 9},
-                                    {"times": 1, "ms": 1001}, {"times": "x", "ms": 100}, {"ms": 100},
-                                    {"times": 1}, {"times": "-1", "ms": 100}, {"times": "1_0", "ms": 100}])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"times": 0, "ms": 100},
+        {"times": 6, "ms": 100},
+        {"times": 1, "ms": 9},
+        {"times": 1, "ms": 1001},
+        {"times": "x", "ms": 100},
+        {"ms": 100},
+        {"times": 1},
+        {"times": "-1", "ms": 100},
+        {"times": "1_0", "ms": 100},
+    ],
+)
 def test_a_beep_with_values_out_of_range_is_acknowledged_and_ignored(sim, fields):
     pi = Pi()
     talk(sim, pi, 0, 200, first=pi.send("BEEP", fields, 0))
     assert sim.beeps == [] and sim.reader.ignored == 1
-    assert not pi.sender.pending                 # acknowledged all the same
+    assert not pi.sender.pending  # acknowledged all the same
 
 
 @pytest.mark.parametrize("n", ["4", "-1", "x", "2.0"])
@@ -351,7 +363,7 @@ def test_a_dice_count_resent_after_a_newer_one_does_not_undo_it(sim):
     new = pi.send("DICE", {"n": 2}, 10)
     sim.poll(0, new)
     assert sim.dice_n == 2
-    sim.poll(10, old)                             # the resend of the earlier line, overtaken
+    sim.poll(10, old)  # the resend of the earlier line, overtaken
     assert sim.dice_n == 2 and sim.reader.stale == 1
     roll(sim, pi, 20)
     assert len(pi.said("ROLL")[0].fields["dice"].split(",")) == 2
@@ -359,9 +371,9 @@ def test_a_dice_count_resent_after_a_newer_one_does_not_undo_it(sim):
 
 def test_a_dice_count_numbered_past_the_wrap_is_newer(sim):
     pi = Pi()
-    pi.sender.next_seq = 0xFFFF                   # the last number before 1 again
+    pi.sender.next_seq = 0xFFFF  # the last number before 1 again
     sim.poll(0, pi.send("DICE", {"n": 3}, 0))
-    sim.poll(10, pi.send("DICE", {"n": 1}, 10))   # numbered 1: newer, though smaller
+    sim.poll(10, pi.send("DICE", {"n": 1}, 10))  # numbered 1: newer, though smaller
     assert sim.dice_n == 1 and sim.reader.stale == 0
 
 
@@ -369,8 +381,8 @@ def test_after_the_pi_restarts_its_first_dice_count_stands(sim):
     pi = Pi()
     pi.sender.next_seq = 100
     sim.poll(0, pi.hello(0))
-    sim.poll(10, pi.send("DICE", {"n": 3}, 10))   # numbered 101
-    again = Pi(boot="P2")                          # the Pi opened the port again: numbers from 1
+    sim.poll(10, pi.send("DICE", {"n": 3}, 10))  # numbered 101
+    again = Pi(boot="P2")  # the Pi opened the port again: numbers from 1
     sim.poll(20, again.hello(20))
     sim.poll(30, again.send("DICE", {"n": 0}, 30))
     assert sim.dice_n == 0 and sim.reader.stale == 0
@@ -401,14 +413,14 @@ def test_hello_is_said_again_when_the_pi_opens_the_port_with_a_new_boot(sim):
     pi = Pi("AA")
     t = talk(sim, pi, 0, 100)
     assert len(pi.said("HELLO")) == 1
-    t = talk(sim, pi, t, t + 100, first=pi.hello(t))             # the Pi's first HELLO: a new boot to the reader
+    t = talk(sim, pi, t, t + 100, first=pi.hello(t))  # the Pi's first HELLO: a new boot to the reader
     assert len(pi.said("HELLO")) == 2
-    t = talk(sim, pi, t, t + 100, first=pi.hello(t))             # the same boot again: nothing to say
+    t = talk(sim, pi, t, t + 100, first=pi.hello(t))  # the same boot again: nothing to say
     assert len(pi.said("HELLO")) == 2
-    again = Pi("BB")                                              # the daemon restarted: a fresh Pi end
+    again = Pi("BB")  # the daemon restarted: a fresh Pi end
     talk(sim, again, t, t + 100, first=again.hello(t))
     (hello,) = again.said("HELLO")
-    assert hello.fields["boot"] == pi.said("HELLO")[0].fields["boot"]   # the reader itself did not restart
+    assert hello.fields["boot"] == pi.said("HELLO")[0].fields["boot"]  # the reader itself did not restart
 
 
 def test_an_idle_reader_pings_every_half_second(sim):
@@ -426,12 +438,12 @@ def test_taps_made_while_the_cable_is_out_arrive_once_when_it_is_back(sim):
     """More taps than MAX_PENDING while nothing comes back: the first 8 wait for their ACKs, the rest
     queue; back on the cable, every tap arrives once, each under one sequence number."""
     pi = Pi()
-    t = talk(sim, pi, 0, 100)                                     # greeted
+    t = talk(sim, pi, 0, 100)  # greeted
     sent = []
     for n in range(12):
         sim.place("%08X" % (n + 1))
         for now in range(t, t + 200, STEP):
-            sent.append(sim.poll(now))                           # into the void
+            sent.append(sim.poll(now))  # into the void
         sim.remove()
         for now in range(t + 200, t + 400, STEP):
             sent.append(sim.poll(now))
@@ -485,7 +497,7 @@ class LossyCable:
             return data + data
         if r < 0.3:
             i = self.rng.randrange(len(data))
-            return data[:i] + bytes([data[i] ^ (1 << self.rng.randrange(8))]) + data[i + 1:]
+            return data[:i] + bytes([data[i] ^ (1 << self.rng.randrange(8))]) + data[i + 1 :]
         return data
 
 
@@ -518,7 +530,7 @@ def test_over_a_lossy_cable_unplugged_for_a_while_every_tap_and_roll_arrives_onc
         if n == 20:
             up.unplugged = down.unplugged = False
         uid = "%08X" % rng.getrandbits(32)
-        if uid.startswith("88"):                  # the cascade tag: no 4-byte UID starts with it
+        if uid.startswith("88"):  # the cascade tag: no 4-byte UID starts with it
             uid = "08" + uid[2:]
         placed.append(uid)
         sim.place(uid)
@@ -567,8 +579,15 @@ class NoCard:
 
 
 def make_reader(rfid=None, roll=None, random_bytes=None, boot=None):
-    return reader.Reader(rfid or NoCard(), roll or Level(1), Level(), Level(), lambda data: None,
-                         random_bytes or (lambda n: bytes(n)), boot=boot)
+    return reader.Reader(
+        rfid or NoCard(),
+        roll or Level(1),
+        Level(),
+        Level(),
+        lambda data: None,
+        random_bytes or (lambda n: bytes(n)),
+        boot=boot,
+    )
 
 
 # --- main.py on CPython with the fake machine ---------------------------------------------------
@@ -612,7 +631,14 @@ def board(monkeypatch):
 def test_main_wires_the_pico_pins_the_hardware_doc_names():
     import main
 
-    assert (main.SPI_ID, main.PIN_SCK, main.PIN_MOSI, main.PIN_MISO, main.PIN_CS, main.PIN_RST) == (0, 18, 19, 16, 17, 20)
+    assert (main.SPI_ID, main.PIN_SCK, main.PIN_MOSI, main.PIN_MISO, main.PIN_CS, main.PIN_RST) == (
+        0,
+        18,
+        19,
+        16,
+        17,
+        20,
+    )
     assert (main.PIN_ROLL, main.PIN_BUZZER, main.PIN_LED) == (15, 14, 13)
 
 
@@ -640,13 +666,13 @@ def test_main_blinks_and_retries_while_the_chip_does_not_answer(board, monkeypat
     main, chip = board
     tries = []
 
-    chip.floating = 0xFF                          # no chip on the bus: MISO reads high
+    chip.floating = 0xFF  # no chip on the bus: MISO reads high
     real_init = mfrc522.MFRC522.init
 
     def init(self):
         tries.append(1)
         if len(tries) == 3:
-            chip.floating = None                  # the loose wire pushed back in
+            chip.floating = None  # the loose wire pushed back in
         real_init(self)
 
     monkeypatch.setattr(mfrc522.MFRC522, "init", init)

@@ -53,6 +53,7 @@ the state the daemon held. A ROLL press the reader refuses itself (the Pi said
 DICE 0: nothing needs dice) sends nothing; it is counted apart, and never while
 ROLL would have ended a moved turn. About two minutes on two cores.
 """
+
 import os
 import random
 import threading
@@ -82,11 +83,27 @@ N_NOISE = 300  # bursts of noise written into the pty
 MAX_EVENTS = 700  # a game this long is ended by the test (wealth counted), then archived
 OVER_INPUTS = 12  # inputs fired at a finished game before it is archived
 
-REFUSALS = {"unknown_card", "replaced_card", "card_other_edition", "tap_game_over", "no_such_seat",
-            "nothing_for_plot", "nothing_for_card", "roll_not_now", "roll_wrong_count", "tap_failed", "halted",
-            "no_game_open", "card_has_role",
-            # issue 22: a blocked card says why, ROLL names the choice it waits for or the one the rules give first
-            "card_blocked_why", "plot_blocked_why", "roll_waiting", "roll_held_first", "roll_jackpot_first"}
+REFUSALS = {
+    "unknown_card",
+    "replaced_card",
+    "card_other_edition",
+    "tap_game_over",
+    "no_such_seat",
+    "nothing_for_plot",
+    "nothing_for_card",
+    "roll_not_now",
+    "roll_wrong_count",
+    "tap_failed",
+    "halted",
+    "no_game_open",
+    "card_has_role",
+    # issue 22: a blocked card says why, ROLL names the choice it waits for or the one the rules give first
+    "card_blocked_why",
+    "plot_blocked_why",
+    "roll_waiting",
+    "roll_held_first",
+    "roll_jackpot_first",
+}
 SAID = ("reader_", "game_", "enrol", "daemon_", "sound_")  # what the box says besides refusals
 DICE_MEANT = ("roll", "exchange", "auction_roll")
 
@@ -113,13 +130,19 @@ def dice_actions(rules, state):
     """The legal commands of dice alone (ROLL's business): roll, Elite's exchange and auction_roll."""
     if state.phase == "over":
         return []
-    return [a for a in rules.legal(state, verbs=tuple(rules.DICE_VERBS))
-            if a.args and all(isinstance(s, Span) and s.what == "die" for s in a.args)]
+    return [
+        a
+        for a in rules.legal(state, verbs=tuple(rules.DICE_VERBS))
+        if a.args and all(isinstance(s, Span) and s.what == "die" for s in a.args)
+    ]
 
 
 def may_end(rules, state):
-    return state.phase != "over" and state.pending is None and any(
-        a.party == state.turn and not a.args for a in rules.legal(state, verbs=("end",)))
+    return (
+        state.phase != "over"
+        and state.pending is None
+        and any(a.party == state.turn and not a.args for a in rules.legal(state, verbs=("end",)))
+    )
 
 
 def waiting(rules, state):
@@ -143,8 +166,11 @@ def expect_dice(rules, state, dice, before=(), asked=None, head=0):
     actions = dice_actions(rules, state)
     if not actions:
         return Expect(list(before), "roll_waiting" if waiting(rules, state) else "roll_not_now")
-    fits = {(a.party, Command(a.verb, words).text()) for a in actions
-            if len(a.args) == len(dice) and a.matches(Command(a.verb, words))}
+    fits = {
+        (a.party, Command(a.verb, words).text())
+        for a in actions
+        if len(a.args) == len(dice) and a.matches(Command(a.verb, words))
+    }
     first = offered_first(rules, state)
     if fits and any(c.startswith("roll ") for _, c in fits) and first and (*first, head) != asked:
         return Expect(list(before), f"roll_{first[0]}_first")  # said once; the next ROLL here goes on
@@ -196,8 +222,13 @@ def meant_input(rules, state, uids):
     """The input that moves the game on now ('roll', or a card's UID), or None."""
     if dice_actions(rules, state) or may_end(rules, state):
         return "roll"
-    drawable = [ref for (kind, ref, ed) in uids if kind == "card" and ed == rules.edition.id
-                and any(a.matches(Command("draw", (ref,))) for a in rules.legal(state, verbs=("draw",)))]
+    drawable = [
+        ref
+        for (kind, ref, ed) in uids
+        if kind == "card"
+        and ed == rules.edition.id
+        and any(a.matches(Command("draw", (ref,))) for a in rules.legal(state, verbs=("draw",)))
+    ]
     return uids[("card", sorted(drawable)[0], rules.edition.id)] if drawable else None
 
 
@@ -273,16 +304,20 @@ class Rig:
             self.enrol(f"04E2{i:010X}", "card", card, OTHER)
         # lost cards: a seat's, a plot's and a deck card's, each replaced by a new card mid-setup
         first_plot, first_card = sorted(edition.plots)[0], sorted(edition.cards)[0]
-        for uid, kind, ref, ed in (("0A0001F1", "player", "1", ""), ("04A1FF00000001", "plot", first_plot, EDITION),
-                                   ("04C4FF00000001", "card", first_card, EDITION)):
+        for uid, kind, ref, ed in (
+            ("0A0001F1", "player", "1", ""),
+            ("04A1FF00000001", "plot", first_plot, EDITION),
+            ("04C4FF00000001", "card", first_card, EDITION),
+        ):
             old = self.uids[(kind, ref, ed)]
             self.enrol(uid, kind, ref, ed)
             assert self.cards[old] == ("replaced", old, "")
 
     def start(self, players):
         names = ["Anna", "Boris", "Vera", "Gleb", "Dina", "Egor"][:players]
-        answer = self.daemon.handle({"op": "start", "edition": EDITION, "players": names,
-                                     "seed": self.rng.randrange(2**32)})
+        answer = self.daemon.handle(
+            {"op": "start", "edition": EDITION, "players": names, "seed": self.rng.randrange(2**32)}
+        )
         assert answer["ok"], answer
         self.game += 1
         self.drain()
@@ -291,9 +326,11 @@ class Rig:
 
     def look(self):
         """(rules, state, head, ledger path) as the writer thread holds them between jobs."""
+
         def read():
             table = self.daemon.owner.table
             return table.rules, table.state, table.head_seq, table.ledger.path
+
         return self.daemon.owner.call(read)
 
     def barrier(self):
@@ -348,8 +385,8 @@ class Rig:
             expect = Expect([{(expect.or_ended, "end")}], expect.refusal)
             self.bug_wrong_count_ended += 1
         assert len(booked) == len(expect.booked) and all(
-            (actor, command) in allowed for (_, actor, command), allowed in zip(booked, expect.booked)), \
-            f"input {n} {what}: booked {booked}, the table meant {expect.booked}"
+            (actor, command) in allowed for (_, actor, command), allowed in zip(booked, expect.booked)
+        ), f"input {n} {what}: booked {booked}, the table meant {expect.booked}"
         for seq, actor, command in booked:
             assert command.split()[0] in DICE_MEANT + ("end", "buy", "draw"), (n, what, command)
             self.meant[(self.game, seq)] = (n, what, actor, command)
@@ -359,8 +396,9 @@ class Rig:
         if expect.refusal is None:
             assert not refusals, f"input {n} {what}: refused {refusals}, the table meant {expect.booked}"
             return
-        assert [code for code, _ in refusals] == [expect.refusal], \
+        assert [code for code, _ in refusals] == [expect.refusal], (
             f"input {n} {what}: said {refusals}, expected the refusal {expect.refusal}"
+        )
         code, params = refusals[0]
         table = self.daemon.owner.table
         words = messages.render(code, params, "en", table.rules.edition if table else None)
@@ -405,8 +443,11 @@ class Rig:
 
     def by_callback(self, n, item, what):
         rules, state, head, path = self.look()
-        expect = expect_roll(rules, state, item[1], self.daemon.asked, head) if item[0] == "roll" else \
-            expect_tap(rules, state, self.role(item[1]))
+        expect = (
+            expect_roll(rules, state, item[1], self.daemon.asked, head)
+            if item[0] == "roll"
+            else expect_tap(rules, state, self.role(item[1]))
+        )
         if item[0] == "roll":
             self.daemon._on_roll(item[1])
         else:
@@ -478,12 +519,13 @@ class Rig:
         for _ in range(self.rng.randint(1, 8)):
             kind = self.rng.randrange(7)
             if kind == 0:  # garbage
-                lines.append(bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 60)))
-                             .replace(b"\n", b"") + b"\n")
+                lines.append(
+                    bytes(self.rng.randrange(256) for _ in range(self.rng.randrange(1, 60))).replace(b"\n", b"") + b"\n"
+                )
             elif kind == 1:  # the frame that would count now, one byte changed (the CRC no longer agrees)
                 line = protocol.encode(fresh(), *good)
                 pos = self.rng.randrange(len(line) - 1)
-                bad = line[:pos] + bytes([(line[pos] + self.rng.randrange(1, 255)) % 256]) + line[pos + 1:]
+                bad = line[:pos] + bytes([(line[pos] + self.rng.randrange(1, 255)) % 256]) + line[pos + 1 :]
                 lines.append(bad if b"\n" not in bad[:-1] else b"x\n")
             elif kind == 2:  # a correct frame under a number the Pi has acted on already: a resend
                 seen = list(link.receiver.seen)[-8:]
@@ -491,9 +533,15 @@ class Rig:
                     lines.append(protocol.encode(self.rng.choice(seen), *good))
                     self.noise_seen["noise: numbers already acted on"] += 1
             elif kind == 3:  # well framed, values the link refuses
-                verb, fields = self.rng.choice((("TAP", {"uid": "NOTHEX" + str(n)}), ("TAP", {"uid": "04A1"}),
-                                                ("ROLL", {"dice": "7,9"}), ("ROLL", {"dice": "1,2,3,4"}),
-                                                ("ROLL", {"dice": "0"})))
+                verb, fields = self.rng.choice(
+                    (
+                        ("TAP", {"uid": "NOTHEX" + str(n)}),
+                        ("TAP", {"uid": "04A1"}),
+                        ("ROLL", {"dice": "7,9"}),
+                        ("ROLL", {"dice": "1,2,3,4"}),
+                        ("ROLL", {"dice": "0"}),
+                    )
+                )
                 lines.append(protocol.encode(fresh(), verb, fields))
             elif kind == 4:  # a verb nobody speaks
                 lines.append(protocol.encode(fresh(), "FLY", {"to": "moon"}))
@@ -509,8 +557,9 @@ class Rig:
         delivered = len(self.delivered)
         counts = dict(link.counts)
         self.write_pty(data + b"x\n")  # the last line: a sentinel the link counts as an error
-        assert wait_for(lambda: sum(link.receiver.errors.values()) >= errors + expected_errors + 1, timeout=5), \
+        assert wait_for(lambda: sum(link.receiver.errors.values()) >= errors + expected_errors + 1, timeout=5), (
             "the link never read the noise"
+        )
         self.barrier()
         assert len(self.delivered) == delivered, f"noise was acted on: {self.delivered[delivered:]}"
         assert self.look()[2] == head
@@ -525,7 +574,7 @@ class Rig:
         while data:
             with sim._lock:  # between the firmware's lines, never inside one
                 try:
-                    data = data[os.write(sim._master, data[:1024]):]
+                    data = data[os.write(sim._master, data[:1024]) :]
                 except BlockingIOError:
                     pass
             time.sleep(0.001)
@@ -620,8 +669,7 @@ def test_ten_thousand_fuzzed_inputs_book_nothing_the_table_did_not_mean(box):
                 booked[verb] += 1
         finally:
             table.close()
-    assert all(rig.booked_by[kind] == 0 for kind in ("unknown", "replaced", "other", "player", "noise")), \
-        rig.booked_by
+    assert all(rig.booked_by[kind] == 0 for kind in ("unknown", "replaced", "other", "player", "noise")), rig.booked_by
     assert rig.end_by_reader_roll_lost == 0  # the reader is told the dice of the roll after the turn's end
     assert box.owner.halted is None
     status = box.handle({"op": "status"})
@@ -629,15 +677,27 @@ def test_ten_thousand_fuzzed_inputs_book_nothing_the_table_did_not_mean(box):
     assert box.panel is not None and box.panel._thread.is_alive()
     assert sum(rig.fired.values()) == N_INPUTS
     # each kind of refusal was met, many times
-    for code in ("unknown_card", "replaced_card", "card_other_edition", "tap_game_over", "no_such_seat",
-                 "plot_blocked_why", "card_blocked_why", "roll_not_now", "roll_wrong_count", "roll_waiting",
-                 "roll_jackpot_first"):
+    for code in (
+        "unknown_card",
+        "replaced_card",
+        "card_other_edition",
+        "tap_game_over",
+        "no_such_seat",
+        "plot_blocked_why",
+        "card_blocked_why",
+        "roll_not_now",
+        "roll_wrong_count",
+        "roll_waiting",
+        "roll_jackpot_first",
+    ):
         assert rig.refused[code] >= 5, (code, rig.refused)
     assert booked["roll"] > 200 and booked["draw"] > 20 and booked["end"] > 50, booked
     assert booked["buy"] == 0  # a plot's card only shows its purchase: OK books it (issue 22)
     assert rig.noise_seen["noise: bad values"] > 0 and rig.noise_seen["noise: unknown verbs"] > 0
-    print(f"\n{N_INPUTS} inputs in {time.monotonic() - started:.0f} s over {len(games)} games; "
-          f"booked by inputs {dict(booked)}; by the test {len(rig.harness)}")
+    print(
+        f"\n{N_INPUTS} inputs in {time.monotonic() - started:.0f} s over {len(games)} games; "
+        f"booked by inputs {dict(booked)}; by the test {len(rig.harness)}"
+    )
     print("refused:", dict(rig.refused))
     print("booked by kind of input:", dict(rig.booked_by))
     print("fired:", dict(rig.fired))
@@ -663,7 +723,7 @@ def test_a_roll_refused_for_its_dice_count_leaves_the_turn_alone(box):
     need = len(dice_action(table.rules, table.state).args)
     box._on_roll((1,) * (need + 1))  # as the link hands over a ROLL line with one die too many
     box.owner.call(lambda: None)
-    booked = [(e.actor, e.command) for e in box.owner.table.game.events[len(lines) + 1:]]
+    booked = [(e.actor, e.command) for e in box.owner.table.game.events[len(lines) + 1 :]]
     assert booked == []  # refused: nothing booked, the exchange still open (today: the turn's `end`)
 
 
@@ -707,8 +767,7 @@ def test_roll_pressed_while_the_screens_are_busy_throws_the_dice_of_the_event_ju
         reader = sim.firmware.reader
 
         assert wait_for(lambda: link.state.state == "ready"), link.state
-        assert daemon.handle({"op": "start", "edition": EDITION, "players": ["Anna", "Boris", "Vera"],
-                              "seed": 3})["ok"]
+        assert daemon.handle({"op": "start", "edition": EDITION, "players": ["Anna", "Boris", "Vera"], "seed": 3})["ok"]
         for line in lines:
             assert daemon.handle({"op": "do", "command": line})["ok"], line
         # nothing needs dice; during a choice the reader still throws, so ROLL can say what is awaited
@@ -719,11 +778,13 @@ def test_roll_pressed_while_the_screens_are_busy_throws_the_dice_of_the_event_ju
         assert answer["ok"], answer
         head = answer["seq"]
         assert holding.wait(10)  # the printer is inside that event's lines, and stays there
-        assert wait_for(lambda: told(daemon) and reader.dice_n == need, timeout=5), \
+        assert wait_for(lambda: told(daemon) and reader.dice_n == need, timeout=5), (
             f"the reader was left at {reader.dice_n} dice while the table's ROLL needs {need}"
+        )
         sim.press_roll()
-        assert wait_for(lambda: daemon.owner.call(lambda: daemon.owner.table.head_seq) == head + 2, timeout=5), \
+        assert wait_for(lambda: daemon.owner.call(lambda: daemon.owner.table.head_seq) == head + 2, timeout=5), (
             f"ROLL booked nothing (refused by the reader itself: {reader.refused_rolls})"
+        )
         booked = [(e.actor, e.command.split()[0]) for e in daemon.owner.table.game.events[head:]]
         assert booked[0] == (turn, "end") and booked[1][1] == "roll" and booked[1][0] != turn, booked
         assert reader.refused_rolls == 0

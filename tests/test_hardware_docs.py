@@ -64,7 +64,9 @@ def _table_rows(path, heading):
     start = text.index("## " + heading)
     end = text.find("\n## ", start + 3)
     section = text[start : end if end != -1 else len(text)]
-    return [[c.strip() for c in line.strip().strip("|").split("|")] for line in section.splitlines() if line.startswith("|")]
+    return [
+        [c.strip() for c in line.strip().strip("|").split("|")] for line in section.splitlines() if line.startswith("|")
+    ]
 
 
 def _pico_table():
@@ -119,20 +121,24 @@ def _firmware_constants(path):
         for target in targets:
             if isinstance(target, ast.Name) and (target.id.startswith("PIN_") or target.id == "SPI_ID"):
                 assert isinstance(value, ast.Constant) and isinstance(value.value, int), (
-                    f"firmware/main.py line {node.lineno}: {target.id} is not a plain number")
+                    f"firmware/main.py line {node.lineno}: {target.id} is not a plain number"
+                )
                 found[target.id] = value.value
     return found
 
 
 def test_pico_pin_table_matches_the_firmware_constants():
     if not FIRMWARE_MAIN.exists():
-        pytest.fail("firmware/main.py does not exist yet, so the Pico pin table in hardware/pins.md cannot be "
-                    "checked against its PIN_* constants; this test passes once the firmware is in")
+        pytest.fail(
+            "firmware/main.py does not exist yet, so the Pico pin table in hardware/pins.md cannot be "
+            "checked against its PIN_* constants; this test passes once the firmware is in"
+        )
     consts = _firmware_constants(FIRMWARE_MAIN)
     table = {name: gpio for name, (gpio, _) in _pico_table().items()}
     pins = {k: v for k, v in consts.items() if k.startswith("PIN_")}
     assert pins == table, (
-        f"firmware/main.py {dict(sorted(pins.items()))} != hardware/pins.md {dict(sorted(table.items()))}")
+        f"firmware/main.py {dict(sorted(pins.items()))} != hardware/pins.md {dict(sorted(table.items()))}"
+    )
     assert consts.get("SPI_ID") == SPI_ID, f"firmware/main.py SPI_ID = {consts.get('SPI_ID')}, pins.md says {SPI_ID}"
 
 

@@ -1,5 +1,6 @@
 """The JACKPOT's bet (issue 22): a phone places the bet only and the reader's ROLL throws the three dice, with
 no outcome shown before it is booked; a bet chosen on the box outlives a payment booked before the ROLL."""
+
 import re
 
 from test_phone_views import ANNA, BORIS, Phone, box, head, play
@@ -21,6 +22,7 @@ def on_the_jackpot(daemon):
 def notices(subscription):
     """What the box said (its notices, as the OLED and every phone show them), in English."""
     from companion import messages
+
     out = []
     while (item := subscription.get(timeout=0.5)) is not None:
         if item.notice is not None:

@@ -1,5 +1,6 @@
 """Imports flow one way: the hardware adapters never reach the game, and the firmware only shares the
 link's framing with the Pi."""
+
 import ast
 from pathlib import Path
 
@@ -19,8 +20,16 @@ def imported(path):
 def test_hardware_adapters_import_no_engine_ledger_table_daemon_or_web():
     for path in (ROOT / "companion" / "hw").glob("*.py"):
         for name in imported(path):
-            assert not name.startswith(("companion.engine", "companion.ledger", "companion.table",
-                                        "companion.daemon", "companion.web", "companion.messages")), (path, name)
+            assert not name.startswith(
+                (
+                    "companion.engine",
+                    "companion.ledger",
+                    "companion.table",
+                    "companion.daemon",
+                    "companion.web",
+                    "companion.messages",
+                )
+            ), (path, name)
 
 
 def test_the_firmware_imports_only_itself_micropython_and_the_shared_protocol():
@@ -42,5 +51,6 @@ def test_the_daemon_reaches_the_ledger_only_through_the_table():
 def test_the_web_app_talks_only_to_the_service_it_is_handed():
     for path in (ROOT / "web").glob("*.py"):
         for name in imported(path):
-            assert not name.startswith(("companion.ledger", "companion.hw", "companion.engine", "companion.daemon",
-                                        "companion.table")), (path, name)
+            assert not name.startswith(
+                ("companion.ledger", "companion.hw", "companion.engine", "companion.daemon", "companion.table")
+            ), (path, name)

@@ -1,6 +1,7 @@
 """The durable ledger (companion.ledger) and the table service (companion.table): append-only,
 WAL + FULL, versioned schema, request ids bound to their command, exact restarts from checkpoints,
 a hash chain anchored outside the file, and clear errors for files it must not trust."""
+
 import random
 import sqlite3
 from dataclasses import replace
@@ -46,22 +47,26 @@ def raw(db):
 
 # ----- append-only ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("statement", [
-    "UPDATE events SET body = replace(body, 'roll', 'ROLL') WHERE seq = 2",
-    "DELETE FROM events WHERE seq = 2",
-    "UPDATE postings SET amount = amount + 1 WHERE seq = 1",
-    "DELETE FROM postings WHERE seq = 1",
-    "UPDATE checkpoints SET state = '{}'",
-    "DELETE FROM resolutions",
-    "UPDATE meta SET value = 'x' WHERE key = 'edition_id'",
-    "DELETE FROM meta",
-])
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET body = replace(body, 'roll', 'ROLL') WHERE seq = 2",
+        "DELETE FROM events WHERE seq = 2",
+        "UPDATE postings SET amount = amount + 1 WHERE seq = 1",
+        "DELETE FROM postings WHERE seq = 1",
+        "UPDATE checkpoints SET state = '{}'",
+        "DELETE FROM resolutions",
+        "UPDATE meta SET value = 'x' WHERE key = 'edition_id'",
+        "DELETE FROM meta",
+    ],
+)
 def test_ledger_rows_cannot_be_changed_or_deleted(db, statement):
     """The ledger is append-only: triggers refuse every UPDATE and DELETE (corrections are
     new events, see docs/undo.md)."""
     table = played(db, CHECKPOINT_EVERY + 2)
     table.submit("pay Anna Boris 1", request_id="r-1")
-    table.submit("pay Anna Boris 1", request_id="r-1")      # a retry leaves a resolution row
+    table.submit("pay Anna Boris 1", request_id="r-1")  # a retry leaves a resolution row
     table.close()
     conn = raw(db)
     with pytest.raises(sqlite3.DatabaseError, match="append-only|fixed when the game starts"):
@@ -84,6 +89,7 @@ def test_connection_uses_wal_synchronous_full_and_foreign_keys(db):
 
 
 # ----- schema version and migrations ---------------------------------------------------------
+
 
 def test_new_ledger_carries_the_schema_version_and_the_edition(db):
     table = new_game(db, "elite", PLAYERS, 1)
@@ -133,6 +139,7 @@ def test_ledger_from_a_newer_companion_is_refused(db):
 
 # ----- request ids ------------------------------------------------------------------------------
 
+
 def test_same_request_id_twice_writes_one_event(db):
     """A retried command (the reader resending after a lost reply) is stored once."""
     table = new_game(db, "elite", PLAYERS, 1)
@@ -165,12 +172,13 @@ def test_retried_roll_with_the_same_request_id_returns_the_stored_event(db):
 
 # ----- restarts ----------------------------------------------------------------------------------
 
+
 def test_restart_resumes_the_game_exactly(db):
     """close + open_game (from a checkpoint and the events after it): same state signature,
     same player to move, and the game goes on exactly as the uninterrupted one does."""
     table = played(db, 2 * CHECKPOINT_EVERY + 90, seed=8)
     sig, turn, count = table.state.signature(), table.state.turn, len(table.game.events)
-    twin = Game.replay(table.rules, table.game.events)      # an uninterrupted copy in memory
+    twin = Game.replay(table.rules, table.game.events)  # an uninterrupted copy in memory
     table.close()
     table = open_game(db)
     try:
@@ -256,6 +264,7 @@ def test_unbalanced_event_halts_the_bank(db, monkeypatch):
 
 # ----- bad files -----------------------------------------------------------------------------------
 
+
 def test_random_bytes_are_not_a_ledger(db):
     with open(db, "wb") as f:
         f.write(random.Random(1).randbytes(8192))
@@ -280,7 +289,7 @@ def test_a_truncated_ledger_gives_a_clear_error(db, fraction):
     conn.close()
     data = open(db, "rb").read()
     with open(db, "wb") as f:
-        f.write(data[:int(len(data) * fraction)])
+        f.write(data[: int(len(data) * fraction)])
     with pytest.raises(LedgerError):
         open_game(db)
 
@@ -298,7 +307,7 @@ def test_another_programs_sqlite_file_gives_a_ledger_error(db):
     before = open(db, "rb").read()
     with pytest.raises(LedgerDamaged, match="not a companion ledger"):
         open_game(db)
-    assert open(db, "rb").read() == before         # not switched to WAL, not given a schema
+    assert open(db, "rb").read() == before  # not switched to WAL, not given a schema
 
 
 def test_an_empty_file_is_left_empty(db):
@@ -311,6 +320,7 @@ def test_an_empty_file_is_left_empty(db):
 
 
 # ----- request ids are bound to their command (issue: every retry is answered from the ledger) ----
+
 
 def test_a_request_id_reused_with_another_command_is_refused(db):
     table = new_game(db, "classic", ["Anna", "Boris"], 1)
@@ -356,13 +366,17 @@ def test_the_actor_is_stored_with_every_event(db):
     table.submit("pay Anna Boris 10", request_id="r-1")
     table.submit("pay anna Boris 5", request_id="r-2", actor="anna")
     assert [(r.actor, r.event.command) for r in table.stored_events()][1:] == [
-        ("table", "pay Anna Boris 10"), ("Anna", "pay anna Boris 5")]
+        ("table", "pay Anna Boris 10"),
+        ("Anna", "pay anna Boris 5"),
+    ]
     with pytest.raises(RuleViolation, match="for_yourself"):
         table.submit("pay Boris Anna 10", actor="Anna")
     with pytest.raises(RuleViolation, match="request_reused") as err:
         table.submit("pay Anna Boris 10", request_id="r-1", actor="Anna")
     assert (err.value.params["stored"], err.value.params["submitted"]) == (
-        "pay Anna Boris 10", "Anna: pay Anna Boris 10")     # the same words, another actor: say so
+        "pay Anna Boris 10",
+        "Anna: pay Anna Boris 10",
+    )  # the same words, another actor: say so
     table.close()
     again = open_game(db)
     assert [e.actor for e in again.game.events] == ["table", "table", "Anna"]
@@ -371,24 +385,26 @@ def test_the_actor_is_stored_with_every_event(db):
 
 # ----- nothing stored that cannot be replayed ------------------------------------------------------
 
-@pytest.mark.parametrize("seed", [-5, 2 ** 64, True])
+
+@pytest.mark.parametrize("seed", [-5, 2**64, True])
 def test_a_seed_outside_64_bits_is_refused_and_nothing_is_written(db, seed):
     with pytest.raises(BadCommand):
         new_game(db, "classic", ["Anna", "Boris"], seed)
     import os
+
     assert not os.path.exists(db)
 
 
 def test_the_largest_seed_replays(db):
-    new_game(db, "classic", ["Anna", "Boris"], 2 ** 64 - 1).close()
+    new_game(db, "classic", ["Anna", "Boris"], 2**64 - 1).close()
     assert verify_game(db).head()[0] == 1
 
 
-def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_naming_the_version(
-        db, monkeypatch):
+def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_naming_the_version(db, monkeypatch):
     table = played(db, 30)
     table.close()
     from companion import table as table_module
+
     monkeypatch.setattr(table_module, "RULES_VERSION", 99)
     # the stored game replays identically under "version 99": it opens
     assert open_game(db).head()[0] == 30
@@ -402,11 +418,13 @@ def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_nami
 
     monkeypatch.setattr(Game, "propose", different)
     from companion.engine.rulesets import RULES_VERSION  # the version that wrote the game
+
     with pytest.raises(LedgerError, match=f"rules version {RULES_VERSION}.*rules version 99"):
         open_game(db)
 
 
 # ----- opening from checkpoints ----------------------------------------------------------------------
+
 
 def test_opening_from_a_checkpoint_gives_the_same_game_and_undo_window_as_a_full_replay(db):
     table = played(db, 3 * CHECKPOINT_EVERY + 97, seed=11)
@@ -419,7 +437,7 @@ def test_opening_from_a_checkpoint_gives_the_same_game_and_undo_window_as_a_full
     quick = open_game(db)
     full = verify_game(db)
     assert quick.ledger.conn.execute("SELECT COUNT(*) FROM checkpoints").fetchone()[0] >= 3
-    assert 2 not in quick.game.events.cache          # rebuilt from a checkpoint, not from event 1
+    assert 2 not in quick.game.events.cache  # rebuilt from a checkpoint, not from event 1
     assert quick.state.signature() == full.state.signature()
     assert sorted(quick.game.after) == sorted(full.game.after)
     assert quick.game.reversed == full.game.reversed
@@ -437,6 +455,7 @@ def test_opening_from_a_checkpoint_gives_the_same_game_and_undo_window_as_a_full
 
 
 # ----- tampering: the chain and the anchor outside the file ------------------------------------------
+
 
 def money_game(db, n=6):
     table = new_game(db, "classic", ["Anna", "Boris"], 1)
@@ -476,22 +495,30 @@ def recompute_chain(conn):
 
 def edit_field(seq, field, value):
     """SQL that rewrites one field of an event's body (the attacker's sqlite3 shell, with Python's help)."""
+
     def statement(conn):
-        body, = conn.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()
+        (body,) = conn.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()
         fields = chain.split_body(body)
         fields[field] = value
         conn.execute("UPDATE events SET body = ? WHERE seq = ?", (chain.join_body(fields), seq))
+
     return statement
 
 
 def append_payment(conn):
     """A hand-made event 8 paying Anna 500 from Boris, copied from event 7's shape."""
-    body, = conn.execute("SELECT body FROM events WHERE seq = 7").fetchone()
+    (body,) = conn.execute("SELECT body FROM events WHERE seq = 7").fetchone()
     fields = chain.split_body(body)
-    fields.update(request_id="forged", seq=8, submitted="pay Boris Anna 500", command="pay Boris Anna 500",
-                  legs="Boris:-500;Anna:500")
-    conn.execute("INSERT INTO events(seq, request_id, body, hash) VALUES (8, 'forged', ?, 'x')",
-                 (chain.join_body(fields),))
+    fields.update(
+        request_id="forged",
+        seq=8,
+        submitted="pay Boris Anna 500",
+        command="pay Boris Anna 500",
+        legs="Boris:-500;Anna:500",
+    )
+    conn.execute(
+        "INSERT INTO events(seq, request_id, body, hash) VALUES (8, 'forged', ?, 'x')", (chain.join_body(fields),)
+    )
     conn.execute("INSERT INTO postings VALUES (8, 0, 'Boris', -500)")
     conn.execute("INSERT INTO postings VALUES (8, 1, 'Anna', 500)")
 
@@ -514,15 +541,20 @@ TAMPERING = {
     "delete the last events": ["DELETE FROM postings WHERE seq >= 6", "DELETE FROM events WHERE seq >= 6"],
     "append a hand-made payment": [append_payment],
     "rewrite a command with its postings": [
-        edit_field(3, "command", "pay Anna Boris 9"), edit_field(3, "submitted", "pay Anna Boris 9"),
+        edit_field(3, "command", "pay Anna Boris 9"),
+        edit_field(3, "submitted", "pay Anna Boris 9"),
         edit_field(3, "legs", "Anna:-9;Boris:9"),
         "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
-        "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1"],
+        "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1",
+    ],
     "edit the stored edition text": [
-        "UPDATE meta SET value = replace(value, 'start_cash = ', 'start_cash = 1') WHERE key = 'edition_text'"],
+        "UPDATE meta SET value = replace(value, 'start_cash = ', 'start_cash = 1') WHERE key = 'edition_text'"
+    ],
     "change a request id (the indexed copy)": ["UPDATE events SET request_id = 'other' WHERE seq = 4"],
-    "change a request id (everywhere)": ["UPDATE events SET request_id = 'other' WHERE seq = 4",
-                                         edit_field(4, "request_id", "other")],
+    "change a request id (everywhere)": [
+        "UPDATE events SET request_id = 'other' WHERE seq = 4",
+        edit_field(4, "request_id", "other"),
+    ],
 }
 
 
@@ -550,14 +582,15 @@ def test_a_lost_wal_after_a_crash_is_detected(db, tmp_path):
     """Deleting the -wal of a crashed game drops committed events: the anchor still knows them."""
     import os
     import shutil
+
     money_game(db, 2)
-    keep = raw(db)                        # holds the -wal open so the commits stay in it
+    keep = raw(db)  # holds the -wal open so the commits stay in it
     table = open_game(db)
     for i in range(3):
         table.submit(f"pay Anna Boris {i + 10}")
     crashed = tmp_path / "crashed"
     crashed.mkdir()
-    shutil.copy(db, crashed / "game.sqlite")          # the main file as a crash leaves it, without the -wal
+    shutil.copy(db, crashed / "game.sqlite")  # the main file as a crash leaves it, without the -wal
     table.close()
     keep.close()
     with pytest.raises(LedgerDamaged, match="went back"):
@@ -567,6 +600,7 @@ def test_a_lost_wal_after_a_crash_is_detected(db, tmp_path):
 
 def test_a_forked_copy_is_detected(db, tmp_path):
     import shutil
+
     money_game(db, 2)
     copy = str(tmp_path / "copy.sqlite")
     shutil.copy(db, copy)
@@ -574,7 +608,7 @@ def test_a_forked_copy_is_detected(db, tmp_path):
     a.submit("pay Anna Boris 50")
     a.close()
     with pytest.raises(LedgerDamaged, match="went back"):
-        open_game(copy)                   # writing a different event 4 there would fork the game
+        open_game(copy)  # writing a different event 4 there would fork the game
 
 
 def test_without_an_anchor_the_game_is_a_strangers_read_only_until_accepted(db, tmp_path, monkeypatch):
@@ -619,13 +653,14 @@ def test_a_forged_ledger_under_a_new_game_id_is_a_strangers_and_never_adopted(db
     with pytest.raises(StrangerGame):
         verify_game(db).submit("pay Anna Boris 1")
     conn = raw(db)
-    assert conn.execute("SELECT COUNT(*) FROM events").fetchone() == (7,)   # nothing was booked on it
+    assert conn.execute("SELECT COUNT(*) FROM events").fetchone() == (7,)  # nothing was booked on it
     conn.close()
 
 
 def test_a_file_copied_to_another_place_is_still_this_machines_game(db, tmp_path):
     """The place record only speaks for its own place: a copy elsewhere is checked by its anchor as before."""
     import shutil
+
     money_game(db)
     copy = str(tmp_path / "copy.sqlite")
     shutil.copy(db, copy)
@@ -637,6 +672,7 @@ def test_a_file_copied_to_another_place_is_still_this_machines_game(db, tmp_path
 def test_an_archived_game_put_in_the_current_games_place_is_a_strangers(db, tmp_path):
     """Another of this machine's own games (its anchor agrees) copied over the file: a stranger at this place."""
     import shutil
+
     other = str(tmp_path / "other.sqlite")
     money_game(other)
     money_game(db)
@@ -652,6 +688,7 @@ def test_an_archived_game_put_in_the_current_games_place_is_a_strangers(db, tmp_
 
 def test_a_deleted_anchor_makes_the_game_a_strangers(db, tmp_path):
     from companion.ledger.anchor import anchor_path, default_state_dir
+
     money_game(db)
     game_id = open_game(db, readonly=True).meta["game_id"]
     anchor_path(default_state_dir(), game_id).unlink()
@@ -669,6 +706,7 @@ def test_a_new_game_is_never_a_strangers(db):
 
 # ----- checkpoints: `verify` checks every one against the state replayed to it ------------------------------
 
+
 def checkpoint_game(db, n=120):
     """A game past many checkpoints; opening uses only the newest one the undo window allows."""
     table = new_game(db, "classic", ["Anna", "Boris"], 1)
@@ -677,19 +715,25 @@ def checkpoint_game(db, n=120):
     table.close()
 
 
-@pytest.mark.parametrize("damage, code", [
-    ("UPDATE checkpoints SET state = replace(state, '\"Anna\"', '\"Anne\"') WHERE seq = 90", "hash"),
-    ("UPDATE checkpoints SET state = substr(state, 1, 40) || char((unicode(substr(state, 41, 1)) | 1) - "
-     "(unicode(substr(state, 41, 1)) & 1)) || substr(state, 42) WHERE seq = 90", "hash"),   # one bit flipped
-    ("DELETE FROM checkpoints WHERE seq = 90", "missing"),
-    ("INSERT INTO checkpoints(seq, state) SELECT 91, state FROM checkpoints WHERE seq = 90", "stray"),
-])
+@pytest.mark.parametrize(
+    "damage, code",
+    [
+        ("UPDATE checkpoints SET state = replace(state, '\"Anna\"', '\"Anne\"') WHERE seq = 90", "hash"),
+        (
+            "UPDATE checkpoints SET state = substr(state, 1, 40) || char((unicode(substr(state, 41, 1)) | 1) - "
+            "(unicode(substr(state, 41, 1)) & 1)) || substr(state, 42) WHERE seq = 90",
+            "hash",
+        ),  # one bit flipped
+        ("DELETE FROM checkpoints WHERE seq = 90", "missing"),
+        ("INSERT INTO checkpoints(seq, state) SELECT 91, state FROM checkpoints WHERE seq = 90", "stray"),
+    ],
+)
 def test_verify_checks_every_checkpoint(db, damage, code):
     """A damaged checkpoint that opening does not use yet: `verify` names it (the old verify said "verified",
     and 51 events later every open refused)."""
     checkpoint_game(db)
     attack(db, [damage], recompute=False)
-    open_game(db, readonly=True).close()                 # opening starts from event 60: not this one
+    open_game(db, readonly=True).close()  # opening starts from event 60: not this one
     with pytest.raises(LedgerDamaged, match="checkpoint at event 9[01]") as caught:
         verify_game(db)
     assert caught.value.code == f"table_checkpoint_{code}"
@@ -700,10 +744,11 @@ def test_verify_checks_a_checkpoint_against_the_state_replayed_to_it(db, tmp_pat
     checkpoint_game(db)
 
     def rewrite(conn):
-        text, = conn.execute("SELECT state FROM checkpoints WHERE seq = 90").fetchone()
+        (text,) = conn.execute("SELECT state FROM checkpoints WHERE seq = 90").fetchone()
         text = text.replace('"Anna"', '"Anne"', 1)
         conn.execute("UPDATE checkpoints SET state = ? WHERE seq = 90", (text,))
         edit_field(90, "state_hash", chain.text_hash(text))(conn)
+
     attack(db, [rewrite], recompute=True)
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "elsewhere"))
     with pytest.raises(LedgerDamaged, match="checkpoint at event 90 does not match the game replayed") as caught:
@@ -715,9 +760,15 @@ def test_a_chain_valid_file_whose_events_do_not_replay_is_damaged_not_a_halt(db,
     """Postings rewritten with the chain recomputed, on a machine without its anchor: damaged (exit 6), not a
     broken invariant of this companion (the old open raised InvariantViolation: "BANK HALTED (a bug)")."""
     money_game(db)
-    attack(db, [edit_field(3, "legs", "Anna:-9;Boris:9"),
-                "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
-                "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1"], recompute=True)
+    attack(
+        db,
+        [
+            edit_field(3, "legs", "Anna:-9;Boris:9"),
+            "UPDATE postings SET amount = -9 WHERE seq = 3 AND leg = 0",
+            "UPDATE postings SET amount = 9 WHERE seq = 3 AND leg = 1",
+        ],
+        recompute=True,
+    )
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "elsewhere"))
     for opening in (lambda: open_game(db, readonly=True), lambda: verify_game(db)):
         with pytest.raises(LedgerDamaged, match="event 3 does not replay") as caught:
@@ -727,6 +778,7 @@ def test_a_chain_valid_file_whose_events_do_not_replay_is_damaged_not_a_halt(db,
 
 def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_path):
     from companion.table import recover_game
+
     money_game(db)
     attack(db, [edit_field(5, "command", "pay Anna Boris 99")], recompute=False)
     with pytest.raises(LedgerDamaged):
@@ -741,14 +793,16 @@ def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_pa
 
 def test_a_backup_every_100_events_lets_recover_survive_a_ruined_file(db, tmp_path):
     from companion.table import BACKUP_EVERY, recover_game
+
     table = new_game(db, "classic", ["Anna", "Boris"], 1)
     for i in range(BACKUP_EVERY + 5):
         table.submit(f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} {i + 1}")
     head = table.head()
     table.close()
     import os
+
     assert os.path.exists(db + ".backup")
-    with open(db, "r+b") as f:                 # the main file ruined past its header
+    with open(db, "r+b") as f:  # the main file ruined past its header
         f.truncate(100)
     if os.path.exists(db + "-wal"):
         os.remove(db + "-wal")

@@ -6,6 +6,7 @@ drops to uid 65534 in a forked child), so file modes really bite. Full-disk and 
 cases run in a private mount namespace (a small tmpfs, a read-only bind mount) that vanishes with
 its child process.
 """
+
 import os
 import re
 import shutil
@@ -108,6 +109,7 @@ def outputs(path) -> dict:
 
 # ----- files that are not ledgers: never changed ---------------------------------------------------
 
+
 def foreign_rollback(path):
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
@@ -126,10 +128,12 @@ def foreign_wal(path):
 def foreign_lookalike(path):
     """Another program's tables that happen to carry our table names (and no companion mark)."""
     conn = sqlite3.connect(path)
-    conn.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
-                       "CREATE TABLE events (seq INTEGER PRIMARY KEY, command TEXT);"
-                       "CREATE TABLE postings (seq INTEGER, leg INTEGER, account TEXT, amount INTEGER);"
-                       "INSERT INTO events VALUES (1, 'start');")
+    conn.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+        "CREATE TABLE events (seq INTEGER PRIMARY KEY, command TEXT);"
+        "CREATE TABLE postings (seq INTEGER, leg INTEGER, account TEXT, amount INTEGER);"
+        "INSERT INTO events VALUES (1, 'start');"
+    )
     conn.close()
 
 
@@ -142,8 +146,7 @@ def foreign_marked(path):
     conn.close()
 
 
-FOREIGN = {"rollback": foreign_rollback, "wal": foreign_wal, "lookalike": foreign_lookalike,
-           "marked": foreign_marked}
+FOREIGN = {"rollback": foreign_rollback, "wal": foreign_wal, "lookalike": foreign_lookalike, "marked": foreign_marked}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -211,7 +214,7 @@ def settle_leftovers(path):
 def truncated_half(path):
     start_game(path)
     data = path.read_bytes()
-    path.write_bytes(data[:len(data) // 2])
+    path.write_bytes(data[: len(data) // 2])
 
 
 def header_only(path):
@@ -219,8 +222,13 @@ def header_only(path):
     path.write_bytes(path.read_bytes()[:100])
 
 
-NOT_LEDGERS = {"text": text_file, "random": random_bytes, "magic-only": magic_only,
-               "truncated-half": truncated_half, "header-only": header_only}
+NOT_LEDGERS = {
+    "text": text_file,
+    "random": random_bytes,
+    "magic-only": magic_only,
+    "truncated-half": truncated_half,
+    "header-only": header_only,
+}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -260,6 +268,7 @@ def test_a_missing_file_is_not_created(place, command):
 def test_open_game_refuses_a_foreign_file_at_the_api(place):
     """The API says the same as the CLI: LedgerDamaged, for readonly opens too; bytes unchanged."""
     from companion.table import open_game
+
     path = place / "game" / "contacts.sqlite"
     foreign_wal(path)
     before = snapshot(path.parent)
@@ -271,6 +280,7 @@ def test_open_game_refuses_a_foreign_file_at_the_api(place):
 
 def test_open_game_gives_no_schema_to_an_empty_file_at_the_api(place):
     from companion.table import open_game
+
     path = place / "game" / "empty.sqlite"
     path.touch()
     for readonly in (False, True):
@@ -342,6 +352,7 @@ def test_readonly_table_reads_a_read_only_file_at_the_api(place):
     """open_game(readonly=True) by a user who cannot write: the same head as the owner's, and a
     submit refused with a LedgerError (not an SQLite error, not a traceback)."""
     from companion.table import open_game
+
     path, _ = make_read_only(place, "both")
     owner = open_game(path, readonly=True)
     head = owner.head()
@@ -369,6 +380,7 @@ def hot_copy(place, events=6):
     """A ledger copied with its -wal while the writer still had it open (no -shm): the last events
     live only in the -wal, so reading it needs WAL recovery. Returns (folder, owner's outputs)."""
     from companion.table import open_game
+
     path = place / "game" / "game.sqlite"
     start_game(path, events=2)
     table = open_game(path)
@@ -415,6 +427,7 @@ def test_a_hot_wal_on_a_read_only_folder_says_to_mount_it_writable(place):
 
 # ----- a read-only mount and a full disk (private mount namespaces) ---------------------------------
 
+
 @pytest.fixture(scope="module")
 def namespaces():
     problem = mount_namespace_problem()
@@ -434,10 +447,14 @@ def test_a_read_only_mount_still_shows_the_game_and_refuses_do(place, namespaces
     mnt = place / "ro"
     mnt.mkdir()
     ro_path = mnt / "game.sqlite"
-    results = in_mount_namespace(readonly_bind_mounts(place / "game", mnt), [
-        {"kind": "files", "dir": str(mnt)},
-        *[cli_step(*argv(command, ro_path)) for command in COMMANDS],
-        {"kind": "files", "dir": str(mnt)}])
+    results = in_mount_namespace(
+        readonly_bind_mounts(place / "game", mnt),
+        [
+            {"kind": "files", "dir": str(mnt)},
+            *[cli_step(*argv(command, ro_path)) for command in COMMANDS],
+            {"kind": "files", "dir": str(mnt)},
+        ],
+    )
     for command, result in zip(READERS, results[1:4]):
         run = result["run"]
         assert run.code == 0 and run.out == seen[command], str(run)
@@ -449,14 +466,15 @@ def test_a_hot_wal_on_a_read_only_mount_says_to_mount_it_writable(place, namespa
     hot, _ = hot_copy(place)
     mnt = place / "ro"
     mnt.mkdir()
-    results = in_mount_namespace(readonly_bind_mounts(hot, mnt), [
-        cli_step(*argv(command, mnt / "game.sqlite")) for command in COMMANDS])
+    results = in_mount_namespace(
+        readonly_bind_mounts(hot, mnt), [cli_step(*argv(command, mnt / "game.sqlite")) for command in COMMANDS]
+    )
     for result in results:
         one_line_error(result["run"], EXIT_LEDGER)
         assert says_writable(result["run"]), str(result["run"])
 
 
-DISK = 4 << 20        # a 4 MiB tmpfs: a classic game's ledger and its -wal fit many times over
+DISK = 4 << 20  # a 4 MiB tmpfs: a classic game's ledger and its -wal fit many times over
 
 
 def run_plan(mounts, plan) -> dict:
@@ -500,12 +518,16 @@ def test_a_full_disk_refuses_do_loses_nothing_and_still_shows_the_game(place, na
     plan += readers("before")
     if last == "write":
         plan.append(("do r-5", pay_step(db, env, "r-5", "Anna", "Boris", 15)))
-    plan += [("fill", {"kind": "fill", "dir": str(disk)}), ("do on the full disk", full_do),
-             *readers("on the full disk"),
-             ("unfill", {"kind": "unfill", "dir": str(disk)}),
-             *readers("after"),
-             ("do with room", full_do), ("retry", full_do),
-             ("history at the end", cli_step("history", "--db", db, env=env))]
+    plan += [
+        ("fill", {"kind": "fill", "dir": str(disk)}),
+        ("do on the full disk", full_do),
+        *readers("on the full disk"),
+        ("unfill", {"kind": "unfill", "dir": str(disk)}),
+        *readers("after"),
+        ("do with room", full_do),
+        ("retry", full_do),
+        ("history at the end", cli_step("history", "--db", db, env=env)),
+    ]
     r = run_plan([tmpfs_mount(disk, DISK)], plan)
     for label, result in r.items():
         if label.startswith(("new", "do r-")) or label.endswith("before"):
@@ -560,11 +582,13 @@ def test_a_nearly_full_disk_either_stores_the_event_or_says_the_disk_is_full(pla
         plan.append((f"{k} acked", pay_step(db, env, f"acked-{k}", "Boris", "Anna", k + 1)))
         if k % 2:
             plan.append((f"{k} look", cli_step("state", "--db", db, env=env)))
-        plan += [(f"{k} fill", {"kind": "fill", "dir": str(disk), "slack": slack}),
-                 (f"{k} do", pay_step(db, env, f"r-{k}", "Anna", "Boris", 100 + k, patch)),
-                 (f"{k} state", cli_step("state", "--db", db, env=env)),
-                 (f"{k} unfill", {"kind": "unfill", "dir": str(disk)}),
-                 (f"{k} history", cli_step("history", "--db", db, env=env))]
+        plan += [
+            (f"{k} fill", {"kind": "fill", "dir": str(disk), "slack": slack}),
+            (f"{k} do", pay_step(db, env, f"r-{k}", "Anna", "Boris", 100 + k, patch)),
+            (f"{k} state", cli_step("state", "--db", db, env=env)),
+            (f"{k} unfill", {"kind": "unfill", "dir": str(disk)}),
+            (f"{k} history", cli_step("history", "--db", db, env=env)),
+        ]
     plan.append(("verify", cli_step("verify", "--db", db, env=env)))
     r = run_plan([tmpfs_mount(disk, DISK)], plan)
     assert r["new"]["run"].code == 0, str(r["new"]["run"])
@@ -587,8 +611,9 @@ def test_a_nearly_full_disk_either_stores_the_event_or_says_the_disk_is_full(pla
             continue
         for earlier in stored:
             if commands(history.out).count(earlier) != 1:
-                problems.append(f"after {where}: '{earlier}' is {commands(history.out).count(earlier)} "
-                                "times in the history")
+                problems.append(
+                    f"after {where}: '{earlier}' is {commands(history.out).count(earlier)} times in the history"
+                )
         if do.code != 0 and line in commands(history.out):
             problems.append(f"{where}: the refused '{line}' is in the history")
     if r["verify"]["run"].code != 0:

@@ -6,6 +6,7 @@ header) the file is cut at that page's start, and a few bytes at seeded offsets 
 flipped. The anchor (COMPANION_STATE_DIR) is put back as it was before each case, so the only
 damage is the one the case made.
 """
+
 import random
 import sqlite3
 import struct
@@ -19,14 +20,17 @@ from companion.errors import EXIT_DAMAGED, EXIT_LEDGER, RuleViolation
 
 READERS = ("state", "history", "verify")
 EVENTS = 40
-FLIPS = 3                  # bytes flipped per case
-FLIP_CASES = 6             # seeded flip cases per page (most of a small ledger's pages is free space)
+FLIPS = 3  # bytes flipped per case
+FLIP_CASES = 6  # seeded flip cases per page (most of a small ledger's pages is free space)
 
 
 def snapshot(folder: Path) -> dict:
     """The files under folder (the anchors; a crash log written there is not an anchor)."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.suffix != ".log"}
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.suffix != ".log"
+    }
 
 
 def brief(name: str, run) -> str:
@@ -46,6 +50,7 @@ def restore(folder: Path, files: dict) -> None:
 def ledger(tmp_path_factory):
     """(path, state dir, pristine bytes, anchors, {command: stdout}, head) of a checkpointed game."""
     from companion.table import new_game, open_game
+
     root = tmp_path_factory.mktemp("fuzz")
     state_dir = root / "state"
     mp = pytest.MonkeyPatch()
@@ -60,9 +65,10 @@ def ledger(tmp_path_factory):
         if table.head()[0] % 5 == 0:
             a, b = ("Anna", "Boris") if rng.random() < 0.5 else ("Boris", "Anna")
             try:
-                table.submit(f"pay {a} {b} {rng.randint(1, 50)}", request_id=f"fuzz-pay-{table.head()[0]}",
-                             actor="table")
-            except RuleViolation:           # a question is open: the rules refuse a pay now
+                table.submit(
+                    f"pay {a} {b} {rng.randint(1, 50)}", request_id=f"fuzz-pay-{table.head()[0]}", actor="table"
+                )
+            except RuleViolation:  # a question is open: the rules refuse a pay now
                 pass
     head = table.head()
     table.close()
@@ -87,7 +93,7 @@ def ledger(tmp_path_factory):
 
 
 def page_size(data: bytes) -> int:
-    size, = struct.unpack(">H", data[16:18])
+    (size,) = struct.unpack(">H", data[16:18])
     return 65536 if size == 1 else size
 
 
@@ -96,7 +102,7 @@ def cases(data: bytes):
     size = page_size(data)
     assert len(data) % size == 0
     for page in range(len(data) // size):
-        yield f"cut at page {page + 1} (byte {page * size})", data[:page * size]
+        yield f"cut at page {page + 1} (byte {page * size})", data[: page * size]
         for case in range(FLIP_CASES):
             rng = random.Random(f"page {page} case {case}")
             damaged = bytearray(data)
@@ -112,6 +118,7 @@ def test_every_damaged_page_shows_the_same_game_or_one_clear_line(ledger, monkey
     5 (no game) for the file cut to 0 bytes; never 4, 7, 8, 9 (a bug of the bank) or 70 (a crash).
     The damaged file and the anchors are never written to. Every failing case is listed at the end."""
     from companion.table import open_game
+
     path, state_dir, pristine, anchors, seen, head = ledger
     monkeypatch.setenv("COMPANION_STATE_DIR", str(state_dir))
     problems, outcomes = [], {}
@@ -129,8 +136,7 @@ def test_every_damaged_page_shows_the_same_game_or_one_clear_line(ledger, monkey
                 opened = True
                 if run.out != seen[command] or run.err:
                     problems.append(f"another game shown: {brief(name, run)} stdout {run.out[:200]!r}")
-            elif run.code != expected or "Traceback" in run.err + run.out \
-                    or len(run.err.splitlines()) != 1 or run.out:
+            elif run.code != expected or "Traceback" in run.err + run.out or len(run.err.splitlines()) != 1 or run.out:
                 problems.append(f"expected exit {expected}, one line: {brief(name, run)}")
         if opened:
             try:
@@ -139,8 +145,9 @@ def test_every_damaged_page_shows_the_same_game_or_one_clear_line(ledger, monkey
                     problems.append(f"{name}: opened at head {table.head()}, the game's is {head}")
                 table.close()
             except Exception as exc:
-                problems.append(f"{name}: the CLI read it but open_game(readonly=True) says "
-                                f"{type(exc).__name__}: {exc}")
+                problems.append(
+                    f"{name}: the CLI read it but open_game(readonly=True) says {type(exc).__name__}: {exc}"
+                )
         if path.read_bytes() != damaged:
             problems.append(f"{name}: the damaged file was written to")
         if snapshot(state_dir) != anchors:

@@ -20,6 +20,7 @@ menus on the box and the phones offer exactly what legal lists, so:
 Mismatches are collected with a reproducible state (edition, seed, event, command, actor,
 what legal said) in /tmp/legal_mismatches.md and fail the test at its end.
 """
+
 import random
 
 import pytest
@@ -29,7 +30,7 @@ from companion.engine.actions import TABLE, OneOf, Span, Terms, listed
 from companion.engine.command import Command
 from companion.errors import BadCommand
 
-MORE_WORDS = 12     # a OneOf with more words is tried on this many (both ends and a random few)
+MORE_WORDS = 12  # a OneOf with more words is tried on this many (both ends and a random few)
 
 
 def values(slot, rng):
@@ -37,8 +38,9 @@ def values(slot, rng):
     if isinstance(slot, str):
         return [slot]
     if isinstance(slot, Span):
-        return [str(v) for v in sorted({slot.low, slot.high, (slot.low + slot.high) // 2,
-                                        rng.randint(slot.low, slot.high)})]
+        return [
+            str(v) for v in sorted({slot.low, slot.high, (slot.low + slot.high) // 2, rng.randint(slot.low, slot.high)})
+        ]
     if isinstance(slot, OneOf):
         words = list(slot.words)
         if len(words) <= MORE_WORDS:
@@ -59,10 +61,12 @@ def terms_words(terms, rng, count=3):
             out.append((key, str(side.cash.low)))
             out.append((key, str(side.cash.high)))
     for _ in range(count):
-        give = rng.sample([*terms.give.plots, *terms.give.cards], rng.randint(0, len(terms.give.plots) +
-                                                                             len(terms.give.cards)))
-        get = rng.sample([*terms.get.plots, *terms.get.cards], rng.randint(0, len(terms.get.plots) +
-                                                                           len(terms.get.cards)))
+        give = rng.sample(
+            [*terms.give.plots, *terms.give.cards], rng.randint(0, len(terms.give.plots) + len(terms.give.cards))
+        )
+        get = rng.sample(
+            [*terms.get.plots, *terms.get.cards], rng.randint(0, len(terms.get.plots) + len(terms.get.cards))
+        )
         cash = [(k, c) for k, c in (("give", terms.give.cash), ("get", terms.get.cash)) if c is not None]
         if cash and rng.random() < 0.6:
             key, span = rng.choice(cash)
@@ -82,7 +86,7 @@ def instances(action, rng, cap=10):
     lowest = [pool[0] for pool in pools]
     combos = [tuple(lowest)]
     for i, pool in enumerate(pools):
-        combos += [tuple(lowest[:i] + [v] + lowest[i + 1:]) for v in pool[1:]]
+        combos += [tuple(lowest[:i] + [v] + lowest[i + 1 :]) for v in pool[1:]]
     for _ in range(3):
         combos.append(tuple(rng.choice(pool) for pool in pools))
     combos = list(dict.fromkeys(combos))
@@ -93,12 +97,13 @@ def instances(action, rng, cap=10):
     for combo in combos:
         try:
             out.append(Command(action.verb, combo))
-        except BadCommand:         # past the line limit (MAX_LINE): not a command
+        except BadCommand:  # past the line limit (MAX_LINE): not a command
             continue
     covered = [cmd for cmd in out if action.matches(cmd)]
     if len(covered) > cap and terms is None:
-        covered = covered[:1 + len(pools) * 2] + rng.sample(covered[1 + len(pools) * 2:],
-                                                            max(0, cap - 1 - len(pools) * 2))
+        covered = covered[: 1 + len(pools) * 2] + rng.sample(
+            covered[1 + len(pools) * 2 :], max(0, cap - 1 - len(pools) * 2)
+        )
     return covered
 
 
@@ -112,15 +117,16 @@ def edges(action):
         if isinstance(slot, Span):
             for v, what in ((slot.low - 1, "below"), (slot.high + 1, "above")):
                 if v >= 0:
-                    args = lowest[:i] + [str(v)] + lowest[i + 1:]
+                    args = lowest[:i] + [str(v)] + lowest[i + 1 :]
                     out.append((Command(action.verb, tuple(args)), f"{what} {slot.what} {slot.text()}"))
     if terms is not None:
         for key, side in (("give", terms.give), ("get", terms.get)):
             if side.cash is not None:
                 for v, what in ((side.cash.low - 1, "below"), (side.cash.high + 1, "above")):
                     if v >= 0:
-                        out.append((Command(action.verb, (*lowest, key, str(v))),
-                                    f"{what} the {key} cash {side.cash.text()}"))
+                        out.append(
+                            (Command(action.verb, (*lowest, key, str(v))), f"{what} the {key} cash {side.cash.text()}")
+                        )
     return out
 
 
@@ -157,11 +163,17 @@ def test_every_command_legal_lists_is_accepted(edition):
                         found.add("apply crashed on a listed command", sample, cmd, actor, str(exc))
                         continue
                     if should and not ok:
-                        found.add(f"listed for {action.party} but refused", sample, cmd, actor,
-                                  said_for(actions, cmd.verb))
+                        found.add(
+                            f"listed for {action.party} but refused", sample, cmd, actor, said_for(actions, cmd.verb)
+                        )
                     elif ok and not should:
-                        found.add(f"listed as {action.party}'s but also accepted for this player", sample, cmd,
-                                  actor, said_for(actions, cmd.verb))
+                        found.add(
+                            f"listed as {action.party}'s but also accepted for this player",
+                            sample,
+                            cmd,
+                            actor,
+                            said_for(actions, cmd.verb),
+                        )
     found.check()
     assert tried_count > 200, tried_count
 
@@ -230,8 +242,11 @@ def test_the_generator_finds_nothing_legal_does_not_list(edition):
                     found.add(f"{kind} for the player", sample, t.cmd, p, said_for(lists[p], t.cmd.verb))
     found.check()
     # the generator reached the everyday verbs of the edition, and the trade offers' answers
-    everyday = {"roll", "end", "end_game"} | ({"pay", "trade", "accept", "reject", "withdraw", "mortgage", "draw",
-                                                "buy", "decline"} if "trade" in rules.COMMANDS else set())
+    everyday = {"roll", "end", "end_game"} | (
+        {"pay", "trade", "accept", "reject", "withdraw", "mortgage", "draw", "buy", "decline"}
+        if "trade" in rules.COMMANDS
+        else set()
+    )
     assert everyday <= accepted, everyday - accepted
 
 
@@ -253,14 +268,16 @@ def test_the_instance_builder_honours_every_slot():
     ends of each Span are among them, and a slot's edges are not covered (a check of the test,
     so a weak instance builder cannot hide a mismatch)."""
     from companion.engine.actions import Action, Side
+
     rng = random.Random(1)
     bid = Action("bid", ("Anna", Span(51, 300)), "Anna")
     words = {cmd.args[1] for cmd in instances(bid, rng)}
     assert {"51", "300"} <= words and all(51 <= int(w) <= 300 for w in words)
     assert [c.args[1] for c, _ in edges(bid)] == ["50", "301"]
     assert not any(bid.matches(c) for c, _ in edges(bid))
-    trade = Action("trade", ("Anna", "Boris", Terms(Side(("p1", "p2"), (), Span(1, 90)), Side(("p3",), ("c1",), None))),
-                   "Anna")
+    trade = Action(
+        "trade", ("Anna", "Boris", Terms(Side(("p1", "p2"), (), Span(1, 90)), Side(("p3",), ("c1",), None))), "Anna"
+    )
     made = instances(trade, rng)
     assert made and all(trade.matches(c) for c in made)
     assert any("90" in c.args for c in made) and any("c1" in c.args for c in made)

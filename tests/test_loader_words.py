@@ -87,7 +87,11 @@ DAMAGES = [
     ("elite", {"extra": {"nonsense": 1}}, "edition_extra_none"),
     ("elite", {"options.central_industry": "moon"}, "edition_not_industry"),
     ("elite", {"options.central_industry": "leisure"}, "edition_side_central"),
-    ("elite", {"decks.fortune.0.effects.0.plots": DEL, "decks.fortune.0.effects.0.industry": "moon"}, "edition_not_industry"),
+    (
+        "elite",
+        {"decks.fortune.0.effects.0.plots": DEL, "decks.fortune.0.effects.0.industry": "moon"},
+        "edition_not_industry",
+    ),
     ("elite", {"decks.fortune.0.effects": [{"do": "receive", "amount": 5}]}, "edition_fortune_effect"),
     ("elite", {"decks.fortune.0.effects.0.plots": "fourth"}, "edition_ordinal"),
     ("elite", {"decks.fortune.0.effects.0.industry": "leisure"}, "edition_plot_selector"),
@@ -107,7 +111,7 @@ DAMAGES = [
     ("madmillionaire", {"options.sale_faces": ["half"]}, "edition_sale_faces"),
     ("madmillionaire", {"extra.lease": 5}, "edition_lease_table"),
     ("madmillionaire", {"extra.lease.park": 5}, "edition_lease_plot"),
-    ("madmillionaire", {"extra.lease.a1": 10 ** 9}, "edition_lease_dear"),
+    ("madmillionaire", {"extra.lease.a1": 10**9}, "edition_lease_dear"),
     ("madmillionaire", {"extra.rows": 5}, "edition_rows"),
     ("madmillionaire", {"extra.rows.0": ["a1"]}, "edition_row_short"),
     ("madmillionaire", {"extra.rows.0": ["a1", "park"]}, "edition_row_plot"),
@@ -184,12 +188,43 @@ def test_every_loader_refusal_is_coded_and_in_both_languages():
 def test_the_russian_of_every_loader_code_leaks_no_english():
     """The codes no damage above reaches (cross-checks of the rules modules) are rendered with sample
     values: the Russian keeps only the file's own words."""
-    samples = {"source": "broken.toml", "key": "cells[1]", "value": "'x'", "known": "a, b", "rules": "elite",
-               "id": "x", "effect": "receive", "cell_kind": "plot", "ind": "small", "deck_id": "stunt",
-               "choices": ["a", "b"], "default": "1"}
+    samples = {
+        "source": "broken.toml",
+        "key": "cells[1]",
+        "value": "'x'",
+        "known": "a, b",
+        "rules": "elite",
+        "id": "x",
+        "effect": "receive",
+        "cell_kind": "plot",
+        "ind": "small",
+        "deck_id": "stunt",
+        "choices": ["a", "b"],
+        "default": "1",
+    }
     for code in sorted(set(raised_codes()["coded"])):
-        params = {**samples, **{k: 2 for k in ("low", "high", "need", "listed", "price", "count", "factor", "least",
-                                               "most", "side", "seats", "deeds", "cost", "cash")}}
+        params = {
+            **samples,
+            **{
+                k: 2
+                for k in (
+                    "low",
+                    "high",
+                    "need",
+                    "listed",
+                    "price",
+                    "count",
+                    "factor",
+                    "least",
+                    "most",
+                    "side",
+                    "seats",
+                    "deeds",
+                    "cost",
+                    "cash",
+                )
+            },
+        }
         ru = messages.render(code, params, "ru")
         assert not leaked_english(ru, params), f"{code}: {ru}"
 
@@ -204,20 +239,38 @@ def box(tmp_path_factory):
 def test_a_phone_save_of_a_wrong_value_is_said_in_russian_naming_the_card(box):
     banker = Phone(box, "ru").banker()
     before = box.boards.load("elite").version
-    answer = banker.client.post("/phone/our-board/save", json={
-        "base": "elite", "version": before, "values": {},
-        "effects": {"decks.chance.c01": [["receive", "amount = 5, colour = 1"]]}, "confirm": []},
-        headers={"X-CSRF-Token": banker.csrf, "Accept-Language": "ru"})
+    answer = banker.client.post(
+        "/phone/our-board/save",
+        json={
+            "base": "elite",
+            "version": before,
+            "values": {},
+            "effects": {"decks.chance.c01": [["receive", "amount = 5, colour = 1"]]},
+            "confirm": [],
+        },
+        headers={"X-CSRF-Token": banker.csrf, "Accept-Language": "ru"},
+    )
     line = answer.json["error"]
     assert answer.status_code == 400 and "\n" not in line
     assert "у действия «receive» такого параметра нет" in line, line
     assert "is not an argument" not in line
     assert "Карточка chance c01 «" in line and "(decks.chance[0].effects[0].colour)" in line, line
-    nowhere = banker.client.post("/phone/our-board/save", json={
-        "base": "elite", "version": before, "values": {},
-        "effects": {"decks.chance.c01": [["move_to", 'cell = "moon"']]}, "confirm": []},
-        headers={"X-CSRF-Token": banker.csrf, "Accept-Language": "ru"})
+    nowhere = banker.client.post(
+        "/phone/our-board/save",
+        json={
+            "base": "elite",
+            "version": before,
+            "values": {},
+            "effects": {"decks.chance.c01": [["move_to", 'cell = "moon"']]},
+            "confirm": [],
+        },
+        headers={"X-CSRF-Token": banker.csrf, "Accept-Language": "ru"},
+    )
     line = nowhere.json["error"]
-    assert nowhere.status_code == 400 and "Карточка chance c01 «" in line and "ведёт на клетку 'moon', а такой клетки нет" in line
+    assert (
+        nowhere.status_code == 400
+        and "Карточка chance c01 «" in line
+        and "ведёт на клетку 'moon', а такой клетки нет" in line
+    )
     assert "unknown cell" not in line
     assert box.boards.load("elite").version == before

@@ -12,6 +12,7 @@ $10k / $20k, buy $30k / $50k); s1..s6 are the small single buildings (buy
 $20k, lease $10k); b2 has no lease price. The ONE WAY street is j10 circus r1
 finish j20.
 """
+
 import pytest
 from helpers import edition_variant, new, play_checked
 
@@ -24,6 +25,7 @@ RULES = rules_for(load_edition("madmillionaire"))
 
 
 # ----- helpers --------------------------------------------------------------------------
+
 
 def started(rules=RULES, players=("Anna", "Boris"), cards=("zoo1", "park1"), smalls=("s1", "s4", "s6")):
     """A game past SET UP: the named stunt cards face up, one free small business each."""
@@ -64,6 +66,7 @@ def cash(g, p):
 
 # ----- SET UP -----------------------------------------------------------------------------
 
+
 def test_setup_ten_thousand_dollars_seven_signs_and_a_free_small_business():
     """SET UP 3 (MONEY): $10k each; 4 (SOLD SIGNS): 7 signs; 5: one small single building free."""
     g = new(RULES)
@@ -73,8 +76,8 @@ def test_setup_ten_thousand_dollars_seven_signs_and_a_free_small_business():
     g.apply("reveal")
     g.apply("claim Anna s3")
     assert g.state.owner["s3"] == "Anna" and g.state.held("Anna", "signs") == 6
-    assert cash(g, "Anna") == 10000                      # free of charge
-    refused(g, "roll 3", "claim_first")                   # Boris has not chosen yet
+    assert cash(g, "Anna") == 10000  # free of charge
+    refused(g, "roll 3", "claim_first")  # Boris has not chosen yet
     refused(g, "claim Boris s3", "business_taken")
     refused(g, "claim Boris c1", "not_small")
     g.apply("claim Boris s5")
@@ -105,6 +108,7 @@ def test_setup_the_table_names_the_physical_cards_it_turned_over():
 
 # ----- I. ROLL & MOVE -------------------------------------------------------------------------
 
+
 def test_roll_and_move_start_counts_as_one():
     """STARTING: count the START space as '1' when you move."""
     g = started()
@@ -118,16 +122,16 @@ def test_roll_and_move_needs_the_right_number_and_no_u_turns():
     a new direction between turns is fine."""
     g = started()
     g.apply("roll 3")
-    refused(g, "move f1", "unreachable")                  # 2 away
-    refused(g, "move j12", "unreachable")                 # 4 away
-    g.apply("move f2")                                    # start f1 f2
+    refused(g, "move f1", "unreachable")  # 2 away
+    refused(g, "move j12", "unreachable")  # 4 away
+    g.apply("move f2")  # start f1 f2
     g.apply("end")
     g.apply("roll 1")
     g.apply("move start")
     g.apply("end")
     g.apply("roll 2")
-    refused(g, "move f2", "unreachable")                  # f2 j12 f2 would be a U-turn
-    g.apply("move start")                                 # back the way she came: new turn, new direction
+    refused(g, "move f2", "unreachable")  # f2 j12 f2 would be a U-turn
+    g.apply("move start")  # back the way she came: new turn, new direction
     assert g.state.position["Anna"] == RULES.edition.cell("start").index
 
 
@@ -136,12 +140,12 @@ def test_roll_and_move_the_one_way_street():
     g = started()
     arrange(g, "Anna", at="j20")
     g.apply("roll 1")
-    refused(g, "move finish", "unreachable")              # j20 -> finish is against the sign
+    refused(g, "move finish", "unreachable")  # j20 -> finish is against the sign
     g.apply("move b1")
     loose = started(edition_variant("madmillionaire", {"one_way": False}))
     arrange(loose, "Anna", at="j20")
     loose.apply("roll 1")
-    loose.apply("move finish")                            # RULE VARIATIONS 2: ignore the ONE WAY sign
+    loose.apply("move finish")  # RULE VARIATIONS 2: ignore the ONE WAY sign
 
 
 def test_move_before_roll_and_roll_twice_are_refused():
@@ -157,8 +161,10 @@ def test_move_before_roll_and_roll_twice_are_refused():
 
 # ----- 2. COMPLETE PUBLICITY STUNTS, RETURN TO START, 3. COLLECT PAYMENT ------------------------
 
-@pytest.mark.parametrize("n, income", [(1, 10000), (2, 40000), (3, 90000), (4, 160000),
-                                       (5, 250000), (6, 360000), (7, 490000)])
+
+@pytest.mark.parametrize(
+    "n, income", [(1, 10000), (2, 40000), (3, 90000), (4, 160000), (5, 250000), (6, 360000), (7, 490000)]
+)
 def test_collect_payment_table(n, income):
     """3. COLLECT PAYMENT: n businesses together earn $10k x n, times n (1: 10k ... 7: 490k)."""
     g = started(smalls=("s1", "s4"))
@@ -175,8 +181,8 @@ def test_collect_payment_bought_and_leased_alike_and_runs_add_up():
     g = started()
     arrange(g, "Anna", bought=("a1", "c4"), leased=("a2", "c3"))
     assert RULES.income(g.state, "Anna") == (90000, [2, 2, 1])
-    arrange(g, "Anna", leased=("a3",))                    # a3 joins a2 ... but c1, c2 are missing
-    assert RULES.income(g.state, "Anna") == (90000 + 50000, [3, 2, 1])   # 90k + 40k + 10k
+    arrange(g, "Anna", leased=("a3",))  # a3 joins a2 ... but c1, c2 are missing
+    assert RULES.income(g.state, "Anna") == (90000 + 50000, [3, 2, 1])  # 90k + 40k + 10k
 
 
 def test_complete_publicity_stunt_pays_and_turns_over_a_new_card():
@@ -201,7 +207,7 @@ def test_stunt_may_be_stopped_at_without_the_right_number():
     g = started(cards=("airport1", "park1"))
     arrange(g, "Anna", at="re3")
     g.apply("roll 5")
-    refused(g, "move r2", "unreachable")                  # 3 away, not a stunt
+    refused(g, "move r2", "unreachable")  # 3 away, not a stunt
     g.apply("move airport")
     assert cash(g, "Anna") == 20000
 
@@ -233,7 +239,7 @@ def test_return_to_start_when_two_cards_show_the_same_location():
     arrange(g, "Anna", at="re3")
     g.apply("roll 2")
     g.apply("move airport")
-    assert cash(g, "Anna") == 20000                       # s1: $10k, once
+    assert cash(g, "Anna") == 20000  # s1: $10k, once
     g.apply("reveal zoo3")
     assert g.state.extra["stunts"] == ("airport2", "zoo3")
     assert g.state.position["Anna"] == 0
@@ -256,6 +262,7 @@ def test_stunt_deck_is_reshuffled_and_reused():
 
 # ----- ROLLING A SIX ---------------------------------------------------------------------------
 
+
 def test_rolling_a_six_bonus():
     """ROLLING A SIX: move as usual, then take a bonus $10k from the bank."""
     g = started()
@@ -275,12 +282,12 @@ def test_rolling_a_six_opponent_misses_a_turn():
     refused(g, "miss Anna", "miss_self")
     g.apply("miss Vera")
     g.apply("end")
-    g.apply("roll 6")                                     # Boris
+    g.apply("roll 6")  # Boris
     g.apply("move j01")
     refused(g, "miss Vera", "already_missing")
     g.apply("miss Anna")
     g.apply("end")
-    assert g.state.turn == "Boris"                        # Vera then Anna are skipped
+    assert g.state.turn == "Boris"  # Vera then Anna are skipped
     assert cash(g, "Anna") == cash(g, "Boris") == cash(g, "Vera") == 10000
 
 
@@ -289,7 +296,7 @@ def test_rolling_a_six_after_a_stunt_reveals_first():
     before the six is used."""
     g = started(cards=("airport1", "park1"))
     arrange(g, "Anna", at="s3")
-    g.apply("roll 6")                                     # s3 r2 airport: stop at the stunt
+    g.apply("roll 6")  # s3 r2 airport: stop at the stunt
     g.apply("move airport")
     assert g.state.pending.kind == "reveal"
     refused(g, "bonus", "no_six")
@@ -307,6 +314,7 @@ def test_rolling_a_six_rule_can_be_left_out():
 
 
 # ----- 4. BUY & LEASE, REAL ESTATE, LEASING, BUYING ------------------------------------------------
+
 
 def test_buy_and_lease_at_the_printed_prices():
     """4. BUY & LEASE BUSINESSES: pay the price shown on the space to the bank. f1 Garage:
@@ -332,7 +340,7 @@ def test_lease_needs_a_lease_price_and_a_free_business():
     arrange(g, "Anna", cash=100000, at="j20")
     arrange(g, "Boris", bought=("b1",))
     g.apply("roll 2")
-    g.apply("move b2")                                    # j20 b1 b2: the Music Store, buy only
+    g.apply("move b2")  # j20 b1 b2: the Music Store, buy only
     refused(g, "lease", "no_lease_price")
     g.apply("buy")
     assert cash(g, "Anna") == 40000
@@ -347,7 +355,7 @@ def test_no_sold_sign_left():
     g.apply("roll 2")
     g.apply("move re3")
     refused(g, "lease c4", "no_sign_left")
-    g.apply("end_lease c3")                               # LEASING: any time during your turn
+    g.apply("end_lease c3")  # LEASING: any time during your turn
     assert cash(g, "Anna") == 70000
     g.apply("lease c4")
     assert cash(g, "Anna") == 50000 and g.state.owner["c4"] == "Anna"
@@ -358,12 +366,12 @@ def test_ending_a_lease_any_time_in_your_turn_only():
     g = started()
     arrange(g, "Anna", leased=("a1", "a2"), cash=0)
     arrange(g, "Boris", leased=("d1",), cash=0)
-    g.apply("end_lease a1")                               # before rolling
+    g.apply("end_lease a1")  # before rolling
     g.apply("roll 2")
-    g.apply("end_lease a2")                               # with the move still to make
+    g.apply("end_lease a2")  # with the move still to make
     assert cash(g, "Anna") == 20000
-    refused(g, "end_lease d1", "not_your_lease")          # Boris's lease, Anna's turn
-    refused(g, "end_lease s1", "not_your_lease")          # bought, not leased
+    refused(g, "end_lease d1", "not_your_lease")  # Boris's lease, Anna's turn
+    refused(g, "end_lease s1", "not_your_lease")  # bought, not leased
     assert g.state.held("Anna", "signs") == 6
 
 
@@ -389,7 +397,7 @@ def test_buying_your_own_lease_costs_the_difference():
     g.apply("move f1")
     refused(g, "lease", "own_business")
     g.apply("buy")
-    assert cash(g, "Anna") == 0                           # 100000 - 50000
+    assert cash(g, "Anna") == 0  # 100000 - 50000
     assert g.state.extra["leased"] == () and g.state.held("Anna", "signs") == 5
 
 
@@ -410,10 +418,10 @@ def test_real_estate_one_business_anywhere():
     arrange(g, "Anna", cash=100000, at="s4")
     g.apply("roll 2")
     g.apply("move re3")
-    refused(g, "lease", "usage")                          # which business?
-    g.apply("lease g1")                                   # across town: $70k
+    refused(g, "lease", "usage")  # which business?
+    g.apply("lease g1")  # across town: $70k
     refused(g, "lease g2", "not_offered")
-    refused(g, "sell s1 3", "sell_not_now")               # never buy/lease and sell in one turn
+    refused(g, "sell s1 3", "sell_not_now")  # never buy/lease and sell in one turn
     assert cash(g, "Anna") == 30000
 
 
@@ -425,13 +433,13 @@ def test_landing_offers_only_that_business():
     g.apply("move f1")
     refused(g, "lease f2", "not_offered")
     g.apply("end")
-    refused(g, "lease f1", "not_offered")                 # the chance ends with the turn
+    refused(g, "lease f1", "not_offered")  # the chance ends with the turn
 
 
 # ----- SELLING, MOVE WITHOUT SELLING ---------------------------------------------------------------
 
-@pytest.mark.parametrize("die, amount", [(1, 20000), (2, 30000), (3, 30000), (4, 60000),
-                                         (5, 60000), (6, 90000)])
+
+@pytest.mark.parametrize("die, amount", [(1, 20000), (2, 30000), (3, 30000), (4, 60000), (5, 60000), (6, 90000)])
 def test_selling_price_by_the_die(die, amount):
     """SELLING: HALF the buy amount rounded up to the nearest $10k, FULL, DOUBLE or TRIPLE
     (faces per option sale_faces: 1 half, 2-3 full, 4-5 double, 6 triple). a1 cost $30k."""
@@ -470,34 +478,35 @@ def test_selling_instead_of_moving_or_on_real_estate_only():
     one business per turn; only bought businesses."""
     g = started()
     arrange(g, "Anna", bought=("a1", "a2"), leased=("a3",), cash=0, at="s4")
-    refused(g, "sell a3 6", "not_bought_by_you")           # leased: end the lease instead
+    refused(g, "sell a3 6", "not_bought_by_you")  # leased: end the lease instead
     refused(g, "sell d1 6", "not_bought_by_you")
     g.apply("roll 2")
     g.apply("move re3")
-    g.apply("sell a1 4")                                  # on Real Estate: double $30k
+    g.apply("sell a1 4")  # on Real Estate: double $30k
     assert cash(g, "Anna") == 60000
-    refused(g, "sell a2 4", "sell_not_now")               # one per turn
+    refused(g, "sell a2 4", "sell_not_now")  # one per turn
     refused(g, "lease a1", "not_offered")
     g.apply("end")
     g.apply("roll 1")
     g.apply("move start")
     g.apply("end")
-    g.apply("roll 1")                                     # Anna moves this turn ...
+    g.apply("roll 1")  # Anna moves this turn ...
     g.apply("move j01")
-    refused(g, "sell a2 4", "sell_not_now")               # ... so she cannot sell
+    refused(g, "sell a2 4", "sell_not_now")  # ... so she cannot sell
 
 
 def test_move_without_selling():
     """MOVE WITHOUT SELLING: take the sign off a bought business any time in your turn, no money."""
     g = started()
     arrange(g, "Anna", leased=("a1",))
-    refused(g, "abandon a1", "not_bought_by_you")         # a lease is ended, not abandoned
+    refused(g, "abandon a1", "not_bought_by_you")  # a lease is ended, not abandoned
     g.apply("abandon s1")
     assert "s1" not in g.state.owner and cash(g, "Anna") == 10000
     assert g.state.held("Anna", "signs") == 6
 
 
 # ----- WINNING -----------------------------------------------------------------------------------
+
 
 def test_winning_on_finish_with_a_million():
     """WINNING: the first to land on FINISH with $1 million wins (circus r1 finish with a 2)."""
@@ -548,11 +557,12 @@ def test_winning_with_cash_raised_later_in_the_turn_is_an_option():
         g.apply("roll 2")
         g.apply("move finish")
         assert g.state.winner is None
-        g.apply("end_lease f1")                           # +$50k: $1,010,000
+        g.apply("end_lease f1")  # +$50k: $1,010,000
         assert g.state.winner == winner
 
 
 # ----- money, undo, messages, edition checks ---------------------------------------------------------
+
 
 def test_undo_a_lease_gives_the_money_back():
     """LEASING: a mistaken lease is undone by the banker (docs/undo.md)."""
@@ -582,20 +592,29 @@ def test_every_code_has_english_and_russian_text():
             assert CATALOGS[language][code] == text, code
 
 
-@pytest.mark.parametrize("old, new, key", [
-    ("a1 = 10000", "a1 = 30000", "extra.lease.a1"),                        # lease not cheaper
-    ('["b1", "b2", "b3"]', '["b1", "zz", "b3"]', "extra.rows[1]"),
-    ('cell = "circus"', 'cell = "a1"', "decks.stunt.circus1.cell"),
-    ('sale_faces = ["half", "full", "full", "double", "double", "triple"]',
-     'sale_faces = ["half", "full"]', "options.sale_faces"),
-    ('{ id = "finish", kind = "finish", name = "FINISH"',
-     '{ id = "finish", kind = "free", name = "FINISH"', "cells"),
-    ('"j10", "circus", "r1", "finish", "j20"', '"j10", "circus", "r1", "finish"', "extra.streets"),
-])
+@pytest.mark.parametrize(
+    "old, new, key",
+    [
+        ("a1 = 10000", "a1 = 30000", "extra.lease.a1"),  # lease not cheaper
+        ('["b1", "b2", "b3"]', '["b1", "zz", "b3"]', "extra.rows[1]"),
+        ('cell = "circus"', 'cell = "a1"', "decks.stunt.circus1.cell"),
+        (
+            'sale_faces = ["half", "full", "full", "double", "double", "triple"]',
+            'sale_faces = ["half", "full"]',
+            "options.sale_faces",
+        ),
+        (
+            '{ id = "finish", kind = "finish", name = "FINISH"',
+            '{ id = "finish", kind = "free", name = "FINISH"',
+            "cells",
+        ),
+        ('"j10", "circus", "r1", "finish", "j20"', '"j10", "circus", "r1", "finish"', "extra.streets"),
+    ],
+)
 def test_edition_file_errors_name_the_key(old, new, key):
     """The board is edition data: mistakes are reported with the file and the key."""
     with pytest.raises(EditionError) as exc:
-        edition_variant("madmillionaire", replace=[(old, new)])    # asserts the old text is there
+        edition_variant("madmillionaire", replace=[(old, new)])  # asserts the old text is there
     assert exc.value.key == key, str(exc.value)
 
 
@@ -611,12 +630,13 @@ def test_the_shipped_city_is_complete():
 
 # ----- scenario scripts and seeded autoplay ----------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", range(12))
 def test_seeded_autoplay_game_reaches_finish(seed):
     """WINNING: seeded bot games run to a winner on FINISH; every event's postings sum to
     zero, no cash is ever negative, and the history replays to the identical state."""
-    players = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][:2 + seed % 5]
-    game = play_checked(RULES, seed, players)      # ends with a winner, books and replay checked
+    players = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"][: 2 + seed % 5]
+    game = play_checked(RULES, seed, players)  # ends with a winner, books and replay checked
     s = game.state
     assert s.winner in players
     assert s.position[s.winner] == RULES.edition.cell("finish").index
@@ -630,5 +650,4 @@ def test_autoplay_uses_every_rule():
     for seed in range(6):
         game = play_checked(RULES, seed, ["Anna", "Boris", "Vera"])
         used |= {e.command.split()[0] for e in game.events[1:]}
-    assert {"claim", "reveal", "roll", "move", "lease", "buy", "sell", "bonus", "miss",
-            "end_lease", "end"} <= used
+    assert {"claim", "reveal", "roll", "move", "lease", "buy", "sell", "bonus", "miss", "end_lease", "end"} <= used

@@ -1,6 +1,7 @@
 """Message codes -> English and Russian text (companion/messages.py): every code the
 engine can emit has a template in both languages, the templates only use parameters
 the engine provides, plot ids are shown by name, and an unknown code still renders."""
+
 import ast
 import random
 import string
@@ -27,8 +28,11 @@ def named_calls(paths):
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 func = node.func
-                yield path, node, func.id if isinstance(func, ast.Name) else \
-                    func.attr if isinstance(func, ast.Attribute) else None
+                yield (
+                    path,
+                    node,
+                    func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None,
+                )
 
 
 def emitted_codes():
@@ -40,8 +44,11 @@ def emitted_codes():
         if name in ("Note", "RuleViolation", "BadCommand") and node.args:
             arg = node.args[0]
         elif name == "charge":
-            arg = node.args[4] if len(node.args) >= 5 else \
-                next((k.value for k in node.keywords if k.arg == "reason"), None)
+            arg = (
+                node.args[4]
+                if len(node.args) >= 5
+                else next((k.value for k in node.keywords if k.arg == "reason"), None)
+            )
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
             found.append((arg.value, f"{path.name}:{node.lineno}"))
     return found
@@ -69,12 +76,23 @@ def fields(template):
 # ----- the edge's codes: errors of the ledger, the table, scripts and the command line -------------------
 
 COMPANION = ENGINE.parent
-EDGE_FILES = sorted((COMPANION / "ledger").glob("*.py")) + [COMPANION / name for name in ("table.py", "script.py",
-                                                                                          "cli.py")]
+EDGE_FILES = sorted((COMPANION / "ledger").glob("*.py")) + [
+    COMPANION / name for name in ("table.py", "script.py", "cli.py")
+]
 # calls whose first argument is a message code (ScriptError's is its fourth), and the parameters
 # OutcomeUnknown takes by position
-CODED_CALLS = {"LedgerError", "LedgerDamaged", "DiskFull", "OutcomeUnknown", "UsageError", "Message", "Note",
-               "fail", "render", "__init__"}
+CODED_CALLS = {
+    "LedgerError",
+    "LedgerDamaged",
+    "DiskFull",
+    "OutcomeUnknown",
+    "UsageError",
+    "Message",
+    "Note",
+    "fail",
+    "render",
+    "__init__",
+}
 POSITIONAL = {"OutcomeUnknown": ("seq", "request_id", "command")}
 
 
@@ -87,17 +105,24 @@ def edge_codes():
         if first is None or len(node.args) <= first:
             continue
         arg = node.args[first]
-        codes = [arg.value] if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else \
-            [a.value for a in (arg.body, arg.orelse) if isinstance(a, ast.Constant)] if isinstance(arg, ast.IfExp) \
+        codes = (
+            [arg.value]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            else [a.value for a in (arg.body, arg.orelse) if isinstance(a, ast.Constant)]
+            if isinstance(arg, ast.IfExp)
             else []
+        )
         given = {k.arg for k in node.keywords}
-        given |= set(POSITIONAL.get(name, ())[:len(node.args) - first - 1])
-        rest = node.args[first + 1:]
+        given |= set(POSITIONAL.get(name, ())[: len(node.args) - first - 1])
+        rest = node.args[first + 1 :]
         if rest and isinstance(rest[0], ast.Dict) and name in ("Note", "render"):
             given |= {k.value for k in rest[0].keys if isinstance(k, ast.Constant)}
-        literal = None not in given and not any(isinstance(a, ast.Starred) for a in node.args) and \
-            not any(isinstance(k, ast.Dict) and None in k.keys for k in rest) and \
-            not (name in ("Note", "render") and rest and not isinstance(rest[0], ast.Dict))
+        literal = (
+            None not in given
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+            and not any(isinstance(k, ast.Dict) and None in k.keys for k in rest)
+            and not (name in ("Note", "render") and rest and not isinstance(rest[0], ast.Dict))
+        )
         for code in codes:
             found.append((code, f"{path.name}:{node.lineno}", given if literal else None))
     found += [(code, "cli.py:ARGPARSE_MESSAGES", None) for code in cli.USAGE_CODES]
@@ -109,9 +134,22 @@ EDGE_CODES = edge_codes()
 
 def test_the_scan_finds_the_edge_codes():
     codes = {c for c, _, _ in EDGE_CODES}
-    assert {"ledger_no_game", "ledger_folder", "ledger_not_sqlite", "ledger_exists", "ledger_hash_mismatch",
-            "stranger_copied", "recover_done", "script_no_game", "expect_cash", "script_refused",
-            "usage_unrecognized", "usage_unknown_command", "do_stored", "file_error"} <= codes
+    assert {
+        "ledger_no_game",
+        "ledger_folder",
+        "ledger_not_sqlite",
+        "ledger_exists",
+        "ledger_hash_mismatch",
+        "stranger_copied",
+        "recover_done",
+        "script_no_game",
+        "expect_cash",
+        "script_refused",
+        "usage_unrecognized",
+        "usage_unknown_command",
+        "do_stored",
+        "file_error",
+    } <= codes
     assert len(codes) > 100
 
 
@@ -162,14 +200,34 @@ def test_edition_codes_are_in_the_catalogues_unshadowed(edition):
 
 # ----- templates against what the engine really says ------------------------------------------
 
+
 def collect_messages(edition, seeds=3, events=400):
     """Notes of autoplay games, and refusals of probe commands along the way."""
     rules = rules_for(load_edition(edition))
     notes, refusals = [], []
-    probes = ["buy", "end", "hammer", "draw", "bid Anna 1", "build {plot}", "mortgage {plot}",
-              "redeem {plot}", "sell_building {plot}", "pay Anna Boris 999999", "roll 1 2", "roll 9",
-              "trade Anna Boris give {plot} get 5", "bankrupt Boris", "pay_fine", "use_card x",
-              "choose {plot}", "opening 0", "undo 1", "undo 2", "frobnicate"]
+    probes = [
+        "buy",
+        "end",
+        "hammer",
+        "draw",
+        "bid Anna 1",
+        "build {plot}",
+        "mortgage {plot}",
+        "redeem {plot}",
+        "sell_building {plot}",
+        "pay Anna Boris 999999",
+        "roll 1 2",
+        "roll 9",
+        "trade Anna Boris give {plot} get 5",
+        "bankrupt Boris",
+        "pay_fine",
+        "use_card x",
+        "choose {plot}",
+        "opening 0",
+        "undo 1",
+        "undo 2",
+        "frobnicate",
+    ]
     probes += [f"{verb} Anna 1" for verb in sorted(rules.COMMANDS) if verb != "end_game"]
     for seed in range(seeds):
         ed = rules.edition
@@ -205,8 +263,7 @@ def test_templates_use_only_parameters_the_engine_gives(edition):
             if template is None:
                 problems.add(f"{code}: no {lang} template")
             elif not fields(template) <= set(params) | {d for d, src in DERIVED.items() if set(src) <= set(params)}:
-                problems.add(f"{code} ({lang}) needs {sorted(fields(template) - set(params))}, "
-                             f"has {sorted(params)}")
+                problems.add(f"{code} ({lang}) needs {sorted(fields(template) - set(params))}, has {sorted(params)}")
             else:
                 text = render(code, params, lang, rules.edition)
                 assert text and not text.startswith(code + " "), (code, lang, text)
@@ -221,13 +278,21 @@ ELITE = load_edition("elite")
 
 def test_render_shows_plot_names_not_ids():
     # a plot by its name in the screen's language (elite.toml: name and name_en)
-    assert render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "en", ELITE) == \
-        "Anna buys Nightclub for 70"
-    assert render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "ru", ELITE) == \
-        "Anna покупает участок «Ночной клуб» за 70"
+    assert (
+        render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "en", ELITE)
+        == "Anna buys Nightclub for 70"
+    )
+    assert (
+        render("bought", {"player": "Anna", "plot": "leisure3", "price": 70}, "ru", ELITE)
+        == "Anna покупает участок «Ночной клуб» за 70"
+    )
     # lists of plots or cells, and a card id shown by its text
-    traded = render("traded", {"player": "Anna", "other": "Boris", "gave": ["leisure1", "leisure2"], "got": [],
-                               "paid": 0, "received": 50}, "en", ELITE)
+    traded = render(
+        "traded",
+        {"player": "Anna", "other": "Boris", "gave": ["leisure1", "leisure2"], "got": [], "paid": 0, "received": 50},
+        "en",
+        ELITE,
+    )
     assert "Cinema" in traded and "Casino" in traded and "leisure1" not in traded
     card = next(iter(ELITE.cards.values()))
     assert card.text.rstrip(".") in render("card", {"player": "Anna", "deck": card.deck, "card": card.id}, "ru", ELITE)
@@ -239,8 +304,10 @@ def test_render_without_an_edition_keeps_ids():
 
 
 def test_unknown_code_still_renders():
-    assert render("a_code_nobody_wrote", {"player": "Anna", "amount": 5}, "ru") == \
-        "a_code_nobody_wrote player=Anna, amount=5"
+    assert (
+        render("a_code_nobody_wrote", {"player": "Anna", "amount": 5}, "ru")
+        == "a_code_nobody_wrote player=Anna, amount=5"
+    )
     assert render("a_code_nobody_wrote", {}) == "a_code_nobody_wrote"
 
 
@@ -276,6 +343,6 @@ def test_the_boxs_words_never_replace_a_games_words():
     import re
 
     source = (Path(messages.__file__)).read_text(encoding="utf-8")
-    before = source[:source.index("BOX = {")]
+    before = source[: source.index("BOX = {")]
     assert [k for k in messages.BOX["en"] if re.search(rf'"{k}":', before)] == []
     assert set(messages.BOX["en"]) == set(messages.BOX["ru"])

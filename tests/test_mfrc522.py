@@ -7,6 +7,7 @@ review. After an intended change, record them again and read the diff:
 
     RECORD_TRACES=1 .venv/bin/python -m pytest tests/test_mfrc522.py
 """
+
 import json
 import os
 import random
@@ -30,11 +31,11 @@ for folder in (ROOT / "firmware", ROOT / "firmware" / "sim"):
 import fake_mfrc522 as fake  # noqa: E402
 import mfrc522  # noqa: E402
 
-CLASSIC = bytes.fromhex("DEADBEEF")               # MIFARE Classic 1K: 4-byte UID, SAK 0x08
+CLASSIC = bytes.fromhex("DEADBEEF")  # MIFARE Classic 1K: 4-byte UID, SAK 0x08
 CLASSIC_2 = bytes.fromhex("5A3C96E1")
-NTAG = bytes.fromhex("04A2241A6F5C80")            # NTAG213/215: 7-byte UID, SAK 0x00
-NTAG_2 = bytes.fromhex("04A2247B11C280")          # the same first level as NTAG: they part at level 2
-TRIPLE = bytes.fromhex("04112233445566778899")    # 10-byte UID: three cascade levels
+NTAG = bytes.fromhex("04A2241A6F5C80")  # NTAG213/215: 7-byte UID, SAK 0x00
+NTAG_2 = bytes.fromhex("04A2247B11C280")  # the same first level as NTAG: they part at level 2
+TRIPLE = bytes.fromhex("04112233445566778899")  # 10-byte UID: three cascade levels
 TRIPLE_2 = bytes.fromhex("041122334455E6F70819")  # the same two first levels as TRIPLE
 
 
@@ -72,12 +73,12 @@ def winner(uids):
 
 
 # the last cascade level's UID CLn cannot start with the cascade tag 0x88
-uids = st.sampled_from((4, 7, 10)).flatmap(
-    lambda n: st.binary(min_size=n, max_size=n).filter(lambda u: u[-4] != 0x88))
+uids = st.sampled_from((4, 7, 10)).flatmap(lambda n: st.binary(min_size=n, max_size=n).filter(lambda u: u[-4] != 0x88))
 final_saks = st.integers(0, 255).filter(lambda s: not s & 0x04)
 
 
 # ---- reading one card ----
+
 
 def test_a_classic_card_reads_as_its_4_byte_uid():
     """A MIFARE Classic 1K card laid on the reader is its 4-byte UID, every time it is scanned."""
@@ -129,7 +130,7 @@ def test_an_empty_reader_answers_none_quickly():
     chip.clear_trace()
     assert rfid.scan() is None
     assert len(chip.trace) <= 12
-    assert ("w", "FIFODataReg", 0x52) in chip.trace                # it was a WUPA
+    assert ("w", "FIFODataReg", 0x52) in chip.trace  # it was a WUPA
     started = time.perf_counter()
     for _ in range(200):
         assert rfid.scan() is None
@@ -147,8 +148,11 @@ def test_a_card_taken_away_reads_none():
 
 # ---- several cards at once ----
 
-@pytest.mark.parametrize("a, b", [(CLASSIC, CLASSIC_2), (CLASSIC, NTAG), (NTAG, NTAG_2), (TRIPLE, TRIPLE_2),
-                                  (CLASSIC, TRIPLE), (NTAG, TRIPLE)])
+
+@pytest.mark.parametrize(
+    "a, b",
+    [(CLASSIC, CLASSIC_2), (CLASSIC, NTAG), (NTAG, NTAG_2), (TRIPLE, TRIPLE_2), (CLASSIC, TRIPLE), (NTAG, TRIPLE)],
+)
 def test_two_cards_at_once_give_one_of_them_and_always_the_same(a, b):
     """Two cards on the reader together: it reads one of them, whole, and the same one scan after scan
     (never one and then the other, never a UID made of both); take that one away and the other reads."""
@@ -195,6 +199,7 @@ def test_several_cards_give_one_of_them_reliably(cards):
 
 # ---- garbled answers ----
 
+
 @pytest.mark.parametrize("uid", [CLASSIC, NTAG, TRIPLE])
 @pytest.mark.parametrize("mode", ["flip", "parity", "short", "lost"])
 def test_a_garbled_uid_or_sak_reads_none_and_the_next_scan_reads_the_card(uid, mode):
@@ -202,7 +207,7 @@ def test_a_garbled_uid_or_sak_reads_none_and_the_next_scan_reads_the_card(uid, m
     very next scan reads the card. Every answer after the ATQA is tried: each anticollision, each SAK."""
     chip, rfid = reader()
     chip.place(uid)
-    answers = 1 + 2 * len(cascade_levels(uid))       # ATQA, then UID CLn and SAK per level
+    answers = 1 + 2 * len(cascade_levels(uid))  # ATQA, then UID CLn and SAK per level
     for skip in range(1, answers):
         chip.corrupt_next(1, mode=mode, skip=skip)
         assert rfid.scan() is None, (skip, mode)
@@ -229,8 +234,14 @@ def test_a_garbled_atqa_does_not_lose_the_tap():
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(uids, min_size=1, max_size=2, unique=True), st.integers(0, 8), st.integers(1, 3),
-       st.sampled_from(fake.CORRUPTIONS), st.one_of(st.none(), st.integers(0, 80)), st.integers(1, 2**32 - 1))
+@given(
+    st.lists(uids, min_size=1, max_size=2, unique=True),
+    st.integers(0, 8),
+    st.integers(1, 3),
+    st.sampled_from(fake.CORRUPTIONS),
+    st.one_of(st.none(), st.integers(0, 80)),
+    st.integers(1, 2**32 - 1),
+)
 def test_garbled_answers_never_give_a_wrong_uid(cards, skip, n, mode, bit, seed):
     """However the air garbles the cards' answers, a scan reads nothing or a card that is really there,
     never raises, and once the noise stops the reader reads the card it should: by the second scan, since
@@ -294,6 +305,7 @@ def test_scan_without_init_ends_and_reads_nothing():
 
 # ---- init ----
 
+
 @pytest.mark.parametrize("version", [0x00, 0xFF])
 def test_init_says_clearly_when_no_chip_answers(version):
     """A reader board that is unplugged or miswired (VersionReg reads 0x00 or 0xFF) stops the firmware
@@ -347,6 +359,7 @@ def test_init_again_after_the_chip_lost_power():
 
 # ---- recorded traces ----
 
+
 def ops_rows(trace):
     return [[op, reg, "0x%02X" % value] for op, reg, value in trace]
 
@@ -357,15 +370,25 @@ def check_trace(name, about, trace):
     rows = ops_rows(trace)
     if RECORD:
         TRACES.mkdir(exist_ok=True)
-        path.write_text('{\n  "about": %s,\n  "ops": [\n%s\n  ]\n}\n'
-                        % (json.dumps(about), ",\n".join("    " + json.dumps(r) for r in rows)), encoding="utf-8")
+        path.write_text(
+            '{\n  "about": %s,\n  "ops": [\n%s\n  ]\n}\n'
+            % (json.dumps(about), ",\n".join("    " + json.dumps(r) for r in rows)),
+            encoding="utf-8",
+        )
     assert path.exists(), "no recorded trace %s: RECORD_TRACES=1 pytest tests/test_mfrc522.py" % path
     recorded = json.loads(path.read_text(encoding="utf-8"))["ops"]
     for i, (old, new) in enumerate(zip(recorded, rows)):
         assert old == new, "%s op %d: recorded %s, now %s (re-record with RECORD_TRACES=1 if intended)" % (
-            path.name, i, old, new)
+            path.name,
+            i,
+            old,
+            new,
+        )
     assert len(recorded) == len(rows), "%s: %d ops recorded, %d now (re-record with RECORD_TRACES=1 if intended)" % (
-        path.name, len(recorded), len(rows))
+        path.name,
+        len(recorded),
+        len(rows),
+    )
 
 
 def traced_reader():
@@ -379,17 +402,27 @@ def test_init_trace_is_as_recorded():
     """What init() tells the chip (reset, timer, ASK, CRC preset, antenna) changes only on purpose."""
     chip, rfid = traced_reader()
     rfid.init()
-    check_trace("init", "init(): hard reset by the rst pin, SoftReset, VersionReg, 25 ms timer, 100% ASK, "
-                "CRC preset 0x6363, ValuesAfterColl 0, antenna on", chip.trace)
+    check_trace(
+        "init",
+        "init(): hard reset by the rst pin, SoftReset, VersionReg, 25 ms timer, 100% ASK, "
+        "CRC preset 0x6363, ValuesAfterColl 0, antenna on",
+        chip.trace,
+    )
 
 
-@pytest.mark.parametrize("name, cards, about", [
-    ("scan_empty", [], "scan() of an empty field: one WUPA, the timer ends it"),
-    ("scan_classic", [CLASSIC], "scan() of a MIFARE Classic 1K, UID DEADBEEF, SAK 0x08"),
-    ("scan_ntag", [NTAG], "scan() of an NTAG213, UID 04A2241A6F5C80, SAK 0x04 then 0x00"),
-    ("scan_two_cards", [CLASSIC, CLASSIC_2], "scan() of two Classic cards, DEADBEEF and 5A3C96E1: "
-                                             "collisions resolved to DEADBEEF"),
-])
+@pytest.mark.parametrize(
+    "name, cards, about",
+    [
+        ("scan_empty", [], "scan() of an empty field: one WUPA, the timer ends it"),
+        ("scan_classic", [CLASSIC], "scan() of a MIFARE Classic 1K, UID DEADBEEF, SAK 0x08"),
+        ("scan_ntag", [NTAG], "scan() of an NTAG213, UID 04A2241A6F5C80, SAK 0x04 then 0x00"),
+        (
+            "scan_two_cards",
+            [CLASSIC, CLASSIC_2],
+            "scan() of two Classic cards, DEADBEEF and 5A3C96E1: collisions resolved to DEADBEEF",
+        ),
+    ],
+)
 def test_scan_trace_is_as_recorded(name, cards, about):
     """What scan() tells the chip for a given field changes only on purpose (and shows in review)."""
     chip, rfid = traced_reader()
@@ -403,6 +436,7 @@ def test_scan_trace_is_as_recorded(name, cards, about):
 
 
 # ---- the fake against the datasheet and ISO/IEC 14443-3 ----
+
 
 def spi_write(chip, reg, *values):
     chip.cs.value(0)
@@ -435,10 +469,10 @@ def test_fake_crc_a_matches_the_iso_14443_examples():
     """The fake's CalcCRC gives ISO/IEC 14443-3's CRC_A examples (00 00 -> A0 1E, 12 34 -> 26 CF), so a
     card at the table would accept the SELECT frames the simulation accepts."""
     chip = fake.FakeMFRC522()
-    assert chip_crc(chip, b"\x00\x00") == b"\xA0\x1E"
-    assert chip_crc(chip, b"\x12\x34") == b"\x26\xCF"
-    assert fake.with_crc(b"\x12\x34") == b"\x12\x34\x26\xCF"
-    assert chip_crc(chip, b"\x00\x00", mode=0x3F) != b"\xA0\x1E"    # preset 0xFFFF: not CRC_A
+    assert chip_crc(chip, b"\x00\x00") == b"\xa0\x1e"
+    assert chip_crc(chip, b"\x12\x34") == b"\x26\xcf"
+    assert fake.with_crc(b"\x12\x34") == b"\x12\x34\x26\xcf"
+    assert chip_crc(chip, b"\x00\x00", mode=0x3F) != b"\xa0\x1e"  # preset 0xFFFF: not CRC_A
 
 
 def test_fake_registers_reset_and_irq_bits_as_the_datasheet_says():
@@ -509,21 +543,21 @@ def test_fake_cards_follow_the_iso_14443_states():
     and SELECT with its SAK and a good CRC_A; a field with nobody in it gives TimerIRq."""
     chip, _ = reader()
     assert exchange(chip, b"\x26", 7) is None
-    assert spi_read(chip, R["ComIrqReg"]) & 0x01                     # TimerIRq
+    assert spi_read(chip, R["ComIrqReg"]) & 0x01  # TimerIRq
     chip.place(CLASSIC)
     assert exchange(chip, b"\x26", 7) == (b"\x04\x00", 0, 0x20)
     assert exchange(chip, b"\x93\x20") == (CLASSIC + bytes((0xDE ^ 0xAD ^ 0xBE ^ 0xEF,)), 0, 0x20)
     select = fake.with_crc(b"\x93\x70" + CLASSIC + bytes((0xDE ^ 0xAD ^ 0xBE ^ 0xEF,)))
     assert exchange(chip, select)[0] == fake.with_crc(b"\x08")
     assert chip.state_of(CLASSIC) == fake.ACTIVE
-    assert exchange(chip, fake.with_crc(b"\x50\x00")) is None       # HLTA: no answer
+    assert exchange(chip, fake.with_crc(b"\x50\x00")) is None  # HLTA: no answer
     assert chip.state_of(CLASSIC) == fake.HALT
-    assert exchange(chip, b"\x26", 7) is None                        # REQA: a halted card sleeps on
-    assert exchange(chip, b"\x52", 7) == (b"\x04\x00", 0, 0x20)      # WUPA wakes it
+    assert exchange(chip, b"\x26", 7) is None  # REQA: a halted card sleeps on
+    assert exchange(chip, b"\x52", 7) == (b"\x04\x00", 0, 0x20)  # WUPA wakes it
     bad = bytearray(select)
     bad[-1] ^= 0x01
-    assert exchange(chip, bytes(bad)) is None                        # bad CRC_A: ignored
-    assert chip.state_of(CLASSIC) == fake.HALT                       # and back to HALT (woken from it)
+    assert exchange(chip, bytes(bad)) is None  # bad CRC_A: ignored
+    assert chip.state_of(CLASSIC) == fake.HALT  # and back to HALT (woken from it)
 
 
 def test_fake_collisions_count_collpos_from_the_fifo_bit_rxalign_included():
@@ -531,8 +565,8 @@ def test_fake_collisions_count_collpos_from_the_fifo_bit_rxalign_included():
     from 1 in the FIFO's bits with the RxAlign offset included, 0 for the 32nd bit, and (ValuesAfterColl
     = 0) the bits from the collision on read as 0. ATQAs 04 00 and 44 00 collide at bit 7."""
     chip, _ = reader()
-    a = bytes.fromhex("0F000000")          # air bits 1111 0000 ...
-    b = bytes.fromhex("07000000")          # air bits 1110 0000 ...: they differ at the 4th bit
+    a = bytes.fromhex("0F000000")  # air bits 1111 0000 ...
+    b = bytes.fromhex("07000000")  # air bits 1110 0000 ...: they differ at the 4th bit
     chip.place(a)
     chip.place(NTAG)
     data, err, coll = exchange(chip, b"\x52", 7)
@@ -543,9 +577,9 @@ def test_fake_collisions_count_collpos_from_the_fifo_bit_rxalign_included():
     exchange(chip, b"\x52", 7)
     data, err, coll = exchange(chip, b"\x93\x20")
     assert err & 0x08 and coll == 4 and data[0] == 0x07
-    data, err, coll = exchange(chip, b"\x93\x22\x03", 2, 2)          # 2 bits known, answer from FIFO bit 2
-    assert err & 0x08 and coll == 4 and data[0] == 0x04              # still the 4th FIFO bit
-    late_a, late_b = bytes.fromhex("000000F0"), bytes.fromhex("00000070")   # differ at the 32nd bit
+    data, err, coll = exchange(chip, b"\x93\x22\x03", 2, 2)  # 2 bits known, answer from FIFO bit 2
+    assert err & 0x08 and coll == 4 and data[0] == 0x04  # still the 4th FIFO bit
+    late_a, late_b = bytes.fromhex("000000F0"), bytes.fromhex("00000070")  # differ at the 32nd bit
     chip.remove()
     chip.place(late_a)
     chip.place(late_b)
@@ -569,6 +603,7 @@ def test_fake_cards_need_the_antenna_and_100_percent_ask():
 
 def test_fake_corruption_is_reproducible():
     """The same seed garbles the same way, so a failing simulation run can be replayed."""
+
     def run(seed):
         chip = fake.FakeMFRC522(seed=seed)
         rfid = mfrc522.MFRC522(chip, chip.cs, chip.rst)
@@ -577,4 +612,5 @@ def test_fake_corruption_is_reproducible():
         chip.corrupt_next(3, mode="noise")
         rfid.scan()
         return chip.trace
+
     assert run(7) == run(7)

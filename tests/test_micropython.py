@@ -1,6 +1,7 @@
 """The reader's firmware files under real MicroPython: the official WebAssembly port (npm, installed by
 `make test` into firmware/node_modules) run by node. A missing node or port fails in one line: the
 firmware is never left untested by a skip."""
+
 import json
 import os
 import shutil
@@ -17,7 +18,7 @@ PORT = ROOT / "firmware" / "node_modules" / "@micropython" / "micropython-webass
 VECTORS = json.loads((ROOT / "firmware" / "vectors.json").read_text(encoding="utf-8"))
 
 # run after companion/hw/protocol.py in one MicroPython program (the port concatenates its files)
-CHECK = '''
+CHECK = """
 import sys
 VECTORS = %r
 assert sys.implementation.name == "micropython", sys.implementation.name
@@ -43,7 +44,7 @@ sender = Sender()
 line = sender.send("TAP", {"uid": "0A"}, 0.0)
 assert sender.due(0.06) == [line]
 print("micropython ok", len(VECTORS["good"]), len(VECTORS["bad"]))
-'''
+"""
 
 
 def run_micropython(*files):
@@ -61,20 +62,25 @@ def test_the_link_protocol_runs_under_real_micropython(tmp_path):
     check = tmp_path / "check.py"
     check.write_text(CHECK % (VECTORS,), encoding="utf-8")
     done = run_micropython(ROOT / "companion" / "hw" / "protocol.py", check)
-    assert done.stdout.strip() == f"micropython ok {len(VECTORS['good'])} {len(VECTORS['bad'])}", \
+    assert done.stdout.strip() == f"micropython ok {len(VECTORS['good'])} {len(VECTORS['bad'])}", (
         done.stdout + done.stderr
+    )
 
 
 # --- the reader's own files under MicroPython ------------------------------------------------------
 
 FIRMWARE = ROOT / "firmware"
+
+
 def firmware_modules():
     """name -> source of every module the reader needs, as the deploy lays them out on the Pico (the link
     protocol as protocol.py), plus the laptop's fake machine and fake chip."""
-    sources = {"protocol": (ROOT / "companion" / "hw" / "protocol.py").read_text(encoding="utf-8"),
-               "reader": (FIRMWARE / "reader.py").read_text(encoding="utf-8"),
-               "main": (FIRMWARE / "main.py").read_text(encoding="utf-8"),
-               "machine": (FIRMWARE / "sim" / "machine.py").read_text(encoding="utf-8")}
+    sources = {
+        "protocol": (ROOT / "companion" / "hw" / "protocol.py").read_text(encoding="utf-8"),
+        "reader": (FIRMWARE / "reader.py").read_text(encoding="utf-8"),
+        "main": (FIRMWARE / "main.py").read_text(encoding="utf-8"),
+        "machine": (FIRMWARE / "sim" / "machine.py").read_text(encoding="utf-8"),
+    }
     sources["mfrc522"] = (FIRMWARE / "mfrc522.py").read_text(encoding="utf-8")
     sources["fake_mfrc522"] = (FIRMWARE / "sim" / "fake_mfrc522.py").read_text(encoding="utf-8")
     return sources
@@ -85,8 +91,14 @@ def run_micropython_with_modules(tmp_path, script):
     port's command line only concatenates its files into one program, so `import reader` would find
     nothing: a first part writes each module's source into the port's in-memory filesystem (a folder put
     first on sys.path) and the script then imports them for real, each in its own namespace."""
-    lines = ["import os, sys", "try:", "    os.mkdir('/fw')", "except OSError:", "    pass",
-             "sys.path.insert(0, '/fw')"]
+    lines = [
+        "import os, sys",
+        "try:",
+        "    os.mkdir('/fw')",
+        "except OSError:",
+        "    pass",
+        "sys.path.insert(0, '/fw')",
+    ]
     for name, source in firmware_modules().items():
         lines += ["with open('/fw/%s.py', 'w') as f:" % name, "    f.write(%r)" % source]
     (tmp_path / "install.py").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -97,7 +109,7 @@ def run_micropython_with_modules(tmp_path, script):
 # A reader and a Pi end (protocol's Receiver) in one program: the reader says HELLO, a card is placed and
 # held, the Pi asks for 3 dice and the button is pressed. It prints each line the Pi acts on, so the same
 # script under CPython and under MicroPython must print the same bytes.
-ROUND_TRIP = '''
+ROUND_TRIP = """
 import protocol
 import reader
 from fake_mfrc522 import FakeMFRC522
@@ -164,7 +176,7 @@ for _ in range(20):
     now += 10
     turn(now)
 print("taps", r.taps, "rolls", r.rolls, "dice", r.dice_n, "errors", r.link_errors, "pending", len(r.sender.pending))
-'''
+"""
 
 
 def test_a_tap_and_a_roll_make_the_same_lines_under_micropython_as_under_cpython(tmp_path):
@@ -187,12 +199,18 @@ def test_a_tap_and_a_roll_make_the_same_lines_under_micropython_as_under_cpython
     deploy.mkdir()
     (deploy / "protocol.py").write_text(firmware_modules()["protocol"], encoding="utf-8")
     path = [str(FIRMWARE), str(FIRMWARE / "sim"), str(deploy)]
-    cpython = subprocess.run([sys.executable, str(tmp_path / "script.py")], capture_output=True, text=True,
-                             timeout=60, env=dict(os.environ, PYTHONPATH=os.pathsep.join(path)), cwd=tmp_path)
+    cpython = subprocess.run(
+        [sys.executable, str(tmp_path / "script.py")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(path)),
+        cwd=tmp_path,
+    )
     assert cpython.stdout == done.stdout, cpython.stderr
 
 
-MAIN_LOOP = '''
+MAIN_LOOP = """
 import machine
 from fake_mfrc522 import FakeMFRC522
 import os
@@ -222,7 +240,7 @@ serial = Serial()
 r = main.run(loops=3, serial=serial, clock=Clock(), sleep=lambda ms: None)
 print(b"".join(serial.written).decode().strip())
 print("roll pin", machine.LEVELS[main.PIN_ROLL], "led", machine.LEVELS[main.PIN_LED])
-'''
+"""
 
 
 def test_main_runs_its_loop_under_micropython_with_the_fake_machine(tmp_path):

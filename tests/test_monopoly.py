@@ -12,6 +12,7 @@ Board indices: mediterranean 1, baltic 3, income_tax 4, reading_rr 5, oriental 6
 chance1 7, jail 10, electric 12, free_parking 20, water_works 28, go_to_jail 30,
 luxury_tax 38, boardwalk 39.
 """
+
 import pytest
 from helpers import new, play_checked, run, teleporting
 
@@ -59,9 +60,9 @@ US_GROUPS = {
     "dark_blue": ["park_place", "boardwalk"],
 }
 US_RAILROADS = ["reading_rr", "pennsylvania_rr", "bo_rr", "short_line"]
-US_RAILROAD_RENT = [25, 50, 100, 200]         # by how many one player owns
+US_RAILROAD_RENT = [25, 50, 100, 200]  # by how many one player owns
 US_UTILITIES = ["electric", "water_works"]
-US_UTILITY_TIMES = [4, 10]                     # x the dice, by how many one player owns
+US_UTILITY_TIMES = [4, 10]  # x the dice, by how many one player owns
 
 
 @pytest.fixture(scope="module")
@@ -80,8 +81,9 @@ def give_lots(game, player, *plots):
 
 # ----- the published US figures ---------------------------------------------------------------
 
+
 def test_every_street_rent_matches_the_published_us_title_deeds(rules):
-    """"Stopping on someone else's real estate" / "Houses" / "Hotels": rent unimproved, doubled
+    """ "Stopping on someone else's real estate" / "Houses" / "Hotels": rent unimproved, doubled
     for a whole unimproved colour group, with 1-4 houses and a hotel, as the engine charges it."""
     ed = rules.edition
     checked = 0
@@ -93,11 +95,11 @@ def test_every_street_rent_matches_the_published_us_title_deeds(rules):
             assert (cell.price, cell.build_cost, cell.mortgage) == (price, house, mortgage), pid
             s = rules.new_state(["Anna", "Boris"], 1)
             s.owner[pid] = "Anna"
-            assert rules.rent(s, cell) == table[0], pid            # one lot of the group
+            assert rules.rent(s, cell) == table[0], pid  # one lot of the group
             for other in lots:
                 s.owner[other] = "Anna"
-            assert rules.rent(s, cell) == 2 * table[0], pid        # the whole group, unimproved
-            for level in range(1, 6):                              # 1-4 houses, then the hotel
+            assert rules.rent(s, cell) == 2 * table[0], pid  # the whole group, unimproved
+            for level in range(1, 6):  # 1-4 houses, then the hotel
                 for other in lots:
                     s.level[other] = level
                 assert rules.rent(s, cell) == table[level], (pid, level)
@@ -106,7 +108,7 @@ def test_every_street_rent_matches_the_published_us_title_deeds(rules):
 
 
 def test_railroad_rent_by_count_and_utility_rent_by_dice(rules):
-    """"Stop at the station" (25/50/100/200 by stations owned) and "Stop on the field of
+    """ "Stop at the station" (25/50/100/200 by stations owned) and "Stop on the field of
     services" (4x the dice for one utility, 10x for both)."""
     ed = rules.edition
     for n in range(1, 5):
@@ -127,7 +129,7 @@ def test_railroad_rent_by_count_and_utility_rent_by_dice(rules):
 
 
 def test_board_taxes_salary_start_cash_box_and_decks(rules):
-    """"Beginning of the game": 1500 each, 32 houses, 12 hotels, 16 Chance and 16 Community
+    """ "Beginning of the game": 1500 each, 32 houses, 12 hotels, 16 Chance and 16 Community
     Chest cards; GO 200; Income Tax 200; Luxury Tax 100 (the current US amount)."""
     ed = rules.edition
     assert isinstance(rules, MonopolyRules)
@@ -142,31 +144,32 @@ def test_board_taxes_salary_start_cash_box_and_decks(rules):
 
 
 def test_unmortgage_costs_the_mortgage_value_plus_ten_percent_of_it(rules):
-    """"Pledge": the bank pays the printed mortgage value; lifting costs it plus 10%."""
+    """ "Pledge": the bank pays the printed mortgage value; lifting costs it plus 10%."""
     ed = rules.edition
     assert rules.redeem_price(ed.plots["mediterranean"]) == 33
     assert rules.redeem_price(ed.plots["boardwalk"]) == 220
-    assert rules.redeem_price(ed.plots["electric"]) == 83      # 75 + 7.50, rounded up
+    assert rules.redeem_price(ed.plots["electric"]) == 83  # 75 + 7.50, rounded up
 
 
 # ----- the scenario scripts ---------------------------------------------------------------------
 
 # ----- movement, GO, taxes, jail --------------------------------------------------------------
 
+
 def test_go_salary_when_passing_and_landing(rules):
-    """"Passage of the Field Forward": 200 whenever you stop on or pass GO."""
+    """ "Passage of the Field Forward": 200 whenever you stop on or pass GO."""
     g = new(rules)
-    run(g, "land boardwalk", "buy", "end", "roll 1 2", "buy", "end")   # Anna 39, Boris 3
+    run(g, "land boardwalk", "buy", "end", "roll 1 2", "buy", "end")  # Anna 39, Boris 3
     assert g.state.cash("Anna") == 1100
-    run(g, "roll 1 1")                                                  # Anna 39 -> 1 (passes GO)
+    run(g, "roll 1 1")  # Anna 39 -> 1 (passes GO)
     assert g.state.cash("Anna") == 1300
     run(g, "decline", "hammer", "roll 3 4", "decline", "hammer", "end")  # 1 -> 8 Vermont, declined
-    run(g, "land go")                                                   # Boris lands on GO
+    run(g, "land go")  # Boris lands on GO
     assert g.state.cash("Boris") == 1440 + 200
 
 
 def test_income_tax_and_luxury_tax(rules):
-    """"Stop on the tax field": pay the amount into the bank (200 and 100)."""
+    """ "Stop on the tax field": pay the amount into the bank (200 and 100)."""
     g = new(rules)
     run(g, "roll 1 3", "end", "land luxury_tax")
     assert g.state.cash("Anna") == 1300
@@ -174,32 +177,32 @@ def test_income_tax_and_luxury_tax(rules):
 
 
 def test_third_failed_try_pays_fifty_and_moves_by_that_throw(rules):
-    """"To get out of prison": after three missed throws you pay 50 and move by the throw."""
+    """ "To get out of prison": after three missed throws you pay 50 and move by the throw."""
     g = new(rules)
     run(g, "land go_to_jail", "end", "land jail", "end")
     for _ in range(2):
         run(g, "roll 1 2", "end", "land free_parking", "end")
     assert g.state.detained["Anna"] == 2
-    run(g, "roll 1 2")                  # third miss: pay 50, move 3 -> States Avenue (13)
+    run(g, "roll 1 2")  # third miss: pay 50, move 3 -> States Avenue (13)
     assert "Anna" not in g.state.detained
     assert g.state.cash("Anna") == 1450
     assert rules.edition.cells[g.state.position["Anna"]].id == "states"
 
 
 def test_three_doubles_send_to_jail_without_moving(rules):
-    """"Same number of points on both cubes": the third double in a row goes to prison."""
+    """ "Same number of points on both cubes": the third double in a row goes to prison."""
     g = new(rules)
     run(g, "roll 1 1", "draw cc_tax_refund", "roll 2 2", "decline", "hammer", "roll 3 3")
     s = g.state
     assert rules.edition.cells[s.position["Anna"]].id == "jail" and "Anna" in s.detained
     assert s.cash("Anna") == 1520
     with pytest.raises(RuleViolation) as exc:
-        g.apply("roll 1 2")                       # the move ends there
+        g.apply("roll 1 2")  # the move ends there
     assert exc.value.code == "already_rolled"
 
 
 def test_get_out_of_jail_free_card_is_kept_sold_and_used(rules):
-    """"Stop on the Chance and Treasury field": the card is kept until needed, or sold."""
+    """ "Stop on the Chance and Treasury field": the card is kept until needed, or sold."""
     g = new(rules)
     run(g, "roll 3 4", "draw ch_jail_free", "end")
     assert g.state.kept["Anna"] == ("ch_jail_free",)
@@ -213,7 +216,7 @@ def test_get_out_of_jail_free_card_is_kept_sold_and_used(rules):
 
 
 def test_the_card_is_traded_together_with_lots_and_cash(rules):
-    """"Property For Sale": a trade may combine lots, money and a prison release card."""
+    """ "Property For Sale": a trade may combine lots, money and a prison release card."""
     g = new(rules)
     run(g, "roll 3 4", "draw ch_jail_free", "end", "roll 1 2", "buy", "end")
     run(g, "trade Anna Boris give ch_jail_free 40 get baltic")
@@ -224,14 +227,15 @@ def test_the_card_is_traded_together_with_lots_and_cash(rules):
 
 # ----- rent ------------------------------------------------------------------------------------
 
+
 def test_a_mortgaged_lot_stops_double_rent_on_its_group(rules):
-    """"Stopping on someone else's real estate": double rent on an unimproved lot of a whole
+    """ "Stopping on someone else's real estate": double rent on an unimproved lot of a whole
     group, but "if the owner of the entire color group has at least one site ... laid, it cannot
     charge you a double rent" (monopoly_broken_by_mortgage = true); the US rules' reading is the
     option set to false."""
     g = new(rules)
     give_lots(g, "Anna", "mediterranean", "baltic")
-    run(g, "mortgage mediterranean", "roll 1 3", "end", "roll 1 2")    # Boris lands on Baltic
+    run(g, "mortgage mediterranean", "roll 1 3", "end", "roll 1 2")  # Boris lands on Baltic
     assert g.state.cash("Boris") == 1500 - 4
     us_rules = teleporting("monopoly", {"monopoly_broken_by_mortgage": False})
     g = new(us_rules)
@@ -241,7 +245,7 @@ def test_a_mortgaged_lot_stops_double_rent_on_its_group(rules):
 
 
 def test_double_rent_on_the_unimproved_lot_while_the_other_has_houses(rules):
-    """"Houses": the whole group with a house on only one lot still doubles the bare lot's rent."""
+    """ "Houses": the whole group with a house on only one lot still doubles the bare lot's rent."""
     g = new(rules)
     give_lots(g, "Anna", "mediterranean", "baltic")
     run(g, "build mediterranean", "roll 1 3", "end", "roll 1 2")
@@ -249,7 +253,7 @@ def test_double_rent_on_the_unimproved_lot_while_the_other_has_houses(rules):
 
 
 def test_mortgaged_lot_collects_no_rent(rules):
-    """"Pledge": no rent is charged on a mortgaged lot."""
+    """ "Pledge": no rent is charged on a mortgaged lot."""
     g = new(rules)
     give_lots(g, "Anna", "baltic")
     run(g, "mortgage baltic", "roll 1 3", "end", "roll 1 2")
@@ -257,7 +261,7 @@ def test_mortgaged_lot_collects_no_rent(rules):
 
 
 def test_utility_reached_by_a_card_needs_a_fresh_throw(rules):
-    """"Stop on the field of services": sent there by a card, you throw the dice to price it."""
+    """ "Stop on the field of services": sent there by a card, you throw the dice to price it."""
     g = new(rules)
     give_lots(g, "Boris", "electric")
     run(g, "roll 3 4", "draw ch_utility")
@@ -272,8 +276,10 @@ def test_utility_rent_after_a_card_move_uses_the_last_throw_when_the_option_is_o
     """card_utility_roll: a card moving you onto a utility asks for a fresh throw (the rulebook);
     off, the throw that brought you to the card square prices it. A card's own 10x always
     asks for the throw, and so does a landing reported without dice (`land`)."""
-    to_electric = ('effects = [{ do = "move_to", cell = "st_charles" }]',
-                   'effects = [{ do = "move_to", cell = "electric" }]')
+    to_electric = (
+        'effects = [{ do = "move_to", cell = "st_charles" }]',
+        'effects = [{ do = "move_to", cell = "electric" }]',
+    )
     for flag, expected in ((True, None), (False, 4 * 7)):
         r = teleporting("monopoly", {"card_utility_roll": flag}, replace=[to_electric])
         g = new(r)
@@ -295,8 +301,9 @@ def test_utility_rent_after_a_card_move_uses_the_last_throw_when_the_option_is_o
 
 # ----- houses, hotels, the box -------------------------------------------------------------------
 
+
 def test_houses_evenly_four_then_a_hotel_that_returns_them(rules):
-    """"Houses"/"Hotels": evenly, at most four, then a hotel; its four houses go back."""
+    """ "Houses"/"Hotels": evenly, at most four, then a hotel; its four houses go back."""
     g = new(rules)
     give_lots(g, "Anna", "park_place", "boardwalk")
     run(g, "pay Boris Anna 1000")
@@ -312,7 +319,7 @@ def test_houses_evenly_four_then_a_hotel_that_returns_them(rules):
 
 
 def test_no_building_on_a_group_with_a_mortgaged_lot(rules):
-    """"Pledge"/"Houses": "It is impossible to build houses if at least one plot of this color
+    """ "Pledge"/"Houses": "It is impossible to build houses if at least one plot of this color
     group is laid", although the double rent still holds."""
     g = new(rules)
     give_lots(g, "Anna", "mediterranean", "baltic")
@@ -323,7 +330,7 @@ def test_no_building_on_a_group_with_a_mortgaged_lot(rules):
 
 
 def test_mortgage_needs_the_whole_group_unbuilt(rules):
-    """"Pledge": first sell the buildings of the colour group, then mortgage."""
+    """ "Pledge": first sell the buildings of the colour group, then mortgage."""
     g = new(rules)
     give_lots(g, "Anna", "oriental", "vermont", "connecticut")
     run(g, "build oriental")
@@ -335,10 +342,18 @@ def test_mortgage_needs_the_whole_group_unbuilt(rules):
 
 
 def test_the_box_holds_32_houses(rules):
-    """"Lack of buildings": no more houses than the box holds (one builder: no auction)."""
+    """ "Lack of buildings": no more houses than the box holds (one builder: no auction)."""
     g = new(rules)
-    lots = ["pacific", "north_carolina", "pennsylvania", "park_place", "boardwalk",
-            "atlantic", "ventnor", "marvin_gardens"]
+    lots = [
+        "pacific",
+        "north_carolina",
+        "pennsylvania",
+        "park_place",
+        "boardwalk",
+        "atlantic",
+        "ventnor",
+        "marvin_gardens",
+    ]
     give_lots(g, "Anna", *lots)
     run(g, "pay Boris Anna 1000")
     s = g.state.copy()
@@ -353,7 +368,7 @@ def test_the_box_holds_32_houses(rules):
     with pytest.raises(RuleViolation) as exc:
         g.apply("build mediterranean")
     assert exc.value.code == "supply_out"
-    run(g, "build park_place")                          # a hotel frees four houses
+    run(g, "build park_place")  # a hotel frees four houses
     run(g, "build mediterranean")
     assert rules.buildings_in_use(g.state) == (29, 1)
 
@@ -368,19 +383,19 @@ def small_box_two_builders():
 
 
 def test_building_goes_ahead_while_the_bank_has_houses(rules):
-    """"Lack of buildings" is about the last houses two players want, not about everything
+    """ "Lack of buildings" is about the last houses two players want, not about everything
     anyone could ever build: with 32 houses in the bank and four whole groups owned, an
     ordinary first house is built at once (no auction is forced) though all could ever want 44."""
     g = new(rules, ("Anna", "Boris", "Vera"))
     give_lots(g, "Anna", "mediterranean", "baltic")
     give_lots(g, "Boris", "oriental", "vermont", "connecticut")
     give_lots(g, "Vera", "st_charles", "states", "virginia", "st_james", "tennessee", "new_york")
-    run(g, "build mediterranean")                  # they could put up 8 + 12 + 24 = 44 > 32
+    run(g, "build mediterranean")  # they could put up 8 + 12 + 24 = 44 > 32
     assert g.state.level["mediterranean"] == 1 and g.state.cash("Anna") == 1500 - 50
 
 
 def test_the_table_auctions_the_last_houses_from_the_deeds_price(rules):
-    """"Lack of buildings": the table says someone else wants the last houses (`house_auction
+    """ "Lack of buildings": the table says someone else wants the last houses (`house_auction
     PLOT`, the lot its owner wants to build on); the auction opens at the house price on that
     lot's deed (Oriental: 50; Park Place would be 200, never the cheapest deed's); while it runs
     nobody builds that kind directly; the winner places the house and pays the bid."""
@@ -404,7 +419,7 @@ def test_the_table_auctions_the_last_houses_from_the_deeds_price(rules):
 
 
 def test_a_shortage_auction_needs_another_builder_and_only_builders_bid(rules):
-    """"Lack of buildings": two or more players must want the houses: with one builder alone the
+    """ "Lack of buildings": two or more players must want the houses: with one builder alone the
     table's `house_auction` is refused (no_rival_builder) and building is direct; a player with
     no lot where the house could go may not bid (cannot_place)."""
     r = teleporting("monopoly", replace=[("small = 32 ", "small = 6 ")])
@@ -424,7 +439,7 @@ def test_a_shortage_auction_needs_another_builder_and_only_builders_bid(rules):
 
 
 def test_shortage_auction_without_bids_and_declining_the_won_house(rules):
-    """"Lack of buildings": no bids leaves the house in the bank; a winner may decline it."""
+    """ "Lack of buildings": no bids leaves the house in the bank; a winner may decline it."""
     r, g = small_box_two_builders()
     run(g, "house_auction oriental", "hammer")
     assert g.state.pending is None
@@ -447,29 +462,29 @@ def test_shortage_auction_can_be_switched_off():
 
 
 def test_selling_a_hotel_without_houses_in_the_bank_sells_the_group_down(rules):
-    """"Lack of buildings"/"Property For Sale": a hotel cannot be broken into houses the bank
+    """ "Lack of buildings"/"Property For Sale": a hotel cannot be broken into houses the bank
     lacks; all hotels of the group are sold at once and the houses left are spread evenly."""
     r = teleporting("monopoly", replace=[("small = 32 ", "small = 8 ")])
     g = new(r)
     give_lots(g, "Anna", "mediterranean", "baltic")
     for _ in range(4):
         run(g, "build mediterranean", "build baltic")
-    run(g, "build mediterranean", "build baltic")           # two hotels; 8 houses back
+    run(g, "build mediterranean", "build baltic")  # two hotels; 8 houses back
     give_lots(g, "Anna", "oriental", "vermont")
     give_lots(g, "Anna", "connecticut")
     for _ in range(2):
         run(g, "build oriental", "build vermont", "build connecticut")
     assert r.left(g.state, "house") == 2
     cash = g.state.cash("Anna")
-    run(g, "sell_building baltic")            # 2 houses in the bank: 1 per lot
+    run(g, "sell_building baltic")  # 2 houses in the bank: 1 per lot
     s = g.state
     assert (s.level.get("mediterranean"), s.level.get("baltic")) == (1, 1)
-    assert s.cash("Anna") == cash + 2 * 4 * 25   # four levels off each lot, half of 50 each
+    assert s.cash("Anna") == cash + 2 * 4 * 25  # four levels off each lot, half of 50 each
     assert r.left(s, "house") == 0
 
 
 def test_selling_a_hotel_with_houses_in_the_bank_gives_four_houses_back(rules):
-    """"Property For Sale": sell the hotel for half its price and get four houses back."""
+    """ "Property For Sale": sell the hotel for half its price and get four houses back."""
     g = new(rules)
     give_lots(g, "Anna", "mediterranean", "baltic")
     for _ in range(4):
@@ -500,22 +515,23 @@ def test_a_repairs_card_without_buildings_says_there_is_nothing_to_pay(rules):
     event = g.apply("draw ch_repairs")
     assert g.state.cash("Anna") == cash
     assert [n.code for n in event.notes][-1] == "nothing_to_pay"
-    assert render("nothing_to_pay", event.notes[-1].params, "en", rules.edition) == \
-        "Anna has no buildings: nothing to pay"
+    assert (
+        render("nothing_to_pay", event.notes[-1].params, "en", rules.edition) == "Anna has no buildings: nothing to pay"
+    )
 
 
 def test_mortgaged_lots_of_a_bankrupt_come_to_the_creditor_in_board_order(rules):
-    """"Bankruptcy" and "Pledge": the creditor decides about each mortgaged lot received, one at
+    """ "Bankruptcy" and "Pledge": the creditor decides about each mortgaged lot received, one at
     a time in board order (docs/editions/monopoly.md): Mediterranean (cell 1) before Baltic
     (cell 3), though "baltic" comes first by name."""
     g = new(rules, ("Anna", "Boris", "Vera"))
     give_lots(g, "Anna", "baltic", "mediterranean")
     give_lots(g, "Boris", "boardwalk", "park_place")
     s = g.state.copy()
-    s.balances["Anna"] -= 1490                     # Anna is down to 10
+    s.balances["Anna"] -= 1490  # Anna is down to 10
     s.balances["bank"] += 1490
     g.state = s
-    run(g, "mortgage mediterranean", "mortgage baltic", "land boardwalk")   # 70 cash, 100 rent
+    run(g, "mortgage mediterranean", "mortgage baltic", "land boardwalk")  # 70 cash, 100 rent
     assert g.state.debts and g.state.debts[0].creditor == "Boris"
     run(g, "bankrupt Anna")
     assert g.state.pending.kind == "mortgage_transfer" and g.state.pending.plot == "mediterranean"
@@ -525,17 +541,18 @@ def test_mortgaged_lots_of_a_bankrupt_come_to_the_creditor_in_board_order(rules)
 
 # ----- trades and mortgaged lots ------------------------------------------------------------------
 
+
 def test_trading_a_mortgaged_lot_interest_at_once_or_redeem_at_once(rules):
-    """"Pledge": a mortgaged lot may be sold; the buyer pays 10% now and again on lifting it, or
+    """ "Pledge": a mortgaged lot may be sold; the buyer pays 10% now and again on lifting it, or
     lifts it at once for the mortgage + 10%."""
     g = new(rules)
     give_lots(g, "Anna", "boardwalk", "park_place")
-    run(g, "mortgage boardwalk", "mortgage park_place")              # +200 +175
+    run(g, "mortgage boardwalk", "mortgage park_place")  # +200 +175
     run(g, "trade Anna Boris give boardwalk park_place get 300")
     assert g.state.pending.kind == "mortgage_transfer" and g.state.pending.plot == "park_place"
-    run(g, "keep_mortgage park_place")                                # 10% of 175 = 17.5 -> 18
+    run(g, "keep_mortgage park_place")  # 10% of 175 = 17.5 -> 18
     assert g.state.pending.plot == "boardwalk"
-    run(g, "redeem boardwalk")                                        # 200 + 20
+    run(g, "redeem boardwalk")  # 200 + 20
     s = g.state
     assert s.pending is None
     assert "park_place" in s.mortgaged and "boardwalk" not in s.mortgaged
@@ -544,7 +561,7 @@ def test_trading_a_mortgaged_lot_interest_at_once_or_redeem_at_once(rules):
 
 
 def test_no_trading_a_lot_whose_group_has_buildings(rules):
-    """"Property For Sale": sell the group's buildings to the bank before selling any lot of it."""
+    """ "Property For Sale": sell the group's buildings to the bank before selling any lot of it."""
     g = new(rules)
     give_lots(g, "Anna", "mediterranean", "baltic")
     run(g, "build baltic")
@@ -566,8 +583,9 @@ def test_mortgaged_lots_cannot_be_traded_when_the_option_forbids_it():
 
 # ----- bankruptcy ----------------------------------------------------------------------------------
 
+
 def test_bankrupt_to_the_bank_returns_lots_when_the_option_says_so():
-    """"Bankruptcy" (first article): the lots go back to the bank for free sale, no auction."""
+    """ "Bankruptcy" (first article): the lots go back to the bank for free sale, no auction."""
     r = teleporting("monopoly", {"bankrupt_to_bank": "return"})
     g = new(r, players=("Anna", "Boris", "Vera"))
     give_lots(g, "Anna", "baltic")
@@ -578,10 +596,10 @@ def test_bankrupt_to_the_bank_returns_lots_when_the_option_says_so():
 
 
 def test_bankrupt_to_a_player_with_several_debts_pays_the_first_creditor(rules):
-    """"Bankruptcy": the creditor of the payment that broke the player takes everything; later
+    """ "Bankruptcy": the creditor of the payment that broke the player takes everything; later
     debts lapse (documented choice)."""
     g = new(rules, players=("Anna", "Boris", "Vera"))
-    run(g, "pay Anna Boris 1480", "roll 3 4", "draw ch_chairman")   # 50 to Boris, 50 to Vera
+    run(g, "pay Anna Boris 1480", "roll 3 4", "draw ch_chairman")  # 50 to Boris, 50 to Vera
     s = g.state
     assert [(d.creditor, d.amount) for d in s.debts] == [("Boris", 50), ("Vera", 50)]
     run(g, "bankrupt Anna")
@@ -592,8 +610,9 @@ def test_bankrupt_to_a_player_with_several_debts_pays_the_first_creditor(rules):
 
 # ----- the short game ---------------------------------------------------------------------------------
 
+
 def test_short_game_hotel_after_three_houses():
-    """"Rules of a shortened game", 2: three houses on each lot before a hotel; the rent stays
+    """ "Rules of a shortened game", 2: three houses on each lot before a hotel; the rent stays
     the deed's (hotel rent), and selling the hotel gives three houses back."""
     r = teleporting("monopoly", {"hotel_after_houses": 3})
     g = new(r)
@@ -610,7 +629,7 @@ def test_short_game_hotel_after_three_houses():
 
 
 def test_short_game_deals_two_deeds_each_and_ends_at_the_second_bankruptcy():
-    """"Rules of a shortened game", 1 and 3: two deeds dealt and paid for; the game ends at the
+    """ "Rules of a shortened game", 1 and 3: two deeds dealt and paid for; the game ends at the
     second bankruptcy and the richest remaining player wins (cash, lots at price, mortgaged
     lots at half, buildings at cost)."""
     r = teleporting("monopoly", {"start_deal": 2, "end_at_bankruptcy": 2})
@@ -618,7 +637,7 @@ def test_short_game_deals_two_deeds_each_and_ends_at_the_second_bankruptcy():
     s = g.state
     assert all(len(s.plots_of(p)) == 2 for p in s.players)
     assert all(s.cash(p) == 1500 - sum(r.edition.plots[pid].price for pid in s.plots_of(p)) for p in s.players)
-    for loser in ("Anna", "Boris"):                 # each gives Vera everything: then nothing can pay a tax
+    for loser in ("Anna", "Boris"):  # each gives Vera everything: then nothing can pay a tax
         run(g, f"trade {loser} Vera give {' '.join(g.state.plots_of(loser))}")
         run(g, f"pay {loser} Vera {g.state.cash(loser)}")
     run(g, "land luxury_tax", "bankrupt Anna")
@@ -634,13 +653,14 @@ def test_short_game_deals_two_deeds_each_and_ends_at_the_second_bankruptcy():
 
 # ----- house rules, off by default ------------------------------------------------------------------
 
+
 def test_free_parking_pot_collects_taxes_and_fines():
     """House rule free_parking_pot: taxes, fines and card payments go to a pot on Free Parking."""
     r = teleporting("monopoly", {"free_parking_pot": True})
     g = new(r)
-    run(g, "roll 1 3", "end")                       # Anna: Income Tax 200 into the pot
+    run(g, "roll 1 3", "end")  # Anna: Income Tax 200 into the pot
     assert g.state.cash(POT) == 200
-    run(g, "land free_parking")                     # Boris collects it
+    run(g, "land free_parking")  # Boris collects it
     assert g.state.cash("Boris") == 1700 and g.state.cash(POT) == 0
 
 
@@ -668,19 +688,23 @@ def test_go_landing_bonus_and_no_rent_from_jail():
     r = teleporting("monopoly", {"go_landing_bonus": 200, "jail_blocks_rent": True})
     g = new(r)
     give_lots(g, "Anna", "baltic")
-    run(g, "land go_to_jail", "end", "roll 1 2")     # Boris on Baltic while Anna is in jail
+    run(g, "land go_to_jail", "end", "roll 1 2")  # Boris on Baltic while Anna is in jail
     assert g.state.cash("Boris") == 1500
-    run(g, "end", "roll 1 2", "end", "land go")       # Boris lands on GO: 200 + 200
+    run(g, "end", "roll 1 2", "end", "land go")  # Boris lands on GO: 200 + 200
     assert g.state.cash("Boris") == 1900
 
 
 # ----- the edition file is checked ------------------------------------------------------------------
 
-@pytest.mark.parametrize("option, value, key", [
-    ("hotel_after_houses", 5, "options.hotel_after_houses"),
-    ("bankrupt_to_bank", "burn", "options.bankrupt_to_bank"),
-    ("detention_third_miss", "never", "options.detention_third_miss"),
-])
+
+@pytest.mark.parametrize(
+    "option, value, key",
+    [
+        ("hotel_after_houses", 5, "options.hotel_after_houses"),
+        ("bankrupt_to_bank", "burn", "options.bankrupt_to_bank"),
+        ("detention_third_miss", "never", "options.detention_third_miss"),
+    ],
+)
 def test_bad_options_are_reported_with_the_key(option, value, key):
     """An edition file with an impossible option names the key."""
     with pytest.raises(EditionError) as exc:
@@ -697,24 +721,29 @@ def test_messages_exist_in_every_language():
 
 # ----- seeded autoplay games to the end ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", range(8))
 def test_autoplay_games_run_to_the_end(rules, seed):
     """Seeded bots play whole games: every event balances, cash never goes negative, the replay
     gives the identical state, and the game ends (by bankruptcies, or the timed count)."""
-    players = ("Anna", "Boris", "Vera", "Gleb", "Dina")[:2 + seed % 4]
-    play_checked(rules, seed, players)             # ends with a winner, books, replay and texts checked
+    players = ("Anna", "Boris", "Vera", "Gleb", "Dina")[: 2 + seed % 4]
+    play_checked(rules, seed, players)  # ends with a winner, books, replay and texts checked
 
 
-@pytest.mark.parametrize("options", [
-    {"hotel_after_houses": 3, "end_at_bankruptcy": 2, "start_deal": 2},
-    {"free_parking_pot": True, "go_landing_bonus": 200, "jail_blocks_rent": True},
-    {"bankrupt_to_bank": "return", "building_shortage_auction": False, "card_utility_roll": False},
-], ids=["short_game", "house_rules", "other_choices"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"hotel_after_houses": 3, "end_at_bankruptcy": 2, "start_deal": 2},
+        {"free_parking_pot": True, "go_landing_bonus": 200, "jail_blocks_rent": True},
+        {"bankrupt_to_bank": "return", "building_shortage_auction": False, "card_utility_roll": False},
+    ],
+    ids=["short_game", "house_rules", "other_choices"],
+)
 def test_autoplay_variants_run_to_the_end(options):
     """The options' variants also play to the end with balanced events and identical replays."""
     r = teleporting("monopoly", options)
     for seed in (11, 12):
-        play_checked(r, seed, ("Anna", "Boris", "Vera", "Gleb"))   # over, balanced, identical replay
+        play_checked(r, seed, ("Anna", "Boris", "Vera", "Gleb"))  # over, balanced, identical replay
 
 
 def test_autoplay_game_survives_the_ledger(tmp_path):

@@ -1,6 +1,7 @@
 """Names per language in an edition file (issue 8, the words of the box): `name_en`, `text_ru` ...
 beside a name or a card's text; a screen in that language shows it, another falls back to the
 file's own words, and `companion check-edition` counts what falls back."""
+
 import random
 import re
 
@@ -16,7 +17,7 @@ from companion.words import LATIN_WORDS
 NO_CASINO = ('name = "Казино"\nname_en = "Casino"\n', 'name = "Казино"\n')
 NO_FOOD = ('name = "Пищевая промышленность"\nname_en = "Food industry"\n', 'name = "Пищевая промышленность"\n')
 NO_EDITION = ('name = "Миллионер-Elite"\nname_en = "Millionaire Elite"\n', 'name = "Миллионер-Elite"\n')
-NO_F01 = ('text_en = "The first plot of every industry: rent 3."\n', '')
+NO_F01 = ('text_en = "The first plot of every industry: rent 3."\n', "")
 
 
 def test_a_name_shows_in_the_screens_language_and_falls_back_to_the_files():
@@ -24,8 +25,10 @@ def test_a_name_shows_in_the_screens_language_and_falls_back_to_the_files():
     leisure2 has none (taken away) and reads as written in both; the edition likewise."""
     rules = edition_variant("elite", replace=[NO_CASINO, NO_EDITION])
     ed = rules.edition
-    assert render("offer", {"player": "Anna", "plot": "leisure3", "price": 70}, "en", ed) == \
-        "Anna may buy Nightclub for 70"
+    assert (
+        render("offer", {"player": "Anna", "plot": "leisure3", "price": 70}, "en", ed)
+        == "Anna may buy Nightclub for 70"
+    )
     assert "«Ночной клуб»" in render("offer", {"player": "Anna", "plot": "leisure3", "price": 70}, "ru", ed)
     assert "Казино" in render("offer", {"player": "Anna", "plot": "leisure2", "price": 60}, "en", ed)
     assert "Миллионер-Elite" in render("game_started", {"edition": "elite", "players": ["Anna"]}, "en", ed)
@@ -50,6 +53,7 @@ def test_a_command_may_name_a_plot_in_any_of_its_languages():
 def test_check_edition_counts_the_names_that_fall_back(tmp_path, capsys):
     """check-edition says, per language, how many cells, industries and cards have no name in it."""
     from companion.editions import HERE
+
     source = (HERE / "elite.toml").read_text(encoding="utf-8")
     for old, new in (NO_CASINO, NO_FOOD, NO_F01):
         assert old in source
@@ -58,15 +62,16 @@ def test_check_edition_counts_the_names_that_fall_back(tmp_path, capsys):
     path.write_text(source, encoding="utf-8")
     assert cli.main(["check-edition", str(path), "--lang", "en"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == ("  in en, shown as the file writes them (no name_en / text_en): "
-                        "1 of 40 cells, 1 of 9 industries, 1 of 50 cards")
+    assert lines[1] == (
+        "  in en, shown as the file writes them (no name_en / text_en): 1 of 40 cells, 1 of 9 industries, 1 of 50 cards"
+    )
 
 
 # ----- the English boards in Russian (Monopoly, Mad Millionaire): name_ru, text_ru beside every name ------
 
 ENGLISH_BOARDS = ("monopoly", "madmillionaire")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'.&]+")     # two letters or more: a set's letter (A-G) is a label
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'.&]+")  # two letters or more: a set's letter (A-G) is a label
 
 
 def visible_names(ed):
@@ -101,10 +106,19 @@ def test_monopoly_speaks_russian_with_the_names_of_the_russian_box():
     transliterated, the decks named by their cells; English unchanged."""
     ed = edition_variant("monopoly").edition
     ru = {c.id: c.names["ru"] for c in ed.cells}
-    assert (ru["go"], ru["chance1"], ru["chest2"], ru["free_parking"], ru["go_to_jail"]) == \
-        ("ВПЕРЁД", "Шанс", "Общественная казна", "Бесплатная стоянка", "Отправляйтесь в тюрьму")
-    assert (ru["baltic"], ru["st_charles"], ru["marvin_gardens"], ru["boardwalk"]) == \
-        ("Балтик-авеню", "Сент-Чарльз-плейс", "Марвин-Гарденс", "Бордуок")
+    assert (ru["go"], ru["chance1"], ru["chest2"], ru["free_parking"], ru["go_to_jail"]) == (
+        "ВПЕРЁД",
+        "Шанс",
+        "Общественная казна",
+        "Бесплатная стоянка",
+        "Отправляйтесь в тюрьму",
+    )
+    assert (ru["baltic"], ru["st_charles"], ru["marvin_gardens"], ru["boardwalk"]) == (
+        "Балтик-авеню",
+        "Сент-Чарльз-плейс",
+        "Марвин-Гарденс",
+        "Бордуок",
+    )
     offer = {"player": "Anna", "plot": "baltic", "price": 60}
     assert render("offer", offer, "ru", ed) == "Anna может купить участок «Балтик-авеню» за 60"
     assert render("offer", offer, "en", ed) == "Anna may buy Baltic Avenue for 60"
@@ -113,7 +127,8 @@ def test_monopoly_speaks_russian_with_the_names_of_the_russian_box():
     assert render("draw_card", {"player": "Anna", "deck": "chance"}, "en", ed) == "Anna: draw a Chance card"
     assert render("landed", {"player": "Anna", "cell": "go"}, "ru", ed) == "Anna на клетке ВПЕРЁД"
     assert render("need_monopoly", {"player": "Anna", "industry": "dark_blue"}, "ru", ed).endswith(
-        "группой «Тёмно-синяя» без заложенных участков")
+        "группой «Тёмно-синяя» без заложенных участков"
+    )
     # the Millionaire boards keep their capitalised deck, unquoted
     elite = edition_variant("elite").edition
     assert render("draw_card", {"player": "Anna", "deck": "chance"}, "ru", elite) == "Anna: возьмите карточку ШАНСА"
@@ -129,6 +144,7 @@ def test_a_russian_table_may_type_a_russian_name():
 def autoplayed_script(edition, tmp_path, events=400, seed=5):
     """A seeded autoplay game of the edition written as a game script (the CLI replays it)."""
     from companion.autoplay import next_command
+
     rules = edition_variant(edition)
     players = ["Anna", "Boris", "Vera"]
     game = Game.start(rules, seed, players)
@@ -152,9 +168,9 @@ def test_a_russian_cli_game_prints_no_latin_board_name(edition, tmp_path, capsys
     path, players, ed = autoplayed_script(edition, tmp_path)
     assert cli.main(["--lang", "ru", "script", "-v", str(path)]) == 0
     out = capsys.readouterr().out
-    shown = [line for line in out.splitlines() if not line.startswith("#")]     # `#12 buy baltic`: the command
+    shown = [line for line in out.splitlines() if not line.startswith("#")]  # `#12 buy baltic`: the command
     assert len(shown) > 300
-    text = re.sub(r"`[^`]*`", " ", "\n".join(shown))                             # a command to type
+    text = re.sub(r"`[^`]*`", " ", "\n".join(shown))  # a command to type
     for name in players:
         text = text.replace(name, " ")
     latin = sorted(set(LATIN_WORD.findall(text)) - set(LATIN_WORDS))
@@ -166,8 +182,9 @@ def test_a_russian_cli_game_prints_no_latin_board_name(edition, tmp_path, capsys
     assert cli.main(["--lang", "en", "script", "-v", str(path)]) == 0
     out_en = capsys.readouterr().out
     assert not CYRILLIC.search(out_en)
-    assert {c.name for c in ed.cells if c.is_plot and c.name in out_en} >= {c.name for c in ed.cells if
-                                                                              c.names["ru"] in russian}
+    assert {c.name for c in ed.cells if c.is_plot and c.name in out_en} >= {
+        c.name for c in ed.cells if c.names["ru"] in russian
+    }
 
 
 @pytest.mark.parametrize("edition", ENGLISH_BOARDS)
@@ -175,6 +192,7 @@ def test_the_oled_words_and_the_editions_list_are_russian(edition, capsys):
     """The box's menus name every cell in Russian («Шанс (после «Вермонт-авеню»)» where three share a name);
     `companion --lang ru editions` lists «Монополия», «Безумный миллионер»."""
     from companion.daemon.menus import cell_words
+
     rules = edition_variant(edition)
     for cell in rules.edition.cells:
         words = cell_words(rules, cell.id, "ru")
@@ -191,6 +209,7 @@ def test_the_oled_words_and_the_editions_list_are_russian(edition, capsys):
 def test_check_edition_finds_no_russian_name_missing(edition, capsys):
     """check-edition counts no name falling back to English on a Russian screen."""
     from companion.editions import HERE
+
     assert cli.main(["check-edition", str(HERE / f"{edition}.toml")]) == 0
     # the ok line and the placeholder counts (issue 23), and no line of names shown as the file writes them
     assert not [line for line in capsys.readouterr().out.splitlines() if "name_ru" in line]
@@ -203,6 +222,7 @@ def test_the_phone_board_names_monopolys_plots_in_russian(tmp_path):
 
     from companion.daemon.main import Daemon
     from web.phone import create_phone_app
+
     daemon = Daemon(config(tmp_path), out=lambda line: None).start()
     try:
         assert daemon.handle({"op": "start", "edition": "monopoly", "players": ["Anna", "Boris"], "seed": 1})["ok"]

@@ -13,6 +13,7 @@ gets a plot in three lines: Anna leisure2 (price 60), Boris food2 (100), Vera te
 (140); then it is Anna's turn again, before her roll, with Anna 1940, Boris 1900, Vera 1860
 (the first test checks those prices against the shipped file).
 """
+
 import pytest
 
 from companion.editions import load_edition, rules_for
@@ -25,7 +26,7 @@ from companion.table import new_game, open_game
 PLAYERS = ["Anna", "Boris", "Vera"]
 OPTIONS = {"land_checks_distance": False}
 DEAL = ("land leisure2", "buy", "end", "land food2", "buy", "end", "land tele2", "buy", "end")
-OFFER = "trade Anna Boris give leisure2 get 50"      # Anna's leisure2 for 50 of Boris's cash
+OFFER = "trade Anna Boris give leisure2 get 50"  # Anna's leisure2 for 50 of Boris's cash
 
 
 @pytest.fixture
@@ -77,11 +78,18 @@ def test_a_players_trade_is_an_offer_and_nothing_moves(game):
     event = game.apply(OFFER, "Anna")
     assert event.actor == "Anna" and event.postings == ()
     assert event.notes[0].code == "offer_made"
-    assert event.notes[0].params == {"number": 11, "player": "Anna", "other": "Boris", "gave": ["leisure2"],
-                                     "got": [50]}
-    name_en = game.rules.edition.cell("leisure2").names["en"]          # the plot's English name, Karaoke
-    assert render("offer_made", event.notes[0].params, "en", game.rules.edition) == \
-        f"Trade offer 11: Anna offers Boris {name_en} for 50"
+    assert event.notes[0].params == {
+        "number": 11,
+        "player": "Anna",
+        "other": "Boris",
+        "gave": ["leisure2"],
+        "got": [50],
+    }
+    name_en = game.rules.edition.cell("leisure2").names["en"]  # the plot's English name, Karaoke
+    assert (
+        render("offer_made", event.notes[0].params, "en", game.rules.edition)
+        == f"Trade offer 11: Anna offers Boris {name_en} for 50"
+    )
     assert owners(game)["leisure2"] == "Anna" and cash(game) == {"Anna": 1940, "Boris": 1900, "Vera": 1860}
     assert offers(game) == [(11, "Anna", "Boris", "give leisure2 get 50")]
 
@@ -144,12 +152,15 @@ def test_withdraw_the_proposer_takes_the_offer_back(game):
     assert owners(game)["leisure2"] == "Anna" and cash(game)["Boris"] == 1900
 
 
-@pytest.mark.parametrize("change, actor", [
-    ("pay Anna Vera 10", TABLE),          # the proposer's cash
-    ("pay Vera Boris 10", "Vera"),        # the other side's cash, paid by a third player
-    ("mortgage food2", "Boris"),          # the other side's plot (and cash)
-    ("mortgage leisure2", "Anna"),          # the very plot on offer
-])
+@pytest.mark.parametrize(
+    "change, actor",
+    [
+        ("pay Anna Vera 10", TABLE),  # the proposer's cash
+        ("pay Vera Boris 10", "Vera"),  # the other side's cash, paid by a third player
+        ("mortgage food2", "Boris"),  # the other side's plot (and cash)
+        ("mortgage leisure2", "Anna"),  # the very plot on offer
+    ],
+)
 def test_lapse_when_either_sides_holdings_change(game, change, actor):
     """Offer 1 was made on Anna's and Boris's holdings as they stood; once either side's cash
     or plots change the offer lapses (offer_lapsed, reason holdings) and accepting it is
@@ -178,7 +189,7 @@ def test_lapse_when_the_turn_ends(game):
     """Boris offers Vera food2 for 120 during Anna's turn; when Anna's turn ends every open
     offer lapses (reason turn), and Vera can no longer accept it."""
     game.apply("trade Boris Vera give food2 get 120", "Boris")
-    game.apply("land inspection")                  # the table reports Anna's move: neither side
+    game.apply("land inspection")  # the table reports Anna's move: neither side
     assert offers(game) == [(11, "Boris", "Vera", "give food2 get 120")]
     event = game.apply("end", "Anna")
     lapsed = [n.params for n in event.notes if n.code == "offer_lapsed"]
@@ -195,7 +206,8 @@ def test_a_new_offer_replaces_the_proposers_open_one(game):
     game.apply(OFFER, "Anna")
     event = game.apply("trade Anna Vera give leisure2 get 70", "Anna")
     assert [n.params for n in event.notes if n.code == "offer_lapsed"] == [
-        {"number": 11, "player": "Anna", "other": "Boris", "reason": "replaced"}]
+        {"number": 11, "player": "Anna", "other": "Boris", "reason": "replaced"}
+    ]
     game.apply("trade Boris Vera give food2 get 120", "Boris")
     assert offers(game) == [(12, "Anna", "Vera", "give leisure2 get 70"), (13, "Boris", "Vera", "give food2 get 120")]
     assert refused(game, "accept 11", "Boris").code == "no_such_offer"
@@ -212,6 +224,7 @@ def test_the_tables_trade_happens_at_once(game):
 
 # ----- undo of each (docs/undo.md): the table's `undo N` gives back what was before event N ------
 
+
 def undo_case(game, case):
     """Play one case; returns (event number to undo, what the phones showed before it)."""
     if case == "propose":
@@ -224,9 +237,13 @@ def undo_case(game, case):
     else:
         game.apply(OFFER, "Anna")
     before = (owners(game), cash(game), offers(game))
-    line, actor = {"accept": ("accept 11", "Boris"), "reject": ("reject 11", "Boris"),
-                   "withdraw": ("withdraw 11", "Anna"), "lapse": ("pay Anna Vera 10", TABLE),
-                   "turn end": ("end", "Anna")}[case]
+    line, actor = {
+        "accept": ("accept 11", "Boris"),
+        "reject": ("reject 11", "Boris"),
+        "withdraw": ("withdraw 11", "Anna"),
+        "lapse": ("pay Anna Vera 10", TABLE),
+        "turn end": ("end", "Anna"),
+    }[case]
     return game.apply(line, actor).seq, before
 
 

@@ -2,6 +2,7 @@
 name in English and Russian, every value a table can give it reads as words (never an id, None or
 True), every menu line fits two lines of the 128x64 OLED, no two options of an edition read alike,
 and the box offers the options a table sets, in a sensible order."""
+
 import ast
 import dataclasses
 import re
@@ -78,7 +79,7 @@ def test_every_option_has_a_name_in_both_languages(edition, key):
         assert key in own or key in OPTION_NAMES[lang], (edition, key, lang)
         name = option_name(ed, key, lang)
         assert name and not leaks(name, key), (edition, key, lang, name, leaks(name, key))
-        assert option_name(edition, key, lang) == name          # by id or by the Edition alike
+        assert option_name(edition, key, lang) == name  # by id or by the Edition alike
     assert CYRILLIC.search(option_name(ed, key, "ru")), (edition, key, option_name(ed, key, "ru"))
 
 
@@ -147,7 +148,7 @@ def test_money_and_percent_in_words():
     assert value_words("monopoly", "circle_income", 200, "en") == "200"
     assert value_words("madmillionaire", "target", 1000000, "en") == "$1\u202f000\u202f000"
     assert value_words("elite", "dividend_percent", 20, "en") == "20%"
-    assert value_words("elite", "dividend_percent", 20, "ru") == "20\u00a0%"      # «20 %», as the rulebook
+    assert value_words("elite", "dividend_percent", 20, "ru") == "20\u00a0%"  # «20 %», as the rulebook
     assert option_line("monopoly", "circle_income", 200, "en") == "GO salary: 200"
     assert option_line("elite", "circle_income", 200, "ru") == "Круговой доход: 200"
 
@@ -183,7 +184,7 @@ def test_an_options_words_follow_its_edition():
 def test_the_box_offers_every_option_but_the_boxs_own_facts(edition):
     rules = RULES[edition]
     offered = settable_options(rules)
-    assert offered == settable_options(type(rules))            # a class or an instance alike
+    assert offered == settable_options(type(rules))  # a class or an instance alike
     assert len(offered) == len(set(offered))
     assert set(offered) | (set(NOT_SET_AT_THE_BOX) & set(rules.OPTIONS)) == set(rules.OPTIONS)
     assert not set(offered) & set(NOT_SET_AT_THE_BOX)

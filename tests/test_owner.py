@@ -1,5 +1,6 @@
 """The game's owner: one writer thread books what every thread hands it, publishes each event once and
 in order, catches up with another process's writes, and stops cleanly or halts loudly."""
+
 import subprocess
 import sys
 import threading
@@ -78,8 +79,12 @@ def test_another_process_writing_is_noticed_caught_up_and_published(game):
     """A `companion do` at a terminal on the same ledger: the daemon's listeners see it too."""
     owner, path = game
     sub = owner.subscribe(since=1)
-    done = subprocess.run([sys.executable, "-m", "companion", "do", "--db", str(path), "pay", "Anna", "Vera", "7"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "do", "--db", str(path), "pay", "Anna", "Vera", "7"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     [event] = events_of(sub, 1)
     assert (event.seq, event.command) == (2, "pay Anna Vera 7")
@@ -144,8 +149,9 @@ def test_without_a_game_a_command_says_so(tmp_path):
         owner.stop()
 
 
-def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_before_the_screens_have_it(tmp_path,
-                                                                                                         monkeypatch):
+def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_before_the_screens_have_it(
+    tmp_path, monkeypatch
+):
     """Every BACKUP_EVERY events a copy of the ledger is written beside it (docs/reliability.md); on the box
     that copy (milliseconds of SQLite and fsync) waits until the event is published and the writer is idle,
     so a tap's receipt never waits for it; a stop writes a backup still owed."""
@@ -178,8 +184,12 @@ def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_befo
     path2 = tmp_path / "second.sqlite"
     owner = Owner(new_game(str(path2), "classic", ["Anna", "Boris"], 1), idle_check=60.0).start()
     try:
-        owner.call(lambda: [owner.apply("table", f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
-                            for i in range(BACKUP_EVERY - 1)])
+        owner.call(
+            lambda: [
+                owner.apply("table", f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
+                for i in range(BACKUP_EVERY - 1)
+            ]
+        )
         assert not (tmp_path / "second.sqlite.backup").exists()
     finally:
         owner.stop()

@@ -1,5 +1,6 @@
 """The OLED's thread: a receipt after each event (a new one cuts the old short), the box's notices,
 the idle carousel of balances, slow dimming when nothing happens, and waking on the next event."""
+
 import pytest
 
 from companion.daemon.owner import Owner

@@ -4,6 +4,7 @@ failure; a role that rises gets a new session token (a token planted or read bef
 action id from an earlier game books in the new one; one client opening streams by the dozen ends its own,
 never the banker's; markup in a refused request comes back as JSON
 (the page shows it as text), never as a page."""
+
 import io
 import secrets
 import threading
@@ -30,8 +31,9 @@ def test_a_json_body_nested_too_deep_is_one_clear_line_not_a_failure(box):
     phone = Phone(box).join()
     deep = "[" * 5000 + "]" * 5000
     # the token in the header (the body is only ever parsed for the action) and in the body itself
-    answer = phone.client.post("/phone/act", data=deep, content_type="application/json",
-                               headers={"X-CSRF-Token": phone.csrf})
+    answer = phone.client.post(
+        "/phone/act", data=deep, content_type="application/json", headers={"X-CSRF-Token": phone.csrf}
+    )
     assert answer.status_code == 400 and answer.json["error"]
     body = '{"csrf": "%s", "aid": "deep-aid-1", "verb": "pay", "args": %s}' % (phone.csrf, deep[:8000])
     answer = phone.client.post("/phone/act", data=body, content_type="application/json")
@@ -91,8 +93,8 @@ def test_one_client_opening_streams_by_the_dozen_ends_its_own_never_the_bankers(
     daemon = start_box(tmp_path)
     try:
         from web.phone import create_phone_app
-        daemon.app = create_phone_app(daemon.phone, SSE_POLL=0.05, SSE_KEEPALIVE=0.2, SSE_RETRY_MS=100,
-                                      MAX_STREAMS=4)
+
+        daemon.app = create_phone_app(daemon.phone, SSE_POLL=0.05, SSE_KEEPALIVE=0.2, SSE_RETRY_MS=100, MAX_STREAMS=4)
         banker = Phone(daemon).banker()
         banker.client.environ_base["REMOTE_ADDR"] = "192.168.1.10"
         anna = Phone(daemon).join().pair(ANNA)
@@ -118,9 +120,11 @@ def test_one_client_opening_streams_by_the_dozen_ends_its_own_never_the_bankers(
 
 def test_markup_in_a_refused_request_comes_back_as_json_never_as_a_page(box):
     phone = Phone(box).join().pair(ANNA)
-    for answer in (phone.client.get("/phone/%3Cscript%3Ealert(1)%3C/script%3E"),
-                   phone.act("pay", "</script><b>x", '"><svg onload=1>'),
-                   phone.act("trade", give=["<b>x</b>"], get=["Ё\u202e"])):
+    for answer in (
+        phone.client.get("/phone/%3Cscript%3Ealert(1)%3C/script%3E"),
+        phone.act("pay", "</script><b>x", '"><svg onload=1>'),
+        phone.act("trade", give=["<b>x</b>"], get=["Ё\u202e"]),
+    ):
         assert answer.status_code in (400, 404, 409) and answer.mimetype == "application/json"
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert answer.json["error"]
@@ -129,11 +133,13 @@ def test_markup_in_a_refused_request_comes_back_as_json_never_as_a_page(box):
 
 def test_pins_sent_all_at_once_get_no_more_tries_than_one_after_another(box, monkeypatch):
     from companion.daemon import phone as phone_service
+
     real = phone_service.hmac.compare_digest
 
     def slow(a, b):  # a comparison that takes a while, so the requests overlap as on a busy box
         time.sleep(0.05)
         return real(a, b)
+
     monkeypatch.setattr(phone_service.hmac, "compare_digest", slow)
     phones = [Phone(box).join() for _ in range(3 * phone_service.PIN_TRIES)]  # all from one address
     start, answers = threading.Barrier(len(phones)), []
@@ -141,6 +147,7 @@ def test_pins_sent_all_at_once_get_no_more_tries_than_one_after_another(box, mon
     def guess(phone, pin):
         start.wait()
         answers.append(phone.post("/phone/banker", pin=pin).json["error"])
+
     threads = [threading.Thread(target=guess, args=(p, f"{1000 + i}")) for i, p in enumerate(phones)]
     for t in threads:
         t.start()
@@ -154,6 +161,7 @@ def test_pins_sent_all_at_once_get_no_more_tries_than_one_after_another(box, mon
 
 def test_every_phone_is_told_when_a_phone_is_locked_out_of_the_bankers_pin(box):
     from companion.daemon import phone as phone_service
+
     banker = Phone(box, language="ru").join()
     banker.client.environ_base["REMOTE_ADDR"] = "192.168.1.10"
     watching = stream(banker, since=head(box), **{"Accept-Language": "ru"})
@@ -164,8 +172,10 @@ def test_every_phone_is_told_when_a_phone_is_locked_out_of_the_bankers_pin(box):
     events = read(watching, lambda ev: any(kind == "notice" and "PIN" in d["text"] for kind, _, d in ev), timeout=3.0)
     watching.close()
     notices = [d["text"] for kind, _, d in events if kind == "notice" and "PIN" in d["text"]]
-    assert notices == ["Кто-то с телефона раз за разом вводит неверный PIN-код банкира: этому телефону вход закрыт "
-                       "на 30 с (с других войти можно)"]
+    assert notices == [
+        "Кто-то с телефона раз за разом вводит неверный PIN-код банкира: этому телефону вход закрыт "
+        "на 30 с (с других войти можно)"
+    ]
     locked = laptop.post("/phone/banker", pin=BANKER_PIN)
     assert locked.status_code == 403 and "wait" in locked.json["error"]
     assert banker.post("/phone/banker", pin=BANKER_PIN).status_code == 200  # the real banker is not locked out
@@ -175,6 +185,7 @@ def test_a_flood_of_sessions_that_joined_never_shuts_a_new_phone_out(tmp_path):
     daemon = start_box(tmp_path)
     try:
         from web.phone import create_phone_app
+
         daemon.app = create_phone_app(daemon.phone, MAX_SESSIONS=8)
         banker, anna = Phone(daemon).banker(), Phone(daemon).join().pair(ANNA)
         laptop = [Phone(daemon).join() for _ in range(20)]  # each with the table code, as anyone at the table
@@ -202,17 +213,26 @@ def test_a_huge_upload_sent_in_chunks_is_refused_as_too_large_inside_the_virtual
     from flask import Flask
 
     from web.phone import register_phone
+
     app = Flask("virtual-table")  # register_phone into another app, as the virtual table does: its own limits
     register_phone(app, box.phone)
     box.app = app
     phone = Phone(box).join()
     boundary = "x" * 16
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{phone.csrf}\r\n"
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"lang\"; filename=\"a.bin\"\r\n"
-            f"Content-Type: application/octet-stream\r\n\r\n").encode() + b"a" * 2_000_000 + \
-        f"\r\n--{boundary}--\r\n".encode()
-    answer = phone.client.post("/phone/lang", input_stream=io.BytesIO(body), headers={
-        "Transfer-Encoding": "chunked", "Content-Type": f"multipart/form-data; boundary={boundary}"},
-        environ_overrides={"wsgi.input_terminated": True})  # as waitress says of a chunked body
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{phone.csrf}\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="lang"; filename="a.bin"\r\n'
+            f"Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + b"a" * 2_000_000
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    answer = phone.client.post(
+        "/phone/lang",
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": f"multipart/form-data; boundary={boundary}"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )  # as waitress says of a chunked body
     assert answer.status_code == 413 and answer.json["error"] == "the request is too large"
     assert failures(phone) == 0

@@ -7,6 +7,7 @@ offline during an undo sees the correction and what to put back once it is back 
 Last-Event-ID); a page under 4x CPU throttling still follows within a few seconds; English and Russian
 switched on the page, every view's transfer under 100 KB, no internal id shown. Screenshots are kept in
 pytest's tmp dir (the path is printed); four of one run, cut to 32 colours, are in tests/phone_shots/."""
+
 import re
 import socket
 import sys
@@ -25,7 +26,7 @@ from browser import ARGS, CHROMIUM, require_chromium  # noqa: E402
 
 ANNA, BORIS, VERA = "0A000001", "0A000002", "0A000003"
 BANKER_PIN = "2468"
-WAIT_MS = 8000      # how long a page may take to show what a commit changed (a loaded 2-core machine)
+WAIT_MS = 8000  # how long a page may take to show what a commit changed (a loaded 2-core machine)
 PAGE_LIMIT = 100 * 1024  # issue 11: under 100 KB a page, with its CSS and script
 
 
@@ -62,8 +63,16 @@ def quiet():
 @pytest.fixture
 def box(tmp_path, quiet):
     values = dict(defaults().values)
-    values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": 0, "phone.host": "127.0.0.1",
-                   "phone.port": free_port(), "phone.banker_pin": BANKER_PIN, "phone.auction_quiet_seconds": quiet})
+    values.update(
+        {
+            "games_dir": str(tmp_path / "games"),
+            "virtual_table.port": 0,
+            "phone.host": "127.0.0.1",
+            "phone.port": free_port(),
+            "phone.banker_pin": BANKER_PIN,
+            "phone.auction_quiet_seconds": quiet,
+        }
+    )
     daemon = Daemon(Config(values, "(test)"), out=lambda line: None).start()
     try:
         assert daemon.phone_server is not None, "the phone page's server did not start"
@@ -191,8 +200,12 @@ class Phone:
         time.sleep(0.15)
         self.box.sim.remove()
         # the card opened its player's menu on the box, "Phone … is mine" first: OK on it
-        assert wait_for(lambda: self.box.console.frame is not None and
-                        self.box.console.frame.lines[:1] == (f"Phone {code} is mine",), 5.0)
+        assert wait_for(
+            lambda: (
+                self.box.console.frame is not None and self.box.console.frame.lines[:1] == (f"Phone {code} is mine",)
+            ),
+            5.0,
+        )
         self.box.owner.call(lambda: self.box._press(Press("ok")))
         self.page.wait_for_function("document.body.dataset.role === 'player'")
         return code
@@ -297,7 +310,10 @@ def test_two_phones_claim_their_seats_and_a_payment_shows_on_both_without_reload
     boris.goto("table")
     assert (boris.cash(1), boris.cash(2)) == (2000, 2000)
     anna.goto("act")
-    assert anna.page.get_attribute('form.act[data-verb="pay"]:has(input[value="Boris"]) input[type=number]', "max") == "2000"
+    assert (
+        anna.page.get_attribute('form.act[data-verb="pay"]:has(input[value="Boris"]) input[type=number]', "max")
+        == "2000"
+    )
     boris.mark(), anna.mark()
     seen = boris.page.text_content("#head-seq")
 
@@ -308,17 +324,20 @@ def test_two_phones_claim_their_seats_and_a_payment_shows_on_both_without_reload
     boris.wait_cash(2, 2150)
     assert boris.page.text_content("#head-seq") != seen
     # Anna's Act page followed too: the amount she may pay is now her new cash
-    anna.page.wait_for_selector('form.act[data-verb="pay"]:has(input[value="Boris"]) input[type=number][max="1850"]',
-                                state="attached")
+    anna.page.wait_for_selector(
+        'form.act[data-verb="pay"]:has(input[value="Boris"]) input[type=number][max="1850"]', state="attached"
+    )
     assert anna.page.text_content("#head-seq") == boris.page.text_content("#head-seq") == str(head(box))
     assert anna.not_reloaded() and boris.not_reloaded()
     assert box.owner.call(lambda: box.owner.table.state.cash("Boris")) == 2150
     # Boris may not pay from Anna's pocket: his Act page offers only his own payments
     boris.goto("act")
-    payers = boris.page.eval_on_selector_all('form.act[data-verb="pay"]',
-                                             "forms => forms.map(f => f.querySelector('input[name=arg]').value)")
-    payees = boris.page.eval_on_selector_all('form.act[data-verb="pay"]',
-                                             "forms => forms.map(f => f.querySelectorAll('input[name=arg]')[1].value)")
+    payers = boris.page.eval_on_selector_all(
+        'form.act[data-verb="pay"]', "forms => forms.map(f => f.querySelector('input[name=arg]').value)"
+    )
+    payees = boris.page.eval_on_selector_all(
+        'form.act[data-verb="pay"]', "forms => forms.map(f => f.querySelectorAll('input[name=arg]')[1].value)"
+    )
     assert payers == ["Boris", "Boris"] and payees == ["Anna", "Vera"]
     anna.shot("a-paid"), boris.shot("a-paid")
 
@@ -369,8 +388,9 @@ def test_the_box_closes_a_quiet_auction_and_the_phones_hear_going_once_twice(box
     boris.act("bid", 60)
     anna.page.wait_for_selector("#plot-food1[data-owner='Boris']")
     assert any("going once" in said for said in heard) and any("going twice" in said for said in heard), heard
-    assert [i for i, said in enumerate(heard) if "going once" in said][0] < \
-        [i for i, said in enumerate(heard) if "going twice" in said][0]
+    assert [i for i, said in enumerate(heard) if "going once" in said][0] < [
+        i for i, said in enumerate(heard) if "going twice" in said
+    ][0]
     assert box.owner.table.game.events[-1].command == "hammer"
 
 
@@ -549,11 +569,14 @@ def test_no_view_shows_an_internal_id_in_either_language(box, phones):
                 shown = phone.page.evaluate("document.body.textContent")  # closed <details> too
                 hit = INTERNAL.search(shown)
                 if hit:
-                    found.append(f"{phone.name} {lang} /phone/{path}: {' '.join(shown[max(0, hit.start() - 30):hit.end() + 20].split())!r}")
+                    found.append(
+                        f"{phone.name} {lang} /phone/{path}: {' '.join(shown[max(0, hit.start() - 30) : hit.end() + 20].split())!r}"
+                    )
     assert not found, "\n".join(found)
 
 
 # ----- what a person at the table would notice; these found faults in the page (see each docstring) -----------
+
 
 def test_the_banker_sees_a_seat_pin_was_set(box, phones):
     """Setting a seat's PIN on the Game page says so, naming the player, so the banker can tell it took."""
@@ -598,10 +621,13 @@ def test_a_page_reopened_after_an_undo_announces_it(box, phones):
     assert "Put back:" in watcher.page.text_content("#announce")
 
 
-@pytest.mark.parametrize("seen, says", [
-    (9, "went back"),  # the box restored from an older copy: this phone saw more than the box now holds
-    (2, "forked"),     # the same number with other head words: the history was rewritten, not extended
-])
+@pytest.mark.parametrize(
+    "seen, says",
+    [
+        (9, "went back"),  # the box restored from an older copy: this phone saw more than the box now holds
+        (2, "forked"),  # the same number with other head words: the history was rewritten, not extended
+    ],
+)
 def test_a_phone_whose_remembered_head_the_box_no_longer_has_warns(box, phones, seen, says):
     """The phone says so in the words of the head it saw, rather than quietly following the ledger."""
     watcher = phones("watcher")
@@ -609,8 +635,10 @@ def test_a_phone_whose_remembered_head_the_box_no_longer_has_warns(box, phones, 
     play(box, "roll 3 4", "buy")
     watcher.page.wait_for_function(f"document.body.dataset.seq === '{head(box)}'")
     game = watcher.page.evaluate("document.body.dataset.game")
-    watcher.page.evaluate("([key, value]) => localStorage.setItem(key, value)",
-                          [f"companion.head.{game}", f'{{"seq": {seen}, "words": "apple river stone lamp"}}'])
+    watcher.page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"companion.head.{game}", f'{{"seq": {seen}, "words": "apple river stone lamp"}}'],
+    )
     watcher.goto("table")
     watcher.page.wait_for_selector("#warning:not([hidden])")
     warning = watcher.page.text_content("#warning")

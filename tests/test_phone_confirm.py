@@ -2,6 +2,7 @@
 an offer's terms), the page's form shows what will be booked and a second tap books it (a roll or an end of
 turn stays one tap); an auction's leading bid is in every phone's header, and the box's quiet clock starts
 at the first bid or the host's opening price, never at the decline."""
+
 import re
 
 import pytest
@@ -27,11 +28,13 @@ def test_buy_and_build_name_the_plot_and_the_price_in_both_languages(box):
     assert "Купить участок: «Шоколадная фабрика» за 90" in act_lines(russian.open("/phone/act"))
     # a build's line (offered once the whole group is Anna's) names its price as the rules set it
     table = box.owner.table
-    line = box.owner.call(lambda: menus.action_words(table.rules, table.state, Action("build", ("food1",), "Anna"),
-                                                     "en", party=False))
+    line = box.owner.call(
+        lambda: menus.action_words(table.rules, table.state, Action("build", ("food1",), "Anna"), "en", party=False)
+    )
     assert line == f"Build: Chocolate factory for {table.rules.edition.plots['food1'].build_cost}"
-    ru = box.owner.call(lambda: menus.action_words(table.rules, table.state, Action("build", ("food1",), "Anna"),
-                                                   "ru", party=False))
+    ru = box.owner.call(
+        lambda: menus.action_words(table.rules, table.state, Action("build", ("food1",), "Anna"), "ru", party=False)
+    )
     assert ru == f"Строить: «Шоколадная фабрика» за {table.rules.edition.plots['food1'].build_cost}"
 
 
@@ -117,6 +120,7 @@ def auctioneer(box):
         clock.now += seconds
         for _ in range(3):  # a round notices the event, the next ones count the quiet
             service._auction_round()
+
     return after
 
 

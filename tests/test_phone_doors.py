@@ -2,6 +2,7 @@
 the hundred, with no table code, never lock a new phone or the banker out (each address may hold only a few
 connections that have not shown the table code, and those must ask at once); two spectators taking turns
 never hold the pairing for ever, and the banker can always clear it."""
+
 import http.client
 import json
 import re
@@ -84,8 +85,9 @@ def still_open(sockets: list[socket.socket]) -> int:
 @pytest.fixture
 def served(tmp_path):
     """The daemon's own phone page server on loopback (waitress, as on the box)."""
-    daemon = Daemon(config(tmp_path, **{"phone.host": "127.0.0.1", "phone.port": free_port()}),
-                    out=lambda line: None).start()
+    daemon = Daemon(
+        config(tmp_path, **{"phone.host": "127.0.0.1", "phone.port": free_port()}), out=lambda line: None
+    ).start()
     try:
         assert daemon.phone_server is not None
         assert daemon.handle({"op": "start", "edition": "elite", "players": ["Anna", "Boris"], "seed": 1})["ok"]
@@ -130,7 +132,7 @@ def test_a_connection_sending_its_request_a_byte_at_a_time_is_let_go(served):
     try:
         ended = False
         deadline = time.monotonic() + WAIT
-        for byte in (b"GET /phone/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 10_000):
+        for byte in b"GET /phone/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 10_000:
             try:
                 slow.sendall(bytes([byte]))
             except OSError:
@@ -148,6 +150,7 @@ def test_a_connection_sending_its_request_a_byte_at_a_time_is_let_go(served):
 
 
 # ----- the pairing: two spectators taking turns never keep a player out ---------------------------------------
+
 
 def seconds_told(answer) -> int:
     assert answer.status_code == 409, answer.json
@@ -208,7 +211,9 @@ def test_the_banker_can_always_end_the_pairing_and_its_line(box, clock):
     while not said or said[-1].notice is None or said[-1].notice.code != "phone_pair_cleared":
         said.append(screen.get(timeout=WAIT))
         assert said[-1] is not None, "the box's screen was not told"
-    assert messages.render("phone_pair_cleared", said[-1].notice.params, "en") == \
-        f"The banker ended phone {code}'s pairing and emptied the line: the next phone to ask pairs"
+    assert (
+        messages.render("phone_pair_cleared", said[-1].notice.params, "en")
+        == f"The banker ended phone {code}'s pairing and emptied the line: the next phone to ask pairs"
+    )
     screen.close()
     assert anna.post("/phone/pair").status_code == 200  # the next phone to ask, not the one that was in line

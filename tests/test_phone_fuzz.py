@@ -2,6 +2,7 @@
 player and the banker, with good and forged tokens, on a real daemon: never a 500, every refusal one line,
 nothing booked without the right role (a player's events are all their own, the banker's the table's,
 nobody else's at all), and the count of unexpected exceptions stays zero. Seeded: a failure reproduces."""
+
 import json
 import random
 import secrets
@@ -11,20 +12,113 @@ from test_phone_views import ANNA, Phone, box, head
 __all__ = ["box"]
 
 REQUESTS = 4000
-GET_PATHS = ["/phone/", "/phone/join", "/phone/table", "/phone/board", "/phone/ledger", "/phone/me", "/phone/act",
-             "/phone/undo", "/phone/game", "/phone/summary", "/phone/export.csv", "/phone/export.json",
-             "/phone/api/state", "/phone/api/me", "/phone/api/head", "/phone/api/health", "/phone/player/1",
-             "/phone/static/phone.css", "/"]
-POST_PATHS = ["/phone/join", "/phone/leave", "/phone/lang", "/phone/pair", "/phone/pair/cancel", "/phone/claim",
-              "/phone/banker", "/phone/act", "/phone/undo", "/phone/seat-pin", "/phone/game/start",
-              "/phone/game/end", "/phone/game/archive"]
+GET_PATHS = [
+    "/phone/",
+    "/phone/join",
+    "/phone/table",
+    "/phone/board",
+    "/phone/ledger",
+    "/phone/me",
+    "/phone/act",
+    "/phone/undo",
+    "/phone/game",
+    "/phone/summary",
+    "/phone/export.csv",
+    "/phone/export.json",
+    "/phone/api/state",
+    "/phone/api/me",
+    "/phone/api/head",
+    "/phone/api/health",
+    "/phone/player/1",
+    "/phone/static/phone.css",
+    "/",
+]
+POST_PATHS = [
+    "/phone/join",
+    "/phone/leave",
+    "/phone/lang",
+    "/phone/pair",
+    "/phone/pair/cancel",
+    "/phone/claim",
+    "/phone/banker",
+    "/phone/act",
+    "/phone/undo",
+    "/phone/seat-pin",
+    "/phone/game/start",
+    "/phone/game/end",
+    "/phone/game/archive",
+]
 BOOKING = {"/phone/act", "/phone/undo", "/phone/game/start", "/phone/game/end", "/phone/game/archive"}
-FIELDS = ["csrf", "aid", "verb", "arg", "args", "give", "get", "give_cash", "get_cash", "seq", "seat", "pin", "code",
-          "lang", "edition", "players", "before", "at", "since", "part"]
-VERBS = ["roll", "buy", "decline", "pay", "bid", "hammer", "undo", "trade", "accept", "end", "end_game", "mortgage",
-         "buy_shares", "insure", "ROLL", "", "drop table", "x" * 30]
-WORDS = ["Anna", "Boris", "Vera", "table", "3", "4", "100", "0", "-1", "99999999999", "food1", "green", "1e3", " ",
-         "", "Анна", "<script>", "../../etc", "%00", "\x00", "a b", "1.5", "None", "null", "give", "get"]
+FIELDS = [
+    "csrf",
+    "aid",
+    "verb",
+    "arg",
+    "args",
+    "give",
+    "get",
+    "give_cash",
+    "get_cash",
+    "seq",
+    "seat",
+    "pin",
+    "code",
+    "lang",
+    "edition",
+    "players",
+    "before",
+    "at",
+    "since",
+    "part",
+]
+VERBS = [
+    "roll",
+    "buy",
+    "decline",
+    "pay",
+    "bid",
+    "hammer",
+    "undo",
+    "trade",
+    "accept",
+    "end",
+    "end_game",
+    "mortgage",
+    "buy_shares",
+    "insure",
+    "ROLL",
+    "",
+    "drop table",
+    "x" * 30,
+]
+WORDS = [
+    "Anna",
+    "Boris",
+    "Vera",
+    "table",
+    "3",
+    "4",
+    "100",
+    "0",
+    "-1",
+    "99999999999",
+    "food1",
+    "green",
+    "1e3",
+    " ",
+    "",
+    "Анна",
+    "<script>",
+    "../../etc",
+    "%00",
+    "\x00",
+    "a b",
+    "1.5",
+    "None",
+    "null",
+    "give",
+    "get",
+]
 
 
 def junk(rng):
@@ -33,7 +127,7 @@ def junk(rng):
     if kind == 0:
         return rng.choice(WORDS)
     if kind == 1:
-        return str(rng.randint(-10**12, 10**12))
+        return str(rng.randint(-(10**12), 10**12))
     if kind == 2:
         return "".join(chr(rng.randrange(0x20, 0x2FFF)) for _ in range(rng.randrange(0, 40)))
     if kind == 3:
@@ -61,8 +155,13 @@ def plausible(rng, phone, actions):
             if slot["kind"] == "fixed":
                 args.append(slot["word"])
             elif slot["kind"] == "number":
-                args.append(str(rng.randint(slot["low"], min(slot["high"], slot["low"] + 20)) if good else
-                                rng.choice([slot["low"], slot["high"], slot["low"] - 1, slot["high"] + 1])))
+                args.append(
+                    str(
+                        rng.randint(slot["low"], min(slot["high"], slot["low"] + 20))
+                        if good
+                        else rng.choice([slot["low"], slot["high"], slot["low"] - 1, slot["high"] + 1])
+                    )
+                )
             elif slot["kind"] == "choice":
                 args.append(rng.choice([o["word"] for o in slot["options"]] + ([] if good else ["nope"])))
             elif slot["kind"] == "trade":
@@ -100,14 +199,26 @@ def _post(rng, client, path, fields, headers, body):
         return client.post(path, json=fields, headers=headers)
     if body == 1:
         flat = {k: v if isinstance(v, (str, list)) else json.dumps(v) for k, v in fields.items()}
-        flat = {k: [str(x) if not isinstance(x, str) else x for x in v] if isinstance(v, list) else v
-                for k, v in flat.items()}
+        flat = {
+            k: [str(x) if not isinstance(x, str) else x for x in v] if isinstance(v, list) else v
+            for k, v in flat.items()
+        }
         return client.post(path, data=flat, headers=headers)
     if body == 2:
-        return client.post(path, data=bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300))),
-                           content_type=rng.choice(["application/json", "application/octet-stream", "text/plain",
-                                                    "application/x-www-form-urlencoded", "multipart/form-data"]),
-                           headers=headers)
+        return client.post(
+            path,
+            data=bytes(rng.randrange(256) for _ in range(rng.randrange(0, 300))),
+            content_type=rng.choice(
+                [
+                    "application/json",
+                    "application/octet-stream",
+                    "text/plain",
+                    "application/x-www-form-urlencoded",
+                    "multipart/form-data",
+                ]
+            ),
+            headers=headers,
+        )
     if body == 3:
         return client.post(path, data=json.dumps(junk(rng)), content_type="application/json", headers=headers)
     return client.open(path, method=rng.choice(["PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]), headers=headers)
@@ -139,8 +250,14 @@ def test_thousands_of_random_requests_no_500_no_change_without_the_right_role(bo
             method = rng.choice(["GET", "POST"])
             path = rng.choice(GET_PATHS if method == "GET" else POST_PATHS)
             if rng.random() < 0.1:
-                path = rng.choice(["/phone/player/" + str(junk(rng))[:12], "/phone/" + str(junk(rng))[:20],
-                                   "/phone/events/x", "/phone/static/../phone.py"])
+                path = rng.choice(
+                    [
+                        "/phone/player/" + str(junk(rng))[:12],
+                        "/phone/" + str(junk(rng))[:20],
+                        "/phone/events/x",
+                        "/phone/static/../phone.py",
+                    ]
+                )
             fields = {rng.choice(FIELDS): junk(rng) for _ in range(rng.randrange(0, 6))}
             if rng.random() < 0.6:
                 fields["csrf"] = phone.csrf
@@ -172,4 +289,5 @@ def test_thousands_of_random_requests_no_500_no_change_without_the_right_role(bo
     # the fuzz did reach the ledger, for both roles that may
     assert booked_by.get("Anna", 0) >= 3 and booked_by.get("banker", 0) >= 3, (booked_by, statuses)
     from companion.table import verify_game
+
     verify_game(box.owner.table.ledger.path)

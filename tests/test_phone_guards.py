@@ -3,6 +3,7 @@ PIN needs the table code first and a stranger's wrong PINs lock out only the str
 time; a page asked for under a name that is not the box's (DNS rebinding) is refused in one line; the
 health figures are the banker's (or the box's own); one phone cannot hold the pairing by asking again and
 again, and a second phone is told when to try; every page a role may not see sends it to join."""
+
 import socket
 
 import pytest
@@ -41,6 +42,7 @@ def banker_try(phone, pin):
 
 
 # ----- 1. the banker's PIN: the table code first, and a stranger locks out only themselves -----------------
+
 
 def test_a_visitor_without_the_table_code_may_not_try_the_bankers_pin(box):
     visitor = Phone(box)
@@ -102,16 +104,23 @@ def test_a_seat_pin_guessed_from_one_phone_does_not_lock_the_player_out(box, clo
 
 # ----- 2. DNS rebinding: only the box's own names -------------------------------------------------------------
 
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:8080", "attacker.localhost.evil.example",
-                                  "127.0.0.1.nip.io"])
+
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8080", "attacker.localhost.evil.example", "127.0.0.1.nip.io"]
+)
 def test_a_page_asked_for_under_another_name_is_one_line_never_the_page(box, host):
     phone = Phone(box).join()
     before = head(box)
-    for answer in (phone.client.get("/phone/", headers={"Host": host}),
-                   phone.client.get("/phone/api/state", headers={"Host": host}),
-                   phone.client.get("/phone/static/phone.js", headers={"Host": host}),
-                   phone.client.post("/phone/act", headers={"Host": host, "X-CSRF-Token": phone.csrf},
-                                     json={"aid": "rebound-0001", "verb": "roll", "args": ["3", "4"]})):
+    for answer in (
+        phone.client.get("/phone/", headers={"Host": host}),
+        phone.client.get("/phone/api/state", headers={"Host": host}),
+        phone.client.get("/phone/static/phone.js", headers={"Host": host}),
+        phone.client.post(
+            "/phone/act",
+            headers={"Host": host, "X-CSRF-Token": phone.csrf},
+            json={"aid": "rebound-0001", "verb": "roll", "args": ["3", "4"]},
+        ),
+    ):
         assert answer.status_code == 400 and answer.mimetype == "application/json"
         assert answer.json["error"].startswith("refused:") and "\n" not in answer.json["error"]
         assert "Anna" not in answer.get_data(as_text=True) and "Set-Cookie" not in answer.headers
@@ -122,15 +131,24 @@ def test_a_page_asked_for_under_another_name_is_one_line_never_the_page(box, hos
 
 def test_the_boxs_own_names_and_addresses_and_localhost_are_served(box):
     name = socket.gethostname()
-    for host in ("localhost", "localhost:8080", "127.0.0.1:8080", "192.168.1.20:8080", "[::1]:8080",
-                 f"{name}:8080", f"{name}.local:8080", f"{name.upper()}.LOCAL."):
+    for host in (
+        "localhost",
+        "localhost:8080",
+        "127.0.0.1:8080",
+        "192.168.1.20:8080",
+        "[::1]:8080",
+        f"{name}:8080",
+        f"{name}.local:8080",
+        f"{name.upper()}.LOCAL.",
+    ):
         answer = box.app.test_client().get("/phone/join", headers={"Host": host})
         assert answer.status_code == 200 and b'id="join-form"' in answer.data, host
 
 
 def test_names_in_the_config_are_served_too(tmp_path):
-    daemon = start_box(tmp_path, **{"phone.allowed_hosts": "banker.lan, Table.Home",
-                                    "phone.url": "http://companion.example.org:8080/"})
+    daemon = start_box(
+        tmp_path, **{"phone.allowed_hosts": "banker.lan, Table.Home", "phone.url": "http://companion.example.org:8080/"}
+    )
     try:
         client = daemon.app.test_client()
         for host in ("banker.lan", "table.home:8080", "companion.example.org:8080"):
@@ -142,9 +160,13 @@ def test_names_in_the_config_are_served_too(tmp_path):
 
 # ----- 3. the health figures: the banker's, or the box's own ------------------------------------------------
 
+
 def test_the_health_figures_are_the_bankers_or_the_boxs_own(box):
-    for phone in (at(Phone(box), "192.168.1.66"), at(Phone(box).join(), "192.168.1.66"),
-                  at(Phone(box).join().pair(ANNA), "192.168.1.11")):
+    for phone in (
+        at(Phone(box), "192.168.1.66"),
+        at(Phone(box).join(), "192.168.1.66"),
+        at(Phone(box).join().pair(ANNA), "192.168.1.11"),
+    ):
         answer = phone.client.get("/phone/api/health")
         assert answer.status_code == 403 and "banker" in answer.json["error"]
     banker = at(Phone(box).banker(), "192.168.1.10")
@@ -154,6 +176,7 @@ def test_the_health_figures_are_the_bankers_or_the_boxs_own(box):
 
 
 # ----- 4. pairing: one phone at a time, and no phone holds it for ever --------------------------------------
+
 
 def test_a_second_phone_asking_to_pair_is_told_when_to_try_again(box, clock):
     first, second = Phone(box).join(), Phone(box).join()
@@ -208,15 +231,27 @@ def test_a_phone_turned_away_that_never_comes_back_holds_nothing_for_long(box, c
 
 # ----- 5. every page a role may not see sends it to join ----------------------------------------------------
 
-PAGES = {"/phone/table": "spectator", "/phone/board": "spectator", "/phone/ledger": "spectator",
-         "/phone/player/1": "spectator", "/phone/summary": "spectator", "/phone/me": "player",
-         "/phone/act": "player", "/phone/undo": "banker", "/phone/game": "banker"}
+PAGES = {
+    "/phone/table": "spectator",
+    "/phone/board": "spectator",
+    "/phone/ledger": "spectator",
+    "/phone/player/1": "spectator",
+    "/phone/summary": "spectator",
+    "/phone/me": "player",
+    "/phone/act": "player",
+    "/phone/undo": "banker",
+    "/phone/game": "banker",
+}
 RANK = {"visitor": 0, "spectator": 1, "player": 2, "banker": 3}
 
 
 def test_every_page_sends_a_role_that_may_not_see_it_to_join_and_shows_it_to_the_rest(box):
-    phones = {"visitor": Phone(box), "spectator": Phone(box).join(), "player": Phone(box).join().pair(ANNA),
-              "banker": Phone(box).join().banker()}
+    phones = {
+        "visitor": Phone(box),
+        "spectator": Phone(box).join(),
+        "player": Phone(box).join().pair(ANNA),
+        "banker": Phone(box).join().banker(),
+    }
     for path, lowest in PAGES.items():
         for role, phone in phones.items():
             answer = phone.open(path)
@@ -242,7 +277,9 @@ def test_a_pairing_asked_in_the_last_game_is_stale_and_keeps_no_phone_waiting(bo
     assert guest.post("/phone/pair").status_code == 200
     assert banker.post("/phone/game/end", aid="end-game-1").status_code == 200
     assert banker.post("/phone/game/archive", aid="archive-game-1").status_code == 200
-    assert banker.post("/phone/game/start", aid="start-game-2", edition="elite", players="Anna\nBoris").status_code == 200
+    assert (
+        banker.post("/phone/game/start", aid="start-game-2", edition="elite", players="Anna\nBoris").status_code == 200
+    )
     other = Phone(box).join()
-    assert other.post("/phone/pair").status_code == 200      # not told "another phone is pairing"
+    assert other.post("/phone/pair").status_code == 200  # not told "another phone is pairing"
     assert box.phone.waiting_code() == other.client.get("/phone/api/me").json["pairing"]["code"]

@@ -3,6 +3,7 @@ whose token's hash the box keeps per game in its games folder), the table code s
 the banker revokes a role from the Roles page, a phone leaving is forgotten by the box, a planted token is
 worth nothing; the head check is the same in every language (switching English and Russian is no "fork");
 `companion demo` keeps its games folder and resumes the game in play."""
+
 import json
 import re
 import secrets
@@ -63,7 +64,11 @@ def test_a_role_cookie_lasts_beyond_the_browser_and_a_visitors_does_not(box):
     response = phone.post("/phone/join", code=box.phone.table_code())
     joined_cookie = response.headers["Set-Cookie"]
     assert "Max-Age" not in visitor_cookie and "Expires" not in visitor_cookie
-    assert re.search(r"Max-Age=\d{7,}", joined_cookie) and "HttpOnly" in joined_cookie and "SameSite=Strict" in joined_cookie
+    assert (
+        re.search(r"Max-Age=\d{7,}", joined_cookie)
+        and "HttpOnly" in joined_cookie
+        and "SameSite=Strict" in joined_cookie
+    )
 
 
 def test_the_box_keeps_only_a_hash_of_the_token_and_a_planted_token_is_worthless(box, tmp_path):
@@ -136,8 +141,14 @@ def test_the_head_mark_is_the_same_in_every_language(box):
 def demo_run(folder, *extra):
     """`companion demo` in its own process until it serves, then Ctrl-C: what it said."""
     from test_phone_views import free_port
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--port", str(free_port()), *extra],
-                            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "demo", "--port", str(free_port()), *extra],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     said = []
     try:
         for line in proc.stdout:

@@ -2,6 +2,7 @@
 box restarts rejoins by itself with its role and follows live again; one the box no longer knows (or whose role
 the banker revoked) says so plainly and shows the join page; switching English and Russian raises no "forked"
 banner, while a real fork still does. Screenshots are kept in pytest's tmp dir (the path is printed)."""
+
 import shutil
 import sys
 from pathlib import Path
@@ -23,9 +24,16 @@ class Box:
 
     def __init__(self, tmp_path):
         values = dict(defaults().values)
-        values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": 0, "phone.host": "127.0.0.1",
-                       "phone.port": free_port(), "phone.banker_pin": BANKER_PIN,
-                       "phone.auction_quiet_seconds": 0.0})
+        values.update(
+            {
+                "games_dir": str(tmp_path / "games"),
+                "virtual_table.port": 0,
+                "phone.host": "127.0.0.1",
+                "phone.port": free_port(),
+                "phone.banker_pin": BANKER_PIN,
+                "phone.auction_quiet_seconds": 0.0,
+            }
+        )
         self.config = Config(values, "(test)")
         self.games = tmp_path / "games"
         self.daemon = Daemon(self.config, out=lambda line: None).start()
@@ -92,9 +100,10 @@ def test_a_real_fork_still_warns_whatever_the_language(browser, table, shots):
     play(table.daemon, "roll 3 4", "buy")
     watcher.page.wait_for_function(f"document.body.dataset.seq === '{head(table.daemon)}'")
     game = watcher.page.evaluate("document.body.dataset.game")
-    watcher.page.evaluate("([key, value]) => localStorage.setItem(key, value)",
-                          [f"companion.head.{game}", '{"seq": 2, "words": "apple river stone lamp", '
-                                                     '"mark": "000000000000"}'])
+    watcher.page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"companion.head.{game}", '{"seq": 2, "words": "apple river stone lamp", "mark": "000000000000"}'],
+    )
     watcher.goto("table")
     watcher.page.wait_for_selector("#warning:not([hidden])")
     assert "apple river stone lamp" in watcher.page.text_content("#warning")
@@ -111,8 +120,9 @@ def test_a_phone_left_open_rejoins_after_a_restart_and_follows_live(browser, tab
     seq = head(table.daemon)
     # the stream reconnects by itself to the restarted box, which knows the phone's role again
     anna.page.wait_for_function(f"document.body.dataset.seq === '{seq}'", timeout=RESTART_MS)
-    anna.page.wait_for_selector(f"#player-1[data-cash='{table.daemon.owner.table.state.cash('Anna')}']",
-                                timeout=RESTART_MS)
+    anna.page.wait_for_selector(
+        f"#player-1[data-cash='{table.daemon.owner.table.state.cash('Anna')}']", timeout=RESTART_MS
+    )
     assert anna.role() == "player" and anna.page.evaluate("document.body.dataset.me") == "Anna"
     assert anna.not_reloaded()
     anna.shot("after-restart")

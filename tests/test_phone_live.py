@@ -2,6 +2,7 @@
 reaches another's open stream; a page that slept resumes from its Last-Event-ID and receives every event
 it missed, an undo announced with what to put back; a page that saw more than the ledger holds is told to
 reset; a new game ends the stream; the box's notices reach the phones; stopping closes every stream."""
+
 import json
 import threading
 import time
@@ -26,10 +27,13 @@ def read(response, want, timeout=5.0):
         buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
         while "\n\n" in buffer:
             block, buffer = buffer.split("\n\n", 1)
-            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+            fields = dict(
+                line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":")
+            )
             if "event" in fields:
-                events.append((fields["event"], int(fields["id"]) if "id" in fields else None,
-                               json.loads(fields["data"])))
+                events.append(
+                    (fields["event"], int(fields["id"]) if "id" in fields else None, json.loads(fields["data"]))
+                )
     return events
 
 
@@ -51,7 +55,7 @@ def test_a_commit_on_one_phone_reaches_anothers_open_stream(box):
     booked = anna.act("roll", "3", "4").json
     events = read(response, lambda ev: ledger(ev))
     response.close()
-    (seq, data), = ledger(events)[:1]
+    ((seq, data),) = ledger(events)[:1]
     assert seq == booked["seq"] == data["seq"] and data["lines"][0] == "Anna rolls 3 and 4" and data["actor"] == "Anna"
     assert data["words"] == box.owner.table.head_words("en")  # (how soon: companion bench web measures it)
 
@@ -129,7 +133,11 @@ def test_a_new_game_ends_the_stream_and_the_page_reloads(box):
     fresh = stream(banker, since=0)  # the banker who started it follows the new game from its start
     new = read(fresh, lambda ev: ledger(ev))
     fresh.close()
-    assert ledger(new)[0][0] == 1 and ledger(new)[0][1]["game"] == box.phone.game_id() and "Ann" in ledger(new)[0][1]["lines"][0]
+    assert (
+        ledger(new)[0][0] == 1
+        and ledger(new)[0][1]["game"] == box.phone.game_id()
+        and "Ann" in ledger(new)[0][1]["lines"][0]
+    )
 
 
 def test_a_visitor_gets_no_stream(box):
@@ -180,6 +188,7 @@ def test_through_waitress_a_commit_reaches_an_open_page(tmp_path):
     import re
 
     from test_phone_views import free_port, start_box
+
     port = free_port()
     daemon = start_box(tmp_path, **{"phone.host": "127.0.0.1", "phone.port": port})
     try:
@@ -189,8 +198,12 @@ def test_through_waitress_a_commit_reaches_an_open_page(tmp_path):
         cookie = page.getheader("Set-Cookie").split(";")[0]
         csrf = re.search(r'data-csrf="([^"]+)"', page.read().decode()).group(1)
         body = f"csrf={csrf}&code={daemon.phone.table_code()}"
-        conn.request("POST", "/phone/join", body=body, headers={"Cookie": cookie,
-                                                                "Content-Type": "application/x-www-form-urlencoded"})
+        conn.request(
+            "POST",
+            "/phone/join",
+            body=body,
+            headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
+        )
         joined = conn.getresponse()
         assert joined.read() == b'{"ok":true,"role":"spectator"}\n'
         cookie = joined.getheader("Set-Cookie").split(";")[0]  # a new token with the role (no session fixation)

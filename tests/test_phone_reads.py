@@ -2,6 +2,7 @@
 middle of its read leaves the writer free to book a ROLL; the expensive reads are limited per client, an
 IPv6 phone counted by its /64 as for PIN guesses, with a 429 in the phone's language; and the client
 holding the most streams, counted by /64, loses its own when there are too many."""
+
 import threading
 
 import pytest
@@ -28,6 +29,7 @@ class Gate:
             self.entered.set()
             self.opened.wait(WAIT_S * 2)
             return words(*args, **kwargs)
+
         monkeypatch.setattr(phone_service, "event_words", held)
 
 
@@ -39,6 +41,7 @@ def roll_books(daemon, line="roll 3 4", actor="Anna") -> bool:
     def roll():
         daemon.owner.submit(actor, line)
         booked.set()
+
     threading.Thread(target=roll, daemon=True).start()
     return booked.wait(WAIT_S) and head(daemon) == before + 1
 
@@ -68,8 +71,9 @@ def test_a_roll_books_while_a_reopened_stream_replays_what_it_missed(box, monkey
     gate = Gate(monkeypatch)
     response = stream(phone, since=head(box) - 3)
     got = []
-    reader = threading.Thread(target=lambda: got.extend(read(response, lambda ev: len(ledger(ev)) >= 4,
-                                                             timeout=WAIT_S * 2)), daemon=True)
+    reader = threading.Thread(
+        target=lambda: got.extend(read(response, lambda ev: len(ledger(ev)) >= 4, timeout=WAIT_S * 2)), daemon=True
+    )
     reader.start()
     try:
         assert gate.entered.wait(WAIT_S)  # the stream is replaying, stopped inside an event's words
@@ -117,8 +121,7 @@ def test_expensive_reads_are_limited_per_ipv4_address_and_per_ipv6_slash_64(tmp_
 def test_a_client_opening_streams_from_many_addresses_of_its_slash_64_ends_its_own(tmp_path):
     daemon = start_box(tmp_path)
     try:
-        daemon.app = create_phone_app(daemon.phone, SSE_POLL=0.05, SSE_KEEPALIVE=0.2, SSE_RETRY_MS=100,
-                                      MAX_STREAMS=4)
+        daemon.app = create_phone_app(daemon.phone, SSE_POLL=0.05, SSE_KEEPALIVE=0.2, SSE_RETRY_MS=100, MAX_STREAMS=4)
         banker = at(Phone(daemon).banker(), "2001:db8:aa:1::1")
         laptop = Phone(daemon).join()
         watching = stream(banker, since=head(daemon))
@@ -144,9 +147,18 @@ def test_reads_come_from_the_snapshot_and_a_connection_of_their_own_never_the_wr
     calls = []
     real = box.owner.call
     monkeypatch.setattr(box.owner, "call", lambda work, *a, **kw: calls.append(work) or real(work, *a, **kw))
-    for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/1", "/phone/summary",
-                 "/phone/export.json", "/phone/export.csv", "/phone/act", "/phone/api/state",
-                 f"/phone/api/head?at={head(box)}"):
+    for path in (
+        "/phone/table",
+        "/phone/board",
+        "/phone/ledger",
+        "/phone/player/1",
+        "/phone/summary",
+        "/phone/export.json",
+        "/phone/export.csv",
+        "/phone/act",
+        "/phone/api/state",
+        f"/phone/api/head?at={head(box)}",
+    ):
         assert phone.open(path).status_code == 200, path
     response = stream(phone, since=1)
     assert len(ledger(read(response, lambda ev: len(ledger(ev)) >= head(box) - 1))) == head(box) - 1

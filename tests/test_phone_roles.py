@@ -3,6 +3,7 @@ is mine" pairs the one waiting phone (a stale pairing: the card means what it al
 reader, the banker's table PIN; each player acts only for themselves with the engine's own refusals, a
 spectator not at all; a forged CSRF token, another site's page, a replayed or reused action id, malformed
 input: one clear line and nothing booked; sessions end with the game."""
+
 import time
 
 import pytest
@@ -39,8 +40,8 @@ def test_a_players_card_pairs_the_waiting_phone_with_that_seat_when_they_choose_
     notices = []
     sub = box.owner.subscribe(since=head(box))
     tap_card(box, BORIS)
-    assert box.console.frame.lines[0] == f"Phone {code} is mine"   # ... and so does Boris's menu, first
-    assert phone.role() == "spectator"                              # not his phone yet
+    assert box.console.frame.lines[0] == f"Phone {code} is mine"  # ... and so does Boris's menu, first
+    assert phone.role() == "spectator"  # not his phone yet
     press_button(box, "ok")
     while (item := sub.get(timeout=0.5)) is not None:
         if item.notice is not None:
@@ -59,7 +60,7 @@ def test_a_tap_while_a_phone_waits_keeps_its_own_meaning(box):
     code = guest.post("/phone/pair").json["code"]
     tap_card(box, ANNA)
     lines = box.console.frame.lines
-    assert lines[0] == f"Phone {code} is mine" and len(lines) > 1     # her own actions follow
+    assert lines[0] == f"Phone {code} is mine" and len(lines) > 1  # her own actions follow
     press_button(box, "back")
     assert guest.role() == "spectator" and guest.client.get("/phone/api/me").json["pairing"]["state"] == "waiting"
     # chosen once the pairing is gone: one line, nothing bound
@@ -85,12 +86,14 @@ def test_the_box_shows_the_waiting_phones_code(box):
     sub.close()
     assert item.notice.code == "phone_pair_waiting" and item.notice.params == {"pairing": code}
     from companion import messages
+
     assert code in messages.render(item.notice.code, item.notice.params, "ru")
 
 
 def test_a_pairing_over_the_real_reader_and_its_firmware(box):
     """The card put on the simulated reader goes through the firmware, the serial link and the daemon."""
     from companion.daemon.main import wait_for
+
     assert wait_for(lambda: box.link.state.state == "ready")
     phone = Phone(box).join()
     phone.post("/phone/pair")
@@ -221,12 +224,14 @@ def test_a_forged_or_missing_csrf_token_and_another_sites_page_are_refused(box):
     assert missing.status_code == 403
     other = Phone(box).join()  # another phone's own, valid token is not Anna's
     assert anna.act("roll", "3", "4", csrf=other.csrf).status_code == 403
-    cross = anna.post("/phone/act", aid="abcdefgh2", verb="roll", arg=["3", "4"],
-                      headers={"Origin": "http://evil.example"})
+    cross = anna.post(
+        "/phone/act", aid="abcdefgh2", verb="roll", arg=["3", "4"], headers={"Origin": "http://evil.example"}
+    )
     assert cross.status_code == 403 and "another site" in cross.json["error"]
     assert head(box) == before
-    header = anna.client.post("/phone/act", json={"aid": "abcdefgh3", "verb": "roll", "args": ["3", "4"]},
-                              headers={"X-CSRF-Token": anna.csrf})
+    header = anna.client.post(
+        "/phone/act", json={"aid": "abcdefgh3", "verb": "roll", "args": ["3", "4"]}, headers={"X-CSRF-Token": anna.csrf}
+    )
     assert header.status_code == 200 and head(box) == before + 1
 
 
@@ -252,14 +257,17 @@ def test_a_retry_after_the_cache_is_gone_is_still_answered_from_the_ledger(box):
     assert sum(1 for e in box.owner.table.game.events if e.command == "pay Anna Boris 100") == 1
 
 
-@pytest.mark.parametrize("fields, words", [
-    ({"verb": "roll", "arg": ["3", "4"]}, "aid"),                      # no action id
-    ({"aid": "short", "verb": "roll"}, "aid"),                          # too short
-    ({"aid": "abcdefgh", "verb": "ROLL; drop"}, "Which action"),       # not a verb
-    ({"aid": "abcdefgh", "verb": "roll", "arg": ["3 4"]}, "malformed"),  # a word with a space
-    ({"aid": "abcdefgh", "verb": "roll", "arg": ["x" * 100]}, "malformed"),
-    ({"aid": "abcdefgh", "verb": "trade", "arg": ["Anna", "Boris"], "give_cash": "-5"}, "amount"),
-])
+@pytest.mark.parametrize(
+    "fields, words",
+    [
+        ({"verb": "roll", "arg": ["3", "4"]}, "aid"),  # no action id
+        ({"aid": "short", "verb": "roll"}, "aid"),  # too short
+        ({"aid": "abcdefgh", "verb": "ROLL; drop"}, "Which action"),  # not a verb
+        ({"aid": "abcdefgh", "verb": "roll", "arg": ["3 4"]}, "malformed"),  # a word with a space
+        ({"aid": "abcdefgh", "verb": "roll", "arg": ["x" * 100]}, "malformed"),
+        ({"aid": "abcdefgh", "verb": "trade", "arg": ["Anna", "Boris"], "give_cash": "-5"}, "amount"),
+    ],
+)
 def test_malformed_actions_get_one_clear_line_and_book_nothing(box, fields, words):
     anna = Phone(box).join().pair(ANNA)
     before = head(box)
@@ -270,11 +278,16 @@ def test_malformed_actions_get_one_clear_line_and_book_nothing(box, fields, word
 
 def test_a_body_that_is_neither_form_nor_json_is_refused(box):
     anna = Phone(box).join().pair(ANNA)
-    answer = anna.client.post("/phone/act", data=b"\x00\xff garbage", content_type="application/octet-stream",
-                              headers={"X-CSRF-Token": anna.csrf})
+    answer = anna.client.post(
+        "/phone/act",
+        data=b"\x00\xff garbage",
+        content_type="application/octet-stream",
+        headers={"X-CSRF-Token": anna.csrf},
+    )
     assert answer.status_code == 400 and answer.json["error"] == "send the fields as a form or a JSON object"
-    answer = anna.client.post("/phone/act", data="[1, 2", content_type="application/json",
-                              headers={"X-CSRF-Token": anna.csrf})
+    answer = anna.client.post(
+        "/phone/act", data="[1, 2", content_type="application/json", headers={"X-CSRF-Token": anna.csrf}
+    )
     assert answer.status_code in (400, 403)
 
 
@@ -317,8 +330,10 @@ def test_the_banker_ends_archives_and_starts_a_game_and_every_other_session_ends
     started = banker.post("/phone/game/start", aid="start-game-1", edition="classic", players="Ann\nBob\n")
     assert started.status_code == 200, started.json
     # issue 23: the shipped Classic board is not checked against a box, and the start says so once
-    assert started.json["lines"] == ["New game of Millionaire Classic: Ann, Bob", "This board is not checked against "
-                                     "your box: 66 of 153 items are placeholders (Game > Our board)"]
+    assert started.json["lines"] == [
+        "New game of Millionaire Classic: Ann, Bob",
+        "This board is not checked against your box: 66 of 153 items are placeholders (Game > Our board)",
+    ]
     assert banker.role() == "banker" and list(box.owner.table.state.players) == ["Ann", "Bob"]
     assert anna.act("roll", "3", "4").status_code == 403
     assert banker.post("/phone/game/start", aid="start-game-2", edition="classic", players="Solo").status_code == 400
@@ -352,7 +367,8 @@ def test_the_box_closes_a_quiet_auction_going_once_twice(tmp_path):
         sub.close()
         assert daemon.owner.table.state.owner.get("food1") == "Boris"
         assert daemon.owner.table.game.events[-1].command == "hammer" or any(
-            e.command == "hammer" for e in daemon.owner.table.game.events)
+            e.command == "hammer" for e in daemon.owner.table.game.events
+        )
         assert said.index("auction_going_once") < said.index("auction_going_twice")
     finally:
         daemon.stop()
@@ -408,6 +424,7 @@ def test_the_auctioneer_leaves_the_writer_idle_to_see_other_processes_writes(tmp
     straight on the file) still reaches the daemon's table and every phone."""
     from companion.daemon.main import wait_for
     from companion.table import open_game
+
     daemon = start_box(tmp_path, **{"phone.auction_quiet_seconds": 30.0})
     try:
         before = head(daemon)

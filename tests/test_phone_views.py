@@ -4,6 +4,7 @@ turn and what the table waits for, balances and net worth, the share price and i
 ledger newest first with corrections against what they reverse, a player's history), in English or
 Russian, each page under 100 KB; the ledger exports as CSV and JSON; the summary names the winner.
 `Phone`, `box` and `config` are shared with the other tests/test_phone_*.py files."""
+
 import csv
 import io
 import json
@@ -23,8 +24,16 @@ BANKER_PIN = "2468"
 
 def config(tmp_path, **extra):
     values = dict(defaults().values)
-    values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": 0, "phone.port": 0,
-                   "phone.banker_pin": BANKER_PIN, "phone.auction_quiet_seconds": 0.0, **extra})
+    values.update(
+        {
+            "games_dir": str(tmp_path / "games"),
+            "virtual_table.port": 0,
+            "phone.port": 0,
+            "phone.banker_pin": BANKER_PIN,
+            "phone.auction_quiet_seconds": 0.0,
+            **extra,
+        }
+    )
     return Config(values, "(test)")
 
 
@@ -47,6 +56,7 @@ def box(tmp_path):
 def free_port():
     """A loopback port that was free a moment ago."""
     import socket
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -142,7 +152,13 @@ def test_a_visitor_sees_only_the_join_form(box):
     assert page.status_code == 200 and b'id="join-form"' in page.data and b'id="players"' not in page.data
     for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/1", "/phone/summary"):
         assert phone.open(path).status_code == 303, path
-    for path in ("/phone/api/state", "/phone/export.csv", "/phone/export.json", "/phone/events", "/phone/api/head?at=1"):
+    for path in (
+        "/phone/api/state",
+        "/phone/export.csv",
+        "/phone/export.json",
+        "/phone/events",
+        "/phone/api/head?at=1",
+    ):
         answer = phone.open(path)
         assert answer.status_code == 403 and "table code" in answer.json["error"], path
     assert "Anna" not in text_of(page)
@@ -179,6 +195,7 @@ def test_the_share_price_chart_follows_the_price(box):
     import random
 
     from companion.autoplay import next_command
+
     phone = Phone(box).join()
     phone.open("/phone/table")  # the history is scanned once, then only the new events
     rng = random.Random(5)
@@ -187,7 +204,8 @@ def test_the_share_price_chart_follows_the_price(box):
         box.owner.submit("table", line)
     events = box.owner.table.game.events
     wanted = [[1, box.owner.table.rules.opt["share_start_price"]]] + [
-        [e.seq, n.params["new"]] for e in events for n in e.notes if n.code == "share_price"]
+        [e.seq, n.params["new"]] for e in events for n in e.notes if n.code == "share_price"
+    ]
     assert len(wanted) > 3  # the price did move in this game
     view = phone.open("/phone/api/state").json
     assert view["prices"] == wanted and view["price"] == wanted[-1][1] == box.owner.table.state.extra["price"]
@@ -247,6 +265,7 @@ def test_every_view_stays_under_100_kb_after_a_long_game(box):
     import random
 
     from companion.autoplay import next_command
+
     rng = random.Random(5)
     for _ in range(300):
         line, _ = box.owner.call(lambda: next_command(box.owner.table.game, rng))
@@ -254,14 +273,25 @@ def test_every_view_stays_under_100_kb_after_a_long_game(box):
             break
         box.owner.submit("table", line)
     phone = Phone(box).banker()
-    for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/1", "/phone/act", "/phone/undo",
-                 "/phone/summary", "/phone/game"):
+    for path in (
+        "/phone/table",
+        "/phone/board",
+        "/phone/ledger",
+        "/phone/player/1",
+        "/phone/act",
+        "/phone/undo",
+        "/phone/summary",
+        "/phone/game",
+    ):
         page = phone.open(path)
         assert page.status_code == 200, path
         words = text_of(page)  # words only: never a Python object or an empty value shown to a person
         assert "built-in method" not in words and " None " not in f" {words} " and "{" not in words, path
-        size = len(page.data) + len(phone.open("/phone/static/phone.css").data) + \
-            len(phone.open("/phone/static/phone.js").data)
+        size = (
+            len(page.data)
+            + len(phone.open("/phone/static/phone.css").data)
+            + len(phone.open("/phone/static/phone.js").data)
+        )
         assert size < 100_000, (path, size)
 
 
@@ -312,6 +342,7 @@ def test_no_game_on_the_box_is_said_on_every_view(tmp_path):
 
 def test_the_daemon_serves_the_phone_page_where_the_config_says(tmp_path):
     import urllib.request
+
     port = free_port()
     daemon = Daemon(config(tmp_path, **{"phone.host": "127.0.0.1", "phone.port": port}), out=lambda line: None).start()
     try:
@@ -327,6 +358,7 @@ def test_the_daemon_serves_the_phone_page_where_the_config_says(tmp_path):
 def test_the_virtual_table_carries_the_phone_page_at_phone(tmp_path):
     """`make demo` serves the virtual table; the phone page is on the same server at /phone/."""
     import urllib.request
+
     port = free_port()
     daemon = Daemon(config(tmp_path, **{"virtual_table.port": port}), out=lambda line: None).start()
     try:
@@ -343,6 +375,7 @@ def test_the_boxs_qr_code_carries_the_phone_page_and_the_table_code(box):
     """The OLED's Game… → Phone page: a scan opens the page and joins as a spectator (the code after #
     never reaches the server)."""
     from companion.hw.display import qr_fits
+
     url = box.phone_url()
     assert url.endswith("/phone/#code=" + box.phone.table_code()) and ":8080/" in url and qr_fits(url)
     phone = Phone(box)
@@ -357,11 +390,17 @@ def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path, built_whee
     import subprocess
     import sys
     from pathlib import Path
+
     root = Path(__file__).parent.parent
     names = built_wheel.names
     templates = sorted(p.name for p in (root / "web" / "templates" / "phone").glob("*.html"))
-    for name in ["web/phone.py", "web/phone_words.py", "companion/daemon/phone.py", "web/static/phone.css",
-                 "web/static/phone.js"] + [f"web/templates/phone/{t}" for t in templates]:
+    for name in [
+        "web/phone.py",
+        "web/phone_words.py",
+        "companion/daemon/phone.py",
+        "web/static/phone.css",
+        "web/static/phone.js",
+    ] + [f"web/templates/phone/{t}" for t in templates]:
         assert name in names, name
     site = built_wheel.site
     check = (
@@ -379,12 +418,19 @@ def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path, built_whee
         "    print(page.status_code, 'id=\"join-form\"' in page.get_data(as_text=True),"
         " client.get('/phone/static/phone.js').status_code)\n"
         "finally:\n"
-        "    daemon.stop()\n")
+        "    daemon.stop()\n"
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(site)}
-    done = subprocess.run([sys.executable, "-c", check, str(tmp_path / "games")], cwd=elsewhere, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", check, str(tmp_path / "games")],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     where, answer = done.stdout.splitlines()[-2:]
     assert Path(where).is_relative_to(site) and answer == "200 True 200"
@@ -392,6 +438,7 @@ def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path, built_whee
 
 def test_a_taken_port_is_one_line_and_the_box_runs_on(tmp_path):
     import socket
+
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -400,8 +447,13 @@ def test_a_taken_port_is_one_line_and_the_box_runs_on(tmp_path):
         daemon = Daemon(config(tmp_path, **{"phone.host": "127.0.0.1", "phone.port": port}), out=lines.append).start()
         try:
             assert daemon.phone_server is None and daemon.phone is not None
-            assert wait_for(lambda: any("The phone page could not start: the phone page cannot listen on "
-                                        f"127.0.0.1 port {port}: the port is already in use" in line for line in lines))
+            assert wait_for(
+                lambda: any(
+                    "The phone page could not start: the phone page cannot listen on "
+                    f"127.0.0.1 port {port}: the port is already in use" in line
+                    for line in lines
+                )
+            )
         finally:
             daemon.stop()
 
@@ -411,7 +463,9 @@ def test_the_top_of_every_view_says_what_the_table_waits_for(box):
     for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/2", "/phone/summary"):
         assert "Turn: Anna Waiting for: Anna — roll the dice" in text_of(phone.open(path)), path
     play(box, "roll 3 4")
-    assert "Waiting for: Anna — the decision to buy or decline: Chocolate factory" in text_of(phone.open("/phone/board"))
+    assert "Waiting for: Anna — the decision to buy or decline: Chocolate factory" in text_of(
+        phone.open("/phone/board")
+    )
     play(box, "decline", "hammer")
     assert "Waiting for: Anna — end the turn" in text_of(phone.open("/phone/table"))
     russian = Phone(box, language="ru").join()
@@ -425,6 +479,7 @@ def test_every_view_of_every_edition_in_both_languages_is_words(tmp_path, editio
     import random
 
     from companion.autoplay import next_command
+
     daemon = Daemon(config(tmp_path), out=lambda line: None).start()
     try:
         daemon.app = create_phone_app(daemon.phone)
@@ -446,15 +501,28 @@ def test_every_view_of_every_edition_in_both_languages_is_words(tmp_path, editio
         for language in ("en", "ru"):
             for phone in (banker, bob):
                 phone.post("/phone/lang", lang=language)
-                for path in ("/phone/table", "/phone/board", "/phone/ledger", "/phone/player/1", "/phone/player/3",
-                             "/phone/act", "/phone/me", "/phone/summary", "/phone/export.csv", "/phone/export.json"):
+                for path in (
+                    "/phone/table",
+                    "/phone/board",
+                    "/phone/ledger",
+                    "/phone/player/1",
+                    "/phone/player/3",
+                    "/phone/act",
+                    "/phone/me",
+                    "/phone/summary",
+                    "/phone/export.csv",
+                    "/phone/export.json",
+                ):
                     page = phone.open(path)
                     assert page.status_code == 200, (edition, language, path, page.data[:200])
                     if path.startswith("/phone/export"):
                         assert b"built-in method" not in page.data, (edition, path)
                         continue
                     words = text_of(page)
-                    assert "built-in method" not in words and " None " not in f" {words} " and "{" not in words, \
-                        (edition, language, path)
+                    assert "built-in method" not in words and " None " not in f" {words} " and "{" not in words, (
+                        edition,
+                        language,
+                        path,
+                    )
     finally:
         daemon.stop()

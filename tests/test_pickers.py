@@ -1,6 +1,7 @@
 """Number pickers that help (issue 22): they start at a round amount of their step (or what is owed), UP and
 DOWN go from round number to round number, and the step's size is on the screen, said anew when a hold
 changes it."""
+
 import sys
 from pathlib import Path
 

@@ -2,6 +2,7 @@
 on the box shows what will be booked before it is): the OLED shows the plot and its price, OK books it, BACK
 books nothing; the same card tapped again shows the same confirmation, never a second one under it. Rent
 stays 0 presses. The real daemon on simulated hardware, in-process."""
+
 import pytest
 from test_phone_views import config, head, press_button, tap_card
 
@@ -26,8 +27,10 @@ def screen(daemon):
     return " ".join([frame.title, *frame.lines, frame.footer]) if frame is not None else ""
 
 
-WORDS = {"en": ("Book this?", "Anna buys Chocolate factory for 90", "OK: yes"),
-         "ru": ("Записать?", "Anna покупает участок «Шоколадная фабрика» за 90", "OK — да")}
+WORDS = {
+    "en": ("Book this?", "Anna buys Chocolate factory for 90", "OK: yes"),
+    "ru": ("Записать?", "Anna покупает участок «Шоколадная фабрика» за 90", "OK — да"),
+}
 
 
 def test_the_plot_card_shows_the_purchase_and_ok_books_it(box):

@@ -19,6 +19,7 @@ accepted event the test checks, from outside the engine:
 A refused command leaves the state signature and the history unchanged. At the
 end the ledger file is reopened: the replay gives the identical state.
 """
+
 import os
 import random
 import tempfile
@@ -57,6 +58,7 @@ def players_for(rules, k):
 
 # ----- the checks, written independently of the engine's own assertions ---------------
 
+
 def buildings_on_board(ed, s):
     """(small, large) buildings standing, from the edition's [buildings] table."""
     b = ed.buildings
@@ -79,7 +81,8 @@ def check_event(rules, before, after, event):
     for account in set(before.balances) | set(after.balances) | set(delta):
         change = after.balances.get(account, 0) - before.balances.get(account, 0)
         assert change == delta[account], (
-            f"event {event.seq} {event.command!r}: {account} changed by {change}, postings say {delta[account]}")
+            f"event {event.seq} {event.command!r}: {account} changed by {change}, postings say {delta[account]}"
+        )
 
 
 def check_state(rules, s):
@@ -103,8 +106,8 @@ def check_state(rules, s):
         if levels:
             assert max(levels) - min(levels) <= 1, f"industry {ind} is built unevenly: {levels}"
     small, large = buildings_on_board(ed, s)
-    assert small <= ed.supply.get("small", 10 ** 6), f"{small} small buildings, the box holds fewer"
-    assert large <= ed.supply.get("large", 10 ** 6), f"{large} large buildings, the box holds fewer"
+    assert small <= ed.supply.get("small", 10**6), f"{small} small buildings, the box holds fewer"
+    assert large <= ed.supply.get("large", 10**6), f"{large} large buildings, the box holds fewer"
     for pid in s.mortgaged:
         assert pid in s.owner and not s.level.get(pid), f"bad mortgage on {pid}"
     for (p, item), n in s.holdings.items():
@@ -115,8 +118,9 @@ def check_state(rules, s):
         if d.debtor not in seen:
             # the first debt of each debtor is kept only while unpayable, or while it is a
             # claim waiting for the holder's decision (Elite insurance: use_policy / skip_policy)
-            assert s.cash(d.debtor) < d.amount or getattr(d, "claim", None), \
+            assert s.cash(d.debtor) < d.amount or getattr(d, "claim", None), (
                 f"{d.debtor} could pay the debt {d} but it was kept"
+            )
             seen.add(d.debtor)
     if s.phase == "over":
         assert s.winner
@@ -160,8 +164,10 @@ def garbage(rng, rules, s, n_events):
         lambda: f"choose {rng.choice(cells)}",
         lambda: f"bid {rng.choice(players)} {num()}",
         lambda: f"opening {num()}",
-        lambda: f"trade {rng.choice(players)} {rng.choice(players)} give {words(rng.randint(0, 2))} "
-                f"get {words(rng.randint(0, 2))}",
+        lambda: (
+            f"trade {rng.choice(players)} {rng.choice(players)} give {words(rng.randint(0, 2))} "
+            f"get {words(rng.randint(0, 2))}"
+        ),
         lambda: f"undo {rng.choice([str(rng.randint(0, n_events + 2)), 'x', '-1', '1', str(n_events)])}",
         lambda: f"use_card {rng.choice(cards)}",
         lambda: f"draw {rng.choice(cards)}",
@@ -176,6 +182,7 @@ def garbage(rng, rules, s, n_events):
 
 # ----- one game under test ------------------------------------------------------------------
 
+
 class Run:
     """A game played step by step, checked after every step; on disk when path is given."""
 
@@ -188,7 +195,7 @@ class Run:
             self.game = self.table.game
         else:
             self.game = Game.start(rules, seed, players)
-        self.before_sig = {}          # seq -> signature of the state the event started from
+        self.before_sig = {}  # seq -> signature of the state the event started from
         self.refused = Counter()
         check_state(rules, self.game.state)
 
@@ -271,11 +278,15 @@ def play_steps(run, rng_for, steps):
 
 # ----- hypothesis: random sequences, the ledger on disk ---------------------------------------
 
+
 @pytest.mark.parametrize("edition", EDITIONS)
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2 ** 32 - 1), n_players=st.integers(2, 6),
-       warmup=st.sampled_from([0, 0, 150, 400]),
-       steps=st.lists(st.tuples(st.integers(0, 99), st.integers(0, 2 ** 32 - 1)), max_size=120))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_players=st.integers(2, 6),
+    warmup=st.sampled_from([0, 0, 150, 400]),
+    steps=st.lists(st.tuples(st.integers(0, 99), st.integers(0, 2**32 - 1)), max_size=120),
+)
 def test_random_commands_keep_the_books_and_the_ledger_replays(edition, seed, n_players, warmup, steps):
     """Money, plots, buildings and debts stay consistent under any command sequence
     (rulebooks: buying, rent, building evenly, mortgage, bankruptcy); refusals change
@@ -326,8 +337,9 @@ def test_seeded_simulation_of_short_games(edition):
         try:
             run = simulate(edition, seed)
         except Exception as exc:
-            raise AssertionError(f"edition {edition}, seed {seed}: {type(exc).__name__}: {exc}"
-                                 f" (rerun: simulate({edition!r}, {seed}))") from exc
+            raise AssertionError(
+                f"edition {edition}, seed {seed}: {type(exc).__name__}: {exc} (rerun: simulate({edition!r}, {seed}))"
+            ) from exc
         refused.update(run.refused)
     # the garbage really was refused, for many different reasons
     assert len(refused) >= 10, refused
@@ -353,8 +365,9 @@ def midgame(edition):
     return _MIDGAME[edition]
 
 
-TOKEN = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters="#"),
-                min_size=1, max_size=8)
+TOKEN = st.text(
+    alphabet=st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters="#"), min_size=1, max_size=8
+)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -365,8 +378,9 @@ def test_any_ascii_command_line_is_accepted_or_refused_with_a_code(edition, data
     the engine answers with an event or a RuleViolation, never a crash, and changes nothing on refusal."""
     game = midgame(edition)
     verb = data.draw(st.sampled_from(sorted(game.rules.COMMANDS) + ["undo", "new"]) | TOKEN)
-    args = data.draw(st.lists(TOKEN | st.sampled_from(list(game.state.players) + list(game.rules.edition.plots)),
-                              max_size=5))
+    args = data.draw(
+        st.lists(TOKEN | st.sampled_from(list(game.state.players) + list(game.rules.edition.plots)), max_size=5)
+    )
     sig = game.state.signature()
     try:
         game.propose(" ".join([verb, *args]))

@@ -1,6 +1,7 @@
 """The reader link's framing and delivery (companion/hw/protocol.py, firmware/PROTOCOL.md), as a table
 would feel it: a tap arrives once however the cable garbles, splits, repeats or drops lines, and noise
 never becomes a transaction. Seeded, with the time passed in: no sleeps, no flakes."""
+
 import binascii
 import json
 import random
@@ -60,12 +61,18 @@ def test_any_single_changed_byte_of_a_tap_is_caught():
             if value == line[i]:
                 continue
             with pytest.raises(LinkError):
-                decode(line[:i] + bytes([value]) + line[i + 1:])
+                decode(line[:i] + bytes([value]) + line[i + 1 :])
 
 
 def test_encode_refuses_what_the_format_cannot_carry():
-    for seq, verb, fields in [(0, "TAP", {"uid": "1"}), (3, "ACK", {}), (1, "TAP", {"uid": "a b"}),
-                              (1, "tap", {}), (1, "TAP", {"UID": "1"}), (1, "TAP", {"uid": "x" * 200})]:
+    for seq, verb, fields in [
+        (0, "TAP", {"uid": "1"}),
+        (3, "ACK", {}),
+        (1, "TAP", {"uid": "a b"}),
+        (1, "tap", {}),
+        (1, "TAP", {"UID": "1"}),
+        (1, "TAP", {"uid": "x" * 200}),
+    ]:
         with pytest.raises(ValueError):
             encode(seq, verb, fields)
 
@@ -74,11 +81,11 @@ def test_a_split_and_joined_stream_gives_its_lines_and_overlong_noise_is_dropped
     lines = [encode(n, "TAP", {"uid": "%08X" % n}) for n in range(1, 6)]
     stream = b"".join(lines[:2]) + b"x" * (MAX_LINE + 50) + b"\n" + b"".join(lines[2:])
     splitter, got = LineSplitter(), []
-    for i in range(0, len(stream), 7):                         # 7 bytes at a time, across line ends
-        got += splitter.feed(stream[i:i + 7])
+    for i in range(0, len(stream), 7):  # 7 bytes at a time, across line ends
+        got += splitter.feed(stream[i : i + 7])
     assert [decode(line).fields["uid"] for line in got] == ["%08X" % n for n in range(1, 6)]
     assert splitter.dropped == 1
-    whole = LineSplitter()                                     # the same stream in one piece
+    whole = LineSplitter()  # the same stream in one piece
     assert [decode(line).fields["uid"] for line in whole.feed(stream)] == ["%08X" % n for n in range(1, 6)]
     assert whole.dropped == 1
 
@@ -117,7 +124,7 @@ def test_unacknowledged_lines_are_resent_with_growing_waits_and_at_most_eight_wa
     sender = Sender()
     line = sender.send("TAP", {"uid": "DEADBEEF"}, 0.0)
     assert sender.due(0.01) == []
-    assert sender.due(0.05) == [line]                          # first resend after 50 ms
+    assert sender.due(0.05) == [line]  # first resend after 50 ms
     assert sender.due(0.12) == [] and sender.due(0.151) == [line]  # then after 100 ms more
     sender.acknowledged(1)
     assert sender.due(10.0) == []
@@ -143,7 +150,7 @@ def test_every_tap_arrives_once_over_a_cable_that_drops_repeats_garbles_and_spli
     rng = random.Random(seed)
     reader, pi = Sender(), Receiver()
     to_pi, to_reader = LineSplitter(), LineSplitter()
-    acked = Receiver()                                          # the reader's side reading ACKs
+    acked = Receiver()  # the reader's side reading ACKs
 
     def cable(data):
         """What comes out of the other end: maybe nothing, twice, a flipped bit, or noise before it."""
@@ -154,7 +161,7 @@ def test_every_tap_arrives_once_over_a_cable_that_drops_repeats_garbles_and_spli
             return data + data
         if r < 0.35:
             i = rng.randrange(len(data) - 1)
-            return data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1:]
+            return data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1 :]
         if r < 0.40:
             return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 30))) + b"\n" + data
         return data
@@ -162,7 +169,7 @@ def test_every_tap_arrives_once_over_a_cable_that_drops_repeats_garbles_and_spli
     def over_the_cable(out, now):
         """One line from the reader through the cable, torn in two; the Pi's answers back the same way."""
         wire = cable(out)
-        for part in (wire[:len(wire) // 2], wire[len(wire) // 2:]):
+        for part in (wire[: len(wire) // 2], wire[len(wire) // 2 :]):
             for line in to_pi.feed(part):
                 frame, replies = pi.take(line, now)
                 if frame is not None:
@@ -181,7 +188,7 @@ def test_every_tap_arrives_once_over_a_cable_that_drops_repeats_garbles_and_spli
             over_the_cable(reader.send("TAP", {"uid": queue.pop(0)}, now), now)
         for out in reader.due(now):
             over_the_cable(out, now)
-    assert sorted(delivered) == sorted(taps)                    # each once: none lost, none doubled
+    assert sorted(delivered) == sorted(taps)  # each once: none lost, none doubled
 
 
 def test_a_line_acted_on_before_the_hello_of_a_running_reader_is_not_acted_on_again():

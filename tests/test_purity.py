@@ -2,6 +2,7 @@
 companion/engine imports randomness, clocks, storage, the network, hardware, the web
 or threads. Dice arrive as command arguments and shuffles use the game seed, so a
 replay of the ledger always gives the same game."""
+
 import ast
 from pathlib import Path
 
@@ -10,8 +11,23 @@ import pytest
 import companion.engine
 
 ENGINE = Path(companion.engine.__file__).parent
-FORBIDDEN = {"random", "time", "datetime", "sqlite3", "socket", "serial", "gpiozero", "luma",
-             "flask", "os", "threading", "secrets", "uuid", "subprocess", "asyncio"}
+FORBIDDEN = {
+    "random",
+    "time",
+    "datetime",
+    "sqlite3",
+    "socket",
+    "serial",
+    "gpiozero",
+    "luma",
+    "flask",
+    "os",
+    "threading",
+    "secrets",
+    "uuid",
+    "subprocess",
+    "asyncio",
+}
 MODULES = sorted(ENGINE.rglob("*.py"))
 
 
@@ -29,8 +45,12 @@ def imported(path):
         elif isinstance(node, ast.Call):
             func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if name in ("__import__", "import_module") and node.args and \
-                    isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            if (
+                name in ("__import__", "import_module")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
                 yield node.args[0].value.split(".")[0], node.lineno
 
 
@@ -70,13 +90,19 @@ LEDGER_MAY_IMPORT = {"companion.errors", "companion.engine.state", "companion.le
 
 @pytest.mark.parametrize("path", sorted(LEDGER.glob("*.py")), ids=lambda p: p.name)
 def test_the_ledger_imports_only_the_engines_records(path):
-    bad = [name for name in companion_imports(path)
-           if name not in LEDGER_MAY_IMPORT and not name.startswith("companion.ledger.")]
+    bad = [
+        name
+        for name in companion_imports(path)
+        if name not in LEDGER_MAY_IMPORT and not name.startswith("companion.ledger.")
+    ]
     assert not bad, f"ledger/{path.name} imports {bad}"
 
 
 @pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ENGINE)) for p in MODULES])
 def test_the_engine_imports_only_itself_and_errors(path):
-    bad = [name for name in companion_imports(path)
-           if name != "companion.errors" and not name.startswith("companion.engine")]
+    bad = [
+        name
+        for name in companion_imports(path)
+        if name != "companion.errors" and not name.startswith("companion.engine")
+    ]
     assert not bad, f"engine/{path.name} imports {bad}"

@@ -6,6 +6,7 @@ with a white border (a generous quiet zone) and with a black one (the
 display's unlit edge and bezel, all a real scanner gets beyond the screen's
 own lit field).
 """
+
 import shutil
 import subprocess
 
@@ -16,10 +17,10 @@ from companion.hw import display
 from companion.hw.display import Frame, Screen
 
 URLS = [
-    "http://companion.local:8080/",          # version 3, 2 px a module
-    "http://192.168.178.23:8080/t/ABCD12",   # version 3, 2 px a module
+    "http://companion.local:8080/",  # version 3, 2 px a module
+    "http://192.168.178.23:8080/t/ABCD12",  # version 3, 2 px a module
     "http://192.168.178.23:8080/t/ABCD12/join?seat=3&lang=ru",  # version 4: 1 px a module
-    "ABCD12",                                # short: a normal QR code (never a Micro QR, which phones miss)
+    "ABCD12",  # short: a normal QR code (never a Micro QR, which phones miss)
 ]
 TOO_LONG = "http://companion.local:8080/t/ABCD12?" + "&".join(f"player{n}=Константин" for n in range(12))
 
@@ -86,8 +87,12 @@ def test_the_code_is_dark_modules_on_a_lit_field_at_the_right(url):
 
 
 def test_the_text_beside_the_code_is_wrapped_into_its_column(screen):
-    frame = Frame(title="ABCD12", lines=("scan for the phone page",), footer="пингвин эскимо палатка",
-                  qr="http://companion.local:8080/")
+    frame = Frame(
+        title="ABCD12",
+        lines=("scan for the phone page",),
+        footer="пингвин эскимо палатка",
+        qr="http://companion.local:8080/",
+    )
     image, cut = display.render(frame, screen.fonts)
     code = display.qr_code(frame.qr)
     column = 128 - code.field - display.QR_GAP

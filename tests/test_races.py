@@ -8,6 +8,7 @@ of the acknowledged payments, and no reader ever saw a halt, a damaged ledger, l
 money or the ledger going back. One request id raced by several processes books one
 event; reused with another command it is refused; a table that is behind catches up.
 """
+
 import json
 import os
 import select
@@ -54,8 +55,13 @@ class Crowd:
 
     def start(self, name: str, *args) -> None:
         self.procs[name] = subprocess.Popen(
-            [sys.executable, str(CHILD), *map(str, args)], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+            [sys.executable, str(CHILD), *map(str, args)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=child_env(),
+        )
 
     def go(self, names=None) -> None:
         """Wait (bounded) until every child is ready, then release them all."""
@@ -96,8 +102,10 @@ def stored(db: str) -> dict:
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        rows = [(seq, rid, split_body(body)["submitted"])
-                for seq, rid, body in conn.execute("SELECT seq, request_id, body FROM events ORDER BY seq")]
+        rows = [
+            (seq, rid, split_body(body)["submitted"])
+            for seq, rid, body in conn.execute("SELECT seq, request_id, body FROM events ORDER BY seq")
+        ]
     finally:
         conn.close()
     assert [seq for seq, _, _ in rows] == list(range(1, len(rows) + 1))
@@ -105,8 +113,9 @@ def stored(db: str) -> dict:
 
 
 def companion(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True,
-                          timeout=60, env=child_env())
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=60, env=child_env()
+    )
 
 
 @pytest.mark.timeout(300)
@@ -147,7 +156,9 @@ def test_ten_writers_and_ten_readers_at_once(game, tmp_path):
 
     on_disk = stored(game)
     for rid, (seq, command) in acked.items():
-        assert on_disk.get(rid) == (seq, command), f"{rid} acknowledged as #{seq} {command!r}, stored {on_disk.get(rid)}"
+        assert on_disk.get(rid) == (seq, command), (
+            f"{rid} acknowledged as #{seq} {command!r}, stored {on_disk.get(rid)}"
+        )
     assert len(on_disk) == 1 + len(acked), "events stored that no writer was told about"
     table = open_game(game)
     try:
@@ -256,24 +267,34 @@ def test_readers_never_fail_while_a_writer_books_at_full_speed(game):
     """Issue 21: 3 of 20 `companion state` runs said "the game kept changing while it was read" (exit 5) at
     120 events/s. A reader now takes its snapshot as it is: the anchor ahead of it only shows a busy writer."""
     table = open_game(game)
-    for i in range(5000):                       # a longer game: each read verifies more, a writer moves more
+    for i in range(5000):  # a longer game: each read verifies more, a writer moves more
         table.submit("pay Anna Boris 1" if i % 2 else "pay Boris Anna 1")
     table.close()
-    writer = subprocess.Popen([sys.executable, "-c", WRITER_AT_FULL_SPEED, game], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=child_env())
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER_AT_FULL_SPEED, game],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+    )
     try:
         ready, _, _ = select.select([writer.stdout], [], [], READY_TIMEOUT_S)
         assert ready and writer.stdout.readline().strip() == "writing", writer.stderr.read()
         heads: list[int] = []
         while len(heads) < 25 or (heads[-1] == heads[0] and len(heads) < 500):  # until reads ran under writes
-            reader = open_game(game, readonly=True)          # raised "kept changing" before
+            reader = open_game(game, readonly=True)  # raised "kept changing" before
             heads.append(reader.head()[0])
             reader.close()
-        state = subprocess.run([sys.executable, "-m", "companion", "state", "--db", game], capture_output=True,
-                               text=True, env=child_env(), timeout=WORK_TIMEOUT_S)
+        state = subprocess.run(
+            [sys.executable, "-m", "companion", "state", "--db", game],
+            capture_output=True,
+            text=True,
+            env=child_env(),
+            timeout=WORK_TIMEOUT_S,
+        )
         assert state.returncode == 0, state.stderr
         assert writer.poll() is None, writer.stderr.read()  # the writer kept booking throughout
-        assert heads[-1] > heads[0]                         # the reads really ran under its writes
+        assert heads[-1] > heads[0]  # the reads really ran under its writes
     finally:
         writer.kill()
         writer.wait(timeout=30)

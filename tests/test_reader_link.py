@@ -1,6 +1,7 @@
 """The Pi's end of the reader link over a real pty: the handshake, taps booked once however the cable
 mangles them, noise ignored, a foreign protocol refused, offline known from the heartbeat, and the
 reader found again after the cable comes back."""
+
 import os
 import random
 import threading
@@ -57,7 +58,7 @@ class Peer:
     def write(self, data):
         while data:  # the pty holds a few kB: wait for the Pi to read, as a cable would
             try:
-                data = data[os.write(self.master, data):]
+                data = data[os.write(self.master, data) :]
             except BlockingIOError:
                 self.pump()
                 time.sleep(0.001)
@@ -106,8 +107,14 @@ def rig(tmp_path):
     peer = Peer(tmp_path)
     taps, rolls, states = [], [], []
     clock = FakeClock()
-    link = ReaderLink(str(tmp_path / "usb-MicroPython*"), lambda uid, origin: taps.append(uid),
-                      lambda dice, origin: rolls.append(dice), states.append, retry=0.05, clock=clock)
+    link = ReaderLink(
+        str(tmp_path / "usb-MicroPython*"),
+        lambda uid, origin: taps.append(uid),
+        lambda dice, origin: rolls.append(dice),
+        states.append,
+        retry=0.05,
+        clock=clock,
+    )
     link.origins = []  # each tap's and roll's (boot id, sequence number), in the order handed on
     on_tap, on_roll = link.on_tap, link.on_roll
     link.on_tap = lambda uid, origin: (link.origins.append(origin), on_tap(uid, origin))
@@ -138,8 +145,9 @@ def test_a_dice_count_replaced_before_it_went_out_is_never_sent(tmp_path):
     """Counts are state: the reader goes from the count it has straight to the newest, never through 0
     (ROLL would buzz "no" in between); dice_told names the line that carries the newest."""
     peer = Peer(tmp_path)
-    link = ReaderLink(str(tmp_path / "usb-MicroPython*"), lambda uid, origin: None, lambda dice, origin: None,
-                      retry=0.05)
+    link = ReaderLink(
+        str(tmp_path / "usb-MicroPython*"), lambda uid, origin: None, lambda dice, origin: None, retry=0.05
+    )
     link.set_dice(0)  # both asked before the link's thread has sent anything: one line must carry the last
     link.set_dice(3)
     link.start()
@@ -206,7 +214,7 @@ def test_noise_and_mangled_frames_book_nothing_and_a_good_tap_still_counts(rig):
             line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))).replace(b"\n", b"") + b"\n"
         elif kind == 1:
             pos = rng.randrange(len(good) - 1)
-            line = good[:pos] + bytes([(good[pos] + rng.randrange(1, 255)) % 256]) + good[pos + 1:]
+            line = good[:pos] + bytes([(good[pos] + rng.randrange(1, 255)) % 256]) + good[pos + 1 :]
             if b"\n" in line[:-1]:
                 continue
         else:

@@ -1,6 +1,7 @@
 """ROLL never skips a decision the rules give (issue 22): a held player whose turn comes is offered the fine
 or a card first, ROLL during a choice says what it waits for, the JACKPOT is thrown by ROLL with no outcome
 shown before it is booked, and a card that stands for nothing says why."""
+
 import pytest
 
 from companion.daemon.config import Config, defaults

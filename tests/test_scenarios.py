@@ -6,6 +6,7 @@ whose amounts are computed by hand in a comment beside them
 through. A failed line names the file and line number. After the script, the
 history must replay to the identical state (the ledger's restart path).
 """
+
 from pathlib import Path
 
 import pytest

@@ -3,6 +3,7 @@ order mark dropped, "-" for standard input) and run_script ends in success or on
 line naming the file, the line and the problem. Never a ValueError, KeyError or traceback,
 whatever the file holds: bad `expect` arguments, broken lines, random bytes, truncated or
 damaged copies of the shipped scenarios (tests/scenarios/**.game)."""
+
 import io
 import sys
 import tempfile
@@ -34,57 +35,68 @@ def script_error(text):
 
 # ----- expect lines with bad arguments ----------------------------------------------------------
 
-@pytest.mark.parametrize("line, words", [
-    ("expect cash Anna abc", "'abc' is not a whole number"),
-    ("expect cash Anna １８８０", "not a whole number"),
-    ("expect cash Anna 1930.0", "not a whole number"),
-    ("expect cash Zed 0", "no account named Zed"),
-    ("expect cash", "usage: expect cash ACCOUNT N"),
-    ("expect cash Anna 1930 1", "usage: expect cash ACCOUNT N"),
-    ("expect level", "usage: expect level PLOT N"),
-    ("expect level leisure3 x", "not a whole number"),
-    ("expect level nowhere 0", "no plot called nowhere"),
-    ("expect level start 0", "no plot called start"),
-    ("expect held A", "usage: expect held PLAYER ITEM N"),
-    ("expect held Zed shares 0", "no player named Zed"),
-    ("expect held Anna shares -1", "not a whole number"),
-    ("expect owner nowhere Anna", "no plot called nowhere"),
-    ("expect owner leisure3 Zed", "no player named Zed"),
-    ("expect position Zed start", "no player named Zed"),
-    ("expect position Anna nowhere", "no cell called nowhere"),
-    ("expect turn Zed", "no player named Zed"),
-    ("expect debt Zed 0", "no player named Zed"),
-    ("expect debt Anna 1e3", "not a whole number"),
-    ("expect mortgaged nowhere no", "no plot called nowhere"),
-    ("expect mortgaged leisure3 maybe", "must be yes or no"),
-    ("expect detained Zed no", "no player named Zed"),
-    ("expect alive Anna 1", "must be yes or no"),
-    ("expect", "expect what?"),
-    ("expect refused", "usage: expect refused"),
-    ("expect frobnicate 1", "unknown expectation 'frobnicate'"),
-])
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("expect cash Anna abc", "'abc' is not a whole number"),
+        ("expect cash Anna １８８０", "not a whole number"),
+        ("expect cash Anna 1930.0", "not a whole number"),
+        ("expect cash Zed 0", "no account named Zed"),
+        ("expect cash", "usage: expect cash ACCOUNT N"),
+        ("expect cash Anna 1930 1", "usage: expect cash ACCOUNT N"),
+        ("expect level", "usage: expect level PLOT N"),
+        ("expect level leisure3 x", "not a whole number"),
+        ("expect level nowhere 0", "no plot called nowhere"),
+        ("expect level start 0", "no plot called start"),
+        ("expect held A", "usage: expect held PLAYER ITEM N"),
+        ("expect held Zed shares 0", "no player named Zed"),
+        ("expect held Anna shares -1", "not a whole number"),
+        ("expect owner nowhere Anna", "no plot called nowhere"),
+        ("expect owner leisure3 Zed", "no player named Zed"),
+        ("expect position Zed start", "no player named Zed"),
+        ("expect position Anna nowhere", "no cell called nowhere"),
+        ("expect turn Zed", "no player named Zed"),
+        ("expect debt Zed 0", "no player named Zed"),
+        ("expect debt Anna 1e3", "not a whole number"),
+        ("expect mortgaged nowhere no", "no plot called nowhere"),
+        ("expect mortgaged leisure3 maybe", "must be yes or no"),
+        ("expect detained Zed no", "no player named Zed"),
+        ("expect alive Anna 1", "must be yes or no"),
+        ("expect", "expect what?"),
+        ("expect refused", "usage: expect refused"),
+        ("expect frobnicate 1", "unknown expectation 'frobnicate'"),
+    ],
+)
 def test_bad_expect_arguments_are_a_script_error(line, words):
     exc = script_error(GAME + line + "\n")
     assert exc.line_no == 5 and words in exc.problem, exc.problem
 
 
 def test_good_expectations_still_pass():
-    table = run_script(GAME + "\n".join([
-        "expect cash anna 1930",               # names match case-insensitively
-        "expect cash BANK -4130",              # negative: -(2 x 2000 + 200 JACKPOT) + 70
-        "expect owner leisure3 ANNA",
-        "expect owner 3 Anna",                 # a plot by its index
-        "expect position Anna leisure3",
-        "expect level leisure3 0",
-        "expect held Anna shares 0",
-        "expect turn Anna",
-        "expect debt Boris 0",
-        "expect mortgaged leisure3 no",
-        "expect alive Boris yes",
-        "expect winner none",
-        "expect refused:usage pay Anna Boris 1 000",
-        'expect refused:unknown_player pay "Anna Maria" Boris 5',
-    ]) + "\n", "t.game")
+    table = run_script(
+        GAME
+        + "\n".join(
+            [
+                "expect cash anna 1930",  # names match case-insensitively
+                "expect cash BANK -4130",  # negative: -(2 x 2000 + 200 JACKPOT) + 70
+                "expect owner leisure3 ANNA",
+                "expect owner 3 Anna",  # a plot by its index
+                "expect position Anna leisure3",
+                "expect level leisure3 0",
+                "expect held Anna shares 0",
+                "expect turn Anna",
+                "expect debt Boris 0",
+                "expect mortgaged leisure3 no",
+                "expect alive Boris yes",
+                "expect winner none",
+                "expect refused:usage pay Anna Boris 1 000",
+                'expect refused:unknown_player pay "Anna Maria" Boris 5',
+            ]
+        )
+        + "\n",
+        "t.game",
+    )
     table.close()
 
 
@@ -95,14 +107,18 @@ def test_a_failed_expectation_names_file_line_and_difference():
 
 # ----- broken lines ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("line, words", [
-    ('pay "Anna Boris 5', "is never closed"),
-    ("pay Anna\tBoris 5", "U+0009"),
-    ("pay Anna Boris 5\x0c", "U+000C"),                    # a form feed does not split the line
-    ("roll 1 2 " + "#" * 300, "at most 200"),
-    ("pay Anna Boris 1 000", "refused: Usage: pay PLAYER PLAYER AMOUNT"),
-    ("pay Anna Boris +5", "must be a number"),
-])
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ('pay "Anna Boris 5', "is never closed"),
+        ("pay Anna\tBoris 5", "U+0009"),
+        ("pay Anna Boris 5\x0c", "U+000C"),  # a form feed does not split the line
+        ("roll 1 2 " + "#" * 300, "at most 200"),
+        ("pay Anna Boris 1 000", "refused: Usage: pay PLAYER PLAYER AMOUNT"),
+        ("pay Anna Boris +5", "must be a number"),
+    ],
+)
 def test_a_broken_line_is_a_script_error_at_its_line(line, words):
     exc = script_error(GAME + line + "\n")
     assert exc.line_no == 5 and words in exc.problem, exc.problem
@@ -129,6 +145,7 @@ def test_a_script_without_a_game():
 
 # ----- read_script --------------------------------------------------------------------------------
 
+
 def test_read_script_drops_a_byte_order_mark(tmp_path):
     path = tmp_path / "bom.game"
     path.write_bytes(b"\xef\xbb\xbf" + GAME.encode())
@@ -152,11 +169,14 @@ def test_read_script_reads_standard_input_for_a_dash(monkeypatch):
     assert read_script("-") == GAME
 
 
-@pytest.mark.parametrize("make", [
-    lambda tmp: str(tmp / "missing.game"),
-    lambda tmp: str(tmp),                                   # a directory
-    lambda tmp: str(tmp / "a\x00b"),                        # no such name can exist
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda tmp: str(tmp / "missing.game"),
+        lambda tmp: str(tmp),  # a directory
+        lambda tmp: str(tmp / "a\x00b"),  # no such name can exist
+    ],
+)
 def test_read_script_turns_a_read_failure_into_one_line(tmp_path, make):
     path = make(tmp_path)
     with pytest.raises(ScriptError) as info:
@@ -165,6 +185,7 @@ def test_read_script_turns_a_read_failure_into_one_line(tmp_path, make):
 
 
 # ----- fuzz: whatever the bytes, success or a ScriptError ------------------------------------------
+
 
 def run_bytes(data):
     """read_script + run_script on a file holding these bytes: True if it ran, False if refused."""
@@ -203,12 +224,14 @@ def test_random_text_after_a_real_game(path, tail):
 @given(st.sampled_from(SCENARIOS), st.floats(0, 1))
 def test_truncated_scenarios(path, where):
     data = path.read_bytes()
-    run_bytes(data[:int(len(data) * where)])
+    run_bytes(data[: int(len(data) * where)])
 
 
 @FUZZ
-@given(st.sampled_from(SCENARIOS), st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(1, 255)),
-                                            min_size=1, max_size=4))
+@given(
+    st.sampled_from(SCENARIOS),
+    st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(1, 255)), min_size=1, max_size=4),
+)
 def test_scenarios_with_flipped_bytes(path, flips):
     data = bytearray(path.read_bytes())
     for where, mask in flips:
@@ -216,14 +239,43 @@ def test_scenarios_with_flipped_bytes(path, flips):
     run_bytes(bytes(data))
 
 
-WORDS = st.sampled_from(["0", "1", "6", "7", "-1", "+5", "1_000", "１", '"', '"x y"', "#", "Anna", "Boris", "bank",
-                         "none", "leisure3", "start", "double", "give", "get", "expect", "new", "undo", "dice=3",
-                         "x" * 250, "9" * 40])
+WORDS = st.sampled_from(
+    [
+        "0",
+        "1",
+        "6",
+        "7",
+        "-1",
+        "+5",
+        "1_000",
+        "１",
+        '"',
+        '"x y"',
+        "#",
+        "Anna",
+        "Boris",
+        "bank",
+        "none",
+        "leisure3",
+        "start",
+        "double",
+        "give",
+        "get",
+        "expect",
+        "new",
+        "undo",
+        "dice=3",
+        "x" * 250,
+        "9" * 40,
+    ]
+)
 
 
 @FUZZ
-@given(st.sampled_from(SCENARIOS), st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(0, 8), WORDS),
-                                            min_size=1, max_size=3))
+@given(
+    st.sampled_from(SCENARIOS),
+    st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.integers(0, 8), WORDS), min_size=1, max_size=3),
+)
 def test_scenarios_with_words_added(path, changes):
     lines = path.read_text(encoding="utf-8").split("\n")
     for where, at, word in changes:

@@ -4,6 +4,7 @@ tax in cash when it builds, and so sells far fewer buildings back to pay that ta
 shared-rules bot, which builds whenever it has the cash. Short of cash, it offers a spare lot
 (with cash on top) for the lot that completes a group (ТОРГОВЛЯ СОБСТВЕННОСТЬЮ: any unbuilt plots
 and money), and in debt it sells back the building that earns least for what it fetches first."""
+
 import random
 
 from companion.editions import load_edition, rules_for
@@ -73,7 +74,7 @@ def circle_tax_sales(strategies: tuple[str, ...]) -> tuple[int, int]:
 def test_sells_far_fewer_buildings_back_to_pay_the_circle_tax():
     elite_built, elite_sold = circle_tax_sales(("balanced",))
     shared_built, shared_sold = circle_tax_sales(("generic-balanced",))
-    assert elite_built > 100 and shared_built > 100      # both build
+    assert elite_built > 100 and shared_built > 100  # both build
     assert 2 * elite_sold <= shared_sold
 
 

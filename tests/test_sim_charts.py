@@ -1,5 +1,6 @@
 """`companion sim --charts DIR`: the charts are drawn from a small run, as PNG and SVG, and the same
 study draws the same SVG files."""
+
 import struct
 import xml.etree.ElementTree as ET
 
@@ -36,8 +37,20 @@ def test_charts_are_rendered_for_elite_with_the_share_price(tmp_path, capsys):
 
 
 def test_classic_draws_the_charity_fund_and_a_comparison(tmp_path, capsys):
-    code = main(["--lang", "ru", "sim", "classic", "--games", "3", "--charts", str(tmp_path),
-                 "--compare", "black_business_fine=100"])
+    code = main(
+        [
+            "--lang",
+            "ru",
+            "sim",
+            "classic",
+            "--games",
+            "3",
+            "--charts",
+            str(tmp_path),
+            "--compare",
+            "black_business_fine=100",
+        ]
+    )
     capsys.readouterr()
     assert code == 0
     assert (tmp_path / "sim-classic-charity.png").exists()

@@ -1,5 +1,6 @@
 """The simulator's games: exactly reproducible from the seed whatever the number of jobs, every
 command one the rules listed for its actor and applied once, believable lengths, the round cap."""
+
 import pytest
 
 from companion.editions import load_edition, rules_for, shipped

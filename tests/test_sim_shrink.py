@@ -1,5 +1,6 @@
 """A planted invariant breach in a test edition is caught by the simulator and shrunk to a
 1-minimal script that `companion script` runs into the same broken invariant."""
+
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ class PlantedRules(MonopolyRules):
     def cmd_build(self, s, args):
         super().cmd_build(s, args)
         if sum(s.level.values()) >= 3:
-            s.balances["bank"] -= 1     # money gone with no posting: the balances no longer sum to zero
+            s.balances["bank"] -= 1  # money gone with no posting: the balances no longer sum to zero
 
 
 @pytest.fixture
@@ -46,15 +47,15 @@ def test_the_breach_is_caught_and_shrunk_to_a_one_minimal_script(planted):
     assert record.ended == "invariant"
     assert record.failure is not None and BREACH in record.failure["message"]
     assert record.lines[-1] == record.failure["line"]
-    assert ends_in_breach(record.lines)            # the whole game replays into it too
+    assert ends_in_breach(record.lines)  # the whole game replays into it too
 
     small = shrink(record.lines, record.failure["message"])
-    assert small[0] == record.lines[0]             # the `new` line with edition, seed and players
-    assert len(small) < len(record.lines)         # the auction's bids that changed nothing are gone
+    assert small[0] == record.lines[0]  # the `new` line with edition, seed and players
+    assert len(small) < len(record.lines)  # the auction's bids that changed nothing are gone
     assert ends_in_breach(small)
     # 1-minimal: without any one line, the script no longer ends in the breach
     for i in range(1, len(small)):
-        assert not ends_in_breach(small[:i] + small[i + 1:]), f"line {i + 1} ({small[i]}) is not needed"
+        assert not ends_in_breach(small[:i] + small[i + 1 :]), f"line {i + 1} ({small[i]}) is not needed"
     # a sequence of the game's own lines, in order
     it = iter(record.lines)
     assert all(line in it for line in small)
@@ -67,7 +68,7 @@ def test_the_shrunk_script_runs_with_companion_script(planted, tmp_path, capsys)
     path.write_text("\n".join(small) + "\n", encoding="utf-8")
     with pytest.raises(ScriptError):
         run_script(path.read_text(encoding="utf-8"))
-    assert main(["script", str(path)]) == 4    # a script that cannot run on: one line, no traceback
+    assert main(["script", str(path)]) == 4  # a script that cannot run on: one line, no traceback
     err = capsys.readouterr().err
     assert BREACH in err and "Traceback" not in err
 
@@ -75,7 +76,7 @@ def test_the_shrunk_script_runs_with_companion_script(planted, tmp_path, capsys)
 def test_the_command_prints_the_seed_and_the_script(planted, capsys, tmp_path):
     code = main(["--lang", "en", "sim", planted, "--games", "2", "--seed", "5", "--charts", str(tmp_path)])
     out = capsys.readouterr()
-    assert code == 9                    # a bug halted it (docs/exit-codes.md)
+    assert code == 9  # a bug halted it (docs/exit-codes.md)
     text = out.out + out.err
     assert "BROKEN INVARIANT in the game of seed 5: " + BREACH in text
     assert "new " + planted + " 5 Anna Boris Vera Gleb" in text

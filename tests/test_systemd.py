@@ -57,8 +57,13 @@ def unit_copy(tmp_path: Path) -> Path:
 
 
 def run_analyze(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([analyze(), *args], capture_output=True, text=True, timeout=30,
-                          env={**os.environ, "SYSTEMD_LOG_COLOR": "0", "SYSTEMD_PAGER": "cat"})
+    return subprocess.run(
+        [analyze(), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "SYSTEMD_LOG_COLOR": "0", "SYSTEMD_PAGER": "cat"},
+    )
 
 
 # (a) systemd-analyze verify: it prints warnings and still exits 0, so stderr must be empty
@@ -106,7 +111,8 @@ def test_the_unit_reaches_the_devices_and_nothing_else():
     s = unit_settings(UNIT.read_text(encoding="utf-8"))
     assert s["Service.DevicePolicy"] == ["closed"]
     assert sorted(s["Service.DeviceAllow"]) == sorted(
-        ["char-gpiochip rw", "/dev/i2c-1 rw", "/dev/spidev0.0 rw", "char-ttyACM rw"])
+        ["char-gpiochip rw", "/dev/i2c-1 rw", "/dev/spidev0.0 rw", "char-ttyACM rw"]
+    )
     # PrivateDevices= would hide /dev/gpiochip*, /dev/i2c-1, /dev/spidev0.0 and /dev/ttyACM*
     assert all(v.lower() not in ("yes", "true", "on", "1") for v in s.get("Service.PrivateDevices", []))
     assert s["Service.ProtectSystem"] == ["strict"]
@@ -177,24 +183,27 @@ def test_a_listener_that_stops_reading_never_holds_the_daemon(listener, monkeypa
     sender.join(120)
     assert not sender.is_alive(), "notify waited on a listener that does not read"
     assert answers[0] is True and answers[-1] is False  # the queue filled, and later pings were dropped
-    listener.recv(4096)                                 # a listener that reads again is reached again
+    listener.recv(4096)  # a listener that reads again is reached again
     assert notify("STOPPING=1") is True
 
 
 # (d) watchdog_interval
 
 
-@pytest.mark.parametrize(("usec", "pid", "expected"), [
-    ("10000000", None, 5.0),
-    ("10000000", "self", 5.0),
-    ("3000000", "self", 1.5),
-    ("10000000", "other", None),
-    (None, None, None),
-    ("", None, None),
-    ("ten", None, None),
-    ("0", None, None),
-    ("10000000", "junk", None),
-])
+@pytest.mark.parametrize(
+    ("usec", "pid", "expected"),
+    [
+        ("10000000", None, 5.0),
+        ("10000000", "self", 5.0),
+        ("3000000", "self", 1.5),
+        ("10000000", "other", None),
+        (None, None, None),
+        ("", None, None),
+        ("ten", None, None),
+        ("0", None, None),
+        ("10000000", "junk", None),
+    ],
+)
 def test_watchdog_interval(monkeypatch, usec, pid, expected):
     for name, value in (("WATCHDOG_USEC", usec), ("WATCHDOG_PID", pid)):
         if value is None:

@@ -4,6 +4,7 @@ game kept in the archive with no file path shown), the banker's PIN picked digit
 lasting a restart, the box's language chosen at the box (the OLED follows, the phones too), and the
 players' names, the language and the PIN from the banker's phone. Presses are counted through the
 box's buttons as the daemon takes them."""
+
 import re
 
 import pytest
@@ -54,6 +55,7 @@ def start(tmp_path, lines=None, **extra):
     daemon = Daemon(config(tmp_path, **extra), out=(lines.append if lines is not None else lambda line: None))
     daemon.start()
     from web.phone import create_phone_app
+
     daemon.app = create_phone_app(daemon.phone, SSE_POLL=0.05, SSE_KEEPALIVE=0.2, SSE_RETRY_MS=100)
     return daemon
 
@@ -66,12 +68,12 @@ def test_a_new_game_from_a_running_game_in_eight_presses_keeps_the_old_one_in_th
         box = Box(daemon)
         daemon.owner.submit("Anna", "pay Anna Boris 100")  # a game under way
         old = daemon.owner.table.meta["game_id"]
-        box.press("ok")                      # the table's menu
-        box.go("Game…")                      # the last line: one ▲
-        box.go("New game…")                  # the first line of the Game menu, a game running or not
+        box.press("ok")  # the table's menu
+        box.go("Game…")  # the last line: one ▲
+        box.go("New game…")  # the first line of the Game menu, a game running or not
         assert [i.text for i in box.top().items][0] == "Millionaire Elite"  # Elite first, chosen
         box.go("Millionaire Elite")
-        box.press("ok")                      # as many players as last time (3)
+        box.press("ok")  # as many players as last time (3)
         assert box.top().header == "Anna, Boris, Vera"  # the last game's names, shown before Start
         assert [i.text for i in box.top().items] == ["Start the game", "Options…"]
         box.go("Start the game")
@@ -100,10 +102,10 @@ def test_the_edition_list_opens_on_millionaire_elite_with_the_options_folded(tmp
         assert view.items[view.index].text == "Millionaire Elite"
         box.go("Monopoly")
         for _ in range(3):
-            box.press("up")                  # three players (the last game's) and three more: six
+            box.press("up")  # three players (the last game's) and three more: six
         box.press("ok")
         assert len(box.top().items) == 2 and box.top().header == "Anna, Boris, Vera, Gleb, Dina, Egor"
-        box.go("Options…")                   # the house rules, folded: defaults unless opened
+        box.go("Options…")  # the house rules, folded: defaults unless opened
         assert len(box.top().items) > 5
         box.press("back")
         box.go("Start the game")
@@ -124,7 +126,7 @@ def test_a_pin_set_at_the_box_lets_a_phone_become_the_banker_after_a_restart(tmp
         box.go("Game…")
         before = box.presses
         box.go("Banker's PIN…")
-        for digit in map(int, "2580"):       # each digit starts at 0 and wraps round: ▲ or ▼, the shorter
+        for digit in map(int, "2580"):  # each digit starts at 0 and wraps round: ▲ or ▼, the shorter
             for _ in range(min(digit, 10 - digit)):
                 box.press("up" if digit <= 5 else "down")
             box.press("ok")
@@ -152,7 +154,7 @@ def test_the_language_chosen_at_the_box_changes_the_oled_and_the_phones_and_last
         box.press("ok")
         box.go("Game…")
         box.go("Language: English")
-        box.go("Русский")                    # each language named in its own words
+        box.go("Русский")  # each language named in its own words
         assert wait_for(lambda: "Коробка теперь говорит по-русски" in box.oled()), box.oled()
         box.press("ok")
         assert box.top().title == "Миллионер-Elite"  # the menus too
@@ -182,8 +184,9 @@ def test_names_from_the_banker_phone_are_on_the_oled_and_the_ledger_and_the_next
         refused = banker.post("/phone/game/start", aid="start-names-0", edition="elite", count="4", player=names)
         assert refused.status_code == 409  # a game is on the box and the tick is not given: nothing changes
         assert list(daemon.owner.table.state.players) == ["Anna", "Boris", "Vera"]
-        answer = banker.post("/phone/game/start", aid="start-names-1", edition="elite", count="4", player=names,
-                             replace="1")
+        answer = banker.post(
+            "/phone/game/start", aid="start-names-1", edition="elite", count="4", player=names, replace="1"
+        )
         assert answer.status_code == 200, answer.json
         table = daemon.owner.table
         assert list(table.state.players) == ["Маша", "Петя", "Оля", "Ваня"]
@@ -237,12 +240,19 @@ def test_the_banker_phone_sets_the_language_and_the_pin_and_nobody_else_does(tmp
         assert other.post("/phone/banker", pin=BANKER_PIN).status_code == 403  # the new PIN holds
         assert other.post("/phone/banker", pin="1357").status_code == 200
         # a name field left blank gets the name the form offered there (the last game's: Anna, Boris, Vera)
-        started = banker.post("/phone/game/start", aid="start-blank-1", edition="monopoly", count="3",
-                              player=["Лиза", "", "", "", "", "", "", ""], replace="1")
+        started = banker.post(
+            "/phone/game/start",
+            aid="start-blank-1",
+            edition="monopoly",
+            count="3",
+            player=["Лиза", "", "", "", "", "", "", ""],
+            replace="1",
+        )
         assert started.status_code == 200, started.json
         assert list(daemon.owner.table.state.players) == ["Лиза", "Boris", "Vera"]
-        twice = banker.post("/phone/game/start", aid="start-twice-1", edition="elite", count="2",
-                            player=["Лиза", "Лиза"], replace="1")
+        twice = banker.post(
+            "/phone/game/start", aid="start-twice-1", edition="elite", count="2", player=["Лиза", "Лиза"], replace="1"
+        )
         assert twice.status_code == 400 and "без повторов" in twice.json["error"]  # the box speaks Russian now
         assert list(daemon.owner.table.state.players) == ["Лиза", "Boris", "Vera"]
     finally:
@@ -254,6 +264,7 @@ def test_every_new_screen_of_the_setup_is_words(lang, tmp_path, monkeypatch):
     """The PIN picker, the language list and the new game's screens: words in the box's language, no id."""
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
     from test_console import Desk, Owner
+
     owner = Owner(new_game(":memory:", "elite", ["Anna", "Boris"], 1))
     desk = Desk(owner, lang)
     console = Console(owner, desk)

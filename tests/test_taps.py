@@ -1,4 +1,5 @@
 """What a tap or a ROLL does: only ever a command the rules allow now, otherwise a reason a person can read."""
+
 import random
 
 from companion.autoplay import next_command
@@ -62,8 +63,7 @@ def test_roll_ends_the_turn_of_a_player_who_has_moved_and_only_then(tmp_path, mo
     assert meaning is not None and (meaning.actor, meaning.command) == ("Anna", Command("end"))
 
 
-def test_with_the_tables_own_dice_a_plot_card_says_where_the_token_landed_after_a_confirmation(tmp_path,
-                                                                                                 monkeypatch):
+def test_with_the_tables_own_dice_a_plot_card_says_where_the_token_landed_after_a_confirmation(tmp_path, monkeypatch):
     """Rulebooks: the token moves by the throw; a table throwing its own dice reports the landing."""
     table = elite(tmp_path, monkeypatch)
     cell = table.rules.legal(table.state, verbs=("land",))[0].args[0].words[0]
@@ -90,8 +90,21 @@ def test_the_reader_is_told_how_many_dice_the_game_needs_now(tmp_path, monkeypat
     assert roll_meaning(mad.rules, mad.state, (5,)).command == Command("roll", ("5",))
     elite = new_game(":memory:", "elite", ["Anna", "Boris"], 3)
     # tests/scenarios/elite/02: Boris reaches the AUCTION cell (ПРАВИЛА АУКЦИОНА: three dice pick the plot)
-    for line in ("roll 1 2", "buy", "end", "roll 1 1", "buy", "roll 3 5", "end", "roll 4 5", "decline", "hammer",
-                 "end", "pay_fine", "roll 2 4"):
+    for line in (
+        "roll 1 2",
+        "buy",
+        "end",
+        "roll 1 1",
+        "buy",
+        "roll 3 5",
+        "end",
+        "roll 4 5",
+        "decline",
+        "hammer",
+        "end",
+        "pay_fine",
+        "roll 2 4",
+    ):
         elite.submit(line)
     assert elite.state.pending.kind == "auction_roll"
     assert dice_needed(elite.rules, elite.state) == 3

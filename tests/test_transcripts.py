@@ -1,6 +1,7 @@
 """The reference games in docs/transcripts/ (issue 8, the words of the box): each transcript is what
 `companion script -v --lang LANG` prints for its game script today, so any change of words shows
 up here as a diff to read, and `make transcripts` writes the new text once it has been read."""
+
 from pathlib import Path
 
 import pytest

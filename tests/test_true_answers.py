@@ -2,6 +2,7 @@
 was done) or its outcome is unknown under its request id, never "failed" and then booked; a reader's line
 resent after the daemon restarted is answered from the ledger, never booked twice; an empty request id is
 refused, never replaced by a fresh one (issue 21, points 1, 2 and 7)."""
+
 import sqlite3
 import subprocess
 import sys
@@ -165,8 +166,7 @@ def test_an_empty_request_id_is_refused_and_nothing_is_booked(tmp_path, empty):
 def link_to(daemon, peer):
     """The daemon's reader link, made as the daemon makes it, to a scripted reader on a pty."""
     daemon.link.stop()
-    daemon.link = ReaderLink(str(peer.link), daemon._on_tap, daemon._on_roll, daemon._on_link_state,
-                             retry=0.05).start()
+    daemon.link = ReaderLink(str(peer.link), daemon._on_tap, daemon._on_roll, daemon._on_link_state, retry=0.05).start()
     hellos = len([f for f in peer.heard if f.verb == "HELLO"])
     assert wait_for(lambda: (peer.pump(), len([f for f in peer.heard if f.verb == "HELLO"]) > hellos)[1], 60)
     peer.send("HELLO", {"proto": 1, "fw": "1.2.3", "boot": "0badcafe"})  # the same reader: it did not reboot
@@ -187,7 +187,10 @@ def test_a_roll_whose_ack_was_lost_resent_after_the_daemon_restarted_is_booked_o
     finally:
         box.stop()
     booked = request_ids(path)
-    assert booked[-2:] == [f"reader:0badcafe:{roll.split()[0].decode()}:end", f"reader:0badcafe:{roll.split()[0].decode()}"]
+    assert booked[-2:] == [
+        f"reader:0badcafe:{roll.split()[0].decode()}:end",
+        f"reader:0badcafe:{roll.split()[0].decode()}",
+    ]
     box = Daemon(config(tmp_path), out=lambda line: None).start()
     try:
         link_to(box, peer)
@@ -242,8 +245,9 @@ def test_a_tap_that_drew_resent_after_the_daemon_restarted_is_answered_not_refus
         notices = []
         while (item := said.get(timeout=0.2)) is not None:
             notices.append(item.notice.code if item.notice else item.event)
-        assert not [n for n in notices if n in ("nothing_for_card", "card_blocked_why", "tap_failed",
-                                                "request_reused")], notices
+        assert not [
+            n for n in notices if n in ("nothing_for_card", "card_blocked_why", "tap_failed", "request_reused")
+        ], notices
     finally:
         box.stop()
 

@@ -1,6 +1,7 @@
 """Visible undo (docs/undo.md, companion/engine/game.py): a correcting event with the
 negated postings, refused when a later event depends on the undone one, limited to a
 window, never of the start or of another undo, and replayed like any event."""
+
 import json
 
 import pytest
@@ -91,21 +92,24 @@ def test_undo_blocked_when_later_spending_needs_the_money(rules):
 
 def test_undo_beyond_the_window_is_refused(rules):
     """With undo_window = 3 only the last three events can be undone."""
-    small = edition_variant("elite", {"undo_window": 3})     # the rules fixture is Elite's
-    game = game_of(small, *["pay Anna Boris 1"] * 6)          # events 2..7
+    small = edition_variant("elite", {"undo_window": 3})  # the rules fixture is Elite's
+    game = game_of(small, *["pay Anna Boris 1"] * 6)  # events 2..7
     err = refused(game, "undo 4")
     assert err.code == "too_old_to_undo" and err.params == {"event": 4, "window": 3}
     game.apply("undo 5")
     assert game.state.cash("Anna") == 2000 - 5
 
 
-@pytest.mark.parametrize("line, code", [
-    ("undo 1", "cannot_undo_start"),
-    ("undo 0", "no_such_event"),
-    ("undo 99", "no_such_event"),
-    ("undo x", "usage"),
-    ("undo", "usage"),
-])
+@pytest.mark.parametrize(
+    "line, code",
+    [
+        ("undo 1", "cannot_undo_start"),
+        ("undo 0", "no_such_event"),
+        ("undo 99", "no_such_event"),
+        ("undo x", "usage"),
+        ("undo", "usage"),
+    ],
+)
 def test_undo_refusals(rules, line, code):
     game = game_of(rules, "pay Anna Boris 10")
     assert refused(game, line).code == code
@@ -134,7 +138,7 @@ def test_undo_survives_a_restart(tmp_path):
         with pytest.raises(RuleViolation) as err:
             table.submit("undo 3")
         assert err.value.code == "already_undone"
-        table.submit("decline")                    # the game goes on: leisure3 to auction
+        table.submit("decline")  # the game goes on: leisure3 to auction
         assert table.state.pending.kind == "auction"
     finally:
         table.close()
@@ -167,7 +171,7 @@ def test_undo_says_what_to_put_back_on_the_board(rules):
     game = game_of(rules, "roll 1 2")
     undo = game.apply("undo 2")
     assert [(n.code, n.params) for n in undo.notes[1:]] == [("put_token", {"player": "Anna", "cell": "start"})]
-    game = game_of(rules, "roll 1 3")                 # START -> chance1
+    game = game_of(rules, "roll 1 3")  # START -> chance1
     top = game.state.decks["chance"][0]
     game.apply("draw")
     undo = game.apply("undo 3")

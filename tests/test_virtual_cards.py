@@ -1,6 +1,7 @@
 """The virtual table's cards follow the game's edition (issue 22): after a new game of another edition it
 shows that edition's plots and deck cards, named as the edition names them in the box's language, never an
 id, and the demo enrols a full set for every edition. The real daemon on simulated hardware, in-process."""
+
 import re
 
 import pytest
@@ -46,8 +47,10 @@ def shown(daemon):
 
 def expected(edition_id, language):
     edition = load_edition(edition_id)
-    return ({cell_name(edition, plot, language) for plot in edition.plots},
-            [card_text(edition, card, language) for card in edition.cards])
+    return (
+        {cell_name(edition, plot, language) for plot in edition.plots},
+        [card_text(edition, card, language) for card in edition.cards],
+    )
 
 
 def check_edition(cards, edition_id, language, players):
@@ -72,7 +75,7 @@ def test_a_new_game_of_another_edition_shows_its_cards_named_in_the_box_language
     new_game(box, "monopoly", PLAYERS)
     cards = shown(box)
     check_edition(cards, "monopoly", language, PLAYERS)
-    assert not elite_plots & {c["words"] for c in cards if c["kind"] == "plot"}   # no Elite card left
+    assert not elite_plots & {c["words"] for c in cards if c["kind"] == "plot"}  # no Elite card left
     assert {"en": "Atlantic Avenue", "ru": "Атлантик-авеню"}[language] in {c["words"] for c in cards}
     status = VirtualTableService(box).status()
     assert status["edition"] == load_edition("monopoly").names.get(language, load_edition("monopoly").name)

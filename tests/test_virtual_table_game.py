@@ -3,6 +3,7 @@
 the page's buttons, turns played with ROLL, the plot cards and OK, the game ended and archived from the
 Game menu. The test clicks only the page; it reads the daemon in-process only to decide what a person
 looking at the OLED would press next, and checks the ledger at the end. Screenshots are kept."""
+
 import socket
 import sys
 import time
@@ -86,7 +87,7 @@ def test_a_whole_short_game_with_the_page_alone(box, tmp_path_factory):
         choose(page, box, "Monopoly")
         for _ in range(5):
             click(page, "down")
-        click(page, "ok")               # two players, the fewest
+        click(page, "ok")  # two players, the fewest
         choose(page, box, "Start the game")
         assert wait_for(lambda: box.owner.table is not None)
         page.screenshot(path=str(shots / "1-started.png"))
@@ -97,8 +98,9 @@ def test_a_whole_short_game_with_the_page_alone(box, tmp_path_factory):
             before = head(box)
             page.click("#btn-roll")
             # the roll itself, not only the end of the turn before it that the same press booked
-            assert wait_for(lambda b=before: head(box) > b and last(box).startswith("roll"), timeout=5), \
-                "\n".join(box.lines[-15:])
+            assert wait_for(lambda b=before: head(box) > b and last(box).startswith("roll"), timeout=5), "\n".join(
+                box.lines[-15:]
+            )
             pending = box.owner.table.state.pending
             if pending is not None and getattr(pending, "plot", None) and turn % 2 == 0:
                 before = head(box)
@@ -112,8 +114,11 @@ def test_a_whole_short_game_with_the_page_alone(box, tmp_path_factory):
                 before = head(box)
                 assert wait_for(lambda: top(box) is not None and getattr(top(box), "by_itself", False))
                 choose(page, box, top(box).items[-1].text)
-                if not wait_for(lambda b=before: head(box) > b, timeout=2) and top(box) is not None \
-                        and not hasattr(top(box), "items"):  # a money choice shows what it books: OK books it
+                if (
+                    not wait_for(lambda b=before: head(box) > b, timeout=2)
+                    and top(box) is not None
+                    and not hasattr(top(box), "items")
+                ):  # a money choice shows what it books: OK books it
                     click(page, "ok")
                 wait_for(lambda b=before: head(box) > b, timeout=5)
             page.screenshot(path=str(shots / f"2-turn-{turn}.png"))

@@ -3,6 +3,7 @@ of tests/test_web_virtual.py: what a newcomer sees and what each click, hold and
 
 Screenshots are kept as artefacts in a temporary folder (its path is printed; run with -s to see it).
 Without /usr/bin/chromium these tests fail in one line (tests/browser.py)."""
+
 import os
 import subprocess
 import sys
@@ -107,9 +108,9 @@ def test_a_click_is_a_short_press_and_a_hold_of_a_second_a_long_one(page, table,
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     assert until(lambda: len(table.calls) == 2, timeout=3) and table.calls[-1] == ("press", "down", True)
-    page.screenshot(path=shots / "holding-down.png")   # the long press arrived while the button is still held
+    page.screenshot(path=shots / "holding-down.png")  # the long press arrived while the button is still held
     page.mouse.up()
-    assert settle(table, 2) == [("press", "up", False), ("press", "down", True)]   # letting go adds nothing
+    assert settle(table, 2) == [("press", "up", False), ("press", "down", True)]  # letting go adds nothing
 
 
 def test_a_short_hold_is_still_a_short_press(page, table):
@@ -136,7 +137,7 @@ def test_clicking_a_card_taps_it_on_the_reader_and_roll_rolls(page, table):
 
 def test_another_card_is_tapped_by_its_uid(page, table):
     page.fill("#tap-uid", "04C0FFEE")
-    page.press("#tap-uid", "Enter")                  # typing in the box presses no OK
+    page.press("#tap-uid", "Enter")  # typing in the box presses no OK
     page.click("#btn-new-card")
     calls = settle(table, 2)
     assert calls[0] == ("tap", "04C0FFEE") and len(calls) == 2
@@ -145,7 +146,7 @@ def test_another_card_is_tapped_by_its_uid(page, table):
 
 def test_the_filter_finds_a_card_by_its_words_and_typing_presses_nothing(page, table):
     page.click("#card-filter")
-    page.keyboard.type("CARD")                                  # R and Enter typed here are no ROLL, no OK
+    page.keyboard.type("CARD")  # R and Enter typed here are no ROLL, no OK
     page.keyboard.press("Enter")
     assert page.locator(".card:visible").all_inner_texts() == ["Anna's card"]
     assert page.locator('.group[data-kind="plot"]').is_hidden()
@@ -162,10 +163,17 @@ def test_the_keyboard_presses_the_buttons_and_rolls(page, table):
     page.keyboard.down("ArrowDown")
     time.sleep(1.0)
     page.keyboard.up("ArrowDown")
-    assert settle(table, 8) == [("press", "up", False), ("press", "down", False), ("press", "ok", False),
-                                ("press", "back", False), ("press", "back", False), ("roll",),
-                                ("press", "ok", True), ("press", "down", True)]
-    assert page.evaluate("window.notReloaded") is True   # Backspace did not go back a page
+    assert settle(table, 8) == [
+        ("press", "up", False),
+        ("press", "down", False),
+        ("press", "ok", False),
+        ("press", "back", False),
+        ("press", "back", False),
+        ("roll",),
+        ("press", "ok", True),
+        ("press", "down", True),
+    ]
+    assert page.evaluate("window.notReloaded") is True  # Backspace did not go back a page
 
 
 def test_enter_on_a_focused_button_is_ok_alone_and_space_presses_the_focused_button(page, table):
@@ -202,8 +210,9 @@ def test_the_page_says_when_the_box_is_gone(browser, table):
     try:
         page.goto(server.url)
         server.stop()
-        page.wait_for_function("document.getElementById('reader').textContent === 'the box is not answering'",
-                               timeout=5000)
+        page.wait_for_function(
+            "document.getElementById('reader').textContent === 'the box is not answering'", timeout=5000
+        )
         page.click("#btn-ok")
         page.wait_for_function("document.getElementById('message').textContent === 'the box is not answering'")
     finally:
@@ -214,8 +223,9 @@ def test_the_page_says_when_the_box_is_gone(browser, table):
 def test_a_taken_port_is_one_line_naming_it(server):
     with pytest.raises(OSError) as caught:
         VirtualTableServer(create_app(FakeTable()), port=server.port).start()
-    assert str(caught.value) == (f"the virtual table cannot listen on 127.0.0.1 port {server.port}: "
-                                 "the port is already in use")
+    assert str(caught.value) == (
+        f"the virtual table cannot listen on 127.0.0.1 port {server.port}: the port is already in use"
+    )
 
 
 def test_without_chromium_a_browser_test_fails_in_one_line(tmp_path):
@@ -225,10 +235,16 @@ def test_without_chromium_a_browser_test_fails_in_one_line(tmp_path):
         "browser.CHROMIUM = '/nonexistent/chromium'\n"
         "def test_page():\n"
         "    with browser.chromium():\n"
-        "        pass\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
-                           str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parent)})
+        "        pass\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(tmp_path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent)},
+    )
     assert done.returncode == 1, done.stdout
     assert "1 failed" in done.stdout and "skipped" not in done.stdout
     failure = [line for line in done.stdout.splitlines() if "chromium is missing" in line]

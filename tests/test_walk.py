@@ -1,6 +1,7 @@
 """Walking the board with the cards (issue 23, point 1): the walk's state machine, the board file it writes, and
 the daemon around it: taps go to the walk and never to the game, ROLL is refused, a restart resumes the walk or
 says it was dropped, a walk left alone ends, and a game started on the walked board lands on its cells."""
+
 import json
 
 import pytest
@@ -36,6 +37,7 @@ def walk_all(walk, order):
 
 
 # ----- the state machine ---------------------------------------------------------------------------------------
+
 
 def test_a_walk_places_plots_and_asked_cells_in_order_and_ends_complete():
     walk = Walk(ELITE, "elite")

@@ -4,6 +4,7 @@ plot cards are tapped on the virtual table (through the simulated reader's firmw
 between plots are chosen on the phone; the board is saved, a game is started on it from the phone, and ROLL, with
 the simulated reader's dice, lands on the re-ordered cell and books that plot's rent. In Russian with a wrong tap,
 a repeated tap and BACK; with two banker phones. Screenshots of the OLED and the phone are kept (path printed)."""
+
 import itertools
 import socket
 import sys
@@ -44,8 +45,15 @@ def shots(tmp_path_factory):
 
 def start_box(tmp_path, lang):
     values = dict(defaults().values)
-    values.update({"games_dir": str(tmp_path / "games"), "virtual_table.port": free_port(), "phone.port": 0,
-                   "phone.banker_pin": BANKER_PIN, "language": lang})
+    values.update(
+        {
+            "games_dir": str(tmp_path / "games"),
+            "virtual_table.port": free_port(),
+            "phone.port": 0,
+            "phone.banker_pin": BANKER_PIN,
+            "language": lang,
+        }
+    )
     daemon = Daemon(Config(values, "(test)"), out=lambda line: None).start()
     for plot, uid in PLOT_UID.items():
         daemon.cards.enrol(uid, Role("plot", plot, "elite"))
@@ -162,11 +170,12 @@ def save_and_play(box, table, phone, players, shots, lang, correct=False):
     faces = itertools.cycle([2, 3])  # the reader's random bytes: dice 3 and 4, every roll
     box.sim.firmware.reader.random_bytes = lambda n: bytes(next(faces) for _ in range(n))
     table.roll()
-    assert wait_for(lambda: game.state.pending is not None and getattr(game.state.pending, "plot", "") == "leisure3",
-                    10.0)
+    assert wait_for(
+        lambda: game.state.pending is not None and getattr(game.state.pending, "plot", "") == "leisure3", 10.0
+    )
     table.tap(PLOT_UID["leisure3"])  # Anna buys the plot her token stands on (her card's plot)...
     assert wait_for(lambda: box.console.stack and getattr(box.console.stack[-1], "books", None), 10.0)  # ...shown
-    table.page.click("#btn-ok")                                             # and OK books it (issue 22)
+    table.page.click("#btn-ok")  # and OK books it (issue 22)
     assert wait_for(lambda: game.state.owner.get("leisure3") == players[0], 10.0)
     before = game.state.cash(players[1])
     table.roll()  # Anna's turn ends, Boris throws 3 + 4: the same re-ordered cell, her rent
@@ -247,8 +256,12 @@ def test_two_banker_phones_follow_the_one_walk_and_a_stale_answer_is_refused(box
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            two_bankers(box, browser.new_context(viewport={"width": 800, "height": 900}),
-                        browser.new_context(viewport={"width": 800, "height": 900}), shots)
+            two_bankers(
+                box,
+                browser.new_context(viewport={"width": 800, "height": 900}),
+                browser.new_context(viewport={"width": 800, "height": 900}),
+                shots,
+            )
         finally:
             browser.close()
 

@@ -12,8 +12,12 @@ from companion.editions import load_edition
 
 OPS = ["start", "start", "cell", "cell", "name", "back", "leave", "save", "", "START", "x" * 20]
 GOOD = ["elite", "monopoly", "card:chance:ШАНС", "exchange::БИРЖА", "leisure3", "current", "current"]
-FIELD = st.one_of(st.none(), st.text(max_size=12), st.integers(-3, 50).map(str),
-                  st.sampled_from(GOOD + ["classic", "../elite", "chance", "fortune"]))
+FIELD = st.one_of(
+    st.none(),
+    st.text(max_size=12),
+    st.integers(-3, 50).map(str),
+    st.sampled_from(GOOD + ["classic", "../elite", "chance", "fortune"]),
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,16 +36,25 @@ SEEN: dict = {}
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(who=st.sampled_from(["banker", "spectator", "visitor"]), op=st.sampled_from(OPS),
-       base=st.sampled_from(["elite", "elite", "monopoly", "deluxe", "", "../x", "our-elite"]) | FIELD, key=FIELD, plot=FIELD, version=FIELD, forged=st.booleans(), as_json=st.booleans())
+@given(
+    who=st.sampled_from(["banker", "spectator", "visitor"]),
+    op=st.sampled_from(OPS),
+    base=st.sampled_from(["elite", "elite", "monopoly", "deluxe", "", "../x", "our-elite"]) | FIELD,
+    key=FIELD,
+    plot=FIELD,
+    version=FIELD,
+    forged=st.booleans(),
+    as_json=st.booleans(),
+)
 def test_fuzz_the_walk(box, phones, who, op, base, key, plot, version, forged, as_json):
     phone = phones[who]
     head = len(box.owner.table.game.events) if box.owner.table is not None else 0
     before = box.walking.walk.version if box.walking.walk is not None else None
     if version == "current":  # the version the banker's page last showed
         version = str(before if before is not None else 0)
-    body = {k: v for k, v in {"op": op, "base": base, "key": key, "plot": plot, "version": version}.items()
-            if v is not None}
+    body = {
+        k: v for k, v in {"op": op, "base": base, "key": key, "plot": plot, "version": version}.items() if v is not None
+    }
     headers = {"X-CSRF-Token": "forged" if forged else phone.csrf}
     if as_json:
         answer = phone.client.post("/phone/walk", json=body, headers=headers)

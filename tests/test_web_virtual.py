@@ -3,6 +3,7 @@ the page names every button and card, the picture is the OLED's 128x64, each pre
 the service as given, bad input is refused in one line and reaches nothing, the frame stream follows the
 picture, a failure inside the service is one logged line, and an installed wheel carries the page.
 `FakeTable` is shared with the browser tests (tests/test_virtual_table_page.py)."""
+
 import io
 import json
 import logging
@@ -19,9 +20,11 @@ from PIL import Image, ImageDraw
 from web.app import BUTTONS, close_streams, create_app
 
 ROOT = Path(__file__).parent.parent
-CARDS = [{"uid": "04A1B2C3", "words": "Anna's card", "kind": "player"},
-         {"uid": "04B2C3D4E5F607", "words": "seat 2", "kind": "player"},
-         {"uid": "0A0B0C0D", "words": "Cinema <deed>", "kind": "plot"}]
+CARDS = [
+    {"uid": "04A1B2C3", "words": "Anna's card", "kind": "player"},
+    {"uid": "04B2C3D4E5F607", "words": "seat 2", "kind": "player"},
+    {"uid": "0A0B0C0D", "words": "Cinema <deed>", "kind": "plot"},
+]
 
 
 class FakeTable:
@@ -113,6 +116,7 @@ def one_line_error(response):
 
 # --- the page ---------------------------------------------------------------------------------------
 
+
 def test_the_page_names_every_button_the_roll_the_cards_and_the_status(client):
     response = client.get("/")
     assert response.status_code == 200 and response.mimetype == "text/html"
@@ -124,11 +128,11 @@ def test_the_page_names_every_button_the_roll_the_cards_and_the_status(client):
     assert 'id="btn-roll"' in page and ">ROLL<" in page
     assert 'class="card" data-uid="04A1B2C3" data-kind="player"' in page and "Anna&#39;s card" in page
     assert 'data-uid="04B2C3D4E5F607"' in page
-    assert "Cinema &lt;deed&gt;" in page and "<deed>" not in page     # the service's words are escaped
+    assert "Cinema &lt;deed&gt;" in page and "<deed>" not in page  # the service's words are escaped
     assert 'id="oled" src="/frame.png?v=1"' in page
     assert "reader: ready" in page and "Anna&#39;s turn: roll" in page
     assert '<p id="edition">the cards of Monopoly</p>' in page
-    assert "Enter = OK, Backspace or Esc = BACK, R = ROLL" in page          # the keys, told on the page
+    assert "Enter = OK, Backspace or Esc = BACK, R = ROLL" in page  # the keys, told on the page
 
 
 def test_the_page_links_the_phone_page_when_the_box_serves_it_beside(table):
@@ -145,16 +149,25 @@ def test_the_page_links_the_phone_page_when_the_box_serves_it_beside(table):
 
 
 def test_the_cards_are_grouped_players_first_then_plots_then_deck_cards():
-    cards = [{"uid": "04000001", "words": "the card “Go to START”", "kind": "card"},
-             {"uid": "04000002", "words": "plot Cinema", "kind": "plot"},
-             {"uid": "04000003", "words": "Boris", "kind": "player"},
-             {"uid": "04000004", "words": "a spare", "kind": "spare"},
-             {"uid": "04000005", "words": "Anna", "kind": "player"}]
+    cards = [
+        {"uid": "04000001", "words": "the card “Go to START”", "kind": "card"},
+        {"uid": "04000002", "words": "plot Cinema", "kind": "plot"},
+        {"uid": "04000003", "words": "Boris", "kind": "player"},
+        {"uid": "04000004", "words": "a spare", "kind": "spare"},
+        {"uid": "04000005", "words": "Anna", "kind": "player"},
+    ]
     page = create_app(FakeTable(cards=cards)).test_client().get("/").get_data(as_text=True)
-    headings = [page.index(h) for h in ('Players <span class="count">(2)</span>', 'Plots <span class="count">(1)',
-                                        'Deck cards <span class="count">(1)', 'Other cards <span class="count">(1)')]
+    headings = [
+        page.index(h)
+        for h in (
+            'Players <span class="count">(2)</span>',
+            'Plots <span class="count">(1)',
+            'Deck cards <span class="count">(1)',
+            'Other cards <span class="count">(1)',
+        )
+    ]
     assert headings == sorted(headings)
-    assert page.index('data-uid="04000003"') < page.index('data-uid="04000005"') < headings[1]   # as the box listed
+    assert page.index('data-uid="04000003"') < page.index('data-uid="04000005"') < headings[1]  # as the box listed
 
 
 def test_the_page_speaks_the_tables_language(table):
@@ -199,9 +212,14 @@ def test_cards_and_status_are_json_of_what_the_service_says(client, table):
     table.cards_list.append({"uid": "04FFFFFF", "words": "seat 3", "kind": "player"})
     assert client.get("/cards").get_json()[-1] == {"uid": "04FFFFFF", "words": "seat 3", "kind": "player"}
     table.reader = "offline"
-    assert client.get("/status").get_json() == {"reader": "offline", "game": True, "words": "Anna's turn: roll",
-                                                "edition": "Monopoly", "reader_words": "offline",
-                                                "edition_words": "the cards of Monopoly"}
+    assert client.get("/status").get_json() == {
+        "reader": "offline",
+        "game": True,
+        "words": "Anna's turn: roll",
+        "edition": "Monopoly",
+        "reader_words": "offline",
+        "edition_words": "the cards of Monopoly",
+    }
 
 
 def test_the_russian_page_says_the_reader_state_in_russian():
@@ -212,26 +230,39 @@ def test_the_russian_page_says_the_reader_state_in_russian():
     page = client.get("/").get_data(as_text=True)
     assert "считыватель: готов" in page and ">ready<" not in page and ": ready" not in page
     assert "карты игры «Монополия»" in page
-    for state, words in (("searching", "ищем"), ("connecting", "подключается"), ("ready", "готов"),
-                         ("offline", "не на связи"), ("refused", "не та прошивка")):
+    for state, words in (
+        ("searching", "ищем"),
+        ("connecting", "подключается"),
+        ("ready", "готов"),
+        ("offline", "не на связи"),
+        ("refused", "не та прошивка"),
+    ):
         table.reader = state
         assert client.get("/status").get_json()["reader_words"] == words
 
 
 # --- presses, ROLL and taps -------------------------------------------------------------------------
 
+
 def test_presses_roll_and_taps_reach_the_service_as_given(client, table):
     assert client.post("/press", json={"button": "up"}).status_code == 204
     assert client.post("/press", json={"button": "ok", "long": True}).status_code == 204
-    assert client.post("/press", data={"button": "back", "long": "1"}).status_code == 204      # a form
+    assert client.post("/press", data={"button": "back", "long": "1"}).status_code == 204  # a form
     assert client.post("/press", data={"button": "DOWN", "long": "false"}).status_code == 204
     assert client.post("/roll").status_code == 204
     assert client.post("/roll", json={}).status_code == 204
     assert client.post("/tap", json={"uid": "04A1B2C3"}).status_code == 204
     assert client.post("/tap", data={"uid": " 04b2c3d4e5f607 "}).status_code == 204
-    assert table.calls == [("press", "up", False), ("press", "ok", True), ("press", "back", True),
-                           ("press", "down", False), ("roll",), ("roll",), ("tap", "04A1B2C3"),
-                           ("tap", "04b2c3d4e5f607")]
+    assert table.calls == [
+        ("press", "up", False),
+        ("press", "ok", True),
+        ("press", "back", True),
+        ("press", "down", False),
+        ("roll",),
+        ("roll",),
+        ("tap", "04A1B2C3"),
+        ("tap", "04b2c3d4e5f607"),
+    ]
 
 
 BAD = [
@@ -282,7 +313,7 @@ def test_a_page_of_another_site_may_not_press_the_buttons(client, table):
     assert response.status_code == 403 and "another site" in one_line_error(response)
     response = client.post("/roll", headers={"Origin": "null"})
     assert response.status_code == 403
-    assert client.post("/roll", headers={"Origin": "http://localhost"}).status_code == 204   # the page itself
+    assert client.post("/roll", headers={"Origin": "http://localhost"}).status_code == 204  # the page itself
     assert table.calls == [("roll",)]
 
 
@@ -315,11 +346,14 @@ def test_a_valueerror_from_the_service_is_a_400_with_its_words(client, table):
     assert table.calls == [("tap", "DEADBEEF")]
 
 
-@pytest.mark.parametrize("path, call, request_args", [
-    ("/press", "press", {"json": {"button": "ok"}}),
-    ("/roll", "roll", {}),
-    ("/tap", "tap", {"json": {"uid": "04A1B2C3"}}),
-])
+@pytest.mark.parametrize(
+    "path, call, request_args",
+    [
+        ("/press", "press", {"json": {"button": "ok"}}),
+        ("/roll", "roll", {}),
+        ("/tap", "tap", {"json": {"uid": "04A1B2C3"}}),
+    ],
+)
 def test_a_failure_inside_the_service_is_a_logged_500_in_one_line(client, table, caplog, path, call, request_args):
     table.refuse[call] = RuntimeError("the writer thread is gone")
     with caplog.at_level(logging.ERROR, logger="companion.web"):
@@ -339,6 +373,7 @@ def test_a_failure_while_drawing_the_page_is_a_500_in_one_line(client, table, ca
 
 # --- the frame stream -------------------------------------------------------------------------------
 
+
 def stream(app):
     """The /frames response's chunks as text, one `next()` at a time."""
     response = app.test_client().get("/frames", buffered=False)
@@ -353,10 +388,10 @@ def test_the_stream_sends_the_version_now_and_each_new_one_when_the_picture_chan
     threading.Timer(0.3, table.change).start()
     began = time.monotonic()
     assert next(events) == "id: 2\ndata: 2\n\n"
-    assert time.monotonic() - began >= 0.25       # it waited for the change, not polled a copy
+    assert time.monotonic() - began >= 0.25  # it waited for the change, not polled a copy
     table.change()
     table.change()
-    assert next(events) == "id: 4\ndata: 4\n\n"   # changes while away come as the latest version
+    assert next(events) == "id: 4\ndata: 4\n\n"  # changes while away come as the latest version
 
 
 def test_a_quiet_stream_sends_a_keepalive_comment(table):
@@ -373,7 +408,7 @@ def test_closing_the_app_ends_its_streams_and_refuses_to_hold_new_ones(table):
     began = time.monotonic()
     assert list(events) == []
     assert time.monotonic() - began < 2
-    assert list(stream(app))[1:] == []            # a late page gets the version and the end
+    assert list(stream(app))[1:] == []  # a late page gets the version and the end
 
 
 def test_a_fifth_stream_ends_the_oldest(table):
@@ -383,7 +418,7 @@ def test_a_fifth_stream_ends_the_oldest(table):
         next(events)
     assert app.extensions["virtual_table"].count() == 4
     next(streams[4])
-    assert list(streams[0]) == []                 # the oldest, most likely a page long closed
+    assert list(streams[0]) == []  # the oldest, most likely a page long closed
     table.change()
     for events in streams[1:]:
         assert next(events) == "id: 2\ndata: 2\n\n"
@@ -401,12 +436,19 @@ def test_a_failing_stream_is_logged_and_ends(table, caplog):
 
 # --- an installed wheel -----------------------------------------------------------------------------
 
+
 def test_a_built_wheel_carries_the_templates_and_static_files_and_serves_the_page(tmp_path, built_wheel):
     """The wheel pip builds from the project (its sources copied, so the checkout is left alone) holds the
     page's files, and web.app imported from the unpacked wheel, far from the checkout, renders `/`."""
     names = built_wheel.names
-    for name in ("web/__init__.py", "web/app.py", "web/serve.py", "web/templates/index.html",
-                 "web/static/table.js", "web/static/table.css"):
+    for name in (
+        "web/__init__.py",
+        "web/app.py",
+        "web/serve.py",
+        "web/templates/index.html",
+        "web/static/table.js",
+        "web/static/table.css",
+    ):
         assert name in names, name
 
     site = built_wheel.site
@@ -420,10 +462,17 @@ def test_a_built_wheel_carries_the_templates_and_static_files_and_serves_the_pag
         "page = client.get('/')\n"
         "print(web.app.__file__)\n"
         "print(page.status_code, 'id=\"btn-ok\"' in page.get_data(as_text=True))\n"
-        "print(client.get('/static/table.js').status_code, client.get('/static/table.css').status_code)\n")
+        "print(client.get('/static/table.js').status_code, client.get('/static/table.css').status_code)\n"
+    )
     env = {**os.environ, "PYTHONPATH": str(site)}
-    done = subprocess.run([sys.executable, "-c", check, str(Path(__file__).parent)], cwd=elsewhere, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", check, str(Path(__file__).parent)],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     where, page, static = done.stdout.splitlines()
     assert Path(where).is_relative_to(site)

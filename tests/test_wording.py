@@ -1,6 +1,7 @@
 """Issue 22's smaller stumbles in words, as a family reads them on the OLED and the phone, in English and
 Russian: plot names never cut in a list, the Board by industry, plural agreement, no label repeating its
 unit, the rulebook's cases and names, one colon where one is meant, an undo hint that fits."""
+
 import re
 import sys
 from pathlib import Path
@@ -19,8 +20,28 @@ from test_phone_views import ANNA, Phone, play, start_box  # noqa: E402
 
 # Anna buys Машина, «Пейджинговая компания», «Телевизионная компания», «Железнодорожное предприятие»;
 # Boris buys two short ones between her turns
-LONG_NAMES = ["roll 2 3", "buy", "end", "roll 1 2", "buy", "end", "roll 3 4", "buy", "end", "roll 1 3", "buy", "end",
-              "roll 5 6", "buy", "end", "roll 1 3", "buy", "end", "roll 1 3", "buy"]
+LONG_NAMES = [
+    "roll 2 3",
+    "buy",
+    "end",
+    "roll 1 2",
+    "buy",
+    "end",
+    "roll 3 4",
+    "buy",
+    "end",
+    "roll 1 3",
+    "buy",
+    "end",
+    "roll 5 6",
+    "buy",
+    "end",
+    "roll 1 3",
+    "buy",
+    "end",
+    "roll 1 3",
+    "buy",
+]
 ANNAS = ["central1", "tele2", "media3", "transport1"]
 
 
@@ -77,8 +98,11 @@ def test_the_phone_board_groups_plots_by_industry_under_its_name(language, headi
         play(box, "roll 3 4", "buy")
         page = Phone(box, language).join().open("/phone/board").data.decode()
         ed = box.owner.table.rules.edition
-        rows = re.findall(r'<tr class="group" data-group="(\w+)"><th colspan="3">([^<]+)</th></tr>'
-                          r'|<tr id="plot-(\w+)"', page)
+        rows = re.findall(
+            r'<tr class="group" data-group="(\w+)"><th colspan="3">([^<]+)</th></tr>'
+            r'|<tr id="plot-(\w+)"',
+            page,
+        )
         groups, current = {}, None
         for group, name, plot in rows:
             if group:
@@ -95,12 +119,19 @@ def test_the_phone_board_groups_plots_by_industry_under_its_name(language, headi
         box.stop()
 
 
-@pytest.mark.parametrize("language, one, many", [
-    ("en", "First undoes #3, which depends on it", "First undoes #4 and #3, which depend on it"),
-    ("ru", "Сначала отменяется событие #3, зависящее от него",
-     "Сначала отменяются события #4 и #3, зависящие от него")])
+@pytest.mark.parametrize(
+    "language, one, many",
+    [
+        ("en", "First undoes #3, which depends on it", "First undoes #4 and #3, which depend on it"),
+        (
+            "ru",
+            "Сначала отменяется событие #3, зависящее от него",
+            "Сначала отменяются события #4 и #3, зависящие от него",
+        ),
+    ],
+)
 def test_undo_names_what_depends_on_it_in_agreement_with_how_many(language, one, many, tmp_path, monkeypatch):
-    """"First undoes #19, which depend on it" read wrong for one event: one event, one verb form."""
+    """ "First undoes #19, which depend on it" read wrong for one event: one event, one verb form."""
     table, desk, console = console_in(language, tmp_path, monkeypatch)
     table.submit("roll 3 4")
     table.submit("buy")
@@ -122,8 +153,10 @@ def test_the_phones_undo_page_says_one_event_depends_in_the_singular(tmp_path):
     box = start_box(tmp_path)
     try:
         play(box, "roll 3 4", "buy")
-        for language, said in (("en", "Undone first, as it depends on this one: #3"),
-                               ("ru", "Сначала отменяется событие, зависящее от него: #3")):
+        for language, said in (
+            ("en", "Undone first, as it depends on this one: #3"),
+            ("ru", "Сначала отменяется событие, зависящее от него: #3"),
+        ):
             phone = Phone(box, language).banker()
             text = " ".join(re.sub(r"<[^>]+>", " ", phone.open("/phone/undo?seq=2").data.decode()).split())
             assert said in text
@@ -133,7 +166,7 @@ def test_the_phones_undo_page_says_one_event_depends_in_the_singular(tmp_path):
 
 @pytest.mark.parametrize("language, unit", [("en", "share"), ("ru", "акци")])
 def test_the_share_picker_does_not_repeat_its_unit(language, unit, tmp_path, monkeypatch):
-    """"Buy shares: shares" above the number: the picker asks how many, once."""
+    """ "Buy shares: shares" above the number: the picker asks how many, once."""
     table, desk, console = console_in(language, tmp_path, monkeypatch)
     console.player_card("Anna")
     view = open_line(console, "Buy shares" if language == "en" else "Покупать акции")
@@ -147,13 +180,11 @@ def test_a_russian_draw_names_the_deck_in_the_genitive_as_the_rulebook():
     """«возьмите карточку ФОРТУНА» read wrong: the rulebook's «карточки ФОРТУНЫ», «карточки ШАНСА»;
     a Monopoly deck stays named in quotes («Шанс»)."""
     elite = load_edition("elite")
-    assert render("draw_card", {"player": "Anna", "deck": "fortune"}, "ru", elite) == \
-        "Anna: возьмите карточку ФОРТУНЫ"
+    assert render("draw_card", {"player": "Anna", "deck": "fortune"}, "ru", elite) == "Anna: возьмите карточку ФОРТУНЫ"
     assert render("draw_card", {"player": "Anna", "deck": "chance"}, "ru", elite) == "Anna: возьмите карточку ШАНСА"
     assert render("draw_card", {"player": "Anna", "deck": "fortune"}, "en", elite) == "Anna: draw a FORTUNE card"
     monopoly = load_edition("monopoly")
-    assert render("draw_card", {"player": "Anna", "deck": "chance"}, "ru", monopoly) == \
-        "Anna: возьмите карточку «Шанс»"
+    assert render("draw_card", {"player": "Anna", "deck": "chance"}, "ru", monopoly) == "Anna: возьмите карточку «Шанс»"
 
 
 def test_the_phone_says_whose_it_is_with_one_colon_and_the_nav_is_not_the_turn(tmp_path):
@@ -171,8 +202,9 @@ def test_the_phone_says_whose_it_is_with_one_colon_and_the_nav_is_not_the_turn(t
         assert nav == "Действия"
         assert "Ход: Anna" in text  # the turn keeps its word
         assert "Ждём: Anna — бросить кубики" in text  # a dash after «Ждём:», not a second colon
-        english = " ".join(re.sub(r"<[^>]+>", " ", Phone(box, "en").join().pair(ANNA).open(
-            "/phone/table").data.decode()).split())
+        english = " ".join(
+            re.sub(r"<[^>]+>", " ", Phone(box, "en").join().pair(ANNA).open("/phone/table").data.decode()).split()
+        )
         assert "This phone: playing as Anna" in english
     finally:
         box.stop()
@@ -183,15 +215,21 @@ def test_the_elite_edition_is_named_as_the_russian_rulebook_names_it():
     elite = load_edition("elite")
     assert elite.name == "Миллионер-Elite"
     assert render("game_started", {"edition": "elite", "players": ["Anna"]}, "ru", elite).startswith(
-        "Новая игра «Миллионер-Elite»")
+        "Новая игра «Миллионер-Elite»"
+    )
 
 
 def test_vperyod_is_spelled_with_yo_everywhere_and_the_screen_draws_it():
     """ВПЕРЕД and ВПЕРЁД were mixed: one spelling, ВПЕРЁД, in every catalogue and edition, and the OLED's
     font has the letter."""
     root = Path(__file__).parent.parent
-    files = [*root.glob("companion/**/*.py"), *root.glob("companion/**/*.toml"), *root.glob("web/**/*.py"),
-             *root.glob("web/templates/**/*.html"), *root.glob("web/static/*.js")]
+    files = [
+        *root.glob("companion/**/*.py"),
+        *root.glob("companion/**/*.toml"),
+        *root.glob("web/**/*.py"),
+        *root.glob("web/templates/**/*.html"),
+        *root.glob("web/static/*.js"),
+    ]
     for path in files:
         assert not re.search("ВПЕРЕД|Вперед|вперед", path.read_text(encoding="utf-8")), path
     monopoly = load_edition("monopoly")
@@ -214,9 +252,19 @@ def test_the_undo_hint_fits_the_screen(language, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])
-@pytest.mark.parametrize("verb, what", [("buy_shares", "shares"), ("sell_shares", "shares"), ("commission", "shares"),
-                                        ("commission", "fee"), ("opening", "amount"), ("jackpot", "bet"),
-                                        ("pay", "amount"), ("bid", "amount")])
+@pytest.mark.parametrize(
+    "verb, what",
+    [
+        ("buy_shares", "shares"),
+        ("sell_shares", "shares"),
+        ("commission", "shares"),
+        ("commission", "fee"),
+        ("opening", "amount"),
+        ("jackpot", "bet"),
+        ("pay", "amount"),
+        ("bid", "amount"),
+    ],
+)
 def test_every_number_pickers_title_is_read_whole(verb, what, language):
     """A picker's title is one line in the inverse band: «Покупать акции через маклера: маклеру» was cut
     (and said the broker twice); each reads whole, its unit said once."""

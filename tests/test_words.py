@@ -4,6 +4,7 @@ shows no internal id, no None, no Python repr, no «(а)» gender patch, no Lati
 Russian outside player names and the glossary's listed words; plural forms follow the CLDR
 rules; the rulebooks' terms keep the rulebooks' spelling; the state view speaks words; and
 one language setting (--lang, else $COMPANION_LANG, else the locale) rules the command line."""
+
 import itertools
 import os
 import random
@@ -44,8 +45,8 @@ from companion.words import GLOSSARY, LATIN_WORDS, language_from_env, plural, pl
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "ru")
 NUMBERS = (0, 1, 2, 5, 11, 21, 101)
-NAME_RU = "Александра-Анастасия"          # 20 characters, the longest a name may be
-NAME_EN = "Maximilian-Alexander"          # 20 characters, Latin: a player's name is never checked
+NAME_RU = "Александра-Анастасия"  # 20 characters, the longest a name may be
+NAME_EN = "Maximilian-Alexander"  # 20 characters, Latin: a player's name is never checked
 assert len(NAME_RU) == len(NAME_EN) == 20
 EDITIONS = {e: load_edition(e) for e in shipped()}
 RULES = {e: rules_for(ed) for e, ed in EDITIONS.items()}
@@ -66,7 +67,7 @@ def engine_params(code):
     if code == "pending_first":
         wanted |= {"player"}
     if "detail" in wanted:
-        wanted |= {"cause"}             # the machine's code for what it said, which picks the words
+        wanted |= {"cause"}  # the machine's code for what it said, which picks the words
     return wanted
 
 
@@ -82,26 +83,65 @@ def samples(ed):
     card = longest((cid, c.text) for cid, c in ed.cards.items()) if ed.cards else "x1"
     industry = longest((i, ind.name) for i, ind in ed.industries.items())
     decks = sorted(ed.decks) or ["chance"]
-    usages = sorted({u for _, _, u in RULES[ed.id].ARITY.values()} |
-                    {"each card once", "each plot once", "land CELL [double]", "undo EVENT",
-                     "NAME: COMMAND... (NAME: a player's name, or table)", "house_auction house|hotel"})
+    usages = sorted(
+        {u for _, _, u in RULES[ed.id].ARITY.values()}
+        | {
+            "each card once",
+            "each plot once",
+            "land CELL [double]",
+            "undo EVENT",
+            "NAME: COMMAND... (NAME: a player's name, or table)",
+            "house_auction house|hotel",
+        }
+    )
     symbols = sorted({s for reel in ed.slot.get("reels", ()) for s in reel}) or ["cherry"]
     return {
-        "player": [NAME_RU, NAME_EN], "winners": [f"{NAME_RU},{NAME_EN}"], "other": [NAME_RU], "actor": [NAME_EN], "holder": [NAME_RU],
-        "winner": [NAME_RU, None], "seller": [NAME_RU, "bank"],
-        "to": [NAME_EN, "bank", "jackpot", "charity", "pot"], "creditor": [NAME_RU, "bank", "charity"],
-        "plot": [plot], "cell": [cell, plot], "got_cell": [cell, plot], "want_cell": [plot], "card": [card], "deck": decks, "industry": [industry],
+        "player": [NAME_RU, NAME_EN],
+        "winners": [f"{NAME_RU},{NAME_EN}"],
+        "other": [NAME_RU],
+        "actor": [NAME_EN],
+        "holder": [NAME_RU],
+        "winner": [NAME_RU, None],
+        "seller": [NAME_RU, "bank"],
+        "to": [NAME_EN, "bank", "jackpot", "charity", "pot"],
+        "creditor": [NAME_RU, "bank", "charity"],
+        "plot": [plot],
+        "cell": [cell, plot],
+        "got_cell": [cell, plot],
+        "want_cell": [plot],
+        "card": [card],
+        "deck": decks,
+        "industry": [industry],
         "reason": sorted(REASONS["en"]) + [card, cell],
-        "policy": list(POLICIES), "kind": ["small", "large", "house", "hotel", "shares", *POLICIES],
-        "item": [*ITEMS["en"], *POLICIES], "what": [*WHAT["en"], plot, *POLICIES],
-        "pending": list(PENDING["en"]), "stage": list(STAGES["en"]), "tenure": list(TENURE["en"]),
-        "face": list(FACES["en"]), "verb": sorted(VERBS["en"]), "action": ["redeem", "sell_shares"],
-        "edition": [ed.id], "usage": usages, "symbols": [symbols[:3]],
-        "cells": [[cell, plot]], "gave": [[plot, card], []], "got": [[plot], []],
-        "plots": [[plot, cell], []], "cards": [[card], []], "players": [[NAME_RU, NAME_EN]],
-        "amounts": [["пять", "шесть"]], "runs": [[3, 1]],
-        "command": [f"{NAME_EN}: accept 1"], "stored": ["roll 1 2"], "submitted": [f"{NAME_RU}: buy"],
-        "wealth": [{NAME_RU: 1200, NAME_EN: 0}], "value": ["пять"], "name": ["стол"], "char": ["U+0007"], "request_id": ["запрос-7"],
+        "policy": list(POLICIES),
+        "kind": ["small", "large", "house", "hotel", "shares", *POLICIES],
+        "item": [*ITEMS["en"], *POLICIES],
+        "what": [*WHAT["en"], plot, *POLICIES],
+        "pending": list(PENDING["en"]),
+        "stage": list(STAGES["en"]),
+        "tenure": list(TENURE["en"]),
+        "face": list(FACES["en"]),
+        "verb": sorted(VERBS["en"]),
+        "action": ["redeem", "sell_shares"],
+        "edition": [ed.id],
+        "usage": usages,
+        "symbols": [symbols[:3]],
+        "cells": [[cell, plot]],
+        "gave": [[plot, card], []],
+        "got": [[plot], []],
+        "plots": [[plot, cell], []],
+        "cards": [[card], []],
+        "players": [[NAME_RU, NAME_EN]],
+        "amounts": [["пять", "шесть"]],
+        "runs": [[3, 1]],
+        "command": [f"{NAME_EN}: accept 1"],
+        "stored": ["roll 1 2"],
+        "submitted": [f"{NAME_RU}: buy"],
+        "wealth": [{NAME_RU: 1200, NAME_EN: 0}],
+        "value": ["пять"],
+        "name": ["стол"],
+        "char": ["U+0007"],
+        "request_id": ["запрос-7"],
         **EDGE_SAMPLES,
     }
 
@@ -109,74 +149,234 @@ def samples(ed):
 # the edge's parameters (messages.EDGE): what the ledger, scripts and the command line say
 PATHS = ["/дом/аня/партия.журнал", "/home/anna/games/game.sqlite"]
 EDGE_SAMPLES = {
-    "path": PATHS, "source": PATHS, "new_path": PATHS[:1], "where": ["партия.игра:5", "games/t.game:5"],
-    "anchor": ["/home/anna/.local/state/companion/anchors/3fa2b9c1.anchor"], "saved": ["/home/anna/games/current-saved.sqlite"],
-    "prog": ["companion state"], "suffix": ["-wal"], "game": ["3fa2b9c1"], "kept": ["9e01d4c7"], "head": ["0123abcd" + "0" * 56],
-    "detail": ["disk I/O error"], "cause": [None, "SQLITE_IOERR_SHORT_READ", "SQLITE_CORRUPT", "ENOENT", "EACCES",
-                                            "disk_full", "nul_in_path"],
-    "doing": ["open", "create", "read", "write"], "entry": ["table", "trigger", "index", "view"],
-    "unknown": [OutcomeUnknown("ledger_event_unknown", 5, "r1", "buy", path=PATHS[0], detail="disk I/O error",
-                               cause="SQLITE_IOERR")],
+    "path": PATHS,
+    "source": PATHS,
+    "new_path": PATHS[:1],
+    "where": ["партия.игра:5", "games/t.game:5"],
+    "anchor": ["/home/anna/.local/state/companion/anchors/3fa2b9c1.anchor"],
+    "saved": ["/home/anna/games/current-saved.sqlite"],
+    "prog": ["companion state"],
+    "suffix": ["-wal"],
+    "game": ["3fa2b9c1"],
+    "kept": ["9e01d4c7"],
+    "head": ["0123abcd" + "0" * 56],
+    "detail": ["disk I/O error"],
+    "cause": [None, "SQLITE_IOERR_SHORT_READ", "SQLITE_CORRUPT", "ENOENT", "EACCES", "disk_full", "nul_in_path"],
+    "doing": ["open", "create", "read", "write"],
+    "entry": ["table", "trigger", "index", "view"],
+    "unknown": [
+        OutcomeUnknown(
+            "ledger_event_unknown", 5, "r1", "buy", path=PATHS[0], detail="disk I/O error", cause="SQLITE_IOERR"
+        )
+    ],
     "error": [LedgerError("ledger_no_game", path=PATHS[0]), RuleViolation("no_offer")],
-    "errors": [[LedgerDamaged("ledger_not_sqlite", path=PATHS[0]),
-                LedgerError("ledger_unreadable", path=PATHS[0], detail="Permission denied", cause="EACCES")], []],
+    "errors": [
+        [
+            LedgerDamaged("ledger_not_sqlite", path=PATHS[0]),
+            LedgerError("ledger_unreadable", path=PATHS[0], detail="Permission denied", cause="EACCES"),
+        ],
+        [],
+    ],
     "refusal": [RuleViolation("no_offer"), BadCommand("unknown_command", verb="frob")],
     "problem": [Note("script_no_game", {}), Note("expect_cash", {"account": "bank", "actual": 5, "wanted": 7})],
-    "choices": [["new", "do"], []], "known": [["refused", "cash"]], "accounts": [["bank", "jackpot"]],
-    "names": [["edition", "--to"]], "matches": [["--json", "--legal"]], "codes": [["rolled", "game_started"], []],
-    "words": [["/x.db", "--frob"]], "account": ["bank", NAME_RU], "actual": [1200, "yes", "no", "none", NAME_RU],
-    "wanted": [5, "no", "none", NAME_EN], "got_pending": [*PENDING["en"], "none"], "want_pending": ["auction", "none"],
-    "held_item": ["shares", "signs", "green", "marbles"], "flag": ["mortgaged", "detained", "alive"],
-    "type": ["int", "float", "str"], "option": ["--seed", "what"], "other_option": ["--json"],
-    "expectation": ["frobnicate"], "expected": ["not_yours"], "stored_edition": ["elite"],
-    "settings_edition": ["classic"], "key": ["game_id"], "keyword": ["new", "expect"], "line": [f"{NAME_EN}: buy"],
-    "note": ["rolled"], "ref": ["Пивоваренный завод", "leisure3"], "word": ["пять", "abc"], "subject": [NAME_RU],
-    "retry": [f"--as {NAME_EN} buy"], "byte": ["e9"],
+    "choices": [["new", "do"], []],
+    "known": [["refused", "cash"]],
+    "accounts": [["bank", "jackpot"]],
+    "names": [["edition", "--to"]],
+    "matches": [["--json", "--legal"]],
+    "codes": [["rolled", "game_started"], []],
+    "words": [["/x.db", "--frob"]],
+    "account": ["bank", NAME_RU],
+    "actual": [1200, "yes", "no", "none", NAME_RU],
+    "wanted": [5, "no", "none", NAME_EN],
+    "got_pending": [*PENDING["en"], "none"],
+    "want_pending": ["auction", "none"],
+    "held_item": ["shares", "signs", "green", "marbles"],
+    "flag": ["mortgaged", "detained", "alive"],
+    "type": ["int", "float", "str"],
+    "option": ["--seed", "what"],
+    "other_option": ["--json"],
+    "expectation": ["frobnicate"],
+    "expected": ["not_yours"],
+    "stored_edition": ["elite"],
+    "settings_edition": ["classic"],
+    "key": ["game_id"],
+    "keyword": ["new", "expect"],
+    "line": [f"{NAME_EN}: buy"],
+    "note": ["rolled"],
+    "ref": ["Пивоваренный завод", "leisure3"],
+    "word": ["пять", "abc"],
+    "subject": [NAME_RU],
+    "retry": [f"--as {NAME_EN} buy"],
+    "byte": ["e9"],
     # the box (companion/daemon/): its folder, the reader's state, cards by UID
-    "folder": PATHS, "info": ["0.1.0", "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e661-if00"],
-    "ours": ["1"], "uid": ["04A1B2C3", "04AABBCCDD1122"], "role": ["player 2", "игрок 2"],
-    "lost": ["0A0B0C0D"], "seat": [5], "why": ["balances do not sum to zero"], "fine": [50], "about": ["решение о покупке"], "socket": ["/run/companion/companion.sock"],
+    "folder": PATHS,
+    "info": ["0.1.0", "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e661-if00"],
+    "ours": ["1"],
+    "uid": ["04A1B2C3", "04AABBCCDD1122"],
+    "role": ["player 2", "игрок 2"],
+    "lost": ["0A0B0C0D"],
+    "seat": [5],
+    "why": ["balances do not sum to zero"],
+    "fine": [50],
+    "about": ["решение о покупке"],
+    "socket": ["/run/companion/companion.sock"],
     "pid": [4242],
     # the box's menus (messages.MENU): names, words the console has put in the language, numbers
-    "payer": [NAME_RU], "payee": [NAME_EN], "a": [NAME_RU], "b": [NAME_EN], "n": [2, 8], "of": [12],
-    "events": ["#14, #15"], "url": ["http://127.0.0.1:8000/"],
+    "payer": [NAME_RU],
+    "payee": [NAME_EN],
+    "a": [NAME_RU],
+    "b": [NAME_EN],
+    "n": [2, 8],
+    "of": [12],
+    "events": ["#14, #15"],
+    "url": ["http://127.0.0.1:8000/"],
     # a cell's name the console has already put in the language; the table and pairing codes; a settings file
-    "before": ["«Хлебопекарня»", "Brewery"], "letters": ["K7QX2M"], "pairing": ["4821"],
-    "file": ["/var/lib/companion/box.json"], "setting": ["phone.banker_pin"],
+    "before": ["«Хлебопекарня»", "Brewery"],
+    "letters": ["K7QX2M"],
+    "pairing": ["4821"],
+    "file": ["/var/lib/companion/box.json"],
+    "setting": ["phone.banker_pin"],
     # a damaged edition, configuration or card file: values as the file writes them, machine words quoted
-    "shipped": ["classic, deluxe, elite, madmillionaire, monopoly"], "rules": ["elite"], "default": ["true", "200"],
-    "text": ["'=' after a key", "zz-9"], "allowed": ["'en', 'ru'"],
+    "shipped": ["classic, deluxe, elite, madmillionaire, monopoly"],
+    "rules": ["elite"],
+    "default": ["true", "200"],
+    "text": ["'=' after a key", "zz-9"],
+    "allowed": ["'en', 'ru'"],
     # issue 23: the table's own board (companion/boards.py, companion/daemon/boardedit.py)
-    "changed": ["cells.food1.price, decks.chance.c01"], "base": ["elite"], "plays": ["elite"], "need": [6], "listed": [2],
-    "total": [185], "confirmed": [0, 41], "placeholder": [68, 1], "sourced": [117], "sort": ["числа", "cards"],
+    "changed": ["cells.food1.price, decks.chance.c01"],
+    "base": ["elite"],
+    "plays": ["elite"],
+    "need": [6],
+    "listed": [2],
+    "total": [185],
+    "confirmed": [0, 41],
+    "placeholder": [68, 1],
+    "sourced": [117],
+    "sort": ["числа", "cards"],
     "verb": ["move_to"],
     # issue 23: loader words: a damaged edition's own words (a cell kind, an effect, an id, an industry, a deck)
-    "cell_kind": ["plot"], "effect": ["move_to"], "id": ["food1"], "ind": ["food"], "deck_id": ["stunts"],
+    "cell_kind": ["plot"],
+    "effect": ["move_to"],
+    "id": ["food1"],
+    "ind": ["food"],
+    "deck_id": ["stunts"],
     "label": ["chance c01"],
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
-TYPED_KEYS = ("path", "source", "new_path", "where", "anchor", "saved", "suffix", "ref", "word", "expectation",
-              # the box's: a card's UID, a device or firmware version, a bug's own words, and a role
-              # the daemon has already put in the screen's language
-              "info", "uid", "lost", "socket", "why", "role",
-              # the box's menus: a list of event numbers, an address, a cell's name in words, codes, a file
-              "events", "url", "before", "letters", "pairing", "file",
-              # the name of a setting in the box's config file, as the file spells it
-              "setting",
-              # a file's own words: the edition ids it may name, its values, a parser's words, a UID typed
-              "shipped", "rules", "default", "text", "allowed", "char",
-              # issue 23: item paths and effect names of a board, and a sort already in the screen's words
-              "changed", "base", "plays", "verb", "sort",
-              # issue 23: loader words
-              "cell_kind", "effect", "id", "ind", "deck_id", "label")
+TYPED_KEYS = (
+    "path",
+    "source",
+    "new_path",
+    "where",
+    "anchor",
+    "saved",
+    "suffix",
+    "ref",
+    "word",
+    "expectation",
+    # the box's: a card's UID, a device or firmware version, a bug's own words, and a role
+    # the daemon has already put in the screen's language
+    "info",
+    "uid",
+    "lost",
+    "socket",
+    "why",
+    "role",
+    # the box's menus: a list of event numbers, an address, a cell's name in words, codes, a file
+    "events",
+    "url",
+    "before",
+    "letters",
+    "pairing",
+    "file",
+    # the name of a setting in the box's config file, as the file spells it
+    "setting",
+    # a file's own words: the edition ids it may name, its values, a parser's words, a UID typed
+    "shipped",
+    "rules",
+    "default",
+    "text",
+    "allowed",
+    "char",
+    # issue 23: item paths and effect names of a board, and a sort already in the screen's words
+    "changed",
+    "base",
+    "plays",
+    "verb",
+    "sort",
+    # issue 23: loader words
+    "cell_kind",
+    "effect",
+    "id",
+    "ind",
+    "deck_id",
+    "label",
+)
 
 
-NUMERIC = {"amount", "price", "cash", "count", "held", "steps", "tries", "level", "cost", "number", "event",
-           "by", "window", "limit", "length", "position", "min", "max", "given", "high", "low", "opening",
-           "minimum", "bet", "old", "new", "left", "redeem", "interest", "times", "step", "target", "die",
-           "lease", "paid", "received", "from_debtor", "seed", "could", "small", "large",
-           "seq", "first", "last", "found", "version", "supported", "free", "had", "anchored", "start", "end",
-           "offset", "written", "current", "seconds", "column", "pos", "pin", "line_no"}
+NUMERIC = {
+    "amount",
+    "price",
+    "cash",
+    "count",
+    "held",
+    "steps",
+    "tries",
+    "level",
+    "cost",
+    "number",
+    "event",
+    "by",
+    "window",
+    "limit",
+    "length",
+    "position",
+    "min",
+    "max",
+    "given",
+    "high",
+    "low",
+    "opening",
+    "minimum",
+    "bet",
+    "old",
+    "new",
+    "left",
+    "redeem",
+    "interest",
+    "times",
+    "step",
+    "target",
+    "die",
+    "lease",
+    "paid",
+    "received",
+    "from_debtor",
+    "seed",
+    "could",
+    "small",
+    "large",
+    "seq",
+    "first",
+    "last",
+    "found",
+    "version",
+    "supported",
+    "free",
+    "had",
+    "anchored",
+    "start",
+    "end",
+    "offset",
+    "written",
+    "current",
+    "seconds",
+    "column",
+    "pos",
+    "pin",
+    "line_no",
+}
 NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cells and its idle minutes
 # issue 23: a menu line with the party's name: what it acts on, what passes between two players
 EDGE_SAMPLES.update({"objects": ["«Шоколадная фабрика» за 90"], "deal": ["платёж"]})
@@ -196,7 +396,7 @@ def cases(code, ed):
         if code == "out_of_range":
             base["high"] = n + 5
         words = [k for k in keys if k in table]
-        if n == NUMBERS[0]:                  # every code word of every parameter, one at a time
+        if n == NUMBERS[0]:  # every code word of every parameter, one at a time
             for key in words:
                 for value in table[key]:
                     params = {**base, **{k: table[k][0] for k in words}, key: value}
@@ -209,6 +409,7 @@ def cases(code, ed):
 
 # ----- what a text must never hold ---------------------------------------------------------------
 
+
 def all_ids():
     ids = set()
     for ed in EDITIONS.values():
@@ -216,9 +417,12 @@ def all_ids():
     return ids
 
 
-IDS = {i for i in all_ids() if re.search(r"[_\d]", i)}        # plain words (go, jail) may be English words
-CODE_WORDS = {c for c in CATALOGS["en"] if "_" in c} | {k for k in PENDING["en"] if "_" in k} | \
-    {k for k in REASONS["en"] if "_" in k}
+IDS = {i for i in all_ids() if re.search(r"[_\d]", i)}  # plain words (go, jail) may be English words
+CODE_WORDS = (
+    {c for c in CATALOGS["en"] if "_" in c}
+    | {k for k in PENDING["en"] if "_" in k}
+    | {k for k in REASONS["en"] if "_" in k}
+)
 BACKQUOTED = re.compile(r"`[^`]*`")
 REPR = re.compile(r"[\[{(]['\"]|['\"][\]})]|\[\d|\{\w+:|\bNone\b|<[a-z_.]+ object")
 GENDER_PATCH = re.compile(r"\w\([а-яё]{1,3}\)")
@@ -269,9 +473,11 @@ def term_forms():
     for key, entry in GLOSSARY["term"].items():
         forms = set(entry["ru"].values())
         allowed = forms | set(entry.get("also", ()))
-        allowed |= {f[0].upper() + f[1:] for f in forms if f[:1].islower()}       # at a sentence's start
-        alternatives = "|".join("".join({"е": "[её]", "ё": "[её]", "Е": "[ЕЁ]", "Ё": "[ЕЁ]"}.get(ch, re.escape(ch))
-                                        for ch in f) for f in sorted(forms, key=len, reverse=True))
+        allowed |= {f[0].upper() + f[1:] for f in forms if f[:1].islower()}  # at a sentence's start
+        alternatives = "|".join(
+            "".join({"е": "[её]", "ё": "[её]", "Е": "[ЕЁ]", "Ё": "[ЕЁ]"}.get(ch, re.escape(ch)) for ch in f)
+            for f in sorted(forms, key=len, reverse=True)
+        )
         out.append((key, allowed, re.compile(rf"(?<![\w«])(?:{alternatives})(?![\w»])", re.IGNORECASE)))
     return out
 
@@ -290,6 +496,7 @@ def spelling_problems(text):
 
 # ----- every message, every language, every number ---------------------------------------------------
 
+
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_every_message_in_words(edition):
     """Each code of the catalogues, rendered in both languages with each code word its parameters
@@ -303,10 +510,11 @@ def test_every_message_in_words(edition):
                 bad.append(f"{code} ({lang}) does not render: {text}")
                 continue
             # a command's syntax (usage) and a word as typed (an unknown verb) are the command language
-            typed = [str(params[k]) for k in ("usage", "verb") if k in params and (k == "usage" or
-                                                                                   code == "unknown_command")]
+            typed = [
+                str(params[k]) for k in ("usage", "verb") if k in params and (k == "usage" or code == "unknown_command")
+            ]
             typed += [str(params[k]) for k in TYPED_KEYS if k in params]
-            typed += PATHS                  # inside a message inside this one
+            typed += PATHS  # inside a message inside this one
             for problem in problems(without(text, typed), lang, ed):
                 bad.append(f"{code} ({lang}): {problem}: {text}")
     assert not bad, "\n".join(sorted(set(bad))[:60])
@@ -321,9 +529,11 @@ def test_what_the_engine_says_in_autoplay_is_words(edition):
         for lang in LANGS:
             text = render(code, params, lang, rules.edition)
             # autoplay's players are Anna, Boris and Vera, and probes name ids as typed
-            typed = {"Anna", "Boris", "Vera"} | {str(v) for k, v in params.items()
-                                                 if k in ("plot", "cell", "card", "verb", "value") and
-                                                 code.startswith(("unknown", "not_a", "card_not"))}
+            typed = {"Anna", "Boris", "Vera"} | {
+                str(v)
+                for k, v in params.items()
+                if k in ("plot", "cell", "card", "verb", "value") and code.startswith(("unknown", "not_a", "card_not"))
+            }
             typed |= {str(params["usage"])} if "usage" in params else set()
             for problem in problems(without(text, sorted(typed, key=len, reverse=True)), lang, rules.edition):
                 bad.add(f"{code} ({lang}): {problem}: {text}")
@@ -332,11 +542,22 @@ def test_what_the_engine_says_in_autoplay_is_words(edition):
 
 # ----- plural forms --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n, ru, en", [
-    (0, "0 акций", "0 shares"), (1, "1 акцию", "1 share"), (2, "2 акции", "2 shares"), (5, "5 акций", "5 shares"),
-    (11, "11 акций", "11 shares"), (12, "12 акций", "12 shares"), (21, "21 акцию", "21 shares"),
-    (22, "22 акции", "22 shares"), (101, "101 акцию", "101 shares"), (111, "111 акций", "111 shares"),
-])
+
+@pytest.mark.parametrize(
+    "n, ru, en",
+    [
+        (0, "0 акций", "0 shares"),
+        (1, "1 акцию", "1 share"),
+        (2, "2 акции", "2 shares"),
+        (5, "5 акций", "5 shares"),
+        (11, "11 акций", "11 shares"),
+        (12, "12 акций", "12 shares"),
+        (21, "21 акцию", "21 shares"),
+        (22, "22 акции", "22 shares"),
+        (101, "101 акцию", "101 shares"),
+        (111, "111 акций", "111 shares"),
+    ],
+)
 def test_plural_forms_of_shares(n, ru, en):
     params = {"player": "Аня", "count": n, "price": 100, "amount": 100 * n}
     assert f"Аня покупает {ru} по 100" in render("shares_bought", params, "ru")
@@ -344,38 +565,68 @@ def test_plural_forms_of_shares(n, ru, en):
 
 
 def test_plural_categories_follow_cldr():
-    assert [plural_category(n, "ru") for n in (0, 1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 1001)] == \
-        ["many", "one", "few", "few", "many", "many", "many", "many", "one", "few", "many", "one", "many", "one"]
+    assert [plural_category(n, "ru") for n in (0, 1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 1001)] == [
+        "many",
+        "one",
+        "few",
+        "few",
+        "many",
+        "many",
+        "many",
+        "many",
+        "one",
+        "few",
+        "many",
+        "one",
+        "many",
+        "one",
+    ]
     assert [plural_category(n, "en") for n in (0, 1, 2, 21)] == ["other", "one", "other", "other"]
     assert plural(3, "клетка|клетки|клеток") == "клетки" and plural(1, "cell|cells") == "cell"
 
 
-@pytest.mark.parametrize("code, params, ru, en", [
-    ("not_enough_shares", {"player": "Аня", "held": 21, "count": 30}, "на руках 21 акция", "holds 21 shares"),
-    ("not_enough_shares", {"player": "Аня", "held": 1, "count": 3}, "на руках 1 акция", "holds 1 share"),
-    ("not_a_roll", {"player": "Аня", "cell": "x", "steps": 11}, "(11 клеток)", "(11 cells)"),
-    ("not_a_roll", {"player": "Аня", "cell": "x", "steps": 2}, "(2 клетки)", "(2 cells)"),
-    ("dice_count", {"count": 1, "usage": "roll D"}, "Нужно 1 кубик", "Give 1 die"),
-    ("dice_count", {"count": 2, "usage": "roll D D"}, "Нужно 2 кубика", "Give 2 dice"),
-    ("line_too_long", {"length": 201, "limit": 200}, "В строке 201 символ,", "has 201 characters"),
-    # a native reader's review of the transcripts (issue 8): counted nouns agree with their number
-    ("put_buildings", {"plot": "x", "small": 2, "large": 0}, "— 2 филиала", "2 branches on"),
-    ("put_buildings", {"plot": "x", "small": 21, "large": 0}, "— 21 филиал", "21 branches on"),
-    ("put_buildings", {"plot": "x", "small": 0, "large": 0}, "— ни одной постройки", "no buildings on"),
-    ("put_items", {"player": "Аня", "item": "blue", "count": 2}, "— 2 СИНИХ полиса", "holds 2 BLUE policies"),
-    ("put_items", {"player": "Аня", "item": "shares", "count": 5}, "— 5 акций", "holds 5 shares"),
-    ("policy_expired", {"player": "Аня", "policy": "green", "count": 1},
-     "ЗЕЛЁНЫЙ полис больше не действует и возвращается в БАНК", "GREEN policy expires and goes back"),
-    ("policy_expired", {"player": "Аня", "policy": "blue", "count": 5},
-     "5 СИНИХ полисов больше не действуют и возвращаются в БАНК", "5 BLUE policies expire and go back"),
-    ("traded", {"player": "Аня", "other": "Боря", "gave": [], "got": [], "paid": 0, "received": 150},
-     "Аня ничего не отдаёт; Боря отдаёт 150", "Аня gives nothing; Боря gives 150"),
-])
+@pytest.mark.parametrize(
+    "code, params, ru, en",
+    [
+        ("not_enough_shares", {"player": "Аня", "held": 21, "count": 30}, "на руках 21 акция", "holds 21 shares"),
+        ("not_enough_shares", {"player": "Аня", "held": 1, "count": 3}, "на руках 1 акция", "holds 1 share"),
+        ("not_a_roll", {"player": "Аня", "cell": "x", "steps": 11}, "(11 клеток)", "(11 cells)"),
+        ("not_a_roll", {"player": "Аня", "cell": "x", "steps": 2}, "(2 клетки)", "(2 cells)"),
+        ("dice_count", {"count": 1, "usage": "roll D"}, "Нужно 1 кубик", "Give 1 die"),
+        ("dice_count", {"count": 2, "usage": "roll D D"}, "Нужно 2 кубика", "Give 2 dice"),
+        ("line_too_long", {"length": 201, "limit": 200}, "В строке 201 символ,", "has 201 characters"),
+        # a native reader's review of the transcripts (issue 8): counted nouns agree with their number
+        ("put_buildings", {"plot": "x", "small": 2, "large": 0}, "— 2 филиала", "2 branches on"),
+        ("put_buildings", {"plot": "x", "small": 21, "large": 0}, "— 21 филиал", "21 branches on"),
+        ("put_buildings", {"plot": "x", "small": 0, "large": 0}, "— ни одной постройки", "no buildings on"),
+        ("put_items", {"player": "Аня", "item": "blue", "count": 2}, "— 2 СИНИХ полиса", "holds 2 BLUE policies"),
+        ("put_items", {"player": "Аня", "item": "shares", "count": 5}, "— 5 акций", "holds 5 shares"),
+        (
+            "policy_expired",
+            {"player": "Аня", "policy": "green", "count": 1},
+            "ЗЕЛЁНЫЙ полис больше не действует и возвращается в БАНК",
+            "GREEN policy expires and goes back",
+        ),
+        (
+            "policy_expired",
+            {"player": "Аня", "policy": "blue", "count": 5},
+            "5 СИНИХ полисов больше не действуют и возвращаются в БАНК",
+            "5 BLUE policies expire and go back",
+        ),
+        (
+            "traded",
+            {"player": "Аня", "other": "Боря", "gave": [], "got": [], "paid": 0, "received": 150},
+            "Аня ничего не отдаёт; Боря отдаёт 150",
+            "Аня gives nothing; Боря gives 150",
+        ),
+    ],
+)
 def test_plural_forms_in_other_messages(code, params, ru, en):
     assert ru in render(code, params, "ru") and en in render(code, params, "en")
 
 
 # ----- names are never declined; terms as the rulebook spells them ---------------------------------------
+
 
 def test_cells_are_named_as_the_rulebook_writes_them():
     """The rulebook quotes a plot's name («Кинотеатр») but not the board's capitalised cells (клетка
@@ -384,28 +635,41 @@ def test_cells_are_named_as_the_rulebook_writes_them():
     elite, monopoly = EDITIONS["elite"], EDITIONS["monopoly"]
     assert render("landed", {"player": "Аня", "cell": "leisure1"}, "ru", elite) == "Аня на участке «Кинотеатр»"
     assert render("landed", {"player": "Аня", "cell": "chance1"}, "ru", elite) == "Аня на клетке ШАНС"
-    assert render("circle_income", {"player": "Аня", "amount": 382, "dividend": 182}, "ru", elite) == \
-        "Аня проходит СТАРТ: круговой доход 382 (200 + 182 по акциям)"
-    assert render("circle_income", {"player": "Anna", "amount": 200}, "en", monopoly) == "Anna passes GO and collects 200"
-    assert render("detained", {"player": "Аня", "cell": "inspection"}, "ru", elite) == \
-        "Аня задерживается в НАЛОГОВОЙ ИНСПЕКЦИИ"
-    assert render("released_by_double", {"player": "Аня"}, "ru", elite) == \
-        "Аня выбрасывает дубль и выходит из НАЛОГОВОЙ ИНСПЕКЦИИ"
+    assert (
+        render("circle_income", {"player": "Аня", "amount": 382, "dividend": 182}, "ru", elite)
+        == "Аня проходит СТАРТ: круговой доход 382 (200 + 182 по акциям)"
+    )
+    assert (
+        render("circle_income", {"player": "Anna", "amount": 200}, "en", monopoly) == "Anna passes GO and collects 200"
+    )
+    assert (
+        render("detained", {"player": "Аня", "cell": "inspection"}, "ru", elite)
+        == "Аня задерживается в НАЛОГОВОЙ ИНСПЕКЦИИ"
+    )
+    assert (
+        render("released_by_double", {"player": "Аня"}, "ru", elite)
+        == "Аня выбрасывает дубль и выходит из НАЛОГОВОЙ ИНСПЕКЦИИ"
+    )
     assert render("detained", {"player": "Anna", "cell": "jail"}, "en", monopoly) == "Anna is held in Jail"
     # every message naming a cell, not only landings
-    assert "на клетку БИРЖА этим броском" in render("not_a_roll", {"player": "Аня", "cell": "exchange1", "steps": 3},
-                                                     "ru", elite)
-    assert "на клетку «Кинотеатр» этим броском" in render("not_a_roll", {"player": "Аня", "cell": "leisure1",
-                                                                         "steps": 3}, "ru", elite)
+    assert "на клетку БИРЖА этим броском" in render(
+        "not_a_roll", {"player": "Аня", "cell": "exchange1", "steps": 3}, "ru", elite
+    )
+    assert "на клетку «Кинотеатр» этим броском" in render(
+        "not_a_roll", {"player": "Аня", "cell": "leisure1", "steps": 3}, "ru", elite
+    )
     assert render("unknown_cell", {"cell": "луна"}, "ru", elite) == "Нет клетки «луна»"
-    assert render("debt", {"player": "Аня", "to": "bank", "amount": 160, "reason": "circle_tax", "cash": 115},
-                  "ru", elite).endswith(". Продайте акции или постройки, заложите участки или объявите себя банкротом")
+    assert render(
+        "debt", {"player": "Аня", "to": "bank", "amount": 160, "reason": "circle_tax", "cash": 115}, "ru", elite
+    ).endswith(". Продайте акции или постройки, заложите участки или объявите себя банкротом")
 
 
 def test_a_commands_syntax_names_its_parts_in_russian():
     """A usage line shows what to type: the verbs and keywords as typed, the parts in words."""
-    assert render("usage", {"usage": "trade PLAYER PLAYER give ITEM... get ITEM..."}, "ru") == \
-        "Формат: `trade ИГРОК ИГРОК give ПРЕДМЕТ... get ПРЕДМЕТ...`"
+    assert (
+        render("usage", {"usage": "trade PLAYER PLAYER give ITEM... get ITEM..."}, "ru")
+        == "Формат: `trade ИГРОК ИГРОК give ПРЕДМЕТ... get ПРЕДМЕТ...`"
+    )
     assert render("usage", {"usage": "buy_shares PLAYER N"}, "en") == "Usage: buy_shares PLAYER N"
 
 
@@ -413,11 +677,15 @@ def test_names_stand_as_typed():
     """Phrases are built around a name, never declining it (no «от Молокозавод», no «у Anna нет»)."""
     elite = EDITIONS["elite"]
     brewery = next(pid for pid in elite.plots if elite.cell(pid).name == "Пивоваренный завод")
-    assert render("rent_paid", {"player": "Аня", "to": "Боря", "amount": 120, "plot": brewery}, "ru", elite) == \
-        "Аня → Боря: аренда 120 за участок «Пивоваренный завод»"
+    assert (
+        render("rent_paid", {"player": "Аня", "to": "Боря", "amount": 120, "plot": brewery}, "ru", elite)
+        == "Аня → Боря: аренда 120 за участок «Пивоваренный завод»"
+    )
     assert render("no_policy", {"player": "Anna", "policy": "green"}, "ru") == "Anna: ЗЕЛЁНОГО полиса нет"
-    assert render("insured", {"player": "Аня", "policy": "green", "amount": 100}, "ru") == \
-        "Аня покупает ЗЕЛЁНЫЙ полис за 100"
+    assert (
+        render("insured", {"player": "Аня", "policy": "green", "amount": 100}, "ru")
+        == "Аня покупает ЗЕЛЁНЫЙ полис за 100"
+    )
 
 
 def test_glossary_terms_are_the_rulebooks():
@@ -427,8 +695,19 @@ def test_glossary_terms_are_the_rulebooks():
     if not book.exists():
         pytest.skip("the rulebooks are not on this machine")
     text = book.read_text(encoding="utf-8")
-    for key in ("bank", "chance", "fortune", "exchange", "tax_inspection", "green", "blue", "orange", "red",
-                "start", "jackpot"):
+    for key in (
+        "bank",
+        "chance",
+        "fortune",
+        "exchange",
+        "tax_inspection",
+        "green",
+        "blue",
+        "orange",
+        "red",
+        "start",
+        "jackpot",
+    ):
         assert GLOSSARY["term"][key]["ru"]["nom"] in text, key
     for key in ("branch", "enterprise", "policy", "commission", "share", "circle_income", "circle_tax"):
         assert any(form in text.lower() for form in GLOSSARY["term"][key]["ru"].values()), key
@@ -440,6 +719,7 @@ def test_a_misspelt_term_is_caught():
 
 
 # ----- the state view --------------------------------------------------------------------------------
+
 
 def midgame(edition, seed, events=160):
     rules = RULES[edition]
@@ -493,19 +773,23 @@ def test_state_view_while_waiting_names_the_decision(edition):
 
 # ----- one language setting ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("env, expected", [
-    ({}, "en"),
-    ({"COMPANION_LANG": "ru"}, "ru"),
-    ({"COMPANION_LANG": "en", "LANG": "ru_RU.UTF-8"}, "en"),
-    ({"LANG": "ru_RU.UTF-8"}, "ru"),
-    ({"LANG": "en_US.UTF-8"}, "en"),
-    ({"LANG": "C.UTF-8"}, "en"),
-    ({"LC_ALL": "en_GB.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
-    ({"LC_MESSAGES": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"}, "ru"),
-    ({"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ru_UA"}, "ru"),
-    ({"COMPANION_LANG": "de", "LANG": "ru_RU.UTF-8"}, "ru"),          # an unknown choice: the locale decides
-    ({"COMPANION_LANG": "ru_RU.UTF-8"}, "ru"),
-])
+
+@pytest.mark.parametrize(
+    "env, expected",
+    [
+        ({}, "en"),
+        ({"COMPANION_LANG": "ru"}, "ru"),
+        ({"COMPANION_LANG": "en", "LANG": "ru_RU.UTF-8"}, "en"),
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"}, "ru"),
+        ({"LC_ALL": "", "LC_MESSAGES": "", "LANG": "ru_UA"}, "ru"),
+        ({"COMPANION_LANG": "de", "LANG": "ru_RU.UTF-8"}, "ru"),  # an unknown choice: the locale decides
+        ({"COMPANION_LANG": "ru_RU.UTF-8"}, "ru"),
+    ],
+)
 def test_language_from_the_environment(env, expected):
     assert language_from_env(env) == expected
 
@@ -533,8 +817,11 @@ def game(tmp_path, capsys):
 
 def test_lang_before_or_after_the_subcommand(game, capsys, no_language):
     """--lang works before the subcommand, after it, and after the command's own words."""
-    for argv in (["--lang", "ru", "do", "--db", game, "buy"], ["do", "--lang", "ru", "--db", game, "buy"],
-                 ["do", "--db", game, "buy", "--lang", "ru"]):
+    for argv in (
+        ["--lang", "ru", "do", "--db", game, "buy"],
+        ["do", "--lang", "ru", "--db", game, "buy"],
+        ["do", "--db", game, "buy", "--lang", "ru"],
+    ):
         code, out, err = run(capsys, *argv)
         assert code == 3 and err.splitlines()[-1] == "отказ: Сейчас ничего не продаётся", argv
     code, out, err = run(capsys, "do", "--db", game, "buy", "--lang", "en")
@@ -560,8 +847,17 @@ def test_every_subcommand_takes_lang(no_language):
     """Each subcommand accepts --lang after its name (the parent parser's option is shared)."""
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "cmd")
-    minimal = {"new": ["elite", "A", "B"], "do": ["roll"], "recover": ["--to", "x"], "script": ["-"],
-               "check-edition": ["x"], "bench": ["engine"], "game": ["status"], "cards": ["list"], "sim": ["elite"]}
+    minimal = {
+        "new": ["elite", "A", "B"],
+        "do": ["roll"],
+        "recover": ["--to", "x"],
+        "script": ["-"],
+        "check-edition": ["x"],
+        "bench": ["engine"],
+        "game": ["status"],
+        "cards": ["list"],
+        "sim": ["elite"],
+    }
     for name in sub.choices:
         args = parser.parse_args([name, "--lang", "ru", *minimal.get(name, [])])
         assert args.lang == "ru", name
@@ -593,8 +889,14 @@ def test_the_locale_reaches_a_real_process(game):
     env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_LANG", "LC_ALL", "LC_MESSAGES", "LANG")}
     env["LANG"] = "ru_RU.UTF-8"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    proc = subprocess.run([sys.executable, "-m", "companion", "do", "--db", game, "buy"],
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "do", "--db", game, "buy"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 3 and proc.stderr.strip().splitlines()[-1] == "отказ: Сейчас ничего не продаётся"
 
 

@@ -48,7 +48,7 @@ class VirtualTable(Protocol):
 
     @property
     def language(self) -> str:
-        """"en" or "ru": the page's own few words follow it (read each time: the box's language may change)."""
+        """ "en" or "ru": the page's own few words follow it (read each time: the box's language may change)."""
         ...
 
     def frame(self) -> tuple[int, bytes]:
@@ -87,7 +87,11 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "phone": "The phone page: what every player sees on their phone",
         "screen": "the box's screen",
         "box": "The box",
-        "up": "UP", "down": "DOWN", "ok": "OK", "back": "BACK", "roll": "ROLL",
+        "up": "UP",
+        "down": "DOWN",
+        "ok": "OK",
+        "back": "BACK",
+        "roll": "ROLL",
         "hold": "hold",
         "roll_title": "the reader's ROLL button: the reader throws the dice",
         "hold_title": "a long press, as if the button were held",
@@ -97,11 +101,14 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "no_cards": "No cards enrolled yet (companion cards enrol player 1, then tap a new card below).",
         "other_card": "Another card's UID",
         "find_card": "find a card",
-        "kind_player": "Players", "kind_plot": "Plots", "kind_card": "Deck cards", "kind_other": "Other cards",
+        "kind_player": "Players",
+        "kind_plot": "Plots",
+        "kind_card": "Deck cards",
+        "kind_other": "Other cards",
         "tap": "tap",
         "new_card": "a new card",
         "shortcuts": "Keys: ↑ and ↓ = UP and DOWN, Enter = OK, Backspace or Esc = BACK, R = ROLL. "
-                "Hold a button or a key for 0.8 s, shift-click it, or use “hold” for a long press.",
+        "Hold a button or a key for 0.8 s, shift-click it, or use “hold” for a long press.",
         "gone": "the box is not answering",
         "long_done": "long press",
         "err_no_button": "which button? send button = up, down, ok or back",
@@ -119,8 +126,12 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_failed": "the box failed to do that ({value}); its log says more",
         "err_http": "refused: {value}",
         # issue 22: the reader's state in words (companion/hw/reader.py LinkState), never its code
-        "reader_searching": "looking for it", "reader_connecting": "connecting", "reader_ready": "ready",
-        "reader_offline": "offline", "reader_refused": "wrong firmware", "reader_none": "none",
+        "reader_searching": "looking for it",
+        "reader_connecting": "connecting",
+        "reader_ready": "ready",
+        "reader_offline": "offline",
+        "reader_refused": "wrong firmware",
+        "reader_none": "none",
         "edition_cards": "the cards of {value}",
     },
     "ru": {
@@ -128,7 +139,11 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "phone": "Страница для телефонов: что каждый игрок видит у себя",
         "screen": "экран коробки",
         "box": "Коробка",
-        "up": "ВВЕРХ", "down": "ВНИЗ", "ok": "ОК", "back": "НАЗАД", "roll": "БРОСОК",
+        "up": "ВВЕРХ",
+        "down": "ВНИЗ",
+        "ok": "ОК",
+        "back": "НАЗАД",
+        "roll": "БРОСОК",
         "hold": "долго",
         "roll_title": "кнопка БРОСОК на считывателе: считыватель бросает кубики",
         "hold_title": "долгое нажатие, как если бы кнопку держали",
@@ -138,11 +153,14 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "no_cards": "Карт пока нет (companion cards enrol player 1, затем приложите новую карту ниже).",
         "other_card": "UID другой карты",
         "find_card": "найти карту",
-        "kind_player": "Игроки", "kind_plot": "Участки", "kind_card": "Карточки колод", "kind_other": "Другие карты",
+        "kind_player": "Игроки",
+        "kind_plot": "Участки",
+        "kind_card": "Карточки колод",
+        "kind_other": "Другие карты",
         "tap": "приложить",
         "new_card": "новая карта",
         "shortcuts": "Клавиши: ↑ и ↓ = ВВЕРХ и ВНИЗ, Enter = ОК, Backspace или Esc = НАЗАД, R = БРОСОК. "
-                "Для долгого нажатия держите кнопку или клавишу 0,8 с, щёлкните с Shift или нажмите «долго».",
+        "Для долгого нажатия держите кнопку или клавишу 0,8 с, щёлкните с Shift или нажмите «долго».",
         "gone": "коробка не отвечает",
         "long_done": "долгое нажатие",
         "err_no_button": "какая кнопка? укажите button = up, down, ok или back",
@@ -160,8 +178,12 @@ WORDS: Mapping[str, Mapping[str, str]] = {
         "err_failed": "коробка не смогла это сделать ({value}); подробности в её журнале",
         "err_http": "отказано: {value}",
         # issue 22: the reader's state in words (companion/hw/reader.py LinkState), never its code
-        "reader_searching": "ищем", "reader_connecting": "подключается", "reader_ready": "готов",
-        "reader_offline": "не на связи", "reader_refused": "не та прошивка", "reader_none": "нет",
+        "reader_searching": "ищем",
+        "reader_connecting": "подключается",
+        "reader_ready": "готов",
+        "reader_offline": "не на связи",
+        "reader_refused": "не та прошивка",
+        "reader_none": "нет",
         "edition_cards": "карты игры «{value}»",
     },
 }
@@ -225,13 +247,13 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
     """The virtual table's app around `table`. Keyword arguments override the config below."""
     app = Flask(__name__)
     app.config.update(
-        MAX_CONTENT_LENGTH=4096,   # a press or a tap is a few dozen bytes
+        MAX_CONTENT_LENGTH=4096,  # a press or a tap is a few dozen bytes
         MAX_FORM_MEMORY_SIZE=4096,
-        SSE_KEEPALIVE=15.0,        # seconds of quiet before a ": keepalive" comment
-        SSE_POLL=0.5,              # each stream waits on the service this long at a time, then checks its flag
-        SSE_RETRY_MS=1500,         # EventSource's reconnect delay
-        MAX_STREAMS=4,             # open /frames streams (each holds a server thread while open)
-        ALLOWED_HOSTS=(),          # more names than localhost and this machine's own it is served under
+        SSE_KEEPALIVE=15.0,  # seconds of quiet before a ": keepalive" comment
+        SSE_POLL=0.5,  # each stream waits on the service this long at a time, then checks its flag
+        SSE_RETRY_MS=1500,  # EventSource's reconnect delay
+        MAX_STREAMS=4,  # open /frames streams (each holds a server thread while open)
+        ALLOWED_HOSTS=(),  # more names than localhost and this machine's own it is served under
     )
     app.config.update(config)
     streams = Streams(int(app.config["MAX_STREAMS"]))
@@ -256,8 +278,14 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
             raise Refused(say("err_body"))
         return {}
 
-    host_names = frozenset({"localhost", socket.gethostname().lower(), socket.gethostname().lower() + ".local",
-                            *(str(n).strip().rstrip(".").lower() for n in app.config["ALLOWED_HOSTS"])})
+    host_names = frozenset(
+        {
+            "localhost",
+            socket.gethostname().lower(),
+            socket.gethostname().lower() + ".local",
+            *(str(n).strip().rstrip(".").lower() for n in app.config["ALLOWED_HOSTS"]),
+        }
+    )
 
     @app.before_request
     def same_site_only() -> Any:
@@ -290,12 +318,31 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
         w = words()
         cards = [_card(c) for c in table.cards()]
         return render_template(
-            "index.html", w=w, lang=table.language if table.language in WORDS else "en", version=version, buttons=BUTTONS,
-            cards=cards, groups=_groups(cards, w), status=status_words(), long_ms=LONG_PRESS_MS,
-            page_words={k: w[k] for k in ("gone", "reader_is", "no_cards", "long_done", "kind_player", "kind_plot",
-                                          "kind_card", "kind_other")},
+            "index.html",
+            w=w,
+            lang=table.language if table.language in WORDS else "en",
+            version=version,
+            buttons=BUTTONS,
+            cards=cards,
+            groups=_groups(cards, w),
+            status=status_words(),
+            long_ms=LONG_PRESS_MS,
+            page_words={
+                k: w[k]
+                for k in (
+                    "gone",
+                    "reader_is",
+                    "no_cards",
+                    "long_done",
+                    "kind_player",
+                    "kind_plot",
+                    "kind_card",
+                    "kind_other",
+                )
+            },
             # the phone page, when the daemon serves it beside the virtual table (web/phone.py)
-            phone_url=url_for("phone.index") if "phone" in app.blueprints else "")
+            phone_url=url_for("phone.index") if "phone" in app.blueprints else "",
+        )
 
     @app.get("/frame.png")
     def frame() -> Response:

@@ -1,4 +1,5 @@
 """Whether a request's Host header names this box: the guard against DNS rebinding."""
+
 from __future__ import annotations
 
 import ipaddress

@@ -89,12 +89,14 @@ class PhoneTable(Protocol):
     def undo_preview(self, seq: int, language: str) -> dict: ...
     def undo(self, seq: int, action_id: str, language: str) -> dict: ...
     def editions(self, language: str) -> list[dict]: ...
-    def start_game(self, edition: str, players: list[str], action_id: str, language: str,
-                   replace: bool = False) -> dict: ...
+    def start_game(
+        self, edition: str, players: list[str], action_id: str, language: str, replace: bool = False
+    ) -> dict: ...
     def our_boards(self, language: str) -> list[dict]: ...
     def our_board(self, base: str, language: str) -> dict: ...
-    def our_board_save(self, base: str, version: int, values: dict, effects: dict, confirm: list,
-                       language: str) -> dict: ...
+    def our_board_save(
+        self, base: str, version: int, values: dict, effects: dict, confirm: list, language: str
+    ) -> dict: ...
     def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict: ...
     def our_board_export(self, base: str, language: str) -> tuple[str, bytes]: ...
     def our_board_share(self, base: str, language: str) -> dict: ...
@@ -108,8 +110,9 @@ class PhoneTable(Protocol):
     def pair_cancel(self, pid: str) -> None: ...
     def pair_clear(self) -> str: ...
     def stream(self, since: int, language: str) -> Any: ...
-    def keep_role(self, token: str, role: str, player: str, csrf: str, game: str | None,
-                  old_token: str = "") -> None: ...
+    def keep_role(
+        self, token: str, role: str, player: str, csrf: str, game: str | None, old_token: str = ""
+    ) -> None: ...
     def find_role(self, token: str) -> dict | None: ...
     def roles_kept(self, language: str, token: str = "") -> list[dict]: ...
     def revoke_role(self, rid: str) -> str: ...
@@ -166,8 +169,9 @@ class ReadLimit:
     web.hosts.guesser makes of its address (an IPv4 address, an IPv6 /64), as for PIN guesses: a phone
     picks addresses in its /64 at will. The box itself (loopback) is never limited."""
 
-    def __init__(self, burst: float, per_second: float, clients: int = 1024,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self, burst: float, per_second: float, clients: int = 1024, clock: Callable[[], float] = time.monotonic
+    ):
         self.burst, self.per_second, self.clients, self.clock = float(burst), float(per_second), clients, clock
         self._lock = threading.Lock()
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # client -> (asks left, when)
@@ -245,10 +249,11 @@ class PhoneState:
                 # the visitor unseen longest goes first (a flood of new pages never evicts a player who
                 # joined), then the spectator unseen longest (a flood of sessions that joined with the
                 # table code never shuts a new phone out), then whoever is unseen longest; never the new one
-                oldest = next((t for t, s in self._sessions.items() if s.role == "visitor" and s is not session),
-                              None) or \
-                    next((t for t, s in self._sessions.items() if s.role == "spectator"), None) or \
-                    next(t for t in self._sessions if t != session.token)
+                oldest = (
+                    next((t for t, s in self._sessions.items() if s.role == "visitor" and s is not session), None)
+                    or next((t for t, s in self._sessions.items() if s.role == "spectator"), None)
+                    or next(t for t in self._sessions if t != session.token)
+                )
                 del self._sessions[oldest]
         return session
 
@@ -333,18 +338,21 @@ DEFAULTS = {
     "SSE_KEEPALIVE": 15.0,
     "SSE_POLL": 0.5,
     "SSE_RETRY_MS": 1500,
-    "MAX_STREAMS": 58,   # every open page holds a server thread for its stream (web.serve sizes the threads)
+    "MAX_STREAMS": 58,  # every open page holds a server thread for its stream (web.serve sizes the threads)
     "MAX_SESSIONS": 512,
-    "READ_BURST": 20,    # expensive reads (exports, summary, ledger and player pages, streams) a client asks at once,
-    "READ_PER_S": 1.0,   # ... and then this many a second (ReadLimit)
+    "READ_BURST": 20,  # expensive reads (exports, summary, ledger and player pages, streams) a client asks at once,
+    "READ_PER_S": 1.0,  # ... and then this many a second (ReadLimit)
 }
 
 
 def create_phone_app(service: PhoneTable, **config: Any) -> Flask:
     """An app serving the phone page at /phone/ (and / sends a browser there)."""
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=DEFAULTS["MAX_CONTENT_LENGTH"],
-                      MAX_FORM_MEMORY_SIZE=DEFAULTS["MAX_FORM_MEMORY_SIZE"], MAX_FORM_PARTS=DEFAULTS["MAX_FORM_PARTS"])
+    app.config.update(
+        MAX_CONTENT_LENGTH=DEFAULTS["MAX_CONTENT_LENGTH"],
+        MAX_FORM_MEMORY_SIZE=DEFAULTS["MAX_FORM_MEMORY_SIZE"],
+        MAX_FORM_PARTS=DEFAULTS["MAX_FORM_PARTS"],
+    )
     register_phone(app, service, **config)
 
     @app.get("/")
@@ -363,8 +371,13 @@ def create_phone_app(service: PhoneTable, **config: Any) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Response, int]:
         code = error.code or 500
-        line = f"{request.method} is not allowed here" if code == 405 else \
-            f"nothing here: {request.path[:80]}" if code == 404 else f"refused: {error.name}"
+        line = (
+            f"{request.method} is not allowed here"
+            if code == 405
+            else f"nothing here: {request.path[:80]}"
+            if code == 404
+            else f"refused: {error.name}"
+        )
         return jsonify(error=line), code
 
     return app
@@ -395,8 +408,7 @@ def joined_cookie(app: Flask, cookie: str) -> bool:
 
 
 def _blueprint(state: PhoneState) -> Blueprint:
-    bp = Blueprint("phone", __name__, template_folder="templates", static_folder="static",
-                   static_url_path="/static")
+    bp = Blueprint("phone", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
     service = state.service
 
     # ----- the request's session, role and language -----------------------------------------------
@@ -495,8 +507,14 @@ def _blueprint(state: PhoneState) -> Blueprint:
         session = g.get("phone_session")
         if session is not None and g.get("phone_new"):
             # a visitor's cookie ends with the browser; a role's lasts (KEEP_SECONDS), as the box keeps the role
-            response.set_cookie(COOKIE, session.token, httponly=True, samesite="Strict", path="/phone",
-                                max_age=KEEP_SECONDS if session.role != "visitor" else None)
+            response.set_cookie(
+                COOKIE,
+                session.token,
+                httponly=True,
+                samesite="Strict",
+                path="/phone",
+                max_age=KEEP_SECONDS if session.role != "visitor" else None,
+            )
         response.headers.setdefault("Cache-Control", "no-store")
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -523,8 +541,12 @@ def _blueprint(state: PhoneState) -> Blueprint:
         value = data.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
-        if not isinstance(value, str) or len(value) > limit or not value.isprintable() or \
-                (not allow_empty and not value.strip()):
+        if (
+            not isinstance(value, str)
+            or len(value) > limit
+            or not value.isprintable()
+            or (not allow_empty and not value.strip())
+        ):
             raise Refused(say("err_field", field=key))
         return value.strip()
 
@@ -557,13 +579,23 @@ def _blueprint(state: PhoneState) -> Blueprint:
         else:  # why nothing can be booked (everyone), the table's warnings (the banker)
             banner = service.banner(language, session.role)
         return render_template(
-            f"phone/{template}", w=w(), lang=language, head=head, role=session.role if session else "visitor",
-            me=session.player if session else "", csrf=session.csrf if session else "",
-            part=request.args.get("part") == "live", fresh_aid=lambda: secrets.token_hex(12),
-            svg_chart=price_chart, banner=banner, **data)
+            f"phone/{template}",
+            w=w(),
+            lang=language,
+            head=head,
+            role=session.role if session else "visitor",
+            me=session.player if session else "",
+            csrf=session.csrf if session else "",
+            part=request.args.get("part") == "live",
+            fresh_aid=lambda: secrets.token_hex(12),
+            svg_chart=price_chart,
+            banner=banner,
+            **data,
+        )
 
     def shown_to(*roles: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """A page only these roles see: any other is sent to /phone/ (the join page, or the table)."""
+
         def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
             @functools.wraps(view)
             def checked(*args: Any, **kwargs: Any) -> Any:
@@ -571,7 +603,9 @@ def _blueprint(state: PhoneState) -> Blueprint:
                 if session is None or session.role not in roles:
                     return redirect(url_for("phone.index"), 303)
                 return view(*args, **kwargs)
+
             return checked
+
         return wrap
 
     @bp.get("/")
@@ -646,9 +680,13 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.get("/game")
     @shown_to("banker")
     def game_page() -> Any:
-        return page("game.html", editions=service.editions(lang()), form=service.new_game_form(),
-                    languages=[(code, WORDS[code]["language_own"]) for code in WORDS],
-                    box_language=service.box_language() or service.language)
+        return page(
+            "game.html",
+            editions=service.editions(lang()),
+            form=service.new_game_form(),
+            languages=[(code, WORDS[code]["language_own"]) for code in WORDS],
+            box_language=service.box_language() or service.language,
+        )
 
     # issue 23: walking the board with the cards (the banker's; every banker phone sees the one walk)
     @bp.get("/walk")
@@ -685,8 +723,10 @@ def _blueprint(state: PhoneState) -> Blueprint:
         data = service.export(lang())
         data.pop("csv", None)
         text = data.pop("json", None)  # the service's own text, built once per event (docs/phone.md)
-        response = Response(state.encoded("json", text) if isinstance(text, str) else
-                            json.dumps(data, ensure_ascii=False, indent=1), mimetype="application/json")
+        response = Response(
+            state.encoded("json", text) if isinstance(text, str) else json.dumps(data, ensure_ascii=False, indent=1),
+            mimetype="application/json",
+        )
         response.headers["Content-Disposition"] = f'attachment; filename="ledger-{data["head"]["game"]}.json"'
         return response
 
@@ -712,8 +752,13 @@ def _blueprint(state: PhoneState) -> Blueprint:
         pairing = service.pair_status(session.pairing) if session.pairing else {"state": ""}
         if pairing.get("state") == "bound":
             _bind(session, str(pairing["player"]), pairing.get("game"))
-        return jsonify(role=session.role, player=session.player, lang=lang(), csrf=session.csrf,
-                       pairing={"state": pairing.get("state", ""), "code": pairing.get("code", "")})
+        return jsonify(
+            role=session.role,
+            player=session.player,
+            lang=lang(),
+            csrf=session.csrf,
+            pairing={"state": pairing.get("state", ""), "code": pairing.get("code", "")},
+        )
 
     @bp.get("/api/head")
     def api_head() -> Response:
@@ -799,8 +844,9 @@ def _blueprint(state: PhoneState) -> Blueprint:
 
     def keep(session: Session, old: str = "") -> None:
         """The session's role, kept in the games folder under its token's hash (a visitor's: dropped)."""
-        service.keep_role(session.token, session.role, session.player, session.csrf, session.game,
-                          old if old != session.token else "")
+        service.keep_role(
+            session.token, session.role, session.player, session.csrf, session.game, old if old != session.token else ""
+        )
 
     def _bind(session: Session, player: str, game: Any) -> None:
         session.role, session.player, session.game = "player", player, game
@@ -898,8 +944,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
     def seat_pin() -> Response:
         data = fields()
         need("banker")
-        return done(**service.set_seat_pin(number(data, "seat", 1, 8), text(data, "pin", 16, allow_empty=True),
-                                           lang()))
+        return done(**service.set_seat_pin(number(data, "seat", 1, 8), text(data, "pin", 16, allow_empty=True), lang()))
 
     @bp.post("/game/start")
     def game_start() -> Response:
@@ -915,7 +960,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
             count = number(data, "count", 2, 8)
             stock = service.new_game_form()["names"]  # a name left blank: the one the form offered there
             players = [p if isinstance(p, str) and p.strip() else stock[i] for i, p in enumerate(players[:count])]
-            players += stock[len(players):count]
+            players += stock[len(players) : count]
         if not isinstance(players, list) or len(players) > 16:
             raise Refused(say("err_field", field="players"))
         replace = data.get("replace") in ("1", "on", True)  # the form's tick: end and archive the game on the box
@@ -941,6 +986,7 @@ def _blueprint(state: PhoneState) -> Blueprint:
         if value not in WORDS:
             raise Refused(say("err_field", field="lang"))
         return done(**service.set_box_language(value, lang()))
+
     # ----- the table's own board (issue 23): only the banker sees or changes it --------------------------
 
     @bp.get("/our-board")
@@ -1009,8 +1055,9 @@ def _blueprint(state: PhoneState) -> Blueprint:
         raw_confirm = data.get("confirm")
         if isinstance(raw_confirm, str):
             raw_confirm = _json_text(raw_confirm)
-        if raw_confirm is not None and not (isinstance(raw_confirm, list) and
-                                            all(isinstance(c, str) for c in raw_confirm)):
+        if raw_confirm is not None and not (
+            isinstance(raw_confirm, list) and all(isinstance(c, str) for c in raw_confirm)
+        ):
             raise Refused(say("err_field", field="confirm"))
         confirm = list(raw_confirm or [])
         return answered(lambda: service.our_board_save(base, version, values, effects, confirm, lang()))
@@ -1089,8 +1136,11 @@ def _blueprint(state: PhoneState) -> Blueprint:
     @bp.errorhandler(Exception)
     def failed(error: Exception) -> tuple[Response, int]:
         status = getattr(error, "status", None)
-        if isinstance(error, (ValueError, PermissionError)) and isinstance(status, int) and \
-                (400 <= status < 500 or status == 503):  # 503: the box's writer was late (an unknown outcome)
+        if (
+            isinstance(error, (ValueError, PermissionError))
+            and isinstance(status, int)
+            and (400 <= status < 500 or status == 503)
+        ):  # 503: the box's writer was late (an unknown outcome)
             return jsonify(error=" ".join(str(error).split())), status  # the service's refusal: one line
         code = getattr(error, "code", None)  # the box's writer was late (companion/daemon/owner.py): never a 500
         if code == "owner_busy":
@@ -1190,4 +1240,5 @@ def price_chart(points: list[Any], width: int = 320, height: int = 120) -> Marku
         f'xmlns="http://www.w3.org/2000/svg"><polyline fill="none" stroke="currentColor" stroke-width="2" '
         f'points="{line}"/><text x="2" y="12" font-size="10">{hi}</text>'
         f'<text x="2" y="{height - 4}" font-size="10">{lo}</text>'
-        f'<text x="{width - 40}" y="{height - 4}" font-size="10">#{escape(str(x1))}</text></svg>')
+        f'<text x="{width - 40}" y="{height - 4}" font-size="10">#{escape(str(x1))}</text></svg>'
+    )

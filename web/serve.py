@@ -50,9 +50,17 @@ VISITOR_WAIT_S = 5.0  # ... each of them closed when no complete request came th
 
 
 class VirtualTableServer:
-    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 8000, threads: int = 8,
-                 what: str = "the virtual table", connections: int = CONNECTIONS, per_address: int = PER_ADDRESS,
-                 visitor_wait: float = VISITOR_WAIT_S):
+    def __init__(
+        self,
+        app: Flask,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        threads: int = 8,
+        what: str = "the virtual table",
+        connections: int = CONNECTIONS,
+        per_address: int = PER_ADDRESS,
+        visitor_wait: float = VISITOR_WAIT_S,
+    ):
         self.app = app
         self.connections, self.per_address, self.visitor_wait = connections, per_address, visitor_wait
         self.what = what  # what its lines call it: "the virtual table", "the phone page"
@@ -82,15 +90,29 @@ class VirtualTableServer:
         sock = self._bind()
         try:
             # create_server's own steps, with our server class: it lets connections in by address
-            adj = Adjustments(sockets=[sock], threads=self.threads, ident="companion", max_request_body_size=64 * 1024,
-                              expose_tracebacks=False, connection_limit=self.connections + 8, cleanup_interval=1)
+            adj = Adjustments(
+                sockets=[sock],
+                threads=self.threads,
+                ident="companion",
+                max_request_body_size=64 * 1024,
+                expose_tracebacks=False,
+                connection_limit=self.connections + 8,
+                cleanup_interval=1,
+            )
             dispatcher = ThreadedTaskDispatcher()
             dispatcher.set_thread_count(self.threads)
             self._server = _GuardedServer(
-                self.app, map=self._map, _sock=sock, dispatcher=dispatcher, adj=adj, bind_socket=False,
-                sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()))
-            self._server.doors = _Doors(self.connections, self.per_address, self.visitor_wait,
-                                        lambda cookie: joined_cookie(self.app, cookie))
+                self.app,
+                map=self._map,
+                _sock=sock,
+                dispatcher=dispatcher,
+                adj=adj,
+                bind_socket=False,
+                sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
+            )
+            self._server.doors = _Doors(
+                self.connections, self.per_address, self.visitor_wait, lambda cookie: joined_cookie(self.app, cookie)
+            )
         except BaseException:
             wasyncore.close_all(self._map)
             sock.close()
@@ -105,7 +127,8 @@ class VirtualTableServer:
         where = f"{self.host} port {self._port}"
         try:
             family, kind, proto, _, address = socket.getaddrinfo(
-                self.host, self._port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+                self.host, self._port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            )[0]
         except (OSError, UnicodeError) as e:
             raise _one_line_error(f"{self.what} cannot listen on {where}: {e}", getattr(e, "errno", None)) from None
         sock = socket.socket(family, kind, proto)
@@ -213,8 +236,9 @@ class _GuardedServer(TcpWSGIServer):  # type: ignore[misc, unused-ignore]
             self._let_go(visitors[0])  # its oldest: an address's flood pushes out only its own
             channels.remove(visitors[0])
         if len(channels) >= self.doors.connections:
-            victim = _most_held([c for c in channels if not c.joined and c.idle()]) or \
-                _most_held([c for c in channels if c.idle()])
+            victim = _most_held([c for c in channels if not c.joined and c.idle()]) or _most_held(
+                [c for c in channels if c.idle()]
+            )
             if victim is None:  # every connection is being served: the new one waits its turn outside
                 conn.close()
                 return
@@ -224,8 +248,12 @@ class _GuardedServer(TcpWSGIServer):  # type: ignore[misc, unused-ignore]
     def maintenance(self, now: float) -> None:
         super().maintenance(now)  # waitress's own: any idle connection after channel_timeout
         for channel in list(self.active_channels.values()):
-            if isinstance(channel, _GuardedChannel) and not channel.joined and channel.idle() and \
-                    channel.waited(now) > self.doors.visitor_wait:
+            if (
+                isinstance(channel, _GuardedChannel)
+                and not channel.joined
+                and channel.idle()
+                and channel.waited(now) > self.doors.visitor_wait
+            ):
                 self._let_go(channel)
 
     @staticmethod

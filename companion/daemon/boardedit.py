@@ -55,8 +55,7 @@ class BoardEditor:
                     name = fresh.names.get(language, fresh.name)
                 except EditionError as exc:  # a file damaged by hand: its page says where
                     name = f"{base}: {self._problem(exc, None, language)}"
-            out.append({"base": base, "name": name, "saved": info is not None,
-                        "version": info.version if info else 0})
+            out.append({"base": base, "name": name, "saved": info is not None, "version": info.version if info else 0})
         return out
 
     def view(self, base: str, language: str) -> dict:
@@ -73,56 +72,134 @@ class BoardEditor:
         counts = boards.counts(ed)
         cells = []
         for c in ed.cells:
-            row: dict[str, Any] = {"id": c.id, "index": c.index, "kind": c.kind, "state": marks[f"cells.{c.id}"],
-                                   "name": messages.cell_name(ed, c.id, language), "item": f"cells.{c.id}",
-                                   "fields": []}
+            row: dict[str, Any] = {
+                "id": c.id,
+                "index": c.index,
+                "kind": c.kind,
+                "state": marks[f"cells.{c.id}"],
+                "name": messages.cell_name(ed, c.id, language),
+                "item": f"cells.{c.id}",
+                "fields": [],
+            }
             if c.kind == "plot":
                 for key in PLOT_KEYS:
                     item = f"cells.{c.id}.{key}"
                     if item in marks:
                         value = getattr(c, key)
-                        row["fields"].append({"path": item, "item": item, "key": key, "state": marks[item],
-                                              "value": _shown(list(value) if isinstance(value, tuple) else value),
-                                              "label": say(f"board_field_{key}", language)})
-                row["fields"].append({"path": f"cells.{c.id}.mortgage", "key": "mortgage", "locked": True,
-                                      "value": str(c.mortgage), "label": say("board_field_mortgage", language)})
+                        row["fields"].append(
+                            {
+                                "path": item,
+                                "item": item,
+                                "key": key,
+                                "state": marks[item],
+                                "value": _shown(list(value) if isinstance(value, tuple) else value),
+                                "label": say(f"board_field_{key}", language),
+                            }
+                        )
+                row["fields"].append(
+                    {
+                        "path": f"cells.{c.id}.mortgage",
+                        "key": "mortgage",
+                        "locked": True,
+                        "value": str(c.mortgage),
+                        "label": say("board_field_mortgage", language),
+                    }
+                )
             for key, value in sorted(c.params.items()):
                 item = f"cells.{c.id}.{key}"
-                row["fields"].append({"path": item, "item": item, "key": key, "state": marks[item],
-                                      "value": _shown(value), "label": key})
+                row["fields"].append(
+                    {"path": item, "item": item, "key": key, "state": marks[item], "value": _shown(value), "label": key}
+                )
             cells.append(row)
         cards = []
         for deck, ids in ed.decks.items():
             for cid in ids:
                 card = ed.cards[cid]
                 item = f"decks.{deck}.{cid}"
-                cards.append({"deck": deck, "deck_name": messages.deck_name(ed, deck, language), "id": cid,
-                              "item": item, "state": marks[item],
-                              "text": card.texts.get(language, card.text), "own_text": card.text,
-                              "effects": [self._effect_row(kinds, e) for e in card.effects]})
-        industries = [{"path": f"industries.{i}.{key}", "item": f"industries.{i}.{key}",
-                       "state": marks[f"industries.{i}.{key}"], "name": messages.industry_name(ed, i, language),
-                       "label": key, "value": _shown(list(getattr(ind, key)))}
-                      for i, ind in ed.industries.items()
-                      for key in ("rent_by_count", "tax_by_count", "dice_multiplier_by_count")
-                      if f"industries.{i}.{key}" in marks]
-        extra = [{"path": f"extra.{k}", "item": f"extra.{k}", "state": marks[f"extra.{k}"], "label": k,
-                  "value": _shown_toml(v)} for k, v in ed.extra.items()]
-        slot = {"item": "slot", "state": marks["slot"], "reels": _shown_toml(ed.slot.get("reels", [])),
-                "wins": _shown_toml(ed.slot.get("wins", []))} if "slot" in marks else None
+                cards.append(
+                    {
+                        "deck": deck,
+                        "deck_name": messages.deck_name(ed, deck, language),
+                        "id": cid,
+                        "item": item,
+                        "state": marks[item],
+                        "text": card.texts.get(language, card.text),
+                        "own_text": card.text,
+                        "effects": [self._effect_row(kinds, e) for e in card.effects],
+                    }
+                )
+        industries = [
+            {
+                "path": f"industries.{i}.{key}",
+                "item": f"industries.{i}.{key}",
+                "state": marks[f"industries.{i}.{key}"],
+                "name": messages.industry_name(ed, i, language),
+                "label": key,
+                "value": _shown(list(getattr(ind, key))),
+            }
+            for i, ind in ed.industries.items()
+            for key in ("rent_by_count", "tax_by_count", "dice_multiplier_by_count")
+            if f"industries.{i}.{key}" in marks
+        ]
+        extra = [
+            {
+                "path": f"extra.{k}",
+                "item": f"extra.{k}",
+                "state": marks[f"extra.{k}"],
+                "label": k,
+                "value": _shown_toml(v),
+            }
+            for k, v in ed.extra.items()
+        ]
+        slot = (
+            {
+                "item": "slot",
+                "state": marks["slot"],
+                "reels": _shown_toml(ed.slot.get("reels", [])),
+                "wins": _shown_toml(ed.slot.get("wins", [])),
+            }
+            if "slot" in marks
+            else None
+        )
         locked = [{"label": say("board_locked_start_cash", language), "value": str(ed.start_cash)}]
-        locked += [{"label": key, "value": _shown_toml(value)} for key, value in sorted(ed.options.items())
-                   if key not in boards.LOCKED_OPTIONS_EDITABLE]
-        editable_options = [{"path": f"options.{key}", "label": key, "value": _shown_toml(ed.options[key])}
-                            for key in boards.LOCKED_OPTIONS_EDITABLE if key in ed.options]
+        locked += [
+            {"label": key, "value": _shown_toml(value)}
+            for key, value in sorted(ed.options.items())
+            if key not in boards.LOCKED_OPTIONS_EDITABLE
+        ]
+        editable_options = [
+            {"path": f"options.{key}", "label": key, "value": _shown_toml(ed.options[key])}
+            for key in boards.LOCKED_OPTIONS_EDITABLE
+            if key in ed.options
+        ]
         return {
-            "base": base, "version": board.version, "name": ed.names.get(language, ed.name), "broken": "",
-            "counts": {"total": counts.total, "confirmed": counts.confirmed, "placeholder": counts.placeholder,
-                       "sourced": counts.sourced},
-            "counts_line": _capital(say("board_marks", language, total=counts.total, confirmed=counts.confirmed,
-                                        placeholder=counts.placeholder, sourced=counts.sourced).strip()),
-            "cells": cells, "cards": cards, "industries": industries, "extra": extra, "slot": slot,
-            "locked": locked, "options": editable_options,
+            "base": base,
+            "version": board.version,
+            "name": ed.names.get(language, ed.name),
+            "broken": "",
+            "counts": {
+                "total": counts.total,
+                "confirmed": counts.confirmed,
+                "placeholder": counts.placeholder,
+                "sourced": counts.sourced,
+            },
+            "counts_line": _capital(
+                say(
+                    "board_marks",
+                    language,
+                    total=counts.total,
+                    confirmed=counts.confirmed,
+                    placeholder=counts.placeholder,
+                    sourced=counts.sourced,
+                ).strip()
+            ),
+            "cells": cells,
+            "cards": cards,
+            "industries": industries,
+            "extra": extra,
+            "slot": slot,
+            "locked": locked,
+            "options": editable_options,
             "effects": list(kinds.values()),
             "kinds": sorted(rules_cls.CELL_KINDS),
             "ref": self.store.ref_of(base),
@@ -146,8 +223,9 @@ class BoardEditor:
                 changes[path] = value
         rules_cls = RULESETS[load_edition(base).rules] if effects else None
         for item, rows in effects.items():
-            changes[f"{item}.effects"] = [self._effect(base, rules_cls, item, verb, args, language)
-                                          for verb, args in rows]
+            changes[f"{item}.effects"] = [
+                self._effect(base, rules_cls, item, verb, args, language) for verb, args in rows
+            ]
             if _current(data, f"{item}.effects") == changes[f"{item}.effects"]:
                 del changes[f"{item}.effects"]
         confirm = [c for c in confirm if isinstance(c, str) and len(c) <= 140]
@@ -160,9 +238,13 @@ class BoardEditor:
         except CompanionError as exc:
             raise BoardRefused(messages.render_error(exc, language)) from None
         counts = boards.counts(board.edition)
-        return {"version": board.version, "changed": sorted(changes),
-                "line": say("board_saved", language, version=board.version, count=len(changes),
-                            placeholder=counts.placeholder)}
+        return {
+            "version": board.version,
+            "changed": sorted(changes),
+            "line": say(
+                "board_saved", language, version=board.version, count=len(changes), placeholder=counts.placeholder
+            ),
+        }
 
     def import_file(self, raw: bytes, version: int, language: str, share: bool = False, expect: str = "") -> dict:
         """A board file or share text; `version` is of the board `expect` the phone showed."""
@@ -177,9 +259,16 @@ class BoardEditor:
             raise BoardRefused(self._problem(exc, None, language)) from None
         except CompanionError as exc:
             raise BoardRefused(messages.render_error(exc, language)) from None
-        return {"version": board.version, "base": board.base,
-                "line": say("board_imported", language, name=board.edition.names.get(language, board.edition.name),
-                            version=board.version)}
+        return {
+            "version": board.version,
+            "base": board.base,
+            "line": say(
+                "board_imported",
+                language,
+                name=board.edition.names.get(language, board.edition.name),
+                version=board.version,
+            ),
+        }
 
     def export(self, base: str, language: str) -> tuple[str, bytes]:
         base = self._base(base, language)
@@ -192,16 +281,21 @@ class BoardEditor:
         base = self._base(base, language)
         text = self.store.share(base)
         fits = self.store.fits_qr(text)
-        return {"text": text, "fits_qr": fits, "length": len(text),
-                "line": say("board_share_fits" if fits else "board_share_long", language, length=len(text))}
+        return {
+            "text": text,
+            "fits_qr": fits,
+            "length": len(text),
+            "line": say("board_share_fits" if fits else "board_share_long", language, length=len(text)),
+        }
 
     # ----- words -----------------------------------------------------------------------------------
 
     def _conflict(self, exc: BoardConflict, base: str, language: str) -> BoardRefused:
         """Another phone saved first: the items it changed, named as the page shows them (409)."""
         words = [self.item_words(base, item, language) for item in exc.changed]
-        line = say("board_conflict", language, version=exc.version, count=len(words),
-                   changed="; ".join(words[:12]) or "-")
+        line = say(
+            "board_conflict", language, version=exc.version, count=len(words), changed="; ".join(words[:12]) or "-"
+        )
         return BoardRefused(line, 409, version=exc.version, changed=exc.changed, changed_words=words)
 
     def item_words(self, base: str, item: str, language: str) -> str:
@@ -284,14 +378,29 @@ class BoardEditor:
                 try:
                     effect[key] = int(text.replace(" ", "").replace("\u00a0", "").replace("\u2212", "-"))
                 except ValueError:
-                    raise BoardRefused(say("effect_bad_number", language, where=self.item_words(base, item, language), what=what,
-                                           value=text[:40])) from None
+                    raise BoardRefused(
+                        say(
+                            "effect_bad_number",
+                            language,
+                            where=self.item_words(base, item, language),
+                            what=what,
+                            value=text[:40],
+                        )
+                    ) from None
             elif key in EFFECT_TEXTS:
                 effect[key] = text
             elif text in ("true", "false"):
                 effect[key] = text == "true"
             else:
-                raise BoardRefused(say("effect_bad_choice", language, where=self.item_words(base, item, language), what=what, value=text[:40]))
+                raise BoardRefused(
+                    say(
+                        "effect_bad_choice",
+                        language,
+                        where=self.item_words(base, item, language),
+                        what=what,
+                        value=text[:40],
+                    )
+                )
         return effect
 
     def _problem(self, exc: EditionError, data: dict | None, language: str) -> str:
@@ -302,7 +411,12 @@ class BoardEditor:
         # the catalogue's line starts with the file and the key; the phone names the cell or card instead
         for prefix in (f"{exc.source}: `{exc.key}`: ", f"{exc.source}: {exc.key}: "):
             if line.startswith(prefix):
-                return say("board_problem", language, where=_where(exc.key, data, language), problem=_lower(line[len(prefix):]))
+                return say(
+                    "board_problem",
+                    language,
+                    where=_where(exc.key, data, language),
+                    problem=_lower(line[len(prefix) :]),
+                )
         return line
 
 
@@ -391,9 +505,15 @@ def _current(data: dict, path: str) -> Any:
 # every parameter any rules module's effects take, read from what they declare (Rules.EFFECTS, EFFECT_OPTIONAL),
 # so a new effect's parameter is here without a second list to keep; each has a label in the catalogues
 # (effect_param_KEY), which tests/test_board_editor.py checks
-PARAMS = tuple(dict.fromkeys(
-    key for rules in RULESETS.values() for verb, needed in rules.EFFECTS.items()
-    for key in (*needed, *rules.EFFECT_OPTIONAL.get(verb, ())) if key != "do"))
+PARAMS = tuple(
+    dict.fromkeys(
+        key
+        for rules in RULESETS.values()
+        for verb, needed in rules.EFFECTS.items()
+        for key in (*needed, *rules.EFFECT_OPTIONAL.get(verb, ()))
+        if key != "do"
+    )
+)
 
 
 def param_label(key: str, edition: Any, language: str) -> str:
@@ -431,8 +551,11 @@ def effect_kinds(edition: Any, rules_cls: Any, language: str) -> dict[str, dict]
     for verb, needed in rules_cls.EFFECTS.items():
         params = []
         for key in (*needed, *rules_cls.EFFECT_OPTIONAL.get(verb, ())):
-            param: dict[str, Any] = {"key": key, "label": param_label(key, edition, language),
-                                     "required": key in needed}
+            param: dict[str, Any] = {
+                "key": key,
+                "label": param_label(key, edition, language),
+                "required": key in needed,
+            }
             if key in rules_cls.EFFECT_NUMBERS:
                 param.update(type="number", low=rules_cls.EFFECT_NUMBERS[key][0], high=rules_cls.EFFECT_NUMBERS[key][1])
             else:

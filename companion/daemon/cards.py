@@ -107,8 +107,10 @@ class CardMap:
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise SaidInput("cardmap_unreadable", path=str(path), detail=str(exc), cause=cause_of(exc)) from None
         try:
-            roles = {normal_uid(uid): Role(r["kind"], str(r["ref"]), str(r.get("edition", "")))
-                     for uid, r in data["cards"].items()}
+            roles = {
+                normal_uid(uid): Role(r["kind"], str(r["ref"]), str(r.get("edition", "")))
+                for uid, r in data["cards"].items()
+            }
             replaced = {normal_uid(old): normal_uid(new) for old, new in data.get("replaced", {}).items()}
             for role in roles.values():
                 check_role(role)
@@ -131,8 +133,10 @@ class CardMap:
     def save(self) -> None:
         data = {
             "version": FILE_VERSION,
-            "cards": {uid: {"kind": r.kind, "ref": r.ref, **({"edition": r.edition} if r.edition else {})}
-                      for uid, r in sorted(self.roles.items())},
+            "cards": {
+                uid: {"kind": r.kind, "ref": r.ref, **({"edition": r.edition} if r.edition else {})}
+                for uid, r in sorted(self.roles.items())
+            },
             "replaced": dict(sorted(self.replaced.items())),
         }
         write_whole(self.path, json.dumps(data, ensure_ascii=False, indent=1))

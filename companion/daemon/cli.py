@@ -25,6 +25,7 @@ from .games import Games, folder_holder
 # answer ("nothing was done" or "outcome unknown") comes first
 ASK_TIMEOUT_S = 60.0
 
+
 def _config(args):
     return load_config(getattr(args, "config", None))
 
@@ -36,18 +37,20 @@ def through_daemon(holder: dict, where: str, request: dict, lang: str) -> dict:
         answer = ask(holder.get("socket", ""), {**request, "lang": lang}, timeout=ASK_TIMEOUT_S)
     except TimeoutError:
         if request.get("request_id"):  # it may be under way: only the ledger can say, by its id
-            raise OutcomeUnknown("owner_late", request_id=request["request_id"],
-                                 seconds=f"{ASK_TIMEOUT_S:g}") from None
-        raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
-                          socket=holder.get("socket", "?")) from None
+            raise OutcomeUnknown("owner_late", request_id=request["request_id"], seconds=f"{ASK_TIMEOUT_S:g}") from None
+        raise LedgerError(
+            "daemon_silent", path=where, pid=holder.get("pid", "?"), socket=holder.get("socket", "?")
+        ) from None
     except Unanswered:
         if request.get("request_id"):  # it took the line and went (killed, stopped): it may have booked it
             raise OutcomeUnknown("daemon_gone", request_id=request["request_id"]) from None
-        raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
-                          socket=holder.get("socket", "?")) from None
+        raise LedgerError(
+            "daemon_silent", path=where, pid=holder.get("pid", "?"), socket=holder.get("socket", "?")
+        ) from None
     except (OSError, ValueError):
-        raise LedgerError("daemon_silent", path=where, pid=holder.get("pid", "?"),
-                          socket=holder.get("socket", "?")) from None
+        raise LedgerError(
+            "daemon_silent", path=where, pid=holder.get("pid", "?"), socket=holder.get("socket", "?")
+        ) from None
     return answer
 
 
@@ -55,15 +58,28 @@ def said(answer: dict, lang: str) -> int:
     """Print a daemon's refusal or error as the direct path would; its exit code."""
     code = answer.get("exit", 4)
     code = code if isinstance(code, int) else 4
-    key = "refused" if answer.get("refused") else \
-        {6: "ledger damaged", 7: "outcome unknown", 8: "disk full", 9: "halted"}.get(code, "error")
+    key = (
+        "refused"
+        if answer.get("refused")
+        else {6: "ledger damaged", 7: "outcome unknown", 8: "disk full", 9: "halted"}.get(code, "error")
+    )
     print(f"{label(key, lang)}: {' '.join(str(answer.get('message', '?')).split())}", file=sys.stderr)
     return code
 
 
 def do_via_daemon(holder: dict, path: str, actor: str | None, command, request_id: str, lang: str) -> int:
-    answer = through_daemon(holder, path, {"op": "do", "actor": actor or TABLE, "command": command.text(),
-                                           "request_id": request_id, "game": str(Path(path).resolve())}, lang)
+    answer = through_daemon(
+        holder,
+        path,
+        {
+            "op": "do",
+            "actor": actor or TABLE,
+            "command": command.text(),
+            "request_id": request_id,
+            "game": str(Path(path).resolve()),
+        },
+        lang,
+    )
     if not answer.get("ok"):
         return said(answer, lang)
     who = "" if answer["actor"] == TABLE else f"{answer['actor']}: "
@@ -97,8 +113,7 @@ def cmd_game(args) -> int:
 
         options = option_pairs(args.option, lang)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-        request = {"op": "start", "edition": args.edition, "players": args.players, "seed": seed,
-                   "options": options}
+        request = {"op": "start", "edition": args.edition, "players": args.players, "seed": seed, "options": options}
     else:
         request = {"op": args.action}
     if holder is not None:
@@ -111,8 +126,15 @@ def cmd_game(args) -> int:
     if args.action == "start":
         table = games.start(args.edition, args.players, request["seed"], request["options"])
         try:
-            _print_game_answer("start", {"path": table.ledger.path, "seed": request["seed"],
-                                         "lines": event_lines(table.rules, table.game.events[0], lang)}, lang)
+            _print_game_answer(
+                "start",
+                {
+                    "path": table.ledger.path,
+                    "seed": request["seed"],
+                    "lines": event_lines(table.rules, table.game.events[0], lang),
+                },
+                lang,
+            )
         finally:
             table.close()
         return 0
@@ -154,8 +176,11 @@ def _print_game_answer(action: str, answer: dict[str, Any], lang: str) -> None:
         else:
             print(messages.render("no_game_on_box", {}, lang))
         if answer.get("reader") in ("searching", "connecting", "ready", "offline", "refused"):
-            print(messages.render("reader_" + answer["reader"], {"info": answer.get("reader_detail") or "?",
-                                                                 "ours": "1"}, lang))
+            print(
+                messages.render(
+                    "reader_" + answer["reader"], {"info": answer.get("reader_detail") or "?", "ours": "1"}, lang
+                )
+            )
         if answer.get("enrolling"):
             print(messages.render("enrol_waiting", {"role": answer.get("enrolling_words", "")}, lang))
         if answer.get("halted"):
@@ -195,8 +220,10 @@ def cmd_cards(args) -> int:
         print(messages.render("card_forgotten", {"uid": normal_uid(args.uid)}, lang))
     elif args.action == "list":
         for uid, role in answer.get("cards", {}).items():
-            print(f"{uid}  {messages.render('role_' + role['kind'], {'ref': role['ref']}, lang)}"
-                  f"{'  (' + role['edition'] + ')' if role.get('edition') else ''}")
+            print(
+                f"{uid}  {messages.render('role_' + role['kind'], {'ref': role['ref']}, lang)}"
+                f"{'  (' + role['edition'] + ')' if role.get('edition') else ''}"
+            )
         for old, new in answer.get("replaced", {}).items():
             print(f"{old}  -> {new}")
     return 0
@@ -219,23 +246,27 @@ def _cards_here(folder: Path, request: dict) -> dict:
     if request["op"] == "forget":
         role = cards.saved_or_undone(lambda: cards.forget(request["uid"]))
         return {"kind": role.kind, "ref": role.ref}
-    return {"cards": {uid: {"kind": r.kind, "ref": r.ref, "edition": r.edition} for uid, r in cards.roles.items()},
-            "replaced": dict(cards.replaced)}
+    return {
+        "cards": {uid: {"kind": r.kind, "ref": r.ref, "edition": r.edition} for uid, r in cards.roles.items()},
+        "replaced": dict(cards.replaced),
+    }
 
 
 def add_parsers(command, lang: argparse.ArgumentParser) -> None:
     """The box's subcommands, added to the `companion` parser by companion/cli.py (lang: its --lang parent)."""
     # --config may come before or after the action (`game --config F start ...`, `game start --config F`)
     conf = argparse.ArgumentParser(add_help=False)
-    conf.add_argument("--config", default=argparse.SUPPRESS,
-                      help="the daemon's configuration file (to find its games folder)")
+    conf.add_argument(
+        "--config", default=argparse.SUPPRESS, help="the daemon's configuration file (to find its games folder)"
+    )
 
     p = command("run", help="run the box's daemon: it owns the current game, the reader and the control socket")
     p.add_argument("--config", help="the configuration file (docs/configuration.md); default: every default")
     p.set_defaults(func=cmd_run)
 
-    p = command("game", help="the game on the box: start, end, archive, status (through the daemon if it runs)",
-                parents=[conf])
+    p = command(
+        "game", help="the game on the box: start, end, archive, status (through the daemon if it runs)", parents=[conf]
+    )
     sub = p.add_subparsers(dest="action", required=True)
     s = sub.add_parser("start", help="start a game: start EDITION PLAYER...", parents=[conf, lang])
     s.add_argument("edition")
@@ -247,8 +278,7 @@ def add_parsers(command, lang: argparse.ArgumentParser) -> None:
     sub.add_parser("status", help="the game, the reader and the daemon", parents=[conf, lang])
     p.set_defaults(func=cmd_game)
 
-    p = command("cards", help="the card map: enrol a card as a player, plot or deck card; list; forget",
-                parents=[conf])
+    p = command("cards", help="the card map: enrol a card as a player, plot or deck card; list; forget", parents=[conf])
     sub = p.add_subparsers(dest="action", required=True)
     s = sub.add_parser("enrol", help="enrol KIND REF: the next card tapped (or --uid) becomes it", parents=[conf, lang])
     s.add_argument("kind", choices=("player", "plot", "card"))
@@ -259,4 +289,3 @@ def add_parsers(command, lang: argparse.ArgumentParser) -> None:
     s = sub.add_parser("forget", help="forget a card", parents=[conf, lang])
     s.add_argument("uid")
     p.set_defaults(func=cmd_cards)
-

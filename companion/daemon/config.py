@@ -40,55 +40,169 @@ class Key:
 
 
 KEYS = (
-    Key("", "hardware", str, "simulated", "`simulated`: a simulated reader behind a pty (a laptop); "
-        "`real`: the Pico on USB, never replaced by a simulation when it is missing", HARDWARE),
-    Key("", "language", str, "en", "the language of the daemon's lines and the screens until one is chosen in the "
-        "box's menu (Game… → Language), which is kept in box.json and wins", LANGUAGES),
-    Key("", "games_dir", str, "", "where the current game, the archive and the card map live; "
+    Key(
+        "",
+        "hardware",
+        str,
+        "simulated",
+        "`simulated`: a simulated reader behind a pty (a laptop); "
+        "`real`: the Pico on USB, never replaced by a simulation when it is missing",
+        HARDWARE,
+    ),
+    Key(
+        "",
+        "language",
+        str,
+        "en",
+        "the language of the daemon's lines and the screens until one is chosen in the "
+        "box's menu (Game… → Language), which is kept in box.json and wins",
+        LANGUAGES,
+    ),
+    Key(
+        "",
+        "games_dir",
+        str,
+        "",
+        "where the current game, the archive and the card map live; "
         "empty: $STATE_DIRECTORY (systemd's StateDirectory), else the user's state folder "
-        "($COMPANION_STATE_DIR or ~/.local/state/companion)"),
-    Key("reader", "port", str, "auto", "the reader's serial device; `auto`: the first "
-            "/dev/serial/by-id/usb-MicroPython* (a by-id name survives replugging into another port)"),
-    Key("reader", "retry_seconds", float, 0.5, "how often a missing or unplugged reader is looked for again",
-        low=0.05, high=10.0),
-    Key("display", "driver", str, "ssd1306", "the OLED's controller (hardware = \"real\")", ("ssd1306", "sh1106")),
+        "($COMPANION_STATE_DIR or ~/.local/state/companion)",
+    ),
+    Key(
+        "reader",
+        "port",
+        str,
+        "auto",
+        "the reader's serial device; `auto`: the first "
+        "/dev/serial/by-id/usb-MicroPython* (a by-id name survives replugging into another port)",
+    ),
+    Key(
+        "reader",
+        "retry_seconds",
+        float,
+        0.5,
+        "how often a missing or unplugged reader is looked for again",
+        low=0.05,
+        high=10.0,
+    ),
+    Key("display", "driver", str, "ssd1306", 'the OLED\'s controller (hardware = "real")', ("ssd1306", "sh1106")),
     Key("display", "bus", str, "i2c", "how the OLED is wired: `i2c` (hardware/pins.md) or `spi`", ("i2c", "spi")),
-    Key("display", "i2c_address", int, 0x3C, "the OLED's I2C address (60 = 0x3C; some boards use 61 = 0x3D)",
-        low=0x03, high=0x77),
+    Key(
+        "display",
+        "i2c_address",
+        int,
+        0x3C,
+        "the OLED's I2C address (60 = 0x3C; some boards use 61 = 0x3D)",
+        low=0x03,
+        high=0x77,
+    ),
     Key("display", "i2c_port", int, 1, "the I2C bus number (/dev/i2c-1 on a Pi)", low=0, high=20),
     Key("buttons", "ok", int, 17, "GPIO number of the OK button (to GND, internal pull-up)", low=0, high=27),
     Key("buttons", "back", int, 27, "GPIO number of the BACK button", low=0, high=27),
     Key("buttons", "up", int, 22, "GPIO number of the UP (PREV) button", low=0, high=27),
     Key("buttons", "down", int, 23, "GPIO number of the DOWN (NEXT) button", low=0, high=27),
-    Key("control", "socket", str, "", "the socket `companion do` and the game commands reach the daemon "
+    Key(
+        "control",
+        "socket",
+        str,
+        "",
+        "the socket `companion do` and the game commands reach the daemon "
         "through; empty: $RUNTIME_DIRECTORY/companion.sock (systemd's RuntimeDirectory), else "
-        "<games_dir>/companion.sock"),
-    Key("virtual_table", "host", str, "127.0.0.1", "where the virtual table (the OLED, the buttons, ROLL and the "
-        "cards in a browser; simulated hardware only) listens; loopback unless you mean to show it to the network"),
+        "<games_dir>/companion.sock",
+    ),
+    Key(
+        "virtual_table",
+        "host",
+        str,
+        "127.0.0.1",
+        "where the virtual table (the OLED, the buttons, ROLL and the "
+        "cards in a browser; simulated hardware only) listens; loopback unless you mean to show it to the network",
+    ),
     Key("virtual_table", "port", int, 8000, "the virtual table's port; 0: no virtual table", low=0, high=65535),
-    Key("phone", "url", str, "", "the phone page's address the OLED shows as a QR code; empty: "
-        "http://<this machine's name>.local:8080/"),
-    Key("phone", "host", str, "0.0.0.0", "where the phone page listens (docs/phone.md); 0.0.0.0: every network "
-        "the box is on, so the phones on the home Wi-Fi reach it (plain HTTP: see the threat model)"),
-    Key("phone", "port", int, 8080, "the phone page's port; 0: no phone page of its own (with simulated hardware "
-        "it is still at /phone/ on the virtual table)", low=0, high=65535),
-    Key("phone", "threads", int, 64, "waitress threads serving the phone page: every open page holds one for its "
-        "live stream, so 8 phones and the benchmark's 50 pages need this many", low=4, high=512),
-    Key("phone", "auction_quiet_seconds", float, 30.0, "an auction with no new bid for this long is hammered down "
-        "by the box (\"going once\" and \"going twice\" at a third and two thirds of it); 0: only the host closes it",
-        low=0.0, high=3600.0),
-    Key("phone", "banker_pin", str, "", "the banker's PIN that makes a phone the banker's (starts and ends games, "
+    Key(
+        "phone",
+        "url",
+        str,
+        "",
+        "the phone page's address the OLED shows as a QR code; empty: http://<this machine's name>.local:8080/",
+    ),
+    Key(
+        "phone",
+        "host",
+        str,
+        "0.0.0.0",
+        "where the phone page listens (docs/phone.md); 0.0.0.0: every network "
+        "the box is on, so the phones on the home Wi-Fi reach it (plain HTTP: see the threat model)",
+    ),
+    Key(
+        "phone",
+        "port",
+        int,
+        8080,
+        "the phone page's port; 0: no phone page of its own (with simulated hardware "
+        "it is still at /phone/ on the virtual table)",
+        low=0,
+        high=65535,
+    ),
+    Key(
+        "phone",
+        "threads",
+        int,
+        64,
+        "waitress threads serving the phone page: every open page holds one for its "
+        "live stream, so 8 phones and the benchmark's 50 pages need this many",
+        low=4,
+        high=512,
+    ),
+    Key(
+        "phone",
+        "auction_quiet_seconds",
+        float,
+        30.0,
+        "an auction with no new bid for this long is hammered down "
+        'by the box ("going once" and "going twice" at a third and two thirds of it); 0: only the host closes it',
+        low=0.0,
+        high=3600.0,
+    ),
+    Key(
+        "phone",
+        "banker_pin",
+        str,
+        "",
+        "the banker's PIN that makes a phone the banker's (starts and ends games, "
         "undoes) until one is set at the box (Game… → Banker's PIN), which is kept in box.json and wins; empty and "
-        "none set at the box: no phone may be the banker"),
-    Key("phone", "allowed_hosts", str, "", "more names the phone page may be reached under, comma-separated (a "
+        "none set at the box: no phone may be the banker",
+    ),
+    Key(
+        "phone",
+        "allowed_hosts",
+        str,
+        "",
+        "more names the phone page may be reached under, comma-separated (a "
         "name of your own for the box); localhost, this machine's name (.local too), phone.url's host and any IP "
-        "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)"),
-    Key("daemon", "watchdog_probe_seconds", float, 2.0, "how long the writer thread may take to answer the "
-        "watchdog's liveness probe before systemd is no longer told all is well", low=0.1, high=60.0),
+        "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)",
+    ),
+    Key(
+        "daemon",
+        "watchdog_probe_seconds",
+        float,
+        2.0,
+        "how long the writer thread may take to answer the "
+        "watchdog's liveness probe before systemd is no longer told all is well",
+        low=0.1,
+        high=60.0,
+    ),
     # issue 21: true answers
-    Key("daemon", "answer_seconds", float, 30.0, "how long a request (`companion do`, a phone's action, the "
-        "control socket) waits for the writer: one not yet started by then is withdrawn (\"nothing was done\"), "
-        "one under way is answered \"outcome unknown\" with its request id", low=0.1, high=50.0),
+    Key(
+        "daemon",
+        "answer_seconds",
+        float,
+        30.0,
+        "how long a request (`companion do`, a phone's action, the "
+        'control socket) waits for the writer: one not yet started by then is withdrawn ("nothing was done"), '
+        'one under way is answered "outcome unknown" with its request id',
+        low=0.1,
+        high=50.0,
+    ),
 )
 
 
@@ -134,8 +248,9 @@ def load_config(path: str | os.PathLike | None) -> Config:
     except FileNotFoundError:
         raise ConfigError("config_missing", path=source) from None
     except UnicodeDecodeError as exc:
-        raise ConfigError("config_not_utf8", path=source, byte=f"{exc.object[exc.start]:02x}",
-                          offset=exc.start) from None
+        raise ConfigError(
+            "config_not_utf8", path=source, byte=f"{exc.object[exc.start]:02x}", offset=exc.start
+        ) from None
     except OSError as exc:
         raise ConfigError("config_unreadable", path=source, detail=str(exc), cause=cause_of(exc)) from None
     except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:  # a huge integer, deep nesting
@@ -157,7 +272,7 @@ def validated(data: dict, source: str) -> dict:
             values[name] = _checked(known, name, value, source)
     pins = [k.path for k in KEYS if k.section == "buttons"]
     for i, a in enumerate(pins):
-        for b in pins[i + 1:]:
+        for b in pins[i + 1 :]:
             if values[a] == values[b]:
                 raise ConfigError("config_same_pin", path=source, a=a, b=b, pin=values[a])
     return values
@@ -173,20 +288,21 @@ def _checked(known: dict, path: str, value: Any, source: str) -> Any:
         try:
             value = float(value)
         except OverflowError:
-            raise ConfigError("config_out_of_range", path=source, key=path, value=repr(value), low=key.low,
-                              high=key.high) from None
+            raise ConfigError(
+                "config_out_of_range", path=source, key=path, value=repr(value), low=key.low, high=key.high
+            ) from None
     if isinstance(value, float) and not math.isfinite(value):
         raise ConfigError("config_not_finite", path=source, key=path, value=repr(value))
     if not isinstance(value, key.kind) or isinstance(value, bool):
         raise ConfigError("config_want_" + KIND_WORDS[key.kind], path=source, key=path, value=repr(value))
     if key.choices and value not in key.choices:
-        raise ConfigError("config_not_choice", path=source, key=path, value=repr(value),
-                          allowed=", ".join(map(repr, key.choices)))
+        raise ConfigError(
+            "config_not_choice", path=source, key=path, value=repr(value), allowed=", ".join(map(repr, key.choices))
+        )
     if key.kind is int and isinstance(value, float):
         raise ConfigError("config_want_whole", path=source, key=path, value=repr(value))
     if key.low is not None and not key.low <= value <= (key.high if key.high is not None else value):
-        raise ConfigError("config_out_of_range", path=source, key=path, value=repr(value), low=key.low,
-                          high=key.high)
+        raise ConfigError("config_out_of_range", path=source, key=path, value=repr(value), low=key.low, high=key.high)
     if key.kind is str and not value.isprintable():
         raise ConfigError("config_control_char", path=source, key=path)
     return value

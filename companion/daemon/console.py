@@ -99,14 +99,14 @@ class ListView(View):
         if self.whole:
             return self._whole_frame()
         total = max(1, line_room(True, False, bool(self.footer)))
-        head = wrap(self.header)[:max(1, total - min(len(self.items), 2))] if self.header else []
+        head = wrap(self.header)[: max(1, total - min(len(self.items), 2))] if self.header else []
         room = max(1, total - len(head))
         if not self.items:
             return Frame(title=self.title, lines=tuple(head), inverse_title=True, footer=self.footer)
         # the chosen line is shown whole (wrapped), its neighbours as far as they fit around it
         text = self.items[self.index].text
         first = wrap(text, width=WIDTH - 2)[0]  # the inverse band leaves a pixel each side
-        rest = text[len(first):].strip()
+        rest = text[len(first) :].strip()
         chosen = [first] + (["  " + part for part in wrap(rest, width=WIDTH - INDENT_PX)] if rest else [])
         free = max(0, room - len(chosen))
         above = list(range(self.index - 1, -1, -1))
@@ -117,13 +117,18 @@ class ListView(View):
         shown_above = [self.items[i].text for i in reversed(above[:take_above])]
         shown_below = [self.items[i].text for i in below[:take_below]]
         lines = shown_above + chosen + shown_below
-        return Frame(title=self.title, lines=tuple(head + lines[:max(room, len(chosen))]), inverse_title=True,
-                     selected=len(head) + len(shown_above), footer=self.footer)
+        return Frame(
+            title=self.title,
+            lines=tuple(head + lines[: max(room, len(chosen))]),
+            inverse_title=True,
+            selected=len(head) + len(shown_above),
+            footer=self.footer,
+        )
 
     def _item_lines(self, i: int) -> list[str]:
         text = self.items[i].text
         first = wrap(text, width=WIDTH - 2)[0]  # the inverse band leaves a pixel each side
-        rest = text[len(first):].strip()
+        rest = text[len(first) :].strip()
         return [first] + (["  " + part for part in wrap(rest, width=WIDTH - INDENT_PX)] if rest else [])
 
     def _whole_frame(self) -> Frame:
@@ -148,14 +153,22 @@ class ListView(View):
                 below, free, down, took = below + lines, free - len(lines), down + 1, True
             if not took:
                 break
-        return Frame(title=self.title, lines=tuple(above + chosen + below), inverse_title=True,
-                     selected=len(above), footer=self.footer)
+        return Frame(
+            title=self.title,
+            lines=tuple(above + chosen + below),
+            inverse_title=True,
+            selected=len(above),
+            footer=self.footer,
+        )
 
     def press(self, console: "Console", name: str, long: bool) -> None:
         if name in ("up", "down") and self.items:
             step = (line_room(True) if long else 1) * (1 if name == "down" else -1)
-            self.index = (self.index + step) % len(self.items) if not long else \
-                max(0, min(len(self.items) - 1, self.index + step))
+            self.index = (
+                (self.index + step) % len(self.items)
+                if not long
+                else max(0, min(len(self.items) - 1, self.index + step))
+            )
         elif name == "ok" and self.items:
             self.items[self.index].choose()
         elif name == "back":
@@ -183,9 +196,12 @@ class NumberView(View):
 
     def frame(self) -> Frame:
         step = words("number_step_now" if self.changed else "number_step", self.lang, step=money(self.step))
-        return Frame(title=self.title, big=money(self.value), inverse_title=True,
-                     lines=(f"{money(self.span.low)} … {money(self.span.high)}", step,
-                            *wrap(words("number_hint", self.lang))))
+        return Frame(
+            title=self.title,
+            big=money(self.value),
+            inverse_title=True,
+            lines=(f"{money(self.span.low)} … {money(self.span.high)}", step, *wrap(words("number_hint", self.lang))),
+        )
 
     def press(self, console: "Console", name: str, long: bool) -> None:
         self.changed = False
@@ -225,8 +241,9 @@ class TextView(View):
         self.top = max(0, min(self.top, max(0, len(wrapped) - room)))
         more = len(wrapped) > room
         title = self.title + (f" {self.top // room + 1}/{(len(wrapped) + room - 1) // room}" if more else "")
-        frame = Frame(title=title, lines=tuple(wrapped[self.top:self.top + room]), inverse_title=True,
-                      footer=self.footer)
+        frame = Frame(
+            title=title, lines=tuple(wrapped[self.top : self.top + room]), inverse_title=True, footer=self.footer
+        )
         if self.qr:
             frame = replace(frame, qr=self.qr)  # the QR code beside the lines
         return frame
@@ -265,8 +282,9 @@ class UndoView(View):
     def frame(self) -> Frame:
         lang = self.console.lang
         if not self.events:
-            return Frame(title=words("menu_undo", lang), lines=tuple(wrap(words("undo_nothing", lang))),
-                         inverse_title=True)
+            return Frame(
+                title=words("menu_undo", lang), lines=tuple(wrap(words("undo_nothing", lang))), inverse_title=True
+            )
         plan = self.plan()
         table = self.console.table
         texts: list[str] = []
@@ -275,15 +293,20 @@ class UndoView(View):
         else:
             earlier = [s for s in plan.order if s != plan.target]
             if earlier:
-                texts.append(words("undo_first" if len(earlier) > 1 else "undo_first_one", lang,
-                                   events=messages.joined([f"#{s}" for s in earlier], lang)))
+                texts.append(
+                    words(
+                        "undo_first" if len(earlier) > 1 else "undo_first_one",
+                        lang,
+                        events=messages.joined([f"#{s}" for s in earlier], lang),
+                    )
+                )
             texts += list(plan.lines)  # each undo's own lines: what is reversed, what to put back
         lines = [part for text in texts for part in wrap(text)]
         room = line_room(True, False, True)
         self.top = max(0, min(self.top, max(0, len(lines) - room)))
         title = words("undo_title", lang, seq=plan.target, n=self.index + 1, of=len(self.events))
         footer = words("undo_footer", lang) if not plan.refused else words("undo_footer_refused", lang)
-        return Frame(title=title, lines=tuple(lines[self.top:self.top + room]), inverse_title=True, footer=footer)
+        return Frame(title=title, lines=tuple(lines[self.top : self.top + room]), inverse_title=True, footer=footer)
 
     def press(self, console: "Console", name: str, long: bool) -> None:
         if name == "back":
@@ -397,6 +420,7 @@ class Console:
         walking = getattr(self.desk, "walking", None)
         if walking is not None and walking.on():  # issue 23: a board walk holds the screen until it ends
             from .walkview import WalkView
+
             walk_view = WalkView(walking, self.lang)
             self.push(walk_view)
             return walk_view.frame()
@@ -426,8 +450,15 @@ class Console:
             self.close()
             self.desk.book(actor, command)
 
-        self.push(TextView(words("menu_confirm", self.lang), lines, book, footer=words("confirm_footer", self.lang),
-                           books=(actor, command.text())))
+        self.push(
+            TextView(
+                words("menu_confirm", self.lang),
+                lines,
+                book,
+                footer=words("confirm_footer", self.lang),
+                books=(actor, command.text()),
+            )
+        )
 
     def _book_now(self, actor: str, command: Command) -> None:
         self.close()
@@ -456,15 +487,25 @@ class Console:
             if slot.low == slot.high:
                 self.fill(actor, action, chosen + (str(slot.low),))
                 return
-            self.push(NumberView(menus.picker_title(action, i, lang), slot,
-                                 lambda v: self.fill(actor, action, chosen + (str(v),)), lang=lang))
+            self.push(
+                NumberView(
+                    menus.picker_title(action, i, lang),
+                    slot,
+                    lambda v: self.fill(actor, action, chosen + (str(v),)),
+                    lang=lang,
+                )
+            )
         elif isinstance(slot, OneOf):
             options = menus.choices(table.rules, table.state, action, i, lang)
             if len(options) == 1:
                 self.fill(actor, action, chosen + (options[0][1],))
                 return
-            self.push(ListView(f"{title}: {menus.slot_title(action, i, lang)}",
-                               [Item(text, self._then(actor, action, chosen + (w,))) for text, w in options]))
+            self.push(
+                ListView(
+                    f"{title}: {menus.slot_title(action, i, lang)}",
+                    [Item(text, self._then(actor, action, chosen + (w,))) for text, w in options],
+                )
+            )
         else:  # a trade's terms
             self.push(self.trade_view(actor, action, chosen))
 
@@ -486,9 +527,15 @@ class Console:
         def choose() -> None:
             # the title says the verb; each line says only what differs (the plot), whole (issue 22: mortgage
             # lines cut plot names)
-            items = [Item(menus.action_words(table.rules, table.state, a, self.lang, party=False, verb=False),
-                          self._then(actor, a, ())) for a in group.actions]
+            items = [
+                Item(
+                    menus.action_words(table.rules, table.state, a, self.lang, party=False, verb=False),
+                    self._then(actor, a, ()),
+                )
+                for a in group.actions
+            ]
             self.push(ListView(text.rstrip("…"), items, whole=True))
+
         return Item(text, choose)
 
     # ----- the menus -------------------------------------------------------------------------------
@@ -512,25 +559,39 @@ class Console:
             state, rules = table.state, table.rules
             items += [self.group_item(TABLE, g) for g in menus.groups(menus.waiting_actions(rules, state))]
             legal = rules.legal(state)
-            dice = [a for a in legal if a.verb in rules.DICE_VERBS and a.args
-                    and all(isinstance(s, Span) and s.what == "die" for s in a.args)]
+            dice = [
+                a
+                for a in legal
+                if a.verb in rules.DICE_VERBS
+                and a.args
+                and all(isinstance(s, Span) and s.what == "die" for s in a.args)
+            ]
             for action in dice:  # the table's own dice, typed in with the buttons
-                items.append(Item(menus.party_prefix(action) + words("menu_dice", lang,
-                                                                     what=menus.verb_words(action.verb, lang)),
-                                  self._then(TABLE, action, ())))
+                items.append(
+                    Item(
+                        menus.party_prefix(action) + words("menu_dice", lang, what=menus.verb_words(action.verb, lang)),
+                        self._then(TABLE, action, ()),
+                    )
+                )
             lands = [a for a in legal if a.verb == "land"]
             if lands:
                 items.append(self.group_item(TABLE, menus.Group("land", TABLE, tuple(lands))))
             # the table's own actions at no waiting moment (Monopoly's building shortage auction)
             waiting = set(menus.waiting_actions(rules, state))
-            own = [a for a in legal if a.party == TABLE and a not in waiting and a not in dice
-                   and a.verb not in ("land", "end_game")]
+            own = [
+                a
+                for a in legal
+                if a.party == TABLE and a not in waiting and a not in dice and a.verb not in ("land", "end_game")
+            ]
             items += [self.group_item(TABLE, g) for g in menus.groups(own)]
             items.append(Item(words("menu_players", lang), self._players))
         items.append(Item(words("menu_undo", lang), lambda: self.push(self.undo_view())))
         items.append(Item(words("menu_game", lang), lambda: self.push(self.game_menu())))
-        title = table.rules.edition.names.get(lang, table.rules.edition.name) if table is not None else \
-            words("menu_table", lang)
+        title = (
+            table.rules.edition.names.get(lang, table.rules.edition.name)
+            if table is not None
+            else words("menu_table", lang)
+        )
         return ListView(title, items)
 
     def _players(self) -> None:
@@ -544,8 +605,11 @@ class Console:
     def player_menu(self, player: str) -> View:
         lang = self.lang
         table = self.table
-        title = f"{player}: {money(table.state.cash(player))}" if table is not None and \
-            player in table.state.players else player
+        title = (
+            f"{player}: {money(table.state.cash(player))}"
+            if table is not None and player in table.state.players
+            else player
+        )
         if table is None or table.state.phase == "over":
             view: View = ListView(title, [])
         else:
@@ -569,12 +633,21 @@ class Console:
         for action in table.rules.legal(table.state, payer, verbs=("pay",)):
             amount = action.args[2]
             if action.args[:2] == (payer, payee) and isinstance(amount, Span):
+
                 def paid(value: int, action: Action = action) -> None:
                     self.fill(payer, action, (payer, payee, str(value)))
+
                 # what the payer owes the payee, if anything, is where the picker starts
                 owed = sum(d.amount for d in table.state.debts if (d.debtor, d.creditor) == (payer, payee))
-                self.push(NumberView(words("menu_transfer", self.lang, payer=payer, payee=payee), amount, paid,
-                                     value=owed, lang=self.lang))
+                self.push(
+                    NumberView(
+                        words("menu_transfer", self.lang, payer=payer, payee=payee),
+                        amount,
+                        paid,
+                        value=owed,
+                        lang=self.lang,
+                    )
+                )
                 return True
         return False
 
@@ -596,9 +669,19 @@ class Console:
         if table is None:
             pass
         elif table.state.phase != "over":
-            items.append(Item(words("menu_end_game", lang), lambda: self.push(TextView(
-                words("menu_end_game", lang), [words("end_game_warning", lang)], self._end,
-                footer=words("confirm_footer", lang)))))
+            items.append(
+                Item(
+                    words("menu_end_game", lang),
+                    lambda: self.push(
+                        TextView(
+                            words("menu_end_game", lang),
+                            [words("end_game_warning", lang)],
+                            self._end,
+                            footer=words("confirm_footer", lang),
+                        )
+                    ),
+                )
+            )
         else:
             items.append(Item(words("menu_archive", lang), self._archive))
         items.append(Item(words("menu_language", lang, name=words("language_here", lang)), self._languages))
@@ -608,12 +691,16 @@ class Console:
         items.append(Item(words("menu_enrol", lang), lambda: self.push(self.enrol_menu())))
         if getattr(desk, "walking", None) is not None:  # issue 23: walk the board with the cards
             from .walkview import walk_menu
+
             items.append(Item(words("menu_our_board", lang), lambda: self.push(walk_menu(self))))
         items.append(Item(words("menu_sound_off" if not desk.muted else "menu_sound_on", lang), self._mute))
         items.append(Item(words("menu_phone", lang), self._phone_page))
         if table is not None:
-            items.append(Item(words("menu_head", lang), lambda: self.push(TextView(
-                words("menu_head", lang), [desk.head_words()]))))
+            items.append(
+                Item(
+                    words("menu_head", lang), lambda: self.push(TextView(words("menu_head", lang), [desk.head_words()]))
+                )
+            )
         return ListView(words("menu_game", lang).rstrip("…"), items)
 
     def _end(self) -> None:
@@ -628,10 +715,16 @@ class Console:
             def chosen() -> None:
                 self.close()
                 self.desk.set_language(code)
+
             return chosen
-        self.push(ListView(words("language_title", self.lang), [Item(words("language_name", c), choose(c))
-                                                                for c in codes],
-                           index=codes.index(self.lang) if self.lang in codes else 0))
+
+        self.push(
+            ListView(
+                words("language_title", self.lang),
+                [Item(words("language_name", c), choose(c)) for c in codes],
+                index=codes.index(self.lang) if self.lang in codes else 0,
+            )
+        )
 
     def _remove_pin(self) -> None:
         self.close()
@@ -659,18 +752,38 @@ class Console:
         if table is not None:
             edition = table.rules.edition
             plots = list(edition.plots)
-            items.append(Item(words("enrol_plot", lang), lambda: self.push(ListView(
-                words("enrol_plot", lang), [Item(messages.thing_name(edition, p, lang), self._enrol("plot", p))
-                                            for p in plots]))))
-            items.append(Item(words("enrol_card", lang), lambda: self.push(ListView(
-                words("enrol_card", lang), [Item(messages.thing_name(edition, c, lang), self._enrol("card", c))
-                                            for c in sorted(edition.cards)]))))
+            items.append(
+                Item(
+                    words("enrol_plot", lang),
+                    lambda: self.push(
+                        ListView(
+                            words("enrol_plot", lang),
+                            [Item(messages.thing_name(edition, p, lang), self._enrol("plot", p)) for p in plots],
+                        )
+                    ),
+                )
+            )
+            items.append(
+                Item(
+                    words("enrol_card", lang),
+                    lambda: self.push(
+                        ListView(
+                            words("enrol_card", lang),
+                            [
+                                Item(messages.thing_name(edition, c, lang), self._enrol("card", c))
+                                for c in sorted(edition.cards)
+                            ],
+                        )
+                    ),
+                )
+            )
         return ListView(words("menu_enrol", lang).rstrip("…"), items)
 
     def _enrol(self, kind: str, ref: str) -> Callable[[], None]:
         def enrol() -> None:
             self.close()
             self.desk.enrol_wait(kind, ref)
+
         return enrol
 
 
@@ -697,11 +810,16 @@ class TradeView(ListView):
         for key, side, who, chosen in (("give", self.terms.give, a, self.give), ("get", self.terms.get, b, self.get)):
             for ref in menus.trade_items(side):
                 mark = "☑" if ref in chosen else "☐"
-                items.append(Item(f"{mark} {who}: {messages.thing_name(edition, ref, lang)}",
-                                  self._toggle(chosen, ref)))
+                items.append(
+                    Item(f"{mark} {who}: {messages.thing_name(edition, ref, lang)}", self._toggle(chosen, ref))
+                )
             if side.cash is not None:
-                items.append(Item(words("trade_cash", lang, player=who, amount=money(self.cash[key])),
-                                  self._amount(key, side.cash)))
+                items.append(
+                    Item(
+                        words("trade_cash", lang, player=who, amount=money(self.cash[key])),
+                        self._amount(key, side.cash),
+                    )
+                )
         items.append(Item(words("trade_propose", lang), self._propose))
         self.items = items
         self.index = min(self.index, len(items) - 1)
@@ -713,6 +831,7 @@ class TradeView(ListView):
             else:
                 chosen.append(ref)
             self._build()
+
         return toggle
 
     def _amount(self, key: str, span: Span) -> Callable[[], None]:
@@ -721,8 +840,17 @@ class TradeView(ListView):
                 self.cash[key] = value
                 self.console.pop()
                 self._build()
-            self.console.push(NumberView(words("trade_cash_title", self.console.lang), Span(0, span.high), done,
-                                         value=self.cash[key], lang=self.console.lang))
+
+            self.console.push(
+                NumberView(
+                    words("trade_cash_title", self.console.lang),
+                    Span(0, span.high),
+                    done,
+                    value=self.cash[key],
+                    lang=self.console.lang,
+                )
+            )
+
         return pick
 
     def _propose(self) -> None:
@@ -739,17 +867,25 @@ class NewGameView(ListView):
     def __init__(self, console: Console):
         self.console = console
         editions = sorted(console.desk.editions(), key=lambda e: e[0] != "elite")
-        super().__init__(words("new_edition_title", console.lang), [Item(name, self._chose(eid))
-                                                                     for eid, name in editions])
+        super().__init__(
+            words("new_edition_title", console.lang), [Item(name, self._chose(eid)) for eid, name in editions]
+        )
 
     def _chose(self, edition: str) -> Callable[[], None]:
         def chosen() -> None:
             console, lang = self.console, self.console.lang
             ed = console.desk.edition_rules(edition).edition
             span = Span(ed.players_min, min(ed.players_max, len(NAMES["en"])))
-            console.push(NumberView(words("new_players_title", lang), span,
-                                    lambda n: console.push(StartView(console, edition, n)),
-                                    value=max(span.low, min(span.high, console.desk.player_count())), lang=lang))
+            console.push(
+                NumberView(
+                    words("new_players_title", lang),
+                    span,
+                    lambda n: console.push(StartView(console, edition, n)),
+                    value=max(span.low, min(span.high, console.desk.player_count())),
+                    lang=lang,
+                )
+            )
+
         return chosen
 
 
@@ -776,8 +912,11 @@ class StartView(ListView):
             self._go()
             return
         warning = "new_game_ends_running" if table.state.phase != "over" else "new_game_archives"
-        console.push(TextView(words("menu_new_game", lang), [words(warning, lang)], self._go,
-                              footer=words("confirm_footer", lang)))
+        console.push(
+            TextView(
+                words("menu_new_game", lang), [words(warning, lang)], self._go, footer=words("confirm_footer", lang)
+            )
+        )
 
     def _go(self) -> None:
         self.console.close()
@@ -795,9 +934,13 @@ class OptionsView(ListView):
 
     def _build(self) -> None:
         rules = self.start._rules()
-        self.items = [Item(option_line(rules.edition, key, self.start.options.get(key, rules.opt[key]),
-                                       self.console.lang), self._option(key))
-                      for key in settable_options(rules)]
+        self.items = [
+            Item(
+                option_line(rules.edition, key, self.start.options.get(key, rules.opt[key]), self.console.lang),
+                self._option(key),
+            )
+            for key in settable_options(rules)
+        ]
         self.index = min(self.index, max(0, len(self.items) - 1))
 
     def _option(self, key: str) -> Callable[[], None]:
@@ -809,8 +952,9 @@ class OptionsView(ListView):
             if isinstance(value, bool):
                 options[key] = not value
             elif choices:
-                options[key] = choices[(list(choices).index(value) + 1) % len(choices)] \
-                    if value in choices else choices[0]
+                options[key] = (
+                    choices[(list(choices).index(value) + 1) % len(choices)] if value in choices else choices[0]
+                )
             elif isinstance(value, int):
                 low, high = type(rules).OPTION_RANGES.get(key, (0, max(100, value * 10)))
 
@@ -818,10 +962,19 @@ class OptionsView(ListView):
                     options[key] = number
                     self.console.pop()
                     self._build()
-                self.console.push(NumberView(words("new_option_title", self.console.lang), Span(int(low), int(high)),
-                                             done, value=value, lang=self.console.lang))
+
+                self.console.push(
+                    NumberView(
+                        words("new_option_title", self.console.lang),
+                        Span(int(low), int(high)),
+                        done,
+                        value=value,
+                        lang=self.console.lang,
+                    )
+                )
                 return
             self._build()
+
         return change
 
 
@@ -837,9 +990,13 @@ class PinView(View):
     def frame(self) -> Frame:
         lang = self.console.lang
         shown = "".join(map(str, self.digits)) + str(self.digit) + "-" * (PIN_DIGITS - len(self.digits) - 1)
-        return Frame(title=words("menu_banker_pin", lang).rstrip("…"), big=shown, inverse_title=True,
-                     lines=(words("pin_digit", lang, n=len(self.digits) + 1, of=PIN_DIGITS),),
-                     footer=words("pin_footer", lang))
+        return Frame(
+            title=words("menu_banker_pin", lang).rstrip("…"),
+            big=shown,
+            inverse_title=True,
+            lines=(words("pin_digit", lang, n=len(self.digits) + 1, of=PIN_DIGITS),),
+            footer=words("pin_footer", lang),
+        )
 
     def press(self, console: "Console", name: str, long: bool) -> None:
         if name in ("up", "down"):
@@ -851,9 +1008,14 @@ class PinView(View):
                 pin = "".join(map(str, self.digits))
                 self.digit = self.digits.pop()  # BACK from the confirmation comes back to the last digit
                 lang = console.lang
-                console.push(TextView(words("menu_banker_pin", lang).rstrip("…"),
-                                      [words("pin_confirm", lang, pin=pin)], lambda: self._keep(pin),
-                                      footer=words("confirm_footer", lang)))
+                console.push(
+                    TextView(
+                        words("menu_banker_pin", lang).rstrip("…"),
+                        [words("pin_confirm", lang, pin=pin)],
+                        lambda: self._keep(pin),
+                        footer=words("confirm_footer", lang),
+                    )
+                )
         elif name == "back":
             if self.digits:
                 self.digit = self.digits.pop()

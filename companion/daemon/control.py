@@ -64,8 +64,10 @@ class _Server(socketserver.UnixStreamServer):
         os.set_blocking(self._wake_w, False)
         self._gatherer = threading.Thread(target=self._gather, name="companion-control-read", daemon=True)
         self._gatherer.start()
-        self._handlers = [threading.Thread(target=self._handle_waiting, name=f"companion-control-{i + 1}",
-                                           daemon=True) for i in range(HANDLERS)]
+        self._handlers = [
+            threading.Thread(target=self._handle_waiting, name=f"companion-control-{i + 1}", daemon=True)
+            for i in range(HANDLERS)
+        ]
         for thread in self._handlers:
             thread.start()
 
@@ -134,7 +136,7 @@ class _Server(socketserver.UnixStreamServer):
                 got += chunk
                 end = got.find(b"\n")
                 if end >= 0 or len(got) > MAX_REQUEST:
-                    hand(conn, bytes(got[:end + 1] if end >= 0 else got))
+                    hand(conn, bytes(got[: end + 1] if end >= 0 else got))
             with self._room:
                 arrived, self._inbox[:] = list(self._inbox), []
                 self._room.notify_all()
@@ -211,8 +213,12 @@ def _stopping_answer(line: bytes) -> dict[str, Any]:
         lang = json.loads(line).get("lang")
     except (ValueError, AttributeError, RecursionError):
         lang = None
-    return {"ok": False, "message": render("daemon_stopping", {}, lang if lang in LANGUAGES else "en"), "exit": 5,
-            "refused": False}
+    return {
+        "ok": False,
+        "message": render("daemon_stopping", {}, lang if lang in LANGUAGES else "en"),
+        "exit": 5,
+        "refused": False,
+    }
 
 
 class _Connection(socketserver.BaseRequestHandler):

@@ -148,8 +148,9 @@ class Daemon:
             table, warning = None, messages.render_error(exc, self.lang)
         if table is not None and readonly is not None and table.readonly_reason is None:
             table.readonly_reason = readonly
-        self.owner = Owner(table, on_commit=self._update_dice,
-                           answer_timeout=self.config["daemon.answer_seconds"]).start()
+        self.owner = Owner(
+            table, on_commit=self._update_dice, answer_timeout=self.config["daemon.answer_seconds"]
+        ).start()
         self.console = Console(self.owner, self, on_change=self._console_changed)
         self._subscription = self.owner.subscribe(since=table.head_seq if table else 0)
         self._printer.start()
@@ -169,13 +170,15 @@ class Daemon:
             self.panel.warning = messages.render("ledger_warning", {"why": warning}, self.lang) if warning else ""
             self.panel.footer = self._footer
         self.buttons = self._open_buttons()
-        self.link = ReaderLink(port, self._on_tap, self._on_roll, self._on_link_state,
-                               retry=self.config["reader.retry_seconds"]).start()
+        self.link = ReaderLink(
+            port, self._on_tap, self._on_roll, self._on_link_state, retry=self.config["reader.retry_seconds"]
+        ).start()
         self.control = ControlServer(socket_path, self.handle).start()
         self.owner.call(self._update_dice)
         self.owner.call(self.walking.resume)  # a walk kept when the box stopped goes on, or is said dropped
         self.owner.post(self.console.sync)
         from .phone import PhoneService
+
         self.phone = PhoneService(self).start()
         if self.sim is not None and self.config["virtual_table.port"]:
             self.virtual = self._serve_virtual_table()
@@ -187,8 +190,9 @@ class Daemon:
             probe_limit = self.config["daemon.watchdog_probe_seconds"]
             self._watchdog = systemd.Watchdog(lambda timeout: self.owner.probe(min(timeout, probe_limit)), interval)
             self._watchdog.start()
-        systemd.notify("READY=1", "STATUS=" + messages.render("daemon_ready", {"folder": str(self.config.games_dir)},
-                                                              self.lang))
+        systemd.notify(
+            "READY=1", "STATUS=" + messages.render("daemon_ready", {"folder": str(self.config.games_dir)}, self.lang)
+        )
 
     def _read_only_reason(self) -> Message | None:
         """Why nothing could be booked on this box's card (None: it can be written): the games folder, the
@@ -275,9 +279,13 @@ class Daemon:
         """The OLED (luma's dummy device with simulated hardware); a missing one is said, not simulated."""
         real = self.config["hardware"] == "real"
         try:
-            device = open_device("real" if real else "dummy", driver=self.config["display.driver"],
-                                 bus=self.config["display.bus"], address=self.config["display.i2c_address"],
-                                 port=self.config["display.i2c_port"])
+            device = open_device(
+                "real" if real else "dummy",
+                driver=self.config["display.driver"],
+                bus=self.config["display.bus"],
+                address=self.config["display.i2c_address"],
+                port=self.config["display.i2c_port"],
+            )
             screen = Screen(device)
         except (DisplayMissing, FontMissing) as exc:
             self.say("display_missing", info=str(exc))
@@ -312,10 +320,12 @@ class Daemon:
         threads = 8
         if self.phone is not None:  # the phone page beside it, at /phone/ (docs/phone.md): a few more threads
             from web.phone import register_phone
+
             register_phone(app, self.phone, MAX_STREAMS=12)
             threads += 16
-        server = VirtualTableServer(app, host=self.config["virtual_table.host"],
-                                    port=self.config["virtual_table.port"], threads=threads)
+        server = VirtualTableServer(
+            app, host=self.config["virtual_table.host"], port=self.config["virtual_table.port"], threads=threads
+        )
         try:
             server.start()
         except OSError as exc:
@@ -334,8 +344,9 @@ class Daemon:
         threads = self.config["phone.threads"]
         # every open page's live stream holds a thread: leave a few for the pages' own requests
         app = create_phone_app(self.phone, MAX_STREAMS=max(1, threads - max(4, threads // 8)))
-        server = VirtualTableServer(app, host=self.config["phone.host"], port=self.config["phone.port"],
-                                    threads=threads, what="the phone page")
+        server = VirtualTableServer(
+            app, host=self.config["phone.host"], port=self.config["phone.port"], threads=threads, what="the phone page"
+        )
         try:
             server.start()
         except OSError as exc:
@@ -588,8 +599,11 @@ class Daemon:
         if meaning.command is not None and meaning.command.verb == "roll":
             if self._ask_first(table, "held") or self._ask_first(table, "jackpot"):
                 return
-        if meaning.refusal == "roll_not_now" and table.state.phase != "over" \
-                and menus.waiting_actions(table.rules, table.state):
+        if (
+            meaning.refusal == "roll_not_now"
+            and table.state.phase != "over"
+            and menus.waiting_actions(table.rules, table.state)
+        ):
             about = menus.waiting_about(table.rules, table.state, self.lang)
             self._refuse("roll_waiting", about=about or messages.label("waiting", self.lang))
             self.console.sync()
@@ -675,8 +689,7 @@ class Daemon:
         try:
             self._replace_game(edition, players, random.SystemRandom().randrange(2**32), options, self.lang)
         except (CompanionError, OSError) as exc:
-            why = messages.render_error(exc, self.lang) if isinstance(exc, CompanionError) else \
-                exc.strerror or str(exc)
+            why = messages.render_error(exc, self.lang) if isinstance(exc, CompanionError) else exc.strerror or str(exc)
             self._refuse("tap_failed", why=why)
         else:
             self._booked()
@@ -731,9 +744,10 @@ class Daemon:
         """The names a new game from the buttons gives its players: the last game's (named on the banker's
         phone, say), then the box's stock names in its language that are not taken yet."""
         from .console import NAMES
+
         names = list(dict.fromkeys(self.settings.players))[:count]
         stock = [n for n in NAMES.get(self.lang, NAMES["en"]) if n not in names]
-        return names + stock[:count - len(names)]
+        return names + stock[: count - len(names)]
 
     def player_count(self) -> int:
         """How many played the last game (a new game's picker starts there), else four."""
@@ -864,8 +878,12 @@ class Daemon:
                 raise BadInput(f"unknown request {op!r} (known: {', '.join(sorted(OPS))})")
             return {"ok": True, **work(self, request, lang)}
         except CompanionError as exc:
-            return {"ok": False, "message": messages.render_error(exc, lang, self._edition()),
-                    "exit": exit_code(exc), "refused": isinstance(exc, RuleViolation)}
+            return {
+                "ok": False,
+                "message": messages.render_error(exc, lang, self._edition()),
+                "exit": exit_code(exc),
+                "refused": isinstance(exc, RuleViolation),
+            }
         except OSError as exc:  # the archive folder, the card map: a file the request needed
             where = f"{exc.filename}: " if exc.filename else ""
             return {"ok": False, "message": f"{where}{exc.strerror or exc}", "exit": 4, "refused": False}
@@ -885,26 +903,37 @@ class Daemon:
             raise SaidInput("request_id_empty")
         game = request.get("game")
         table = self.owner.table
-        if game is not None and (table is None or Path(_text(request, "game")).resolve() !=
-                                 Path(table.ledger.path).resolve()):
-            raise BadInput(f"this daemon holds {table.ledger.path if table else 'no game'}, not {game}: "
-                           "nothing was booked")
+        if game is not None and (
+            table is None or Path(_text(request, "game")).resolve() != Path(table.ledger.path).resolve()
+        ):
+            raise BadInput(
+                f"this daemon holds {table.ledger.path if table else 'no game'}, not {game}: nothing was booked"
+            )
         event = self.owner.submit(actor, command, request_id, rng=random.SystemRandom())
         return self._event_answer(event, lang)
 
     def _event_answer(self, event, lang: str) -> dict:
         table = self.owner.table
         assert table is not None
-        return {"seq": event.seq, "actor": event.actor, "command": event.command,
-                "lines": event_lines(table.rules, event, lang), "head": table.head_words(lang)}
+        return {
+            "seq": event.seq,
+            "actor": event.actor,
+            "command": event.command,
+            "lines": event_lines(table.rules, event, lang),
+            "head": table.head_words(lang),
+        }
 
     def _op_state(self, request: dict, lang: str) -> dict:
         def look():
             table = self.owner.table
             if table is None:
                 raise NoGame()
-            return {"text": state_text(table.rules, table.state, lang), "path": table.ledger.path,
-                    "seq": table.head_seq}
+            return {
+                "text": state_text(table.rules, table.state, lang),
+                "path": table.ledger.path,
+                "seq": table.head_seq,
+            }
+
         return self.owner.call(look)
 
     def _op_start(self, request: dict, lang: str) -> dict:
@@ -936,14 +965,22 @@ class Daemon:
         marked = board_counts(table.rules.edition)
         # a board not checked against the box says so once, in the start's own words (one OLED page, not two
         # notices where the second would cut the first short): the OLED, the journal and every phone
-        self.say("game_started_unchecked" if marked.placeholder else "game_started",
-                 edition=table.rules.edition.names.get(self.lang, table.rules.edition.name), players=names,
-                 placeholder=marked.placeholder, total=marked.total)
+        self.say(
+            "game_started_unchecked" if marked.placeholder else "game_started",
+            edition=table.rules.edition.names.get(self.lang, table.rules.edition.name),
+            players=names,
+            placeholder=marked.placeholder,
+            total=marked.total,
+        )
         self._update_dice()
         self.console.sync()
-        return {"path": table.ledger.path, "seed": seed,
-                "lines": event_lines(table.rules, table.game.events[0], lang),
-                "placeholders": marked.placeholder, "items": marked.total}
+        return {
+            "path": table.ledger.path,
+            "seed": seed,
+            "lines": event_lines(table.rules, table.game.events[0], lang),
+            "placeholders": marked.placeholder,
+            "items": marked.total,
+        }
 
     def _op_end(self, request: dict, lang: str) -> dict:
         if self.owner.table is None:
@@ -976,6 +1013,7 @@ class Daemon:
     def _op_accept(self, request: dict, lang: str) -> dict:
         """A person accepts the stranger's game the box shows read-only: it becomes the box's own, as it stands
         (issue 21; `companion accept` asks this; the box's buttons and the phone do not offer it yet)."""
+
         def accept() -> dict:
             table = self.owner.table
             if table is None:
@@ -987,19 +1025,24 @@ class Daemon:
             self.say("game_accepted", game=words["game"], seq=table.head_seq)
             self.console.sync()
             return {"message": messages.render("accepted", words, lang)}
+
         return self.owner.call(accept)
 
     def _op_status(self, request: dict, lang: str) -> dict:
         table = self.owner.table
         link = self.link.state if self.link is not None else LinkState("none")
-        return {"game": table.ledger.path if table is not None else None,
-                "seq": table.head_seq if table is not None else 0,
-                "reader": link.state, "reader_detail": link.detail,
-                "enrolling": self.enrolling.kind + " " + self.enrolling.ref if self.enrolling else None,
-                "enrolling_words": self._role_words(self.enrolling, lang) if self.enrolling else None,
-                "halted": self.owner.halted,
-                "stopped": messages.render("table_stopped_booking", {"error": stopped}, lang)
-                if table is not None and (stopped := table.readonly_reason) is not None else None}
+        return {
+            "game": table.ledger.path if table is not None else None,
+            "seq": table.head_seq if table is not None else 0,
+            "reader": link.state,
+            "reader_detail": link.detail,
+            "enrolling": self.enrolling.kind + " " + self.enrolling.ref if self.enrolling else None,
+            "enrolling_words": self._role_words(self.enrolling, lang) if self.enrolling else None,
+            "halted": self.owner.halted,
+            "stopped": messages.render("table_stopped_booking", {"error": stopped}, lang)
+            if table is not None and (stopped := table.readonly_reason) is not None
+            else None,
+        }
 
     def _op_enrol(self, request: dict, lang: str) -> dict:
         role = _role(request, self._edition())
@@ -1014,19 +1057,26 @@ class Daemon:
             self.enrolling = role
             self.enrolling_until = time.monotonic() + ENROL_WAIT_S
             self.say("enrol_waiting", role=self._role_words(role, self.lang))
+
         self.owner.call(wait)
-        return {"waiting": True, "message": messages.render("enrol_waiting",
-                                                            {"role": self._role_words(role, lang)}, lang)}
+        return {
+            "waiting": True,
+            "message": messages.render("enrol_waiting", {"role": self._role_words(role, lang)}, lang),
+        }
 
     def _op_cards(self, request: dict, lang: str) -> dict:
-        return {"cards": {uid: {"kind": r.kind, "ref": r.ref, "edition": r.edition}
-                          for uid, r in sorted(self.cards.roles.items())},
-                "replaced": dict(self.cards.replaced)}
+        return {
+            "cards": {
+                uid: {"kind": r.kind, "ref": r.ref, "edition": r.edition} for uid, r in sorted(self.cards.roles.items())
+            },
+            "replaced": dict(self.cards.replaced),
+        }
 
     def _op_forget(self, request: dict, lang: str) -> dict:
         def forget():
             role = self.cards.saved_or_undone(lambda: self.cards.forget(_text(request, "uid")))
             return {"kind": role.kind, "ref": role.ref}
+
         return self.owner.call(forget)
 
     def _op_sim(self, request: dict, lang: str) -> dict:

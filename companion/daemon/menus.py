@@ -30,19 +30,48 @@ from .screens import auction_words, event_words, money
 
 # Verbs a player may use at any moment of the game (between turns, during an auction): a waiting
 # table is not offered these on its own; a player's menu and the table's menu list them.
-ANYTIME = frozenset({
-    "pay", "trade", "accept", "reject", "withdraw", "build", "sell_building", "mortgage", "redeem",
-    "buy_shares", "sell_shares", "commission", "insure", "lease", "end_lease", "abandon", "sell",
-    "end_game", "land",
-})
+ANYTIME = frozenset(
+    {
+        "pay",
+        "trade",
+        "accept",
+        "reject",
+        "withdraw",
+        "build",
+        "sell_building",
+        "mortgage",
+        "redeem",
+        "buy_shares",
+        "sell_shares",
+        "commission",
+        "insure",
+        "lease",
+        "end_lease",
+        "abandon",
+        "sell",
+        "end_game",
+        "land",
+    }
+)
 # Drawing from the deck or turning a stunt card over: the preview would tell the hidden card.
 HIDDEN = frozenset({"draw", "reveal"})
 # Verbs booked at one press or tap with no confirmation: they move no money (a roll's rent is booked with
 # no press at all), or a preview would tell the hidden card. Every other action shows what it books first.
 ONE_PRESS = frozenset({"roll", "end", "decline", "reject", "withdraw", "draw", "reveal", "skip_policy"})
 # The verbs a player's own card brings first in their menu (what they most likely came to do).
-FIRST = ("buy", "decline", "bid", "accept", "reject", "pay_fine", "use_card", "use_policy", "skip_policy",
-         "bankrupt", "end")
+FIRST = (
+    "buy",
+    "decline",
+    "bid",
+    "accept",
+    "reject",
+    "pay_fine",
+    "use_card",
+    "use_policy",
+    "skip_policy",
+    "bankrupt",
+    "end",
+)
 MAX_UNDO_CHAIN = 64  # dependants undone before the chosen event, at most (the undo window is 50)
 
 
@@ -84,16 +113,28 @@ def offer_words(rules, offer, language: str) -> str:
     edition = rules.edition
     gave, got = sides["give"], sides["get"]
     code = "menu_offer" if gave and got else "menu_offer_gift" if gave else "menu_offer_ask"
-    return words(code, language, number=offer.number, player=offer.proposer, other=offer.other,
-                 gave=messages.listing(gave, language, edition), got=messages.listing(got, language, edition))
+    return words(
+        code,
+        language,
+        number=offer.number,
+        player=offer.proposer,
+        other=offer.other,
+        gave=messages.listing(gave, language, edition),
+        got=messages.listing(got, language, edition),
+    )
 
 
 def priced(rules, state, action: Action) -> int | None:
     """What buying the plot on offer or building on a plot costs (the rules set it: never asked), for the
     action's own line ("Buy the plot: Arbat for 1 200"); None for any other action."""
     try:
-        if action.verb == "buy" and not action.args and state.pending is not None \
-                and state.pending.kind == "offer" and state.pending.plot in rules.edition.plots:
+        if (
+            action.verb == "buy"
+            and not action.args
+            and state.pending is not None
+            and state.pending.kind == "offer"
+            and state.pending.plot in rules.edition.plots
+        ):
             return int(rules.edition.plots[state.pending.plot].price)
         if action.verb == "build" and len(action.args) == 1 and isinstance(action.args[0], str):
             return int(rules.build_price(state, rules.edition.plots[action.args[0]]))
@@ -127,9 +168,10 @@ def _cell_labels(rules, language: str) -> dict[str, str]:
 
     shown = [after(i) for i in range(len(names))]
     repeated = Counter(shown)
-    return {c.id: (words("menu_cell_number", language, name=names[i], number=i + 1) if repeated[shown[i]] > 1
-                   else shown[i])
-            for i, c in enumerate(rules.cells)}
+    return {
+        c.id: (words("menu_cell_number", language, name=names[i], number=i + 1) if repeated[shown[i]] > 1 else shown[i])
+        for i, c in enumerate(rules.cells)
+    }
 
 
 def party_prefix(action: Action) -> str:
@@ -145,8 +187,11 @@ def action_words(rules, state, action: Action, language: str, party: bool = True
     the fixed words alone ("«Arbat»"), for a list whose title already says the verb, so a long plot name is
     not pushed off the OLED's line by words every line repeats."""
     # the party's own name is already in front ("Anna: Pay: Boris", never "Anna: Pay: Anna, Boris")
-    fixed = [arg_words(rules, state, action.verb, w, language) for w in action.args
-             if isinstance(w, str) and w != action.party]
+    fixed = [
+        arg_words(rules, state, action.verb, w, language)
+        for w in action.args
+        if isinstance(w, str) and w != action.party
+    ]
     if action.verb == "buy" and not action.args and state.pending is not None and getattr(state.pending, "plot", None):
         fixed = [arg_words(rules, state, action.verb, state.pending.plot, language)]  # which plot is bought
     text = verb_words(action.verb, language)
@@ -154,8 +199,13 @@ def action_words(rules, state, action: Action, language: str, party: bool = True
     named = party and verb and action.party != TABLE and action.verb in TO_PLAYER and len(others) == 1
     if named:  # the party's name, an arrow, the other's: no case on either name, no second colon
         rest = [w for w in fixed if w != others[0]]
-        text = words("menu_to_player", language, player=action.party, other=others[0],
-                     deal=", ".join([words(f"menu_deal_{action.verb}", language), *rest]))
+        text = words(
+            "menu_to_player",
+            language,
+            player=action.party,
+            other=others[0],
+            deal=", ".join([words(f"menu_deal_{action.verb}", language), *rest]),
+        )
     elif fixed and verb and party and action.party != TABLE:  # one colon, after the name (issue 23)
         text = words("menu_party_line", language, player=action.party, doing=text, objects=", ".join(fixed))
         named = True  # the name is in the line already
@@ -215,8 +265,9 @@ def waiting_about(rules, state, language: str) -> str:
     """What the waiting choice is about, in words ("the decision to buy or decline: Chocolate factory");
     an auction with its leading bid, so the box and every phone follow it."""
     if state.pending is not None:
-        about = messages.pending_words(state.pending.kind, language, rules.edition,
-                                       getattr(state.pending, "plot", None))
+        about = messages.pending_words(
+            state.pending.kind, language, rules.edition, getattr(state.pending, "plot", None)
+        )
         bid = auction_words(state, language)
         return f"{about}; {bid}" if bid else about
     if state.debts:
@@ -240,7 +291,7 @@ def slot_title(action: Action, index: int, language: str) -> str:
     slot = action.args[index]
     what = getattr(slot, "what", "")
     if what == "die":
-        number = sum(1 for s in action.args[:index + 1] if getattr(s, "what", "") == "die")
+        number = sum(1 for s in action.args[: index + 1] if getattr(s, "what", "") == "die")
         return words("what_die", language, n=number)
     code = "what_" + (what or "item")
     text = words(code, language)

@@ -166,8 +166,13 @@ _STOP = object()
 class Owner:
     """Owns the open game (a Table, or None between games) through one writer thread."""
 
-    def __init__(self, table: Table | None = None, idle_check: float = IDLE_CHECK_S,
-                 on_commit: Callable[[], None] | None = None, answer_timeout: float = ANSWER_WITHIN_S):
+    def __init__(
+        self,
+        table: Table | None = None,
+        idle_check: float = IDLE_CHECK_S,
+        on_commit: Callable[[], None] | None = None,
+        answer_timeout: float = ANSWER_WITHIN_S,
+    ):
         self.table = table
         self.idle_check = idle_check
         self.answer_timeout = answer_timeout  # a caller's wait for the writer, unless it names its own
@@ -210,8 +215,7 @@ class Owner:
 
     # ----- what other threads call --------------------------------------------------------------
 
-    def call(self, work: Callable[[], Any], timeout: float | None = _OWN_TIMEOUT,
-             request_id: str | None = None) -> Any:
+    def call(self, work: Callable[[], Any], timeout: float | None = _OWN_TIMEOUT, request_id: str | None = None) -> Any:
         """Run `work()` on the writer thread and return its result (or raise its error).
 
         Every answer is true. When `timeout` (default: answer_timeout) passes first, a job the writer has
@@ -234,8 +238,11 @@ class Owner:
                 log.warning("a request waited %s s for the writer and was withdrawn: nothing was done", wait)
                 raise WriterBusy(wait or 0.0)
             if not job.done.is_set():  # (it may have finished in between: then its answer is the answer)
-                log.warning("the writer is still on a request after %s s: its outcome is unknown (request %s)",
-                            wait, request_id or "-")
+                log.warning(
+                    "the writer is still on a request after %s s: its outcome is unknown (request %s)",
+                    wait,
+                    request_id or "-",
+                )
                 if request_id is not None:
                     raise OutcomeUnknown("owner_late", request_id=request_id, seconds=_seconds(wait or 0.0))
                 raise OutcomeUnknown("owner_late_work", seconds=_seconds(wait or 0.0))
@@ -248,8 +255,14 @@ class Owner:
         if not self._stopping:
             self._jobs.put(_Job(work, posted=True))
 
-    def submit(self, actor: str, line: Command | str, request_id: str | None = None,
-               timeout: float | None = _OWN_TIMEOUT, rng: random.Random | None = None) -> Event:
+    def submit(
+        self,
+        actor: str,
+        line: Command | str,
+        request_id: str | None = None,
+        timeout: float | None = _OWN_TIMEOUT,
+        rng: random.Random | None = None,
+    ) -> Event:
         """Apply one command as `actor`; the Event (published before this returns) or the refusal.
 
         The request id is chosen here, before the job is queued, when the caller names none: an answer
@@ -298,6 +311,7 @@ class Owner:
 
     def replace_table(self, table: Table | None) -> None:
         """Hand the writer another game (or none); runs on the writer thread."""
+
         def swap():
             if self.table is not None and self.table is not table:
                 self._housekeeping()
@@ -305,12 +319,14 @@ class Owner:
             self.table = table
             self._seen_version = None
             self._snapshot_after_job()
+
         self.call(swap)
 
     # ----- the writer thread -----------------------------------------------------------------
 
-    def apply(self, actor: str, line: Command | str, request_id: str | None = None,
-              rng: random.Random | None = None) -> Event:
+    def apply(
+        self, actor: str, line: Command | str, request_id: str | None = None, rng: random.Random | None = None
+    ) -> Event:
         """Submit on the writer thread itself (from work already running there) and publish."""
         check(self.on_writer_thread or not self._thread.is_alive(), "Owner.apply called off the writer thread")
         table = self.table
@@ -358,10 +374,17 @@ class Owner:
             if self._first_hashes[0] is not table:  # read once per table: a game's first event never changes
                 rows = table.ledger.rows(0, 1)
                 self._first_hashes = (table, rows[0].hash if rows else "")
-            snapshot = Snapshot(path=table.ledger.path, first_hash=self._first_hashes[1], rules=table.rules,
-                                state=table.state, head_seq=table.head_seq, head_hash=table.head_hash,
-                                reversed=frozenset(table.game.reversed), meta=MappingProxyType(dict(table.meta)),
-                                memory=table.ledger.memory)
+            snapshot = Snapshot(
+                path=table.ledger.path,
+                first_hash=self._first_hashes[1],
+                rules=table.rules,
+                state=table.state,
+                head_seq=table.head_seq,
+                head_hash=table.head_hash,
+                reversed=frozenset(table.game.reversed),
+                meta=MappingProxyType(dict(table.meta)),
+                memory=table.ledger.memory,
+            )
         with self._lock:
             self.snapshot = snapshot
         self._snapshot_of = (table, table.head_seq if table is not None else 0)

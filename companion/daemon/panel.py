@@ -30,8 +30,14 @@ FULL = 255
 class Panel:
     """Draws on one Screen from the owner's published events and notices."""
 
-    def __init__(self, screen: Screen, owner: Owner, language: str, clock: Callable[[], float] = time.monotonic,
-                 console: Any = None):
+    def __init__(
+        self,
+        screen: Screen,
+        owner: Owner,
+        language: str,
+        clock: Callable[[], float] = time.monotonic,
+        console: Any = None,
+    ):
         self.screen = screen
         self.owner = owner
         self.language = language
@@ -119,8 +125,11 @@ class Panel:
                 self._console_version = self.console.version
                 self._wake(now)
                 self._draw(chosen, now)
-        elif now - self._shown_at >= (PAGE_SECONDS if self._idle_index == 0 else IDLE_SECONDS) or \
-                (self._showing and now - self._shown_at >= PAGE_SECONDS) or poked:
+        elif (
+            now - self._shown_at >= (PAGE_SECONDS if self._idle_index == 0 else IDLE_SECONDS)
+            or (self._showing and now - self._shown_at >= PAGE_SECONDS)
+            or poked
+        ):
             self._showing = False
             self._draw_idle(now)
         self._dim(now)
@@ -148,8 +157,9 @@ class Panel:
             text = messages.render("halted", {"why": halted}, self.language) if halted else self.warning
             frames = notice_frames(text) + frames
         elif readonly is not None:  # why nothing can be booked: a read-only card, the ledger file gone
-            frames = notice_frames(messages.render("table_stopped_booking", {"error": readonly}, self.language)) \
-                + frames
+            frames = (
+                notice_frames(messages.render("table_stopped_booking", {"error": readonly}, self.language)) + frames
+            )
         self._draw(frames[self._idle_index % len(frames)], now)
         self._idle_index += 1
 

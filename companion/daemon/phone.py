@@ -291,9 +291,15 @@ class PhoneService:
         pins, roles = kept.get("pins"), kept.get("roles")
         pins = pins if isinstance(pins, dict) else {}
         roles = roles if isinstance(roles, dict) else {}
-        made = _GameMemo(code, pins={str(k): str(v) for k, v in pins.items() if str(v).isdigit()},
-                         roles={str(h): dict(r) for h, r in roles.items()
-                                if isinstance(r, dict) and r.get("role") in ("spectator", "player", "banker")})
+        made = _GameMemo(
+            code,
+            pins={str(k): str(v) for k, v in pins.items() if str(v).isdigit()},
+            roles={
+                str(h): dict(r)
+                for h, r in roles.items()
+                if isinstance(r, dict) and r.get("role") in ("spectator", "player", "banker")
+            },
+        )
         with self._lock:
             memo = self._games.setdefault(gid, made)
         if memo is made and not kept:
@@ -307,7 +313,11 @@ class PhoneService:
                 memo = self._games.get(gid)
                 if memo is None:
                     return
-                data = {"code": memo.code, "pins": dict(memo.pins), "roles": {h: dict(r) for h, r in memo.roles.items()}}
+                data = {
+                    "code": memo.code,
+                    "pins": dict(memo.pins),
+                    "roles": {h: dict(r) for h, r in memo.roles.items()},
+                }
             self._keep.save(gid, data)
 
     # ----- lasting roles: a phone's role outlives its browser and the box's restart ----------------------
@@ -323,8 +333,13 @@ class PhoneService:
                 memo.roles.pop(token_hash(old_token), None)
             if role in ("spectator", "player", "banker"):
                 before = memo.roles.get(token_hash(token), {})
-                memo.roles[token_hash(token)] = {"id": before.get("id") or new_role_id(), "role": role,
-                                                 "player": player, "csrf": csrf, "since": before.get("since") or now()}
+                memo.roles[token_hash(token)] = {
+                    "id": before.get("id") or new_role_id(),
+                    "role": role,
+                    "player": player,
+                    "csrf": csrf,
+                    "since": before.get("since") or now(),
+                }
                 trim(memo.roles)
             else:
                 memo.roles.pop(token_hash(token), None)
@@ -340,8 +355,12 @@ class PhoneService:
             found = memo.roles.get(token_hash(token))
             if found is None:
                 return None
-            return {"role": found["role"], "player": str(found.get("player", "")), "csrf": str(found.get("csrf", "")),
-                    "game": gid}
+            return {
+                "role": found["role"],
+                "player": str(found.get("player", "")),
+                "csrf": str(found.get("csrf", "")),
+                "game": gid,
+            }
 
     def roles_kept(self, language: str, token: str = "") -> list[dict]:
         """The open game's lasting roles for the banker's Roles page, banker first, then players, then the
@@ -354,9 +373,19 @@ class PhoneService:
         order = {"banker": 0, "player": 1, "spectator": 2}
         mine = token_hash(token) if token else ""
         with self._lock:
-            rows = sorted(memo.roles.items(), key=lambda hr: (order.get(hr[1]["role"], 3), float(hr[1].get("since", 0))))
-            return [{"id": r["id"], "role": r["role"], "player": str(r.get("player", "")), "mine": h == mine,
-                     "since": time.strftime("%d.%m %H:%M", time.localtime(float(r.get("since", 0))))} for h, r in rows]
+            rows = sorted(
+                memo.roles.items(), key=lambda hr: (order.get(hr[1]["role"], 3), float(hr[1].get("since", 0)))
+            )
+            return [
+                {
+                    "id": r["id"],
+                    "role": r["role"],
+                    "player": str(r.get("player", "")),
+                    "mine": h == mine,
+                    "since": time.strftime("%d.%m %H:%M", time.localtime(float(r.get("since", 0)))),
+                }
+                for h, r in rows
+            ]
 
     def revoke_role(self, rid: str) -> str:
         """The banker revokes a lasting role by its id: the token hash it was kept under ("" if none)."""
@@ -394,13 +423,17 @@ class PhoneService:
             if not snapshot.open:
                 return work(None)
             if snapshot.memory:  # an in-memory ledger (tests): only the writer's connection can read it
+
                 def on_writer() -> Any:
                     table, now = self.owner.table, self.owner.snapshot
                     return work(_Seen(now, lambda: History.beside(table.ledger, now.first_hash)))
+
                 return self.owner.call(on_writer)
             with ExitStack() as stack:
+
                 def borrow(snapshot: Snapshot = snapshot) -> History:
                     return stack.enter_context(self._readers.borrow(snapshot.path, snapshot.first_hash))
+
                 try:
                     return work(_Seen(snapshot, borrow))
                 except GameChanged as exc:
@@ -415,8 +448,16 @@ class PhoneService:
 
     def _head(self, table: Any, language: str) -> dict:
         if table is None:
-            return {"game": None, "seq": 0, "words": "", "turn": "", "waiting": "", "over": False, "edition": "",
-                    "players": []}
+            return {
+                "game": None,
+                "seq": 0,
+                "words": "",
+                "turn": "",
+                "waiting": "",
+                "over": False,
+                "edition": "",
+                "players": [],
+            }
         rules, s = table.rules, table.state
         waiting = menus.waiting_about(rules, s, language)
         who = s.pending.player if s.pending is not None and s.pending.player else ""
@@ -432,11 +473,18 @@ class PhoneService:
             else:  # a move of the turn's player's own choosing (build, trade, shares...) before the end
                 waiting = messages.render("turn", {"player": s.turn}, language, rules.edition)
         ed = rules.edition
-        return {"game": self._game_id(table), "seq": table.head_seq, "words": table.head_words(language),
-                "mark": str(table.head_hash)[:MARK_LENGTH] if table.head_seq else "",
-                "turn": s.turn if s.phase != "over" else "", "waiting": waiting, "over": s.phase == "over",
-                "edition": ed.names.get(language, ed.name), "players": list(s.players),
-                "winner": messages.joined(s.winner.split(","), language) if s.winner else ""}
+        return {
+            "game": self._game_id(table),
+            "seq": table.head_seq,
+            "words": table.head_words(language),
+            "mark": str(table.head_hash)[:MARK_LENGTH] if table.head_seq else "",
+            "turn": s.turn if s.phase != "over" else "",
+            "waiting": waiting,
+            "over": s.phase == "over",
+            "edition": ed.names.get(language, ed.name),
+            "players": list(s.players),
+            "winner": messages.joined(s.winner.split(","), language) if s.winner else "",
+        }
 
     def head(self, language: str) -> dict:
         """Whose turn, what the table waits for, the ledger's head (seq and words), the game's id."""
@@ -457,34 +505,56 @@ class PhoneService:
 
     def head_at(self, seq: int, language: str) -> dict:
         """The ledger's words at event `seq` (a phone checks the head it remembers is still there)."""
+
         def look(table: Any) -> dict:
             if table is None or not 1 <= seq <= table.head_seq:
                 return {"seq": seq, "words": "", "mark": "", "present": False}
             digest = table.hash_at(seq)
             return {"seq": seq, "words": head_words(digest, language), "mark": digest[:MARK_LENGTH], "present": True}
+
         return self._read(look)
 
     def table_view(self, language: str) -> dict:
         """Every balance and net worth, the share price and its history, the jackpot and charity, the
         FORTUNE card in force, the policies and until when, the open offers and debts."""
+
         def look(table: Any) -> dict:
-            out: dict[str, Any] = {"head": self._head(table, language), "players": [], "accounts": [], "extra": [],
-                                   "offers": [],
-                   "debts": [], "price": None, "prices": [], "policies": []}
+            out: dict[str, Any] = {
+                "head": self._head(table, language),
+                "players": [],
+                "accounts": [],
+                "extra": [],
+                "offers": [],
+                "debts": [],
+                "price": None,
+                "prices": [],
+                "policies": [],
+            }
             if table is None:
                 return out
             rules, s, ed = table.rules, table.state, table.rules.edition
             for seat, p in enumerate(s.players, 1):
-                out["players"].append({
-                    "seat": seat, "name": p, "cash": s.cash(p), "worth": rules.wealth(s, p), "alive": p in s.alive,
-                    "turn": p == s.turn and s.phase != "over",
-                    "holdings": [messages.holding_words(k, v, language) for (q, k), v in sorted(s.holdings.items())
-                                 if q == p and v and k not in messages.POLICIES],
-                    "where": messages.where_words(ed, ed.cells[s.position[p]].id, language)})
+                out["players"].append(
+                    {
+                        "seat": seat,
+                        "name": p,
+                        "cash": s.cash(p),
+                        "worth": rules.wealth(s, p),
+                        "alive": p in s.alive,
+                        "turn": p == s.turn and s.phase != "over",
+                        "holdings": [
+                            messages.holding_words(k, v, language)
+                            for (q, k), v in sorted(s.holdings.items())
+                            if q == p and v and k not in messages.POLICIES
+                        ],
+                        "where": messages.where_words(ed, ed.cells[s.position[p]].id, language),
+                    }
+                )
             for account, value in sorted(s.balances.items()):
                 if account not in s.players and account != "bank":
-                    out["accounts"].append({"name": messages.party(account, language), "amount": value,
-                                            "account": account})
+                    out["accounts"].append(
+                        {"name": messages.party(account, language), "amount": value, "account": account}
+                    )
             for key, value in sorted(s.extra.items()):
                 if key in ("offers", "offer_count", "price"):
                     continue
@@ -498,14 +568,19 @@ class PhoneService:
             for (p, item), n in sorted(s.holdings.items()):
                 if item in messages.POLICIES and n:
                     until = "until_start" if item in short else "until_used"
-                    out["policies"].append({"player": p, "words": messages.holding_words(item, n, language),
-                                            "until": until})
+                    out["policies"].append(
+                        {"player": p, "words": messages.holding_words(item, n, language), "until": until}
+                    )
             for o in rules.offers(s):
                 out["offers"].append(menus.arg_words(rules, s, "accept", str(o.number), language))
             for d in s.debts:
-                out["debts"].append(messages.render("debt_first", {"player": d.debtor, "creditor": d.creditor,
-                                                                   "amount": d.amount}, language, ed))
+                out["debts"].append(
+                    messages.render(
+                        "debt_first", {"player": d.debtor, "creditor": d.creditor, "amount": d.amount}, language, ed
+                    )
+                )
             return out
+
         return self._read(look)
 
     def _price_history(self, table: Any) -> list[tuple[int, int]]:
@@ -519,7 +594,7 @@ class PhoneService:
                 memo.prices = [(1, int(start))] if isinstance(start, int) else []
                 memo.scanned = 1
             if memo.scanned < table.head_seq:
-                for event in table.game.events[memo.scanned:]:
+                for event in table.game.events[memo.scanned :]:
                     for note in event.notes:
                         if note.code == "share_price" and isinstance(note.params.get("new"), int):
                             memo.prices.append((event.seq, note.params["new"]))
@@ -528,28 +603,44 @@ class PhoneService:
 
     def player_view(self, seat: int, language: str) -> dict:
         """One player: cash, worth, shares, plots with buildings and mortgages, policies, their history."""
+
         def look(table: Any) -> dict:
             if table is None or not 1 <= seat <= len(table.state.players):
                 raise Refused(say("phone_no_seat", language, seat=seat), 404)
             rules, s, ed = table.rules, table.state, table.rules.edition
             p = s.players[seat - 1]
-            plots = [self._plot(rules, s, pid, language) for pid in sorted(s.plots_of(p), key=lambda i: ed.cell(i).index)]
+            plots = [
+                self._plot(rules, s, pid, language) for pid in sorted(s.plots_of(p), key=lambda i: ed.cell(i).index)
+            ]
             history = []
             for event in table.newest_first():
-                if event.actor == p or any(post.account == p for post in event.postings) or \
-                        any(note.params.get("player") == p for note in event.notes):
+                if (
+                    event.actor == p
+                    or any(post.account == p for post in event.postings)
+                    or any(note.params.get("player") == p for note in event.notes)
+                ):
                     amount = sum(post.amount for post in event.postings if post.account == p)
-                    history.append({"seq": event.seq, "lines": event_words(rules, table.game, event, language),
-                                    "amount": amount})
+                    history.append(
+                        {"seq": event.seq, "lines": event_words(rules, table.game, event, language), "amount": amount}
+                    )
                     if len(history) >= LEDGER_PAGE:
                         break
-            return {"head": self._head(table, language), "seat": seat, "name": p, "cash": s.cash(p),
-                    "worth": rules.wealth(s, p), "alive": p in s.alive,
-                    "where": messages.where_words(ed, ed.cells[s.position[p]].id, language),
-                    "holdings": [messages.holding_words(k, v, language) for (q, k), v in sorted(s.holdings.items())
-                                 if q == p and v],
-                    "cards": [messages.card_text(ed, c, language) for c in s.kept.get(p, ())],
-                    "plots": plots, "history": history}
+            return {
+                "head": self._head(table, language),
+                "seat": seat,
+                "name": p,
+                "cash": s.cash(p),
+                "worth": rules.wealth(s, p),
+                "alive": p in s.alive,
+                "where": messages.where_words(ed, ed.cells[s.position[p]].id, language),
+                "holdings": [
+                    messages.holding_words(k, v, language) for (q, k), v in sorted(s.holdings.items()) if q == p and v
+                ],
+                "cards": [messages.card_text(ed, c, language) for c in s.kept.get(p, ())],
+                "plots": plots,
+                "history": history,
+            }
+
         return self._read(look)
 
     def _plot(self, rules: Any, s: Any, pid: str, language: str) -> dict:
@@ -563,25 +654,33 @@ class PhoneService:
                 rent = rules.rent(s, cell)
             except (CompanionError, KeyError, IndexError, TypeError):  # a cell whose rent the dice decide, say
                 rent = None
-        return {"id": pid, "name": messages.cell_name(ed, pid, language), "owner": owner or "",
-                "price": getattr(cell, "price", None), "rent": rent, "mortgaged": pid in s.mortgaged,
-                "buildings": messages.buildings_words(level, ed, language) if level else "",
-                "industry": messages.industry_name(ed, cell.industry, language) if getattr(cell, "industry", None)
-                else ""}
+        return {
+            "id": pid,
+            "name": messages.cell_name(ed, pid, language),
+            "owner": owner or "",
+            "price": getattr(cell, "price", None),
+            "rent": rent,
+            "mortgaged": pid in s.mortgaged,
+            "buildings": messages.buildings_words(level, ed, language) if level else "",
+            "industry": messages.industry_name(ed, cell.industry, language) if getattr(cell, "industry", None) else "",
+        }
 
     def board_view(self, language: str) -> dict:
         """Every plot in board order: owner, buildings, current rent, mortgaged or not; and the same plots
         by their industry (a colour group on a Monopoly board), named as the edition names it."""
+
         def look(table: Any) -> dict:
             if table is None:
                 return {"head": self._head(table, language), "plots": []}
             rules, s, ed = table.rules, table.state, table.rules.edition
             plots = [self._plot(rules, s, c.id, language) for c in ed.cells if c.id in ed.plots]
             return {"head": self._head(table, language), "plots": plots, "groups": board_groups(ed, plots)}
+
         return self._read(look)
 
     def ledger_view(self, language: str, before: int | None = None) -> dict:
         """Every event, newest first, a page at a time; an undo against what it reverses and vice versa."""
+
         def look(table: Any) -> dict:
             if table is None:
                 return {"head": self._head(table, language), "events": [], "older": None}
@@ -592,18 +691,34 @@ class PhoneService:
             for event in game.events[low:]:
                 if event.reverses is not None:
                     reversed_by[event.reverses] = event.seq
-            out = [self._event(table, event, language, reversed_by.get(event.seq))
-                   for event in reversed(game.events[low:top])]
+            out = [
+                self._event(table, event, language, reversed_by.get(event.seq))
+                for event in reversed(game.events[low:top])
+            ]
             return {"head": self._head(table, language), "events": out, "older": low + 1 if low > 0 else None}
+
         return self._read(look)
 
     def _event(self, table: Any, event: Any, language: str, reversed_by: int | None = None) -> dict:
         rules = table.rules
         actor = "" if event.actor == TABLE else event.actor
-        return {"seq": event.seq, "actor": actor, "lines": event_words(rules, table.game, event, language),
-                "postings": [{"account": messages.party(p.account, language) if p.account not in table.state.players
-                              else p.account, "amount": p.amount} for p in event.postings],
-                "reverses": event.reverses, "reversed_by": reversed_by, "command": event.command}
+        return {
+            "seq": event.seq,
+            "actor": actor,
+            "lines": event_words(rules, table.game, event, language),
+            "postings": [
+                {
+                    "account": messages.party(p.account, language)
+                    if p.account not in table.state.players
+                    else p.account,
+                    "amount": p.amount,
+                }
+                for p in event.postings
+            ],
+            "reverses": event.reverses,
+            "reversed_by": reversed_by,
+            "command": event.command,
+        }
 
     def summary(self, language: str) -> dict:
         """The end-of-game summary: the winner, everyone's wealth and cash, the ledger's head."""
@@ -614,6 +729,7 @@ class PhoneService:
                 return {}
             first = table.game.events[0]
             return {"events": table.head_seq, "start": event_lines(table.rules, first, language)}
+
         view.update(self._read(look))
         view["ranking"] = sorted(view["players"], key=lambda p: (-p["worth"], p["seat"]))
         return view
@@ -622,6 +738,7 @@ class PhoneService:
         """The whole ledger as plain data, as JSON text ("json") and as CSV text ("csv"). Built once per game
         and language and then only extended by the events booked since (an event's words never change), one
         export at a time: eight phones asking at once make one export, and the writer never waits for any."""
+
         def look(table: Any) -> dict:
             head = self._head(table, language)
             if table is None:
@@ -641,9 +758,15 @@ class PhoneService:
                         texts.append(json.dumps(converted, ensure_ascii=False, separators=(",", ":")))
                 self._exports[language] = (table.snapshot.first_hash, events, rows, texts)
                 n = table.head_seq
-                out = {"head": head, "events": events[:n], "csv": _csv_text(rows[:n]), "json": _json_text(head, texts[:n])}
+                out = {
+                    "head": head,
+                    "events": events[:n],
+                    "csv": _csv_text(rows[:n]),
+                    "json": _json_text(head, texts[:n]),
+                }
                 self._export_texts[language] = (table.snapshot.first_hash, n, out)
                 return dict(out)
+
         return self._read(look)
 
     # ----- acting ---------------------------------------------------------------------------------
@@ -651,6 +774,7 @@ class PhoneService:
     def actions(self, actor: str, language: str) -> list[dict]:
         """What `actor` (a player, or TABLE for the banker) may do now, grouped as the box's menus group
         it, every line a catalogue phrase, every free value a slot the page turns into a field."""
+
         def look(table: Any) -> list[dict]:
             if table is None:
                 return []
@@ -658,10 +782,16 @@ class PhoneService:
             acts = rules.legal(s) if actor == TABLE else menus.player_actions(rules, s, actor)
             out = []
             for group in menus.groups(acts):
-                out.append({"title": group.text(rules, s, language, party=actor == TABLE), "verb": group.verb,
-                            "party": group.party,
-                            "actions": [self._action(rules, s, a, language, actor) for a in group.actions]})
+                out.append(
+                    {
+                        "title": group.text(rules, s, language, party=actor == TABLE),
+                        "verb": group.verb,
+                        "party": group.party,
+                        "actions": [self._action(rules, s, a, language, actor) for a in group.actions],
+                    }
+                )
             return out
+
         return self._read(look)
 
     def _action(self, rules: Any, s: Any, action: Action, language: str, actor: str) -> dict:
@@ -675,26 +805,50 @@ class PhoneService:
             if isinstance(slot, str):
                 slots.append({"kind": "fixed", "word": slot})
             elif isinstance(slot, Span):
-                slots.append({"kind": "number", "low": slot.low, "high": slot.high,
-                              "title": menus.slot_title(action, i, language), "step": 1})
+                slots.append(
+                    {
+                        "kind": "number",
+                        "low": slot.low,
+                        "high": slot.high,
+                        "title": menus.slot_title(action, i, language),
+                        "step": 1,
+                    }
+                )
             elif isinstance(slot, OneOf):
-                slots.append({"kind": "choice", "title": menus.slot_title(action, i, language),
-                              "options": [{"text": t, "word": w} for t, w in menus.choices(rules, s, action, i,
-                                                                                          language)]})
+                slots.append(
+                    {
+                        "kind": "choice",
+                        "title": menus.slot_title(action, i, language),
+                        "options": [{"text": t, "word": w} for t, w in menus.choices(rules, s, action, i, language)],
+                    }
+                )
             elif isinstance(slot, Terms):
                 ed = rules.edition
-                slots.append({"kind": "trade",
-                              "give": [{"text": messages.thing_name(ed, w, language), "word": w}
-                                       for w in menus.trade_items(slot.give)],
-                              "get": [{"text": messages.thing_name(ed, w, language), "word": w}
-                                      for w in menus.trade_items(slot.get)],
-                              "give_cash": [slot.give.cash.low, slot.give.cash.high] if slot.give.cash else None,
-                              "get_cash": [slot.get.cash.low, slot.get.cash.high] if slot.get.cash else None})
-        return {"text": menus.action_words(rules, s, action, language, party=actor == TABLE), "verb": action.verb,
-                "slots": slots, "hint": hint}
+                slots.append(
+                    {
+                        "kind": "trade",
+                        "give": [
+                            {"text": messages.thing_name(ed, w, language), "word": w}
+                            for w in menus.trade_items(slot.give)
+                        ],
+                        "get": [
+                            {"text": messages.thing_name(ed, w, language), "word": w}
+                            for w in menus.trade_items(slot.get)
+                        ],
+                        "give_cash": [slot.give.cash.low, slot.give.cash.high] if slot.give.cash else None,
+                        "get_cash": [slot.get.cash.low, slot.get.cash.high] if slot.get.cash else None,
+                    }
+                )
+        return {
+            "text": menus.action_words(rules, s, action, language, party=actor == TABLE),
+            "verb": action.verb,
+            "slots": slots,
+            "hint": hint,
+        }
 
-    def _remembered(self, who: str, action_id: str, fingerprint: str, language: str,
-                    work: Callable[[], dict], per_game: bool = True) -> dict:
+    def _remembered(
+        self, who: str, action_id: str, fingerprint: str, language: str, work: Callable[[], dict], per_game: bool = True
+    ) -> dict:
         """Do `work` once per (game, who, action id): a replay gets the first result; another request under
         the same id is refused. Per game: an id from an earlier game (a player of the same name) is not
         answered with that game's result, nothing booked; starting and archiving change the game, so
@@ -720,15 +874,20 @@ class PhoneService:
         by the next tap, which sends back the previewed command as `confirm` (changed fields: a new preview)."""
         command = self.command_from(fields, language)
         if command.verb in BET_ONLY:
-            return self._remembered(actor, action_id, command.text(), language,
-                                    lambda: self.jackpot_bet(actor, command, language))
-        if fields.get("step") == "preview" and command.verb not in menus.ONE_PRESS \
-                and fields.get("confirm") != command.text():
+            return self._remembered(
+                actor, action_id, command.text(), language, lambda: self.jackpot_bet(actor, command, language)
+            )
+        if (
+            fields.get("step") == "preview"
+            and command.verb not in menus.ONE_PRESS
+            and fields.get("confirm") != command.text()
+        ):
             return self.preview(actor, command, language)
         request_id = f"phone:{actor}:{action_id}"[:100]
 
         def work() -> dict:
             return self._submit(actor, command, request_id, language)
+
         return self._remembered(actor, action_id, command.text(), language, work)
 
     def jackpot_bet(self, actor: str, command: Command, language: str) -> dict:
@@ -756,19 +915,25 @@ class PhoneService:
             self.daemon.jackpot_ready(player, bet)
             # the box says "Anna bets 50 ... press ROLL" to every screen; this phone is told what to do next
             return {"lines": [say("phone_jackpot_placed", language, bet=bet)]}
+
         return self._on_writer(work)
 
     def preview(self, actor: str, command: Command, language: str) -> dict:
         """What `command` would book, in the event's own lines, computed on a side copy by the writer (as
         the box's confirmation and the undo pages are); a command the rules refuse is refused now."""
+
         def look(table: Any) -> dict:
             if table is None:
                 raise Refused(say("menu_nothing", language), 409)
             seen = menus.preview(table, actor, command, language)
             if seen.refused:
                 raise Refused(seen.refused, 409)
-            return {"preview": True, "lines": list(seen.lines) or [menus.verb_words(command.verb, language)],
-                    "confirm": command.text()}
+            return {
+                "preview": True,
+                "lines": list(seen.lines) or [menus.verb_words(command.verb, language)],
+                "confirm": command.text(),
+            }
+
         return self._on_writer(look)
 
     def command_from(self, fields: dict, language: str) -> Command:
@@ -806,9 +971,13 @@ class PhoneService:
             raise Refused(self._error(exc, language), 409) from None
         except CompanionError as exc:
             raise Refused(self._error(exc, language), 409) from None
-        return self._read(lambda table: {"seq": event.seq, "lines": event_words(table.rules, table.game, event,
-                                                                                 language),
-                                         "head": self._head(table, language)})
+        return self._read(
+            lambda table: {
+                "seq": event.seq,
+                "lines": event_words(table.rules, table.game, event, language),
+                "head": self._head(table, language),
+            }
+        )
 
     def _error(self, exc: CompanionError, language: str) -> str:
         table = self.owner.table
@@ -844,6 +1013,7 @@ class PhoneService:
             if op == "save":
                 return walking.save(version)
             raise Refused(say("walk_none", language))
+
         try:
             done = self.owner.call(work)
         except CompanionError as exc:
@@ -857,36 +1027,53 @@ class PhoneService:
 
     def undo_list(self, language: str) -> dict:
         """The events an undo may still reach, newest first, each in one line."""
+
         def look(table: Any) -> dict:
             if table is None:
                 return {"head": self._head(table, language), "events": []}
             seqs = menus.undoable(table.game)[:50]
-            return {"head": self._head(table, language),
-                    "events": [{"seq": seq, "text": menus.event_summary(table, seq, language)} for seq in seqs]}
+            return {
+                "head": self._head(table, language),
+                "events": [{"seq": seq, "text": menus.event_summary(table, seq, language)} for seq in seqs],
+            }
+
         return self._on_writer(look)
 
     def undo_preview(self, seq: int, language: str) -> dict:
         """What undoing `seq` takes: the events undone first, what each undo books, or why not."""
+
         def look(table: Any) -> dict:
             if table is None or not 1 <= seq <= table.head_seq:
                 raise Refused(say("phone_no_event", language, seq=seq), 404)
             plan = menus.undo_plan(table, seq, language)
-            return {"seq": seq, "order": list(plan.order), "lines": list(plan.lines), "refused": plan.refused,
-                    "text": menus.event_summary(table, seq, language)}
+            return {
+                "seq": seq,
+                "order": list(plan.order),
+                "lines": list(plan.lines),
+                "refused": plan.refused,
+                "text": menus.event_summary(table, seq, language),
+            }
+
         return self._on_writer(look)
 
     def undo(self, seq: int, action_id: str, language: str) -> dict:
         """The banker's undo: the events that depend on `seq` first, newest first, then `seq` itself."""
+
         def work() -> dict:
             plan = self.undo_preview(seq, language)
             if plan["refused"]:
                 raise Refused(plan["refused"], 409)
             booked: list[dict] = []
             for i, target in enumerate(plan["order"]):
-                booked.append(self._submit(TABLE, Command("undo", (str(target),)),
-                                           f"phone:undo:{action_id}:{i}"[:100], language))
-            return {"undone": plan["order"], "lines": [line for b in booked for line in b["lines"]],
-                    "seq": booked[-1]["seq"] if booked else 0}
+                booked.append(
+                    self._submit(TABLE, Command("undo", (str(target),)), f"phone:undo:{action_id}:{i}"[:100], language)
+                )
+            return {
+                "undone": plan["order"],
+                "lines": [line for b in booked for line in b["lines"]],
+                "seq": booked[-1]["seq"] if booked else 0,
+            }
+
         return self._remembered(TABLE, action_id, f"undo {seq}", language, work)
 
     # ----- the game's life (the banker) ---------------------------------------------------------------
@@ -906,8 +1093,9 @@ class PhoneService:
     def our_board(self, base: str, language: str) -> dict:
         return self._board_editor().view(base, language)
 
-    def our_board_save(self, base: str, version: int, values: dict, effects: dict, confirm: list,
-                       language: str) -> dict:
+    def our_board_save(
+        self, base: str, version: int, values: dict, effects: dict, confirm: list, language: str
+    ) -> dict:
         return self._board_editor().save(base, version, values, effects, confirm, language)
 
     def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict:
@@ -919,16 +1107,20 @@ class PhoneService:
     def our_board_share(self, base: str, language: str) -> dict:
         return self._board_editor().share(base, language)
 
-    def start_game(self, edition: str, players: list[str], action_id: str, language: str,
-                   replace: bool = False) -> dict:
+    def start_game(
+        self, edition: str, players: list[str], action_id: str, language: str, replace: bool = False
+    ) -> dict:
         """A new game named on the banker's phone. replace: the game on the box, if any, ends (everyone's
         wealth counted) and is kept in the archive first (the form's tick says so), as the box's New game."""
         named = {e["id"]: e["name"] for e in self.editions(language)}
         if edition not in named:
             raise Refused(say("phone_bad_edition", language))
         names = [" ".join(p.split()) for p in players if isinstance(p, str) and p.strip()]
-        if not 2 <= len(names) <= 8 or any(len(n) > 20 or not n.isprintable() for n in names) \
-                or len(set(names)) != len(names):
+        if (
+            not 2 <= len(names) <= 8
+            or any(len(n) > 20 or not n.isprintable() for n in names)
+            or len(set(names)) != len(names)
+        ):
             raise Refused(say("phone_bad_players", language))
 
         def work() -> dict:
@@ -942,15 +1134,17 @@ class PhoneService:
                 raise Refused(exc.strerror or str(exc), 409) from None
             lines = [say("game_started", language, edition=named[edition], players=", ".join(names))]
             if started.get("placeholders"):  # issue 23: a board not checked against the box says so
-                lines.append(say("board_unconfirmed", language, placeholder=started["placeholders"],
-                                 total=started["items"]))
+                lines.append(
+                    say("board_unconfirmed", language, placeholder=started["placeholders"], total=started["items"])
+                )
             return {"lines": lines, "game": self.game_id()}
-        return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work,
-                                per_game=False)
+
+        return self._remembered(TABLE, action_id, f"start {edition} {' '.join(names)}", language, work, per_game=False)
 
     def end_game(self, action_id: str, language: str) -> dict:
         def work() -> dict:
             return self._submit(TABLE, Command("end_game"), f"phone:end:{action_id}"[:100], language)
+
         return self._remembered(TABLE, action_id, "end_game", language, work)
 
     def archive_game(self, action_id: str, language: str) -> dict:
@@ -962,6 +1156,7 @@ class PhoneService:
             except OSError as exc:
                 raise Refused(exc.strerror or str(exc), 409) from None
             return {"lines": [say("game_kept", language)]}  # no file path: a family needs none
+
         return self._remembered(TABLE, action_id, "archive", language, work, per_game=False)
 
     # issue 22: the table set up from the banker's phone (the first banker's PIN comes from the box)
@@ -994,8 +1189,9 @@ class PhoneService:
 
     # ----- roles: the banker's PIN, the seats' PINs, pairing by the reader ----------------------------
 
-    def _try_pin(self, key: str, client: str, given: Any, wanted: str, language: str,
-                 locked_notice: Callable[[int], None]) -> None:
+    def _try_pin(
+        self, key: str, client: str, given: Any, wanted: str, language: str, locked_notice: Callable[[int], None]
+    ) -> None:
         """Nothing if `given` is `wanted`; WrongRole otherwise. The tries are counted per PIN and per client
         (the phone's address), so a stranger's guesses lock out the stranger, not the banker's phone: after
         PIN_TRIES wrong in a row that address waits PIN_LOCK_S, twice as long at each lock after (up to
@@ -1016,7 +1212,7 @@ class PhoneService:
             lock.last = now
             locked_for = 0
             if lock.fails >= PIN_TRIES:
-                locked_for = int(min(PIN_LOCK_S * 2 ** lock.locks, PIN_LOCK_MAX_S))
+                locked_for = int(min(PIN_LOCK_S * 2**lock.locks, PIN_LOCK_MAX_S))
                 lock.fails, lock.until, lock.locks = 0, now + locked_for, lock.locks + 1
         if isinstance(given, str) and hmac.compare_digest(given.strip().encode(), wanted.encode()):
             with self._lock:
@@ -1032,8 +1228,14 @@ class PhoneService:
         wanted = self.daemon.banker_pin  # set at the box (Game… → Banker's PIN), else phone.banker_pin
         if not wanted:
             raise WrongRole(say("phone_no_banker_pin", language))
-        self._try_pin("banker", client, pin, wanted, language,
-                      lambda seconds: self.owner.announce("phone_banker_pin_locked", seconds=seconds))
+        self._try_pin(
+            "banker",
+            client,
+            pin,
+            wanted,
+            language,
+            lambda seconds: self.owner.announce("phone_banker_pin_locked", seconds=seconds),
+        )
 
     def set_seat_pin(self, seat: int, pin: str, language: str) -> dict:
         """The banker sets (or, with an empty PIN, clears) a seat's PIN for a table without a reader."""
@@ -1066,8 +1268,14 @@ class PhoneService:
         wanted = memo.pins.get(str(seat), "")
         if not wanted:
             raise WrongRole(say("phone_no_seat_pin", language, player=player))
-        self._try_pin(f"seat:{head['game']}:{seat}", client, pin, wanted, language,
-                      lambda seconds: self.owner.announce("phone_seat_pin_locked", player=player, seconds=seconds))
+        self._try_pin(
+            f"seat:{head['game']}:{seat}",
+            client,
+            pin,
+            wanted,
+            language,
+            lambda seconds: self.owner.announce("phone_seat_pin_locked", player=player, seconds=seconds),
+        )
         return {"player": head["players"][seat - 1], "game": head["game"]}
 
     def pair_start(self, language: str, who: str = "", client: str = "") -> dict:
@@ -1087,18 +1295,24 @@ class PhoneService:
             self._expire(now, gid)
             asked = self._pair_asked.get(who) if who else None
             if asked is not None and now - asked < PAIR_REPEAT_S:
-                raise Refused(say("phone_pair_repeat", language, seconds=math.ceil(PAIR_REPEAT_S - (now - asked))),
-                              429)
+                raise Refused(say("phone_pair_repeat", language, seconds=math.ceil(PAIR_REPEAT_S - (now - asked))), 429)
             waiting = [(pid, p) for pid, p in self._pairings.items() if p.state == "waiting"]
             mine = next(((pid, p) for pid, p in waiting if who and p.who == who), None)
             others = [p for _, p in waiting if not (who and p.who == who)]
             if others:  # busy: the phone takes its place in line and is told when its turn comes at the latest
-                raise Refused(say("phone_pair_busy", language,
-                                  seconds=self._wait_in_line(now, who, client, others[0].started + PAIR_WAIT_S)), 409)
+                raise Refused(
+                    say(
+                        "phone_pair_busy",
+                        language,
+                        seconds=self._wait_in_line(now, who, client, others[0].started + PAIR_WAIT_S),
+                    ),
+                    409,
+                )
             turn = self._turn(now) if mine is None else None
             if turn is not None and turn[0] != who:  # free, but it is the turn of a phone in line
-                raise Refused(say("phone_pair_busy", language, seconds=self._wait_in_line(now, who, client, turn[1])),
-                              409)
+                raise Refused(
+                    say("phone_pair_busy", language, seconds=self._wait_in_line(now, who, client, turn[1])), 409
+                )
             self._pair_line.pop(who, None)
             if who:  # an ask that got through (each is said on the box's screen): the next not before long
                 self._pair_asked.pop(who, None)
@@ -1138,8 +1352,12 @@ class PhoneService:
         says when its turn comes at the latest; a phone without a place (its address has one already, or it
         gave no session) is told when the pairing or turn now under way ends. Under _lock."""
         place = self._pair_line.get(who) if who else None
-        if place is None and who and len(self._pair_line) < PAIR_LINE and \
-                all(p.client != client for p in self._pair_line.values()):
+        if (
+            place is None
+            and who
+            and len(self._pair_line) < PAIR_LINE
+            and all(p.client != client for p in self._pair_line.values())
+        ):
             last = next(reversed(self._pair_line.values()), None)
             told = max(busy_until, last.told + PAIR_RESERVE_S + PAIR_WAIT_S if last is not None else now)
             place = self._pair_line[who] = _Place(client, told)
@@ -1210,8 +1428,7 @@ class PhoneService:
             return False
         with self._lock:
             self._expire(self.clock(), gid)
-            pairing = next((p for p in self._pairings.values()
-                            if p.state == "waiting" and p.code == code), None)
+            pairing = next((p for p in self._pairings.values() if p.state == "waiting" and p.code == code), None)
             if pairing is not None:
                 self._end(pairing, "bound", self.clock())
                 pairing.player, pairing.game = player, gid
@@ -1238,8 +1455,11 @@ class PhoneService:
                 return None
             rules = self.owner.snapshot.rules
             edition = rules.edition if rules is not None else None
-            return {"kind": "notice", "text": messages.render(item.notice.code, item.notice.params, language,
-                                                              edition), "code": item.notice.code}
+            return {
+                "kind": "notice",
+                "text": messages.render(item.notice.code, item.notice.params, language, edition),
+                "code": item.notice.code,
+            }
         event = item.event
         if event is None:
             return None
@@ -1263,14 +1483,21 @@ class PhoneService:
             if table is None or table.game_id != key[0] or not 1 <= event.seq <= table.head_seq:
                 return {"kind": "game"}  # not this table's event: the game changed under the stream
             lines = event_words(table.rules, table.game, event, language)
-            out = {"kind": "event", "id": event.seq, "game": table.game_id, "seq": event.seq,
-                   "words": head_words(table.hash_at(event.seq), language),
-                   "mark": table.hash_at(event.seq)[:MARK_LENGTH],
-                   "actor": "" if event.actor == TABLE else event.actor, "lines": lines,
-                   "reverses": event.reverses}
+            out = {
+                "kind": "event",
+                "id": event.seq,
+                "game": table.game_id,
+                "seq": event.seq,
+                "words": head_words(table.hash_at(event.seq), language),
+                "mark": table.hash_at(event.seq)[:MARK_LENGTH],
+                "actor": "" if event.actor == TABLE else event.actor,
+                "lines": lines,
+                "reverses": event.reverses,
+            }
             if event.reverses is not None:  # a correction: announced on every phone, with what to put back
                 out["announce"] = lines
             return out
+
         converted = self._read(look)
         if converted["kind"] == "event":
             with self._lock:
@@ -1281,10 +1508,12 @@ class PhoneService:
 
     def _stored_events(self, gid: str | None, after: int, upto: int) -> list[Any]:
         """Events (after, upto] of the game `gid` as stored; [] when the open game is another."""
+
         def look(table: Any) -> list[Any]:
             if table is None or table.game_id != gid:
                 return []
             return table.history.events(after, min(upto, table.head_seq))
+
         return list(self._read(look))
 
     # ----- the auctioneer ---------------------------------------------------------------------------------
@@ -1311,6 +1540,7 @@ class PhoneService:
         key = (table, table.head_seq if table is not None else 0)
         state = self._auction
         if state.get("key") != key:  # something happened: is an auction open now, and has it started?
+
             def look() -> tuple[str, str, bool] | None:
                 now = self.owner.table
                 if now is None or self.owner.halted or not now.rules.legal(now.state, TABLE, verbs=("hammer",)):
@@ -1320,12 +1550,24 @@ class PhoneService:
                 started = getattr(pending, "bidder", None) is not None or last == ["opening"]
                 # an id: each screen names it; the kind and plot tell this auction from the next one
                 return getattr(pending, "plot", None) or "", getattr(pending, "kind", ""), started
+
             seen = self.owner.call(look, timeout=5.0) if table is not None else None
             plot, kind, started = seen if seen is not None else ("", "", False)
-            same = state.get("open") and state.get("table") is table and (state.get("plot"), state.get("kind")) == (plot, kind)
-            self._auction = {"key": key, "since": self.clock(), "said": 0, "open": seen is not None,
-                             "plot": plot, "kind": kind, "table": table,
-                             "started": seen is not None and (started or bool(same and state.get("started")))}
+            same = (
+                state.get("open")
+                and state.get("table") is table
+                and (state.get("plot"), state.get("kind")) == (plot, kind)
+            )
+            self._auction = {
+                "key": key,
+                "since": self.clock(),
+                "said": 0,
+                "open": seen is not None,
+                "plot": plot,
+                "kind": kind,
+                "table": table,
+                "started": seen is not None and (started or bool(same and state.get("started"))),
+            }
             return
         if not state["open"] or not state["started"]:
             return
@@ -1337,6 +1579,7 @@ class PhoneService:
             def hammer() -> None:
                 if self.owner.table is table and table.head_seq == seq:  # still the same quiet auction
                     self.owner.apply(TABLE, Command("hammer"), f"phone:hammer:{self._game_id(table)}:{seq}")
+
             try:
                 self.owner.call(hammer, timeout=5.0)
             except CompanionError as exc:
@@ -1355,8 +1598,7 @@ class PhoneStream:
     events the page missed (after `since`, up to the snapshot it opened on) come first, read a chunk at a
     time; then what the subscription brings, each event once and in order."""
 
-    def __init__(self, service: PhoneService, subscription: Any, language: str, snapshot: Snapshot,
-                 since: int = 0):
+    def __init__(self, service: PhoneService, subscription: Any, language: str, snapshot: Snapshot, since: int = 0):
         self.service = service
         self.subscription = subscription
         self.language = language
@@ -1415,14 +1657,22 @@ def board_groups(edition: Any, plots: list[dict]) -> list[dict]:
 
 def _rules_module(rules: Any) -> Any:
     import sys
+
     return sys.modules.get(type(rules).__module__)
 
 
 def _csv_row(event: dict) -> str:
     out = io.StringIO()
-    csv.writer(out).writerow([event["seq"], event["actor"], event["command"], event["reverses"] or "",
-                              "; ".join(f"{p['account']} {p['amount']:+d}" for p in event["postings"]),
-                              " / ".join(event["lines"])])
+    csv.writer(out).writerow(
+        [
+            event["seq"],
+            event["actor"],
+            event["command"],
+            event["reverses"] or "",
+            "; ".join(f"{p['account']} {p['amount']:+d}" for p in event["postings"]),
+            " / ".join(event["lines"]),
+        ]
+    )
     return out.getvalue()
 
 

@@ -12,9 +12,9 @@ from companion.messages import label, party
 from companion.view import event_lines, extra_text, pending_words, state_json
 
 IDLE_SECONDS = 1.5  # each page of the carousel stays this long: six players and two pages of the
-                    # table in 12 s, eight and two in 15 s
+# table in 12 s, eight and two in 15 s
 SUMMARY_FROM = 4  # this many players or more: the carousel opens with one page of every balance (issue 22:
-                  # six big-digit pages took 10.5 s to come round; the summary shows all six at once)
+# six big-digit pages took 10.5 s to come round; the summary shows all six at once)
 THOUSANDS = "\u202f"  # a thin no-break space: "13 750", never "13,750" (which reads as a decimal in Russian)
 
 
@@ -29,8 +29,10 @@ def pages(title: str, texts: list[str], footer: str = "", big: str = "") -> list
     room for (wrap keeps every line within the width, so nothing needs drawing to be measured)."""
     lines = [line for text in texts for line in wrap(text)]
     room = max(1, line_room(bool(title), bool(big), bool(footer)))
-    return [Frame(title=title, big=big, lines=tuple(lines[i:i + room]), footer=footer)
-            for i in range(0, max(len(lines), 1), room)]
+    return [
+        Frame(title=title, big=big, lines=tuple(lines[i : i + room]), footer=footer)
+        for i in range(0, max(len(lines), 1), room)
+    ]
 
 
 def auction_words(state, language: str) -> str:
@@ -51,9 +53,11 @@ def waiting_words(rules, state, language: str) -> str:
     if state.pending is not None:
         who = f" — {state.pending.player}" if state.pending.player else ""
         bid = auction_words(state, language)  # the auction's lead, on the idle screen too
-        return f"{label('waiting', language)}: " \
-               f"{pending_words(state.pending.kind, language, rules.edition, state.pending.plot)}{who}" + \
-               (f"; {bid}" if bid else "")
+        return (
+            f"{label('waiting', language)}: "
+            f"{pending_words(state.pending.kind, language, rules.edition, state.pending.plot)}{who}"
+            + (f"; {bid}" if bid else "")
+        )
     return messages.render("turn", {"player": state.turn}, language, rules.edition)
 
 
@@ -67,8 +71,9 @@ def idle_frames(rules, state, language: str, head: str = "", footer: str = "") -
     on_turn = [p["name"] == state.turn and state.phase != "over" for p in data["players"]]
     frames = [player_frame(p["name"], p["cash"], turn, footer) for p, turn in zip(data["players"], on_turn)]
     if len(frames) >= SUMMARY_FROM:
-        lines = [("▶ " if turn else "") + f"{p['name']}: {money(p['cash'])}"
-                 for p, turn in zip(data["players"], on_turn)]
+        lines = [
+            ("▶ " if turn else "") + f"{p['name']}: {money(p['cash'])}" for p, turn in zip(data["players"], on_turn)
+        ]
         frames = pages("", lines, footer) + frames
     texts = [f"{party(k, language)}: {money(v)}" for k, v in data["accounts"].items() if k != "bank"]
     for key, value in sorted(state.extra.items()):

@@ -26,8 +26,11 @@ def good_pin(pin: str) -> bool:
 
 
 def good_names(names: object) -> bool:
-    return isinstance(names, list) and len(names) <= MAX_PLAYERS and all(
-        isinstance(n, str) and n.strip() and len(n) <= MAX_NAME and n.isprintable() for n in names)
+    return (
+        isinstance(names, list)
+        and len(names) <= MAX_PLAYERS
+        and all(isinstance(n, str) and n.strip() and len(n) <= MAX_NAME and n.isprintable() for n in names)
+    )
 
 
 @dataclass
@@ -54,8 +57,11 @@ class BoxSettings:
         if not isinstance(data, dict) or not isinstance(data.get("muted", False), bool):
             return cls(), str(path)
         pin, language, players = data.get("banker_pin", ""), data.get("language", ""), data.get("players", [])
-        if (pin != "" and not good_pin(pin)) or (language != "" and language not in LANGUAGES) \
-                or not good_names(players):
+        if (
+            (pin != "" and not good_pin(pin))
+            or (language != "" and language not in LANGUAGES)
+            or not good_names(players)
+        ):
             return cls(), str(path)
         return cls(muted=data.get("muted", False), banker_pin=pin, language=language, players=list(players)), ""
 

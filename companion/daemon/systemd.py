@@ -62,8 +62,15 @@ class Watchdog:
     the service after WatchdogSec, and STATUS says why.
     """
 
-    def __init__(self, probe: Callable[[float], bool], interval: float, notify: Callable[..., bool] = notify,
-                 *, timeout: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        probe: Callable[[float], bool],
+        interval: float,
+        notify: Callable[..., bool] = notify,
+        *,
+        timeout: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if interval <= 0:
             raise ValueError(f"watchdog interval must be positive, not {interval!r}")
         self.probe = probe
@@ -101,8 +108,10 @@ class Watchdog:
             if answered:
                 self._notify("WATCHDOG=1", *(["STATUS=writer answering again"] if failing else []))
             elif not failing:
-                log.error("the writer thread did not answer within %.1f s; systemd is no longer told all is well",
-                          self.timeout)
+                log.error(
+                    "the writer thread did not answer within %.1f s; systemd is no longer told all is well",
+                    self.timeout,
+                )
                 self._notify("STATUS=writer not answering")
             failing = not answered
             self._stopped.wait(max(0.0, self.interval - (self._clock() - began)))

@@ -49,6 +49,7 @@ class VirtualTableService:
         out = io.BytesIO()
         if image is None:
             from PIL import Image
+
             image = Image.new("1", (128, 64))
         image.save(out, format="PNG")
         return self._version, out.getvalue()
@@ -106,9 +107,10 @@ class VirtualTableService:
         out = []
         # plots in the order they lie on the board (as on the cardboard), deck cards deck by deck
         place = {cell.id: (i, "") for i, cell in enumerate(edition.cells)} if edition is not None else {}
-        for uid, role in sorted(daemon.cards.roles.items(), key=lambda kv: (kv[1].kind != "player", kv[1].kind,
-                                                                            place.get(kv[1].ref, _order(kv[1].ref)),
-                                                                            kv[0])):
+        for uid, role in sorted(
+            daemon.cards.roles.items(),
+            key=lambda kv: (kv[1].kind != "player", kv[1].kind, place.get(kv[1].ref, _order(kv[1].ref)), kv[0]),
+        ):
             if role.kind == "player":
                 seat = int(role.ref)
                 if players and seat > len(players):

@@ -139,16 +139,22 @@ class Walk:
     # ----- kept across a restart ----------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        return {"version": FILE_VERSION, "base": self.base, "steps": [[s.cell, s.uid] for s in self.steps],
-                "pending": self.pending, "changes": self.version}
+        return {
+            "version": FILE_VERSION,
+            "base": self.base,
+            "steps": [[s.cell, s.uid] for s in self.steps],
+            "pending": self.pending,
+            "changes": self.version,
+        }
 
     @classmethod
     def from_json(cls, data: dict, edition: Any) -> "Walk":
         """The walk kept in `data` over `edition`; ValueError when it does not fit that board."""
         if not isinstance(data, dict) or data.get("version") != FILE_VERSION:
             raise ValueError("not a walk of this version")
-        walk = cls(edition, str(data["base"]), pending=str(data.get("pending", "")),
-                   version=int(data.get("changes", 0)))
+        walk = cls(
+            edition, str(data["base"]), pending=str(data.get("pending", "")), version=int(data.get("changes", 0))
+        )
         for cell, uid in data["steps"]:
             cell_obj = edition.cell(cell)
             if cell_obj is None or cell in walk.placed() or cell == edition.cells[0].id:

@@ -33,10 +33,12 @@ DROPPED_GRACE_S = 60.0  # after a walk dropped at start, the first tap or ROLL t
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
     """The walk is changed on the writer thread and read by phone pages on theirs: one at a time."""
+
     @functools.wraps(method)
     def locked(self: "BoardWalk", *args: Any, **kwargs: Any) -> Any:
         with self.lock:
             return method(self, *args, **kwargs)
+
     return locked
 
 
@@ -205,6 +207,7 @@ class BoardWalk:
             def enrol_all() -> None:
                 for uid, plot in enrolments.items():
                     cards.enrol(uid, Role("plot", plot, board.edition.id))
+
             cards.saved_or_undone(enrol_all)
         self.walk = None
         self.said = None
@@ -212,8 +215,12 @@ class BoardWalk:
         self.daemon.say("walk_saved", name=self._board_name(board.edition, self.daemon.lang))
         self.daemon._booked()
         self._changed()
-        return {"ref": self.store.ref_of(walk.base), "version": board.version, "enrolled": len(enrolments),
-                "names": {"": board.edition.name, **board.edition.names}}
+        return {
+            "ref": self.store.ref_of(walk.base),
+            "version": board.version,
+            "enrolled": len(enrolments),
+            "names": {"": board.edition.name, **board.edition.names},
+        }
 
     # ----- what the screens show -----------------------------------------------------------------------------
 
@@ -238,16 +245,30 @@ class BoardWalk:
         if self.said is not None:
             code, params = self.said
             said = messages.render(code, params, lang, edition)
-        kinds = [{"key": key, "name": messages.cell_name(edition, cells[0], lang), "left": len(cells)}
-                 for key, cells in walk.kinds_left().items()]
-        cells = [{"index": i, "name": messages.cell_name(edition, c, lang),
-                  "plot": edition.cell(c).is_plot} for i, c in enumerate(walk.order())]
-        return {"on": True, "version": walk.version, "at": walk.at, "size": walk.size, "complete": walk.complete,
-                "board": self._board_name(edition, lang), "said": said, "refused": self.refused,
-                "said_code": self.said[0] if self.said is not None else "",
-                "pending": bool(walk.pending), "kinds": kinds, "cells": cells,
-                "plots_left": [{"id": p, "name": messages.cell_name(edition, p, lang)} for p in walk.plots_left()],
-                "save_as": self._board_name(edition, lang)}
+        kinds = [
+            {"key": key, "name": messages.cell_name(edition, cells[0], lang), "left": len(cells)}
+            for key, cells in walk.kinds_left().items()
+        ]
+        cells = [
+            {"index": i, "name": messages.cell_name(edition, c, lang), "plot": edition.cell(c).is_plot}
+            for i, c in enumerate(walk.order())
+        ]
+        return {
+            "on": True,
+            "version": walk.version,
+            "at": walk.at,
+            "size": walk.size,
+            "complete": walk.complete,
+            "board": self._board_name(edition, lang),
+            "said": said,
+            "refused": self.refused,
+            "said_code": self.said[0] if self.said is not None else "",
+            "pending": bool(walk.pending),
+            "kinds": kinds,
+            "cells": cells,
+            "plots_left": [{"id": p, "name": messages.cell_name(edition, p, lang)} for p in walk.plots_left()],
+            "save_as": self._board_name(edition, lang),
+        }
 
     def bases(self, lang: str) -> list[dict]:
         """The boards a walk may start from: each shipped edition, by its table board's name when one is kept."""

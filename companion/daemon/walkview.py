@@ -24,9 +24,12 @@ def walk_menu(console: Console) -> ListView:
                 walking.start(ref)
             except SaidInput as exc:
                 walking.daemon._refuse(exc.code, **exc.params)
+
         return chosen
-    return ListView(words("walk_start_title", console.lang),
-                    [Item(name, start(ref)) for ref, name in console.desk.editions()])
+
+    return ListView(
+        words("walk_start_title", console.lang), [Item(name, start(ref)) for ref, name in console.desk.editions()]
+    )
 
 
 @dataclass
@@ -40,8 +43,11 @@ class WalkView(View):
         v = self.walking.view(self.lang)
         if not v["on"]:
             return Frame(title=words("walk_none", self.lang), inverse_title=True)
-        title = words("walk_title_done", self.lang, size=v["size"]) if v["complete"] else \
-            words("walk_title", self.lang, at=v["at"], size=v["size"])
+        title = (
+            words("walk_title_done", self.lang, size=v["size"])
+            if v["complete"]
+            else words("walk_title", self.lang, at=v["at"], size=v["size"])
+        )
         if v["complete"]:
             hint = words("walk_done_hint", self.lang, name=v["save_as"])
         elif v["pending"]:
@@ -68,12 +74,20 @@ class WalkView(View):
                 console.pop(self)
                 walking.save()
             elif v["pending"]:
-                console.push(ListView(words("walk_which_title", self.lang),
-                                      [Item(p["name"], self._then(console, walking.name_card, p["id"]))
-                                       for p in v["plots_left"]]))
+                console.push(
+                    ListView(
+                        words("walk_which_title", self.lang),
+                        [Item(p["name"], self._then(console, walking.name_card, p["id"])) for p in v["plots_left"]],
+                    )
+                )
             else:
-                items = [Item(words("walk_kind_line", self.lang, name=k["name"], left=k["left"]),
-                              self._then(console, walking.cell, k["key"])) for k in v["kinds"]]
+                items = [
+                    Item(
+                        words("walk_kind_line", self.lang, name=k["name"], left=k["left"]),
+                        self._then(console, walking.cell, k["key"]),
+                    )
+                    for k in v["kinds"]
+                ]
                 items.append(Item(words("walk_leave", self.lang), lambda: self._leave(console)))
                 console.push(ListView(words("walk_kind_title", self.lang, at=v["at"]), items))
         elif name == "back":
@@ -86,11 +100,19 @@ class WalkView(View):
         def chosen() -> None:
             console.pop()
             step(arg)
+
         return chosen
 
     def _leave(self, console: Console) -> None:
         def leave() -> None:
             console.close()
             self.walking.leave()
-        console.push(TextView(words("walk_leave", self.lang), [words("walk_leave_warning", self.lang)], leave,
-                              footer=words("confirm_footer", self.lang)))
+
+        console.push(
+            TextView(
+                words("walk_leave", self.lang),
+                [words("walk_leave_warning", self.lang)],
+                leave,
+                footer=words("confirm_footer", self.lang),
+            )
+        )

@@ -7,21 +7,22 @@ business, ...). The JACKPOT, TAX INSPECTION and redemption timing are the
 Millionaire family's (engine/millionaire.py). Ambiguous points are named options
 in the edition file and explained in docs/editions/classic.md.
 """
+
 from companion.engine.board import MONEY, shown
 from companion.engine.millionaire import MillionaireRules
 from companion.engine.state import BANK, CHARITY, JACKPOT, Note
 from companion.errors import EditionProblem
 
-CARD_MOVES = ("move_to", "move_steps", "move_nearest")   # the effects that move the token
+CARD_MOVES = ("move_to", "move_steps", "move_nearest")  # the effects that move the token
 
 
 class ClassicRules(MillionaireRules):
     OPTIONS = {
         **MillionaireRules.OPTIONS,
-        "card_move_collects": True,        # a CHANCE card moving past START pays circle income
-        "movement_deck": "movement",       # the deck whose moves never pay circle income
-        "movement_collects": False,        # "If between these cells there is a START cell, the circular income is not paid"
-        "monopoly_rent_multiplier": 2,     # "If the plot is in monopoly possession ... the rent is doubled"
+        "card_move_collects": True,  # a CHANCE card moving past START pays circle income
+        "movement_deck": "movement",  # the deck whose moves never pay circle income
+        "movement_collects": False,  # "If between these cells there is a START cell, the circular income is not paid"
+        "monopoly_rent_multiplier": 2,  # "If the plot is in monopoly possession ... the rent is doubled"
         "black_business_fine": 50,
         "black_business_lands_on_fund": False,  # True: after the fine the fund cell acts as a landing
         # "If the player cannot this moment follow the instruction, then the card remains with him
@@ -39,26 +40,39 @@ class ClassicRules(MillionaireRules):
 
     def __init__(self, edition):
         super().__init__(edition)
-        self.LANDINGS.update({
-            "charity": self.land_charity, "white_business": self.land_white_business,
-            "black_business": self.land_black_business,
-        })
+        self.LANDINGS.update(
+            {
+                "charity": self.land_charity,
+                "white_business": self.land_white_business,
+                "black_business": self.land_black_business,
+            }
+        )
 
     @classmethod
     def check_edition(cls, edition):
-        super().check_edition(edition)      # the slot machine and the bets: MillionaireRules
+        super().check_edition(edition)  # the slot machine and the bets: MillionaireRules
         source = edition.source
         if edition.options["movement_deck"] not in edition.decks:
-            raise EditionProblem("edition_movement_deck" if edition.decks else "edition_movement_no_decks", source,
-                                 "options.movement_deck", value=shown(edition.options["movement_deck"]),
-                                 known=", ".join(edition.decks))
+            raise EditionProblem(
+                "edition_movement_deck" if edition.decks else "edition_movement_no_decks",
+                source,
+                "options.movement_deck",
+                value=shown(edition.options["movement_deck"]),
+                known=", ".join(edition.decks),
+            )
         factor = edition.options["monopoly_rent_multiplier"]
         for cell in edition.plots.values():
             # Stop at a "foreign" site: the monopoly rent is the printed rent doubled,
             # so the file's second rent amount must say exactly that
             if len(cell.rent) > 1 and cell.rent[1] != cell.rent[0] * factor:
-                raise EditionProblem("edition_monopoly_rent", source, f"cells[{cell.index}].rent", factor=factor,
-                                     need=cell.rent[0] * factor, value=cell.rent[1])
+                raise EditionProblem(
+                    "edition_monopoly_rent",
+                    source,
+                    f"cells[{cell.index}].rent",
+                    factor=factor,
+                    need=cell.rent[0] * factor,
+                    value=cell.rent[1],
+                )
         kinds = [c.kind for c in edition.cells]
         if ("white_business" in kinds or "black_business" in kinds) and kinds.count("charity") != 1:
             raise EditionProblem("edition_one_charity", source, "cells")
@@ -70,7 +84,7 @@ class ClassicRules(MillionaireRules):
     # ----- setup -----------------------------------------------------------------------
 
     def setup(self, s):
-        super().setup(s)                     # 200 into the JACKPOT cash box
+        super().setup(s)  # 200 into the JACKPOT cash box
         # the CHARITY FUND BANK is an account of its own, empty at the start
         s.balances.setdefault(CHARITY, 0)
 
@@ -154,7 +168,7 @@ class ClassicRules(MillionaireRules):
         for p, card_id in s.extra["due_cards"]:
             card = self.edition.cards[card_id]
             if p not in s.alive or card_id not in s.kept.get(p, ()):
-                continue                        # the holder left the game: the card went back
+                continue  # the holder left the game: the card went back
             if s.cash(p) < self.card_cost(s, p, card) or s.debts or s.pending is not None:
                 waiting.append((p, card_id))
                 continue

@@ -8,6 +8,7 @@ The scale's shape (how many steps, how many places on each) is edition data:
 step is the counter `holdings[(player, "rating")]`; 0 is the yellow line beside
 the scale where every token starts. Choices are in docs/editions/deluxe.md.
 """
+
 from companion.engine.board import MONEY, PLAYERS, check_numbers
 from companion.engine.classic import ClassicRules
 from companion.engine.state import Note
@@ -19,13 +20,13 @@ RATING = "rating"
 class DeluxeRules(ClassicRules):
     OPTIONS = {
         **ClassicRules.OPTIONS,
-        "rating_top_wins": True,       # «до тех пор, когда один из игроков не достигнет вершины шкалы»
-        "rating_step_value": 100,      # timed game: each step adds this to wealth («оговоренную сумму»)
+        "rating_top_wins": True,  # «до тех пор, когда один из игроков не достигнет вершины шкалы»
+        "rating_step_value": 100,  # timed game: each step adds this to wealth («оговоренную сумму»)
         "rating_down_when_sent": True,  # sent to TAX INSPECTION (TAX POLICE, three doubles, a card) counts as landing
     }
     OPTION_RANGES = {**ClassicRules.OPTION_RANGES, "rating_step_value": MONEY}
     EXTRA_KEYS = ("rating_places",)
-    RATING_STEPS = (1, 20)              # steps on the scale: len(rating_places)
+    RATING_STEPS = (1, 20)  # steps on the scale: len(rating_places)
 
     @classmethod
     def check_edition(cls, edition):
@@ -33,8 +34,15 @@ class DeluxeRules(ClassicRules):
         places = edition.extra.get("rating_places")
         low, high = cls.RATING_STEPS
         if not (isinstance(places, list) and low <= len(places) <= high):
-            raise EditionProblem("edition_rating_places", edition.source, "extra.rating_places", low=low, high=high,
-                                 least=PLAYERS[0], most=PLAYERS[1])
+            raise EditionProblem(
+                "edition_rating_places",
+                edition.source,
+                "extra.rating_places",
+                low=low,
+                high=high,
+                least=PLAYERS[0],
+                most=PLAYERS[1],
+            )
         # a step holds at least one token and never more than there are players
         check_numbers(places, PLAYERS, edition.source, "extra.rating_places")
 
@@ -53,17 +61,17 @@ class DeluxeRules(ClassicRules):
             s.notes.append(Note("rating_bottom", {"player": p, "reason": reason}))
             return
         if target > len(self.places()):
-            return                              # already on top (only when the top does not win)
+            return  # already on top (only when the top does not win)
         if target > 0:
             # «Если все клетки ступени ... заняты фишками других игроков, игрок оставляет фишку на месте»
             taken = sum(1 for q in s.alive if q != p and s.held(q, RATING) == target)
             if taken >= self.places()[target - 1]:
-                s.notes.append(Note("rating_blocked", {"player": p, "step": step, "target": target,
-                                                       "reason": reason}))
+                s.notes.append(Note("rating_blocked", {"player": p, "step": step, "target": target, "reason": reason}))
                 return
         self.give(s, p, RATING, direction)
-        s.notes.append(Note("rating_up" if direction > 0 else "rating_down",
-                            {"player": p, "step": target, "reason": reason}))
+        s.notes.append(
+            Note("rating_up" if direction > 0 else "rating_down", {"player": p, "step": target, "reason": reason})
+        )
         if target == len(self.places()) and self.opt["rating_top_wins"]:
             # «Победитель игры»: reaching the top of the scale ends the game
             s.notes.append(Note("rating_top", {"player": p}))

@@ -4,6 +4,7 @@ The authority is the Russian rulebook (../shared/rules/millionaire-elite-ru.txt)
 section names in comments are its headings. Ambiguous points are named options
 in the edition file and explained in docs/rule-choices.md.
 """
+
 from dataclasses import replace
 
 from companion.engine.actions import Action, Budget, OneOf, Span, dice
@@ -22,6 +23,8 @@ POLICY_NAMES = {"зелёный": "green", "зеленый": "green", "сини�
 def policy_arg(word: str) -> str:
     """A policy colour as typed (green or ЗЕЛЁНЫЙ, any case): its id; other words stay as they are."""
     return POLICY_NAMES.get(word.lower(), word.lower())
+
+
 # keys of a FORTUNE card's cover context besides player names (tuples: never a name)
 BLUE_PICKS = ("blue picks",)
 EFFECT = ("effect",)
@@ -29,29 +32,41 @@ SHORT_TERM = ("green", "blue")
 
 ELITE_EFFECTS = {
     **CORE_EFFECTS,
-    "share_price": ("points",),          # FORTUNE: the share price moves by points x 10
+    "share_price": ("points",),  # FORTUNE: the share price moves by points x 10
     "each_pays_per_share": ("amount",),  # every holder pays the bank per share held
     "each_receives_per_share": ("amount",),
     "each_pays_per_building": ("small", "large"),
-    "dividend_percent": ("percent",),    # long-term: dividends at this rate while in force
-    "circle_income": ("amount",),        # long-term: the fixed part of circle income
-    "tax_exemption": (),                 # skip the next circle tax
-    "draw_fortune": ("count",),          # CHANCE: put FORTUNE cards on the wheel
+    "dividend_percent": ("percent",),  # long-term: dividends at this rate while in force
+    "circle_income": ("amount",),  # long-term: the fixed part of circle income
+    "tax_exemption": (),  # skip the next circle tax
+    "draw_fortune": ("count",),  # CHANCE: put FORTUNE cards on the wheel
     # long-term FORTUNE points on plots: each names an industry or an ordinal
     # ("first", "second", "third": each industry's n-th plot from START)
-    "set_rent": ("amount",),             # the rent owed there is this amount
-    "set_tax": ("amount",),              # the circle tax there is this amount (0: exempt)
-    "double_tax": (),                    # the circle tax there is doubled
-    "share_tax": ("amount",),            # the circle tax per share
+    "set_rent": ("amount",),  # the rent owed there is this amount
+    "set_tax": ("amount",),  # the circle tax there is this amount (0: exempt)
+    "double_tax": (),  # the circle tax there is doubled
+    "share_tax": ("amount",),  # the circle tax per share
 }
-ELITE_EFFECT_OPTIONAL = {"set_rent": ("industry", "plots"), "set_tax": ("industry", "plots"),
-                         "double_tax": ("industry", "plots")}
+ELITE_EFFECT_OPTIONAL = {
+    "set_rent": ("industry", "plots"),
+    "set_tax": ("industry", "plots"),
+    "double_tax": ("industry", "plots"),
+}
 PLOT_EFFECTS = ("set_rent", "set_tax", "double_tax")
 ORDINALS = {"first": 1, "second": 2, "third": 3}
 # FORTUNE cards are collective instructions («коллективных инструкций»): only these
-FORTUNE_EFFECTS = {"share_price", "each_player_pays", "each_player_receives", "each_pays_per_share",
-                   "each_receives_per_share", "each_pays_per_building", "dividend_percent",
-                   "circle_income", *PLOT_EFFECTS, "share_tax"}
+FORTUNE_EFFECTS = {
+    "share_price",
+    "each_player_pays",
+    "each_player_receives",
+    "each_pays_per_share",
+    "each_receives_per_share",
+    "each_pays_per_building",
+    "dividend_percent",
+    "circle_income",
+    *PLOT_EFFECTS,
+    "share_tax",
+}
 # the FORTUNE points read while their card is in force, not when it is drawn
 IN_FORCE = {"dividend_percent", "circle_income", *PLOT_EFFECTS, "share_tax"}
 
@@ -68,84 +83,120 @@ class EliteRules(MillionaireRules):
         "tax_on_mortgaged": False,
         "sell_shares_in_debt": True,
         "wealth_counts_shares": True,
-        "policy_green": 100, "policy_blue": 200, "policy_orange": 300, "policy_red": 500,
-        "long_term_policies": "ask",       # or "auto": used up the first time they would cover
-        "red_policy_pays_owner": True,     # the insurer pays the rent a RED policy cancels
+        "policy_green": 100,
+        "policy_blue": 200,
+        "policy_orange": 300,
+        "policy_red": 500,
+        "long_term_policies": "ask",  # or "auto": used up the first time they would cover
+        "red_policy_pays_owner": True,  # the insurer pays the rent a RED policy cancels
         "central_industry": "central",
-        "central_tax": "per_plot",         # or "per_owner": the central row's tax once per owner
-        "fortune_sets": "value",           # or "printed": a FORTUNE rent or tax replaces the printed value
+        "central_tax": "per_plot",  # or "per_owner": the central row's tax once per owner
+        "fortune_sets": "value",  # or "printed": a FORTUNE rent or tax replaces the printed value
         "discard_decks": ["fortune"],
     }
     OPTION_RANGES = {
         **MillionaireRules.OPTION_RANGES,
         "share_start_price": MONEY,
-        "share_point": MONEY,              # the price moves by points x share_point
+        "share_point": MONEY,  # the price moves by points x share_point
         "dividend_percent": PERCENT,
         "share_tax": MONEY,
-        "policy_green": MONEY, "policy_blue": MONEY, "policy_orange": MONEY, "policy_red": MONEY,
+        "policy_green": MONEY,
+        "policy_blue": MONEY,
+        "policy_orange": MONEY,
+        "policy_red": MONEY,
     }
-    OPTION_CHOICES = {**MillionaireRules.OPTION_CHOICES, "long_term_policies": ("ask", "auto"),
-                      "central_tax": ("per_plot", "per_owner"), "fortune_sets": ("value", "printed")}
+    OPTION_CHOICES = {
+        **MillionaireRules.OPTION_CHOICES,
+        "long_term_policies": ("ask", "auto"),
+        "central_tax": ("per_plot", "per_owner"),
+        "fortune_sets": ("value", "printed"),
+    }
     SUPPLY = (*MillionaireRules.SUPPLY, "shares", *POLICIES)
     CELL_KINDS = MillionaireRules.CELL_KINDS | {"exchange", "auction", "tax_exemption"}
     EFFECTS = ELITE_EFFECTS
     EFFECT_OPTIONAL = {**Rules.EFFECT_OPTIONAL, **ELITE_EFFECT_OPTIONAL}
     COMMANDS = {
         **MillionaireRules.COMMANDS,
-        "buy_shares": "cmd_buy_shares", "sell_shares": "cmd_sell_shares",
-        "commission": "cmd_commission", "exchange": "cmd_exchange",
-        "insure": "cmd_insure", "use_policy": "cmd_use_policy", "skip_policy": "cmd_skip_policy",
+        "buy_shares": "cmd_buy_shares",
+        "sell_shares": "cmd_sell_shares",
+        "commission": "cmd_commission",
+        "exchange": "cmd_exchange",
+        "insure": "cmd_insure",
+        "use_policy": "cmd_use_policy",
+        "skip_policy": "cmd_skip_policy",
         "auction_roll": "cmd_auction_roll",
     }
     ARITY = {
         **MillionaireRules.ARITY,
-        "buy_shares": (2, 2, "buy_shares PLAYER N"), "sell_shares": (2, 2, "sell_shares PLAYER N"),
-        "commission": (3, 3, "commission PLAYER N FEE"), "exchange": (0, 2, "exchange D D"),
+        "buy_shares": (2, 2, "buy_shares PLAYER N"),
+        "sell_shares": (2, 2, "sell_shares PLAYER N"),
+        "commission": (3, 3, "commission PLAYER N FEE"),
+        "exchange": (0, 2, "exchange D D"),
         "insure": (2, 2, "insure PLAYER green|blue|orange|red"),
         "draw": (0, 10, "draw [CARD...]"),
         "use_policy": (2, 3, "use_policy PLAYER orange|red [CARD|tax|rent|OWNER]"),
-        "skip_policy": (1, 2, "skip_policy PLAYER [CARD]"), "auction_roll": (0, 3, "auction_roll D D D"),
+        "skip_policy": (1, 2, "skip_policy PLAYER [CARD]"),
+        "auction_roll": (0, 3, "auction_roll D D D"),
     }
     DEBT_COMMANDS = MillionaireRules.DEBT_COMMANDS | {"sell_shares", "use_policy", "skip_policy"}
     DICE_VERBS = {**MillionaireRules.DICE_VERBS, "exchange": (0, 2), "auction_roll": (0, 3)}
-    WHO = {**MillionaireRules.WHO, "buy_shares": "named", "sell_shares": "named", "commission": "named",
-           "exchange": "turn", "insure": "named", "use_policy": "named", "skip_policy": "named",
-           "auction_roll": "pending"}
+    WHO = {
+        **MillionaireRules.WHO,
+        "buy_shares": "named",
+        "sell_shares": "named",
+        "commission": "named",
+        "exchange": "turn",
+        "insure": "named",
+        "use_policy": "named",
+        "skip_policy": "named",
+        "auction_roll": "pending",
+    }
 
     def __init__(self, edition):
         super().__init__(edition)
-        self.LANDINGS.update({
-            "exchange": self.land_exchange,
-            "auction": self.land_auction, "tax_exemption": self.land_tax_exemption,
-        })
+        self.LANDINGS.update(
+            {
+                "exchange": self.land_exchange,
+                "auction": self.land_auction,
+                "tax_exemption": self.land_tax_exemption,
+            }
+        )
         self.sides = side_layout(edition, self.opt["central_industry"])
         self.ordinal = plot_ordinals(edition, self.opt["central_industry"])
 
     @classmethod
     def check_edition(cls, edition):
-        super().check_edition(edition)      # the slot machine and the bets: MillionaireRules
+        super().check_edition(edition)  # the slot machine and the bets: MillionaireRules
         central = edition.options["central_industry"]
         if central not in edition.industries:
-            raise EditionProblem("edition_not_industry", edition.source, "options.central_industry", value=shown(central))
+            raise EditionProblem(
+                "edition_not_industry", edition.source, "options.central_industry", value=shown(central)
+            )
         side_layout(edition, central)
         for card_id in edition.decks.get("fortune", ()):
             for eff in edition.cards[card_id].effects:
                 if eff["do"] not in FORTUNE_EFFECTS:
-                    raise EditionProblem("edition_fortune_effect", edition.source, f"decks.fortune.{card_id}",
-                                         effect=eff["do"], known=", ".join(sorted(FORTUNE_EFFECTS)))
+                    raise EditionProblem(
+                        "edition_fortune_effect",
+                        edition.source,
+                        f"decks.fortune.{card_id}",
+                        effect=eff["do"],
+                        known=", ".join(sorted(FORTUNE_EFFECTS)),
+                    )
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] in PLOT_EFFECTS:
                     check_plot_selector(edition, eff, f"decks.{card.deck}.{card.id}")
                 if eff["do"] in IN_FORCE and card.deck != "fortune":
                     # it would do nothing: only FORTUNE cards lie on the wheel and stay in force
-                    raise EditionProblem("edition_fortune_only", edition.source, f"decks.{card.deck}.{card.id}",
-                                         effect=eff["do"])
+                    raise EditionProblem(
+                        "edition_fortune_only", edition.source, f"decks.{card.deck}.{card.id}", effect=eff["do"]
+                    )
 
     # ----- setup ------------------------------------------------------------------
 
     def setup(self, s):
-        super().setup(s)                     # 200 into the JACKPOT cash box
+        super().setup(s)  # 200 into the JACKPOT cash box
         s.extra["price"] = self.opt["share_start_price"]
         s.extra["fortune"] = ()
 
@@ -155,7 +206,7 @@ class EliteRules(MillionaireRules):
     # ----- turn hooks -----------------------------------------------------------------
 
     def turn_started(self, s, p):
-        super().turn_started(s, p)           # the JACKPOT chance ends
+        super().turn_started(s, p)  # the JACKPOT chance ends
         s.extra.pop("window", None)
         s.extra.pop("exchange", None)
 
@@ -168,16 +219,15 @@ class EliteRules(MillionaireRules):
     def on_pass(self, s, p, cell):
         super().on_pass(s, p, cell)
         if cell.kind == "detention":
-            self.circle_tax(s, p)            # КРУГОВОЙ НАЛОГ: passing TAX INSPECTION
+            self.circle_tax(s, p)  # КРУГОВОЙ НАЛОГ: passing TAX INSPECTION
 
     def pass_start(self, s, p):
-        super().pass_start(s, p)             # КРУГОВОЙ ДОХОД: 200 and the dividend
-        for colour in SHORT_TERM:            # short-term policies go back to the bank
+        super().pass_start(s, p)  # КРУГОВОЙ ДОХОД: 200 and the dividend
+        for colour in SHORT_TERM:  # short-term policies go back to the bank
             if s.held(p, colour):
-                s.notes.append(Note("policy_expired", {"player": p, "policy": colour,
-                                                       "count": s.held(p, colour)}))
+                s.notes.append(Note("policy_expired", {"player": p, "policy": colour, "count": s.held(p, colour)}))
                 self.give(s, p, colour, -s.held(p, colour))
-        s.extra["window"] = p                # shares may be bought on passing START
+        s.extra["window"] = p  # shares may be bought on passing START
 
     def in_force(self, s, effect):
         """The first FORTUNE card in force with this effect (first drawn wins)."""
@@ -232,8 +282,11 @@ class EliteRules(MillionaireRules):
         ind = self.edition.industries[cell.industry]
         if ind.tax_by_count:
             # by the central plots the owner pays tax on (the calculator leaves out mortgaged ones)
-            taxed = [pid for pid in self.edition.industry_plots(ind.id) if s.owner.get(pid) == p
-                     and (self.opt["tax_on_mortgaged"] or pid not in s.mortgaged)]
+            taxed = [
+                pid
+                for pid in self.edition.industry_plots(ind.id)
+                if s.owner.get(pid) == p and (self.opt["tax_on_mortgaged"] or pid not in s.mortgaged)
+            ]
             return ind.tax_by_count[max(len(taxed), 1) - 1]
         if not cell.tax:
             return 0
@@ -262,7 +315,7 @@ class EliteRules(MillionaireRules):
             cell = self.edition.plots[pid]
             if once and cell.industry == central:
                 if counted:
-                    continue                 # the central row's tax is the owner's, not each plot's
+                    continue  # the central row's tax is the owner's, not each plot's
                 counted = True
             total += self.plot_tax(s, p, cell)
         return total
@@ -428,8 +481,12 @@ class EliteRules(MillionaireRules):
             covered = [d for d in claims if d.claim == claims[0].claim]
             s.debts = tuple(d for d in s.debts if d not in covered)
             self.give(s, p, colour, -1)
-            s.notes.append(Note("policy_used", {"player": p, "policy": colour, "reason": "fortune",
-                                                "amount": sum(d.amount for d in covered)}))
+            s.notes.append(
+                Note(
+                    "policy_used",
+                    {"player": p, "policy": colour, "reason": "fortune", "amount": sum(d.amount for d in covered)},
+                )
+            )
             return
         debts = [d for d in s.debts if d.debtor == p and not d.claim and self.red_covers(d, what)]
         if colour != "red" or not debts:
@@ -437,8 +494,7 @@ class EliteRules(MillionaireRules):
         d = debts[0]
         s.debts = tuple(x for x in s.debts if x is not d)
         self.give(s, p, "red", -1)
-        s.notes.append(Note("policy_used", {"player": p, "policy": "red", "reason": d.reason,
-                                            "amount": d.amount}))
+        s.notes.append(Note("policy_used", {"player": p, "policy": "red", "reason": d.reason, "amount": d.amount}))
         if d.creditor in s.alive and self.opt["red_policy_pays_owner"]:
             self.transfer(s, BANK, d.creditor, d.amount)
             s.notes.append(Note("insurer_paid", {"player": d.creditor, "amount": d.amount}))
@@ -606,7 +662,7 @@ class EliteRules(MillionaireRules):
     def apply_fortune_effect(self, s, eff, card, ctx):
         do = eff["do"]
         if do in IN_FORCE:
-            return                          # read while the card is in force
+            return  # read while the card is in force
         if do == "share_price":
             self.move_price(s, eff["points"])
             return
@@ -629,7 +685,9 @@ class EliteRules(MillionaireRules):
                     s.notes.append(Note("card_received", {"player": q, "amount": amount, "card": card.id}))
                 continue
             else:
-                raise EditionProblem("edition_not_collective", self.edition.source, f"decks.fortune.{card.id}", effect=do)
+                raise EditionProblem(
+                    "edition_not_collective", self.edition.source, f"decks.fortune.{card.id}", effect=do
+                )
             self.fortune_payment(s, q, amount, card, ctx)
 
     def apply_effect(self, s, p, eff, card):
@@ -679,8 +737,11 @@ class EliteRules(MillionaireRules):
         if owner is not None and (s.held(owner, "green") or s.held(owner, "blue")):
             s.notes.append(Note("auction_cancelled", {"reason": "insured", "plot": cell.id, "player": owner}))
             return
-        if owner is not None and self.opt["long_term_policies"] == "ask" and \
-                (s.held(owner, "orange") or s.held(owner, "red")):
+        if (
+            owner is not None
+            and self.opt["long_term_policies"] == "ask"
+            and (s.held(owner, "orange") or s.held(owner, "red"))
+        ):
             # the holder decides whether this auction is the insured event
             s.pending = Pending("claim", player=owner, plot=cell.id)
             s.notes.append(Note("policy_question", {"player": owner, "plot": cell.id}))
@@ -733,7 +794,7 @@ class EliteRules(MillionaireRules):
         for p in s.alive:
             visit = self.exchange_visit(s, p)
             if s.phase != "setup" and s.extra.get("window") == p:
-                pass                            # the purchase on passing START
+                pass  # the purchase on passing START
             elif visit:
                 if self.trade_used(visit):
                     continue
@@ -773,8 +834,14 @@ class EliteRules(MillionaireRules):
             if q == broker or q in buyers or n < 1:
                 continue
             # N shares at the price, plus a fee of 0 or more, within the buyer's cash
-            out.append(Action("commission", (q, Span(1, n, "shares"), Span(0, min(cash - price, MAX_AMOUNT), "fee")), q,
-                              budget=Budget((0, price, 1), cash)))
+            out.append(
+                Action(
+                    "commission",
+                    (q, Span(1, n, "shares"), Span(0, min(cash - price, MAX_AMOUNT), "fee")),
+                    q,
+                    budget=Budget((0, price, 1), cash),
+                )
+            )
         return out
 
     def legal_exchange(self, s):
@@ -880,7 +947,7 @@ def side_layout(edition, central):
     per_side = n // 4
     sides = []
     for k in range(4):
-        cells = edition.cells[k * per_side:(k + 1) * per_side]
+        cells = edition.cells[k * per_side : (k + 1) * per_side]
         centre = [c for c in cells if c.industry == central]
         if len(centre) != 1:
             raise EditionProblem("edition_side_central", edition.source, "cells", side=k + 1, ind=central)

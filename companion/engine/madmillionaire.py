@@ -14,6 +14,7 @@ U-turn. Businesses are the board's plots (their `industry` is the building set);
 lease prices and which buildings stand next to each other are edition data too.
 Ambiguous points are options, explained in docs/editions/madmillionaire.md.
 """
+
 from companion.engine.actions import TABLE, Action, OneOf, Span, dice
 from companion.engine.board import MONEY, check_number, check_numbers, keyname, shown
 from companion.engine.command import Command
@@ -23,71 +24,100 @@ from companion.engine.state import BANK, Note
 from companion.errors import BadCommand, EditionProblem, RuleViolation, check
 
 SALE_FACES = ("half", "full", "double", "triple")
-SMALL = "small"          # the industry of the six small single buildings (one is free at the start)
+SMALL = "small"  # the industry of the six small single buildings (one is free at the start)
 STUNT_DECK = "stunt"
 
 
 class MadMillionaireRules(Rules):
-    PLOTS_PAY_RENT = False      # businesses earn only through publicity stunts
+    PLOTS_PAY_RENT = False  # businesses earn only through publicity stunts
     OPTIONS = {
         "undo_window": 50,
-        "dice": 1,                          # one large die
-        "target": 1000000,                  # WINNING (RULE VARIATIONS 1: change the amount)
-        "signs": 7,                         # SOLD signs per player
-        "stunt_unit": 10000,                # 3. COLLECT PAYMENT: n together earn n x unit x n
-        "six_rule": True,                   # ROLLING A SIX (RULE VARIATIONS 3: play without it)
+        "dice": 1,  # one large die
+        "target": 1000000,  # WINNING (RULE VARIATIONS 1: change the amount)
+        "signs": 7,  # SOLD signs per player
+        "stunt_unit": 10000,  # 3. COLLECT PAYMENT: n together earn n x unit x n
+        "six_rule": True,  # ROLLING A SIX (RULE VARIATIONS 3: play without it)
         "six_bonus": 10000,
         "sale_faces": ["half", "full", "full", "double", "double", "triple"],  # die 1..6 when selling
-        "sale_round": 10000,                # HALF the buy amount rounded up to the nearest $10k
-        "face_up": [2, 2, 2, 3, 4, 4],      # stunt cards face up for 1..6 players (SET UP 2)
-        "finish_exact": True,               # RULE VARIATIONS 2: the right number to land on FINISH
-        "one_way": True,                    # RULE VARIATIONS 2: obey the ONE WAY sign
-        "check_moves": True,                # refuse stops the dice cannot reach on the edition's map
-        "finish_late_cash": False,          # cash raised later in the turn on FINISH also wins
+        "sale_round": 10000,  # HALF the buy amount rounded up to the nearest $10k
+        "face_up": [2, 2, 2, 3, 4, 4],  # stunt cards face up for 1..6 players (SET UP 2)
+        "finish_exact": True,  # RULE VARIATIONS 2: the right number to land on FINISH
+        "one_way": True,  # RULE VARIATIONS 2: obey the ONE WAY sign
+        "check_moves": True,  # refuse stops the dice cannot reach on the edition's map
+        "finish_late_cash": False,  # cash raised later in the turn on FINISH also wins
     }
     OPTION_RANGES = {
         "undo_window": (0, 1000),
         "dice": (1, 1),
         "target": MONEY,
-        "signs": (1, 100),                  # at least one: the free small business needs a sign
+        "signs": (1, 100),  # at least one: the free small business needs a sign
         "stunt_unit": MONEY,
         "six_bonus": MONEY,
-        "sale_round": MONEY,                # 0: HALF is not rounded
+        "sale_round": MONEY,  # 0: HALF is not rounded
     }
     OPTION_CHOICES = {}
-    FACE_UP = (1, 100)                      # face_up: cards face up, each fewer than the stunt cards
+    FACE_UP = (1, 100)  # face_up: cards face up, each fewer than the stunt cards
     EXTRA_KEYS = ("lease", "rows", "streets")
     CELL_KINDS = {"start", "plot", "free", "landmark", "real_estate", "finish"}
-    EFFECTS = {"stunt": ("cell",)}          # a Publicity Stunt card names its location
+    EFFECTS = {"stunt": ("cell",)}  # a Publicity Stunt card names its location
     COMMANDS = {
-        "claim": "cmd_claim", "reveal": "cmd_reveal", "roll": "cmd_roll", "move": "cmd_move",
-        "buy": "cmd_buy", "lease": "cmd_lease", "end_lease": "cmd_end_lease",
-        "abandon": "cmd_abandon", "sell": "cmd_sell", "bonus": "cmd_bonus", "miss": "cmd_miss",
-        "end": "cmd_end", "end_game": "cmd_end_game",
+        "claim": "cmd_claim",
+        "reveal": "cmd_reveal",
+        "roll": "cmd_roll",
+        "move": "cmd_move",
+        "buy": "cmd_buy",
+        "lease": "cmd_lease",
+        "end_lease": "cmd_end_lease",
+        "abandon": "cmd_abandon",
+        "sell": "cmd_sell",
+        "bonus": "cmd_bonus",
+        "miss": "cmd_miss",
+        "end": "cmd_end",
+        "end_game": "cmd_end_game",
     }
-    ARITY = {                               # (fewest, most arguments, usage): see Rules.ARITY
-        "claim": (2, 2, "claim PLAYER BUSINESS"), "reveal": (0, 1, "reveal [CARD]"),
-        "roll": (0, 1, "roll D"), "move": (1, 1, "move CELL"),
-        "buy": (0, 1, "buy [BUSINESS]"), "lease": (0, 1, "lease [BUSINESS]"),
-        "end_lease": (1, 1, "end_lease BUSINESS"), "abandon": (1, 1, "abandon BUSINESS"),
-        "sell": (1, 2, "sell BUSINESS D"), "bonus": (0, 0, "bonus"), "miss": (1, 1, "miss PLAYER"),
-        "end": (0, 0, "end"), "end_game": (0, 0, "end_game"),
+    ARITY = {  # (fewest, most arguments, usage): see Rules.ARITY
+        "claim": (2, 2, "claim PLAYER BUSINESS"),
+        "reveal": (0, 1, "reveal [CARD]"),
+        "roll": (0, 1, "roll D"),
+        "move": (1, 1, "move CELL"),
+        "buy": (0, 1, "buy [BUSINESS]"),
+        "lease": (0, 1, "lease [BUSINESS]"),
+        "end_lease": (1, 1, "end_lease BUSINESS"),
+        "abandon": (1, 1, "abandon BUSINESS"),
+        "sell": (1, 2, "sell BUSINESS D"),
+        "bonus": (0, 0, "bonus"),
+        "miss": (1, 1, "miss PLAYER"),
+        "end": (0, 0, "end"),
+        "end_game": (0, 0, "end_game"),
     }
     DICE_VERBS = {"roll": (0, 1), "sell": (1, 1)}
-    DEBT_COMMANDS = set()                   # nothing the rules impose can leave a debt
+    DEBT_COMMANDS = set()  # nothing the rules impose can leave a debt
     # who besides the table may issue each verb (Rules.WHO); "revealer": the player a
     # stunt card is turned over for, turning the next one (naming a card is the table's)
     WHO = {
-        "claim": "named", "reveal": "revealer", "roll": "turn", "move": "pending",
-        "buy": "turn", "lease": "turn", "end_lease": "turn", "abandon": "turn", "sell": "turn",
-        "bonus": "pending", "miss": "pending", "end": "turn", "end_game": "table",
+        "claim": "named",
+        "reveal": "revealer",
+        "roll": "turn",
+        "move": "pending",
+        "buy": "turn",
+        "lease": "turn",
+        "end_lease": "turn",
+        "abandon": "turn",
+        "sell": "turn",
+        "bonus": "pending",
+        "miss": "pending",
+        "end": "turn",
+        "end_game": "table",
     }
 
     def __init__(self, edition):
         super().__init__(edition)
         self.LANDINGS = {
-            "start": self.land_nothing, "free": self.land_nothing, "plot": self.land_business,
-            "landmark": self.land_landmark, "real_estate": self.land_real_estate,
+            "start": self.land_nothing,
+            "free": self.land_nothing,
+            "plot": self.land_business,
+            "landmark": self.land_landmark,
+            "real_estate": self.land_real_estate,
             "finish": self.land_finish,
         }
         extra = edition.extra
@@ -95,14 +125,15 @@ class MadMillionaireRules(Rules):
         self.near = next_to(edition)
         self.roads = road_map(edition, self.opt["one_way"])
         self.finish = edition.cells_of_kind("finish")[0]
-        self.stunt_cell = {cid: card.effects[0]["cell"] for cid, card in edition.cards.items()
-                           if card.deck == STUNT_DECK}
+        self.stunt_cell = {
+            cid: card.effects[0]["cell"] for cid, card in edition.cards.items() if card.deck == STUNT_DECK
+        }
 
     # ----- edition checks -------------------------------------------------------
 
     @classmethod
     def check_edition(cls, edition):
-        super().check_edition(edition)      # cells, decks, [extra] keys (EXTRA_KEYS)
+        super().check_edition(edition)  # cells, decks, [extra] keys (EXTRA_KEYS)
         src = edition.source
         extra = edition.extra
         if len(edition.cells_of_kind("finish")) != 1:
@@ -202,7 +233,7 @@ class MadMillionaireRules(Rules):
     # ----- the turn: roll, move, land ----------------------------------------------
 
     def turn_started(self, s, p):
-        s.extra.pop("may", None)          # the landing's buy/lease/sell chance ends with the turn
+        s.extra.pop("may", None)  # the landing's buy/lease/sell chance ends with the turn
         s.extra.pop("on_finish", None)
 
     def ready_to_move(self, s):
@@ -254,7 +285,7 @@ class MadMillionaireRules(Rules):
         if s.phase == "over":
             return
         six = die == 6 and self.opt["six_rule"]
-        if s.pending is not None:          # a stunt card to turn over first (ROLLING A SIX: reveal, then decide)
+        if s.pending is not None:  # a stunt card to turn over first (ROLLING A SIX: reveal, then decide)
             if six:
                 s.pending = Pending("reveal", player=p, count=s.pending.count, stage="six")
         elif six:
@@ -272,11 +303,16 @@ class MadMillionaireRules(Rules):
         s.extra["may"] = (p, cell.id)
         holder = s.owner.get(cell.id)
         if holder is None:
-            s.notes.append(Note("business_offer", {"player": p, "plot": cell.id, "price": cell.price,
-                                                   "lease": self.lease_price[cell.id]}))
+            s.notes.append(
+                Note(
+                    "business_offer",
+                    {"player": p, "plot": cell.id, "price": cell.price, "lease": self.lease_price[cell.id]},
+                )
+            )
         else:
-            s.notes.append(Note("business_offer_taken", {"plot": cell.id, "holder": holder,
-                                                         "tenure": self.tenure(s, cell.id)}))
+            s.notes.append(
+                Note("business_offer_taken", {"plot": cell.id, "holder": holder, "tenure": self.tenure(s, cell.id)})
+            )
 
     def land_real_estate(self, s, p, cell):
         # REAL ESTATE: buy or lease one business anywhere OR sell one
@@ -312,11 +348,12 @@ class MadMillionaireRules(Rules):
         cards = [c for c in s.extra["stunts"] if self.stunt_cell[c] == cell.id]
         if not cards:
             return
-        card = cards[0]                  # RETURN TO START 2: one lot of payment, one card discarded
+        card = cards[0]  # RETURN TO START 2: one lot of payment, one card discarded
         amount, runs = self.income(s, p)
         self.transfer(s, BANK, p, amount)
-        s.notes.append(Note("stunt_completed", {"player": p, "cell": cell.id, "card": card,
-                                                "amount": amount, "runs": runs}))
+        s.notes.append(
+            Note("stunt_completed", {"player": p, "cell": cell.id, "card": card, "amount": amount, "runs": runs})
+        )
         s.extra["stunts"] = tuple(c for c in s.extra["stunts"] if c != card)
         s.discards[STUNT_DECK] = s.discards[STUNT_DECK] + (card,)
         s.pending = Pending("reveal", player=p, count=1)
@@ -357,7 +394,7 @@ class MadMillionaireRules(Rules):
             s.notes.append(Note("stunts_reshuffled", {}))
         card = args[0] if args else (pile[0] if pile else None)
         if not args and card is not None:
-            s.command = Command("reveal", (card,)).text()    # stored naming the card, so replays turn over the same one
+            s.command = Command("reveal", (card,)).text()  # stored naming the card, so replays turn over the same one
         if card is None:
             s.pending = None
             s.notes.append(Note("deck_empty", {"deck": STUNT_DECK}))
@@ -536,12 +573,13 @@ class MadMillionaireRules(Rules):
         self.remove_sign(s, cell.id)
         self.transfer(s, BANK, p, amount)
         s.last_dice = (die,)
-        s.notes.append(Note("business_sold", {"player": p, "plot": cell.id, "die": die, "face": face,
-                                              "amount": amount}))
+        s.notes.append(
+            Note("business_sold", {"player": p, "plot": cell.id, "die": die, "face": face, "amount": amount})
+        )
         if on_real_estate:
             del s.extra["may"]
         else:
-            s.phase = "moved"            # the sale is this turn's go: no roll and move
+            s.phase = "moved"  # the sale is this turn's go: no roll and move
 
     def board_changes(self, before, after):
         # and the Publicity Stunt cards lying face up
@@ -573,8 +611,11 @@ class MadMillionaireRules(Rules):
         free = tuple(pid for pid in self.edition.industry_plots(SMALL) if pid not in s.owner)
         if not free:
             return []
-        return [Action("claim", (p, OneOf(free, "business")), p) for p in s.alive
-                if p not in s.extra["claimed"] and s.held(p, "signs")]
+        return [
+            Action("claim", (p, OneOf(free, "business")), p)
+            for p in s.alive
+            if p not in s.extra["claimed"] and s.held(p, "signs")
+        ]
 
     def legal_reveal(self, s):
         a = s.pending
@@ -744,7 +785,9 @@ def road_map(edition, one_way):
             raise EditionProblem("edition_street_short", src, f"{path}.cells")
         for key in street:
             if key not in ("name", "cells", "one_way"):
-                raise EditionProblem("edition_unknown_key_of", src, f"{path}.{keyname(key)}", known="name, cells, one_way")
+                raise EditionProblem(
+                    "edition_unknown_key_of", src, f"{path}.{keyname(key)}", known="name, cells, one_way"
+                )
         if not isinstance(street.get("name", ""), str):
             raise EditionProblem("edition_text", src, f"{path}.name", value=shown(street["name"]))
         idx = []
@@ -771,7 +814,8 @@ def road_map(edition, one_way):
         if cell.kind == "start" and any(cell.index in outs for outs in links):
             raise EditionProblem("edition_start_street", src, "extra.streets", value=cell.id)
         # no U-turns: a car needs a way on that is not the way back
-        if not links[cell.index] or (len(links[cell.index]) == 1 and cell.kind != "start" and
-                                     cell.index in links[links[cell.index][0]]):
+        if not links[cell.index] or (
+            len(links[cell.index]) == 1 and cell.kind != "start" and cell.index in links[links[cell.index][0]]
+        ):
             raise EditionProblem("edition_dead_end", src, "extra.streets", value=cell.id)
     return tuple(tuple(outs) for outs in links)

@@ -7,6 +7,7 @@ holds a token landing on it (pay 50 or a double within three turns) and the
 same "redeem a mortgaged plot only before your own turn". Edition modules
 subclass `MillionaireRules` and add their own cells on top.
 """
+
 from companion.engine.actions import Action, Span, dice
 from companion.engine.board import MONEY, MONEY_MAX, check_number, keyname, shown
 from companion.engine.core import Rules
@@ -25,7 +26,7 @@ class MillionaireRules(Rules):
     OPTION_RANGES = {
         **Rules.OPTION_RANGES,
         "start_jackpot": MONEY,
-        "jackpot_min_bet": (1, MONEY_MAX),     # and at most jackpot_max_bet (check_edition)
+        "jackpot_min_bet": (1, MONEY_MAX),  # and at most jackpot_max_bet (check_edition)
         "jackpot_max_bet": (1, MONEY_MAX),
     }
     READS_SLOT = True
@@ -46,7 +47,9 @@ class MillionaireRules(Rules):
         check_slot(edition)
         low, high = edition.options["jackpot_min_bet"], edition.options["jackpot_max_bet"]
         if low > high:
-            raise EditionProblem("edition_jackpot_bets", edition.source, "options.jackpot_min_bet", high=high, value=low)
+            raise EditionProblem(
+                "edition_jackpot_bets", edition.source, "options.jackpot_min_bet", high=high, value=low
+            )
 
     # ----- setup and turns ------------------------------------------------------------
 
@@ -129,9 +132,11 @@ def check_slot(edition):
         if key not in ("reels", "wins"):
             raise EditionProblem("edition_unknown_key_of", src, f"slot.{keyname(key)}", known="reels, wins")
     reels = slot.get("reels")
-    if not (isinstance(reels, list) and len(reels) == 3 and
-            all(isinstance(r, list) and len(r) == 6 and all(isinstance(x, str) and x for x in r)
-                for r in reels)):
+    if not (
+        isinstance(reels, list)
+        and len(reels) == 3
+        and all(isinstance(r, list) and len(r) == 6 and all(isinstance(x, str) and x for x in r) for r in reels)
+    ):
         raise EditionProblem("edition_reels", src, "slot.reels")
     wins = slot.get("wins", [])
     if not isinstance(wins, list):
@@ -142,8 +147,9 @@ def check_slot(edition):
             raise EditionProblem("edition_win_table", src, path)
         for key in win:
             if key not in ("combo", "multiplier", "amount", "jackpot"):
-                raise EditionProblem("edition_unknown_key_of", src, f"{path}.{keyname(key)}",
-                                     known="combo, multiplier, amount, jackpot")
+                raise EditionProblem(
+                    "edition_unknown_key_of", src, f"{path}.{keyname(key)}", known="combo, multiplier, amount, jackpot"
+                )
         combo = win.get("combo")
         if not (isinstance(combo, list) and len(combo) == 3 and all(isinstance(x, str) and x for x in combo)):
             raise EditionProblem("edition_combo", src, f"{path}.combo")

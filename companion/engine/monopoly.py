@@ -11,6 +11,7 @@ Building levels on a lot: 1..H are houses, H + 1 is the hotel, where H is
 `hotel_after_houses` (4; 3 in the short game). A hotel sends its houses back
 to the bank, so a lot at H + 1 holds one hotel and no house.
 """
+
 from dataclasses import replace
 
 from companion.engine.actions import TABLE, Action, dice
@@ -53,9 +54,9 @@ class MonopolyRules(Rules):
     }
     OPTION_RANGES = {
         **Rules.OPTION_RANGES,
-        "hotel_after_houses": (1, 10),     # and at most [buildings] small_max (check_edition)
-        "end_at_bankruptcy": (0, 7),       # 0: play to the last player
-        "start_deal": (0, 10),             # deeds dealt to each player; start_cash must pay for them
+        "hotel_after_houses": (1, 10),  # and at most [buildings] small_max (check_edition)
+        "end_at_bankruptcy": (0, 7),  # 0: play to the last player
+        "start_deal": (0, 10),  # deeds dealt to each player; start_cash must pay for them
         "transfer_interest_percent": PERCENT,
         "go_landing_bonus": MONEY,
     }
@@ -96,10 +97,16 @@ class MonopolyRules(Rules):
         if not 1 <= opt["hotel_after_houses"] <= b["small_max"]:
             raise EditionProblem("edition_hotel_after", src, "options.hotel_after_houses", high=b["small_max"])
         # the short game's deal is paid from the start cash: even the dearest deeds must be affordable
-        dearest = sum(sorted((c.price for c in edition.plots.values()), reverse=True)[:opt["start_deal"]])
+        dearest = sum(sorted((c.price for c in edition.plots.values()), reverse=True)[: opt["start_deal"]])
         if dearest > edition.start_cash:
-            raise EditionProblem("edition_start_deal", src, "options.start_deal", deeds=opt["start_deal"],
-                                 cost=dearest, cash=edition.start_cash)
+            raise EditionProblem(
+                "edition_start_deal",
+                src,
+                "options.start_deal",
+                deeds=opt["start_deal"],
+                cost=dearest,
+                cash=edition.start_cash,
+            )
         for card in edition.cards.values():
             for eff in card.effects:
                 if eff["do"] == "advance_to_nearest" and not edition.industry_plots(eff["industry"]):
@@ -151,8 +158,8 @@ class MonopolyRules(Rules):
         """How many houses or hotels the bank still holds."""
         houses, hotels = self.buildings_in_use(s)
         if kind == "house":
-            return self.edition.supply.get("small", 10 ** 6) - houses
-        return self.edition.supply.get("large", 10 ** 6) - hotels
+            return self.edition.supply.get("small", 10**6) - houses
+        return self.edition.supply.get("large", 10**6) - hotels
 
     def rent(self, s, cell):
         # the hotel's rent is the last of the row, also in the short game (hotel after 3 houses)
@@ -165,8 +172,7 @@ class MonopolyRules(Rules):
 
     def can_build_group(self, s, p, industry_id):
         ind = self.edition.industries[industry_id]
-        return ind.buildable and self.industry_owner(s, industry_id) == p and \
-            not self.group_mortgaged(s, industry_id)
+        return ind.buildable and self.industry_owner(s, industry_id) == p and not self.group_mortgaged(s, industry_id)
 
     def next_kind(self, s, cell):
         return "hotel" if s.level.get(cell.id, 0) >= self.houses_max() else "house"
@@ -192,8 +198,7 @@ class MonopolyRules(Rules):
             low = min(self.levels(s, ind_id))
             for pid in self.edition.industry_plots(ind_id):
                 level = s.level.get(pid, 0)
-                if level == low and level < self.max_level() and \
-                        self.next_kind(s, self.edition.plots[pid]) == kind:
+                if level == low and level < self.max_level() and self.next_kind(s, self.edition.plots[pid]) == kind:
                     out.append(pid)
         return out
 
@@ -353,8 +358,9 @@ class MonopolyRules(Rules):
         ind = self.edition.industries[cell.industry]
         by_card = "card_move" in s.extra
         times, dice_times = s.extra.get("card_move", (1, 0))
-        if ind.dice_multiplier_by_count and (dice_times or not s.last_dice or
-                                             (by_card and self.opt["card_utility_roll"])):
+        if ind.dice_multiplier_by_count and (
+            dice_times or not s.last_dice or (by_card and self.opt["card_utility_roll"])
+        ):
             # Stop on the field of services: sent by a card (or no dice known), throw the dice now
             count = self.owned_in_industry(s, owner, ind.id)
             mult = dice_times or ind.dice_multiplier_by_count[count - 1]
@@ -445,9 +451,8 @@ class MonopolyRules(Rules):
             for card_id in moved:
                 self.move_kept_card(s, frm, to, card_id)
         if cards["give"] or cards["get"]:
-            s.notes.append(Note("cards_traded", {"player": a, "other": b,
-                                                 "gave": cards["give"], "got": cards["get"]}))
-        for pid in self.edition.plots:             # board order
+            s.notes.append(Note("cards_traded", {"player": a, "other": b, "gave": cards["give"], "got": cards["get"]}))
+        for pid in self.edition.plots:  # board order
             if pid in s.mortgaged and before.get(pid) != s.owner.get(pid):
                 self.queue_mortgage_transfer(s, s.owner[pid], pid)
 
@@ -469,7 +474,7 @@ class MonopolyRules(Rules):
         a = s.pending
         super().cmd_redeem(s, args)
         if a is not None and a.kind == "mortgage_transfer" and a.plot not in s.mortgaged:
-            s.pending = None            # redeemed at once: no separate interest
+            s.pending = None  # redeemed at once: no separate interest
 
     def cmd_keep_mortgage(self, s, args):
         """`keep_mortgage PLOT`: the new owner of a mortgaged lot pays the interest and keeps it mortgaged."""
@@ -496,9 +501,17 @@ class MonopolyRules(Rules):
                 if p in s.alive and s.owner.get(pid) == p and pid in s.mortgaged:
                     cell = self.edition.plots[pid]
                     s.pending = Pending("mortgage_transfer", player=p, plot=pid)
-                    s.notes.append(Note("mortgage_transfer_due", {
-                        "player": p, "plot": pid, "redeem": self.redeem_price(cell),
-                        "interest": self.transfer_interest(cell)}))
+                    s.notes.append(
+                        Note(
+                            "mortgage_transfer_due",
+                            {
+                                "player": p,
+                                "plot": pid,
+                                "redeem": self.redeem_price(cell),
+                                "interest": self.transfer_interest(cell),
+                            },
+                        )
+                    )
         if queue:
             s.extra["queue"] = queue
         else:
@@ -581,8 +594,9 @@ class MonopolyRules(Rules):
                 s.owner[pid] = creditor
                 if pid in s.mortgaged:
                     self.queue_mortgage_transfer(s, creditor, pid)
-            s.notes.append(Note("bankrupt_to_player", {"player": p, "to": creditor, "cash": cash,
-                                                       "plots": plots, "cards": cards}))
+            s.notes.append(
+                Note("bankrupt_to_player", {"player": p, "to": creditor, "cash": cash, "plots": plots, "cards": cards})
+            )
             return
         self.transfer(s, p, BANK, cash)
         for pid in plots:

@@ -1,4 +1,5 @@
 """Which rules module an edition file's `rules = "..."` names."""
+
 from companion.engine.classic import ClassicRules
 from companion.engine.deluxe import DeluxeRules
 from companion.engine.elite import EliteRules

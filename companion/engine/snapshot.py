@@ -5,6 +5,7 @@ or one of the engine's frozen records (Pending, Debt, Offer). Each is written wi
 one-letter tag so that reading it back gives equal values of the same types,
 dicts in the same order (the engine iterates some of them).
 """
+
 import json
 from dataclasses import fields
 
@@ -36,7 +37,7 @@ def _encode(value):
 def _decode(data):
     if not isinstance(data, dict):
         return data
-    (tag, body), = data.items()
+    ((tag, body),) = data.items()
     if tag == "t":
         return tuple(_decode(v) for v in body)
     if tag == "l":

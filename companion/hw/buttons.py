@@ -91,7 +91,9 @@ class Buttons:
         poll: float | None = 0.005,
     ) -> None:
         if not 0 <= debounce < long_press:
-            raise ValueError(f"buttons: debounce ({debounce} s) must be at least 0 and shorter than long_press ({long_press} s)")
+            raise ValueError(
+                f"buttons: debounce ({debounce} s) must be at least 0 and shorter than long_press ({long_press} s)"
+            )
         if poll is not None and not poll > 0:
             raise ValueError(f"buttons: poll must be more than 0 seconds, or None for no thread (got {poll})")
         _check_mapping(pins)

@@ -35,22 +35,27 @@ from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
-FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF",
-             "/usr/share/fonts/dejavu-sans-fonts", "/usr/local/share/fonts")
+FONT_DIRS = (
+    "/usr/share/fonts/truetype/dejavu",
+    "/usr/share/fonts/dejavu",
+    "/usr/share/fonts/TTF",
+    "/usr/share/fonts/dejavu-sans-fonts",
+    "/usr/local/share/fonts",
+)
 FONT_PACKAGE = "fonts-dejavu-core"
 TEXT_FONT, BIG_FONT = "DejaVuSans.ttf", "DejaVuSans-Bold.ttf"
-TEXT_SIZE = 9    # glyphs span 11 rows (Ё's dots to щ's tail): a title and five lines fit in 64
-BIG_SIZE = 28    # its digits are 20 rows tall, readable across the table
-PITCH = 10       # line to line; only accents above capitals may meet the tail of the line above
+TEXT_SIZE = 9  # glyphs span 11 rows (Ё's dots to щ's tail): a title and five lines fit in 64
+BIG_SIZE = 28  # its digits are 20 rows tall, readable across the table
+PITCH = 10  # line to line; only accents above capitals may meet the tail of the line above
 TITLE_ROWS = 11  # the title band, inverse or not; a dark row under it keeps a menu's light bands apart
-BIG_ROWS = 21    # a row above the digits and two below: title, big line and three lines fill 64 rows
+BIG_ROWS = 21  # a row above the digits and two below: title, big line and three lines fill 64 rows
 ELLIPSIS = "…"
-PAGE_ROWS = 8    # the controllers' memory is written in pages: bands of 8 rows, one byte per column
-QR_ERROR = "m"   # 15 % of the code may be lost (glare on the glass) and it still reads
-QR_QUIET = 2     # lit modules left and right of the code: the quiet zone a scanner looks for
+PAGE_ROWS = 8  # the controllers' memory is written in pages: bands of 8 rows, one byte per column
+QR_ERROR = "m"  # 15 % of the code may be lost (glare on the glass) and it still reads
+QR_QUIET = 2  # lit modules left and right of the code: the quiet zone a scanner looks for
 QR_EDGE_MIN = 3  # lit rows above and below at 2 px a module: version 3 (58 rows) leaves 3, 1.5 modules,
-                 # all 64 rows allow; zbar reads it even with the dark bezel beyond (tests/test_qr.py)
-QR_GAP = 2       # dark columns between the text and the code's lit field
+# all 64 rows allow; zbar reads it even with the dark bezel beyond (tests/test_qr.py)
+QR_GAP = 2  # dark columns between the text and the code's lit field
 
 
 class DisplayMissing(OSError):
@@ -70,8 +75,11 @@ def changed_pages(old: Image.Image | None, new: Image.Image) -> tuple[int, ...]:
     # a mode "1" row is packed into whole bytes, so a page is a run of whole bytes in tobytes()
     band = (new.width + 7) // 8 * PAGE_ROWS
     before, after = old.tobytes(), new.tobytes()
-    return tuple(page for page in range(pages)
-                 if before[page * band:(page + 1) * band] != after[page * band:(page + 1) * band])
+    return tuple(
+        page
+        for page in range(pages)
+        if before[page * band : (page + 1) * band] != after[page * band : (page + 1) * band]
+    )
 
 
 def page_bytes(image: Image.Image, page: int) -> bytes:
@@ -139,8 +147,7 @@ class PagedSSD1306(PageWriter, ssd1306):
     def write_pages(self, image: Image.Image, pages: tuple[int, ...]) -> None:
         for first, last in runs(pages):
             # one addressing command a run: the controller wraps from column 127 to the next page by itself
-            self.command(self._const.COLUMNADDR, self._colstart, self._colend - 1,
-                         self._const.PAGEADDR, first, last)
+            self.command(self._const.COLUMNADDR, self._colstart, self._colend - 1, self._const.PAGEADDR, first, last)
             self.data(list(b"".join(page_bytes(image, page) for page in range(first, last + 1))))
 
 
@@ -157,8 +164,17 @@ class PagedSH1106(PageWriter, sh1106):
 DRIVERS = {"ssd1306": PagedSSD1306, "sh1106": PagedSH1106}
 
 
-def open_device(kind: str = "dummy", *, driver: str = "ssd1306", bus: str = "i2c", address: int = 0x3C,
-                port: int = 1, spi_port: int = 0, spi_device: int = 0, rotate: int = 0) -> Any:
+def open_device(
+    kind: str = "dummy",
+    *,
+    driver: str = "ssd1306",
+    bus: str = "i2c",
+    address: int = 0x3C,
+    port: int = 1,
+    spi_port: int = 0,
+    spi_device: int = 0,
+    rotate: int = 0,
+) -> Any:
     """A luma device: the in-memory dummy (kind "dummy") or the real OLED (kind "real")."""
     if kind == "dummy":
         return dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1")
@@ -173,10 +189,13 @@ def open_device(kind: str = "dummy", *, driver: str = "ssd1306", bus: str = "i2c
         except DeviceNotFoundError:
             raise DisplayMissing(f"OLED: there is no {where} (is I2C enabled?)") from None
         except DevicePermissionError:
-            raise DisplayMissing(f"OLED: no permission to use {where} "
-                                 "(is the daemon's user in the i2c group?)") from None
-        missing = f"OLED: no device answers at I2C address 0x{address:02X} on bus {port} " \
-                  "(is I2C enabled and the display wired?)"
+            raise DisplayMissing(
+                f"OLED: no permission to use {where} (is the daemon's user in the i2c group?)"
+            ) from None
+        missing = (
+            f"OLED: no device answers at I2C address 0x{address:02X} on bus {port} "
+            "(is I2C enabled and the display wired?)"
+        )
     elif bus == "spi":
         where = f"SPI device /dev/spidev{spi_port}.{spi_device}"
         try:
@@ -200,7 +219,7 @@ def open_device(kind: str = "dummy", *, driver: str = "ssd1306", bus: str = "i2c
 @dataclass(frozen=True)
 class Fonts:
     text: ImageFont.FreeTypeFont  # title, lines, footer
-    big: ImageFont.FreeTypeFont   # the big line (a balance)
+    big: ImageFont.FreeTypeFont  # the big line (a balance)
 
 
 def load_fonts(dirs: Sequence[str | Path] = FONT_DIRS) -> Fonts:
@@ -210,10 +229,13 @@ def load_fonts(dirs: Sequence[str | Path] = FONT_DIRS) -> Fonts:
         if text.is_file() and big.is_file():
             # the basic layout draws the same pixels with or without libraqm on the machine
             basic = ImageFont.Layout.BASIC
-            return Fonts(ImageFont.truetype(str(text), TEXT_SIZE, layout_engine=basic),
-                         ImageFont.truetype(str(big), BIG_SIZE, layout_engine=basic))
-    raise FontMissing(f"OLED: no {TEXT_FONT} and {BIG_FONT} in {', '.join(map(str, dirs))} "
-                      f"(install the package {FONT_PACKAGE})")
+            return Fonts(
+                ImageFont.truetype(str(text), TEXT_SIZE, layout_engine=basic),
+                ImageFont.truetype(str(big), BIG_SIZE, layout_engine=basic),
+            )
+    raise FontMissing(
+        f"OLED: no {TEXT_FONT} and {BIG_FONT} in {', '.join(map(str, dirs))} (install the package {FONT_PACKAGE})"
+    )
 
 
 @lru_cache(maxsize=1)
@@ -229,9 +251,11 @@ def has_glyphs(font: ImageFont.FreeTypeFont, text: str) -> list[str]:
     unassigned code point gets, so a character whose mask matches that one is
     missing (PIL does not expose the font's character map).
     """
+
     def mask(ch: str) -> tuple[Any, ...]:
         m = font.getmask(ch)
         return m.size, font.getbbox(ch), bytes(m)
+
     tofu = mask("\U0010ffff")  # never assigned: always the .notdef glyph
     return [ch for ch in dict.fromkeys(text) if mask(ch) == tofu]
 
@@ -259,10 +283,10 @@ class GlyphMetrics:
 
     def __init__(self, font: ImageFont.FreeTypeFont):
         self.font = font
-        self.advance: dict[str, int] = {}                  # 1/64 px
+        self.advance: dict[str, int] = {}  # 1/64 px
         self.glyph: dict[str, tuple[int, int] | None] = {}  # ink columns from the glyph's pen, None: blank
-        self.lead: dict[str, int] = {}                     # the shift a string starting with it gets
-        self.kern: dict[str, int] = {}                     # a pair's kerning, 1/64 px
+        self.lead: dict[str, int] = {}  # the shift a string starting with it gets
+        self.kern: dict[str, int] = {}  # a pair's kerning, 1/64 px
 
     def _length(self, text: str) -> int:
         return round(self.font.getlength(text, mode="1") * 64)
@@ -381,13 +405,13 @@ class Frame:
     """One screenful, as plain text in the screen's language."""
 
     title: str = ""
-    big: str = ""                 # centred in digits at least 20 px tall: a balance, a price
-    lines: tuple[str, ...] = ()   # left-aligned under the title and the big line; those past the bottom drop
-    inverse_title: bool = False   # light band, dark letters: menus
-    footer: str = ""              # centred on the last row: the ledger's head words, "reader offline"
-    selected: int = -1            # the line drawn inverse: a menu's choice
-    qr: str = ""                  # a QR code of this text (the phone page's address) at the right; the
-                                  # title, lines and footer go in the column left of it, lines wrapped
+    big: str = ""  # centred in digits at least 20 px tall: a balance, a price
+    lines: tuple[str, ...] = ()  # left-aligned under the title and the big line; those past the bottom drop
+    inverse_title: bool = False  # light band, dark letters: menus
+    footer: str = ""  # centred on the last row: the ledger's head words, "reader offline"
+    selected: int = -1  # the line drawn inverse: a menu's choice
+    qr: str = ""  # a QR code of this text (the phone page's address) at the right; the
+    # title, lines and footer go in the column left of it, lines wrapped
 
 
 def line_room(title: bool = False, big: bool = False, footer: bool = False, height: int = HEIGHT) -> int:
@@ -403,8 +427,8 @@ class QrCode:
 
     image: Image.Image  # the modules only, scale px each, dark modules 0
     version: int
-    scale: int          # px a module
-    field: int          # the lit field's width: the code and QR_QUIET modules either side
+    scale: int  # px a module
+    field: int  # the lit field's width: the code and QR_QUIET modules either side
 
 
 @lru_cache(maxsize=8)
@@ -469,14 +493,12 @@ def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) 
         text = fit("title", fonts.text, frame.title, width - 2)
         if frame.inverse_title:
             draw.rectangle((0, 0, width - 1, TITLE_ROWS - 1), fill=1)
-        draw.text((centred(fonts.text, text, width), 0), text, font=fonts.text,
-                  fill=0 if frame.inverse_title else 1)
+        draw.text((centred(fonts.text, text, width), 0), text, font=fonts.text, fill=0 if frame.inverse_title else 1)
         top = TITLE_ROWS + 1
     if frame.big:
         text = fit("big", fonts.big, frame.big, width)
         # baseline placement keeps the digits on the same rows whatever the text
-        draw.text((centred(fonts.big, text, width), top + BIG_ROWS - 1), text, font=fonts.big,
-                  fill=1, anchor="ls")
+        draw.text((centred(fonts.big, text, width), top + BIG_ROWS - 1), text, font=fonts.big, fill=1, anchor="ls")
         top += BIG_ROWS
     if frame.footer:
         bottom = height - 1 - PITCH
@@ -493,8 +515,12 @@ def render(frame: Frame, fonts: Fonts, size: tuple[int, int] = (WIDTH, HEIGHT)) 
         chosen = number == frame.selected
         if chosen:
             draw.rectangle((0, y, width - 1, y + PITCH), fill=1)
-        draw.text((1 if chosen else 0, y), fit(part, fonts.text, line, width - 2 if chosen else width),
-                  font=fonts.text, fill=0 if chosen else 1)
+        draw.text(
+            (1 if chosen else 0, y),
+            fit(part, fonts.text, line, width - 2 if chosen else width),
+            font=fonts.text,
+            fill=0 if chosen else 1,
+        )
     return image, cut
 
 
@@ -520,7 +546,7 @@ class Screen:
         self.device = device
         self.fonts = fonts or default_fonts()
         self.image: Image.Image | None = None  # the last picture pushed
-        self.draws = 0                          # pushes to the device
+        self.draws = 0  # pushes to the device
         self.pages_written = 0
         self.last_pages: tuple[int, ...] = ()
         self.contrast: int | None = None

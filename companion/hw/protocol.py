@@ -13,14 +13,14 @@ A frame is one ASCII line:  <seq> <VERB>[ <key>=<value>]... *<crc>\\n
 """
 
 PROTOCOL_VERSION = 1
-MAX_LINE = 120            # bytes, newline excluded: a longer line is noise
-MAX_PENDING = 8           # sequenced lines a sender keeps unacknowledged (Klipper's buttons.c keeps 8)
-RESEND_FIRST_S = 0.05     # the first resend; each further one waits twice as long ...
-RESEND_MAX_S = 1.0        # ... up to this
-OFFLINE_AFTER_S = 2.0     # nothing heard for this long: the other side is offline
-PING_EVERY_S = 0.5        # a side with nothing to say pings this often
+MAX_LINE = 120  # bytes, newline excluded: a longer line is noise
+MAX_PENDING = 8  # sequenced lines a sender keeps unacknowledged (Klipper's buttons.c keeps 8)
+RESEND_FIRST_S = 0.05  # the first resend; each further one waits twice as long ...
+RESEND_MAX_S = 1.0  # ... up to this
+OFFLINE_AFTER_S = 2.0  # nothing heard for this long: the other side is offline
+PING_EVERY_S = 0.5  # a side with nothing to say pings this often
 UNSEQUENCED = ("ACK", "PING", "PONG")
-SEEN_WINDOW = 64          # sequence numbers a receiver remembers per boot, for duplicates
+SEEN_WINDOW = 64  # sequence numbers a receiver remembers per boot, for duplicates
 
 _VALUE_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:,-")
 _KEY_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
@@ -56,8 +56,7 @@ class Frame:
         self.fields = fields or {}
 
     def __eq__(self, other):
-        return isinstance(other, Frame) and (self.seq, self.verb, self.fields) == \
-            (other.seq, other.verb, other.fields)
+        return isinstance(other, Frame) and (self.seq, self.verb, self.fields) == (other.seq, other.verb, other.fields)
 
     def __repr__(self):
         return "Frame(%d, %r, %r)" % (self.seq, self.verb, self.fields)
@@ -92,7 +91,7 @@ def decode(line):
     star = line.rfind(b" *")
     if star < 0 or len(line) - star != 6:
         raise LinkError("no_crc")
-    body, digits = line[:star], line[star + 2:]
+    body, digits = line[:star], line[star + 2 :]
     if any(b not in _HEX for b in digits):
         raise LinkError("no_crc")
     if int(digits, 16) != crc16(body):
@@ -110,8 +109,14 @@ def decode(line):
     fields = {}
     for word in words[2:]:
         key, eq, value = word.partition(b"=")
-        if not eq or not key or not value or any(b not in _KEY_CHARS for b in key) or \
-                any(b not in _VALUE_CHARS for b in value) or key.decode() in fields:
+        if (
+            not eq
+            or not key
+            or not value
+            or any(b not in _KEY_CHARS for b in key)
+            or any(b not in _VALUE_CHARS for b in value)
+            or key.decode() in fields
+        ):
             raise LinkError("bad_field")
         fields[key.decode()] = value.decode()
     return Frame(seq, verb, fields)
@@ -124,7 +129,7 @@ class LineSplitter:
     def __init__(self):
         self.buffer = b""
         self.dropping = False
-        self.dropped = 0          # overlong stretches thrown away
+        self.dropped = 0  # overlong stretches thrown away
 
     def feed(self, data):
         lines = []
@@ -138,12 +143,12 @@ class LineSplitter:
                         self.dropped += 1
                     self.dropping = True
                 return lines
-            line, self.buffer = self.buffer[:end], self.buffer[end + 1:]
+            line, self.buffer = self.buffer[:end], self.buffer[end + 1 :]
             if self.dropping:
-                self.dropping = False     # the tail of an overlong stretch
+                self.dropping = False  # the tail of an overlong stretch
                 continue
             line = line.rstrip(b"\r")
-            if len(line) > MAX_LINE:      # an overlong stretch that came whole
+            if len(line) > MAX_LINE:  # an overlong stretch that came whole
                 self.dropped += 1
                 continue
             lines.append(line)
@@ -154,7 +159,7 @@ class Sender:
 
     def __init__(self):
         self.next_seq = 1
-        self.pending = {}             # seq -> [line, next resend time, wait]
+        self.pending = {}  # seq -> [line, next resend time, wait]
 
     def full(self):
         return len(self.pending) >= MAX_PENDING
@@ -191,8 +196,8 @@ class Receiver:
 
     def __init__(self):
         self.boot = None
-        self.seen = []                # the last SEEN_WINDOW sequence numbers of this boot
-        self.errors = {}              # LinkError code -> count
+        self.seen = []  # the last SEEN_WINDOW sequence numbers of this boot
+        self.errors = {}  # LinkError code -> count
         self.last_heard = None
 
     def new_boot(self, boot, seq=1):
@@ -219,12 +224,12 @@ class Receiver:
         if frame.verb == "PING":
             return None, [encode(0, "PONG")]
         if frame.seq == 0:
-            return frame, []          # ACK, PONG: for the caller's Sender and liveness
+            return frame, []  # ACK, PONG: for the caller's Sender and liveness
         if frame.verb == "HELLO":
             self.new_boot(frame.fields.get("boot"), frame.seq)
         reply = [encode(0, "ACK", {"seq": frame.seq})]
         if frame.seq in self.seen:
-            return None, reply        # a resend of what was delivered: acknowledge it again, act once
+            return None, reply  # a resend of what was delivered: acknowledge it again, act once
         self.seen.append(frame.seq)
         if len(self.seen) > SEEN_WINDOW:
             self.seen.pop(0)

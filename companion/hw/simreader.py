@@ -27,8 +27,10 @@ TICK_S = 0.010  # as the firmware's main loop polls on a Pico (firmware/main.py 
 def load_firmware() -> Any:
     """The firmware's SimReader class, importing firmware/ as the Pico would (top-level modules)."""
     if not (FIRMWARE_DIR / "reader.py").exists():
-        raise RuntimeError(f"the reader's firmware is not here ({FIRMWARE_DIR}): simulated hardware needs a "
-                           "source checkout (hardware = \"real\" does not)")
+        raise RuntimeError(
+            f"the reader's firmware is not here ({FIRMWARE_DIR}): simulated hardware needs a "
+            'source checkout (hardware = "real" does not)'
+        )
     for folder in (FIRMWARE_DIR / "sim", FIRMWARE_DIR):
         if str(folder) not in sys.path:
             sys.path.insert(0, str(folder))

@@ -12,6 +12,7 @@ slots written alternately (by sequence parity), each with a CRC, so a torn
 write leaves the other slot readable. Beside the anchors, a place record per
 ledger file names the game this machine keeps there (Place).
 """
+
 import hashlib
 import json
 import os
@@ -28,7 +29,7 @@ class Anchor:
     seq: int
     head: str
     prev: str
-    done: bool = False       # False: an intent written before COMMIT; True: COMMIT returned
+    done: bool = False  # False: an intent written before COMMIT; True: COMMIT returned
 
 
 def default_state_dir() -> Path:
@@ -68,7 +69,7 @@ def read_anchor(path: Path) -> Anchor | None:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         return None
-    slots = [_parse_slot(raw[i:i + SLOT]) for i in (0, SLOT)]
+    slots = [_parse_slot(raw[i : i + SLOT]) for i in (0, SLOT)]
     good = [a for a in slots if a is not None]
     return max(good, key=lambda a: a.seq) if good else None
 
@@ -101,14 +102,14 @@ class AnchorFile:
         if self.fd is None:
             return read_anchor(self.path)
         raw = os.pread(self.fd, 2 * SLOT, 0)
-        good = [a for a in (_parse_slot(raw[i:i + SLOT]) for i in (0, SLOT)) if a is not None]
+        good = [a for a in (_parse_slot(raw[i : i + SLOT]) for i in (0, SLOT)) if a is not None]
         return max(good, key=lambda a: a.seq) if good else None
 
     def write(self, anchor: Anchor, sync: bool = True) -> None:
         if self.fd is not None and not self.writable:
             self.close()  # opened on a read-only look: write_anchor says why it cannot be written now
         if self.fd is None:
-            write_anchor(self.path, anchor, sync)        # creates the file and syncs its folder
+            write_anchor(self.path, anchor, sync)  # creates the file and syncs its folder
             self.fd, self.writable = os.open(self.path, os.O_RDWR), True
             return
         os.pwrite(self.fd, _slot_text(anchor), (anchor.seq % 2) * SLOT)
@@ -116,7 +117,7 @@ class AnchorFile:
             os.fdatasync(self.fd)
 
     def file_state(self) -> str:
-        """"same" while the path names the file held open (or none was ever seen); else "deleted" (the held
+        """ "same" while the path names the file held open (or none was ever seen); else "deleted" (the held
         file has no name left), "moved" (it lives on under another name) or "replaced" (another file has
         the name). Two stat calls: cheap enough for every write."""
         if self.fd is None:
@@ -193,13 +194,15 @@ def write_anchor(path: Path, anchor: Anchor, sync: bool = True) -> None:
 
 # ----- the place a ledger lives: which game this machine last kept there --------------------------
 
+
 @dataclass(frozen=True)
 class Place:
     """The game this machine keeps in one ledger file (by its resolved path): so a file at the same place
     given another game id, or another game's file copied there, is a stranger's, not a new game."""
+
     path: str
     game_id: str
-    first: str          # the hash of event 1: two games never share it
+    first: str  # the hash of event 1: two games never share it
 
 
 def place_path(state_dir: Path, ledger_path: str) -> Path:

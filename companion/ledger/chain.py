@@ -5,6 +5,7 @@ the rules version, the game id), so editing any stored row, or the settings,
 breaks every hash from that point on. A chain can be recomputed by someone
 who knows this file, so its head is also kept outside the ledger (anchor.py).
 """
+
 import hashlib
 import json
 
@@ -25,8 +26,7 @@ def legs_text(postings) -> str:
 
 # the fields of an event's body, in order; none may hold SEP (commands refuse control characters,
 # JSON escapes them, request ids are checked), so the body splits back into exactly these
-FIELDS = ("request_id", "seq", "actor", "submitted", "command", "reverses", "notes", "created_at",
-          "state_hash", "legs")
+FIELDS = ("request_id", "seq", "actor", "submitted", "command", "reverses", "notes", "created_at", "state_hash", "legs")
 
 
 def join_body(fields: dict) -> str:

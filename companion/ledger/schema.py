@@ -6,6 +6,7 @@ MIGRATIONS. Schema 1 files (written before the hash chain) are not migrated:
 their rows cannot gain hashes without being rewritten, so `companion recover`
 replays them into a new file instead.
 """
+
 import sqlite3
 
 from companion.errors import LedgerDamaged, LedgerError
@@ -14,12 +15,14 @@ from companion.errors import LedgerDamaged, LedgerError
 APPLICATION_ID = 0x434D504E
 OLDEST_READABLE = 2
 
-_APPEND_ONLY = "".join(f"""
+_APPEND_ONLY = "".join(
+    f"""
     CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
         BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;
     CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
-        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;""" for table in (
-    "meta", "events", "postings", "checkpoints", "resolutions"))
+        BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END;"""
+    for table in ("meta", "events", "postings", "checkpoints", "resolutions")
+)
 
 MIGRATIONS = {
     # version 2: the first hash-chained schema (version 1 had no chain; see the module doc)
@@ -58,7 +61,8 @@ MIGRATIONS = {
         stored     INTEGER NOT NULL,
         at         TEXT NOT NULL
     );
-    """ + _APPEND_ONLY,
+    """
+    + _APPEND_ONLY,
 }
 
 VERSION = max(MIGRATIONS)
@@ -66,12 +70,14 @@ VERSION = max(MIGRATIONS)
 
 def create(conn: sqlite3.Connection) -> None:
     """Give an empty database the current schema, in one transaction."""
+
     def work():
         if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
             raise LedgerDamaged("ledger_not_empty")
         for version in sorted(MIGRATIONS):
             _apply(conn, version)
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
     _in_transaction(conn, work)
 
 
@@ -131,8 +137,9 @@ def expected_schema() -> list:
 
 
 def schema_rows(conn: sqlite3.Connection) -> list:
-    return conn.execute("SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master "
-                        "ORDER BY type, name").fetchall()
+    return conn.execute(
+        "SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master ORDER BY type, name"
+    ).fetchall()
 
 
 def _statements(script: str) -> list[str]:

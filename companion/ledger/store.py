@@ -6,6 +6,7 @@ ours, every event's hash follows from the one before, and the head agrees with
 the anchor kept outside the file. It imports only the engine's records; the
 table service (companion/table.py) pairs it with the rules.
 """
+
 import errno
 import hashlib
 import json
@@ -35,6 +36,7 @@ DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 @dataclass(frozen=True)
 class EventRow:
     """One stored event with everything the chain covers."""
+
     event: Event
     actor: str
     request_id: str
@@ -42,15 +44,25 @@ class EventRow:
     created_at: str
     state_hash: str | None
     hash: str
-    notes_json: str = ""      # the notes exactly as stored (the chain hashes this text)
+    notes_json: str = ""  # the notes exactly as stored (the chain hashes this text)
 
     def body(self) -> str:
         """The text the chain hashes and the ledger stores (chain.FIELDS, joined)."""
         e = self.event
-        return chain.join_body({
-            "request_id": self.request_id, "seq": e.seq, "actor": self.actor, "submitted": self.submitted,
-            "command": e.command, "reverses": e.reverses, "notes": self.notes_json or notes_text(e),
-            "created_at": self.created_at, "state_hash": self.state_hash, "legs": legs_of(e)})
+        return chain.join_body(
+            {
+                "request_id": self.request_id,
+                "seq": e.seq,
+                "actor": self.actor,
+                "submitted": self.submitted,
+                "command": e.command,
+                "reverses": e.reverses,
+                "notes": self.notes_json or notes_text(e),
+                "created_at": self.created_at,
+                "state_hash": self.state_hash,
+                "legs": legs_of(e),
+            }
+        )
 
     def chain_hash(self, prev: str) -> str:
         """This row's hash given the hash before it."""
@@ -63,12 +75,22 @@ class EventRow:
         if f["seq"] != str(seq):
             raise ValueError(f"the body of event {seq} says it is event {f['seq']}")
         notes = tuple(Note(n.pop("code"), n) for n in json.loads(f["notes"]))
-        postings = tuple(Posting(account, int(amount)) for account, _, amount in
-                         (leg.rpartition(":") for leg in f["legs"].split(";") if leg))
+        postings = tuple(
+            Posting(account, int(amount))
+            for account, _, amount in (leg.rpartition(":") for leg in f["legs"].split(";") if leg)
+        )
         reverses = int(f["reverses"]) if f["reverses"] else None
         event = Event(seq, f["command"], postings, notes, reverses, actor=f["actor"])
-        return cls(event, f["actor"], f["request_id"], f["submitted"], f["created_at"],
-                   f["state_hash"] or None, hash_, f["notes"])
+        return cls(
+            event,
+            f["actor"],
+            f["request_id"],
+            f["submitted"],
+            f["created_at"],
+            f["state_hash"] or None,
+            hash_,
+            f["notes"],
+        )
 
 
 def now_text() -> str:
@@ -92,8 +114,11 @@ def sqlite_failure(exc: Exception, path: str, doing: str) -> LedgerError:
     primary = code & 0xFF if isinstance(code, int) else None
     if isinstance(exc, UnicodeDecodeError) or "Could not decode to UTF-8" in str(exc):
         return LedgerDamaged("ledger_not_utf8", path=path)
-    if primary == sqlite3.SQLITE_FULL or getattr(exc, "errno", None) == errno.ENOSPC or \
-            (primary == sqlite3.SQLITE_IOERR and _disk_full(path)):
+    if (
+        primary == sqlite3.SQLITE_FULL
+        or getattr(exc, "errno", None) == errno.ENOSPC
+        or (primary == sqlite3.SQLITE_IOERR and _disk_full(path))
+    ):
         return DiskFull("ledger_disk_full", path=path, doing=doing)
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return LedgerDamaged("ledger_damaged_file", path=path, detail=str(exc), cause=cause_of(exc))
@@ -125,16 +150,17 @@ def read_header(path: str) -> tuple[int, int] | None:
         return None
     if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
         raise LedgerDamaged("ledger_not_sqlite", path=path)
-    user_version, = struct.unpack(">I", head[60:64])
-    app_id, = struct.unpack(">I", head[68:72])
+    (user_version,) = struct.unpack(">I", head[60:64])
+    (app_id,) = struct.unpack(">I", head[68:72])
     return app_id, user_version
 
 
 class Ledger:
     """One game's SQLite file. Use `Ledger.create` for a new game, `Ledger(path)` to open one."""
 
-    def __init__(self, path, *, readonly: bool = False, state_dir: Path | None = None,
-                 _conn: sqlite3.Connection | None = None):
+    def __init__(
+        self, path, *, readonly: bool = False, state_dir: Path | None = None, _conn: sqlite3.Connection | None = None
+    ):
         self.path = str(path)
         self.readonly = readonly
         self.state_dir = Path(state_dir) if state_dir else default_state_dir()
@@ -164,7 +190,7 @@ class Ledger:
             self._held = None
 
     def file_state(self) -> str:
-        """"same" while the path names the file this ledger opened; else "deleted", "moved" or "replaced"
+        """ "same" while the path names the file this ledger opened; else "deleted", "moved" or "replaced"
         (anchor.file_state). SQLite itself would go on committing into a file that has no name any more."""
         if self._held is None:
             return "same"
@@ -320,7 +346,7 @@ class Ledger:
         try:
             ledger.set_anchor(Anchor(first.event.seq, first.hash, chain.genesis(meta), done=True), sync=False)
         except OSError:
-            pass            # the intent already names event 1: only the fork check of event 1 is lost
+            pass  # the intent already names event 1: only the fork check of event 1 is lost
         return ledger
 
     def close(self) -> None:
@@ -340,7 +366,7 @@ class Ledger:
         conn = self.conn
         try:
             conn.execute("BEGIN")
-            conn.execute("SELECT COUNT(*) FROM meta").fetchone()     # the snapshot starts here
+            conn.execute("SELECT COUNT(*) FROM meta").fetchone()  # the snapshot starts here
         except DB_ERRORS as exc:
             raise sqlite_failure(exc, self.path, "read") from None
         try:
@@ -380,8 +406,7 @@ class Ledger:
                 except sqlite3.Error:
                     pass
             if isinstance(exc, sqlite3.IntegrityError):
-                raise LedgerError("ledger_other_writer", path=self.path, detail=str(exc),
-                                  cause=cause_of(exc)) from None
+                raise LedgerError("ledger_other_writer", path=self.path, detail=str(exc), cause=cause_of(exc)) from None
             if isinstance(exc, DB_ERRORS):
                 raise sqlite_failure(exc, self.path, "write") from None
             if isinstance(exc, OSError):
@@ -391,9 +416,15 @@ class Ledger:
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             seq, request_id, command = txn.pending or (None, None, None)
-            unknown = OutcomeUnknown("ledger_event_unknown" if seq else "ledger_write_unknown", seq, request_id,
-                                     command, path=self.path, detail=str(exc),
-                                     cause="disk_full" if _disk_full(self.path) else cause_of(exc))
+            unknown = OutcomeUnknown(
+                "ledger_event_unknown" if seq else "ledger_write_unknown",
+                seq,
+                request_id,
+                command,
+                path=self.path,
+                detail=str(exc),
+                cause="disk_full" if _disk_full(self.path) else cause_of(exc),
+            )
             code = getattr(exc, "sqlite_errorcode", 0) or 0
             # SQLITE_FULL comes only from a write of the -wal that ran out of space, and the commit
             # frame is the last one written: a fresh look can then tell "not stored" for sure
@@ -432,8 +463,9 @@ class Ledger:
             missing = sorted(set(schema.expected_schema()) - set(found))
             extra = sorted(set(found) - set(schema.expected_schema()))
             entry, name = (missing or extra)[0][:2]
-            raise LedgerDamaged("ledger_schema_missing" if missing else "ledger_schema_added", path=self.path,
-                                entry=entry, name=name)
+            raise LedgerDamaged(
+                "ledger_schema_missing" if missing else "ledger_schema_added", path=self.path, entry=entry, name=name
+            )
 
     def last_seq(self) -> int:
         return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
@@ -443,7 +475,8 @@ class Ledger:
         upto = self.last_seq() if upto is None else upto
         out = []
         for seq, body, hash_ in self.conn.execute(
-                "SELECT seq, body, hash FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)):
+            "SELECT seq, body, hash FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, upto)
+        ):
             try:
                 out.append(EventRow.from_body(seq, body, hash_))
             except (ValueError, KeyError, TypeError, AttributeError):
@@ -486,10 +519,12 @@ class Ledger:
         sha256 = hashlib.sha256
         # the hot loop of every open: chain.link inlined, the request id copy checked by prefix
         for seq, request_id, body, stored in conn.execute(
-                "SELECT seq, request_id, body, hash FROM events ORDER BY seq"):
-            if not (isinstance(body, str) and isinstance(request_id, str)
-                    and body.startswith(request_id + sep)) \
-                    or sha256((prev + sep + body).encode()).hexdigest() != stored:
+            "SELECT seq, request_id, body, hash FROM events ORDER BY seq"
+        ):
+            if (
+                not (isinstance(body, str) and isinstance(request_id, str) and body.startswith(request_id + sep))
+                or sha256((prev + sep + body).encode()).hexdigest() != stored
+            ):
                 raise LedgerDamaged("ledger_hash_mismatch", path=self.path, seq=seq)
             if "\x1fundo " in body:
                 fields = body.split(sep, 6)
@@ -515,7 +550,9 @@ class Ledger:
         """(seq, state text, state hash) of the newest checkpoint at or before at_most, or None."""
         found = self.conn.execute(
             "SELECT c.seq, c.state, e.body FROM checkpoints c JOIN events e USING (seq) "
-            "WHERE c.seq <= ? ORDER BY c.seq DESC LIMIT 1", (at_most,)).fetchone()
+            "WHERE c.seq <= ? ORDER BY c.seq DESC LIMIT 1",
+            (at_most,),
+        ).fetchone()
         if found is None:
             return None
         try:
@@ -603,13 +640,15 @@ class _Writing:
     def __init__(self, ledger: Ledger):
         self.ledger = ledger
         self.conn = ledger.conn
-        self.pending: tuple | None = None      # (seq, request id, command) being committed
+        self.pending: tuple | None = None  # (seq, request id, command) being committed
 
     def record_resolution(self, request_id: str, seq: int, stored: bool, command: str) -> None:
         """Note what a look at the ledger found for a request; its COMMIT syncs the answer."""
         self.pending = (seq, request_id, command)
-        self.conn.execute("INSERT INTO resolutions(request_id, seq, stored, at) VALUES (?,?,?,?)",
-                          (request_id, seq, int(stored), now_text()))
+        self.conn.execute(
+            "INSERT INTO resolutions(request_id, seq, stored, at) VALUES (?,?,?,?)",
+            (request_id, seq, int(stored), now_text()),
+        )
 
     def add_meta(self, meta: dict) -> None:
         self.conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", sorted(meta.items()))
@@ -617,18 +656,24 @@ class _Writing:
     def insert(self, row: EventRow, checkpoint_text: str | None) -> None:
         event = row.event
         check(sum(p.amount for p in event.postings) == 0, f"event {event.seq} does not sum to zero")
-        check(all(chain.SEP not in str(v) for v in (row.request_id, row.actor, row.submitted, event.command)),
-              f"event {event.seq} holds the field separator")
-        self.conn.execute("INSERT INTO events(seq, request_id, body, hash) VALUES (?,?,?,?)",
-                          (event.seq, row.request_id, row.body(), row.hash))
+        check(
+            all(chain.SEP not in str(v) for v in (row.request_id, row.actor, row.submitted, event.command)),
+            f"event {event.seq} holds the field separator",
+        )
+        self.conn.execute(
+            "INSERT INTO events(seq, request_id, body, hash) VALUES (?,?,?,?)",
+            (event.seq, row.request_id, row.body(), row.hash),
+        )
         self.conn.executemany(
             "INSERT INTO postings(seq, leg, account, amount) VALUES (?,?,?,?)",
-            [(event.seq, i, p.account, p.amount) for i, p in enumerate(event.postings)])
+            [(event.seq, i, p.account, p.amount) for i, p in enumerate(event.postings)],
+        )
         if checkpoint_text is not None:
             self.conn.execute("INSERT INTO checkpoints(seq, state) VALUES (?, ?)", (event.seq, checkpoint_text))
         # pair assertion: read back what was written, inside the same transaction
-        total, = self.conn.execute("SELECT COALESCE(SUM(amount), 0) FROM postings WHERE seq = ?",
-                                   (event.seq,)).fetchone()
+        (total,) = self.conn.execute(
+            "SELECT COALESCE(SUM(amount), 0) FROM postings WHERE seq = ?", (event.seq,)
+        ).fetchone()
         check(total == 0, f"event {event.seq} stored postings do not sum to zero")
         self.pending = (event.seq, row.request_id, event.command)
 

@@ -14,6 +14,7 @@ against the circle tax they add, swaps), `MonopolyStrategy` (+ rent rolls, mortg
 shortage auctions) and `MadMillionaireStrategy`. The character (how much cash to keep, how
 high to bid) is a `Temper`: balanced, cautious or aggressive; seats can mix them.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,21 @@ from companion.engine.command import Command
 from companion.engine.state import State
 
 # the verbs that move the game on, in the order a bot with nothing better to do takes them
-PROGRESS = ("draw", "rent_roll", "auction_roll", "keep_mortgage", "skip_policy", "reveal", "bonus", "move",
-            "decline", "exchange", "roll", "end", "hammer")
+PROGRESS = (
+    "draw",
+    "rent_roll",
+    "auction_roll",
+    "keep_mortgage",
+    "skip_policy",
+    "reveal",
+    "bonus",
+    "move",
+    "decline",
+    "exchange",
+    "roll",
+    "end",
+    "hammer",
+)
 
 
 @dataclass(frozen=True)
@@ -33,8 +47,8 @@ class Temper:
     """A bot's character: cash kept back (a share of the starting cash) and how far it bids."""
 
     name: str
-    reserve: float       # cash kept after a purchase, as a fraction of the starting cash
-    bid_factor: float    # bids up to this many times a plot's price (more when it completes a group)
+    reserve: float  # cash kept after a purchase, as a fraction of the starting cash
+    bid_factor: float  # bids up to this many times a plot's price (more when it completes a group)
     trade_factor: float  # pays up to this many times the price for the lot that completes a group
 
 
@@ -99,7 +113,7 @@ class GenericStrategy:
         self.temper = temper
         self.rng = rng
         self.reserve = int(rules.edition.start_cash * temper.reserve)
-        self.name = temper.name           # strategy() names it as the command line does
+        self.name = temper.name  # strategy() names it as the command line does
 
     # ----- values -------------------------------------------------------------------------
 
@@ -179,8 +193,11 @@ class GenericStrategy:
         give, get = terms_of(offer.terms)
         # the offer's give is the proposer's side; I am the other side
         theirs, mine = give, get
-        worth_in = sum(int(w) if w.isdigit() else self.value(s, me, w)
-                       for w in theirs if w.isdigit() or w in self.rules.edition.plots)
+        worth_in = sum(
+            int(w) if w.isdigit() else self.value(s, me, w)
+            for w in theirs
+            if w.isdigit() or w in self.rules.edition.plots
+        )
         worth_out = 0
         for w in mine:
             if w.isdigit():
@@ -353,7 +370,7 @@ class MillionaireStrategy(GenericStrategy):
         if jack is not None and "jackpot" not in done:
             done.add("jackpot")
             if s.cash(me) >= 4 * self.reserve and self.rng.random() < 0.3:
-                return jack, fill(jack, self.rng)      # the lowest bet
+                return jack, fill(jack, self.rng)  # the lowest bet
         return None
 
 
@@ -363,18 +380,18 @@ class EliteStrategy(MillionaireStrategy):
 
     family = "elite"
     MAX_SHARES = 12
-    SETUP_SHARES = 4     # shares bought before the first roll: the rest of the cash is for plots
+    SETUP_SHARES = 4  # shares bought before the first roll: the rest of the cash is for plots
     # The board's tempo, from the dice (7 cells a throw, a double one throw in six): a player goes
     # round about once in five rounds (1.2 throws, 8.4 cells a turn, 40 cells) and stops on 1.2
     # cells a turn, so another player stops on a given cell about 3 times in 100 rounds. A plot's tax is paid once a lap,
     # its rent each time someone else stops on it.
-    LAPS = 0.21          # laps a player goes round in one round
-    HITS = 0.03          # stops of one other player on one cell in one round
-    PAYBACK = 60         # rounds a building must pay back its cost in (rent from others less its tax)
-    RACE_MARGIN = 1.2    # two left: build when I would outlast the other by this much
-    PRESS = 2.0          # two left: build anyway when I could raise this many times what they could
-    TAX_KEPT = 1.0       # the share of the next circle tax kept in cash besides the reserve
-    SPARE_FACTOR = 2.5   # a spare lot and cash offered for a lot that completes a group: at most this x its price
+    LAPS = 0.21  # laps a player goes round in one round
+    HITS = 0.03  # stops of one other player on one cell in one round
+    PAYBACK = 60  # rounds a building must pay back its cost in (rent from others less its tax)
+    RACE_MARGIN = 1.2  # two left: build when I would outlast the other by this much
+    PRESS = 2.0  # two left: build anyway when I could raise this many times what they could
+    TAX_KEPT = 1.0  # the share of the next circle tax kept in cash besides the reserve
+    SPARE_FACTOR = 2.5  # a spare lot and cash offered for a lot that completes a group: at most this x its price
 
     # ----- what a plot earns and costs, a round at a time ----------------------------------
 
@@ -400,11 +417,13 @@ class EliteStrategy(MillionaireStrategy):
         other = next(q for q in s.alive if q != me)
         theirs = self.drain(s, other) + self.HITS * rent
         if theirs <= 0:
-            return False            # it would not break them: the building only costs me its tax
+            return False  # it would not break them: the building only costs me its tax
         mine = self.drain(s, me) + self.LAPS * tax
         if mine <= 0:
             return True
-        return (self.rules.raisable(s, me) - cost // 2) / mine > self.RACE_MARGIN * self.rules.raisable(s, other) / theirs
+        return (self.rules.raisable(s, me) - cost // 2) / mine > self.RACE_MARGIN * self.rules.raisable(
+            s, other
+        ) / theirs
 
     def dealable(self, industry_id):
         # the central industry too: its rent grows with the plots one owner holds (500 a stop for four)
@@ -437,7 +456,8 @@ class EliteStrategy(MillionaireStrategy):
         for a in redeems:
             pid = word(a)
             wanted = self.dealable(self.rules.edition.plots[pid].industry) and any(
-                self.completes(s, q, pid) for q in s.alive if q != me)
+                self.completes(s, q, pid) for q in s.alive if q != me
+            )
             if s.cash(me) - self.rules.redeem_price(self.rules.edition.plots[pid]) >= (keep if wanted else 2 * keep):
                 return a
         return None
@@ -458,8 +478,11 @@ class EliteStrategy(MillionaireStrategy):
                 if not self.completes(s, me, pid) or not self.dealable(self.rules.edition.plots[pid].industry):
                     continue
                 for mine in terms.give.plots:
-                    if (self.group(mine) == self.group(pid) or not self.completes(s, other, mine)
-                            or not self.dealable(self.rules.edition.plots[mine].industry)):
+                    if (
+                        self.group(mine) == self.group(pid)
+                        or not self.completes(s, other, mine)
+                        or not self.dealable(self.rules.edition.plots[mine].industry)
+                    ):
                         continue
                     if self.top_rent(pid) < self.top_rent(mine):
                         continue
@@ -468,8 +491,11 @@ class EliteStrategy(MillionaireStrategy):
                     amount = max(0, -(-(14 * self.price(pid) - 20 * self.price(mine)) // 10))
                     if not amount:
                         return a, Command("trade", (me, other, "give", mine, "get", pid))
-                    if (terms.give.cash is not None and amount <= terms.give.cash.high
-                            and s.cash(me) - amount >= 2 * self.reserve):
+                    if (
+                        terms.give.cash is not None
+                        and amount <= terms.give.cash.high
+                        and s.cash(me) - amount >= 2 * self.reserve
+                    ):
                         return a, Command("trade", (me, other, "give", mine, str(amount), "get", pid))
         return self.spare_for_lot(s, me, acts)
 
@@ -484,13 +510,19 @@ class EliteStrategy(MillionaireStrategy):
             terms = a.args[2]
             assert isinstance(terms, Terms)
             for pid in terms.get.plots:
-                if (not self.completes(s, me, pid) or self.completes(s, other, pid)
-                        or not self.dealable(self.rules.edition.plots[pid].industry)):
+                if (
+                    not self.completes(s, me, pid)
+                    or self.completes(s, other, pid)
+                    or not self.dealable(self.rules.edition.plots[pid].industry)
+                ):
                     continue
                 best = None
                 for spare in terms.give.plots:
-                    if (self.group(spare) == self.group(pid) or self.completes(s, other, spare)
-                            or sum(1 for q in self.group(spare) if s.owner.get(q) == me) > 1):
+                    if (
+                        self.group(spare) == self.group(pid)
+                        or self.completes(s, other, spare)
+                        or sum(1 for q in self.group(spare) if s.owner.get(q) == me) > 1
+                    ):
                         continue
                     # in tenths of a fanty: 1.4 x the price, less what the spare is worth to them
                     short = 14 * self.price(pid) - 10 * self.value(s, other, spare)
@@ -612,7 +644,6 @@ class EliteStrategy(MillionaireStrategy):
                     return a, fill(a, self.rng)
         return super().extra(s, me, acts, done)
 
-
     def aside(self, s, me, acts):
         """Buy shares before the game, buy through the player on the EXCHANGE (a small fee), or sell
         dear shares before my turn."""
@@ -642,7 +673,7 @@ class EliteStrategy(MillionaireStrategy):
             got = self.policy_for_claim(s, me, acts)
             if got is not None:
                 return got
-        if find(acts, "use_policy", me) is None:      # a RED policy held cancels the debt first
+        if find(acts, "use_policy", me) is None:  # a RED policy held cancels the debt first
             # shares first, but only as many as the debt needs: the rest keep paying dividends
             a = find(acts, "sell_shares", me)
             price = self.rules.price(s)
@@ -682,7 +713,10 @@ class MonopolyStrategy(GenericStrategy):
         kind = s.pending.kind if s.pending is not None else None
         if kind == "mortgage_transfer":
             a = find(acts, "redeem")
-            if a is not None and s.cash(me) - self.rules.redeem_price(self.rules.edition.plots[word(a)]) >= 2 * self.reserve:
+            if (
+                a is not None
+                and s.cash(me) - self.rules.redeem_price(self.rules.edition.plots[word(a)]) >= 2 * self.reserve
+            ):
                 return a, fill(a, self.rng)
         if kind == "place_building":
             builds = every(acts, "build")
@@ -752,8 +786,13 @@ class MadMillionaireStrategy(GenericStrategy):
         return a, Command("claim", (me, self.rng.choice(slot.words)))
 
 
-FAMILIES = {"elite": EliteStrategy, "classic": MillionaireStrategy, "deluxe": MillionaireStrategy,
-            "monopoly": MonopolyStrategy, "madmillionaire": MadMillionaireStrategy}
+FAMILIES = {
+    "elite": EliteStrategy,
+    "classic": MillionaireStrategy,
+    "deluxe": MillionaireStrategy,
+    "monopoly": MonopolyStrategy,
+    "madmillionaire": MadMillionaireStrategy,
+}
 NAMES = tuple(TEMPERS) + tuple(f"generic-{t}" for t in TEMPERS)
 
 

@@ -5,6 +5,7 @@ price path (Elite), the charity fund (Classic); for --compare, each measure's pa
 difference with its 95% interval. The files carry no date, so the same study draws the
 same SVG.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,14 +14,32 @@ from companion import messages
 from companion.sim.report import industries, say
 
 TITLES = {
-    "en": {"rounds": "Game length", "rounds_x": "rounds", "games": "games", "wins": "Wins by seat",
-           "payback": "Rent earned / paid for plots and buildings, by industry", "ratio": "payback",
-           "price": "Share price, mean over the games still going", "round": "round", "fund": "Charity fund, mean over the games still going",
-           "compare": "B - A, 95% paired interval", "diff": "difference"},
-    "ru": {"rounds": "Длина партии", "rounds_x": "раунды", "games": "партии", "wins": "Победы по местам",
-           "payback": "Рента / уплаченное за участки и постройки, по отраслям", "ratio": "окупаемость",
-           "price": "Курс акций, среднее по идущим партиям", "round": "раунд",
-           "fund": "Благотворительный фонд, среднее по идущим партиям", "compare": "B − A, 95% парный интервал", "diff": "разница"},
+    "en": {
+        "rounds": "Game length",
+        "rounds_x": "rounds",
+        "games": "games",
+        "wins": "Wins by seat",
+        "payback": "Rent earned / paid for plots and buildings, by industry",
+        "ratio": "payback",
+        "price": "Share price, mean over the games still going",
+        "round": "round",
+        "fund": "Charity fund, mean over the games still going",
+        "compare": "B - A, 95% paired interval",
+        "diff": "difference",
+    },
+    "ru": {
+        "rounds": "Длина партии",
+        "rounds_x": "раунды",
+        "games": "партии",
+        "wins": "Победы по местам",
+        "payback": "Рента / уплаченное за участки и постройки, по отраслям",
+        "ratio": "окупаемость",
+        "price": "Курс акций, среднее по идущим партиям",
+        "round": "раунд",
+        "fund": "Благотворительный фонд, среднее по идущим партиям",
+        "compare": "B − A, 95% парный интервал",
+        "diff": "разница",
+    },
 }
 
 
@@ -31,7 +50,7 @@ def pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams["svg.hashsalt"] = "companion-sim"   # the same ids every time
+    plt.rcParams["svg.hashsalt"] = "companion-sim"  # the same ids every time
     return plt
 
 
@@ -94,8 +113,9 @@ def draw(summary: dict, records, edition, folder: str | Path, lang: str = "en", 
     return written
 
 
-def draw_compare(result: dict, label_a: str, label_b: str, folder: str | Path, lang: str = "en",
-                 prefix: str = "sim") -> list[Path]:
+def draw_compare(
+    result: dict, label_a: str, label_b: str, folder: str | Path, lang: str = "en", prefix: str = "sim"
+) -> list[Path]:
     """Each measure's B - A with its 95% paired interval, one panel a measure (their scales differ)."""
     plt = pyplot()
     t = TITLES.get(lang, TITLES["en"])
@@ -105,8 +125,14 @@ def draw_compare(result: dict, label_a: str, label_b: str, folder: str | Path, l
     fig, axes = plt.subplots(len(names), 1, figsize=(6, 0.9 * len(names) + 1), squeeze=False)
     for ax, m in zip(axes[:, 0], names):
         row = result[m]
-        ax.errorbar([row["diff"]], [0], xerr=[[row["diff"] - row["low"]], [row["high"] - row["diff"]]],
-                    fmt="o", color="#4477aa", capsize=4)
+        ax.errorbar(
+            [row["diff"]],
+            [0],
+            xerr=[[row["diff"] - row["low"]], [row["high"] - row["diff"]]],
+            fmt="o",
+            color="#4477aa",
+            capsize=4,
+        )
         ax.axvline(0, color="#999999", linewidth=0.8)
         ax.set_yticks([0], [say("measure_" + m, lang)])
     axes[0, 0].set_title(f"{t['compare']}: {label_b} − {label_a}", fontsize=9)

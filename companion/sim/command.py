@@ -4,6 +4,7 @@ A broken invariant in any game prints the seed and a 1-minimal script that repro
 (companion/sim/shrink.py), saved beside the charts when --charts is given, and the
 command exits with code 9 (a bug halted it: docs/exit-codes.md).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -31,17 +32,34 @@ def add_parser(command) -> None:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1, help="the first game's seed")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option for every game")
-    p.add_argument("--strategy", action="extend", nargs="+", metavar="NAME",
-                   help=f"the seats' strategies in seat order, repeated round the table ({', '.join(NAMES)})")
-    p.add_argument("--jobs", type=int, default=1, help="processes to play in, 0 for one a core (the games are the "
-                   "same whatever the number)")
-    p.add_argument("--round-cap", type=int, default=1000, help="a game still going after this many rounds is "
-                   "ended and wealth counted")
+    p.add_argument(
+        "--strategy",
+        action="extend",
+        nargs="+",
+        metavar="NAME",
+        help=f"the seats' strategies in seat order, repeated round the table ({', '.join(NAMES)})",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes to play in, 0 for one a core (the games are the same whatever the number)",
+    )
+    p.add_argument(
+        "--round-cap",
+        type=int,
+        default=1000,
+        help="a game still going after this many rounds is ended and wealth counted",
+    )
     p.add_argument("--json", action="store_true", help="the summary as JSON")
     p.add_argument("--charts", metavar="DIR", help="write the charts (PNG and SVG) into DIR")
-    p.add_argument("--compare", action="append", metavar="KEY=VALUE",
-                   help="also play the same seeds with this option changed and print each difference "
-                   "with a 95%% interval paired by seed")
+    p.add_argument(
+        "--compare",
+        action="append",
+        metavar="KEY=VALUE",
+        help="also play the same seeds with this option changed and print each difference "
+        "with a 95%% interval paired by seed",
+    )
     p.add_argument("--no-invariants", action="store_true", help="skip the invariant checks (speed studies)")
     p.set_defaults(func=run)
 
@@ -74,22 +92,35 @@ def load(ref: str, options: dict[str, str], given: dict[str, str], flag: str, la
         if exc.key in ("edition", "file") and not Path(ref).is_file():
             raise BadInput(report.say("no_edition", lang, name=ref, shipped=", ".join(shipped()))) from None
         if not exc.key.startswith("options."):
-            raise                       # the edition file itself is damaged: the loader's line names it
+            raise  # the edition file itself is damaged: the loader's line names it
         defaults = load_edition(ref)
         name = messages.in_language(defaults.name, defaults.names, lang)
         for key, value in given.items():
             item = f"{key}={value}"
             if key not in defaults.options:
                 close = difflib.get_close_matches(key, sorted(defaults.options), n=1)
-                hint = report.say("did_you_mean", lang, close=close[0]) if close else \
-                    report.say("known_options", lang, known=", ".join(sorted(defaults.options)))
-                raise BadInput(report.say("bad_option_key", lang, flag=flag, item=item, edition=name, name=key,
-                                          hint=hint)) from None
+                hint = (
+                    report.say("did_you_mean", lang, close=close[0])
+                    if close
+                    else report.say("known_options", lang, known=", ".join(sorted(defaults.options)))
+                )
+                raise BadInput(
+                    report.say("bad_option_key", lang, flag=flag, item=item, edition=name, name=key, hint=hint)
+                ) from None
             try:
                 load_edition(ref, {key: value})
             except EditionError:
-                raise BadInput(report.say("bad_option_value", lang, flag=flag, item=item, value=value, name=key,
-                                          default=option_text(defaults.options[key]))) from None
+                raise BadInput(
+                    report.say(
+                        "bad_option_value",
+                        lang,
+                        flag=flag,
+                        item=item,
+                        value=value,
+                        name=key,
+                        default=option_text(defaults.options[key]),
+                    )
+                ) from None
         raise
 
 
@@ -131,24 +162,35 @@ def run(args) -> int:
         if name not in NAMES:
             raise BadInput(report.say("bad_strategy", lang, name=name, names=", ".join(NAMES)))
     options = pairs(args.option, "--option", lang)
-    edition = load(args.edition, options, options, "--option", lang)    # a bad edition or option: one line, here
+    edition = load(args.edition, options, options, "--option", lang)  # a bad edition or option: one line, here
     number(args.players, "--players", edition.players_min, min(edition.players_max, len(SEATS)), lang)
     if len(args.strategy or ()) > args.players:
-        unused = args.strategy[args.players:]
-        raise BadInput(report.say("too_many_strategies", lang, count=len(args.strategy), players=args.players,
-                                  unused=", ".join(unused)))
+        unused = args.strategy[args.players :]
+        raise BadInput(
+            report.say(
+                "too_many_strategies", lang, count=len(args.strategy), players=args.players, unused=", ".join(unused)
+            )
+        )
     other_options = None
-    if args.compare:            # checked before any game is played
+    if args.compare:  # checked before any game is played
         changed = pairs(args.compare, "--compare", lang)
         other_options = {**options, **changed}
         if load(args.edition, other_options, changed, "--compare", lang).options == edition.options:
             raise BadInput(report.say("same_options", lang, options=" ".join(args.compare)))
-        if args.games < 2:      # one pair has no spread: its interval would be -inf .. inf
+        if args.games < 2:  # one pair has no spread: its interval would be -inf .. inf
             raise BadInput(report.say("compare_games", lang, games=args.games))
     if args.charts:
         writable_folder(args.charts)
-    study = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(options.items())),
-                  tuple(args.strategy or ()), not args.no_invariants, args.round_cap)
+    study = Study(
+        args.edition,
+        args.games,
+        args.seed,
+        args.players,
+        tuple(sorted(options.items())),
+        tuple(args.strategy or ()),
+        not args.no_invariants,
+        args.round_cap,
+    )
     started = time.perf_counter()
     records = play(study, jobs, args.edition)
     seconds = time.perf_counter() - started
@@ -157,18 +199,26 @@ def run(args) -> int:
     out: dict = {"summary": summary}
     lines = report.summary_lines(summary, edition, lang)
     rounds = sum(r.rounds for r in records)
-    lines.append(report.say("speed", lang, games=len(records), seconds=report.num(round(seconds, 1), lang),
-                            rate=report.num(round(len(records) / seconds, 1), lang),
-                            rounds=report.num(round(rounds / seconds), lang)))
+    lines.append(
+        report.say(
+            "speed",
+            lang,
+            games=len(records),
+            seconds=report.num(round(seconds, 1), lang),
+            rate=report.num(round(len(records) / seconds, 1), lang),
+            rounds=report.num(round(rounds / seconds), lang),
+        )
+    )
     failures = [r for r in records if r.failure]
-    for r in failures[:3]:       # the first few: each shrink replays the game many times
+    for r in failures[:3]:  # the first few: each shrink replays the game many times
         message = (r.failure or {})["message"]
         small = shrink(r.lines, message)
         lines.append(report.say("failure", lang, seed=r.seed, message=message))
         lines.append(report.say("failure_script", lang, count=len(small)))
         lines += small
-        out.setdefault("failures", []).append({"seed": r.seed, "message": message, "script": small,
-                                               "confirmed": confirm(small) == message})
+        out.setdefault("failures", []).append(
+            {"seed": r.seed, "message": message, "script": small, "confirmed": confirm(small) == message}
+        )
         if args.charts:
             path = Path(args.charts) / f"failure-seed-{r.seed}.game"
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -176,14 +226,21 @@ def run(args) -> int:
             lines.append(report.say("failure_saved", lang, path=path))
         code = EXIT_HALTED
     if other_options is not None:
-        other = Study(args.edition, args.games, args.seed, args.players, tuple(sorted(other_options.items())),
-                      study.strategies, study.invariants, study.round_cap)
+        other = Study(
+            args.edition,
+            args.games,
+            args.seed,
+            args.players,
+            tuple(sorted(other_options.items())),
+            study.strategies,
+            study.invariants,
+            study.round_cap,
+        )
         other_records = play(other, jobs, " ".join(args.compare))
         label_a = ", ".join(f"{k}={options.get(k, option_text(edition.options.get(k)))}" for k in changed)
         label_b = ", ".join(f"{k}={v}" for k, v in changed.items())
         result = report.compare(records, other_records)
-        out["compare"] = {"a": label_a, "b": label_b, "measures": result,
-                          "b_summary": report.summarize(other_records)}
+        out["compare"] = {"a": label_a, "b": label_b, "measures": result, "b_summary": report.summarize(other_records)}
         lines += report.compare_lines(result, label_a, label_b, lang)
         if any(r.failure for r in other_records):
             code = EXIT_HALTED
@@ -193,7 +250,7 @@ def run(args) -> int:
         except ImportError:
             lines.append(report.say("no_charts", lang))
         except OSError:
-            show(args, out, lines)      # the study stands: its report first, then the one line of the error
+            show(args, out, lines)  # the study stands: its report first, then the one line of the error
             raise
         else:
             lines.append(report.say("charts", lang, path=", ".join(str(p) for p in written)))

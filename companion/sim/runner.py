@@ -7,6 +7,7 @@ the rounds, the events and the winners. The same arguments give the same record 
 byte (`GameRecord.canonical()`): the dice come from one seeded random.Random, each seat's
 choices from another, and nothing iterates over a set.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,23 +26,77 @@ from companion.sim.shrink import crash_message
 SEATS = ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ivan")
 # the verbs the bots may use: never the table's own tools for the physical world (land, a named
 # card, an opening price, the end of a timed game) nor a gift of money (pay)
-BOT_VERBS = frozenset({
-    "roll", "end", "buy", "decline", "bid", "hammer", "build", "sell_building", "mortgage", "redeem", "trade",
-    "accept", "reject", "withdraw", "draw", "choose", "pay_fine", "use_card", "bankrupt",
-    "jackpot", "buy_shares", "sell_shares", "commission", "exchange", "insure", "use_policy", "skip_policy",
-    "auction_roll", "rent_roll", "house_auction", "keep_mortgage",
-    "claim", "reveal", "move", "lease", "end_lease", "abandon", "sell", "bonus", "miss",
-})
+BOT_VERBS = frozenset(
+    {
+        "roll",
+        "end",
+        "buy",
+        "decline",
+        "bid",
+        "hammer",
+        "build",
+        "sell_building",
+        "mortgage",
+        "redeem",
+        "trade",
+        "accept",
+        "reject",
+        "withdraw",
+        "draw",
+        "choose",
+        "pay_fine",
+        "use_card",
+        "bankrupt",
+        "jackpot",
+        "buy_shares",
+        "sell_shares",
+        "commission",
+        "exchange",
+        "insure",
+        "use_policy",
+        "skip_policy",
+        "auction_roll",
+        "rent_roll",
+        "house_auction",
+        "keep_mortgage",
+        "claim",
+        "reveal",
+        "move",
+        "lease",
+        "end_lease",
+        "abandon",
+        "sell",
+        "bonus",
+        "miss",
+    }
+)
 # the verbs that can answer each kind of question (decide): an auction, a decision the game waits
 # for, a trade offer, a free turn (no debt-raising; a trade is weighed once a turn)
 AUCTION_VERBS = frozenset({"bid", "hammer"})
-PENDING_VERBS = frozenset({"buy", "decline", "choose", "draw", "use_policy", "skip_policy", "auction_roll",
-                           "rent_roll", "keep_mortgage", "redeem", "build", "reveal", "move", "bonus", "miss"})
+PENDING_VERBS = frozenset(
+    {
+        "buy",
+        "decline",
+        "choose",
+        "draw",
+        "use_policy",
+        "skip_policy",
+        "auction_roll",
+        "rent_roll",
+        "keep_mortgage",
+        "redeem",
+        "build",
+        "reveal",
+        "move",
+        "bonus",
+        "miss",
+    }
+)
 OFFER_VERBS = frozenset({"accept", "reject"})
 SETTLE_VERBS = frozenset({"use_policy", "skip_policy", "sell_shares", "mortgage", "sell_building", "bankrupt"})
 TURN_SKIPS = frozenset({"accept", "reject", "withdraw", "mortgage", "sell_building", "bankrupt", "bid", "hammer"})
-EXTRA_PER_TURN = 40      # optional actions one seat may take in one turn (builds, shares, deals)
-EVENTS_PER_ROUND = 400   # a game making less headway than this is stopped and said to be stuck
+EXTRA_PER_TURN = 40  # optional actions one seat may take in one turn (builds, shares, deals)
+EVENTS_PER_ROUND = 400  # a game making less headway than this is stopped and said to be stuck
 
 
 @dataclass
@@ -53,23 +108,23 @@ class GameRecord:
     players: list[str]
     strategies: list[str]
     options: dict
-    lines: list[str]                 # the script: `new ...` first, then `NAME: command` or table lines
+    lines: list[str]  # the script: `new ...` first, then `NAME: command` or table lines
     rounds: int = 0
     events: int = 0
     winners: list[str] = field(default_factory=list)
-    ended: str = ""                  # finished (the rules named a winner) | round_cap | stuck | invariant
-    bankrupt: list[list] = field(default_factory=list)   # [player, round]
-    rent: dict = field(default_factory=dict)             # plot -> rent charged to others
-    paid: dict = field(default_factory=dict)             # plot -> price paid for it (bought, auctions, deals)
-    built: dict = field(default_factory=dict)            # plot -> spent on its buildings
+    ended: str = ""  # finished (the rules named a winner) | round_cap | stuck | invariant
+    bankrupt: list[list] = field(default_factory=list)  # [player, round]
+    rent: dict = field(default_factory=dict)  # plot -> rent charged to others
+    paid: dict = field(default_factory=dict)  # plot -> price paid for it (bought, auctions, deals)
+    built: dict = field(default_factory=dict)  # plot -> spent on its buildings
     share_price: list[int] = field(default_factory=list)  # Elite: the price at the end of each round
-    dividends: int = 0               # Elite: dividends paid with circle income
+    dividends: int = 0  # Elite: dividends paid with circle income
     jackpot_wins: list[int] = field(default_factory=list)
     jackpot_bets: int = 0
-    charity: list[int] = field(default_factory=list)     # Classic: the fund at the end of each round
+    charity: list[int] = field(default_factory=list)  # Classic: the fund at the end of each round
     fund_taken: list[int] = field(default_factory=list)
-    pot_taken: list[int] = field(default_factory=list)   # Monopoly's FREE PARKING pot, when collected
-    failure: dict | None = None      # the broken invariant: {"message", "line", "event"}
+    pot_taken: list[int] = field(default_factory=list)  # Monopoly's FREE PARKING pot, when collected
+    failure: dict | None = None  # the broken invariant: {"message", "line", "event"}
 
     def canonical(self) -> str:
         """The record as canonical JSON (sorted keys, no spaces): equal records, equal text."""
@@ -115,11 +170,14 @@ def play_game(
     rules = rules_for(load_edition(edition, options or None))
     if not invariants:
         switch_off_invariants(rules)
-    bots = {name: strategy(rules, st, random.Random(seed * 7919 + 104729 * (i + 1)))
-            for i, (name, st) in enumerate(zip(names, seat_strats))}
+    bots = {
+        name: strategy(rules, st, random.Random(seed * 7919 + 104729 * (i + 1)))
+        for i, (name, st) in enumerate(zip(names, seat_strats))
+    }
     dice = random.Random(seed)
-    record = GameRecord(edition, seed, names, seat_strats, dict(sorted(options.items())),
-                        [new_line(edition, seed, names, options)])
+    record = GameRecord(
+        edition, seed, names, seat_strats, dict(sorted(options.items())), [new_line(edition, seed, names, options)]
+    )
     game = Game.start(rules, seed, names)
     Sim(rules, game, bots, dice, record, round_cap).run()
     return record
@@ -138,8 +196,15 @@ def _no_check(state: State) -> None:
 class Sim:
     """The loop that asks whose decision it is, asks that seat's bot, and applies its choice."""
 
-    def __init__(self, rules, game: Game, bots: dict[str, GenericStrategy], dice: random.Random,
-                 record: GameRecord, round_cap: int):
+    def __init__(
+        self,
+        rules,
+        game: Game,
+        bots: dict[str, GenericStrategy],
+        dice: random.Random,
+        record: GameRecord,
+        round_cap: int,
+    ):
         self.rules, self.game, self.bots, self.dice, self.record = rules, game, bots, dice, record
         self.round_cap = round_cap
         self.round = 1
@@ -163,7 +228,10 @@ class Sim:
             s = self.game.state
             if self.capped:
                 if s.pending is None and not s.debts:
-                    self.apply(Action("end_game"), Command("end_game", ()), )
+                    self.apply(
+                        Action("end_game"),
+                        Command("end_game", ()),
+                    )
                     rec.ended = "round_cap"
                     break
             choice = self.decide(s)
@@ -190,7 +258,7 @@ class Sim:
             return self.failed(issued(actor, cmd.text()), str(exc))
         except CompanionError:
             raise
-        except Exception as exc:        # a crash in the rules: a bug, reported and shrunk like a breach
+        except Exception as exc:  # a crash in the rules: a bug, reported and shrunk like a breach
             return self.failed(issued(actor, cmd.text()), crash_message(exc))
         event = self.game.accept(proposal)
         # the line as issued: a player's `draw` takes the deck's next card (the ledger stores the
@@ -247,7 +315,7 @@ class Sim:
             got = self.choose(s, self.grouped(s, BOT_VERBS - skip))
             if got is not None:
                 return got
-        return self.choose(s, self.grouped(s, BOT_VERBS))   # anything else: every verb, every question
+        return self.choose(s, self.grouped(s, BOT_VERBS))  # anything else: every verb, every question
 
     def choose(self, s: State, by: dict[str, list[Action]]):
         table = by.get(TABLE, [])
@@ -279,7 +347,7 @@ class Sim:
                         got = self.bots[q].aside(s, q, by.get(q, []))
                         if got is not None:
                             self.extra_count += 1
-                            self.asked = set()      # what they did may open something for another
+                            self.asked = set()  # what they did may open something for another
                             return got
                 got = self.bots[p].extra(s, p, by.get(p, []) + table, self.done[p])
                 if got is not None:
@@ -298,7 +366,13 @@ class Sim:
     def auction(self, s: State, auction, by, table):
         """Each seat in turn after the highest bidder may outbid; nobody will: the hammer falls."""
         order = list(s.alive)
-        start = (order.index(auction.bidder) + 1) if auction.bidder in order else order.index(s.turn) if s.turn in order else 0
+        start = (
+            (order.index(auction.bidder) + 1)
+            if auction.bidder in order
+            else order.index(s.turn)
+            if s.turn in order
+            else 0
+        )
         for k in range(len(order)):
             q = order[(start + k) % len(order)]
             bid = next((a for a in by.get(q, []) if a.verb == "bid"), None)
@@ -363,6 +437,7 @@ ACCOUNTS = (CHARITY, JACKPOT, POT)
 
 # ----- many games: one process or several, the records always in seed order ----------------------
 
+
 @dataclass(frozen=True)
 class Study:
     """What to play: the same arguments as play_game, for the seeds seed .. seed + games - 1."""
@@ -371,14 +446,21 @@ class Study:
     games: int
     seed: int = 1
     players: int = 4
-    options: tuple = ()          # (key, value) pairs
+    options: tuple = ()  # (key, value) pairs
     strategies: tuple = ()
     invariants: bool = True
     round_cap: int = 1000
 
     def one(self, seed: int) -> GameRecord:
-        return play_game(self.edition, seed, self.players, dict(self.options), list(self.strategies) or None,
-                         self.invariants, self.round_cap)
+        return play_game(
+            self.edition,
+            seed,
+            self.players,
+            dict(self.options),
+            list(self.strategies) or None,
+            self.invariants,
+            self.round_cap,
+        )
 
 
 def play_many(study: Study, jobs: int = 1, progress=None) -> list[GameRecord]:

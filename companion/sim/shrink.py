@@ -6,6 +6,7 @@ happening: a line is refused, or the game ends without breaking the same invaria
 result is a `companion script` file (the `new` line keeps the edition, seed, players and
 options); `confirm` runs it through the script runner, exactly as `companion script` does.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -16,7 +17,7 @@ from companion.engine.command import parse_command, split_actor
 from companion.engine.game import Game
 from companion.errors import CompanionError, InvariantViolation
 
-MAX_TESTS = 20000    # replays one shrink may spend (a long game shrinks in seconds; this only bounds it)
+MAX_TESTS = 20000  # replays one shrink may spend (a long game shrinks in seconds; this only bounds it)
 
 
 @lru_cache(maxsize=16)
@@ -47,7 +48,7 @@ def failure_of(lines: list[str]) -> str | None:
         return str(exc)
     except CompanionError:
         return None
-    except Exception as exc:        # a crash in the rules is a bug too: shrunk the same way
+    except Exception as exc:  # a crash in the rules is a bug too: shrunk the same way
         return crash_message(exc)
     return None
 
@@ -74,7 +75,7 @@ def shrink(lines: list[str], message: str, budget: int = MAX_TESTS) -> list[str]
         chunk = max(1, len(body) // n)
         reduced = False
         for start_at in range(0, len(body), chunk):
-            rest = body[:start_at] + body[start_at + chunk:]
+            rest = body[:start_at] + body[start_at + chunk :]
             if rest and still(rest):
                 body, n, reduced = rest, max(n - 1, 2), True
                 break
@@ -87,7 +88,7 @@ def shrink(lines: list[str], message: str, budget: int = MAX_TESTS) -> list[str]
     while changed and tests < budget:
         changed = False
         for i in range(len(body)):
-            rest = body[:i] + body[i + 1:]
+            rest = body[:i] + body[i + 1 :]
             if still(rest):
                 body, changed = rest, True
                 break

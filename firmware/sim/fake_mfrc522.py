@@ -10,36 +10,111 @@
 
 # register addresses (datasheet section 9.2) and their names, as they appear in the trace
 REG_NAMES = {
-    0x01: "CommandReg", 0x02: "ComIEnReg", 0x03: "DivIEnReg", 0x04: "ComIrqReg", 0x05: "DivIrqReg",
-    0x06: "ErrorReg", 0x07: "Status1Reg", 0x08: "Status2Reg", 0x09: "FIFODataReg", 0x0A: "FIFOLevelReg",
-    0x0B: "WaterLevelReg", 0x0C: "ControlReg", 0x0D: "BitFramingReg", 0x0E: "CollReg",
-    0x11: "ModeReg", 0x12: "TxModeReg", 0x13: "RxModeReg", 0x14: "TxControlReg", 0x15: "TxASKReg",
-    0x16: "TxSelReg", 0x17: "RxSelReg", 0x18: "RxThresholdReg", 0x19: "DemodReg", 0x1C: "MfTxReg",
-    0x1D: "MfRxReg", 0x1F: "SerialSpeedReg",
-    0x21: "CRCResultRegH", 0x22: "CRCResultRegL", 0x24: "ModWidthReg", 0x26: "RFCfgReg", 0x27: "GsNReg",
-    0x28: "CWGsPReg", 0x29: "ModGsPReg", 0x2A: "TModeReg", 0x2B: "TPrescalerReg", 0x2C: "TReloadRegH",
-    0x2D: "TReloadRegL", 0x2E: "TCounterValRegH", 0x2F: "TCounterValRegL",
-    0x31: "TestSel1Reg", 0x32: "TestSel2Reg", 0x33: "TestPinEnReg", 0x34: "TestPinValueReg",
-    0x35: "TestBusReg", 0x36: "AutoTestReg", 0x37: "VersionReg", 0x38: "AnalogTestReg",
-    0x39: "TestDAC1Reg", 0x3A: "TestDAC2Reg", 0x3B: "TestADCReg",
+    0x01: "CommandReg",
+    0x02: "ComIEnReg",
+    0x03: "DivIEnReg",
+    0x04: "ComIrqReg",
+    0x05: "DivIrqReg",
+    0x06: "ErrorReg",
+    0x07: "Status1Reg",
+    0x08: "Status2Reg",
+    0x09: "FIFODataReg",
+    0x0A: "FIFOLevelReg",
+    0x0B: "WaterLevelReg",
+    0x0C: "ControlReg",
+    0x0D: "BitFramingReg",
+    0x0E: "CollReg",
+    0x11: "ModeReg",
+    0x12: "TxModeReg",
+    0x13: "RxModeReg",
+    0x14: "TxControlReg",
+    0x15: "TxASKReg",
+    0x16: "TxSelReg",
+    0x17: "RxSelReg",
+    0x18: "RxThresholdReg",
+    0x19: "DemodReg",
+    0x1C: "MfTxReg",
+    0x1D: "MfRxReg",
+    0x1F: "SerialSpeedReg",
+    0x21: "CRCResultRegH",
+    0x22: "CRCResultRegL",
+    0x24: "ModWidthReg",
+    0x26: "RFCfgReg",
+    0x27: "GsNReg",
+    0x28: "CWGsPReg",
+    0x29: "ModGsPReg",
+    0x2A: "TModeReg",
+    0x2B: "TPrescalerReg",
+    0x2C: "TReloadRegH",
+    0x2D: "TReloadRegL",
+    0x2E: "TCounterValRegH",
+    0x2F: "TCounterValRegL",
+    0x31: "TestSel1Reg",
+    0x32: "TestSel2Reg",
+    0x33: "TestPinEnReg",
+    0x34: "TestPinValueReg",
+    0x35: "TestBusReg",
+    0x36: "AutoTestReg",
+    0x37: "VersionReg",
+    0x38: "AnalogTestReg",
+    0x39: "TestDAC1Reg",
+    0x3A: "TestDAC2Reg",
+    0x3B: "TestADCReg",
 }
 REG = {name: addr for addr, name in REG_NAMES.items()}
 
 # reset values (datasheet register overview); registers not listed reset to 0x00
 RESET_VALUES = {
-    "CommandReg": 0x20, "ComIEnReg": 0x80, "ComIrqReg": 0x14, "Status1Reg": 0x21, "WaterLevelReg": 0x08,
-    "ControlReg": 0x10, "CollReg": 0xA0, "ModeReg": 0x3F, "TxControlReg": 0x80, "TxSelReg": 0x10,
-    "RxSelReg": 0x84, "RxThresholdReg": 0x84, "DemodReg": 0x4D, "MfTxReg": 0x62, "SerialSpeedReg": 0xEB,
-    "CRCResultRegH": 0xFF, "CRCResultRegL": 0xFF, "ModWidthReg": 0x26, "RFCfgReg": 0x48, "GsNReg": 0x88,
-    "CWGsPReg": 0x20, "ModGsPReg": 0x20, "AutoTestReg": 0x40,
+    "CommandReg": 0x20,
+    "ComIEnReg": 0x80,
+    "ComIrqReg": 0x14,
+    "Status1Reg": 0x21,
+    "WaterLevelReg": 0x08,
+    "ControlReg": 0x10,
+    "CollReg": 0xA0,
+    "ModeReg": 0x3F,
+    "TxControlReg": 0x80,
+    "TxSelReg": 0x10,
+    "RxSelReg": 0x84,
+    "RxThresholdReg": 0x84,
+    "DemodReg": 0x4D,
+    "MfTxReg": 0x62,
+    "SerialSpeedReg": 0xEB,
+    "CRCResultRegH": 0xFF,
+    "CRCResultRegL": 0xFF,
+    "ModWidthReg": 0x26,
+    "RFCfgReg": 0x48,
+    "GsNReg": 0x88,
+    "CWGsPReg": 0x20,
+    "ModGsPReg": 0x20,
+    "AutoTestReg": 0x40,
 }
 
 # CommandReg commands and bits
 IDLE, MEM, RANDOM_ID, CALC_CRC, TRANSMIT, NO_CMD_CHANGE, RECEIVE, TRANSCEIVE, MF_AUTHENT, SOFT_RESET = (
-    0x0, 0x1, 0x2, 0x3, 0x4, 0x7, 0x8, 0xC, 0xE, 0xF)
+    0x0,
+    0x1,
+    0x2,
+    0x3,
+    0x4,
+    0x7,
+    0x8,
+    0xC,
+    0xE,
+    0xF,
+)
 RCV_OFF, POWER_DOWN = 0x20, 0x10
 # ComIrqReg / DivIrqReg bits
-SET1, TX_IRQ, RX_IRQ, IDLE_IRQ, HI_ALERT_IRQ, LO_ALERT_IRQ, ERR_IRQ, TIMER_IRQ = 0x80, 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01
+SET1, TX_IRQ, RX_IRQ, IDLE_IRQ, HI_ALERT_IRQ, LO_ALERT_IRQ, ERR_IRQ, TIMER_IRQ = (
+    0x80,
+    0x40,
+    0x20,
+    0x10,
+    0x08,
+    0x04,
+    0x02,
+    0x01,
+)
 SET2, CRC_IRQ = 0x80, 0x04
 # ErrorReg bits
 WR_ERR, TEMP_ERR, BUFFER_OVFL, COLL_ERR, CRC_ERR, PARITY_ERR, PROTOCOL_ERR = 0x80, 0x40, 0x10, 0x08, 0x04, 0x02, 0x01
@@ -127,8 +202,8 @@ class FakeCard:
         self.uid = bytes(uid)
         self.sak = sak
         self.state = POWER_OFF
-        self.level = 0              # the cascade level being resolved while READY
-        self.from_halt = False      # READY*/ACTIVE*: woken by WUPA from HALT, so errors send it back to HALT
+        self.level = 0  # the cascade level being resolved while READY
+        self.from_halt = False  # READY*/ACTIVE*: woken by WUPA from HALT, so errors send it back to HALT
 
     def levels(self):
         """UID CLn of each cascade level (CT 0x88 marks that more levels follow)."""
@@ -171,7 +246,7 @@ class FakeCard:
             return self._other()
         data = from_bits(bits)
         if n == 32 and data[0] == HLTA and data[1] == 0x00 and with_crc(data[0:2]) == data and self.state == ACTIVE:
-            self.state = HALT                                    # never answered
+            self.state = HALT  # never answered
             return None
         if self.state != READY or data[0] not in SEL_CODES or SEL_CODES.index(data[0]) != self.level:
             return self._other()
@@ -179,17 +254,17 @@ class FakeCard:
         cl = levels[self.level]
         mine = cl + bytes((cl[0] ^ cl[1] ^ cl[2] ^ cl[3],))
         nvb = data[1]
-        if nvb == 0x70:                                          # SELECT: the whole UID CLn, BCC and CRC_A
+        if nvb == 0x70:  # SELECT: the whole UID CLn, BCC and CRC_A
             if n != 72 or with_crc(data[0:7]) != data:
                 return self._other()
             if data[2:7] != mine:
-                return None                                      # another card is being selected
+                return None  # another card is being selected
             if self.level == len(levels) - 1:
                 self.state = ACTIVE
                 sak = self.sak
             else:
                 self.level += 1
-                sak = 0x04                                       # cascade bit: the UID is not complete
+                sak = 0x04  # cascade bit: the UID is not complete
             return to_bits(with_crc(bytes((sak,))))
         whole, extra = nvb >> 4, nvb & 0x0F
         if whole < 2 or whole > 6 or extra > 7 or n != 8 * whole + extra:
@@ -197,7 +272,7 @@ class FakeCard:
         known = n - 16
         air = to_bits(mine)
         if bits[16:] != air[:known]:
-            return None                                          # not our branch of the anticollision tree
+            return None  # not our branch of the anticollision tree
         return air[known:]
 
 
@@ -212,9 +287,9 @@ class FakeMFRC522:
 
     def __init__(self, version=0x92, seed=1):
         self.version = version
-        self.floating = None        # 0x00 or 0xFF: no chip on the bus, MISO reads that level
-        self.answer_after = 2       # ComIrqReg reads until a card's answer is in
-        self.timeout_after = 3      # ComIrqReg reads until TimerIRq when nobody answers
+        self.floating = None  # 0x00 or 0xFF: no chip on the bus, MISO reads that level
+        self.answer_after = 2  # ComIrqReg reads until a card's answer is in
+        self.timeout_after = 3  # ComIrqReg reads until TimerIRq when nobody answers
         self.cards = []
         self.trace = []
         self.cs = FakePin("cs", self._pin_changed)
@@ -224,8 +299,8 @@ class FakeMFRC522:
         self._corrupt_left = 0
         self._corrupt_mode = "flip"
         self._corrupt_bit = None
-        self._session = None        # (mode, address) while cs is low
-        self._pending = None        # [ComIrqReg reads left, outcome] of a running Transceive
+        self._session = None  # (mode, address) while cs is low
+        self._pending = None  # [ComIrqReg reads left, outcome] of a running Transceive
         self._powered = True
         self._reset_registers()
 
@@ -236,11 +311,12 @@ class FakeMFRC522:
         uid = bytes(uid)
         if len(uid) not in (4, 7, 10):
             raise ValueError("a type A UID has 4, 7 or 10 bytes, not %d" % len(uid))
-        if uid[len(uid) - 4] == CT:     # uid0 of a single, uid3 of a double, uid6 of a triple size UID
-            raise ValueError("byte %d of a %d-byte UID cannot be the cascade tag 0x88 (ISO/IEC 14443-3)"
-                             % (len(uid) - 4, len(uid)))
+        if uid[len(uid) - 4] == CT:  # uid0 of a single, uid3 of a double, uid6 of a triple size UID
+            raise ValueError(
+                "byte %d of a %d-byte UID cannot be the cascade tag 0x88 (ISO/IEC 14443-3)" % (len(uid) - 4, len(uid))
+            )
         if sak is None:
-            sak = 0x08 if len(uid) == 4 else 0x00       # MIFARE Classic 1K; NTAG21x
+            sak = 0x08 if len(uid) == 4 else 0x00  # MIFARE Classic 1K; NTAG21x
         if sak & 0x04:
             raise ValueError("SAK 0x%02X has the cascade bit 0x04: it would say the UID is not complete" % sak)
         card = FakeCard(uid, sak & 0xFF)
@@ -302,11 +378,11 @@ class FakeMFRC522:
 
     def _pin_changed(self, name, level):
         if name == "cs":
-            self._session = None          # a new chip-select pulse starts with an address byte
+            self._session = None  # a new chip-select pulse starts with an address byte
             return
         self.trace.append(("pin", name, level))
         if level == 0:
-            self._powered = False         # hard power-down: the field goes off with the chip
+            self._powered = False  # hard power-down: the field goes off with the chip
             self._power_cards(False)
         else:
             self._powered = True
@@ -323,7 +399,7 @@ class FakeMFRC522:
             return 0x00
         mode, addr = self._session
         if mode == "w":
-            self._write(addr, mosi)       # every further byte goes to the same address
+            self._write(addr, mosi)  # every further byte goes to the same address
             return 0x00
         if addr is None:
             raise FakeChipError("SPI read continued past the 0x00 that ends it")
@@ -345,7 +421,7 @@ class FakeMFRC522:
         self.fifo = bytearray()
         self._pending = None
         self._crc_on = False
-        self._startup_reads = 1           # PowerDown reads 1 while the oscillator starts (once here)
+        self._startup_reads = 1  # PowerDown reads 1 while the oscillator starts (once here)
         self._power_cards(False)
 
     def _name(self, addr):
@@ -401,14 +477,14 @@ class FakeMFRC522:
             if value & SET1:
                 r[addr] |= value & 0x7F
             else:
-                r[addr] &= ~value & 0xFF            # write 1 to clear the marked bits
+                r[addr] &= ~value & 0xFF  # write 1 to clear the marked bits
         elif name == "DivIrqReg":
             if value & SET2:
                 r[addr] |= value & 0x14
             else:
                 r[addr] &= ~(value & 0x14) & 0xFF
         elif name == "FIFOLevelReg":
-            if value & 0x80:                         # FlushBuffer
+            if value & 0x80:  # FlushBuffer
                 self.fifo = bytearray()
                 r[REG["ErrorReg"]] &= ~BUFFER_OVFL & 0xFF
         elif name == "FIFODataReg":
@@ -419,16 +495,23 @@ class FakeMFRC522:
             if self._crc_on:
                 self._crc_consume()
         elif name == "BitFramingReg":
-            r[addr] = value & 0x77                   # StartSend is write-only
+            r[addr] = value & 0x77  # StartSend is write-only
             if value & 0x80 and r[REG["CommandReg"]] & 0x0F == TRANSCEIVE:
                 self._transceive()
         elif name == "CollReg":
             r[addr] = (r[addr] & 0x7F) | (value & VALUES_AFTER_COLL)
         elif name == "ControlReg":
-            r[addr] = (r[addr] & 0x07) | (value & 0x38)   # RxLastBits read-only, TStopNow/TStartNow write-only
-        elif name in ("ErrorReg", "Status1Reg", "VersionReg", "CRCResultRegH", "CRCResultRegL",
-                      "TCounterValRegH", "TCounterValRegL"):
-            pass                                     # read-only
+            r[addr] = (r[addr] & 0x07) | (value & 0x38)  # RxLastBits read-only, TStopNow/TStartNow write-only
+        elif name in (
+            "ErrorReg",
+            "Status1Reg",
+            "VersionReg",
+            "CRCResultRegH",
+            "CRCResultRegL",
+            "TCounterValRegH",
+            "TCounterValRegL",
+        ):
+            pass  # read-only
         elif name == "TxControlReg":
             was = self._field_on()
             r[addr] = value
@@ -444,7 +527,7 @@ class FakeMFRC522:
         if cmd == NO_CMD_CHANGE:
             r[addr] = (r[addr] & 0x0F) | (value & 0x30)
             return
-        self._pending = None                         # a new command ends a running Transceive
+        self._pending = None  # a new command ends a running Transceive
         self._crc_on = False
         r[addr] = value & 0x3F
         if cmd == IDLE:
@@ -463,10 +546,10 @@ class FakeMFRC522:
             r[addr] = value & 0x30
             return
         if cmd == TRANSCEIVE:
-            return                                   # waits for BitFramingReg.StartSend
+            return  # waits for BitFramingReg.StartSend
         if cmd in (MEM, RANDOM_ID, RECEIVE, MF_AUTHENT):
             raise FakeChipError("command 0x%X is not modelled by the fake" % cmd)
-        r[addr] = value & 0x30                       # an unknown command: back to Idle with IdleIRq
+        r[addr] = value & 0x30  # an unknown command: back to Idle with IdleIRq
         r[REG["ComIrqReg"]] |= IDLE_IRQ
 
     def _crc_consume(self):
@@ -541,7 +624,7 @@ class FakeMFRC522:
         return bits, coll
 
     def _random(self):
-        x = self._rng                                # xorshift32: the same garbling for the same seed
+        x = self._rng  # xorshift32: the same garbling for the same seed
         x ^= (x << 13) & 0xFFFFFFFF
         x ^= x >> 17
         x ^= (x << 5) & 0xFFFFFFFF
@@ -562,7 +645,7 @@ class FakeMFRC522:
         if mode == "noise":
             return to_bits(bytes(self._random() & 0xFF for _ in range(1 + self._random() % 6))), 0
         if mode == "short" and len(bits) > 1:
-            return bits[:len(bits) - 1 - self._random() % min(7, len(bits) - 1)], 0
+            return bits[: len(bits) - 1 - self._random() % min(7, len(bits) - 1)], 0
         i = (self._corrupt_bit if self._corrupt_bit is not None else self._random()) % len(bits)
         bits[i] ^= 1
         return bits, PARITY_ERR if mode == "parity" else 0
@@ -577,8 +660,8 @@ class FakeMFRC522:
         else:
             err |= COLL_ERR
             if not coll_reg & VALUES_AFTER_COLL:
-                bits = bits[:coll] + [0] * (len(bits) - coll)   # bits from the collision on read as 0
-            pos = align + coll + 1                   # counted in the FIFO's bits, RxAlign included
+                bits = bits[:coll] + [0] * (len(bits) - coll)  # bits from the collision on read as 0
+            pos = align + coll + 1  # counted in the FIFO's bits, RxAlign included
             coll_reg |= COLL_POS_NOT_VALID if pos > 32 else pos & 0x1F
         total = align + len(bits)
         data = bytearray((total + 7) // 8)

@@ -46,8 +46,7 @@ class SPI:
 
     MSB = 0
 
-    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0, sck=None, mosi=None,
-                 miso=None):
+    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0, sck=None, mosi=None, miso=None):
         self.id = id
         self.baudrate = baudrate
 

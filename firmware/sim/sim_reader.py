@@ -7,7 +7,7 @@ from fake_mfrc522 import FakeMFRC522
 from mfrc522 import MFRC522
 from reader import DEBOUNCE_MS, Reader
 
-HOLD_MS = DEBOUNCE_MS + 50      # press_roll holds the button this long, then leaves it up as long
+HOLD_MS = DEBOUNCE_MS + 50  # press_roll holds the button this long, then leaves it up as long
 
 
 class SimReader:
@@ -15,7 +15,7 @@ class SimReader:
     wrote to the Pi; place(), remove() and press_roll() are a player's hands."""
 
     def __init__(self, seed=0, fw="0.1.0"):
-        self.rng = random.Random(seed)                 # the dice and the boot id repeat run to run
+        self.rng = random.Random(seed)  # the dice and the boot id repeat run to run
         self.bus = FakeMFRC522()
         self.chip = MFRC522(self.bus, self.bus.cs, self.bus.rst)
         self.chip.init()
@@ -26,9 +26,9 @@ class SimReader:
         self.out = []
         self.reader = Reader(self.chip, self.roll, self.buzzer, self.led, self.out.append, self._random_bytes, fw=fw)
         self.reader.beep_log = []
-        self.presses = 0                               # press_roll() calls not yet played out
-        self.press_at = None                           # when the current press went down
-        self.released_at = None                        # ... and when it was let up again
+        self.presses = 0  # press_roll() calls not yet played out
+        self.press_at = None  # when the current press went down
+        self.released_at = None  # ... and when it was let up again
 
     def _random_bytes(self, n):
         return bytes([self.rng.getrandbits(8) for _ in range(n)])
@@ -47,7 +47,7 @@ class SimReader:
 
     def poll(self, now_ms, incoming=b""):
         """One turn of the reader's loop; the bytes it wrote to the Pi in it."""
-        if self.presses and self.reader.started:   # the reader takes its first reading as the button at rest
+        if self.presses and self.reader.started:  # the reader takes its first reading as the button at rest
             # held down HOLD_MS and until the reader has taken the press, then up as long and until it has
             # seen the button let go: a poll that comes late (a loaded machine) never swallows a press
             if self.press_at is None:
@@ -57,7 +57,7 @@ class SimReader:
                     self.released_at = now_ms
                 self.roll.value(0 if self.released_at is None else 1)
             elif now_ms - self.released_at >= HOLD_MS and self.reader.button_state == 1:
-                self.presses -= 1                      # up again long enough for the next press
+                self.presses -= 1  # up again long enough for the next press
                 self.press_at = None
         self.reader.poll(now_ms, incoming)
         data = b"".join(self.out)

@@ -24,6 +24,7 @@ must hold after a crash. die "now" ends it at an unknown outcome before resolve(
 "after-resolve" once resolve() has answered.
 The parent checks the ledgers afterwards, without the shim.
 """
+
 import json
 import os
 import sqlite3
@@ -42,9 +43,9 @@ EDITION, PLAYERS, SEED = "classic", ["Anna", "Boris"], 1
 GAME = (
     ("g-1", "pay Anna Boris 101"),
     ("g-2", "pay Boris Anna 32"),
-    ("g-3", "pay Anna Boris 999999"),   # refused: more than Anna has
+    ("g-3", "pay Anna Boris 999999"),  # refused: more than Anna has
     ("g-4", "pay Anna Boris 43"),
-    ("g-1", "pay Anna Boris 101"),      # a retry: answered from the ledger, never booked twice
+    ("g-1", "pay Anna Boris 101"),  # a retry: answered from the ledger, never booked twice
     ("g-5", "pay Boris Anna 54"),
     ("g-6", "pay Anna Boris 65"),
     ("g-7", "pay Boris Anna 76"),
@@ -91,7 +92,7 @@ class Scenario:
         if table is not None:
             try:
                 table.close()
-            except Exception as exc:        # closing must not fail either; the parent flags it
+            except Exception as exc:  # closing must not fail either; the parent flags it
                 self.say(step="close", outcome="error", error=kind(exc))
         if reader is not None:
             reader.close()
@@ -109,9 +110,8 @@ class Scenario:
             self.say(step="new", outcome="not_written", error=kind(exc), exc=type(exc).__name__)
         except InvariantViolation as exc:
             self.say(step="new", outcome="halted", error=kind(exc))
-        except Exception as exc:         # outside the contract: the parent names it
-            self.say(step="new", outcome="error", error=kind(exc), exc=type(exc).__name__,
-                     trace=traceback.format_exc())
+        except Exception as exc:  # outside the contract: the parent names it
+            self.say(step="new", outcome="error", error=kind(exc), exc=type(exc).__name__, trace=traceback.format_exc())
         self.shim.disarm()
         try:
             table = open_game(self.db)
@@ -178,8 +178,15 @@ class Scenario:
                 self.say(step="resolve", rid=rid, command=line, armed=armed, said="unknown", error=kind(exc))
                 continue
             except Exception as exc:
-                self.say(step="resolve", rid=rid, command=line, armed=armed, said="error", error=kind(exc),
-                         trace=traceback.format_exc())
+                self.say(
+                    step="resolve",
+                    rid=rid,
+                    command=line,
+                    armed=armed,
+                    said="error",
+                    error=kind(exc),
+                    trace=traceback.format_exc(),
+                )
                 continue
             self.say(step="resolve", rid=rid, command=line, armed=armed, said=bool(stored))
             return table

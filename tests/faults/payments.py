@@ -1,6 +1,6 @@
 """What a run of `pay FROM TO AMOUNT` commands leaves each player of a two-player classic game."""
 
-START_CASH = 2000                  # classic.toml start_cash
+START_CASH = 2000  # classic.toml start_cash
 
 
 def cash_after(commands) -> dict:

@@ -9,6 +9,7 @@ Each child opens what it needs, prints `ready`, waits for a line on stdin, then
 works, printing one JSON line per result and a final {"done": ...}. Every loop
 is bounded (LOOP_MAX, DEADLINE_S) so a child stops by itself.
 """
+
 import json
 import os
 import subprocess
@@ -62,7 +63,7 @@ def reader(db: str, index: int, stopfile: str) -> None:
     wait_for_go()
     reads, last_seq, seen, deadline = 0, 0, set(), time.monotonic() + DEADLINE_S
     while reads < LOOP_MAX and time.monotonic() < deadline:
-        stop = os.path.exists(stopfile)          # one more read after the writers are done
+        stop = os.path.exists(stopfile)  # one more read after the writers are done
         try:
             table = open_game(db, readonly=True)
         except Exception as exc:
@@ -91,8 +92,12 @@ def cli_reader(db: str, index: int, stopfile: str) -> None:
     reads, deadline = 0, time.monotonic() + DEADLINE_S
     while reads < LOOP_MAX and time.monotonic() < deadline:
         stop = os.path.exists(stopfile)
-        done = subprocess.run([sys.executable, "-m", "companion", "state", "--db", db, "--json"],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "state", "--db", db, "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if done.returncode != 0 or done.stderr.strip():
             emit(outcome="error", kind=f"exit {done.returncode}", error=done.stderr.strip(), reads=reads)
         else:

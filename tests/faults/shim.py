@@ -1,4 +1,5 @@
 """Build the LD_PRELOAD fault shim (faultshim.c) and drive it, through ctypes, from the process it is loaded in."""
+
 import ctypes
 import os
 import shutil
@@ -14,12 +15,30 @@ def build(out_dir: Path) -> Path:
     """Compile faultshim.c into out_dir; AssertionError (never a skip) when gcc is missing or fails."""
     gcc = shutil.which("gcc")
     if gcc is None:
-        raise AssertionError("gcc is not on PATH: the fault shim tests/faults/faultshim.c cannot be built, "
-                             "and the fault-injection tests cannot run without it")
+        raise AssertionError(
+            "gcc is not on PATH: the fault shim tests/faults/faultshim.c cannot be built, "
+            "and the fault-injection tests cannot run without it"
+        )
     out = Path(out_dir) / "faultshim.so"
-    done = subprocess.run([gcc, "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror",
-                           "-o", str(out), str(SOURCE), "-ldl", "-lpthread"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            gcc,
+            "-shared",
+            "-fPIC",
+            "-O2",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-o",
+            str(out),
+            str(SOURCE),
+            "-ldl",
+            "-lpthread",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if done.returncode != 0:
         raise AssertionError(f"gcc could not build the fault shim:\n{done.stderr}")
     return out

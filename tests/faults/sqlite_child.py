@@ -7,6 +7,7 @@ what COMMIT said, the SQLite error name, faults fired, calls counted. Then it
 ends the way EXIT says: "die" (os._exit, like a power cut or SIGKILL: nothing is
 closed or checkpointed) or "close" (the connection is closed first).
 """
+
 import json
 import os
 import sqlite3
@@ -35,8 +36,13 @@ def main(directory: str, call: str, n: int, err: int, how: str) -> None:
         said, name = str(exc), getattr(exc, "sqlite_errorname", None)
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-    report = {"commit": said, "error": name, "fired": shim.fired(), "counts": shim.counts(),
-              "seen_by_writer": [r[0] for r in conn.execute("SELECT x FROM t ORDER BY x")]}
+    report = {
+        "commit": said,
+        "error": name,
+        "fired": shim.fired(),
+        "counts": shim.counts(),
+        "seen_by_writer": [r[0] for r in conn.execute("SELECT x FROM t ORDER BY x")],
+    }
     shim.disarm()
     print(json.dumps(report), flush=True)
     if how == "die":

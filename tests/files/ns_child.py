@@ -9,6 +9,7 @@ Usage: python ns_child.py SPEC.json with {"mounts": [[cmd...]...], "steps": [{..
   {"kind": "unfill", "dir": D}                    remove the filler files
   {"kind": "files", "dir": D}                     {name: [size, sha256]} of the files in D
 """
+
 import errno
 import hashlib
 import importlib

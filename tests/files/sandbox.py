@@ -9,6 +9,7 @@
   `unshare -r -m` for a non-root runner) mounts a small tmpfs or a read-only bind mount and runs
   the steps (CLI calls, filling the disk); the mounts vanish with the child, whatever happens.
 """
+
 import contextlib
 import io
 import json
@@ -22,7 +23,7 @@ import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-OTHER_UID = 65534          # "nobody": owns nothing, in no group
+OTHER_UID = 65534  # "nobody": owns nothing, in no group
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 
@@ -30,6 +31,7 @@ REPO = HERE.parent.parent
 @dataclass
 class Run:
     """One CLI call: exit code (or "raised" when an exception escaped main), stdout, stderr."""
+
     argv: list
     code: object
     out: str
@@ -42,14 +44,15 @@ class Run:
 def cli(argv) -> Run:
     """companion.cli.main(argv) in this process; an exception escaping main is recorded, not raised."""
     from companion import cli as companion_cli
+
     argv = [str(a) for a in argv]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = companion_cli.main(argv)
-        except SystemExit as exc:          # argparse's usage errors
+        except SystemExit as exc:  # argparse's usage errors
             code = exc.code
-        except BaseException:              # main must never let one out: show it in the failure
+        except BaseException:  # main must never let one out: show it in the failure
             code = "raised"
             err.write(traceback.format_exc())
     return Run(argv, code, out.getvalue(), err.getvalue())
@@ -65,6 +68,7 @@ def one_line_error(run: Run, *codes: int) -> None:
 
 
 # ----- another user ---------------------------------------------------------------------------
+
 
 def is_root() -> bool:
     return os.geteuid() == 0
@@ -93,7 +97,7 @@ def as_user(fn, *args):
     """
     read_fd, write_fd = os.pipe()
     pid = os.fork()
-    if pid == 0:                                              # the child
+    if pid == 0:  # the child
         try:
             os.close(read_fd)
             if is_root():
@@ -124,9 +128,11 @@ def as_user(fn, *args):
 
 def cli_as_user(argv, env: dict | None = None) -> Run:
     """The CLI in-process in a child running as the test user (with extra environment variables)."""
+
     def call():
         os.environ.update(env or {})
         return cli(argv)
+
     return as_user(call)
 
 
@@ -154,6 +160,7 @@ def open_dir():
 
 # ----- a private mount namespace ----------------------------------------------------------------
 
+
 def unshare_command() -> list:
     """unshare with a new mount namespace; a non-root runner also takes a user namespace (it maps
     the runner to root there, which may mount a tmpfs or bind mounts but reaches no one else's files)."""
@@ -166,8 +173,12 @@ def mount_namespace_problem() -> str | None:
         return "no `unshare` command (util-linux)"
     with tempfile.TemporaryDirectory() as d:
         try:
-            done = subprocess.run(unshare_command() + ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", d],
-                                  capture_output=True, text=True, timeout=30)
+            done = subprocess.run(
+                unshare_command() + ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", d],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
         except OSError as exc:
             return str(exc)
     return None if done.returncode == 0 else (done.stderr.strip() or f"exit {done.returncode}")
@@ -178,8 +189,7 @@ def tmpfs_mount(path, size_bytes: int) -> list:
 
 
 def readonly_bind_mounts(source, target) -> list:
-    return [["mount", "--bind", str(source), str(target)],
-            ["mount", "-o", "remount,ro,bind", str(target)]]
+    return [["mount", "--bind", str(source), str(target)], ["mount", "-o", "remount,ro,bind", str(target)]]
 
 
 def in_mount_namespace(mounts: list, steps: list, env: dict | None = None) -> list:
@@ -190,13 +200,19 @@ def in_mount_namespace(mounts: list, steps: list, env: dict | None = None) -> li
     child_env = dict(os.environ, **(env or {}))
     child_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), child_env.get("PYTHONPATH")]))
     try:
-        done = subprocess.run(unshare_command() + [sys.executable, str(HERE / "ns_child.py"), spec.name],
-                              capture_output=True, text=True, env=child_env, timeout=600)
+        done = subprocess.run(
+            unshare_command() + [sys.executable, str(HERE / "ns_child.py"), spec.name],
+            capture_output=True,
+            text=True,
+            env=child_env,
+            timeout=600,
+        )
     finally:
         os.unlink(spec.name)
     if done.returncode != 0:
-        raise AssertionError(f"the mount-namespace child failed (exit {done.returncode}):\n"
-                             f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+        raise AssertionError(
+            f"the mount-namespace child failed (exit {done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        )
     results = json.loads(done.stdout)
     for result in results:
         if result.get("kind") == "cli":
