@@ -4,7 +4,7 @@ Used by tests/test_actors.py and tests/test_legal.py (docs/actors.md: who may ac
 what `Rules.legal` lists). Two halves:
 
 - `samples(edition)`: states reached by seeded autoplay games (the bots' candidates,
-  companion.bots, the table issuing every command), taken evenly along each game and at
+  companion.bots.hints, the table issuing every command), taken evenly along each game and at
   every kind of moment, plus states a few random table commands off that path and states
   with an open trade offer (a player's own `trade`). Each Sample says how to rebuild it
   (`state_at`), so a failure names a reproducible state.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from companion.bots import edition_candidates, generic_candidates
+from companion.bots.hints import edition_candidates, generic_candidates
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.board import MONEY_MAX
@@ -86,8 +86,8 @@ class Sample:
 def game_states(edition, seed, players):
     """[(event number, command, state)] of one seeded autoplay game, the start included.
 
-    The bots' candidates (companion.bots), the first one apply accepts from the table, as
-    companion.autoplay played before it consulted Rules.legal: the walk must not lean on
+    The bots' candidates (companion.bots.hints), the first one apply accepts from the table, as
+    companion.bots.autoplay played before it consulted Rules.legal: the walk must not lean on
     what it is used to test. Past MAX_EVENTS the game is called (end_game) at the first
     moment it may be.
     """

@@ -19,7 +19,7 @@ def anchor_folder(tmp_path_factory, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def english_by_default(monkeypatch):
-    """The command line's language comes from --lang, $COMPANION_LANG or the locale (companion/words.py):
+    """The command line's language comes from --lang, $COMPANION_LANG or the locale (companion/words/grammar.py):
     tests that read English texts get English whatever the machine's locale; tests of the choice itself
     set or delete the variables they need."""
     monkeypatch.setenv("COMPANION_LANG", "en")

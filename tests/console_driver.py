@@ -34,7 +34,6 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 
-from companion import messages
 from companion.daemon import menus
 from companion.daemon.console import Console
 from companion.daemon.screens import THOUSANDS, money
@@ -42,8 +41,9 @@ from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
 from companion.engine.command import Command
 from companion.ledger.store import MEMORY, Ledger
-from companion.table import Table
-from companion.view import event_lines
+from companion.table.service import Table
+from companion.table.view import event_lines
+from companion.words import messages
 
 MAX_PRESSES = 400  # for one number or one list choice: more means the screen leads nowhere
 

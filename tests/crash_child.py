@@ -9,8 +9,8 @@ whose transaction has committed. Prints `over` and exits when the game ends.
 import random
 import sys
 
-from companion.autoplay import next_command
-from companion.table import open_game
+from companion.bots.autoplay import next_command
+from companion.table.service import open_game
 
 
 def main(path, round_no):

@@ -1,10 +1,10 @@
 """Test helpers shared by the edition test files: a game, a run of commands, an edited edition, a checked autoplay game."""
 
 from companion import cli
-from companion.autoplay import play
+from companion.bots.autoplay import play
 from companion.editions import HERE, parse_edition, rules_for, set_options
 from companion.engine.game import Game
-from companion.messages import CATALOGS, LANGUAGES
+from companion.words.messages import CATALOGS, LANGUAGES
 
 
 def new(rules, players=("Anna", "Boris"), seed=1):
@@ -39,7 +39,7 @@ def teleporting(edition_id, options=None, replace=None):
 
 
 def play_checked(rules, seed, players, max_events=3000):
-    """A seeded autoplay game (companion.autoplay.play), checked as a table would audit it:
+    """A seeded autoplay game (companion.bots.autoplay.play), checked as a table would audit it:
     every event's postings sum to zero, no player's cash is ever negative, the game ends
     with a winner, Game.replay gives the identical state, and every note code emitted has
     a template in every language. Returns the Game."""

@@ -65,12 +65,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from companion.autoplay import next_command  # noqa: E402
+from companion.bots.autoplay import next_command  # noqa: E402
 from companion.daemon.control import ask  # noqa: E402
 from companion.daemon.taps import dice_needed, end_meaning  # noqa: E402
 from companion.editions import load_edition  # noqa: E402
 from companion.ledger.store import EventRow  # noqa: E402
-from companion.table import open_game, verify_game  # noqa: E402
+from companion.table.service import open_game, verify_game  # noqa: E402
 
 EDITION = "elite"
 PLAYERS = ["Anna", "Boris", "Vera"]

@@ -34,7 +34,7 @@ from companion.editions import load_edition, rules_for
 from companion.engine.actions import TABLE
 from companion.engine.madmillionaire import MadMillionaireRules
 from companion.errors import BadCommand, RuleViolation
-from companion.table import new_game
+from companion.table.service import new_game
 
 TABLE_ONLY = {"opening", "hammer", "land", "end_game", "house_auction"}
 NAMED = {
@@ -245,7 +245,7 @@ def test_undo_is_refused_to_a_player():
 
 
 def test_undo_is_refused_to_a_player_through_the_table(tmp_path):
-    """The same through the table service (companion.table): the stored history keeps only
+    """The same through the table service (companion.table.service): the stored history keeps only
     the payment until the table itself undoes it; each event records who issued it."""
     table = new_game(str(tmp_path / "game.sqlite"), "classic", ["Anna", "Boris"], 1)
     table.submit("pay Anna Boris 100", actor="anna")
@@ -307,7 +307,7 @@ def test_a_players_draw_takes_the_next_card_and_only_the_table_names_one(tmp_pat
     assert (event.actor, event.command) == (player, f"draw {nxt}")
     path = table.ledger.path
     table.close()
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     again = open_game(path, full_replay=True)
     assert again.game.events[-1].command == f"draw {nxt}" and again.game.events[-1].actor == player

@@ -2,7 +2,7 @@
 
 import textwrap
 
-from companion import bench_sim
+from companion.bench import sim as bench_sim
 from companion.cli import main as cli_main
 
 # A stand-in with the peer's shape (gamescomputersplay/monopoly: settings.SimulationSettings.n_moves,

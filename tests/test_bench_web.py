@@ -4,7 +4,7 @@ p99 and whether the target is met (no timing is asserted: figures on a shared ma
 
 import re
 
-from companion import bench_web
+from companion.bench import web as bench_web
 from companion.cli import main as cli_main
 
 NUMBER = r"\d+(?:\.\d+)?"

@@ -12,9 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_phone_views import Phone, config, start_box
 
-from companion import boards
 from companion.daemon.main import Daemon, wait_for
-from companion.editions import HERE, load_edition
+from companion.editions import HERE, boards, load_edition
 
 
 @pytest.fixture(scope="module")
@@ -339,9 +338,9 @@ def test_each_effect_parameter_is_its_own_labelled_input_in_words(box, language,
 
 
 def test_every_effect_and_parameter_of_every_rules_has_its_words():
-    from companion import messages
     from companion.daemon.boardedit import PARAMS
     from companion.engine.rulesets import RULESETS
+    from companion.words import messages
 
     for rules in RULESETS.values():
         for verb, needed in rules.EFFECTS.items():

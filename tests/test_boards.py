@@ -1,4 +1,4 @@
-"""The table's own boards (companion/boards.py): marks, saves with versions, export and import."""
+"""The table's own boards (companion/editions/boards.py): marks, saves with versions, export and import."""
 
 import os
 import subprocess
@@ -7,10 +7,10 @@ import tomllib
 
 import pytest
 
-from companion import boards, messages
-from companion.boards import BoardConflict, BoardStore
-from companion.editions import HERE, load_edition, shipped
+from companion.editions import HERE, boards, load_edition, shipped
+from companion.editions.boards import BoardConflict, BoardStore
 from companion.errors import BadInput, EditionError
+from companion.words import messages
 
 
 @pytest.fixture

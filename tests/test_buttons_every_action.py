@@ -1,6 +1,6 @@
 """Every legal action of every edition, booked with the box's four buttons and the player cards alone.
 
-Seeded bot games (companion.autoplay.next_command picks each move) are played
+Seeded bot games (companion.bots.autoplay.next_command picks each move) are played
 entirely through the console (companion/daemon/console.py): each move is
 reached with UP/DOWN/OK/BACK presses and card taps by tests/console_driver.py,
 which reads only the screen, and booked into a real table's ledger by the
@@ -20,15 +20,15 @@ from collections import Counter
 import pytest
 from console_driver import ButtonDriver, as_buttons_spell, console_over, throwaway
 
-from companion import messages
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.daemon import menus
 from companion.editions import shipped
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
 from companion.engine.command import Command, parse_command
 from companion.errors import CompanionError
 from companion.hw import buttons as box_buttons
-from companion.table import new_game
+from companion.table.service import new_game
+from companion.words import messages
 
 NAMES = {"en": ("Anna", "Boris", "Vera", "Gleb"), "ru": ("Аня", "Борис", "Вера", "Глеб")}
 # (seed, players, events before the game is called from "Game…", the box's language) per edition: short

@@ -1,4 +1,4 @@
-"""The `companion` command line (companion/cli.py, docs/script-language.md): new, do,
+"""The `companion` command line (companion/cli/__init__.py, docs/script-language.md): new, do,
 state, history, script, editions, check-edition, languages and exit codes
 (docs/exit-codes.md: 0 done, 3 refused by the rules, 4 bad input, 5 no usable ledger, ...)."""
 

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from helpers import cli_run as run
 
-from companion import bench, cli
+from companion import cli
+from companion.bench import engine as bench
 from companion.editions import shipped
 from companion.engine.command import Command, split_actor
 from companion.errors import BadCommand, RuleViolation
-from companion.script import ScriptError, run_script
-from companion.table import open_game
+from companion.table.script import ScriptError, run_script
+from companion.table.service import open_game
 
 
 @pytest.fixture

@@ -12,14 +12,14 @@ from helpers import new
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.command import MAX_LINE, Command, parse_command
 from companion.engine.core import MAX_AMOUNT, parse_line
 from companion.engine.game import Game
 from companion.engine.rulesets import RULESETS
 from companion.errors import BadCommand, RuleViolation
-from companion.messages import CATALOGS
+from companion.words.messages import CATALOGS
 
 # one shipped edition per rules class (RULESETS), so every class's verbs are played
 EDITION_OF = {load_edition(e).rules: e for e in shipped()}

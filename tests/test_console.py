@@ -14,7 +14,7 @@ from companion.daemon.screens import money
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.command import Command
 from companion.hw.display import fits, wrap
-from companion.table import new_game
+from companion.table.service import new_game
 
 sys.path.insert(0, str(Path(__file__).parent))
 from candidates import samples  # noqa: E402
@@ -339,7 +339,7 @@ def test_the_phone_page_menu_shows_its_address_as_a_qr_code_that_fits(box):
 
 def test_undo_after_a_power_cut_reaches_the_events_before_it(tmp_path, monkeypatch):
     """docs/undo.md: the undo window is rebuilt from the ledger when the box starts again."""
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
     path = str(tmp_path / "game.sqlite")
@@ -402,7 +402,7 @@ def test_the_console_screens_match_their_reference_pictures(box):
 def test_every_menu_phrase_fits_with_the_longest_names(language):
     """Every phrase of the box's menus, filled with the longest names a game allows, wraps within the
     screen: nothing is cut."""
-    from companion.messages import MENU, render
+    from companion.words.messages import MENU, render
 
     long = "Ш" * 20 if language == "ru" else "Maximilianus" + "W" * 8
     values = {

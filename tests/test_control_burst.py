@@ -8,8 +8,8 @@ import time
 import pytest
 from test_daemon import config
 
+from companion.cli.box import through_daemon
 from companion.daemon import control
-from companion.daemon.cli import through_daemon
 from companion.daemon.main import Daemon
 from companion.errors import LedgerError
 
@@ -145,7 +145,7 @@ def test_a_daemon_gone_after_taking_the_line_is_outcome_unknown_with_the_id_neve
     import socket
 
     from companion.errors import OutcomeUnknown, exit_code
-    from companion.messages import render_error
+    from companion.words.messages import render_error
 
     path = str(tmp_path / "dying.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.autoplay import next_command
-from companion.table import new_game, open_game
+from companion.bots.autoplay import next_command
+from companion.table.service import new_game, open_game
 
 HERE = Path(__file__).parent
 CHILD = HERE / "crash_child.py"

@@ -13,7 +13,7 @@ import pytest
 
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
-from companion.table import open_game
+from companion.table.service import open_game
 
 ANNA, BORIS, STRANGER = "0A000001", "0A000002", "DEADBEEF"
 

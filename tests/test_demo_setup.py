@@ -8,7 +8,7 @@ from pathlib import Path
 
 from test_phone_lasting import demo_run
 
-from companion.table import open_game
+from companion.table.service import open_game
 
 SHIPPED = Path(__file__).resolve().parent.parent / "companion" / "editions" / "monopoly.toml"
 

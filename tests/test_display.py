@@ -23,9 +23,9 @@ import pytest
 import smbus2
 from PIL import Image, ImageChops, ImageDraw
 
-from companion import messages
 from companion.hw import display
 from companion.hw.display import Frame, Screen
+from companion.words import messages
 
 REF = Path(__file__).parent / "display_ref"
 EDITIONS = Path(__file__).parent.parent / "companion" / "editions"

@@ -5,7 +5,7 @@ player standing) or to a wealth count (the timed game) without stalling."""
 import pytest
 from helpers import new, play_checked, run
 
-from companion.autoplay import play
+from companion.bots.autoplay import play
 from companion.editions import HERE, load_edition, parse_edition, rules_for, shipped
 from companion.engine.rulesets import RULESETS
 from companion.errors import EditionError

@@ -35,7 +35,7 @@ from helpers import new as new_game
 from companion.editions import HERE, load_edition, rules_for
 from companion.engine.state import BANK, JACKPOT
 from companion.errors import RuleViolation
-from companion.messages import CATALOGS
+from companion.words.messages import CATALOGS
 
 EDITION = load_edition("elite")
 RULES = rules_for(EDITION)

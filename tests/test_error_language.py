@@ -724,7 +724,7 @@ def test_every_code_these_modules_raise_is_in_every_catalogue():
     """The codes the box's command line and the edition loader raise (a typo would print the bare code)."""
     import ast
 
-    from companion.messages import CATALOGS
+    from companion.words.messages import CATALOGS
 
     files = [
         ROOT / "companion" / "daemon" / name for name in ("config.py", "control.py", "cards.py", "cli.py", "games.py")

@@ -19,15 +19,15 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.daemon.cards import CardMap
 from companion.daemon.config import Config, defaults
+from companion.daemon.demo import demo_cards
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.menus import words
 from companion.daemon.virtual import VirtualTableService
-from companion.demo import demo_cards
 from companion.editions import load_edition
-from companion.messages import SYMBOLS, cell_name
+from companion.words.messages import SYMBOLS, cell_name
 
 sys.path.insert(0, str(Path(__file__).parent))
 from console_driver import shown_number, shown_step  # noqa: E402

@@ -36,7 +36,7 @@ from faults.shim import build, preload_env
 from companion import cli
 from companion.errors import EXIT_DISK_FULL, EXIT_LEDGER, EXIT_OK, EXIT_UNKNOWN
 from companion.ledger.chain import split_body
-from companion.table import new_game, open_game
+from companion.table.service import new_game, open_game
 
 HERE = Path(__file__).resolve().parent
 FAULTS = HERE / "faults"

@@ -63,8 +63,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from companion import messages
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.daemon import menus
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
@@ -72,7 +71,8 @@ from companion.editions import load_edition
 from companion.engine.actions import TABLE, Span
 from companion.engine.command import Command
 from companion.hw import protocol
-from companion.table import verify_game
+from companion.table.service import verify_game
+from companion.words import messages
 
 SEED = 20260
 EDITION, OTHER = "elite", "monopoly"
@@ -708,7 +708,7 @@ def test_ten_thousand_fuzzed_inputs_book_nothing_the_table_did_not_mean(box):
 
 def test_a_roll_refused_for_its_dice_count_leaves_the_turn_alone(box):
     from companion.daemon.taps import dice_action, end_meaning
-    from companion.table import new_game
+    from companion.table.service import new_game
 
     # a seeded game played in memory to the first moment a dice command and the turn's end are both legal
     table, rng, lines = new_game(":memory:", EDITION, ["Anna", "Boris", "Vera"], 1), random.Random(1), []
@@ -735,7 +735,7 @@ def test_roll_pressed_while_the_screens_are_busy_throws_the_dice_of_the_event_ju
     printing of an event (its output waits on a gate) that turned "nothing to roll" (an offer open)
     into "ROLL ends the turn and rolls for the next player". The reader must have its DICE count
     anyway, and ROLL must book the turn's end and the next roll, not buzz "no" by itself."""
-    from companion.table import new_game
+    from companion.table.service import new_game
 
     gate, holding, hold = threading.Event(), threading.Event(), threading.Event()
 

@@ -21,7 +21,7 @@ def on_the_jackpot(daemon):
 
 def notices(subscription):
     """What the box said (its notices, as the OLED and every phone show them), in English."""
-    from companion import messages
+    from companion.words import messages
 
     out = []
     while (item := subscription.get(timeout=0.5)) is not None:

@@ -24,10 +24,10 @@ def test_hardware_adapters_import_no_engine_ledger_table_daemon_or_web():
                 (
                     "companion.engine",
                     "companion.ledger",
-                    "companion.table",
+                    "companion.table.service",
                     "companion.daemon",
                     "companion.web",
-                    "companion.messages",
+                    "companion.words.messages",
                 )
             ), (path, name)
 
@@ -52,5 +52,5 @@ def test_the_web_app_talks_only_to_the_service_it_is_handed():
     for path in (ROOT / "web").glob("*.py"):
         for name in imported(path):
             assert not name.startswith(
-                ("companion.ledger", "companion.hw", "companion.engine", "companion.daemon", "companion.table")
+                ("companion.ledger", "companion.hw", "companion.engine", "companion.daemon", "companion.table.service")
             ), (path, name)

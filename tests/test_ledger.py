@@ -1,4 +1,4 @@
-"""The durable ledger (companion.ledger) and the table service (companion.table): append-only,
+"""The durable ledger (companion.ledger) and the table service (companion.table.service): append-only,
 WAL + FULL, versioned schema, request ids bound to their command, exact restarts from checkpoints,
 a hash chain anchored outside the file, and clear errors for files it must not trust."""
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.editions import load_edition
 from companion.engine.game import Game
 from companion.engine.state import Posting
@@ -21,7 +21,7 @@ from companion.errors import (
     StrangerGame,
 )
 from companion.ledger import chain, schema
-from companion.table import CHECKPOINT_EVERY, new_game, open_game, verify_game
+from companion.table.service import CHECKPOINT_EVERY, new_game, open_game, verify_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -403,7 +403,7 @@ def test_the_largest_seed_replays(db):
 def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_naming_the_version(db, monkeypatch):
     table = played(db, 30)
     table.close()
-    from companion import table as table_module
+    from companion.table import service as table_module
 
     monkeypatch.setattr(table_module, "RULES_VERSION", 99)
     # the stored game replays identically under "version 99": it opens
@@ -777,7 +777,7 @@ def test_a_chain_valid_file_whose_events_do_not_replay_is_damaged_not_a_halt(db,
 
 
 def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_path):
-    from companion.table import recover_game
+    from companion.table.service import recover_game
 
     money_game(db)
     attack(db, [edit_field(5, "command", "pay Anna Boris 99")], recompute=False)
@@ -792,7 +792,7 @@ def test_recover_continues_from_the_last_verified_event_as_a_new_game(db, tmp_pa
 
 
 def test_a_backup_every_100_events_lets_recover_survive_a_ruined_file(db, tmp_path):
-    from companion.table import BACKUP_EVERY, recover_game
+    from companion.table.service import BACKUP_EVERY, recover_game
 
     table = new_game(db, "classic", ["Anna", "Boris"], 1)
     for i in range(BACKUP_EVERY + 5):

@@ -267,7 +267,7 @@ def test_a_missing_file_is_not_created(place, command):
 
 def test_open_game_refuses_a_foreign_file_at_the_api(place):
     """The API says the same as the CLI: LedgerDamaged, for readonly opens too; bytes unchanged."""
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     path = place / "game" / "contacts.sqlite"
     foreign_wal(path)
@@ -279,7 +279,7 @@ def test_open_game_refuses_a_foreign_file_at_the_api(place):
 
 
 def test_open_game_gives_no_schema_to_an_empty_file_at_the_api(place):
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     path = place / "game" / "empty.sqlite"
     path.touch()
@@ -351,7 +351,7 @@ def test_a_ledger_made_writable_again_takes_commands(place):
 def test_readonly_table_reads_a_read_only_file_at_the_api(place):
     """open_game(readonly=True) by a user who cannot write: the same head as the owner's, and a
     submit refused with a LedgerError (not an SQLite error, not a traceback)."""
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     path, _ = make_read_only(place, "both")
     owner = open_game(path, readonly=True)
@@ -379,7 +379,7 @@ def test_readonly_table_reads_a_read_only_file_at_the_api(place):
 def hot_copy(place, events=6):
     """A ledger copied with its -wal while the writer still had it open (no -shm): the last events
     live only in the -wal, so reading it needs WAL recovery. Returns (folder, owner's outputs)."""
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     path = place / "game" / "game.sqlite"
     start_game(path, events=2)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from files.sandbox import cli
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.errors import EXIT_DAMAGED, EXIT_LEDGER, RuleViolation
 
 READERS = ("state", "history", "verify")
@@ -49,7 +49,7 @@ def restore(folder: Path, files: dict) -> None:
 @pytest.fixture(scope="module")
 def ledger(tmp_path_factory):
     """(path, state dir, pristine bytes, anchors, {command: stdout}, head) of a checkpointed game."""
-    from companion.table import new_game, open_game
+    from companion.table.service import new_game, open_game
 
     root = tmp_path_factory.mktemp("fuzz")
     state_dir = root / "state"
@@ -117,7 +117,7 @@ def test_every_damaged_page_shows_the_same_game_or_one_clear_line(ledger, monkey
     head, or one line and no output with the contract's exit: 6 (damaged) for every damaged file,
     5 (no game) for the file cut to 0 bytes; never 4, 7, 8, 9 (a bug of the bank) or 70 (a crash).
     The damaged file and the anchors are never written to. Every failing case is listed at the end."""
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     path, state_dir, pristine, anchors, seen, head = ledger
     monkeypatch.setenv("COMPANION_STATE_DIR", str(state_dir))

@@ -291,7 +291,7 @@ def test_legal_for_a_few_verbs_is_the_full_list_cut_to_them():
     actions, in the same order, as the full list holds for them."""
     import random as _random
 
-    from companion.autoplay import next_command
+    from companion.bots.autoplay import next_command
     from companion.editions import load_edition, rules_for
     from companion.engine.game import Game
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from test_phone_views import Phone, start_box
 
-from companion import messages
 from companion.editions import HERE, edition_from_data
 from companion.errors import EditionError, EditionProblem
+from companion.words import messages
 
 ENGINE = Path(__file__).resolve().parent.parent / "companion" / "engine"
 DEL = object()

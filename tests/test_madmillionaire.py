@@ -19,7 +19,7 @@ from helpers import edition_variant, new, play_checked
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.state import BANK
 from companion.errors import EditionError, RuleViolation
-from companion.messages import CATALOGS, MAD_MILLIONAIRE
+from companion.words.messages import CATALOGS, MAD_MILLIONAIRE
 
 RULES = rules_for(load_edition("madmillionaire"))
 

@@ -1,4 +1,4 @@
-"""Message codes -> English and Russian text (companion/messages.py): every code the
+"""Message codes -> English and Russian text (companion/words/messages.py): every code the
 engine can emit has a template in both languages, the templates only use parameters
 the engine provides, plot ids are shown by name, and an unknown code still renders."""
 
@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 import companion.engine
-from companion import cli, messages
-from companion.autoplay import next_command
+from companion import cli
+from companion.bots.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
 from companion.errors import RuleViolation
-from companion.messages import CATALOGS, DERIVED, EDGE, EDITIONS, render, render_error
+from companion.words import messages
+from companion.words.messages import CATALOGS, DERIVED, EDGE, EDITIONS, render, render_error
 
 ENGINE = Path(companion.engine.__file__).parent
 LANGS = ("en", "ru")

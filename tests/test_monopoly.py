@@ -16,12 +16,12 @@ luxury_tax 38, boardwalk 39.
 import pytest
 from helpers import new, play_checked, run, teleporting
 
-from companion.autoplay import play
+from companion.bots.autoplay import play
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.state import BANK, POT
 from companion.errors import EditionError, RuleViolation
-from companion.messages import CATALOGS, LANGUAGES, MONOPOLY, render
-from companion.table import new_game, open_game
+from companion.table.service import new_game, open_game
+from companion.words.messages import CATALOGS, LANGUAGES, MONOPOLY, render
 
 # The US title deeds (2008 onward): price, rent with 0-4 houses and a hotel, house cost,
 # mortgage value. Hotels cost the same as a house.

@@ -10,8 +10,8 @@ from helpers import edition_variant
 
 from companion import cli
 from companion.engine.game import Game
-from companion.messages import render
-from companion.words import LATIN_WORDS
+from companion.words.grammar import LATIN_WORDS
+from companion.words.messages import render
 
 # The shipped Elite file names everything in English too: the tests take some names away.
 NO_CASINO = ('name = "Казино"\nname_en = "Casino"\n', 'name = "Казино"\n')
@@ -143,7 +143,7 @@ def test_a_russian_table_may_type_a_russian_name():
 
 def autoplayed_script(edition, tmp_path, events=400, seed=5):
     """A seeded autoplay game of the edition written as a game script (the CLI replays it)."""
-    from companion.autoplay import next_command
+    from companion.bots.autoplay import next_command
 
     rules = edition_variant(edition)
     players = ["Anna", "Boris", "Vera"]

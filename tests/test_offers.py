@@ -20,8 +20,8 @@ from companion.editions import load_edition, rules_for
 from companion.engine.actions import TABLE
 from companion.engine.game import Game
 from companion.errors import RuleViolation
-from companion.messages import render
-from companion.table import new_game, open_game
+from companion.table.service import new_game, open_game
+from companion.words.messages import render
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 OPTIONS = {"land_checks_distance": False}
@@ -275,7 +275,7 @@ def test_undo_of_an_offer_is_the_tables_alone(game):
 
 
 def test_offers_through_the_table_service(tmp_path):
-    """The same through companion.table, as the phones use it: actors are named in any case and
+    """The same through companion.table.service, as the phones use it: actors are named in any case and
     stored with each event; an open offer survives closing and reopening the bank (replay), is
     accepted after it, and the table's `undo` of the acceptance gives leisure2 back to Anna."""
     path = str(tmp_path / "game.sqlite")

@@ -1,4 +1,4 @@
-"""The rule options in words (companion/optionwords.py): every option of every shipped edition has a
+"""The rule options in words (companion/words/options.py): every option of every shipped edition has a
 name in English and Russian, every value a table can give it reads as words (never an id, None or
 True), every menu line fits two lines of the 128x64 OLED, no two options of an edition read alike,
 and the box offers the options a table sets, in a sensible order."""
@@ -15,7 +15,8 @@ from companion.daemon.screens import THOUSANDS as SCREEN_THOUSANDS
 from companion.daemon.screens import money
 from companion.editions import load_edition, rules_for, shipped
 from companion.hw.display import wrap
-from companion.optionwords import (
+from companion.words.grammar import LATIN_WORDS
+from companion.words.options import (
     CHOICE_WORDS,
     EDITION_CHOICE_WORDS,
     EDITION_OPTION_NAMES,
@@ -27,7 +28,6 @@ from companion.optionwords import (
     settable_options,
     value_words,
 )
-from companion.words import LATIN_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "ru")

@@ -9,7 +9,7 @@ import pytest
 
 from companion.daemon.owner import NoGame, Owner, OwnerStopped
 from companion.errors import InvariantViolation, RuleViolation
-from companion.table import new_game
+from companion.table.service import new_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 
@@ -156,7 +156,7 @@ def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_befo
     that copy (milliseconds of SQLite and fsync) waits until the event is published and the writer is idle,
     so a tap's receipt never waits for it; a stop writes a backup still owed."""
     from companion.daemon.main import wait_for
-    from companion.table import BACKUP_EVERY
+    from companion.table.service import BACKUP_EVERY
 
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
     path = tmp_path / "game.sqlite"

@@ -6,7 +6,7 @@ import pytest
 from companion.daemon.owner import Owner
 from companion.daemon.panel import DIM_AFTER_S, PAGE_SECONDS, Panel
 from companion.hw.display import Screen, open_device
-from companion.table import new_game
+from companion.table.service import new_game
 
 
 class Clock:

@@ -14,9 +14,9 @@ import pytest
 from test_phone_guards import at, clock
 from test_phone_views import ANNA, BANKER_PIN, Phone, box, config, free_port, pair_by_card
 
-from companion import messages
 from companion.daemon import phone as phone_service
 from companion.daemon.main import Daemon, wait_for
+from companion.words import messages
 from web import serve
 
 __all__ = ["box", "clock"]

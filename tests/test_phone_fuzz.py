@@ -288,6 +288,6 @@ def test_thousands_of_random_requests_no_500_no_change_without_the_right_role(bo
     assert statuses.get(200, 0) > REQUESTS // 10 and statuses.get(403, 0) > 100 and statuses.get(400, 0) > 100
     # the fuzz did reach the ledger, for both roles that may
     assert booked_by.get("Anna", 0) >= 3 and booked_by.get("banker", 0) >= 3, (booked_by, statuses)
-    from companion.table import verify_game
+    from companion.table.service import verify_game
 
     verify_game(box.owner.table.ledger.path)

@@ -24,8 +24,8 @@ from test_phone_views import (
     text_of,
 )
 
-from companion import messages
 from companion.daemon import phone as phone_service
+from companion.words import messages
 
 __all__ = ["box"]  # the fixture, shared
 
@@ -85,7 +85,7 @@ def test_the_box_shows_the_waiting_phones_code(box):
         item = sub.get(timeout=2)
     sub.close()
     assert item.notice.code == "phone_pair_waiting" and item.notice.params == {"pairing": code}
-    from companion import messages
+    from companion.words import messages
 
     assert code in messages.render(item.notice.code, item.notice.params, "ru")
 
@@ -423,7 +423,7 @@ def test_the_auctioneer_leaves_the_writer_idle_to_see_other_processes_writes(tmp
     """With the auctioneer running, a command written to the ledger by another process (`companion do`
     straight on the file) still reaches the daemon's table and every phone."""
     from companion.daemon.main import wait_for
-    from companion.table import open_game
+    from companion.table.service import open_game
 
     daemon = start_box(tmp_path, **{"phone.auction_quiet_seconds": 30.0})
     try:

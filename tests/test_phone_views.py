@@ -194,7 +194,7 @@ def test_the_share_price_chart_follows_the_price(box):
     SVG steps through each of them."""
     import random
 
-    from companion.autoplay import next_command
+    from companion.bots.autoplay import next_command
 
     phone = Phone(box).join()
     phone.open("/phone/table")  # the history is scanned once, then only the new events
@@ -264,7 +264,7 @@ def test_pages_follow_the_phones_language_and_the_switch(box):
 def test_every_view_stays_under_100_kb_after_a_long_game(box):
     import random
 
-    from companion.autoplay import next_command
+    from companion.bots.autoplay import next_command
 
     rng = random.Random(5)
     for _ in range(300):
@@ -396,7 +396,7 @@ def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path, built_whee
     templates = sorted(p.name for p in (root / "web" / "templates" / "phone").glob("*.html"))
     for name in [
         "web/phone.py",
-        "web/phone_words.py",
+        "companion/words/phone.py",
         "companion/daemon/phone.py",
         "web/static/phone.css",
         "web/static/phone.js",
@@ -478,7 +478,7 @@ def test_every_view_of_every_edition_in_both_languages_is_words(tmp_path, editio
     actions of the table and of a player render in English and Russian, in words."""
     import random
 
-    from companion.autoplay import next_command
+    from companion.bots.autoplay import next_command
 
     daemon = Daemon(config(tmp_path), out=lambda line: None).start()
     try:

@@ -9,7 +9,7 @@ import pytest
 
 from companion.daemon.console import NumberView
 from companion.engine.actions import Span
-from companion.table import new_game
+from companion.table.service import new_game
 
 sys.path.insert(0, str(Path(__file__).parent))
 from console_driver import console_over, shown_number, shown_step  # noqa: E402

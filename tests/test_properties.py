@@ -1,7 +1,7 @@
 """Property tests over every shipped edition: random legal and illegal command
 sequences keep the books straight (rulebooks: money, plots, buildings, bankruptcy).
 
-Each step is either the autoplayer's next move (companion.autoplay) or a
+Each step is either the autoplayer's next move (companion.bots.autoplay) or a
 garbage command: an unknown verb, bad numbers, another player's action, a roll
 out of turn, an undo of some event, a restart of the ledger. After every
 accepted event the test checks, from outside the engine:
@@ -30,12 +30,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
 from companion.engine.state import Posting
 from companion.errors import RuleViolation
-from companion.table import new_game, open_game
+from companion.table.service import new_game, open_game
 
 EDITIONS = shipped()
 # COMPANION_PROPERTY_EXAMPLES=500 python3 -m pytest tests/test_properties.py: a deeper hunt

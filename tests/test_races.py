@@ -23,7 +23,7 @@ from faults.payments import cash_after
 
 from companion.errors import EXIT_REFUSED, RuleViolation
 from companion.ledger.chain import split_body
-from companion.table import new_game, open_game
+from companion.table.service import new_game, open_game
 
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "faults" / "race_child.py"
@@ -252,7 +252,7 @@ def test_a_table_behind_catches_up_before_answering(game):
 
 WRITER_AT_FULL_SPEED = """
 import sys
-from companion.table import open_game
+from companion.table.service import open_game
 table = open_game(sys.argv[1])
 i = 0
 while True:

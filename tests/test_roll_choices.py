@@ -150,8 +150,8 @@ def test_a_card_that_cannot_be_drawn_says_why(tmp_path, boxes):
 @pytest.mark.parametrize("lang, said_dice", [("en", "Anna rolls 4 and 3"), ("ru", "Anna: выпало 4 и 3")])
 def test_the_exchange_and_auction_receipts_say_the_dice(lang, said_dice):
     from companion.engine.command import parse_command
-    from companion.table import new_game
-    from companion.view import event_lines
+    from companion.table.service import new_game
+    from companion.table.view import event_lines
 
     table = new_game(":memory:", "elite", ["Anna", "Boris"], 1)
     table.submit(parse_command("land exchange1"), actor="table")

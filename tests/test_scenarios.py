@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine.game import Game
-from companion.script import run_script
+from companion.table.script import run_script
 
 ROOT = Path(__file__).parent / "scenarios"
 SCRIPTS = sorted(ROOT.rglob("*.game"))

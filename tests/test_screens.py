@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.daemon.screens import IDLE_SECONDS, idle_frames, money, notice_frames, player_frame, receipt_frames
 from companion.editions import shipped
 from companion.engine.core import MAX_NAME
 from companion.hw.display import fits, wrap
-from companion.messages import BOX
-from companion.table import new_game
+from companion.table.service import new_game
+from companion.words.messages import BOX
 
 LONG = {
     "en": ["Maximilianus" + "W" * (MAX_NAME - 12), "Bartholomew-Jones", "Wilhelmina", "Ann", "Bo", "Quentin"],
@@ -102,7 +102,7 @@ def test_every_line_the_box_says_fits(language):
         "pid": 4242,
         "socket": "/run/companion/companion.sock",
     }
-    from companion.messages import render
+    from companion.words.messages import render
 
     for code in BOX[language]:
         for frame in notice_frames(render(code, samples, language)):

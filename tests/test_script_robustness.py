@@ -1,4 +1,4 @@
-"""Script files of any content (companion/script.py): read_script reads bytes (UTF-8, a byte
+"""Script files of any content (companion/table/script.py): read_script reads bytes (UTF-8, a byte
 order mark dropped, "-" for standard input) and run_script ends in success or one ScriptError
 line naming the file, the line and the problem. Never a ValueError, KeyError or traceback,
 whatever the file holds: bad `expect` arguments, broken lines, random bytes, truncated or
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.errors import CompanionError
-from companion.script import ScriptError, read_script, run_script
+from companion.table.script import ScriptError, read_script, run_script
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.game"))
 GAME = """new elite 7 Anna Boris

@@ -7,12 +7,12 @@ and money), and in debt it sells back the building that earns least for what it 
 
 import random
 
+from companion.bots.strategies import strategy
 from companion.editions import load_edition, rules_for
 from companion.engine.actions import TABLE, Action
 from companion.engine.command import parse_command, split_actor
 from companion.engine.game import Game
 from companion.engine.state import BANK, Debt
-from companion.sim.bots import strategy
 from companion.sim.runner import SETTLE_VERBS, Study, play_many
 
 RULES = rules_for(load_edition("elite"))

@@ -44,7 +44,7 @@ def russian(line: str) -> bool:
 @pytest.fixture
 def no_games(monkeypatch):
     """Fails the test if any game is played: a bad argument must be caught before the study runs."""
-    import companion.sim.command as command
+    import companion.cli.sim as command
 
     def play(*_a, **_k):
         raise AssertionError("games were played before the bad argument was found")

@@ -3,11 +3,11 @@ command one the rules listed for its actor and applied once, believable lengths,
 
 import pytest
 
+from companion.bots.strategies import NAMES, strategy
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE, listed
 from companion.engine.command import parse_command, split_actor
 from companion.engine.game import Game
-from companion.sim.bots import NAMES, strategy
 from companion.sim.runner import Study, play_game, play_many
 
 

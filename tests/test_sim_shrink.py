@@ -9,9 +9,9 @@ from companion.cli import main
 from companion.editions import HERE
 from companion.engine.monopoly import MonopolyRules
 from companion.engine.rulesets import RULESETS
-from companion.script import ScriptError, run_script
 from companion.sim.runner import play_game
 from companion.sim.shrink import confirm, shrink
+from companion.table.script import ScriptError, run_script
 
 BREACH = "balances do not sum to zero"
 

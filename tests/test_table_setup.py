@@ -13,7 +13,7 @@ from test_phone_views import BANKER_PIN, Phone, config, start_box
 from companion.daemon.console import Console
 from companion.daemon.main import Daemon, wait_for
 from companion.hw.buttons import Press
-from companion.table import new_game
+from companion.table.service import new_game
 
 NEW_GAME_PRESSES = 8  # OK, ▲ (Game…), OK, OK (New game…), OK (Elite), OK (players), OK (Start), OK (ends the old)
 

@@ -2,12 +2,12 @@
 
 import random
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.daemon.cards import Role
 from companion.daemon.taps import dice_needed, end_meaning, roll_meaning, tap_meaning
 from companion.engine.command import Command
-from companion.messages import render
-from companion.table import new_game
+from companion.table.service import new_game
+from companion.words.messages import render
 
 
 def elite(tmp_path, monkeypatch, players=("Anna", "Boris")):

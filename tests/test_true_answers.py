@@ -17,7 +17,7 @@ from companion.daemon.main import Daemon, wait_for
 from companion.daemon.owner import WriterBusy
 from companion.daemon.phone import Refused
 from companion.hw.reader import ReaderLink
-from companion.table import open_game
+from companion.table.service import open_game
 
 LATE_S = 0.5  # daemon.answer_seconds in these tests: the write lock is held far longer
 
@@ -272,7 +272,7 @@ def test_a_roll_whose_turn_end_alone_was_booked_before_a_restart_books_only_its_
 
 def test_a_readers_line_is_booked_under_an_id_made_of_its_boot_and_number_that_fits_the_ledger():
     from companion.daemon.main import reader_request_id
-    from companion.table import MAX_REQUEST_ID
+    from companion.table.service import MAX_REQUEST_ID
 
     assert reader_request_id(("0BADCAFE", 7)) == "reader:0BADCAFE:7"
     assert reader_request_id(None) is None  # a reader that gave no boot id: a fresh id, as before

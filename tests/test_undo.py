@@ -11,7 +11,7 @@ from companion import cli
 from companion.editions import load_edition, rules_for
 from companion.engine.state import Posting
 from companion.errors import RuleViolation
-from companion.table import new_game, open_game
+from companion.table.service import new_game, open_game
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 

@@ -8,11 +8,11 @@ import pytest
 
 from companion.daemon.cards import CardMap
 from companion.daemon.config import Config, defaults
+from companion.daemon.demo import demo_cards
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.virtual import VirtualTableService
-from companion.demo import demo_cards
 from companion.editions import load_edition, shipped
-from companion.messages import card_text, cell_name
+from companion.words.messages import card_text, cell_name
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb", "Dana", "Egor"]
 

@@ -7,13 +7,13 @@ import json
 import pytest
 from test_daemon import tap  # a card laid on the simulated reader and lifted
 
-from companion import messages
 from companion.daemon.cards import Role
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.walk import WALK_FILE, Walk, kind_key
 from companion.editions import load_edition
 from companion.errors import SaidInput
+from companion.words import messages
 
 ELITE = load_edition("elite")
 IDS = [c.id for c in ELITE.cells]

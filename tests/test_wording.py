@@ -11,8 +11,8 @@ import pytest
 from companion.daemon.console import Console, ListView, NumberView, UndoView
 from companion.editions import load_edition
 from companion.hw.display import default_fonts, fits, has_glyphs
-from companion.messages import render
-from companion.table import new_game
+from companion.table.service import new_game
+from companion.words.messages import render
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_console import Desk, Owner  # noqa: E402

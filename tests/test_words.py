@@ -1,4 +1,4 @@
-"""The words of the box (companion/words.py, companion/messages.py, companion/glossary.toml):
+"""The words of the box (companion/words/grammar.py, companion/words/messages.py, companion/words/glossary.toml):
 every message in both languages with numbers 0, 1, 2, 5, 11, 21, 101 and the longest names
 shows no internal id, no None, no Python repr, no «(а)» gender patch, no Latin letters in
 Russian outside player names and the glossary's listed words; plural forms follow the CLDR
@@ -18,12 +18,15 @@ import pytest
 from test_messages import collect_messages
 
 from companion import cli
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.game import Game
 from companion.engine.state import Note
 from companion.errors import BadCommand, LedgerDamaged, LedgerError, OutcomeUnknown, RuleViolation
-from companion.messages import (
+from companion.table.script import ScriptError, run_script
+from companion.table.view import state_text
+from companion.words.grammar import GLOSSARY, LATIN_WORDS, language_from_env, plural, plural_category
+from companion.words.messages import (
     CATALOGS,
     DERIVED,
     EN,
@@ -38,9 +41,6 @@ from companion.messages import (
     WHAT,
     render,
 )
-from companion.script import ScriptError, run_script
-from companion.view import state_text
-from companion.words import GLOSSARY, LATIN_WORDS, language_from_env, plural, plural_category
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "ru")
@@ -243,7 +243,7 @@ EDGE_SAMPLES = {
     "default": ["true", "200"],
     "text": ["'=' after a key", "zz-9"],
     "allowed": ["'en', 'ru'"],
-    # issue 23: the table's own board (companion/boards.py, companion/daemon/boardedit.py)
+    # issue 23: the table's own board (companion/editions/boards.py, companion/daemon/boardedit.py)
     "changed": ["cells.food1.price, decks.chance.c01"],
     "base": ["elite"],
     "plays": ["elite"],

@@ -46,9 +46,9 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.http import parse_cookie
 
+from companion.words.phone import WORDS
 from web.app import Streams
 from web.hosts import guesser, host_allowed
-from web.phone_words import WORDS
 
 log = logging.getLogger("companion.web.phone")
 

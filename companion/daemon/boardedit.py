@@ -2,7 +2,7 @@
 
 web/phone.py reaches it through PhoneService (board_*): the page never imports the store. Each
 value typed on the phone is read as the edition file would write it, the whole board is checked
-by the edition loader (companion/boards.py saves nothing else), and a refusal is one line in the
+by the edition loader (companion/editions/boards.py saves nothing else), and a refusal is one line in the
 phone's language naming the plot, card or key. Numbers the rulebook fixes are shown, locked.
 """
 
@@ -10,13 +10,13 @@ import re
 import tomllib
 from typing import Any
 
-from companion import boards, messages
-from companion.boards import BoardConflict, BoardStore
-from companion.editions import load_edition, shipped
+from companion.editions import boards, load_edition, shipped
+from companion.editions.boards import BoardConflict, BoardStore
 from companion.engine.core import EFFECT_TEXTS
 from companion.engine.elite import ORDINALS
 from companion.engine.rulesets import RULESETS
 from companion.errors import CompanionError, EditionError
+from companion.words import messages
 
 TEXT_KEYS = ("name", "name_en", "name_ru", "text", "text_en", "text_ru", "kind", "deck")
 PLOT_KEYS = ("price", "rent", "tax", "build_cost")

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import BadInput, Message, SaidInput, cause_of
-from companion.parsewords import json_problem
-from companion.wholefile import write_whole
+from companion.files.wholefile import write_whole
+from companion.words.parse import json_problem
 
 KINDS = ("player", "plot", "card")
 UID_LENGTHS = (8, 14, 20)  # hex digits of a 4-, 7- or 10-byte UID
@@ -27,7 +27,7 @@ FILE_VERSION = 1
 def role_words(role: "Role", edition, language: str) -> str:
     """A role as the screens say it: "player 2", "plot «Cinema»", never a plot's or card's id when the
     edition is at hand (edition: the Edition the role belongs to, or None)."""
-    from companion import messages  # words only: the map itself never needs them
+    from companion.words import messages  # words only: the map itself never needs them
 
     ref = role.ref
     if edition is not None and role.edition == edition.id:

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.errors import SaidInput, cause_of
 from companion.ledger.anchor import default_state_dir
-from companion.parsewords import toml_problem
+from companion.words.parse import toml_problem
 
 HARDWARE = ("simulated", "real")
 LANGUAGES = ("en", "ru")
@@ -208,7 +208,7 @@ KEYS = (
 
 class ConfigError(SaidInput):
     """A configuration file that cannot be used: names the file and the key (`config_*` codes in
-    companion/messages.py, said in the screen's language)."""
+    companion/words/messages.py, said in the screen's language)."""
 
 
 @dataclass(frozen=True)

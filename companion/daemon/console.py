@@ -20,11 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span
 from companion.engine.command import Command
 from companion.hw.display import WIDTH, Frame, line_room, wrap
-from companion.optionwords import option_line, settable_options
+from companion.words import messages
+from companion.words.options import option_line, settable_options
 
 from . import menus
 from .menus import words

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import SaidInput
-from companion.messages import LANGUAGES, render
+from companion.words.messages import LANGUAGES, render
 
 log = logging.getLogger("companion.control")
 

@@ -3,7 +3,7 @@
 One folder (the games folder) holds everything the box keeps:
 `current.sqlite` (the game being played, resumed at every boot),
 `archive/` (finished games, named by date and edition), `boards/` (the table's own
-boards, companion/boards.py), `cards.json` (the card
+boards, companion/editions/boards.py), `cards.json` (the card
 map) and `daemon.lock` (held by the running daemon; it names the control
 socket so `companion do` can hand it commands). The ledgers' anchors stay in
 the machine's anchor folder ($COMPANION_STATE_DIR), where the command line
@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 from companion.errors import RuleViolation, SaidInput
-from companion.table import Table, new_game, open_game
+from companion.table.service import Table, new_game, open_game
 
 CURRENT = "current.sqlite"
 ARCHIVE = "archive"
-BOARDS = "boards"  # the table's own boards (companion/boards.py): boards/<edition>.toml
+BOARDS = "boards"  # the table's own boards (companion/editions/boards.py): boards/<edition>.toml
 LOCK = "daemon.lock"
 
 

@@ -22,10 +22,9 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from companion import messages
-from companion.boards import BoardStore
-from companion.boards import counts as board_counts
 from companion.editions import load_edition, rules_for, shipped
+from companion.editions.boards import BoardStore
+from companion.editions.boards import counts as board_counts
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command
 from companion.errors import (
@@ -43,8 +42,9 @@ from companion.hw.display import DisplayMissing, FontMissing, Screen, open_devic
 from companion.hw.reader import BY_ID_PATTERN, LinkState, Origin, ReaderLink
 from companion.hw.simreader import SimulatedReader
 from companion.ledger.anchor import default_state_dir
-from companion.table import Table, new_request_id, open_game
-from companion.view import event_lines, state_text
+from companion.table.service import Table, new_request_id, open_game
+from companion.table.view import event_lines, state_text
+from companion.words import messages
 
 from . import menus, systemd
 from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
@@ -89,7 +89,7 @@ class Daemon:
         self.out = out
         self.sim_seed = sim_seed
         self.games = Games(config.games_dir)
-        self.boards = BoardStore(config.games_dir / BOARDS)  # the table's own boards (companion/boards.py)
+        self.boards = BoardStore(config.games_dir / BOARDS)  # the table's own boards (companion/editions/boards.py)
         self.cards = CardMap.load(config.games_dir / "cards.json")
         self.lock = DaemonLock(config.games_dir)
         self.owner = Owner()

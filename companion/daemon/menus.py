@@ -20,11 +20,11 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
 from companion.engine.command import Command
 from companion.errors import RuleViolation
-from companion.view import event_lines, offer_json
+from companion.table.view import event_lines, offer_json
+from companion.words import messages
 
 from .screens import auction_words, event_words, money
 

@@ -14,7 +14,7 @@ table catches up and the new events are published like its own.
 After each commit (and each change of game) the writer also publishes a
 `Snapshot`: the rules, the state, the head and what an off-thread reader needs to
 find the history, all immutable. Pages, exports and streams read that (and the
-stored history through their own read-only connection, companion/history.py),
+stored history through their own read-only connection, companion/table/history.py),
 never the writer thread: a heavy page never delays a tap.
 """
 
@@ -38,7 +38,7 @@ from companion.errors import (
     RuleViolation,
     check,
 )
-from companion.table import Table, new_request_id
+from companion.table.service import Table, new_request_id
 
 log = logging.getLogger("companion.owner")
 
@@ -97,7 +97,7 @@ class Snapshot:
     Every field is immutable (the engine's State is: applying a command makes a new one) and the writer
     replaces the whole snapshot after each commit, so a reader holding one sees one consistent moment.
     The events themselves are not here: they are read from the ledger at `path` by a connection of the
-    reading thread's own (companion/history.py), up to `head_seq`."""
+    reading thread's own (companion/table/history.py), up to `head_seq`."""
 
     path: str = ""  # the ledger file ("" when no game is open)
     first_hash: str = ""  # the hash of the game's first event: a new game at the same path has another
@@ -298,7 +298,7 @@ class Owner:
     def follow(self) -> tuple[Subscription, Snapshot]:
         """A new subscription and the snapshot it follows, without the writer thread: every event after
         the snapshot's head comes through the subscription (one at or before it may come too: skip it);
-        the ones before it are the caller's to read from the ledger (companion/history.py)."""
+        the ones before it are the caller's to read from the ledger (companion/table/history.py)."""
         sub = Subscription(self)
         with self._lock:
             snapshot = self.snapshot

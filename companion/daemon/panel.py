@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from companion import messages
 from companion.hw.display import Frame, Screen
+from companion.words import messages
 
 from .owner import Owner
 from .screens import IDLE_SECONDS, idle_frames, notice_frames, receipt_frames

@@ -2,7 +2,7 @@
 
 Everything the page shows is read from the writer's latest Snapshot (Owner.snapshot)
 and, for past events, through a read-only ledger connection borrowed for the read
-(companion/history.py), on the page's own thread: a page, an export or a stream
+(companion/table/history.py), on the page's own thread: a page, an export or a stream
 never waits for the writer nor holds it. It is handed back as plain dicts already
 in words, in the language asked; everything it does
 goes through Owner.submit with the acting player (or the table, for the banker)
@@ -36,13 +36,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from companion import messages
 from companion.engine.actions import TABLE, Action, OneOf, Span, Terms
 from companion.engine.command import Command
 from companion.errors import CompanionError, OutcomeUnknown, RuleViolation
-from companion.headwords import head_words
-from companion.history import GameChanged, History, Readers, StoredEvents
-from companion.view import event_lines, extra_text
+from companion.table.history import GameChanged, History, Readers, StoredEvents
+from companion.table.view import event_lines, extra_text
+from companion.words import messages
+from companion.words.head import head_words
 
 from . import menus
 from .boardedit import BoardEditor
@@ -1081,7 +1081,7 @@ class PhoneService:
     def editions(self, language: str) -> list[dict]:
         return [{"id": e, "name": n} for e, n in self.daemon.editions(language)]
 
-    # ----- the table's own board (issue 23; companion/daemon/boardedit.py, companion/boards.py) ----------
+    # ----- the table's own board (issue 23; companion/daemon/boardedit.py, companion/editions/boards.py) ----------
     # Not the game's: nothing here goes through the writer; the store keeps its own lock and versions.
 
     def _board_editor(self) -> BoardEditor:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.wholefile import write_whole
+from companion.files.wholefile import write_whole
 
 log = logging.getLogger("companion.phone")
 

@@ -2,14 +2,14 @@
 notice; each in the screen's language, wrapped and paged so nothing is ever cut.
 
 Pure composition: a state or an event in, frames (companion/hw/display.Frame)
-out. The words come from the catalogues through companion/view.py, the same
+out. The words come from the catalogues through companion/table/view.py, the same
 lines the terminal prints, so the screen never shows an id or a raw command.
 """
 
-from companion import messages
 from companion.hw.display import Frame, fits, line_room, wrap
-from companion.messages import label, party
-from companion.view import event_lines, extra_text, pending_words, state_json
+from companion.table.view import event_lines, extra_text, pending_words, state_json
+from companion.words import messages
+from companion.words.messages import label, party
 
 IDLE_SECONDS = 1.5  # each page of the carousel stays this long: six players and two pages of the
 # table in 12 s, eight and two in 15 s

@@ -12,7 +12,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from companion.wholefile import write_whole
+from companion.files.wholefile import write_whole
 
 FILE = "box.json"
 LANGUAGES = ("en", "ru")

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any
 
-from companion import messages
+from companion.words import messages
 
 from .cards import Role, normal_uid, role_words
 

@@ -9,7 +9,7 @@ yet. A wrong or repeated tap is refused and changes nothing; BACK takes the last
 enrolled is asked for on the phone or the box ("which plot is this card?"); its enrolment is written with the
 board, so BACK and leaving the walk leave the card map as it was. The daemon keeps the walk in `walk.json` in
 the games folder after every step, so a restart resumes it; the walked order is saved into the table's board
-(companion/boards.py) by companion/daemon/walkdesk.py.
+(companion/editions/boards.py) by companion/daemon/walkdesk.py.
 """
 
 import json
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import SaidInput
-from companion.wholefile import write_whole
+from companion.files.wholefile import write_whole
 
 WALK_FILE = "walk.json"
 FILE_VERSION = 1

@@ -19,10 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion import messages
-from companion.boards import BoardStore
 from companion.editions import rules_for, shipped
+from companion.editions.boards import BoardStore
 from companion.errors import CompanionError, SaidInput
+from companion.words import messages
 
 from .cards import Role, role_words
 from .walk import IDLE_S, Walk, kept_walk, save_walk
@@ -57,7 +57,7 @@ class BoardWalk:
 
     @property
     def store(self) -> BoardStore:
-        """The table's boards (companion/boards.py), the daemon's one store: its saves are one at a time."""
+        """The table's boards (companion/editions/boards.py), the daemon's one store: its saves are one at a time."""
         return self.daemon.boards
 
     @property

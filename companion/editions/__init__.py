@@ -10,7 +10,7 @@ from companion.engine.board import Edition, build_edition, check_option, keyname
 from companion.engine.core import Rules
 from companion.engine.rulesets import RULESETS
 from companion.errors import EditionError, EditionProblem, cause_of
-from companion.parsewords import toml_problem
+from companion.words.parse import toml_problem
 
 HERE = Path(__file__).parent
 

@@ -107,7 +107,7 @@ class Edition:
     by_name: dict = field(default_factory=dict, hash=False)  # a cell's name, lower-case -> Cell (if unique)
     names: dict = field(default_factory=dict, hash=False)  # language -> the edition's name (name_en = ...)
     groups: dict = field(default_factory=dict, hash=False)  # industry id -> plot ids in board order
-    # [box]: what a table checked against its box (companion/boards.py reads it; the rules never do)
+    # [box]: what a table checked against its box (companion/editions/boards.py reads it; the rules never do)
     box: dict = field(default_factory=dict, hash=False, compare=False)
 
     def cell(self, ref):

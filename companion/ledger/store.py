@@ -4,7 +4,7 @@ The ledger stores what the table hands it and checks what it reads back: the
 file is ours (by its header, before SQLite touches it), the schema is exactly
 ours, every event's hash follows from the one before, and the head agrees with
 the anchor kept outside the file. It imports only the engine's records; the
-table service (companion/table.py) pairs it with the rules.
+table service (companion/table/service.py) pairs it with the rules.
 """
 
 import errno

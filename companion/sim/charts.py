@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion import messages
 from companion.sim.report import industries, say
+from companion.words import messages
 
 TITLES = {
     "en": {

@@ -2,7 +2,7 @@
 
 `summarize` turns GameRecords into plain data (the `--json` output and what the charts
 draw); `summary_lines` says it in English or Russian (the SIM catalogue in
-companion/messages.py); `compare` pairs two studies of the same seeds and gives each
+companion/words/messages.py); `compare` pairs two studies of the same seeds and gives each
 measure's mean difference with a 95% paired t interval (docs/simulation.md).
 """
 
@@ -12,9 +12,9 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from companion import messages
 from companion.sim.runner import GameRecord
-from companion.words import plural
+from companion.words import messages
+from companion.words.grammar import plural
 
 # the measures --compare pairs by seed: name -> what one game gives
 MEASURES = {

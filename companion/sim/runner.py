@@ -14,13 +14,13 @@ import json
 import random
 from dataclasses import asdict, dataclass, field
 
+from companion.bots.strategies import GenericStrategy, first_progress, strategy
 from companion.editions import load_edition, rules_for
 from companion.engine.actions import TABLE, Action, issued
 from companion.engine.command import Command
 from companion.engine.game import Game
 from companion.engine.state import CHARITY, JACKPOT, POT, State
 from companion.errors import CompanionError, InvariantViolation
-from companion.sim.bots import GenericStrategy, first_progress, strategy
 from companion.sim.shrink import crash_message
 
 SEATS = ("Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ivan")

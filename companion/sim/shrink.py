@@ -97,7 +97,7 @@ def shrink(lines: list[str], message: str, budget: int = MAX_TESTS) -> list[str]
 
 def confirm(lines: list[str]) -> str | None:
     """What `companion script` says the lines end in: the broken invariant's message, or None."""
-    from companion.script import ScriptError, run_script
+    from companion.table.script import ScriptError, run_script
 
     try:
         table = run_script("\n".join(lines) + "\n", source="<shrunk>")

@@ -35,7 +35,7 @@ from pathlib import Path
 from shim import Shim
 
 from companion.errors import DiskFull, InvariantViolation, LedgerError, OutcomeUnknown, RuleViolation
-from companion.table import new_game, open_game
+from companion.table.service import new_game, open_game
 
 EDITION, PLAYERS, SEED = "classic", ["Anna", "Boris"], 1
 # every command stays acceptable in any order (pays well within the start cash), so the

@@ -17,7 +17,7 @@ import sys
 import time
 
 from companion.errors import CompanionError, OutcomeUnknown, RuleViolation
-from companion.table import open_game
+from companion.table.service import open_game
 
 LOOP_MAX = 5000
 DEADLINE_S = 100.0

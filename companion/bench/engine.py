@@ -17,11 +17,11 @@ import statistics
 import tempfile
 import time
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.editions import load_edition, rules_for, shipped
 from companion.engine.actions import TABLE
 from companion.engine.game import Game
-from companion.table import new_game
+from companion.table.service import new_game
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -211,7 +211,7 @@ OPEN_SIZES = (100, 1000, 3000, 10000)
 # a fresh interpreter times one open: the imports come first and are not counted
 _OPEN_CHILD = """
 import sys, time
-from companion.table import open_game
+from companion.table.service import open_game
 path, full = sys.argv[1], sys.argv[2] == "full"
 start = time.perf_counter()
 table = open_game(path, full_replay=full)

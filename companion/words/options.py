@@ -2,7 +2,7 @@
 
 An option's name and each of its values are words a player reads, in the rulebooks' terms
 (the Russian Elite rulebook's for the Millionaire family: круговой доход, НАЛОГОВАЯ ИНСПЕКЦИЯ,
-полис, ПУНКТ, ФОРТУНА; companion/glossary.toml spells them); `option_line` puts the two
+полис, ПУНКТ, ФОРТУНА; companion/words/glossary.toml spells them); `option_line` puts the two
 together ("Circle income: 200"), short enough for two lines of the 128-pixel screen.
 
 Names and choice words are general (`OPTION_NAMES`, `CHOICE_WORDS`: the Millionaire family's,
@@ -36,8 +36,8 @@ from typing import Any
 from companion.editions import load_edition
 from companion.engine.board import MONEY_MAX
 from companion.engine.rulesets import RULESETS
-from companion.messages import FACES, LANGUAGES, deck_name, industry_name, joined
-from companion.words import plural
+from companion.words.grammar import plural
+from companion.words.messages import FACES, LANGUAGES, deck_name, industry_name, joined
 
 # the OLED's grouping of a sum (companion/daemon/screens.money, which this layer may not import) with
 # the separator its THOUSANDS says it is, a thin no-break space: "13 750". (The character there is a

@@ -11,9 +11,8 @@ import sys
 import traceback
 from datetime import datetime, timezone
 
-from companion import messages
-from companion.daemon.cli import add_parsers as add_box_parsers
-from companion.daemon.cli import do_via_daemon, said, through_daemon
+from companion.cli.box import add_parsers as add_box_parsers
+from companion.cli.box import do_via_daemon, said, through_daemon
 from companion.daemon.games import daemon_holding
 from companion.editions import load_edition, shipped
 from companion.engine.actions import TABLE, issued
@@ -38,10 +37,11 @@ from companion.errors import (
     exit_code,
 )
 from companion.ledger.anchor import default_state_dir
-from companion.messages import label
-from companion.table import new_game, new_request_id, open_game, recover_game, verify_game
-from companion.view import event_lines, state_json, state_text
-from companion.words import ENV_LANG, language_from_env
+from companion.table.service import new_game, new_request_id, open_game, recover_game, verify_game
+from companion.table.view import event_lines, state_json, state_text
+from companion.words import messages
+from companion.words.grammar import ENV_LANG, language_from_env
+from companion.words.messages import label
 
 DEFAULT_DB = "companion-game.sqlite"
 REQUEST_LINE = {
@@ -343,7 +343,7 @@ def cmd_recover(args):
 
 
 def cmd_script(args):
-    from companion.script import read_script, run_script
+    from companion.table.script import read_script, run_script
 
     text = read_script(args.file)
 
@@ -414,8 +414,8 @@ def cmd_check_edition(args):
                     all_cards=len(ed.cards),
                 )
             )
-    # what is still a placeholder (docs/board-sources.md, the file's [box] marks: companion/boards.py)
-    from companion import boards
+    # what is still a placeholder (docs/board-sources.md, the file's [box] marks: companion/editions/boards.py)
+    from companion.editions import boards
 
     counts = boards.counts(ed)
     out(
@@ -439,7 +439,7 @@ def cmd_check_edition(args):
 
 
 def cmd_demo(args):
-    from companion.demo import run_demo
+    from companion.daemon.demo import run_demo
 
     return run_demo(
         args.seed,
@@ -477,7 +477,7 @@ def cmd_bench(args):
         )
         return EXIT_USAGE
     if args.what == "sim":
-        from companion import bench_sim
+        from companion.bench import sim as bench_sim
 
         try:
             bench_sim.main(args.games, args.peer, [args.edition] if args.edition else None, args.repeats, args.baseline)
@@ -490,31 +490,31 @@ def cmd_bench(args):
             return EXIT_USAGE
         return 0
     if args.what == "link":
-        from companion import bench_link
+        from companion.bench import link as bench_link
 
         return bench_link.main(max(20, min(args.events, 200)), max(1, args.runs * 2))
     if args.what == "table":
-        from companion import bench_table
+        from companion.bench import table as bench_table
 
         return bench_table.main(max(20, min(args.events, 200)))
     if args.what == "daemon":
-        from companion import bench_daemon
+        from companion.bench import daemon as bench_daemon
 
         return bench_daemon.main(events=max(1000, min(args.events, 20_000)), rolls=max(10, min(args.runs * 12, 200)))
     if args.what == "web":
-        from companion import bench_web
+        from companion.bench import web as bench_web
 
         return bench_web.main(
             pages=max(1, min(args.pages, 56)), commits=max(10, min(args.events, 200)), rounds=max(1, min(args.runs, 20))
         )
-    from companion import bench
+    from companion.bench import engine as bench
 
     bench.main(args.what, args.events, args.runs)
 
 
 # ----- the command line's own errors, in the chosen language ---------------------------------------
 # argparse's messages (their gettext ids, as Python 3.11 to 3.13 word them) and the codes that say
-# them in words (companion/messages.py); `argument NAME: ...` is taken apart first. A message not
+# them in words (companion/words/messages.py); `argument NAME: ...` is taken apart first. A message not
 # listed here (a newer Python's) is shown as argparse wrote it (usage_other).
 ARGPARSE_MESSAGES = (
     ("unrecognized arguments: %(words)s", "usage_unrecognized"),
@@ -760,17 +760,17 @@ def build_parser():
     # daemon: --events the game's length (default 10,000), --runs x 12 the ROLLs timed a round (docs/daemon.md)
     p.add_argument("--events", type=int, default=None, help="default 1000 (daemon: 10,000)")
     p.add_argument("--runs", type=int, default=5)
-    # sim: whole simulated games per second (companion/bench_sim.py, docs/simulation-speed.md)
+    # sim: whole simulated games per second (companion/bench/sim.py, docs/simulation-speed.md)
     p.add_argument("--games", type=int, default=20, help="sim: games a row")
     p.add_argument("--repeats", type=int, default=3, help="sim: runs of each row (medians)")
     p.add_argument("--edition", help="sim: one edition (default: every edition)")
     p.add_argument("--peer", help="sim: a copy of gamescomputersplay/monopoly to play beside ours")
     p.add_argument("--baseline", help="sim: another checkout whose engine plays the same games (the ratio)")
-    # web: the phone page under load (companion/bench_web.py, docs/bench-web.md); --events: commits, --runs: rounds
+    # web: the phone page under load (companion/bench/web.py, docs/bench-web.md); --events: commits, --runs: rounds
     p.add_argument("--pages", type=int, default=50, help="web: live pages following the ledger")
     p.set_defaults(func=cmd_bench)
 
-    from companion.sim.command import add_parser as add_sim_parser  # `companion sim` (docs/simulation.md)
+    from companion.cli.sim import add_parser as add_sim_parser  # `companion sim` (docs/simulation.md)
 
     add_sim_parser(command)
     return ap

@@ -9,17 +9,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import messages
+from companion.daemon.cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
+from companion.daemon.config import load_config
+from companion.daemon.control import Unanswered, ask
+from companion.daemon.games import Games, folder_holder
 from companion.editions import load_edition
 from companion.engine.actions import TABLE
 from companion.errors import LedgerError, OutcomeUnknown, RuleViolation, SaidInput
-from companion.messages import label
-from companion.view import event_lines, state_text
-
-from .cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
-from .config import load_config
-from .control import Unanswered, ask
-from .games import Games, folder_holder
+from companion.table.view import event_lines, state_text
+from companion.words import messages
+from companion.words.messages import label
 
 # longer than the daemon's longest wait for its writer (daemon.answer_seconds, at most 50 s), so its own
 # answer ("nothing was done" or "outcome unknown") comes first
@@ -91,7 +90,7 @@ def do_via_daemon(holder: dict, path: str, actor: str | None, command, request_i
 
 
 def cmd_run(args) -> int:
-    from .main import Daemon
+    from companion.daemon.main import Daemon
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     config = _config(args)
@@ -253,7 +252,7 @@ def _cards_here(folder: Path, request: dict) -> dict:
 
 
 def add_parsers(command, lang: argparse.ArgumentParser) -> None:
-    """The box's subcommands, added to the `companion` parser by companion/cli.py (lang: its --lang parent)."""
+    """The box's subcommands, added to the `companion` parser by companion/cli/__init__.py (lang: its --lang parent)."""
     # --config may come before or after the action (`game --config F start ...`, `game start --config F`)
     conf = argparse.ArgumentParser(add_help=False)
     conf.add_argument(

@@ -34,8 +34,8 @@ import threading
 import time
 from typing import Any
 
-from companion.bench import PLAYERS, command_stream
-from companion.bench_web import _spectator, p99, start_box
+from companion.bench.engine import PLAYERS, command_stream
+from companion.bench.web import _spectator, p99, start_box
 
 EXPORT = "/phone/export.json"
 MS = 1000.0

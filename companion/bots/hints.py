@@ -11,7 +11,7 @@ from companion.engine.monopoly import KINDS, MonopolyRules
 def edition_candidates(rules, s, rng):
     """Edition-specific commands worth trying now, most useful first.
 
-    The autoplayer (companion.autoplay) tries these before the generic moves;
+    The autoplayer (companion.bots.autoplay) tries these before the generic moves;
     `rng` is a random.Random it owns, so the engine stays pure.
     """
     if isinstance(rules, ClassicRules):  # Deluxe too

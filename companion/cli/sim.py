@@ -15,13 +15,13 @@ import sys
 import time
 from pathlib import Path
 
-from companion import messages
+from companion.bots.strategies import NAMES
 from companion.editions import load_edition, shipped
 from companion.errors import EXIT_HALTED, EXIT_OK, BadInput, EditionError
 from companion.sim import report
-from companion.sim.bots import NAMES
 from companion.sim.runner import SEATS, GameRecord, Study, option_text, play_many
 from companion.sim.shrink import confirm, shrink
+from companion.words import messages
 
 
 def add_parser(command) -> None:

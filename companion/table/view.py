@@ -1,6 +1,6 @@
 """Plain-data and text views of a game state, for JSON output and the terminal."""
 
-from companion.messages import (
+from companion.words.messages import (
     buildings_words,
     cell_name,
     holding_words,

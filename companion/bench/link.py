@@ -23,8 +23,8 @@ from typing import Any
 
 from companion.daemon.cards import CardMap
 from companion.daemon.config import Config, defaults
+from companion.daemon.demo import PLAYERS, Hands, demo_cards, play
 from companion.daemon.main import Daemon, wait_for
-from companion.demo import PLAYERS, Hands, demo_cards, play
 
 
 def _daemon(folder: Path, seed: int) -> Daemon:

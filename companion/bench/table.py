@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.autoplay import next_command
-from companion.bench_link import bench_box
+from companion.bench.link import bench_box
+from companion.bots.autoplay import next_command
 from companion.daemon.cards import Role
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.taps import dice_action, end_meaning

@@ -1,14 +1,14 @@
 """A seeded autoplayer: picks commands for a game so it can run unattended.
 
 Used by the demo, the benchmarks and the simulation tests. The bots propose
-candidate commands (the edition's hints first, then generic moves: companion/bots.py)
+candidate commands (the edition's hints first, then generic moves: companion/bots/hints.py)
 and it keeps the first one the rules list as legal now (Rules.legal), so it never
 needs to know the rules itself and never tries a line the rules would refuse.
 """
 
 import random
 
-from companion.bots import edition_candidates, generic_candidates
+from companion.bots.hints import edition_candidates, generic_candidates
 from companion.engine.actions import listed
 from companion.engine.command import parse_command
 from companion.errors import RuleViolation

@@ -48,10 +48,10 @@ from companion.errors import (
     cause_of,
     check,
 )
-from companion.headwords import head_words
 from companion.ledger import chain
 from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read_anchor, read_place, write_place
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
+from companion.words.head import head_words
 
 CHECKPOINT_EVERY = 10  # events between stored checkpoints of the whole state (~1.5 kB each)
 BACKUP_EVERY = 100  # events between backups (SQLite's backup API) beside the ledger

@@ -10,16 +10,16 @@ a name is never declined (a player's name is the subject of a present-tense verb
 no gender, or stands before a colon or an arrow: «Аня → Боря: 120, аренда за участок
 «Пекарня»»; a plot's, cell's or card's name stands «quoted» after a noun that takes the
 case); numbers take their noun's plural form (`{count:p:акцию|акции|акций}`, CLDR rules in
-companion/words.py); no «(а)» patches; the game's terms as the rulebooks spell them, from
-companion/glossary.toml; every code a parameter carries (a pending decision, a debt's
+companion/words/grammar.py); no «(а)» patches; the game's terms as the rulebooks spell them, from
+companion/words/glossary.toml; every code a parameter carries (a pending decision, a debt's
 reason, a policy's colour, a building kind, ...) shown in words, never as its id.
 """
 
 import re
 
 from companion.engine.board import in_language
-from companion.headwords import head_words
-from companion.words import Formatter, Word, plural_category, term
+from companion.words.grammar import Formatter, Word, plural_category, term
+from companion.words.head import head_words
 
 EN = {
     # ----- what happened ------------------------------------------------------
@@ -759,9 +759,9 @@ EN.update(PUT_BACK["en"])
 RU.update(PUT_BACK["ru"])
 
 # ===== the edge's own codes: the ledger, the table service, scripts and the command line =====
-# The ledger (companion/ledger/) and the table (companion/table.py) raise LedgerError and its kinds
-# with a code and parameters (errors.Said); scripts (companion/script.py) say what failed on which
-# line; the command line (companion/cli.py) says what argparse found. A file's path, a command or
+# The ledger (companion/ledger/) and the table (companion/table/service.py) raise LedgerError and its kinds
+# with a code and parameters (errors.Said); scripts (companion/table/script.py) say what failed on which
+# line; the command line (companion/cli/__init__.py) says what argparse found. A file's path, a command or
 # a word as typed stands as typed; what the machine says (an OS or SQLite error) is said in words
 # when its code is known (`detail` with its `cause`), else quoted as the machine said it.
 EDGE = {
@@ -818,7 +818,7 @@ EDGE = {
         "ledger_newer": "{path} was written by a newer companion (schema {version}, this one knows "
         "{supported}): update the companion",
         "ledger_bad_version": "{path} has a companion mark but schema version {version}: not a ledger",
-        # ----- the table service (companion/table.py): opening, writing, the anchor, recovery -----
+        # ----- the table service (companion/table/service.py): opening, writing, the anchor, recovery -----
         "table_unresolved": "{unknown} (resolve it first)",
         "table_disk_full": "{path}: the disk is full: event #{seq} was not written; free some space and "
         "repeat the command (with the same request id)",
@@ -866,7 +866,7 @@ EDGE = {
         "recover_differs": "the ledger's events differ from what this machine stored at event {anchored}: the "
         "recovered events are as the file holds them; check them",
         "recover_stopped": "event {seq} ({command}) no longer applies: recovery stops before it",
-        # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
+        # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table/service.py, companion accept)
         "table_read_only": "Nothing was booked: {error}",
         "stranger_copied": "this machine has never kept game {game} ({count:p:event|events}, head {head}): it is "
         "shown read-only, as a stranger's game; `companion accept` makes it this machine's own, "
@@ -894,7 +894,7 @@ EDGE = {
         "cut short, rewritten or put in its place from now on will be",
         "accept_not_needed": "game {game} is already this machine's own: nothing to accept",
         "game_accepted": "Game {game} accepted as the box's own at #{seq}: bookings are open",
-        # ----- companion do (companion/cli.py) and files the command line names -----
+        # ----- companion do (companion/cli/__init__.py) and files the command line names -----
         "do_unknown_retry": "{unknown} When the disk works again, run `companion do --request-id {request_id} "
         "{retry}`: it is answered from the ledger and never booked twice",
         "do_not_stored": "the disk failed while storing `{command}`, and a later synced look shows it was NOT "
@@ -903,7 +903,7 @@ EDGE = {
         "do_stored": "the disk failed while storing event #{seq}; a later synced look shows it IS stored",
         "file_error": "{path}: {detail}",
         "os_error": "{detail}",
-        # ----- the command line itself (argparse, companion/cli.py) -----
+        # ----- the command line itself (argparse, companion/cli/__init__.py) -----
         "usage_line": "{problem}; see `{prog} --help`",
         "usage_unknown_command": "unknown command '{value}' (choose from {choices})",
         "usage_no_command": "a command is required (choose from {choices})",
@@ -920,7 +920,7 @@ EDGE = {
         "usage_required": "the following arguments are required: {names}",
         "usage_one_of": "one of the arguments {names} is required",
         "usage_other": "{detail}",
-        # ----- game scripts (companion/script.py): FILE:LINE: `the line`: the problem -----
+        # ----- game scripts (companion/table/script.py): FILE:LINE: `the line`: the problem -----
         "script_line": "{where}: `{line}`: {problem}",
         "script_file": "{where}: {problem}",
         "script_no_stdin": "there is no standard input to read",
@@ -1087,7 +1087,7 @@ EDGE = {
         "recover_differs": "События журнала расходятся с записанным на этом устройстве на событии {anchored}: "
         "события восстановлены такими, как они есть в файле; проверьте их",
         "recover_stopped": "Событие {seq} (`{command}`) больше не применяется: восстановление остановлено перед ним",
-        # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table.py, companion accept)
+        # issue 21: a stranger's ledger, checkpoints and replays checked (companion/table/service.py, companion accept)
         "table_read_only": "Ничего не записано: {error}",
         "stranger_copied": "Это устройство никогда не вело игру `{game}` ({count:p:событие|события|событий}, "
         "слова последнего события: {head}): она показана только для чтения, как чужая; "
@@ -1801,7 +1801,7 @@ INPUT = {
         "edition_option_whole": "{source}: {key}: must be a whole number like the default {default}, not {value}",
         "edition_option_range": "{source}: {key}: must be a whole number from {low} to {high}, not {value}",
         "edition_option_choice": "{source}: {key}: must be one of {choices}, not {value}",
-        # tomllib's own words (companion/parsewords.py: TOML_WORDS), and where it stopped
+        # tomllib's own words (companion/words/parse.py: TOML_WORDS), and where it stopped
         "toml_at": "{problem} (at line {line_no}, column {column})",
         "toml_at_end": "{problem} (at end of document)",
         "toml_invalid_value": "Invalid value",
@@ -1827,7 +1827,7 @@ INPUT = {
         "toml_duplicate_key": "Duplicate inline table key {name}",
         "toml_expected": "Expected {text}",
         "toml_too_deep": "tables or lists nested too deeply",
-        # the json module's words (companion/parsewords.py: JSON_WORDS)
+        # the json module's words (companion/words/parse.py: JSON_WORDS)
         "json_at": "{problem}: line {line_no} column {column} (char {pos})",
         "json_expecting_value": "Expecting value",
         "json_expecting_name": "Expecting property name enclosed in double quotes",
@@ -2221,7 +2221,7 @@ LOADER = {
 EN.update(LOADER["en"])
 RU.update(LOADER["ru"])
 
-# issue 23: boards (the table's own board: companion/boards.py, check-edition, the game's first notice)
+# issue 23: boards (the table's own board: companion/editions/boards.py, check-edition, the game's first notice)
 BOARDS = {
     "en": {
         "board_own_name": "{edition} — our box",
@@ -2424,7 +2424,7 @@ CATALOGS = {"en": EN, "ru": RU}
 LANGUAGES = tuple(CATALOGS)
 
 # ----- the words parameters carry as codes or ids ------------------------------------------------
-# Each code a parameter may carry becomes words of the glossary (companion/glossary.toml) or of
+# Each code a parameter may carry becomes words of the glossary (companion/words/glossary.toml) or of
 # these tables; plot, cell, card, deck and industry ids become the edition's names.
 
 ACCOUNTS = {"bank": "bank", "jackpot": "jackpot_box", "charity": "charity", "pot": "pot", "table": "table"}
@@ -2680,7 +2680,7 @@ NOTHING_READABLE = {"en": "nothing readable", "ru": "читать нечего"}
 # words as typed (commands, options, argparse's names): listed plainly in English, `quoted` in Russian
 TYPED_LISTS = ("choices", "known", "accounts", "names", "matches", "codes")
 
-# the terminal's own labels (companion/cli.py, companion/view.py, companion/script.py)
+# the terminal's own labels (companion/cli/__init__.py, companion/table/view.py, companion/table/script.py)
 LABELS = {
     "en": {
         "refused": "refused",

@@ -17,8 +17,8 @@ from companion.engine.command import needs_quotes, parse_command, split_actor
 from companion.engine.game import Game
 from companion.engine.state import Note
 from companion.errors import CompanionError, RuleViolation, Said, cause_of
-from companion.messages import render
-from companion.table import new_game
+from companion.table.service import new_game
+from companion.words.messages import render
 
 BOM = b"\xef\xbb\xbf"
 SHOWN = 80  # characters of a failed line quoted in the error
@@ -27,7 +27,7 @@ SHOWN = 80  # characters of a failed line quoted in the error
 class ScriptError(Said, AssertionError):
     """A script that cannot run on: one line naming the file, the line number and the problem.
 
-    The problem is a message code with its parameters (companion/messages.py: script_*, expect_*),
+    The problem is a message code with its parameters (companion/words/messages.py: script_*, expect_*),
     said at the edge in the screen's language (messages.render_error); str() says it in the
     language run_script was given (`language`), English by default.
     """

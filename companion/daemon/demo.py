@@ -10,7 +10,7 @@ The games folder is ./demo-games (git-ignored, said on start): Ctrl-C and
 `make demo` again resumes the game in play, as the box does after a power cut;
 a fresh game only when there is none, or with `--new`.
 
-`--bot` plays instead: a seeded bot decides each move (companion/autoplay.py)
+`--bot` plays instead: a seeded bot decides each move (companion/bots/autoplay.py)
 and makes it the way a person at the table would: ROLL on the reader for dice,
 the plot's card and OK to buy it (the card shows the purchase first), a deck
 card to draw it, the player's card and two OK presses to end the turn; what has
@@ -25,15 +25,15 @@ import threading
 import time
 from pathlib import Path
 
-from companion.autoplay import next_command
+from companion.bots.autoplay import next_command
 from companion.daemon.cards import MAX_SEATS, CardMap, Role
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
 from companion.daemon.taps import dice_action
 from companion.daemon.virtual import VirtualTableService
 from companion.engine.command import Command, parse_command
-from companion.messages import cell_name, label
-from companion.table import open_game
+from companion.table.service import open_game
+from companion.words.messages import cell_name, label
 
 # the demo's players, as many as the largest table seats (Monopoly's eight); the bot and the benches play four
 NAMES = ("Anna", "Boris", "Vera", "Gleb", "Dmitry", "Elena", "Zhenya", "Zoya")

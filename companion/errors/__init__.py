@@ -11,7 +11,7 @@ class CompanionError(Exception):
 class Said(CompanionError):
     """An error said as a message code with parameters, like a refusal (the ledger's, scripts', usage).
 
-    The words are chosen at the edge: `companion.messages.render_error(exc, language)` says it in
+    The words are chosen at the edge: `companion.words.messages.render_error(exc, language)` says it in
     the screen's language. `str()` gives the English words (for logs, tracebacks and tests); that
     is the only place an error reaches for the templates itself, and only when it is printed.
     """
@@ -26,7 +26,7 @@ class Said(CompanionError):
         super().__init__(code)
 
     def __str__(self):
-        from companion.messages import render  # at print time only: messages imports the engine
+        from companion.words.messages import render  # at print time only: messages imports the engine
 
         return render(self.code, self.params, self.language, self.edition)
 
@@ -35,14 +35,14 @@ class Message(str):
     """A line for people (a warning, a line of a report) kept as its code and parameters.
 
     As a str it is the English words; a screen in another language says it again with
-    `companion.messages.render(line.code, line.params, language)`.
+    `companion.words.messages.render(line.code, line.params, language)`.
     """
 
     code: str
     params: dict
 
     def __new__(cls, code: str, **params):
-        from companion.messages import render
+        from companion.words.messages import render
 
         line = super().__new__(cls, render(code, params, "en"))
         line.code, line.params = code, params
@@ -53,7 +53,7 @@ class RuleViolation(CompanionError, ValueError):
     """A command the rules forbid. Expected: shown to the players, nothing changes.
 
     The reason is a message code with parameters, rendered to text at the edge
-    (see companion.messages) so every screen can speak its own language.
+    (see companion.words.messages) so every screen can speak its own language.
     """
 
     def __init__(self, code, **params):
@@ -84,7 +84,7 @@ class SaidInput(Said, BadInput):
 
 
 class EditionProblem(EditionError):
-    """An EditionError said as a message code (`edition_*` in companion/messages.py), each template
+    """An EditionError said as a message code (`edition_*` in companion/words/messages.py), each template
     the whole line with its file and key, so a language may say the key or leave it out.
 
     `source`, `key` and `problem` stay what an EditionError holds (the English words, as before);
@@ -92,7 +92,7 @@ class EditionProblem(EditionError):
     """
 
     def __init__(self, code: str, source: str, key: str, **params):
-        from companion.messages import render  # at raise time only: messages imports the engine
+        from companion.words.messages import render  # at raise time only: messages imports the engine
 
         self.code, self.params = code, {"source": source, "key": key, **params}
         line = render(code, self.params, "en")
@@ -102,14 +102,14 @@ class EditionProblem(EditionError):
 
 class UsageError(Said):
     """A command line that does not fit the `companion` command (unknown command, missing or
-    unrecognized arguments): what argparse found, said as a message code (see companion/cli.py)."""
+    unrecognized arguments): what argparse found, said as a message code (see companion/cli/__init__.py)."""
 
 
 class LedgerError(Said, RuntimeError):
     """The ledger file cannot be used now (no game in it, locked, read-only, another writer).
 
     Said as a message code with parameters (the file's path among them): `LedgerError("no_game",
-    path=...)`; companion/messages.py holds the words in every language.
+    path=...)`; companion/words/messages.py holds the words in every language.
     """
 
 
@@ -170,7 +170,7 @@ EXIT_INTERNAL = 70  # an unexpected exception: "internal error", traceback in th
 
 def cause_of(exc: BaseException) -> str | None:
     """The code naming what the OS or SQLite said (ENOENT, SQLITE_IOERR_SHORT_READ), for a message's
-    `detail` to be said in words (companion.messages.DETAILS); None when there is none."""
+    `detail` to be said in words (companion.words.messages.DETAILS); None when there is none."""
     name = getattr(exc, "sqlite_errorname", None)
     if isinstance(name, str):
         return name

@@ -741,14 +741,14 @@ class MonopolyStrategy(GenericStrategy):
 class MadMillionaireStrategy(GenericStrategy):
     """Mad Millionaire: drive towards stunts, lease beside one's businesses, FINISH when rich.
 
-    The moves are ranked by the old autoplayer's hints (companion/bots.py); a hint is taken
+    The moves are ranked by the old autoplayer's hints (companion/bots/hints.py); a hint is taken
     only when it matches an action listed for this seat, with its values inside the bounds.
     """
 
     family = "madmillionaire"
 
     def pick(self, s, me, acts) -> Choice | None:
-        from companion.bots import madmillionaire_candidates
+        from companion.bots.hints import madmillionaire_candidates
         from companion.engine.command import parse_command
 
         for line in madmillionaire_candidates(self.rules, s, self.rng):

@@ -60,7 +60,7 @@ from typing import Any
 from companion.editions import HERE, decode_edition, parse_edition, shipped, toml_value
 from companion.engine.board import Edition
 from companion.errors import EditionError, Message, SaidInput
-from companion.wholefile import write_whole
+from companion.files.wholefile import write_whole
 
 REF_PREFIX = "our-"  # a table's board in the edition lists: "our-elite"
 SHARE_PREFIX = "MB1:"  # a share text: the prefix, then base64url of zlib'd JSON
@@ -328,7 +328,7 @@ class BoardStore:
         return board.version, tomllib.loads(board.text)
 
     def _fresh(self, base: str) -> Board:
-        from companion import messages  # the board's name in both languages, by the catalogue's words
+        from companion.words import messages  # the board's name in both languages, by the catalogue's words
 
         shipped_path = HERE / f"{base}.toml"
         text = decode_edition(shipped_path.read_bytes(), str(shipped_path))

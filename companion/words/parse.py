@@ -1,5 +1,5 @@
 """A parser's English words (tomllib's, the json module's) as message codes with parameters, so a
-damaged edition, configuration or card file is said in the screen's language (companion/messages.py,
+damaged edition, configuration or card file is said in the screen's language (companion/words/messages.py,
 INPUT). Words a later Python may say that are not listed are shown as they are (machine_words)."""
 
 from __future__ import annotations

@@ -321,7 +321,7 @@ def _history(daemon: Any, events: int, seed: int) -> int:
     owned plots, a ledger to page through); the ledger's head."""
     import random
 
-    from companion.autoplay import next_command
+    from companion.bots.autoplay import next_command
 
     owner, rng = daemon.owner, random.Random(seed)
     for _ in range(events):

@@ -1,0 +1,1 @@
+"""The box's own small files, written whole or not at all."""

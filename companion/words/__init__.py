@@ -1,0 +1,1 @@
+"""All the wording: catalogues, plural forms, the game's terms, rendered at the edge."""
