@@ -77,9 +77,7 @@ def fields(template):
 # ----- the edge's codes: errors of the ledger, the table, scripts and the command line -------------------
 
 COMPANION = ENGINE.parent
-EDGE_FILES = sorted((COMPANION / "ledger").glob("*.py")) + [
-    COMPANION / name for name in ("table.py", "script.py", "cli.py")
-]
+EDGE_FILES = sorted(path for folder in ("ledger", "table", "cli") for path in (COMPANION / folder).glob("*.py"))
 # calls whose first argument is a message code (ScriptError's is its fourth), and the parameters
 # OutcomeUnknown takes by position
 CODED_CALLS = {

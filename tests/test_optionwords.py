@@ -207,7 +207,7 @@ def test_house_rules_and_variants_come_first():
 
 
 def test_the_catalogue_reaches_no_daemon_hardware_or_web():
-    tree = ast.parse((ROOT / "companion" / "optionwords.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "companion" / "words" / "options.py").read_text(encoding="utf-8"))
     modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module]
     modules += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     assert not [m for m in modules if m.startswith(("companion.daemon", "companion.hw", "companion.web"))]
