@@ -16,7 +16,7 @@ import pytest
 from files.sandbox import mount_namespace_problem, unshare_command
 from test_phone_views import Phone, config, text_of
 
-import companion.table.service as table_module
+import companion.table.submit as table_module
 from companion.daemon.main import Daemon, wait_for
 from companion.errors import LedgerError
 from companion.ledger.anchor import anchor_path, default_state_dir

@@ -403,7 +403,7 @@ def test_the_largest_seed_replays(db):
 def test_a_game_written_under_other_rules_that_no_longer_replays_is_refused_naming_the_version(db, monkeypatch):
     table = played(db, 30)
     table.close()
-    from companion.table import service as table_module
+    from companion.table import opening as table_module
 
     monkeypatch.setattr(table_module, "RULES_VERSION", 99)
     # the stored game replays identically under "version 99": it opens
