@@ -157,7 +157,7 @@ class AnchorFile:
             self.fd = None
 
 
-def file_state(fd: int, path: str | os.PathLike) -> str:
+def file_state(fd: int, path: str | os.PathLike[str]) -> str:
     """How the file open as `fd` stands to `path`: "same", "deleted", "moved" or "replaced"
     (compared by st_dev and st_ino; a path that cannot be looked at counts as gone)."""
     held = os.fstat(fd)

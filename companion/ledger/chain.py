@@ -8,18 +8,19 @@ who knows this file, so its head is also kept outside the ledger (anchor.py).
 
 import hashlib
 import json
+from collections.abc import Iterable
 
 CHAIN_TAG = "companion-ledger/2"
 SEP = "\x1f"
 
 
-def genesis(meta: dict) -> str:
+def genesis(meta: dict[str, str]) -> str:
     """The hash the chain starts from: every settings row, in key order."""
     text = CHAIN_TAG + SEP + json.dumps(sorted(meta.items()), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def legs_text(postings) -> str:
+def legs_text(postings: Iterable[tuple[str, int]]) -> str:
     """Postings as the chain sees them: account:amount, in leg order."""
     return ";".join(f"{account}:{amount}" for account, amount in postings)
 
@@ -29,12 +30,12 @@ def legs_text(postings) -> str:
 FIELDS = ("request_id", "seq", "actor", "submitted", "command", "reverses", "notes", "created_at", "state_hash", "legs")
 
 
-def join_body(fields: dict) -> str:
+def join_body(fields: dict[str, object]) -> str:
     """An event's body: the text the chain hashes and the ledger stores."""
     return SEP.join("" if fields[name] is None else str(fields[name]) for name in FIELDS)
 
 
-def split_body(body: str) -> dict:
+def split_body(body: str) -> dict[str, str]:
     """The fields of a body (all text; empty for none); ValueError if it does not have them all."""
     parts = body.split(SEP)
     if len(parts) != len(FIELDS):

@@ -117,7 +117,7 @@ class LedgerFile:
         """Move everything in the -wal into the file this connection holds and empty the -wal (a checkpoint):
         True when it could. A file moved away under its -wal is then whole wherever it went."""
         try:
-            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            busy: int = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         except sqlite3.Error:
             return False
         return busy == 0

@@ -3,6 +3,7 @@ and the checks of what is read back (schema, postings, the whole hash chain)."""
 
 import hashlib
 import sqlite3
+from typing import Any
 
 from companion.errors import LedgerDamaged, LedgerError
 from companion.ledger import chain, schema
@@ -16,7 +17,7 @@ class LedgerReads:
     conn: sqlite3.Connection
     _game_id: str | None
 
-    def meta(self) -> dict:
+    def meta(self) -> dict[str, str]:
         return dict(self.conn.execute("SELECT key, value FROM meta"))
 
     @property
@@ -39,7 +40,8 @@ class LedgerReads:
             )
 
     def last_seq(self) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+        last: int = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+        return last
 
     def rows(self, after: int = 0, upto: int | None = None) -> list[EventRow]:
         """Stored events with seq in (after, upto], in order, decoded from their bodies."""
@@ -61,7 +63,7 @@ class LedgerReads:
         compares the table's sums per account with the replayed balances; this
         full check runs in `companion verify`.
         """
-        table: dict[int, list] = {}
+        table: dict[int, list[tuple[str, int]]] = {}
         for seq, account, amount in self.conn.execute("SELECT seq, account, amount FROM postings ORDER BY seq, leg"):
             table.setdefault(seq, []).append((account, amount))
         for seq, body in self.conn.execute("SELECT seq, body FROM events ORDER BY seq"):
@@ -70,7 +72,7 @@ class LedgerReads:
         if table:
             raise LedgerDamaged("ledger_postings_orphaned", path=self.path, seq=min(table))
 
-    def verify_chain(self, meta: dict, postings: bool = False) -> dict:
+    def verify_chain(self, meta: dict[str, str], postings: bool = False) -> dict[str, Any]:
         """Recompute every hash from the settings on; LedgerDamaged at the first that differs.
 
         postings: also check the postings table event by event (check_postings).
@@ -104,7 +106,7 @@ class LedgerReads:
             before, prev = prev, stored
         return {"count": count, "head": prev, "prev": before, "reversed": reversed_}
 
-    def request(self, request_id: str):
+    def request(self, request_id: str) -> tuple[int, str, str] | None:
         """(seq, actor, submitted) of a stored request id, or None."""
         found = self.conn.execute("SELECT seq, body FROM events WHERE request_id = ?", (request_id,)).fetchone()
         if found is None:
@@ -117,7 +119,7 @@ class LedgerReads:
             raise LedgerDamaged("ledger_request_changed", path=self.path, seq=found[0])
         return found[0], fields["actor"], fields["submitted"]
 
-    def checkpoint(self, at_most: int):
+    def checkpoint(self, at_most: int) -> tuple[int, str, str] | None:
         """(seq, state text, state hash) of the newest checkpoint at or before at_most, or None."""
         found = self.conn.execute(
             "SELECT c.seq, c.state, e.body FROM checkpoints c JOIN events e USING (seq) "
@@ -137,9 +139,9 @@ class LedgerReads:
         found = self.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
         return found[0] if found else None
 
-    def checkpoints(self):
+    def checkpoints(self) -> sqlite3.Cursor:
         """(seq, state text) of every stored checkpoint, in order (for `companion verify`)."""
         return self.conn.execute("SELECT seq, state FROM checkpoints ORDER BY seq")
 
-    def balances(self) -> dict:
+    def balances(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT account, SUM(amount) FROM postings GROUP BY account"))

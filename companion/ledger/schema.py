@@ -7,7 +7,9 @@ their rows cannot gain hashes without being rewritten, so `companion recover`
 replays them into a new file instead.
 """
 
+import functools
 import sqlite3
+from collections.abc import Callable
 
 from companion.errors import LedgerDamaged, LedgerError
 
@@ -71,7 +73,7 @@ VERSION = max(MIGRATIONS)
 def create(conn: sqlite3.Connection) -> None:
     """Give an empty database the current schema, in one transaction."""
 
-    def work():
+    def work() -> None:
         if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
             raise LedgerDamaged("ledger_not_empty")
         for version in sorted(MIGRATIONS):
@@ -87,7 +89,7 @@ def _apply(conn: sqlite3.Connection, version: int) -> None:
     conn.execute(f"PRAGMA user_version = {version}")
 
 
-def _in_transaction(conn: sqlite3.Connection, work) -> None:
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[], None]) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         work()
@@ -101,7 +103,7 @@ def _in_transaction(conn: sqlite3.Connection, work) -> None:
 def check_version(conn: sqlite3.Connection, path: str) -> int:
     """Refuse, without changing anything, a file that is not a ledger this companion reads."""
     app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
     if app_id != APPLICATION_ID:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if version == 1 and {"meta", "events", "postings"} <= names:
@@ -119,13 +121,13 @@ def check_version(conn: sqlite3.Connection, path: str) -> int:
 def upgrade(conn: sqlite3.Connection, found: int) -> None:
     """Apply the migrations after `found`, one transaction each; they only ever add."""
     for version in sorted(v for v in MIGRATIONS if v > found):
-        _in_transaction(conn, lambda version=version: _apply(conn, version))
+        _in_transaction(conn, functools.partial(_apply, conn, version))
 
 
-_expected: list | None = None
+_expected: list[tuple[str, ...]] | None = None
 
 
-def expected_schema() -> list:
+def expected_schema() -> list[tuple[str, ...]]:
     """The sqlite_master rows a current ledger holds: built once from MIGRATIONS in memory."""
     global _expected
     if _expected is None:
@@ -136,10 +138,11 @@ def expected_schema() -> list:
     return _expected
 
 
-def schema_rows(conn: sqlite3.Connection) -> list:
-    return conn.execute(
+def schema_rows(conn: sqlite3.Connection) -> list[tuple[str, ...]]:
+    rows: list[tuple[str, ...]] = conn.execute(
         "SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master ORDER BY type, name"
     ).fetchall()
+    return rows
 
 
 def _statements(script: str) -> list[str]:

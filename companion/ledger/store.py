@@ -9,6 +9,7 @@ table service (companion/table/service.py) pairs it with the rules.
 
 import os
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,8 +32,13 @@ class Ledger(LedgerFile, LedgerReads):
     here: creating, the transactions, the anchor and the recovery of an unknown outcome."""
 
     def __init__(
-        self, path, *, readonly: bool = False, state_dir: Path | None = None, _conn: sqlite3.Connection | None = None
-    ):
+        self,
+        path: str | os.PathLike[str],
+        *,
+        readonly: bool = False,
+        state_dir: str | os.PathLike[str] | None = None,
+        _conn: sqlite3.Connection | None = None,
+    ) -> None:
         self.path = str(path)
         self.readonly = readonly
         self.state_dir = Path(state_dir) if state_dir else default_state_dir()
@@ -47,7 +53,14 @@ class Ledger(LedgerFile, LedgerReads):
     # ----- opening ------------------------------------------------------------------
 
     @classmethod
-    def create(cls, path, meta: dict, first: EventRow, *, state_dir: Path | None = None) -> "Ledger":
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        meta: dict[str, str],
+        first: EventRow,
+        *,
+        state_dir: str | os.PathLike[str] | None = None,
+    ) -> "Ledger":
         """A new ledger file holding the settings and the first event, or LedgerError."""
         path = str(path)
         memory = path == MEMORY
@@ -100,7 +113,7 @@ class Ledger(LedgerFile, LedgerReads):
     # ----- transactions -----------------------------------------------------------------
 
     @contextmanager
-    def reading(self):
+    def reading(self) -> Iterator["Ledger"]:
         """One consistent snapshot for every read inside the block (WAL read transaction)."""
         conn = self.conn
         try:
@@ -120,7 +133,7 @@ class Ledger(LedgerFile, LedgerReads):
                     pass
 
     @contextmanager
-    def writing(self):
+    def writing(self) -> Iterator["_Writing"]:
         """BEGIN IMMEDIATE ... COMMIT around the block.
 
         An error before COMMIT rolls back: nothing was written (LedgerError,
@@ -217,10 +230,10 @@ class Ledger(LedgerFile, LedgerReads):
 class _Writing:
     """What may be done inside `Ledger.writing()`."""
 
-    def __init__(self, ledger: Ledger):
+    def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.conn = ledger.conn
-        self.pending: tuple | None = None  # (seq, request id, command) being committed
+        self.pending: tuple[int, str, str] | None = None  # (seq, request id, command) being committed
 
     def record_resolution(self, request_id: str, seq: int, stored: bool, command: str) -> None:
         """Note what a look at the ledger found for a request; its COMMIT syncs the answer."""
@@ -230,7 +243,7 @@ class _Writing:
             (request_id, seq, int(stored), now_text()),
         )
 
-    def add_meta(self, meta: dict) -> None:
+    def add_meta(self, meta: dict[str, str]) -> None:
         self.conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", sorted(meta.items()))
 
     def insert(self, row: EventRow, checkpoint_text: str | None) -> None:

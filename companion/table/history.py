@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import overload
 
 from companion.engine.state import Event
 from companion.errors import CompanionError, LedgerError
@@ -63,7 +64,7 @@ class History:
         self.ledger.close()
 
 
-class StoredEvents(Sequence):
+class StoredEvents(Sequence[Event]):
     """The events 1..length as a sequence read on demand (what a Game's `events` gives the words of an undo)."""
 
     def __init__(self, history: History, length: int, known: Sequence[Event] = ()):
@@ -74,7 +75,13 @@ class StoredEvents(Sequence):
     def __len__(self) -> int:
         return self.length
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
         if isinstance(index, slice):
             start, stop, step = index.indices(self.length)
             if step == 1:

@@ -2,13 +2,16 @@
 its schema, hash chain and anchor checked, the state rebuilt from the newest checkpoint the undo window
 allows (`verify_game`: everything replayed)."""
 
+from __future__ import annotations
+
 import json
 import os
 import tomllib
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, overload
 
 from companion.editions import edition_from_data, load_edition, parse_edition, rules_for
 from companion.engine.actions import TABLE
@@ -34,13 +37,18 @@ from companion.ledger.anchor import Anchor, anchor_path, default_state_dir, read
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
 from companion.table.submit import Table, check_anchor
 
+if TYPE_CHECKING:
+    from companion.engine.core import Rules
+
 OPEN_RETRIES = 50  # anchor reads racing a writer before giving up as "busy"
+# a ledger file or a folder, as callers name them
+PathArg = str | os.PathLike[str]
 
 
-class EventLog(Sequence):
+class EventLog(Sequence[Event]):
     """A game's events read from the ledger on demand: opening never decodes the whole history."""
 
-    def __init__(self, ledger: Ledger, length: int):
+    def __init__(self, ledger: Ledger, length: int) -> None:
         self.ledger = ledger
         self.length = length
         self.cache: dict[int, Event] = {}
@@ -48,7 +56,13 @@ class EventLog(Sequence):
     def __len__(self) -> int:
         return self.length
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self.length))]
         if index < 0:
@@ -70,7 +84,13 @@ class EventLog(Sequence):
 
 
 def new_game(
-    path, edition_ref, players, seed, options=None, state_dir=None, recovered_from: str | None = None
+    path: PathArg,
+    edition_ref: str | Path | Edition,
+    players: Iterable[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    state_dir: PathArg | None = None,
+    recovered_from: str | None = None,
 ) -> Table:
     """Start a game on a new ledger file: the one call every front end uses.
 
@@ -137,7 +157,9 @@ def new_game(
     return table
 
 
-def open_game(path, *, readonly: bool = False, state_dir=None, full_replay: bool = False) -> Table:
+def open_game(
+    path: PathArg, *, readonly: bool = False, state_dir: PathArg | None = None, full_replay: bool = False
+) -> Table:
     """Reopen a stored game: schema, hash chain and anchor checked, state from the newest checkpoint.
 
     readonly: never write the file (works on a read-only file or mount).
@@ -182,7 +204,9 @@ def _load(ledger: Ledger, full_replay: bool) -> Table:
     raise LedgerError("table_kept_changing", path=ledger.path)
 
 
-def _anchor_agrees(ledger: Ledger, before: Anchor | None, after: Anchor | None, summary: dict, last: bool) -> bool:
+def _anchor_agrees(
+    ledger: Ledger, before: Anchor | None, after: Anchor | None, summary: dict[str, Any], last: bool
+) -> bool:
     """The snapshot (summary) against this machine's anchor read before and inside it: True if they agree
     or there is no anchor (a stranger's game); LedgerDamaged if they disagree; False: look again.
 
@@ -237,7 +261,7 @@ def _know_place(table: Table, anchor: Anchor | None, first: str) -> None:
             table.warn(Message("table_place_not_kept", detail=exc.strerror, cause=cause_of(exc)))
 
 
-def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
+def _stored_rules(ledger: Ledger, meta: dict[str, str], reparse: bool = False) -> Rules:
     """The rules of the stored edition: from its JSON copy, or (reparse) from its text, checked equal."""
     source = f"{ledger.path} (stored edition)"
     try:
@@ -257,7 +281,7 @@ def _stored_rules(ledger: Ledger, meta: dict, reparse: bool = False):
     return rules_for(edition)
 
 
-def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool) -> Game:
+def _rebuild(ledger: Ledger, rules: Rules, meta: dict[str, str], summary: dict[str, Any], full_replay: bool) -> Game:
     n = summary["count"]
     written_under = meta["rules_version"]
     if written_under != str(RULES_VERSION):
@@ -281,7 +305,7 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
     except (ValueError, KeyError, TypeError) as exc:
         raise LedgerDamaged("table_checkpoint_unreadable", path=ledger.path, seq=seq, detail=str(exc)) from None
     reversed_ = {target for target, undo in summary["reversed"].items() if undo <= seq}
-    game = Game.resume(rules, EventLog(ledger, seq), state, reversed_)
+    game: Game = Game.resume(rules, EventLog(ledger, seq), state, reversed_)
     try:
         game.replay_onto(row.event for row in ledger.rows(seq, n))
     except InvariantViolation:
@@ -292,7 +316,7 @@ def _rebuild(ledger: Ledger, rules, meta: dict, summary: dict, full_replay: bool
     return game
 
 
-def _replay_all(ledger: Ledger, rules, n: int, checkpoints: str | None = None, damaged: bool = False) -> Game:
+def _replay_all(ledger: Ledger, rules: Rules, n: int, checkpoints: str | None = None, damaged: bool = False) -> Game:
     """The game replayed from its first event.
 
     checkpoints: "hashes" checks every stored checkpoint against the hash its event holds; "states" also
@@ -343,6 +367,6 @@ def _check_checkpoint(path: str, row: EventRow, text: str | None, game: Game | N
         raise LedgerDamaged("table_checkpoint_state", path=path, seq=row.event.seq)
 
 
-def verify_game(path, state_dir=None) -> Table:
+def verify_game(path: PathArg, state_dir: PathArg | None = None) -> Table:
     """Open read-only and replay every event from the start (the full check); returns the table."""
     return open_game(path, readonly=True, state_dir=state_dir, full_replay=True)

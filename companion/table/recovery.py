@@ -20,12 +20,12 @@ from companion.errors import (
 from companion.ledger import chain
 from companion.ledger.anchor import anchor_path, default_state_dir, read_anchor
 from companion.ledger.store import EventRow
-from companion.table.opening import new_game
+from companion.table.opening import PathArg, new_game
 from companion.table.submit import Table
 from companion.words.head import head_words
 
 
-def _salvage(path: str, state_dir=None) -> tuple[dict, list[EventRow]]:
+def _salvage(path: str, state_dir: PathArg | None = None) -> tuple[dict[str, str], list[EventRow]]:
     """The settings and the longest run of events that still verify, read from a copy of the file.
 
     The copy (with its -wal) lives in a temporary folder, so SQLite's own
@@ -49,7 +49,7 @@ def _salvage(path: str, state_dir=None) -> tuple[dict, list[EventRow]]:
             conn.close()
 
 
-def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
+def _salvage_rows(conn: sqlite3.Connection, path: str) -> tuple[dict[str, str], list[EventRow]]:
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta"))
     except sqlite3.Error as exc:
@@ -76,14 +76,14 @@ def _salvage_rows(conn, path: str) -> tuple[dict, list[EventRow]]:
     return meta, rows
 
 
-def recover_game(path, to, state_dir=None) -> tuple[Table, list[Message]]:
+def recover_game(path: PathArg, to: PathArg, state_dir: PathArg | None = None) -> tuple[Table, list[Message]]:
     """Replay the verified part of a damaged ledger (or of its backup) into a new game file.
 
     The new game says where it came from; events after the last verified one
     are lost and must be entered again. Returns the new table and a report (lines said at the edge).
     """
     path = str(path)
-    sources: list = []
+    sources: list[tuple[int, str, dict[str, str], list[EventRow]]] = []
     problems: list[CompanionError] = []
     for source in (path, path + ".backup"):
         if not os.path.exists(source):

@@ -9,18 +9,21 @@ in the anchor outside the file and commits. Starting, opening and recovering a g
 are companion/table/opening.py and recovery.py; companion/table/service.py gathers them.
 """
 
+from __future__ import annotations
+
 import itertools
 import os
 import random
 import sqlite3
 import uuid
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from companion.engine.actions import TABLE, issued
 from companion.engine.command import Command, parse_command
 from companion.engine.game import Game, Proposal
 from companion.engine.snapshot import state_to_text
-from companion.engine.state import Event
+from companion.engine.state import Event, State
 from companion.errors import (
     BadCommand,
     CompanionError,
@@ -38,6 +41,9 @@ from companion.errors import (
 from companion.ledger import chain
 from companion.ledger.anchor import Anchor, write_place
 from companion.ledger.store import EventRow, Ledger, notes_text, now_text
+
+if TYPE_CHECKING:
+    from companion.engine.core import Rules
 from companion.words.head import head_words
 
 CHECKPOINT_EVERY = 10  # events between stored checkpoints of the whole state (~1.5 kB each)
@@ -89,7 +95,7 @@ class _FilesChanged(Exception):
 class Table:
     """A game with its ledger: the single writer. Memory changes only after COMMIT."""
 
-    def __init__(self, ledger: Ledger, game: Game, head: tuple[int, str], meta: dict):
+    def __init__(self, ledger: Ledger, game: Game, head: tuple[int, str], meta: dict[str, str]) -> None:
         self.ledger = ledger
         self.game = game
         self.head_seq, self.head_hash = head
@@ -105,12 +111,14 @@ class Table:
         self.stranger = False  # a ledger this machine never kept: read-only until `adopt` (companion accept)
 
     @property
-    def state(self):
-        return self.game.state
+    def state(self) -> State:
+        state: State = self.game.state
+        return state
 
     @property
-    def rules(self):
-        return self.game.rules
+    def rules(self) -> Rules:
+        rules: Rules = self.game.rules
+        return rules
 
     def head(self) -> tuple[int, str]:
         return self.head_seq, self.head_hash
@@ -196,7 +204,8 @@ class Table:
                         )
                     # answer from the ledger, but only from a synced one: this write syncs it
                     w.record_resolution(request_id, seq, True, stored_submitted)
-                    return self.game.events[seq - 1]
+                    stored_event: Event = self.game.events[seq - 1]
+                    return stored_event
                 # recovery re-enters stored events: their actors were checked when first submitted
                 proposal = self.game.propose(command, actor, trusted=recovering)
                 row, checkpoint = self._row_for(proposal, actor, request_id, submitted)
@@ -215,7 +224,7 @@ class Table:
         except InvariantViolation as exc:
             self.halted = str(exc)
             raise
-        event = self.game.accept(proposal)
+        event: Event = self.game.accept(proposal)
         self._mark_done(Anchor(row.event.seq, row.hash, self.head_hash, done=True))
         self.head_seq, self.head_hash = row.event.seq, row.hash
         if not self.ledger.memory and event.seq % BACKUP_EVERY == 0:
@@ -308,7 +317,7 @@ class Table:
             return Message("table_ledger_unsaved", path=path, seq=seq, detail=str(exc), cause=cause_of(exc))
         return Message(code, path=path, seq=seq, saved=target)
 
-    def _row_for(self, proposal: Proposal, actor: str, request_id: str, submitted: str):
+    def _row_for(self, proposal: Proposal, actor: str, request_id: str, submitted: str) -> tuple[EventRow, str | None]:
         event = proposal.event
         checkpoint = state_hash = None
         if event.seq % CHECKPOINT_EVERY == 0:
@@ -408,7 +417,7 @@ class Table:
         self.ledger.close()
 
 
-def fill_dice(rules, command: Command, rng) -> Command:
+def fill_dice(rules: Rules, command: Command, rng: random.Random) -> Command:
     """Add random dice to a command that names none (the CLI stands in for the reader)."""
     if command.verb in rules.DICE_VERBS:
         before, count = rules.DICE_VERBS[command.verb]

@@ -1,5 +1,10 @@
 """Plain-data and text views of a game state, for JSON output and the terminal."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.state import Event, Offer, State
 from companion.words.messages import (
     buildings_words,
     cell_name,
@@ -13,8 +18,11 @@ from companion.words.messages import (
     where_words,
 )
 
+if TYPE_CHECKING:
+    from companion.engine.core import Rules
 
-def _plain(value):
+
+def _plain(value: Any) -> Any:
     if isinstance(value, (tuple, list, frozenset, set)):
         return [_plain(v) for v in (sorted(value) if isinstance(value, (set, frozenset)) else value)]
     if isinstance(value, dict):
@@ -22,7 +30,7 @@ def _plain(value):
     return value
 
 
-def state_json(rules, s):
+def state_json(rules: Rules, s: State) -> dict[str, Any]:
     """Everything a screen shows, as JSON-ready data."""
     ed = rules.edition
     players = []
@@ -62,9 +70,9 @@ def state_json(rules, s):
     }
 
 
-def offer_json(o):
+def offer_json(o: Offer) -> dict[str, Any]:
     """An open trade offer: who offers whom what (`give`: the proposer's items, `get`: the other side's)."""
-    sides = {"give": [], "get": []}
+    sides: dict[str, list[int | str]] = {"give": [], "get": []}
     side = None
     for word in o.terms:
         if word in sides:
@@ -78,7 +86,7 @@ def offer_json(o):
 OFFER_KEYS = ("offers", "offer_count")
 
 
-def vars_of(obj):
+def vars_of(obj: Any) -> dict[str, Any]:
     return {f: getattr(obj, f) for f in obj.__dataclass_fields__}
 
 
@@ -87,7 +95,7 @@ def vars_of(obj):
 DICE_SAID = {"exchange": 0, "auction_roll": 0, "jackpot": 1}
 
 
-def event_lines(rules, event, language="en"):
+def event_lines(rules: Rules, event: Event, language: str = "en") -> list[str]:
     ed = rules.edition
     lines = [render(n.code, n.params, language, ed) for n in event.notes]
     words = event.command.split()
@@ -104,7 +112,7 @@ def event_lines(rules, event, language="en"):
     return lines
 
 
-def extra_text(rules, key, value, language="en"):
+def extra_text(rules: Rules, key: str, value: Any, language: str = "en") -> str:
     """One entry of an edition's `extra` state in words ("" when there is nothing to show)."""
     ed = rules.edition
     lang = language
@@ -133,7 +141,7 @@ def extra_text(rules, key, value, language="en"):
     return f"{key.replace('_', ' ')}: {listing(value, lang, ed) if isinstance(value, (list, tuple)) else value}"
 
 
-def state_text(rules, s, language="en"):
+def state_text(rules: Rules, s: State, language: str = "en") -> str:
     """A compact table for the terminal, in the language: names and words, never ids."""
     data = state_json(rules, s)
     ed = rules.edition
