@@ -10,18 +10,22 @@ file, the line and the problem: never a traceback.
 """
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NoReturn
 
 from companion.engine.actions import TABLE
 from companion.engine.command import needs_quotes, parse_command, split_actor
 from companion.engine.game import Game
-from companion.engine.state import Note
+from companion.engine.state import Event, Note
 from companion.errors import CompanionError, RuleViolation, Said, cause_of
-from companion.table.service import new_game
+from companion.table.service import PathArg, Table, new_game
 from companion.words.messages import render
 
 BOM = b"\xef\xbb\xbf"
 SHOWN = 80  # characters of a failed line quoted in the error
+# called with every event stored, the first (`new`) included
+OnEvent = Callable[[Table, Event], object]
 
 
 class ScriptError(Said, AssertionError):
@@ -32,7 +36,7 @@ class ScriptError(Said, AssertionError):
     language run_script was given (`language`), English by default.
     """
 
-    def __init__(self, source, line_no, text, problem, **params):
+    def __init__(self, source: str, line_no: int, text: str, problem: str, **params: Any) -> None:
         self.source, self.line_no, self.text = source, line_no, text
         self.reason = Note(problem, params)
         where = f"{source}:{line_no}" if line_no else f"{source}"
@@ -44,10 +48,11 @@ class ScriptError(Said, AssertionError):
     @property
     def problem(self) -> str:
         """The problem alone, in the error's language."""
-        return render(self.reason.code, self.reason.params, self.language, self.edition)
+        words: str = render(self.reason.code, self.reason.params, self.language, self.edition)
+        return words
 
 
-def shown(text):
+def shown(text: str) -> str:
     """A line as it can be printed on one terminal line: escaped if odd, cut if long."""
     if not text.isprintable():
         text = text.encode("unicode_escape").decode("ascii")
@@ -57,6 +62,7 @@ def shown(text):
 def read_script(path: str) -> str:
     """The text of a script file, or of standard input for "-": UTF-8, a byte order mark dropped."""
     source = "<stdin>" if path == "-" else path
+    data: bytes
     try:
         if path == "-":
             stream = getattr(sys.stdin, "buffer", None)
@@ -86,20 +92,26 @@ def read_script(path: str) -> str:
         ) from None
 
 
-def script_lines(text):
+def script_lines(text: str) -> Iterator[tuple[int, str]]:
     """(line number, line) pairs; lines end at "\\n" (a "\\r" before it is dropped), as editors count them."""
     for line_no, raw in enumerate(text.split("\n"), 1):
         yield line_no, raw[:-1] if raw.endswith("\r") else raw
 
 
-def run_script(text, source="<script>", db=":memory:", on_event=None, language="en"):
+def run_script(
+    text: str,
+    source: str = "<script>",
+    db: PathArg = ":memory:",
+    on_event: OnEvent | None = None,
+    language: str = "en",
+) -> Table:
     """Run a script; returns the Table. Raises ScriptError at the first failed line.
 
     on_event(table, event) is called with every event stored, the first (`new`) included.
 
     The ScriptError's str() is said in `language` (the command line's --lang), plots and cards
     named as the game's board names them."""
-    table = None
+    table: Table | None = None
     try:
         for line_no, raw in script_lines(text):
             table = run_line(table, raw, line_no, source, db, on_event, language)
@@ -116,7 +128,15 @@ def run_script(text, source="<script>", db=":memory:", on_event=None, language="
     return table
 
 
-def run_line(table, raw, line_no, source, db, on_event, language="en"):
+def run_line(
+    table: Table | None,
+    raw: str,
+    line_no: int,
+    source: str,
+    db: PathArg,
+    on_event: OnEvent | None,
+    language: str = "en",
+) -> Table | None:
     """One script line; returns the table (new after the `new` line)."""
     try:
         name, text = split_actor(raw)
@@ -177,39 +197,40 @@ EXPECTS = {
 }
 
 
-def check_expect(table, args, source, line_no, line):
+def check_expect(table: Table, args: tuple[str, ...], source: str, line_no: int, line: str) -> None:
     """Check one `expect` line against the table; a ScriptError says what differs or what is wrong."""
     s = table.state
     rules = table.rules
 
-    def fail(problem, **params):
+    def fail(problem: str, **params: Any) -> NoReturn:
         raise ScriptError(source, line_no, line, problem, **params)
 
-    def player(name):
+    def player(name: str) -> str:
         for p in s.players:
             if p.lower() == name.lower():
                 return p
         fail("expect_no_player", name=name, players=list(s.players))
 
-    def account(name):
+    def account(name: str) -> str:
         for a in (*s.players, *rules.SYSTEM_ACCOUNTS, *s.balances):
             if a.lower() == name.lower():
                 return a
         fail("expect_no_account", name=name, players=list(s.players), accounts=list(rules.SYSTEM_ACCOUNTS))
 
-    def plot(ref):
+    def plot(ref: str) -> str:
         cell = rules.edition.cell(ref)
         if cell is None or cell.kind != "plot":
             fail("expect_no_plot", ref=ref)
-        return cell.id
+        found: str = cell.id
+        return found
 
-    def number(text, signed=False):
+    def number(text: str, signed: bool = False) -> int:
         digits = text[1:] if signed and text.startswith("-") else text
         if not (digits.isascii() and digits.isdigit()):
             fail("expect_not_number", word=text)
         return int(text)
 
-    def yes_no(text):
+    def yes_no(text: str) -> bool:
         if text not in ("yes", "no"):
             fail("expect_yes_no", word=text)
         return text == "yes"
@@ -238,6 +259,8 @@ def check_expect(table, args, source, line_no, line):
     count, usage = EXPECTS[what]
     if len(rest) != count:
         fail("expect_usage", usage=usage)
+    want: object  # what the line expects and what the game has: a number, a name or yes/no
+    got: object
     if what == "cash":
         name, want = account(rest[0]), number(rest[1], signed=True)
         got = s.cash(name)
@@ -254,9 +277,9 @@ def check_expect(table, args, source, line_no, line):
         cell = rules.edition.cell(rest[1])
         if cell is None:
             fail("expect_no_cell", ref=rest[1])
-        got = rules.edition.cells[s.position[p]]
-        if got.index != cell.index:
-            fail("expect_position", player=p, got_cell=got.id, want_cell=cell.id)
+        at = rules.edition.cells[s.position[p]]
+        if at.index != cell.index:
+            fail("expect_position", player=p, got_cell=at.id, want_cell=cell.id)
     elif what == "level":
         pid, want = plot(rest[0]), number(rest[1])
         got = s.level.get(pid, 0)

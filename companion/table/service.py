@@ -7,7 +7,7 @@ ledger's verified part replayed into a new game). A command reaches memory only 
 is committed; opening verifies the schema, the whole hash chain and the anchor.
 """
 
-from companion.table.opening import OPEN_RETRIES, EventLog, new_game, open_game, verify_game
+from companion.table.opening import OPEN_RETRIES, EventLog, PathArg, new_game, open_game, verify_game
 from companion.table.recovery import recover_game
 from companion.table.submit import (
     BACKUP_EVERY,
@@ -26,6 +26,7 @@ __all__ = [
     "CHECKPOINT_EVERY",
     "MAX_REQUEST_ID",
     "OPEN_RETRIES",
+    "PathArg",
     "EventLog",
     "Table",
     "canonical",
