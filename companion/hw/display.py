@@ -141,7 +141,7 @@ class PageWriter:
         raise NotImplementedError
 
 
-class PagedSSD1306(PageWriter, ssd1306):
+class PagedSSD1306(PageWriter, ssd1306):  # type: ignore[misc]  # luma ships no types
     """An SSD1306 written page by page: horizontal addressing over a window of consecutive pages."""
 
     def write_pages(self, image: Image.Image, pages: tuple[int, ...]) -> None:
@@ -151,7 +151,7 @@ class PagedSSD1306(PageWriter, ssd1306):
             self.data(list(b"".join(page_bytes(image, page) for page in range(first, last + 1))))
 
 
-class PagedSH1106(PageWriter, sh1106):
+class PagedSH1106(PageWriter, sh1106):  # type: ignore[misc]  # luma ships no types
     """An SH1106 written page by page: it only has page addressing, one command per page, with the
     column offset of its 132-column memory as luma's sh1106 sends it."""
 

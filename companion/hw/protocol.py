@@ -1,6 +1,7 @@
 """The reader link's framing and delivery rules, one pure file shared by the Pi and the reader firmware.
 
-Written in the MicroPython subset (no typing, no dataclasses, no f-strings): the firmware deploy
+Written in the MicroPython subset (no typing, no dataclasses, no f-strings; types in `# type:` comments,
+which mypy reads and MicroPython skips): the firmware deploy
 copies this very file onto the Pico, so both ends frame, check and acknowledge lines the same
 way. firmware/PROTOCOL.md describes the wire format; firmware/vectors.json holds the test
 vectors both sides are checked against. No I/O and no clock inside: the caller passes bytes in
@@ -27,16 +28,22 @@ _KEY_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
 _VERB_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _HEX = b"0123456789ABCDEF"
 
+TYPE_CHECKING = False  # mypy takes this name as true: `typing` exists only there, not on the Pico
+if TYPE_CHECKING:
+    from typing import Any  # noqa: F401  (read in the `# type:` comments)
+
 
 class LinkError(Exception):
     """A line that is not a frame; `code` says why (counted and logged by the caller, never fatal)."""
 
     def __init__(self, code):
+        # type: (str) -> None
         super().__init__(code)
         self.code = code
 
 
 def crc16(data, crc=0xFFFF):
+    # type: (bytes, int) -> int
     """CRC-16/CCITT-FALSE of bytes (poly 0x1021, init 0xFFFF, no reflection, no final xor)."""
     for byte in data:
         crc ^= byte << 8
@@ -51,23 +58,28 @@ class Frame:
     __slots__ = ("seq", "verb", "fields")
 
     def __init__(self, seq, verb, fields=None):
+        # type: (int, str, dict[str, str] | None) -> None
         self.seq = seq
         self.verb = verb
         self.fields = fields or {}
 
     def __eq__(self, other):
+        # type: (object) -> bool
         return isinstance(other, Frame) and (self.seq, self.verb, self.fields) == (other.seq, other.verb, other.fields)
 
     def __repr__(self):
+        # type: () -> str
         return "Frame(%d, %r, %r)" % (self.seq, self.verb, self.fields)
 
 
 def encode(seq, verb, fields=None):
+    # type: (int, str, dict[str, Any] | None) -> bytes
     """The line for a frame, newline included; ValueError if a part breaks the format."""
     if not 0 <= seq <= 0xFFFF or (seq == 0) != (verb in UNSEQUENCED):
         raise ValueError("bad sequence number %r for %s" % (seq, verb))
     parts = [str(seq).encode(), _checked(verb.encode(), _VERB_CHARS, "verb")]
-    for key in sorted(fields or {}):
+    fields = fields or {}
+    for key in sorted(fields):
         value = str(fields[key]).encode()
         parts.append(_checked(key.encode(), _KEY_CHARS, "key") + b"=" + _checked(value, _VALUE_CHARS, "value"))
     body = b" ".join(parts)
@@ -79,12 +91,14 @@ def encode(seq, verb, fields=None):
 
 
 def _checked(word, allowed, what):
+    # type: (bytes, frozenset[int], str) -> bytes
     if not word or any(b not in allowed for b in word):
         raise ValueError("bad %s %r" % (what, word))
     return word
 
 
 def decode(line):
+    # type: (bytes) -> Frame
     """The Frame a line (without its newline) holds; LinkError(code) if it is not one."""
     if len(line) > MAX_LINE:
         raise LinkError("too_long")
@@ -100,13 +114,13 @@ def decode(line):
     if len(words) < 2 or not words[0] or any(b not in b"0123456789" for b in words[0]) or len(words[0]) > 5:
         raise LinkError("bad_seq")
     seq = int(words[0])
-    verb = words[1]
-    if not verb or any(b not in _VERB_CHARS for b in verb):
+    raw_verb = words[1]
+    if not raw_verb or any(b not in _VERB_CHARS for b in raw_verb):
         raise LinkError("bad_verb")
-    verb = verb.decode()
+    verb = raw_verb.decode()
     if seq > 0xFFFF or (seq == 0) != (verb in UNSEQUENCED):
         raise LinkError("bad_seq")
-    fields = {}
+    fields = {}  # type: dict[str, str]
     for word in words[2:]:
         key, eq, value = word.partition(b"=")
         if (
@@ -127,12 +141,14 @@ class LineSplitter:
     to the next newline, so a torn or garbled stretch costs only the lines it touched."""
 
     def __init__(self):
+        # type: () -> None
         self.buffer = b""
         self.dropping = False
         self.dropped = 0  # overlong stretches thrown away
 
     def feed(self, data):
-        lines = []
+        # type: (bytes) -> list[bytes]
+        lines = []  # type: list[bytes]
         self.buffer += data
         while True:
             end = self.buffer.find(b"\n")
@@ -158,13 +174,16 @@ class Sender:
     """The sequenced lines one side has sent and not yet seen acknowledged, with their resends."""
 
     def __init__(self):
+        # type: () -> None
         self.next_seq = 1
-        self.pending = {}  # seq -> [line, next resend time, wait]
+        self.pending = {}  # type: dict[int, list[Any]]  # seq -> [line, next resend time, wait]
 
     def full(self):
+        # type: () -> bool
         return len(self.pending) >= MAX_PENDING
 
     def send(self, verb, fields, now):
+        # type: (str, dict[str, Any] | None, float) -> bytes
         """The line to write for a new sequenced frame (ValueError when MAX_PENDING are waiting)."""
         if self.full():
             raise ValueError("%d lines already wait for an acknowledgement" % MAX_PENDING)
@@ -175,12 +194,14 @@ class Sender:
         return line
 
     def acknowledged(self, seq):
+        # type: (int) -> None
         """An ACK came for seq: stop resending it (an unknown or repeated ACK changes nothing)."""
         self.pending.pop(seq, None)
 
     def due(self, now):
+        # type: (float) -> list[bytes]
         """The lines to write again now, oldest first; each waits twice as long for its next resend."""
-        out = []
+        out = []  # type: list[bytes]
         for seq in sorted(self.pending):
             entry = self.pending[seq]
             if entry[1] <= now:
@@ -195,12 +216,14 @@ class Receiver:
     they arrive (so the sender stops) but passed on only the first time for their boot."""
 
     def __init__(self):
-        self.boot = None
-        self.seen = []  # the last SEEN_WINDOW sequence numbers of this boot
-        self.errors = {}  # LinkError code -> count
-        self.last_heard = None
+        # type: () -> None
+        self.boot = None  # type: str | None
+        self.seen = []  # type: list[int]  # the last SEEN_WINDOW sequence numbers of this boot
+        self.errors = {}  # type: dict[str, int]  # LinkError code -> count
+        self.last_heard = None  # type: float | None
 
     def new_boot(self, boot, seq=1):
+        # type: (str | None, int) -> None
         """A HELLO with another boot id: the other side restarted and numbers from 1 again.
 
         The numbers remembered are forgotten only when they cannot belong to this boot: the
@@ -213,6 +236,7 @@ class Receiver:
             self.boot = boot
 
     def take(self, line, now):
+        # type: (bytes, float) -> tuple[Frame | None, list[bytes]]
         """(frame to act on or None, lines to write back): an ACK for a sequenced frame, a PONG
         for a PING. A line that is not a frame is counted in `errors` and gives nothing."""
         try:
@@ -236,5 +260,6 @@ class Receiver:
         return frame, reply
 
     def online(self, now):
+        # type: (float) -> bool
         """Whether the other side was heard within OFFLINE_AFTER_S."""
         return self.last_heard is not None and now - self.last_heard <= OFFLINE_AFTER_S

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import serial
 
@@ -83,10 +84,10 @@ class ReaderLink:
         # the sequence number of the DICE line carrying the newest count, once written (None until then):
         # the reader has the Pi's last word when its count came from this line (tests wait for that)
         self.dice_told: int | None = None
-        self._dice_order: dict = {"n": self.dice}  # the fields of the newest DICE order
+        self._dice_order: dict[str, Any] = {"n": self.dice}  # the fields of the newest DICE order
         self._dice_lock = threading.Lock()  # set_dice (the writer's thread) against the link's thread
         self.counts = {"taps": 0, "rolls": 0, "bad_frames": 0, "unknown_verb": 0, "bad_value": 0, "reconnects": 0}
-        self._orders: queue.Queue[tuple[str, dict]] = queue.Queue()
+        self._orders: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="companion-reader", daemon=True)
         self._serial: serial.Serial | None = None
@@ -170,7 +171,7 @@ class ReaderLink:
         last_write = now
         with self._dice_lock:  # the newest count again (a new opening: the reader may have rebooted)
             self.dice_told = None
-            backlog: list[tuple[str, dict]] = [("DICE", self._dice_order)]
+            backlog: list[tuple[str, dict[str, Any]]] = [("DICE", self._dice_order)]
         while not self._stop.is_set():
             data = port.read(max(1, port.in_waiting))
             now = self.clock()

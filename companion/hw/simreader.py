@@ -42,7 +42,9 @@ def load_firmware() -> Any:
 class SimulatedReader:
     """A firmware reader in a thread, its serial end a pty published as `<folder>/<DEVICE_NAME>`."""
 
-    def __init__(self, folder: str | os.PathLike, seed: int = 0, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self, folder: str | os.PathLike[str], seed: int = 0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.link_path = Path(folder) / DEVICE_NAME
         self.seed = seed
         self.clock = clock
@@ -50,7 +52,7 @@ class SimulatedReader:
         self.firmware = self._fresh(seed)
         self._master: int | None = None
         self._slave: int | None = None
-        self._actions: queue.Queue[tuple[str, tuple]] = queue.Queue()
+        self._actions: queue.Queue[tuple[str, tuple[Any, ...]]] = queue.Queue()
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="companion-sim-reader", daemon=True)
