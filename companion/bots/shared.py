@@ -12,8 +12,8 @@ import random
 from companion.engine.board import Edition
 from companion.engine.state import State
 
-# a claim (Elite's ORANGE or RED case) is answered by the first of these a player holds:
-# ORANGE covers the claim and is the cheaper policy to lose; RED is kept for rents and taxes
+# an Elite claim is covered by any policy held: the bots spend ORANGE first, since RED also cancels
+# an unbearable rent or tax and is worth keeping for that
 CLAIM_POLICIES = ("orange", "red")
 
 
