@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.bench.link import bench_box
+from companion.bench.box import bench_box
+from companion.bench.common import p99_inclusive as p99
 from companion.bots.autoplay import next_command
 from companion.daemon.cards import Role
 from companion.daemon.main import Daemon, wait_for
@@ -286,10 +287,6 @@ def render_alone(frames: list[Frame], rounds: int = 3) -> list[float]:
             screen.show(frame)
             times.append((time.monotonic_ns() - t0) / MS)
     return times
-
-
-def p99(values: list[float]) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[98] if len(values) > 1 else values[0]
 
 
 def _row(name: str, values: list[float], note: str = "") -> str:
