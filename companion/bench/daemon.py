@@ -138,7 +138,7 @@ def _under_load(
     at: int,
     rolls: int,
     pace: float = 0.0,
-) -> tuple[list[float], int, dict]:
+) -> tuple[list[float], int, dict[str, Any]]:
     here, there = ctx.Pipe()
     child = ctx.Process(target=_clients, args=(there, port, cookies, kind, pace), daemon=True)
     child.start()

@@ -134,7 +134,7 @@ class BenchError(Exception):
     """A row could not run (no peer at DIR, no simulator in the baseline), or nothing to measure: one
     line for the user, a SIM message code with its parameters (str() is the English line)."""
 
-    def __init__(self, key: str, **params):
+    def __init__(self, key: str, **params: object):
         self.key, self.params = key, params
         super().__init__(self.say("en"))
 

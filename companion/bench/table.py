@@ -38,6 +38,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,7 +156,7 @@ class Clocks:
                     done.append(sample)
         return done
 
-    def wait(self, condition, timeout: float) -> bool:
+    def wait(self, condition: Callable[[], bool], timeout: float) -> bool:
         """Sleep until condition() holds (checked each time a booking or a drawing hook has run)."""
         with self._changed:
             return self._changed.wait_for(condition, timeout)
@@ -169,7 +170,7 @@ class Clocks:
         with self._lock:
             self._arrived.append(sample)
 
-    def _run(self, work, value, *request_id) -> None:
+    def _run(self, work: Callable[..., object], value: Any, *request_id: str | None) -> None:
         """On the writer thread: the input the link handed over first is the one handled now."""
         with self._lock:
             self._current = self._arrived.popleft()
@@ -184,7 +185,7 @@ class Clocks:
                 sample.cpu_ns += c1 - c0
                 self.samples.append(sample)
 
-    def watch(self, table) -> None:
+    def watch(self, table: Any) -> None:
         """Time the open table's submit (the writer thread's booking and commit)."""
         submit = table.submit
 
@@ -261,15 +262,15 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
         return clocks.finished(), clocks.frames
 
 
-def _moved(table, before: int):
+def _moved(table: Any, before: int) -> Callable[[], bool]:
     return lambda: table.head_seq != before
 
 
-def _drawn(clocks: Clocks, seq: int):
+def _drawn(clocks: Clocks, seq: int) -> Callable[[], bool]:
     return lambda: clocks.seen(seq)
 
 
-def _tap(sim, clocks: Clocks, uid: str, booked) -> None:
+def _tap(sim: Any, clocks: Clocks, uid: str, booked: Callable[[], bool]) -> None:
     sim.place(uid)
     clocks.wait(booked, timeout=3)
     sim.remove()

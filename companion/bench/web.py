@@ -53,7 +53,7 @@ MS = 1000.0
 # ----- the clients (the spawned process) -------------------------------------------------------------------
 
 
-def _rates(port: int, cookie: str, paths: list[str], rounds: int, seconds: float, threads: int) -> dict:
+def _rates(port: int, cookie: str, paths: list[str], rounds: int, seconds: float, threads: int) -> dict[str, Any]:
     """Requests per second for each path: `rounds` rounds of `seconds` each, paths alternating in order;
     `threads` threads each on its own keep-alive connection. {path: [req/s per round], "errors": n}."""
     out: dict[str, Any] = {path: [] for path in paths}

@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     summary = report.summarize(records)
     code = EXIT_OK
-    out: dict = {"summary": summary}
+    out: dict[str, Any] = {"summary": summary}
     lines = report.summary_lines(summary, edition, lang)
     rounds = sum(r.rounds for r in records)
     lines.append(
