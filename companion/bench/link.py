@@ -15,7 +15,9 @@ import statistics
 import tempfile
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from companion.bench.box import bench_box, reader_daemon
 from companion.bench.common import p99_inclusive as p99
@@ -36,18 +38,18 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
         tap, roll = daemon._tap, daemon._roll
         current: list[float] = []  # the arrival of the input the writer is handling now
 
-        def tapped(uid, *origin):
+        def tapped(uid: str, *origin: Any) -> None:
             arrived.append(time.perf_counter())
             on_tap(uid, *origin)
 
-        def rolled(dice, *origin):
+        def rolled(dice: tuple[int, ...], *origin: Any) -> None:
             arrived.append(time.perf_counter())
             on_roll(dice, *origin)
 
         # the writer takes inputs in arrival order; each input's bookings (none for a player's card that
         # opens a menu, two for a ROLL that ends a turn and rolls) count from that input's arrival
-        def handling(work):
-            def handle(value, *request_id):
+        def handling(work: Callable[..., None]) -> Callable[..., None]:
+            def handle(value: Any, *request_id: Any) -> None:
                 current[:] = [arrived.popleft()] if arrived else []
                 try:
                     work(value, *request_id)
@@ -56,7 +58,7 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
 
             return handle
 
-        def booked(meaning, *request_id):
+        def booked(meaning: Any, *request_id: Any) -> Any:
             started = time.thread_time()
             done = book(meaning, *request_id)
             cpu.append((time.thread_time() - started) * 1000)
@@ -66,7 +68,7 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
 
         link.on_tap, link.on_roll = tapped, rolled
         daemon._tap, daemon._roll = handling(tap), handling(roll)  # type: ignore[method-assign]
-        daemon._book = booked  # type: ignore[method-assign]
+        daemon._book = booked  # type: ignore[method-assign, assignment]
         play(daemon, Hands(daemon, cards, lambda line: None, "en"), seed, events)
         return samples, cpu
 

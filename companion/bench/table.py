@@ -125,7 +125,7 @@ class Clocks:
                         self._changed.notify_all()
             return drawn
 
-        def composed(item):
+        def composed(item: Any) -> Any:
             t0, c0 = time.monotonic_ns(), time.thread_time_ns()
             frames = frames_for(item)
             t1, c1 = time.monotonic_ns(), time.thread_time_ns()
@@ -189,7 +189,7 @@ class Clocks:
         """Time the open table's submit (the writer thread's booking and commit)."""
         submit = table.submit
 
-        def timed(*args, **kwargs):
+        def timed(*args: Any, **kwargs: Any) -> Any:
             t0 = time.monotonic_ns()
             event = submit(*args, **kwargs)
             t1 = time.monotonic_ns()

@@ -65,7 +65,7 @@ def out(text: str = "") -> None:
 def say(line: object, lang: str) -> str:
     """A warning or a report line in the language (errors.Message: its code; plain text as it is)."""
     if isinstance(line, Message):
-        return messages.render(line.code, line.params, lang)
+        return str(messages.render(line.code, line.params, lang))
     return str(line)
 
 
