@@ -88,7 +88,7 @@ def add_banker(bp: Blueprint, kit: Kit) -> None:
         kit.need("banker")
         return jsonify(service.our_board_share(request.args.get("base", "")[:32], kit.lang()))
 
-    def answered(work: Callable[[], dict]) -> Response | tuple[Response, int]:
+    def answered(work: Callable[[], dict[str, Any]]) -> Response | tuple[Response, int]:
         """The editor's answer; a refusal carries what another phone changed (409), never a 500."""
         try:
             return kit.done(**work())
@@ -104,7 +104,7 @@ def add_banker(bp: Blueprint, kit: Kit) -> None:
         kit.need("banker")
         base, version = kit.text(data, "base", 32), kit.number(data, "version", 0, 10**9)
         values: dict[str, Any] = {}
-        effects: dict[str, list] = {}
+        effects: dict[str, list[Any]] = {}
         confirm: list[str] = []
         raw_values = data.get("values")
         if isinstance(raw_values, str):  # the form sends its values as one JSON text

@@ -41,13 +41,13 @@ class PhoneActions:
         self.reading = reading
         self.views = views
         self._lock = threading.Lock()  # the remembered results (never held while calling the owner)
-        self._results: OrderedDict[tuple[str | None, str, str], tuple[str, dict]] = OrderedDict()
+        self._results: OrderedDict[tuple[str | None, str, str], tuple[str, dict[str, Any]]] = OrderedDict()
 
-    def actions(self, actor: str, language: str) -> list[dict]:
+    def actions(self, actor: str, language: str) -> list[dict[str, Any]]:
         """What `actor` (a player, or TABLE for the banker) may do now, grouped as the box's menus group
         it, every line a catalogue phrase, every free value a slot the page turns into a field."""
 
-        def look(table: Any) -> list[dict]:
+        def look(table: Any) -> list[dict[str, Any]]:
             if table is None:
                 return []
             rules, s = table.rules, table.state
@@ -66,8 +66,8 @@ class PhoneActions:
 
         return self.reading.read(look)
 
-    def _action(self, rules: Any, s: Any, action: Action, language: str, actor: str) -> dict:
-        slots: list[dict] = []
+    def _action(self, rules: Any, s: Any, action: Action, language: str, actor: str) -> dict[str, Any]:
+        slots: list[dict[str, Any]] = []
         hint = ""
         for i, slot in enumerate(action.args):
             if action.verb in BET_ONLY and i > 0:
@@ -119,8 +119,14 @@ class PhoneActions:
         }
 
     def remembered(
-        self, who: str, action_id: str, fingerprint: str, language: str, work: Callable[[], dict], per_game: bool = True
-    ) -> dict:
+        self,
+        who: str,
+        action_id: str,
+        fingerprint: str,
+        language: str,
+        work: Callable[[], dict[str, Any]],
+        per_game: bool = True,
+    ) -> dict[str, Any]:
         """Do `work` once per (game, who, action id): a replay gets the first result; another request under
         the same id is refused. Per game: an id from an earlier game (a player of the same name) is not
         answered with that game's result, nothing booked; starting and archiving change the game, so
@@ -139,7 +145,7 @@ class PhoneActions:
                 self._results.popitem(last=False)
         return result
 
-    def act(self, actor: str, fields: dict, action_id: str, language: str) -> dict:
+    def act(self, actor: str, fields: dict[str, Any], action_id: str, language: str) -> dict[str, Any]:
         """Book one command for `actor` from the page's fields (verb, args; a trade's give/get and cash).
         The same id again pays once and answers as the first time. The page's forms send step=preview:
         a money action is then answered with what it would book ("preview"), nothing booked, and booked
@@ -157,12 +163,12 @@ class PhoneActions:
             return self.preview(actor, command, language)
         request_id = f"phone:{actor}:{action_id}"[:100]
 
-        def work() -> dict:
+        def work() -> dict[str, Any]:
             return self.submit(actor, command, request_id, language)
 
         return self.remembered(actor, action_id, command.text(), language, work)
 
-    def jackpot_bet(self, actor: str, command: Command, language: str) -> dict:
+    def jackpot_bet(self, actor: str, command: Command, language: str) -> dict[str, Any]:
         """The JACKPOT's bet from a phone (`jackpot BET`), handed to the box as its menu hands it: the reader's
         ROLL then throws the three dice and books the play. Nothing is booked here and nothing of the outcome
         is shown (a preview would let a player back out and pick other dice); dice typed on a phone are
@@ -170,7 +176,7 @@ class PhoneActions:
         if len(command.args) != 1:
             raise Refused(say("phone_jackpot_dice", language))
 
-        def work(table: Any) -> dict:
+        def work(table: Any) -> dict[str, Any]:
             if table is None:
                 raise Refused(say("menu_nothing", language), 409)
             player = jackpot_open(table.rules, table.state) or table.state.turn
@@ -190,11 +196,11 @@ class PhoneActions:
 
         return self.reading.on_writer(work)
 
-    def preview(self, actor: str, command: Command, language: str) -> dict:
+    def preview(self, actor: str, command: Command, language: str) -> dict[str, Any]:
         """What `command` would book, in the event's own lines, computed on a side copy by the writer (as
         the box's confirmation and the undo pages are); a command the rules refuse is refused now."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None:
                 raise Refused(say("menu_nothing", language), 409)
             seen = menus.preview(table, actor, command, language)
@@ -208,7 +214,7 @@ class PhoneActions:
 
         return self.reading.on_writer(look)
 
-    def command_from(self, fields: dict, language: str) -> Command:
+    def command_from(self, fields: dict[str, Any], language: str) -> Command:
         verb = fields.get("verb")
         if not isinstance(verb, str) or not _VERB.fullmatch(verb):
             raise Refused(say("phone_bad_verb", language))
@@ -231,7 +237,7 @@ class PhoneActions:
         except CompanionError as exc:
             raise Refused(self.reading.error(exc, language)) from None
 
-    def submit(self, actor: str, command: Command, request_id: str, language: str) -> dict:
+    def submit(self, actor: str, command: Command, request_id: str, language: str) -> dict[str, Any]:
         try:
             event = self.owner.submit(actor, command, request_id)
         except OutcomeUnknown as exc:  # the writer was late: the page keeps its action id, so a retry pays once
@@ -251,14 +257,14 @@ class PhoneActions:
             }
         )
 
-    def undo(self, seq: int, action_id: str, language: str) -> dict:
+    def undo(self, seq: int, action_id: str, language: str) -> dict[str, Any]:
         """The banker's undo: the events that depend on `seq` first, newest first, then `seq` itself."""
 
-        def work() -> dict:
+        def work() -> dict[str, Any]:
             plan = self.views.undo_preview(seq, language)
             if plan["refused"]:
                 raise Refused(plan["refused"], 409)
-            booked: list[dict] = []
+            booked: list[dict[str, Any]] = []
             for i, target in enumerate(plan["order"]):
                 booked.append(
                     self.submit(TABLE, Command("undo", (str(target),)), f"phone:undo:{action_id}:{i}"[:100], language)

@@ -26,14 +26,16 @@ class BankerDesk:
         self.reading = reading
         self.acting = acting
 
-    def walk_view(self, language: str) -> dict:
+    # ----- issue 23: walking the board with the cards (companion/daemon/walkdesk.py) ------------------------
+
+    def walk_view(self, language: str) -> dict[str, Any]:
         """The board walk in the phone's words, read on the page's thread (the walk's own lock, never the writer)."""
         return self.daemon.walking.view(language)
 
-    def walk_brief(self, language: str) -> dict:
+    def walk_brief(self, language: str) -> dict[str, Any]:
         return self.daemon.walking.brief(language)
 
-    def walk_do(self, op: str, fields: dict, language: str) -> dict:
+    def walk_do(self, op: str, fields: dict[str, Any], language: str) -> dict[str, Any]:
         """One step of the walk from the banker's phone, on the writer thread like a tap; a refusal is one line
         in the phone's language (the walk moved on under another phone: said so, nothing changed)."""
         walking = self.daemon.walking
@@ -66,38 +68,46 @@ class BankerDesk:
             return {"lines": [say("walk_saved", language, name=done["names"].get(language) or done["names"][""])]}
         return {"lines": [view["said"]] if view.get("said") else [], "walk": view}
 
-    def editions(self, language: str) -> list[dict]:
-        return [{"id": e, "name": n} for e, n in self.daemon.editions(language)]
-
     # ----- the table's own board (issue 23; companion/daemon/boardedit.py, companion/editions/boards.py) ----------
     # Not the game's: nothing here goes through the writer; the store keeps its own lock and versions.
 
     def _board_editor(self) -> BoardEditor:
         return BoardEditor(self.daemon.boards)
 
-    def our_boards(self, language: str) -> list[dict]:
+    def our_boards(self, language: str) -> list[dict[str, Any]]:
         return self._board_editor().bases(language)
 
-    def our_board(self, base: str, language: str) -> dict:
+    def our_board(self, base: str, language: str) -> dict[str, Any]:
         return self._board_editor().view(base, language)
 
     def our_board_save(
-        self, base: str, version: int, values: dict, effects: dict, confirm: list, language: str
-    ) -> dict:
+        self,
+        base: str,
+        version: int,
+        values: dict[str, Any],
+        effects: dict[str, Any],
+        confirm: list[Any],
+        language: str,
+    ) -> dict[str, Any]:
         return self._board_editor().save(base, version, values, effects, confirm, language)
 
-    def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict:
+    def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict[str, Any]:
         return self._board_editor().import_file(raw, version, language, share, base)
 
     def our_board_export(self, base: str, language: str) -> tuple[str, bytes]:
         return self._board_editor().export(base, language)
 
-    def our_board_share(self, base: str, language: str) -> dict:
+    def our_board_share(self, base: str, language: str) -> dict[str, Any]:
         return self._board_editor().share(base, language)
+
+    # ----- the game's life ---------------------------------------------------------------------------
+
+    def editions(self, language: str) -> list[dict[str, Any]]:
+        return [{"id": e, "name": n} for e, n in self.daemon.editions(language)]
 
     def start_game(
         self, edition: str, players: list[str], action_id: str, language: str, replace: bool = False
-    ) -> dict:
+    ) -> dict[str, Any]:
         """A new game named on the banker's phone. replace: the game on the box, if any, ends (everyone's
         wealth counted) and is kept in the archive first (the form's tick says so), as the box's New game."""
         named = {e["id"]: e["name"] for e in self.editions(language)}
@@ -111,7 +121,7 @@ class BankerDesk:
         ):
             raise Refused(say("phone_bad_players", language))
 
-        def work() -> dict:
+        def work() -> dict[str, Any]:
             seed = secrets.randbelow(2**32)
             start = self.daemon._replace_game if replace else self.daemon._start_game
             try:
@@ -131,14 +141,14 @@ class BankerDesk:
             TABLE, action_id, f"start {edition} {' '.join(names)}", language, work, per_game=False
         )
 
-    def end_game(self, action_id: str, language: str) -> dict:
-        def work() -> dict:
+    def end_game(self, action_id: str, language: str) -> dict[str, Any]:
+        def work() -> dict[str, Any]:
             return self.acting.submit(TABLE, Command("end_game"), f"phone:end:{action_id}"[:100], language)
 
         return self.acting.remembered(TABLE, action_id, "end_game", language, work)
 
-    def archive_game(self, action_id: str, language: str) -> dict:
-        def work() -> dict:
+    def archive_game(self, action_id: str, language: str) -> dict[str, Any]:
+        def work() -> dict[str, Any]:
             try:
                 self.owner.call(self.daemon._archive_game)
             except CompanionError as exc:
@@ -151,7 +161,7 @@ class BankerDesk:
 
     # issue 22: the table set up from the banker's phone (the first banker's PIN comes from the box)
 
-    def new_game_form(self) -> dict:
+    def new_game_form(self) -> dict[str, Any]:
         """What the new-game form starts with: eight names (the last game's, then the box's stock names) and
         how many play (the last game's count, else four)."""
         return {"names": list(self.daemon.player_names(8)), "count": self.daemon.player_count()}
@@ -160,7 +170,7 @@ class BankerDesk:
         """The language chosen at the box or by the banker ("": none chosen; phones go by the browser's)."""
         return str(self.daemon.settings.language)
 
-    def set_banker_pin(self, pin: str, language: str) -> dict:
+    def set_banker_pin(self, pin: str, language: str) -> dict[str, Any]:
         """The banker changes the banker's PIN (kept by the box like one set with its buttons)."""
         pin = pin.strip() if isinstance(pin, str) else ""
         if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
@@ -168,7 +178,7 @@ class BankerDesk:
         self.owner.call(lambda: self.daemon.set_banker_pin(pin))
         return {"lines": [say("banker_pin_set", language)]}
 
-    def set_box_language(self, lang: str, language: str) -> dict:
+    def set_box_language(self, lang: str, language: str) -> dict[str, Any]:
         """The banker sets the box's language (the OLED's, and the phones' that chose none)."""
         self.owner.call(lambda: self.daemon.set_language(lang))
         return {"lines": [say("language_set", lang)]}

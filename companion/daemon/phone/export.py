@@ -20,15 +20,15 @@ class LedgerExport:
         self.views = views
         self._export_lock = threading.Lock()  # one export is built at a time; the next reuses what it made
         # language -> (game, events, each as CSV and as JSON text): an event's words never change
-        self._exports: dict[str, tuple[str, list[dict], list[str], list[str]]] = {}
-        self._export_texts: dict[str, tuple[str, int, dict]] = {}  # language -> (game, head, the last export)
+        self._exports: dict[str, tuple[str, list[dict[str, Any]], list[str], list[str]]] = {}
+        self._export_texts: dict[str, tuple[str, int, dict[str, Any]]] = {}  # language -> (game, head, the last export)
 
-    def export(self, language: str) -> dict:
+    def export(self, language: str) -> dict[str, Any]:
         """The whole ledger as plain data, as JSON text ("json") and as CSV text ("csv"). Built once per game
         and language and then only extended by the events booked since (an event's words never change), one
         export at a time: eight phones asking at once make one export, and the writer never waits for any."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             head = self.reading.head(table, language)
             if table is None:
                 return {"head": head, "events": [], "csv": _csv_text([]), "json": _json_text(head, [])}
@@ -59,7 +59,7 @@ class LedgerExport:
         return self.reading.read(look)
 
 
-def _csv_row(event: dict) -> str:
+def _csv_row(event: dict[str, Any]) -> str:
     out = io.StringIO()
     csv.writer(out).writerow(
         [
@@ -74,7 +74,7 @@ def _csv_row(event: dict) -> str:
     return out.getvalue()
 
 
-def _json_text(head: dict, events: list[str]) -> str:
+def _json_text(head: dict[str, Any], events: list[str]) -> str:
     """{"head": ..., "events": [...]}, one event a line (each already JSON text)."""
     return '{"head": %s,\n "events": [\n%s\n]}\n' % (json.dumps(head, ensure_ascii=False), ",\n".join(events))
 

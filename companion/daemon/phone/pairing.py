@@ -58,7 +58,7 @@ class CardPairing:
         self._pair_line: OrderedDict[str, _Place] = OrderedDict()  # the phones (sessions) turned away, first first
         self._pair_free_since = 0.0  # when the last pairing stopped waiting (the first in line's turn starts)
 
-    def pair_start(self, language: str, who: str = "", client: str = "") -> dict:
+    def pair_start(self, language: str, who: str = "", client: str = "") -> dict[str, Any]:
         """A phone starts waiting for its player's card: {"pairing": a secret id, "code": what the OLED shows}.
         One phone waits at a time (a tap binds exactly one). `who` is the asking phone's session, `client` its
         address (web.hosts.guesser: an IPv4 address, an IPv6 /64). Its new ask replaces its old one (the same
@@ -143,7 +143,7 @@ class CardPairing:
             place = self._pair_line[who] = _Place(client, told)
         return max(1, math.ceil((place.told if place is not None else busy_until) - now))
 
-    def pair_status(self, pid: str) -> dict:
+    def pair_status(self, pid: str) -> dict[str, Any]:
         gid = self.reading.game_id()
         with self._lock:
             self._expire(self.clock(), gid)

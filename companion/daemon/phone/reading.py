@@ -8,7 +8,7 @@ part of the service (views, actions, streams, roles): the one place that knows h
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.errors import CompanionError
 from companion.table.history import GameChanged, History, Readers, StoredEvents
@@ -20,6 +20,8 @@ from ..owner import Owner, Snapshot
 from ..screens import event_words
 from ..taps import dice_needed, end_meaning
 from .common import MARK_LENGTH, READ_CHUNK, Refused
+
+T = TypeVar("T")
 
 
 class Seen:
@@ -102,7 +104,7 @@ class Reading:
         self._table_key = (table, gid)
         return gid
 
-    def read(self, work: Callable[[Any], Any]) -> Any:
+    def read(self, work: Callable[[Any], T]) -> T:
         """`work(seen)` on this thread: a Seen of the writer's latest snapshot (None when no game is open),
         whose past events come from a read-only connection borrowed when first asked for and given back
         after. A new game put in place meanwhile (the file holds another) is read again, once."""
@@ -112,12 +114,13 @@ class Reading:
                 return work(None)
             if snapshot.memory:  # an in-memory ledger (tests): only the writer's connection can read it
 
-                def on_writer() -> Any:
+                def on_writer() -> T:
                     table: Any = self.owner.table  # open: the snapshot said so, on this same thread
                     now = self.owner.snapshot
                     return work(Seen(now, lambda: History.beside(table.ledger, now.first_hash)))
 
-                return self.owner.call(on_writer)
+                done: T = self.owner.call(on_writer)
+                return done
             with ExitStack() as stack:
 
                 def borrow(snapshot: Snapshot = snapshot) -> History:
@@ -130,12 +133,13 @@ class Reading:
                         raise Refused(self.error(exc, self._language()), 409) from None
         raise AssertionError("unreachable")
 
-    def on_writer(self, work: Callable[[Any], Any]) -> Any:
+    def on_writer(self, work: Callable[[Any], T]) -> T:
         """`work(table)` on the writer thread: only the banker's undo pages, which try undos on a fork of the
         game (its states after the last events live with the writer); short, and never a spectator's."""
-        return self.owner.call(lambda: work(self.owner.table))
+        done: T = self.owner.call(lambda: work(self.owner.table))
+        return done
 
-    def head(self, table: Any, language: str) -> dict:
+    def head(self, table: Any, language: str) -> dict[str, Any]:
         """The head every page shows for `table` (a Seen, or the writer's Table; None: no game open)."""
         if table is None:
             return {
@@ -180,6 +184,6 @@ class Reading:
         table = self.owner.table
         return messages.render_error(exc, language, table.rules.edition if table is not None else None)
 
-    def current_head(self, language: str) -> dict:
+    def current_head(self, language: str) -> dict[str, Any]:
         """Whose turn, what the table waits for, the ledger's head (seq and words), the game's id."""
         return self.read(lambda table: self.head(table, language))

@@ -138,7 +138,7 @@ class TableRoles:
                 memo.roles.pop(token_hash(token), None)
         self.save(game)
 
-    def find_role(self, token: str) -> dict | None:
+    def find_role(self, token: str) -> dict[str, Any] | None:
         """The lasting role a phone's token holds in the open game: {role, player, csrf, game}, or None."""
         gid = self.reading.game_id()
         if gid is None or not token:
@@ -155,7 +155,7 @@ class TableRoles:
                 "game": gid,
             }
 
-    def roles_kept(self, language: str, token: str = "") -> list[dict]:
+    def roles_kept(self, language: str, token: str = "") -> list[dict[str, Any]]:
         """The open game's lasting roles for the banker's Roles page, banker first, then players, then the
         spectators, each joined-first: {id, role, player, since (day and time, the box's), mine (the phone
         holding `token`: the banker's own)}."""
@@ -250,7 +250,7 @@ class TableRoles:
             lambda seconds: self.owner.announce("phone_banker_pin_locked", seconds=seconds),
         )
 
-    def set_seat_pin(self, seat: int, pin: str, language: str) -> dict:
+    def set_seat_pin(self, seat: int, pin: str, language: str) -> dict[str, Any]:
         """The banker sets (or, with an empty PIN, clears) a seat's PIN for a table without a reader."""
         head = self.reading.current_head(language)
         if not 1 <= seat <= len(head["players"]):
@@ -270,7 +270,7 @@ class TableRoles:
         line = say("phone_pin_set" if pin else "phone_pin_cleared", language, player=player)
         return {"seat": seat, "player": player, "set": bool(pin), "lines": [line]}
 
-    def claim_seat(self, seat: int, pin: str, language: str, client: str = "") -> dict:
+    def claim_seat(self, seat: int, pin: str, language: str, client: str = "") -> dict[str, Any]:
         """A player claims their seat with the PIN the banker set: {"player", "game"}; WrongRole otherwise
         (`client` as for check_banker)."""
         head = self.reading.current_head(language)

@@ -119,10 +119,10 @@ class PhoneService:
     def keep_role(self, token: str, role: str, player: str, csrf: str, game: str | None, old_token: str = "") -> None:
         self.roles.keep_role(token, role, player, csrf, game, old_token)
 
-    def find_role(self, token: str) -> dict | None:
+    def find_role(self, token: str) -> dict[str, Any] | None:
         return self.roles.find_role(token)
 
-    def roles_kept(self, language: str, token: str = "") -> list[dict]:
+    def roles_kept(self, language: str, token: str = "") -> list[dict[str, Any]]:
         return self.roles.roles_kept(language, token)
 
     def revoke_role(self, rid: str) -> str:
@@ -131,18 +131,18 @@ class PhoneService:
     def check_banker(self, pin: str, language: str, client: str = "") -> None:
         self.roles.check_banker(pin, language, client)
 
-    def set_seat_pin(self, seat: int, pin: str, language: str) -> dict:
+    def set_seat_pin(self, seat: int, pin: str, language: str) -> dict[str, Any]:
         return self.roles.set_seat_pin(seat, pin, language)
 
-    def claim_seat(self, seat: int, pin: str, language: str, client: str = "") -> dict:
+    def claim_seat(self, seat: int, pin: str, language: str, client: str = "") -> dict[str, Any]:
         return self.roles.claim_seat(seat, pin, language, client)
 
     # ----- pairing by the reader (pairing.py) ----------------------------------------------------------
 
-    def pair_start(self, language: str, who: str = "", client: str = "") -> dict:
+    def pair_start(self, language: str, who: str = "", client: str = "") -> dict[str, Any]:
         return self.pairing.pair_start(language, who, client)
 
-    def pair_status(self, pid: str) -> dict:
+    def pair_status(self, pid: str) -> dict[str, Any]:
         return self.pairing.pair_status(pid)
 
     def pair_cancel(self, pid: str) -> None:
@@ -159,114 +159,120 @@ class PhoneService:
 
     # ----- views (views.py, export.py) ---------------------------------------------------------------
 
-    def head(self, language: str) -> dict:
+    def head(self, language: str) -> dict[str, Any]:
         return self.views.head(language)
 
-    def banner(self, language: str, role: str) -> dict:
+    def banner(self, language: str, role: str) -> dict[str, Any]:
         return self.views.banner(language, role)
 
-    def head_at(self, seq: int, language: str) -> dict:
+    def head_at(self, seq: int, language: str) -> dict[str, Any]:
         return self.views.head_at(seq, language)
 
-    def table_view(self, language: str) -> dict:
+    def table_view(self, language: str) -> dict[str, Any]:
         return self.views.table_view(language)
 
-    def player_view(self, seat: int, language: str) -> dict:
+    def player_view(self, seat: int, language: str) -> dict[str, Any]:
         return self.views.player_view(seat, language)
 
-    def board_view(self, language: str) -> dict:
+    def board_view(self, language: str) -> dict[str, Any]:
         return self.views.board_view(language)
 
-    def ledger_view(self, language: str, before: int | None = None) -> dict:
+    def ledger_view(self, language: str, before: int | None = None) -> dict[str, Any]:
         return self.views.ledger_view(language, before)
 
-    def summary(self, language: str) -> dict:
+    def summary(self, language: str) -> dict[str, Any]:
         return self.views.summary(language)
 
-    def undo_list(self, language: str) -> dict:
+    def undo_list(self, language: str) -> dict[str, Any]:
         return self.views.undo_list(language)
 
-    def undo_preview(self, seq: int, language: str) -> dict:
+    def undo_preview(self, seq: int, language: str) -> dict[str, Any]:
         return self.views.undo_preview(seq, language)
 
-    def export(self, language: str) -> dict:
+    def export(self, language: str) -> dict[str, Any]:
         return self.exports.export(language)
 
     # ----- actions (actions.py) ------------------------------------------------------------------------
 
-    def actions(self, actor: str, language: str) -> list[dict]:
+    def actions(self, actor: str, language: str) -> list[dict[str, Any]]:
         return self.acting.actions(actor, language)
 
-    def act(self, actor: str, fields: dict, action_id: str, language: str) -> dict:
+    def act(self, actor: str, fields: dict[str, Any], action_id: str, language: str) -> dict[str, Any]:
         return self.acting.act(actor, fields, action_id, language)
 
-    def jackpot_bet(self, actor: str, command: Command, language: str) -> dict:
+    def jackpot_bet(self, actor: str, command: Command, language: str) -> dict[str, Any]:
         return self.acting.jackpot_bet(actor, command, language)
 
-    def preview(self, actor: str, command: Command, language: str) -> dict:
+    def preview(self, actor: str, command: Command, language: str) -> dict[str, Any]:
         return self.acting.preview(actor, command, language)
 
-    def command_from(self, fields: dict, language: str) -> Command:
+    def command_from(self, fields: dict[str, Any], language: str) -> Command:
         return self.acting.command_from(fields, language)
 
-    def undo(self, seq: int, action_id: str, language: str) -> dict:
+    def undo(self, seq: int, action_id: str, language: str) -> dict[str, Any]:
         return self.acting.undo(seq, action_id, language)
 
     # ----- the banker's own pages (banker.py) -------------------------------------------------------------
 
-    def editions(self, language: str) -> list[dict]:
+    def editions(self, language: str) -> list[dict[str, Any]]:
         return self.banker.editions(language)
 
     def start_game(
         self, edition: str, players: list[str], action_id: str, language: str, replace: bool = False
-    ) -> dict:
+    ) -> dict[str, Any]:
         return self.banker.start_game(edition, players, action_id, language, replace)
 
-    def end_game(self, action_id: str, language: str) -> dict:
+    def end_game(self, action_id: str, language: str) -> dict[str, Any]:
         return self.banker.end_game(action_id, language)
 
-    def archive_game(self, action_id: str, language: str) -> dict:
+    def archive_game(self, action_id: str, language: str) -> dict[str, Any]:
         return self.banker.archive_game(action_id, language)
 
-    def new_game_form(self) -> dict:
+    def new_game_form(self) -> dict[str, Any]:
         return self.banker.new_game_form()
 
     def box_language(self) -> str:
         return self.banker.box_language()
 
-    def set_banker_pin(self, pin: str, language: str) -> dict:
+    def set_banker_pin(self, pin: str, language: str) -> dict[str, Any]:
         return self.banker.set_banker_pin(pin, language)
 
-    def set_box_language(self, lang: str, language: str) -> dict:
+    def set_box_language(self, lang: str, language: str) -> dict[str, Any]:
         return self.banker.set_box_language(lang, language)
 
-    def walk_view(self, language: str) -> dict:
+    def walk_view(self, language: str) -> dict[str, Any]:
         return self.banker.walk_view(language)
 
-    def walk_brief(self, language: str) -> dict:
+    def walk_brief(self, language: str) -> dict[str, Any]:
         return self.banker.walk_brief(language)
 
-    def walk_do(self, op: str, fields: dict, language: str) -> dict:
+    def walk_do(self, op: str, fields: dict[str, Any], language: str) -> dict[str, Any]:
         return self.banker.walk_do(op, fields, language)
 
-    def our_boards(self, language: str) -> list[dict]:
+    def our_boards(self, language: str) -> list[dict[str, Any]]:
         return self.banker.our_boards(language)
 
-    def our_board(self, base: str, language: str) -> dict:
+    def our_board(self, base: str, language: str) -> dict[str, Any]:
         return self.banker.our_board(base, language)
 
     def our_board_save(
-        self, base: str, version: int, values: dict, effects: dict, confirm: list, language: str
-    ) -> dict:
+        self,
+        base: str,
+        version: int,
+        values: dict[str, Any],
+        effects: dict[str, Any],
+        confirm: list[Any],
+        language: str,
+    ) -> dict[str, Any]:
         return self.banker.our_board_save(base, version, values, effects, confirm, language)
 
-    def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict:
+    def our_board_import(self, raw: bytes, version: int, share: bool, base: str, language: str) -> dict[str, Any]:
         return self.banker.our_board_import(raw, version, share, base, language)
 
     def our_board_export(self, base: str, language: str) -> tuple[str, bytes]:
         return self.banker.our_board_export(base, language)
 
-    def our_board_share(self, base: str, language: str) -> dict:
+    def our_board_share(self, base: str, language: str) -> dict[str, Any]:
         return self.banker.our_board_share(base, language)
 
     # ----- the live stream (streams.py) ---------------------------------------------------------------

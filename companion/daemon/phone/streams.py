@@ -25,7 +25,7 @@ class EventStreams:
         self.reading = reading
         self._lock = threading.Lock()  # the converted events' cache
         self._convert_lock = threading.Lock()  # one stream converts an event at a time (the writer never takes it)
-        self._converted: OrderedDict[tuple, tuple[Any, dict]] = OrderedDict()
+        self._converted: OrderedDict[tuple[Any, ...], tuple[Any, dict[str, Any]]] = OrderedDict()
 
     def stream(self, since: int, language: str) -> "PhoneStream":
         """Every event after `since` (replayed first), then each as it commits, with notices between; an
@@ -35,7 +35,7 @@ class EventStreams:
         subscription, snapshot = self.owner.follow()
         return PhoneStream(self, subscription, language, snapshot, since)
 
-    def convert(self, item: Any, language: str, gid: str | None) -> dict | None:
+    def convert(self, item: Any, language: str, gid: str | None) -> dict[str, Any] | None:
         if item.notice is not None:
             if item.notice.code == "table_warning":  # the banker's banner says it; spectators are not alarmed
                 return None
@@ -51,7 +51,7 @@ class EventStreams:
             return None
         return self.convert_events([event], language, gid)[0]
 
-    def convert_events(self, events: list[Any], language: str, gid: str | None) -> list[dict]:
+    def convert_events(self, events: list[Any], language: str, gid: str | None) -> list[dict[str, Any]]:
         """Each event as a stream item; {"kind": "game"} for one the open game does not hold (a new game at
         the same path, or the stream's game archived)."""
         if self.owner.snapshot.game_id != gid:
@@ -59,13 +59,13 @@ class EventStreams:
         with self._convert_lock:  # 50 pages wait for the first to convert it, then read it from the cache
             return [self._converted_event((gid, event.seq, language), event, language) for event in events]
 
-    def _converted_event(self, key: tuple, event: Any, language: str) -> dict:
+    def _converted_event(self, key: tuple[Any, ...], event: Any, language: str) -> dict[str, Any]:
         with self._lock:
             found = self._converted.get(key)
         if found is not None and found[0].command == event.command:
             return found[1]
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None or table.game_id != key[0] or not 1 <= event.seq <= table.head_seq:
                 return {"kind": "game"}  # not this table's event: the game changed under the stream
             lines = words_of(table, event, language)
@@ -115,9 +115,9 @@ class PhoneStream:
         self.game = snapshot.game_id  # the game the page shows: another's event ends the stream
         self.sent = since  # the last event given
         self.replay_to = snapshot.head_seq  # the events up to here are read from the ledger, not subscribed
-        self._ready: deque[dict] = deque()
+        self._ready: deque[dict[str, Any]] = deque()
 
-    def get(self, timeout: float) -> dict | None:
+    def get(self, timeout: float) -> dict[str, Any] | None:
         if self._ready:
             return self._ready.popleft()
         if self.sent < self.replay_to:
@@ -140,7 +140,7 @@ class PhoneStream:
             self.sent = max(self.sent, converted["seq"])
         return converted
 
-    def _give(self, items: list[dict]) -> dict:
+    def _give(self, items: list[dict[str, Any]]) -> dict[str, Any]:
         for item in items:
             if item["kind"] == "event":
                 self.sent = max(self.sent, item["seq"])

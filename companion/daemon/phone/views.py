@@ -27,11 +27,11 @@ class PhoneViews:
         self.roles = roles
         self._price_lock = threading.Lock()  # the share price's history, scanned by one page at a time
 
-    def head(self, language: str) -> dict:
+    def head(self, language: str) -> dict[str, Any]:
         """Whose turn, what the table waits for, the ledger's head (seq and words), the game's id."""
         return self.reading.current_head(language)
 
-    def banner(self, language: str, role: str) -> dict:
+    def banner(self, language: str, role: str) -> dict[str, Any]:
         """What a page says above everything, read without the writer thread (two attributes of the table):
         "readonly", why nothing can be booked (every role), and "warnings", the table's warnings (the
         banker's role only), each once, in the page's language."""
@@ -44,10 +44,10 @@ class PhoneViews:
         warnings = [messages.render(w.code, w.params, language, edition) for w in list(table.warnings)]
         return {"readonly": readonly, "warnings": list(dict.fromkeys(warnings)) if role == "banker" else []}
 
-    def head_at(self, seq: int, language: str) -> dict:
+    def head_at(self, seq: int, language: str) -> dict[str, Any]:
         """The ledger's words at event `seq` (a phone checks the head it remembers is still there)."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None or not 1 <= seq <= table.head_seq:
                 return {"seq": seq, "words": "", "mark": "", "present": False}
             digest = table.hash_at(seq)
@@ -55,11 +55,11 @@ class PhoneViews:
 
         return self.reading.read(look)
 
-    def table_view(self, language: str) -> dict:
+    def table_view(self, language: str) -> dict[str, Any]:
         """Every balance and net worth, the share price and its history, the jackpot and charity, the
         FORTUNE card in force, the policies and until when, the open offers and debts."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             out: dict[str, Any] = {
                 "head": self.reading.head(table, language),
                 "players": [],
@@ -142,10 +142,10 @@ class PhoneViews:
                 memo.scanned = table.head_seq
             return list(memo.prices)
 
-    def player_view(self, seat: int, language: str) -> dict:
+    def player_view(self, seat: int, language: str) -> dict[str, Any]:
         """One player: cash, worth, shares, plots with buildings and mortgages, policies, their history."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None or not 1 <= seat <= len(table.state.players):
                 raise Refused(say("phone_no_seat", language, seat=seat), 404)
             rules, s, ed = table.rules, table.state, table.rules.edition
@@ -182,7 +182,7 @@ class PhoneViews:
 
         return self.reading.read(look)
 
-    def _plot(self, rules: Any, s: Any, pid: str, language: str) -> dict:
+    def _plot(self, rules: Any, s: Any, pid: str, language: str) -> dict[str, Any]:
         ed = rules.edition
         cell = ed.cell(pid)
         owner = s.owner.get(pid)
@@ -204,11 +204,11 @@ class PhoneViews:
             "industry": messages.industry_name(ed, cell.industry, language) if getattr(cell, "industry", None) else "",
         }
 
-    def board_view(self, language: str) -> dict:
+    def board_view(self, language: str) -> dict[str, Any]:
         """Every plot in board order: owner, buildings, current rent, mortgaged or not; and the same plots
         by their industry (a colour group on a Monopoly board), named as the edition names it."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None:
                 return {"head": self.reading.head(table, language), "plots": []}
             rules, s, ed = table.rules, table.state, table.rules.edition
@@ -217,10 +217,10 @@ class PhoneViews:
 
         return self.reading.read(look)
 
-    def ledger_view(self, language: str, before: int | None = None) -> dict:
+    def ledger_view(self, language: str, before: int | None = None) -> dict[str, Any]:
         """Every event, newest first, a page at a time; an undo against what it reverses and vice versa."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None:
                 return {"head": self.reading.head(table, language), "events": [], "older": None}
             game = table.game
@@ -238,7 +238,7 @@ class PhoneViews:
 
         return self.reading.read(look)
 
-    def event(self, table: Any, event: Any, language: str, reversed_by: int | None = None) -> dict:
+    def event(self, table: Any, event: Any, language: str, reversed_by: int | None = None) -> dict[str, Any]:
         actor = "" if event.actor == TABLE else event.actor
         return {
             "seq": event.seq,
@@ -258,11 +258,11 @@ class PhoneViews:
             "command": event.command,
         }
 
-    def summary(self, language: str) -> dict:
+    def summary(self, language: str) -> dict[str, Any]:
         """The end-of-game summary: the winner, everyone's wealth and cash, the ledger's head."""
         view = self.table_view(language)
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None:
                 return {}
             first = table.game.events[0]
@@ -272,10 +272,10 @@ class PhoneViews:
         view["ranking"] = sorted(view["players"], key=lambda p: (-p["worth"], p["seat"]))
         return view
 
-    def undo_list(self, language: str) -> dict:
+    def undo_list(self, language: str) -> dict[str, Any]:
         """The events an undo may still reach, newest first, each in one line."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None:
                 return {"head": self.reading.head(table, language), "events": []}
             seqs = menus.undoable(table.game)[:50]
@@ -286,10 +286,10 @@ class PhoneViews:
 
         return self.reading.on_writer(look)
 
-    def undo_preview(self, seq: int, language: str) -> dict:
+    def undo_preview(self, seq: int, language: str) -> dict[str, Any]:
         """What undoing `seq` takes: the events undone first, what each undo books, or why not."""
 
-        def look(table: Any) -> dict:
+        def look(table: Any) -> dict[str, Any]:
             if table is None or not 1 <= seq <= table.head_seq:
                 raise Refused(say("phone_no_event", language, seq=seq), 404)
             plan = menus.undo_plan(table, seq, language)
@@ -304,11 +304,11 @@ class PhoneViews:
         return self.reading.on_writer(look)
 
 
-def board_groups(edition: Any, plots: list[dict]) -> list[dict]:
+def board_groups(edition: Any, plots: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The plots (board_view's, in board order) grouped by industry, the groups in the order their first
     plot lies on the board: Elite's four central plots under one heading, Monopoly's four railroads under
     theirs. A plot of no industry goes in a group of its own with no name."""
-    groups: dict[str, dict] = {}
+    groups: dict[str, dict[str, Any]] = {}
     for plot in plots:
         ref = getattr(edition.cell(plot["id"]), "industry", None) or ""
         group = groups.setdefault(ref, {"id": ref, "name": plot["industry"], "plots": []})
