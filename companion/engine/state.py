@@ -52,6 +52,22 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """A decision the table must take before play goes on."""
+
+    kind: str  # offer, auction, draw, choose, ... (editions add more)
+    player: str | None = None
+    plot: str | None = None
+    seller: str | None = None
+    opening: int = 0
+    bidder: str | None = None
+    bid: int = 0
+    options: tuple = ()
+    stage: str = ""
+    count: int = 0
+
+
+@dataclass(frozen=True)
 class Event:
     """One accepted command: its text, its postings (summing to zero), its notes, and who issued it."""
 
