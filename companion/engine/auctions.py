@@ -53,9 +53,10 @@ class Auctions(RulesBase):
         s.notes.append(Note("auction_opened", {"plot": cell.id, "seller": seller, "opening": max(opening, 1)}))
 
     def auction(self, s: State) -> Pending:
-        if s.pending is None or s.pending.kind != "auction":
+        a: Pending | None = s.pending
+        if a is None or a.kind != "auction":
             raise RuleViolation("no_auction")
-        return s.pending
+        return a
 
     def cmd_opening(self, s: State, args: tuple[str, ...]) -> None:
         """The auction host sets the opening price before the first bid."""

@@ -3,7 +3,8 @@
 `Rules` (engine/core.py) is one class made of mixins, one module per concern (turns.py, money.py,
 plots.py, ...). Each mixin derives from RulesBase, so the type checker knows the state every part
 reads and the methods one part calls on another; at run time RulesBase holds no method, so the
-order of the mixins never decides which method runs (each name is defined once).
+order of the mixins never decides which method runs (each name is defined once). A part that
+starts calling a method of another part declares it below with the same signature (mypy asks).
 """
 
 from collections.abc import Callable, Iterable
@@ -60,7 +61,7 @@ class RulesBase:
         def drawer(self, s: State, args: tuple[str, ...]) -> str | None: ...  # cards.py
         def int_arg(self, text: str, what: str = "amount", low: int = 0, high: int | None = None) -> int: ...  # core.py
         def lapse_offers(self, s: State, turn_over: bool = False) -> None: ...  # trades.py
-        def levels(self, s: State, industry_id: str) -> list[int]: ...  # plots.py
+        def levels(self, s: State, industry_id: str | None) -> list[int]: ...  # plots.py
         def move_to(
             self, s: State, p: str, index: int, collect: bool = True, forward: bool = True
         ) -> None: ...  # turns.py

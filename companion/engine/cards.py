@@ -70,7 +70,7 @@ class Cards(RulesBase):
 
     def drawer(self, s: State, args: tuple[str, ...]) -> str | None:
         """Who may `draw` now: the pending player draws the deck's next card; naming one is the table's."""
-        a = s.pending
+        a: Pending | None = s.pending
         if a is None or a.kind != "draw" or args:
             return None
         return a.player
@@ -169,7 +169,7 @@ class Cards(RulesBase):
                 s.notes.append(Note("nothing_to_pay", {"player": p}))
             self.charge(s, p, eff.get("to", BANK), amount, "card_paid", card=card.id)
         elif do == "move_to":
-            target = self.edition.cell(eff["cell"]).index
+            target = cast(Cell, self.edition.cell(eff["cell"])).index  # check_edition: the cell exists
             self.move_to(s, p, target, collect=eff.get("collect", self.opt["card_move_collects"]))
         elif do == "move_steps":
             steps = eff["steps"]

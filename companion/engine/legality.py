@@ -231,7 +231,7 @@ class Legality(RulesBase):
         if reads is not None:
             key = (check.__name__, tuple(plots), self.reads_key(s, reads))
             cache = self.board_bucket(s)
-            found = cache.get(key)
+            found: list[tuple[str, Any]] | None = cache.get(key)
             if found is not None:
                 return found
         out = []

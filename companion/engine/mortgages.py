@@ -1,7 +1,5 @@
 """Mortgaging a plot and redeeming it."""
 
-from typing import cast
-
 from companion.engine.actions import Action
 from companion.engine.base import RulesBase
 from companion.engine.board import Cell
@@ -33,7 +31,7 @@ class Mortgages(RulesBase):
             raise RuleViolation("already_mortgaged", plot=cell.id)
         if s.level.get(cell.id, 0):
             raise RuleViolation("sell_buildings_first", plot=cell.id)
-        if self.opt["mortgage_needs_empty_industry"] and any(self.levels(s, cast(str, cell.industry))):
+        if self.opt["mortgage_needs_empty_industry"] and any(self.levels(s, cell.industry)):
             raise RuleViolation("sell_buildings_first", plot=cell.id)
         return p
 
@@ -46,7 +44,8 @@ class Mortgages(RulesBase):
 
     def redeem_price(self, cell: Cell) -> int:
         base = cell.price if self.opt["redeem_interest_base"] == "price" else cell.mortgage
-        return cell.mortgage + (base * self.opt["redeem_interest_percent"] + 99) // 100
+        price: int = cell.mortgage + (base * self.opt["redeem_interest_percent"] + 99) // 100
+        return price
 
     def check_redeem(self, s: State, cell: Cell) -> tuple[str, int]:
         """(owner, price) of redeeming cell now; RuleViolation if not."""

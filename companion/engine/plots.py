@@ -1,7 +1,6 @@
 """Plots: the offer to buy, declining, rent, monopolies, and the buildings on them."""
 
 from collections.abc import Iterable
-from typing import cast
 
 from companion.engine.actions import Action
 from companion.engine.base import RulesBase
@@ -59,7 +58,7 @@ class Plots(RulesBase):
         else:
             self.charge(s, p, owner, self.rent(s, cell), "rent_paid", plot=cell.id)
 
-    def industry_owner(self, s: State, industry_id: str) -> str | None:
+    def industry_owner(self, s: State, industry_id: str | None) -> str | None:
         """The single owner of every plot of the industry, or None."""
         memo = s.memo
         if memo is None:
@@ -67,9 +66,10 @@ class Plots(RulesBase):
         key = ("industry_owner", industry_id)
         if key not in memo:
             memo[key] = self.find_industry_owner(s, industry_id)
-        return memo[key]
+        owner: str | None = memo[key]
+        return owner
 
-    def find_industry_owner(self, s: State, industry_id: str) -> str | None:
+    def find_industry_owner(self, s: State, industry_id: str | None) -> str | None:
         plots = self.edition.industry_plots(industry_id)
         if not plots:
             return None
@@ -81,14 +81,14 @@ class Plots(RulesBase):
                 return None
         return owner
 
-    def is_monopoly(self, s: State, player: str, industry_id: str) -> bool:
+    def is_monopoly(self, s: State, player: str, industry_id: str | None) -> bool:
         if self.industry_owner(s, industry_id) != player:
             return False
         if self.opt["monopoly_broken_by_mortgage"]:
             return not any(pid in s.mortgaged for pid in self.edition.industry_plots(industry_id))
         return True
 
-    def owned_in_industry(self, s: State, player: str, industry_id: str) -> int:
+    def owned_in_industry(self, s: State, player: str, industry_id: str | None) -> int:
         return sum(1 for pid in self.edition.industry_plots(industry_id) if s.owner.get(pid) == player)
 
     def rent(self, s: State, cell: Cell) -> int:
@@ -102,7 +102,7 @@ class Plots(RulesBase):
         level = s.level.get(cell.id, 0)
         if level:
             return cell.rent[1 + level]
-        if self.is_monopoly(s, owner, cast(str, cell.industry)):  # a plot has an industry
+        if self.is_monopoly(s, owner, cell.industry):
             return cell.rent[1]
         return cell.rent[0]
 
@@ -134,7 +134,7 @@ class Plots(RulesBase):
             raise RuleViolation("plot_unowned", plot=cell.id)
         return owner
 
-    def levels(self, s: State, industry_id: str) -> list[int]:
+    def levels(self, s: State, industry_id: str | None) -> list[int]:
         memo = s.memo
         if memo is None:
             return [s.level.get(pid, 0) for pid in self.edition.industry_plots(industry_id)]
@@ -146,7 +146,8 @@ class Plots(RulesBase):
 
     def max_level(self) -> int:
         b = self.edition.buildings
-        return b["small_max"] + b["large_max"]
+        top: int = b["small_max"] + b["large_max"]
+        return top
 
     def buildings_in_use(self, s: State) -> tuple[int, int]:
         """(small, large) buildings standing on the board, derived from the levels."""
@@ -221,7 +222,8 @@ class Plots(RulesBase):
 
     def small_top(self) -> int:
         """Small buildings a plot holds before its large one (three branches; Monopoly: its houses)."""
-        return self.edition.buildings["small_max"]
+        top: int = self.edition.buildings["small_max"]
+        return top
 
     def small_left(self, s: State) -> int:
         return self.edition.supply.get("small", 10**6) - self.buildings_in_use(s)[0]
@@ -279,7 +281,7 @@ class Plots(RulesBase):
         level = s.level.get(cell.id, 0)
         if level == 0:
             raise RuleViolation("no_building", plot=cell.id)
-        if level < max(self.levels(s, cast(str, cell.industry))):
+        if level < max(self.levels(s, cell.industry)):
             raise RuleViolation("sell_evenly", plot=cell.id, industry=cell.industry)
         small, _ = self.count_buildings(self.levels_with(s, cell.id, level - 1))
         if small > self.edition.supply.get("small", 10**6):

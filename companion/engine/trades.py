@@ -14,7 +14,8 @@ class Trades(RulesBase):
     """Trades: offers one player makes and the other answers, and what a trade may hand over."""
 
     def offers(self, s: State) -> tuple[Offer, ...]:
-        return s.extra.get("offers", ())
+        offers: tuple[Offer, ...] = s.extra.get("offers", ())
+        return offers
 
     def offer_arg(self, s: State, word: str) -> Offer:
         number = self.int_arg(word, "offer", 1)
@@ -57,8 +58,8 @@ class Trades(RulesBase):
             Offer(number, a, b, terms, self.stamp(s, a, b)),
         )
         # what each side hands over, as the trade's notes say it: plots and cards, then cash
-        gave: list = []
-        got: list = []
+        gave: list[Any] = []
+        got: list[Any] = []
         for note in trial.notes:
             if note.code in ("traded", "cards_traded"):
                 gave += note.params["gave"] + ([note.params["paid"]] if note.params.get("paid") else [])

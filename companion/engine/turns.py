@@ -225,9 +225,10 @@ class Turns(RulesBase):
     def miss_frees(self, s: State, p: str) -> bool:
         """Whether this turn's move leaves detention even without a double (the fine is due)."""
         tries = s.detained[p]
-        return tries >= self.opt["detention_tries"] or (
+        frees: bool = tries >= self.opt["detention_tries"] or (
             tries + 1 >= self.opt["detention_tries"] and self.opt["detention_third_miss"] == "pay_and_move"
         )
+        return frees
 
     def detained_move(self, s: State, p: str, double: bool, go: Callable[[], None]) -> None:
         tries = s.detained[p]
