@@ -1,0 +1,41 @@
+"""Millionaire Elite: shares and the EXCHANGE, taxes, insurance, the AUCTION cell, FORTUNE cards."""
+
+from companion.engine.elite.rules import (
+    BLUE_PICKS,
+    EFFECT,
+    ELITE_EFFECT_OPTIONAL,
+    ELITE_EFFECTS,
+    FORTUNE_EFFECTS,
+    IN_FORCE,
+    ORDINALS,
+    PLOT_EFFECTS,
+    POLICIES,
+    POLICY_NAMES,
+    SHORT_TERM,
+    EliteRules,
+    check_plot_selector,
+    first,
+    plot_ordinals,
+    policy_arg,
+    side_layout,
+)
+
+__all__ = [
+    "BLUE_PICKS",
+    "EFFECT",
+    "ELITE_EFFECTS",
+    "ELITE_EFFECT_OPTIONAL",
+    "FORTUNE_EFFECTS",
+    "IN_FORCE",
+    "ORDINALS",
+    "PLOT_EFFECTS",
+    "POLICIES",
+    "POLICY_NAMES",
+    "SHORT_TERM",
+    "EliteRules",
+    "check_plot_selector",
+    "first",
+    "plot_ordinals",
+    "policy_arg",
+    "side_layout",
+]
