@@ -1,20 +1,21 @@
 """Elite's AUCTION cell (ПРАВИЛА АУКЦИОНА): three dice pick a plot, which goes to auction."""
 
 from companion.engine.actions import Action, dice
+from companion.engine.board import Cell, Edition
 from companion.engine.core import Pending
 from companion.engine.elite.base import EliteBase
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Note, State
 from companion.errors import EditionProblem, RuleViolation
 
 
 class EliteAuction(EliteBase):
     # ----- the AUCTION cell (ПРАВИЛА АУКЦИОНА) -------------------------------------------
 
-    def land_auction(self, s, p, cell):
+    def land_auction(self, s: State, p: str, cell: Cell) -> None:
         s.pending = Pending("auction_roll", player=p)
         s.notes.append(Note("auction_roll_needed", {"player": p}))
 
-    def cmd_auction_roll(self, s, args):
+    def cmd_auction_roll(self, s: State, args: tuple[str, ...]) -> None:
         """`auction_roll D D D`: side (5-6 cancels), direction, plot."""
         side, direction, pick = self.dice_args(args, 3, "auction_roll D D D")
         if s.pending is None or s.pending.kind != "auction_roll":
@@ -52,7 +53,7 @@ class EliteAuction(EliteBase):
             return
         self.open_auction(s, cell, owner or BANK)
 
-    def used_up_against_auction(self, s, p):
+    def used_up_against_auction(self, s: State, p: str) -> bool:
         for colour in ("orange", "red"):
             if s.held(p, colour):
                 self.give(s, p, colour, -1)
@@ -60,14 +61,14 @@ class EliteAuction(EliteBase):
                 return True
         return False
 
-    def legal_auction_roll(self, s):
+    def legal_auction_roll(self, s: State) -> list[Action]:
         a = s.pending
         if a is not None and a.kind == "auction_roll":
             return [Action("auction_roll", dice(3), a.player)]
         return []
 
 
-def side_layout(edition, central):
+def side_layout(edition: Edition, central: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """For each side 1-4: (plots clockwise of its centre, plots counter-clockwise).
 
     The AUCTION cell's second roll picks the industry on one side of the central

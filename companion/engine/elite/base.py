@@ -1,9 +1,11 @@
 """What every section of Elite reads: the share price marker and the FORTUNE cards in force."""
 
-from companion.engine.board import shown
+from typing import Any
+
+from companion.engine.board import Cell, Edition, shown
 from companion.engine.core import CORE_EFFECTS
 from companion.engine.millionaire import MillionaireRules
-from companion.engine.state import Note
+from companion.engine.state import Note, State
 from companion.errors import EditionProblem
 
 ELITE_EFFECTS = {
@@ -47,6 +49,11 @@ FORTUNE_EFFECTS = {
 IN_FORCE = {"dividend_percent", "circle_income", *PLOT_EFFECTS, "share_tax"}
 
 
+# an EXCHANGE visit: (player, "before" or "after" the roll, the trades used as bits 1 and 2,
+# the players who bought through the visitor)
+Visit = tuple[str, str, int, tuple[str, ...]]
+
+
 class EliteBase(MillionaireRules):
     """The Millionaire family's rules plus the state every Elite section reads (the sections
     are mixins on this class, assembled into EliteRules in elite/rules.py)."""
@@ -57,10 +64,11 @@ class EliteBase(MillionaireRules):
 
     # ----- the share price marker (АКЦИИ) -------------------------------------------------
 
-    def price(self, s):
-        return s.extra["price"]
+    def price(self, s: State) -> int:
+        price: int = s.extra["price"]
+        return price
 
-    def move_price(self, s, points):
+    def move_price(self, s: State, points: int) -> None:
         old = self.price(s)
         new = max(0, old + points * self.opt["share_point"])
         s.extra["price"] = new
@@ -68,16 +76,18 @@ class EliteBase(MillionaireRules):
 
     # ----- the FORTUNE cards on the wheel -----------------------------------------------
 
-    def in_force(self, s, effect):
+    def in_force(self, s: State, effect: str) -> dict[str, Any] | None:
         """The first FORTUNE card in force with this effect (first drawn wins)."""
+        eff: dict[str, Any]
         for card_id in s.extra["fortune"]:
             for eff in self.edition.cards[card_id].effects:
                 if eff["do"] == effect:
                     return eff
         return None
 
-    def on_plot(self, s, cell, verbs):
+    def on_plot(self, s: State, cell: Cell, verbs: tuple[str, ...]) -> dict[str, Any] | None:
         """The first FORTUNE point in force (first drawn wins) of these verbs that names this plot."""
+        eff: dict[str, Any]
         for card_id in s.extra["fortune"]:
             for eff in self.edition.cards[card_id].effects:
                 if eff["do"] not in verbs:
@@ -89,24 +99,26 @@ class EliteBase(MillionaireRules):
                     return eff
         return None
 
-    def fortune_value(self, eff, computed, printed):
+    def fortune_value(self, eff: dict[str, Any], computed: int, printed: int) -> int:
         """A FORTUNE card's rent or tax on a plot whose table value is `computed`."""
         if eff["do"] == "double_tax":
             return 2 * computed
         if self.opt["fortune_sets"] == "printed" and printed:
             # the card replaces the printed value; the RENT or TAX TABLE still multiplies it
-            return eff["amount"] * computed // printed
-        return eff["amount"]
+            replaced: int = eff["amount"] * computed // printed
+            return replaced
+        value: int = eff["amount"]
+        return value
 
 
-def first(row):
+def first(row: tuple[int, ...]) -> int:
     """A table row's printed (first) value; 0 when the row is empty."""
     return row[0] if row else 0
 
 
-def plot_ordinals(edition, central):
+def plot_ordinals(edition: Edition, central: str) -> dict[str, int]:
     """Plot id -> its place (1, 2, 3) in its industry counted from START; central plots have none."""
-    seen: dict = {}
+    seen: dict[str | None, int] = {}  # industry -> plots counted (a plot's industry is never None)
     out = {}
     for cell in edition.cells:
         if cell.is_plot and cell.industry != central:
@@ -115,7 +127,7 @@ def plot_ordinals(edition, central):
     return out
 
 
-def check_plot_selector(edition, eff, where):
+def check_plot_selector(edition: Edition, eff: dict[str, Any], where: str) -> None:
     """A FORTUNE point on plots names exactly one of: an industry, or an ordinal."""
     keys = [k for k in ("industry", "plots") if k in eff]
     if len(keys) != 1:

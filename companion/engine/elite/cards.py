@@ -1,12 +1,15 @@
 """Elite's cards: CHANCE, and FORTUNE's collective instructions, some of them in force for a while."""
 
+from typing import Any
+
 from companion.engine.actions import Action, OneOf
+from companion.engine.board import Card, Cell
 from companion.engine.command import Command
 from companion.engine.core import Pending, Rules
 from companion.engine.elite.base import IN_FORCE, first
 from companion.engine.elite.insurance import BLUE_PICKS, EFFECT, EliteInsurance
 from companion.engine.elite.taxes import EliteTaxes
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Note, State
 from companion.errors import BadCommand, EditionProblem, RuleViolation
 
 
@@ -16,7 +19,7 @@ class EliteCards(EliteTaxes, EliteInsurance):
 
     # ----- the FORTUNE cards in force: rents and circle income ---------------------------
 
-    def rent(self, s, cell):
+    def rent(self, s: State, cell: Cell) -> int:
         computed = super().rent(s, cell)
         eff = self.on_plot(s, cell, ("set_rent",))
         if eff is None:
@@ -24,7 +27,7 @@ class EliteCards(EliteTaxes, EliteInsurance):
         ind = self.edition.industries[cell.industry]
         return self.fortune_value(eff, computed, first(cell.rent) or first(ind.rent_by_count))
 
-    def circle_income_parts(self, s, p):
+    def circle_income_parts(self, s: State, p: str) -> tuple[int, int]:
         """КРУГОВОЙ ДОХОД: (the fixed sum, the dividend on shares), as FORTUNE cards in force say."""
         base = self.in_force(s, "circle_income")
         rate = self.in_force(s, "dividend_percent")
@@ -34,7 +37,7 @@ class EliteCards(EliteTaxes, EliteInsurance):
 
     # ----- cards: CHANCE and FORTUNE --------------------------------------------------
 
-    def cmd_draw(self, s, args):
+    def cmd_draw(self, s: State, args: tuple[str, ...]) -> None:
         """`draw [CARD]`; after a CHANCE card that puts N FORTUNE cards on the wheel, `draw [CARD x N]`."""
         a = s.pending
         if a is None or a.kind != "draw" or not a.count:
@@ -69,7 +72,7 @@ class EliteCards(EliteTaxes, EliteInsurance):
             Rules.draw_card(self, s, a.player, "fortune", card)  # one after another, the wheel kept
         s.command = Command("draw", tuple(drawn)).text()  # stored naming the cards, as every draw
 
-    def legal_draw(self, s):
+    def legal_draw(self, s: State) -> list[Action]:
         a = s.pending
         if a is None or a.kind != "draw" or not a.count:
             return super().legal_draw(s)
@@ -80,17 +83,17 @@ class EliteCards(EliteTaxes, EliteInsurance):
             out.append(Action("draw", (cards,) * a.count, distinct=True))
         return out
 
-    def draw_card(self, s, p, deck, card_id=None):
+    def draw_card(self, s: State, p: str, deck: str, card_id: str | None = None) -> None:
         if deck == "fortune":
             # a FORTUNE card ends the long-term card in force before it
             s.extra["fortune"] = ()
         super().draw_card(s, p, deck, card_id)
 
-    def apply_card(self, s, p, card):
+    def apply_card(self, s: State, p: str, card: Card) -> None:
         if card.long_term:
             s.extra["fortune"] = s.extra["fortune"] + (card.id,)
             s.notes.append(Note("fortune_in_force", {"card": card.id}))
-        ctx: dict = {}
+        ctx: dict[Any, Any] = {}
         if card.deck == "fortune":
             ctx[BLUE_PICKS] = self.blue_picks(s, card)
         for i, eff in enumerate(card.effects):
@@ -102,7 +105,7 @@ class EliteCards(EliteTaxes, EliteInsurance):
             else:
                 self.apply_effect(s, p, eff, card)
 
-    def apply_fortune_effect(self, s, eff, card, ctx):
+    def apply_fortune_effect(self, s: State, eff: dict[str, Any], card: Card, ctx: dict[Any, Any]) -> None:
         do = eff["do"]
         if do in IN_FORCE:
             return  # read while the card is in force
@@ -133,7 +136,7 @@ class EliteCards(EliteTaxes, EliteInsurance):
                 )
             self.fortune_payment(s, q, amount, card, ctx)
 
-    def apply_effect(self, s, p, eff, card):
+    def apply_effect(self, s: State, p: str, eff: dict[str, Any], card: Card) -> None:
         do = eff["do"]
         if do == "tax_exemption":
             self.land_tax_exemption(s, p, None)

@@ -1,20 +1,21 @@
 """Elite's shares (АКЦИИ) and the EXCHANGE cell (ИГРА НА БИРЖЕ): buying, selling, commission."""
 
 from companion.engine.actions import Action, Budget, Span, dice
+from companion.engine.board import Cell
 from companion.engine.core import MAX_AMOUNT
-from companion.engine.elite.base import EliteBase
-from companion.engine.state import BANK, Note
+from companion.engine.elite.base import EliteBase, Visit
+from companion.engine.state import BANK, Note, State
 from companion.errors import RuleViolation
 
 
 class EliteExchange(EliteBase):
     # ----- shares (АКЦИИ) -----------------------------------------------------------------
 
-    def exchange_visit(self, s, p):
+    def exchange_visit(self, s: State, p: str) -> Visit | None:
         ex = s.extra.get("exchange")
         return ex if ex and ex[0] == p else None
 
-    def cmd_buy_shares(self, s, args):
+    def cmd_buy_shares(self, s: State, args: tuple[str, ...]) -> None:
         """`buy_shares PLAYER N`: before the game, on passing START, or on EXCHANGE."""
         p = self.player_arg(s, args[0])
         n = self.int_arg(args[1], "shares", 1)
@@ -28,7 +29,7 @@ class EliteExchange(EliteBase):
             self.use_exchange_trade(s, visit)
         self.sell_to(s, p, n)
 
-    def sell_to(self, s, p, n):
+    def sell_to(self, s: State, p: str, n: int) -> None:
         price = self.price(s)
         if price == 0:
             raise RuleViolation("bank_not_selling")
@@ -39,14 +40,14 @@ class EliteExchange(EliteBase):
         self.give(s, p, "shares", n)
         s.notes.append(Note("shares_bought", {"player": p, "count": n, "price": price, "amount": n * price}))
 
-    def use_exchange_trade(self, s, visit):
+    def use_exchange_trade(self, s: State, visit: Visit) -> None:
         p, stage, used, buyers = visit
         bit = 1 if stage == "before" else 2
         if used & bit:
             raise RuleViolation("exchange_trade_used", player=p, stage=stage)
         s.extra["exchange"] = (p, stage, used | bit, buyers)
 
-    def cmd_sell_shares(self, s, args):
+    def cmd_sell_shares(self, s: State, args: tuple[str, ...]) -> None:
         """`sell_shares PLAYER N`: to the bank, any time before one's own turn."""
         p = self.player_arg(s, args[0])
         n = self.int_arg(args[1], "shares", 1)
@@ -63,7 +64,7 @@ class EliteExchange(EliteBase):
         self.transfer(s, BANK, p, n * price)
         s.notes.append(Note("shares_sold", {"player": p, "count": n, "price": price, "amount": n * price}))
 
-    def cmd_commission(self, s, args):
+    def cmd_commission(self, s: State, args: tuple[str, ...]) -> None:
         """`commission BUYER N FEE`: buy shares through the player on EXCHANGE, once each."""
         q = self.player_arg(s, args[0])
         n = self.int_arg(args[1], "shares", 1)
@@ -81,11 +82,11 @@ class EliteExchange(EliteBase):
         s.extra["exchange"] = (p, stage, used, buyers + (q,))
         s.notes.append(Note("commission_paid", {"player": q, "to": p, "amount": fee}))
 
-    def land_exchange(self, s, p, cell):
+    def land_exchange(self, s: State, p: str, cell: Cell) -> None:
         s.extra["exchange"] = (p, "before", 0, ())
         s.notes.append(Note("on_exchange", {"player": p}))
 
-    def cmd_exchange(self, s, args):
+    def cmd_exchange(self, s: State, args: tuple[str, ...]) -> None:
         """`exchange D D`: ИГРА НА БИРЖЕ. Even first die: up, odd: down; second die: points."""
         up, points = self.dice_args(args, 2, "exchange D D")
         ex = s.extra.get("exchange")
@@ -96,7 +97,7 @@ class EliteExchange(EliteBase):
         s.extra["exchange"] = (ex[0], "after", ex[2], ex[3])
         self.move_price(s, points if up % 2 == 0 else -points)
 
-    def raisable(self, s, p):
+    def raisable(self, s: State, p: str) -> int:
         # and the shares, sold to the bank at the price (АКЦИИ: «в любой момент ... перед своим ходом»,
         # and by a debtor at any time: sell_shares_in_debt)
         total = super().raisable(s, p)
@@ -106,15 +107,16 @@ class EliteExchange(EliteBase):
 
     # ----- legal actions of the share verbs (each mirrors its cmd_ method's checks) -------
 
-    def shares_left(self, s):
-        return self.edition.supply.get("shares", 48) - self.in_use(s, "shares")
+    def shares_left(self, s: State) -> int:
+        left: int = self.edition.supply.get("shares", 48) - self.in_use(s, "shares")
+        return left
 
     @staticmethod
-    def trade_used(visit):
+    def trade_used(visit: Visit) -> bool:
         """Whether the EXCHANGE visit's trade of its stage (before or after the roll) is used."""
         return bool(visit[2] & (1 if visit[1] == "before" else 2))
 
-    def legal_buy_shares(self, s):
+    def legal_buy_shares(self, s: State) -> list[Action]:
         price = self.price(s)
         if price == 0:
             return []
@@ -133,7 +135,7 @@ class EliteExchange(EliteBase):
                 out.append(Action("buy_shares", (p, Span(1, most, "shares")), p))
         return out
 
-    def legal_sell_shares(self, s):
+    def legal_sell_shares(self, s: State) -> list[Action]:
         out = []
         for p in s.alive:
             held = s.held(p, "shares")
@@ -148,7 +150,7 @@ class EliteExchange(EliteBase):
             out.append(Action("sell_shares", (p, Span(1, held, "shares")), p))
         return out
 
-    def legal_commission(self, s):
+    def legal_commission(self, s: State) -> list[Action]:
         ex = s.extra.get("exchange")
         price = self.price(s)
         if not ex or price == 0:
@@ -172,7 +174,7 @@ class EliteExchange(EliteBase):
             )
         return out
 
-    def legal_exchange(self, s):
+    def legal_exchange(self, s: State) -> list[Action]:
         ex = s.extra.get("exchange")
         if ex and ex[0] == s.turn and ex[1] == "before":
             return [Action("exchange", dice(2), s.turn)]
@@ -180,7 +182,7 @@ class EliteExchange(EliteBase):
 
     # ----- the end -----------------------------------------------------------------------
 
-    def wealth(self, s, p):
+    def wealth(self, s: State, p: str) -> int:
         total = super().wealth(s, p)
         if self.opt["wealth_counts_shares"]:
             total += s.held(p, "shares") * self.price(s)

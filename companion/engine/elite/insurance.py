@@ -1,10 +1,12 @@
 """Elite's insurance (ПРАВИЛА СТРАХОВАНИЯ): the four policies, what each covers, claims."""
 
 from dataclasses import replace
+from typing import Any
 
 from companion.engine.actions import Action
+from companion.engine.board import Card
 from companion.engine.elite.base import EliteBase
-from companion.engine.state import BANK, Debt, Note
+from companion.engine.state import BANK, Debt, Note, State
 from companion.errors import BadCommand, RuleViolation
 
 POLICIES = ("green", "blue", "orange", "red")
@@ -26,7 +28,7 @@ SHORT_TERM = ("green", "blue")
 class EliteInsurance(EliteBase):
     # ----- insurance (ПРАВИЛА СТРАХОВАНИЯ) ----------------------------------------------
 
-    def cmd_insure(self, s, args):
+    def cmd_insure(self, s: State, args: tuple[str, ...]) -> None:
         """`insure PLAYER COLOUR`: buy a policy from the bank."""
         p = self.player_arg(s, args[0])
         colour = policy_arg(args[1])
@@ -39,7 +41,7 @@ class EliteInsurance(EliteBase):
         self.give(s, p, colour, 1)
         s.notes.append(Note("insured", {"player": p, "policy": colour, "amount": price}))
 
-    def cmd_use_policy(self, s, args):
+    def cmd_use_policy(self, s: State, args: tuple[str, ...]) -> None:
         """`use_policy PLAYER COLOUR [WHAT]`: a long-term policy covers the event the holder picks.
 
         ORANGE or RED: the auction of the player's plot, or a FORTUNE card's
@@ -86,7 +88,7 @@ class EliteInsurance(EliteBase):
             s.notes.append(Note("insurer_paid", {"player": d.creditor, "amount": d.amount}))
 
     @staticmethod
-    def red_covers(debt, what):
+    def red_covers(debt: Debt, what: str | None) -> bool:
         if debt.reason not in ("rent_paid", "circle_tax"):
             return False
         if what is None:
@@ -97,7 +99,7 @@ class EliteInsurance(EliteBase):
             return debt.reason == "rent_paid"
         return debt.reason == "rent_paid" and debt.creditor.lower() == what.lower()
 
-    def cmd_skip_policy(self, s, args):
+    def cmd_skip_policy(self, s: State, args: tuple[str, ...]) -> None:
         """`skip_policy PLAYER [CARD]`: keep the long-term policy; the auction or the payment goes ahead."""
         p = self.player_arg(s, args[0])
         what = args[1] if len(args) > 1 else None
@@ -112,7 +114,7 @@ class EliteInsurance(EliteBase):
         s.debts = tuple(replace(d, claim="") if d in claims else d for d in s.debts)
         s.notes.append(Note("policy_kept", {"player": p}))
 
-    def covers(self, s, p, ctx):
+    def covers(self, s: State, p: str, ctx: dict[Any, Any]) -> bool:
         """Whether p's insurance covers one adverse point of the current FORTUNE card now.
 
         Blue covers one point per card. ORANGE and RED cover every point of
@@ -138,7 +140,7 @@ class EliteInsurance(EliteBase):
                 return True
         return False
 
-    def fortune_payment(self, s, p, amount, card, ctx):
+    def fortune_payment(self, s: State, p: str, amount: int, card: Card, ctx: dict[Any, Any]) -> None:
         """An adverse FORTUNE point for p: covered, held as a claim, or charged."""
         if not amount or self.covers(s, p, ctx):
             return
@@ -148,19 +150,20 @@ class EliteInsurance(EliteBase):
             return
         self.charge(s, p, BANK, amount, "card_paid", card=card.id)
 
-    def fortune_costs(self, s, q, eff):
+    def fortune_costs(self, s: State, q: str, eff: dict[str, Any]) -> int:
         """What one point of a FORTUNE card makes q pay (0: nothing)."""
         do = eff["do"]
+        cost: int = 0
         if do == "each_player_pays":
-            return eff["amount"]
-        if do == "each_pays_per_share":
-            return eff["amount"] * s.held(q, "shares")
-        if do == "each_pays_per_building":
+            cost = eff["amount"]
+        elif do == "each_pays_per_share":
+            cost = eff["amount"] * s.held(q, "shares")
+        elif do == "each_pays_per_building":
             small, large = self.player_buildings(s, q)
-            return small * eff["small"] + large * eff["large"]
-        return 0
+            cost = small * eff["small"] + large * eff["large"]
+        return cost
 
-    def blue_picks(self, s, card):
+    def blue_picks(self, s: State, card: Card) -> dict[str, int]:
         """Player -> the point of the card their BLUE policy covers: the dearest for them.
 
         ПРАВИЛА СТРАХОВАНИЯ: «если на карточке ФОРТУНА оба пункта неблагоприятны для игрока,
@@ -177,8 +180,8 @@ class EliteInsurance(EliteBase):
 
     # ----- legal actions of the policy verbs (each mirrors its cmd_ method's checks) ------
 
-    def legal_insure(self, s):
-        out = []
+    def legal_insure(self, s: State) -> list[Action]:
+        out: list[Action] = []
         for colour in POLICIES:
             if self.in_use(s, colour) >= self.edition.supply.get(colour, 12):
                 continue
@@ -186,13 +189,13 @@ class EliteInsurance(EliteBase):
             out.extend(Action("insure", (p, colour), p) for p in s.alive if s.cash(p) >= price)
         return out
 
-    def claim_waiting(self, s, p):
+    def claim_waiting(self, s: State, p: str) -> bool:
         return s.pending is not None and s.pending.kind == "claim" and s.pending.player == p
 
-    def legal_use_policy(self, s):
+    def legal_use_policy(self, s: State) -> list[Action]:
         if not s.debts and not (s.pending is not None and s.pending.kind == "claim"):
             return []  # a policy answers a claim or covers a debt: neither is open
-        out = []
+        out: list[Action] = []
         for p in s.alive:
             claims = list(dict.fromkeys(d.claim for d in s.debts if d.debtor == p and d.claim))
             reds = [d for d in s.debts if d.debtor == p and not d.claim and self.red_covers(d, None)]
@@ -208,7 +211,7 @@ class EliteInsurance(EliteBase):
                 out.extend(Action("use_policy", (p, colour, w), p) for w in dict.fromkeys(whats))
         return out
 
-    def legal_skip_policy(self, s):
+    def legal_skip_policy(self, s: State) -> list[Action]:
         if not s.debts and not (s.pending is not None and s.pending.kind == "claim"):
             return []  # nothing to skip a policy for
         out = []

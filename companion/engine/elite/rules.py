@@ -12,7 +12,7 @@ edition's tables (options, verbs, who may issue them), its checks of the edition
 file, and the turn hooks that touch several sections at once.
 """
 
-from companion.engine.board import MONEY, PERCENT, shown
+from companion.engine.board import MONEY, PERCENT, Edition, shown
 from companion.engine.core import Rules
 from companion.engine.elite.auction import EliteAuction, side_layout
 from companion.engine.elite.base import (
@@ -29,7 +29,7 @@ from companion.engine.elite.exchange import EliteExchange
 from companion.engine.elite.insurance import POLICIES, SHORT_TERM, EliteInsurance
 from companion.engine.elite.taxes import EliteTaxes
 from companion.engine.millionaire import MillionaireRules
-from companion.engine.state import Note
+from companion.engine.state import Note, State
 from companion.errors import EditionProblem
 
 
@@ -118,7 +118,7 @@ class EliteRules(EliteCards, EliteTaxes, EliteInsurance, EliteExchange, EliteAuc
         "auction_roll": "pending",
     }
 
-    def __init__(self, edition):
+    def __init__(self, edition: Edition) -> None:
         super().__init__(edition)
         self.LANDINGS.update(
             {
@@ -131,7 +131,7 @@ class EliteRules(EliteCards, EliteTaxes, EliteInsurance, EliteExchange, EliteAuc
         self.ordinal = plot_ordinals(edition, self.opt["central_industry"])
 
     @classmethod
-    def check_edition(cls, edition):
+    def check_edition(cls, edition: Edition) -> None:
         super().check_edition(edition)  # the slot machine and the bets: MillionaireRules
         central = edition.options["central_industry"]
         if central not in edition.industries:
@@ -161,25 +161,25 @@ class EliteRules(EliteCards, EliteTaxes, EliteInsurance, EliteExchange, EliteAuc
 
     # ----- setup ------------------------------------------------------------------
 
-    def setup(self, s):
+    def setup(self, s: State) -> None:
         super().setup(s)  # 200 into the JACKPOT cash box
         s.extra["price"] = self.opt["share_start_price"]
         s.extra["fortune"] = ()
 
     # ----- turn hooks -----------------------------------------------------------------
 
-    def turn_started(self, s, p):
+    def turn_started(self, s: State, p: str) -> None:
         super().turn_started(s, p)  # the JACKPOT chance ends
         s.extra.pop("window", None)
         s.extra.pop("exchange", None)
 
-    def move_started(self, s, p):
+    def move_started(self, s: State, p: str) -> None:
         # a new move ends the share window and the exchange visit (and, in super, the jackpot chance)
         super().move_started(s, p)
         s.extra.pop("window", None)
         s.extra.pop("exchange", None)
 
-    def pass_start(self, s, p):
+    def pass_start(self, s: State, p: str) -> None:
         super().pass_start(s, p)  # КРУГОВОЙ ДОХОД: 200 and the dividend
         for colour in SHORT_TERM:  # short-term policies go back to the bank
             if s.held(p, colour):
@@ -187,7 +187,7 @@ class EliteRules(EliteCards, EliteTaxes, EliteInsurance, EliteExchange, EliteAuc
                 self.give(s, p, colour, -s.held(p, colour))
         s.extra["window"] = p  # shares may be bought on passing START
 
-    def board_changes(self, before, after):
+    def board_changes(self, before: State, after: State) -> list[Note]:
         # and the share price marker and the FORTUNE cards on the wheel
         notes = super().board_changes(before, after)
         if before.extra.get("price") != after.extra.get("price"):

@@ -1,7 +1,8 @@
 """What every section of Mad Millionaire reaches: SOLD signs, and whether the player may move now."""
 
+from companion.engine.board import Cell
 from companion.engine.core import Pending, Rules
-from companion.engine.state import Note
+from companion.engine.state import Note, State
 from companion.errors import BadCommand, RuleViolation
 
 SALE_FACES = ("half", "full", "double", "triple")
@@ -22,16 +23,16 @@ class MadBase(Rules):
 
     # ----- argument helpers and SOLD signs ------------------------------------------
 
-    def business_arg(self, ref):
-        cell = self.edition.cell(ref)
+    def business_arg(self, ref: str) -> Cell:
+        cell: Cell | None = self.edition.cell(ref)
         if cell is None or cell.kind != "plot":
             raise BadCommand("unknown_business", plot=ref)
         return cell
 
-    def leased(self, s, pid):
+    def leased(self, s: State, pid: str) -> bool:
         return pid in s.extra["leased"]
 
-    def place_sign(self, s, p, pid, leased=False):
+    def place_sign(self, s: State, p: str, pid: str, leased: bool = False) -> None:
         if not s.held(p, "signs"):
             raise RuleViolation("no_sign_left", player=p)
         self.give(s, p, "signs", -1)
@@ -39,42 +40,42 @@ class MadBase(Rules):
         if leased:
             s.extra["leased"] = tuple(sorted(s.extra["leased"] + (pid,)))
 
-    def remove_sign(self, s, pid):
+    def remove_sign(self, s: State, pid: str) -> str:
         p = s.owner.pop(pid)
         self.give(s, p, "signs", 1)
         s.extra["leased"] = tuple(x for x in s.extra["leased"] if x != pid)
         return p
 
-    def tenure(self, s, pid):
+    def tenure(self, s: State, pid: str) -> str:
         return "leased" if self.leased(s, pid) else "bought"
 
     # ----- whether the turn player may move (or sell instead) now ----------------------
 
-    def check_claims(self, s):
+    def check_claims(self, s: State) -> None:
         if s.phase == "setup":
             missing = [p for p in s.alive if p not in s.extra["claimed"]]
             if missing:
                 raise RuleViolation("claim_first", players=missing)
 
-    def in_own_turn(self, s):
+    def in_own_turn(self, s: State) -> str:
         """Signs may come off at any time during one's turn (once everybody has claimed)."""
         self.check_claims(s)
         return s.turn
 
-    def ready_to_move(self, s):
+    def ready_to_move(self, s: State) -> None:
         """Before the player's move: the first turn waits for the cards and the free businesses."""
         self.require_turn_free(s)
         self.check_claims(s)
         if s.phase not in ("setup", "roll"):
             raise RuleViolation("already_rolled", player=s.turn)
 
-    def may_move_now(self, s):
+    def may_move_now(self, s: State) -> bool:
         try:
             self.ready_to_move(s)
         except RuleViolation:
             return False
         return True
 
-    def offer_six(self, s, p):
+    def offer_six(self, s: State, p: str) -> None:
         s.pending = Pending("six", player=p)
         s.notes.append(Note("six_rolled", {"player": p, "amount": self.opt["six_bonus"]}))

@@ -1,15 +1,18 @@
 """Mad Millionaire's 4. BUY & LEASE BUSINESSES: REAL ESTATE, LEASING, BUYING, SELLING, MOVE WITHOUT SELLING."""
 
+from collections.abc import Iterable
+
 from companion.engine.actions import Action, Span
+from companion.engine.board import Cell
 from companion.engine.madmillionaire.base import MadBase
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Note, State
 from companion.errors import BadCommand, RuleViolation
 
 
 class MadBusinesses(MadBase):
     # ----- 4. BUY & LEASE, LEASING, BUYING -------------------------------------------------
 
-    def land_business(self, s, p, cell):
+    def land_business(self, s: State, p: str, cell: Cell) -> None:
         # 4. BUY & LEASE BUSINESSES: the business the car stops next to
         s.extra["may"] = (p, cell.id)
         holder = s.owner.get(cell.id)
@@ -25,12 +28,12 @@ class MadBusinesses(MadBase):
                 Note("business_offer_taken", {"plot": cell.id, "holder": holder, "tenure": self.tenure(s, cell.id)})
             )
 
-    def land_real_estate(self, s, p, cell):
+    def land_real_estate(self, s: State, p: str, cell: Cell) -> None:
         # REAL ESTATE: buy or lease one business anywhere OR sell one
         s.extra["may"] = (p, "*")
         s.notes.append(Note("real_estate_offer", {"player": p}))
 
-    def offered(self, s, args, usage):
+    def offered(self, s: State, args: tuple[str, ...], usage: str) -> tuple[str, Cell]:
         """The business the player may take now: the one landed next to, or any on Real Estate."""
         self.require_turn_free(s)
         p = s.turn
@@ -45,7 +48,7 @@ class MadBusinesses(MadBase):
             raise RuleViolation("not_offered", player=p, plot=cell.id)
         return p, cell
 
-    def cmd_buy(self, s, args):
+    def cmd_buy(self, s: State, args: tuple[str, ...]) -> None:
         """`buy [BUSINESS]`: at the printed price; an opponent's lease ends with a refund;
         one's own lease is bought for the difference."""
         p, cell = self.offered(s, args, "buy BUSINESS")
@@ -71,7 +74,7 @@ class MadBusinesses(MadBase):
             s.notes.append(Note("bought", {"player": p, "plot": cell.id, "price": cell.price}))
         del s.extra["may"]
 
-    def cmd_lease(self, s, args):
+    def cmd_lease(self, s: State, args: tuple[str, ...]) -> None:
         """`lease [BUSINESS]`: at the printed lease price, if it has one and nobody holds it."""
         p, cell = self.offered(s, args, "lease BUSINESS")
         price = self.lease_price[cell.id]
@@ -89,7 +92,7 @@ class MadBusinesses(MadBase):
         s.notes.append(Note("business_leased", {"player": p, "plot": cell.id, "price": price}))
         del s.extra["may"]
 
-    def cmd_end_lease(self, s, args):
+    def cmd_end_lease(self, s: State, args: tuple[str, ...]) -> None:
         """`end_lease BUSINESS`: ENDING A LEASE, any time in one's turn, full refund."""
         cell = self.business_arg(args[0])
         p = self.in_own_turn(s)
@@ -100,7 +103,7 @@ class MadBusinesses(MadBase):
         self.transfer(s, BANK, p, amount)
         s.notes.append(Note("lease_ended", {"player": p, "plot": cell.id, "amount": amount}))
 
-    def cmd_abandon(self, s, args):
+    def cmd_abandon(self, s: State, args: tuple[str, ...]) -> None:
         """`abandon BUSINESS`: MOVE WITHOUT SELLING, the sign comes off, no money."""
         cell = self.business_arg(args[0])
         p = self.in_own_turn(s)
@@ -111,13 +114,13 @@ class MadBusinesses(MadBase):
 
     # ----- SELLING ------------------------------------------------------------------------
 
-    def sale_price(self, price, face):
+    def sale_price(self, price: int, face: str) -> int:
         if face == "half":
             unit = self.opt["sale_round"]
             return -(-price // (2 * unit)) * unit if unit else price // 2
         return price * {"full": 1, "double": 2, "triple": 3}[face]
 
-    def cmd_sell(self, s, args):
+    def cmd_sell(self, s: State, args: tuple[str, ...]) -> None:
         """`sell BUSINESS D`: instead of moving, or on a Real Estate space; the die sets the price."""
         self.need(args, 2, "sell BUSINESS D")
         cell = self.business_arg(args[0])
@@ -148,14 +151,14 @@ class MadBusinesses(MadBase):
 
     # ----- legal actions of the business verbs (each mirrors its cmd_ method's checks) ------
 
-    def may_take(self, s):
+    def may_take(self, s: State) -> tuple[str, str] | None:
         """(player, scope) of the landing's buy/lease chance now, or None."""
-        may = s.extra.get("may")
+        may: tuple[str, str] | None = s.extra.get("may")
         if s.pending is not None or not may or may[0] != s.turn:
             return None
         return may
 
-    def offered_cells(self, s):
+    def offered_cells(self, s: State) -> tuple[str | None, str | None, Iterable[Cell]]:
         """(player, scope, businesses) of the landing's buy/lease chance now; scope "*": any business."""
         may = self.may_take(s)
         if may is None:
@@ -163,9 +166,11 @@ class MadBusinesses(MadBase):
         cells = self.edition.plots.values() if may[1] == "*" else [self.edition.plots[may[1]]]
         return may[0], may[1], cells
 
-    def legal_buy(self, s):
+    def legal_buy(self, s: State) -> list[Action]:
         p, scope, cells = self.offered_cells(s)
-        out = []
+        out: list[Action] = []
+        if p is None:
+            return out  # no chance to take one now (and no business offered)
         for cell in cells:
             holder = s.owner.get(cell.id)
             if holder is not None and not self.leased(s, cell.id):
@@ -182,9 +187,11 @@ class MadBusinesses(MadBase):
                     out.append(Action("buy", (), p))
         return out
 
-    def legal_lease(self, s):
+    def legal_lease(self, s: State) -> list[Action]:
         p, scope, cells = self.offered_cells(s)
-        out = []
+        out: list[Action] = []
+        if p is None:
+            return out  # no chance to take one now (and no business offered)
         for cell in cells:
             price = self.lease_price[cell.id]
             if s.owner.get(cell.id) is None and price and s.held(p, "signs") and s.cash(p) >= price:
@@ -193,7 +200,7 @@ class MadBusinesses(MadBase):
                     out.append(Action("lease", (), p))
         return out
 
-    def own_signs(self, s, leased):
+    def own_signs(self, s: State, leased: bool) -> list[str]:
         """The turn player's businesses (leased or bought) whose sign may come off now."""
         try:
             p = self.in_own_turn(s)
@@ -201,13 +208,13 @@ class MadBusinesses(MadBase):
             return []
         return [pid for pid in s.plots_of(p) if self.leased(s, pid) == leased]
 
-    def legal_end_lease(self, s):
+    def legal_end_lease(self, s: State) -> list[Action]:
         return [Action("end_lease", (pid,), s.turn) for pid in self.own_signs(s, True)]
 
-    def legal_abandon(self, s):
+    def legal_abandon(self, s: State) -> list[Action]:
         return [Action("abandon", (pid,), s.turn) for pid in self.own_signs(s, False)]
 
-    def legal_sell(self, s):
+    def legal_sell(self, s: State) -> list[Action]:
         p = s.turn
         if s.pending is not None or not (s.extra.get("may") == (p, "*") or self.may_move_now(s)):
             return []

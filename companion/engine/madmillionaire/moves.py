@@ -1,21 +1,24 @@
 """Mad Millionaire's turn: I. ROLL & MOVE on the streets, ROLLING A SIX, and WINNING on FINISH."""
 
+from collections.abc import Collection
+from typing import cast
+
 from companion.engine.actions import Action, OneOf, dice
-from companion.engine.board import keyname, shown
+from companion.engine.board import Cell, Edition, keyname, shown
 from companion.engine.core import Pending
 from companion.engine.madmillionaire.base import MadBase
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Note, State
 from companion.errors import BadCommand, EditionProblem, RuleViolation
 
 
 class MadMoves(MadBase):
     # ----- the turn: roll, move, land ----------------------------------------------
 
-    def turn_started(self, s, p):
+    def turn_started(self, s: State, p: str) -> None:
         s.extra.pop("may", None)  # the landing's buy/lease/sell chance ends with the turn
         s.extra.pop("on_finish", None)
 
-    def cmd_roll(self, s, args):
+    def cmd_roll(self, s: State, args: tuple[str, ...]) -> None:
         """`roll D`: I. ROLL & MOVE with the one die; then `move CELL` says where the car stops."""
         (die,) = self.dice_args(args, 1, "roll D")
         self.ready_to_move(s)
@@ -25,14 +28,15 @@ class MadMoves(MadBase):
         s.notes.append(Note("rolled", {"player": p, "dice": [die]}))
         s.pending = Pending("move", player=p, count=die)
 
-    def destinations(self, s, p, steps):
+    def destinations(self, s: State, p: str, steps: int) -> set[int]:
         """Where a car may stop: exactly `steps` spaces on, never reversing onto the space it
         just left (no U-turns), or earlier on a face-up stunt location (and on FINISH when
         the right number is not required)."""
-        locations = {self.edition.cell(self.stunt_cell[c]).index for c in s.extra["stunts"]}
+        # every stunt card names a landmark of the board (check_edition)
+        locations = {cast(Cell, self.edition.cell(self.stunt_cell[c])).index for c in s.extra["stunts"]}
         if not self.opt["finish_exact"]:
             locations.add(self.finish)
-        frontier = {(s.position[p], None)}
+        frontier: set[tuple[int, int | None]] = {(s.position[p], None)}
         early = set()
         for k in range(1, steps + 1):
             frontier = {(v, u) for u, prev in frontier for v in self.roads[u] if v != prev}
@@ -40,7 +44,7 @@ class MadMoves(MadBase):
                 early |= {v for v, _ in frontier if v in locations}
         return early | {v for v, _ in frontier}
 
-    def cmd_move(self, s, args):
+    def cmd_move(self, s: State, args: tuple[str, ...]) -> None:
         """`move CELL`: the space where the car stopped."""
         if s.pending is None or s.pending.kind != "move":
             raise RuleViolation("no_move")
@@ -63,16 +67,16 @@ class MadMoves(MadBase):
         elif six:
             self.offer_six(s, p)
 
-    def land_nothing(self, s, p, cell):
+    def land_nothing(self, s: State, p: str, cell: Cell) -> None:
         pass
 
-    def land_finish(self, s, p, cell):
+    def land_finish(self, s: State, p: str, cell: Cell) -> None:
         # WINNING: land on FINISH holding the target
         s.extra["on_finish"] = p
         if not self.check_win(s, p):
             s.notes.append(Note("finish_short", {"player": p, "cash": s.cash(p), "target": self.opt["target"]}))
 
-    def check_win(self, s, p):
+    def check_win(self, s: State, p: str) -> bool:
         if s.position[p] == self.finish and s.cash(p) >= self.opt["target"]:
             s.winner = p
             s.phase = "over"
@@ -81,26 +85,26 @@ class MadMoves(MadBase):
             return True
         return False
 
-    def after_command(self, s):
+    def after_command(self, s: State) -> None:
         super().after_command(s)
         if self.opt["finish_late_cash"] and s.phase != "over" and s.extra.get("on_finish") == s.turn:
             self.check_win(s, s.turn)
 
     # ----- ROLLING A SIX ----------------------------------------------------------------
 
-    def six_for(self, s):
+    def six_for(self, s: State) -> str:
         if s.pending is None or s.pending.kind != "six":
             raise RuleViolation("no_six")
-        return s.pending.player
+        return cast(str, s.pending.player)  # a six is always a player's
 
-    def cmd_bonus(self, s, args):
+    def cmd_bonus(self, s: State, args: tuple[str, ...]) -> None:
         """`bonus`: take $10k from the bank for the six."""
         p = self.six_for(s)
         s.pending = None
         self.transfer(s, BANK, p, self.opt["six_bonus"])
         s.notes.append(Note("six_bonus", {"player": p, "amount": self.opt["six_bonus"]}))
 
-    def cmd_miss(self, s, args):
+    def cmd_miss(self, s: State, args: tuple[str, ...]) -> None:
         """`miss PLAYER`: the chosen opponent misses a turn (not one already waiting to)."""
         p = self.six_for(s)
         q = self.player_arg(s, args[0])
@@ -114,13 +118,14 @@ class MadMoves(MadBase):
 
     # ----- legal actions of the move verbs (each mirrors its cmd_ method's checks) ----------
 
-    def legal_roll(self, s):
+    def legal_roll(self, s: State) -> list[Action]:
         return [Action("roll", dice(1), s.turn)] if self.may_move_now(s) else []
 
-    def legal_move(self, s):
+    def legal_move(self, s: State) -> list[Action]:
         a = s.pending
         if a is None or a.kind != "move":
             return []
+        stops: Collection[int]
         if self.opt["check_moves"]:
             stops = self.destinations(s, a.player, a.count)
         else:
@@ -128,11 +133,11 @@ class MadMoves(MadBase):
         ids = tuple(c.id for c in self.cells if c.index in stops and c.index != 0)
         return [Action("move", (OneOf(ids, "cell"),), a.player)] if ids else []
 
-    def legal_bonus(self, s):
+    def legal_bonus(self, s: State) -> list[Action]:
         a = s.pending
         return [Action("bonus", (), a.player)] if a is not None and a.kind == "six" else []
 
-    def legal_miss(self, s):
+    def legal_miss(self, s: State) -> list[Action]:
         a = s.pending
         if a is None or a.kind != "six":
             return []
@@ -140,7 +145,7 @@ class MadMoves(MadBase):
         return [Action("miss", (OneOf(others, "player"),), a.player)] if others else []
 
 
-def road_map(edition, one_way):
+def road_map(edition: Edition, one_way: bool) -> tuple[tuple[int, ...], ...]:
     """For each cell index, the cells a car may drive to next, from `extra.streets`.
 
     A street lists its spaces in order; cars drive both ways along it unless it
@@ -152,7 +157,7 @@ def road_map(edition, one_way):
     streets = edition.extra.get("streets", [])
     if not isinstance(streets, list) or not streets:
         raise EditionProblem("edition_streets", src, "extra.streets")
-    links = [[] for _ in edition.cells]
+    links: list[list[int]] = [[] for _ in edition.cells]
     seen = set()
     for i, street in enumerate(streets):
         path = f"extra.streets[{i}]"

@@ -23,13 +23,14 @@ and the end of the game.
 """
 
 from companion.engine.actions import Action, OneOf
-from companion.engine.board import MONEY, check_number, check_numbers, keyname
+from companion.engine.board import MONEY, Edition, check_number, check_numbers, keyname
+from companion.engine.command import Command
 from companion.engine.core import Pending
 from companion.engine.madmillionaire.base import SALE_FACES, SMALL, STUNT_DECK
 from companion.engine.madmillionaire.businesses import MadBusinesses
 from companion.engine.madmillionaire.moves import MadMoves, road_map
 from companion.engine.madmillionaire.stunts import MadStunts, next_to
-from companion.engine.state import Note
+from companion.engine.state import Note, State
 from companion.errors import EditionProblem, RuleViolation, check
 
 
@@ -118,7 +119,7 @@ class MadMillionaireRules(MadMoves, MadStunts, MadBusinesses):
         "end_game": "table",
     }
 
-    def __init__(self, edition):
+    def __init__(self, edition: Edition) -> None:
         super().__init__(edition)
         self.LANDINGS = {
             "start": self.land_nothing,
@@ -140,7 +141,7 @@ class MadMillionaireRules(MadMoves, MadStunts, MadBusinesses):
     # ----- edition checks -------------------------------------------------------
 
     @classmethod
-    def check_edition(cls, edition):
+    def check_edition(cls, edition: Edition) -> None:
         super().check_edition(edition)  # cells, decks, [extra] keys (EXTRA_KEYS)
         src = edition.source
         extra = edition.extra
@@ -186,7 +187,7 @@ class MadMillionaireRules(MadMoves, MadStunts, MadBusinesses):
 
     # ----- starting a game --------------------------------------------------------
 
-    def setup(self, s):
+    def setup(self, s: State) -> None:
         # SET UP 4 and 5: seven SOLD signs each; the free small business is chosen with `claim`
         for p in s.players:
             self.give(s, p, "signs", self.opt["signs"])
@@ -197,7 +198,7 @@ class MadMillionaireRules(MadMoves, MadStunts, MadBusinesses):
         count = self.opt["face_up"][len(s.players) - 1]
         s.pending = Pending("reveal", count=count, stage="setup")
 
-    def cmd_claim(self, s, args):
+    def cmd_claim(self, s: State, args: tuple[str, ...]) -> None:
         """`claim PLAYER BUSINESS`: SET UP 5, one small single building free of charge."""
         p = self.player_arg(s, args[0])
         cell = self.business_arg(args[1])
@@ -213,7 +214,7 @@ class MadMillionaireRules(MadMoves, MadStunts, MadBusinesses):
         s.extra["claimed"] = s.extra["claimed"] + (p,)
         s.notes.append(Note("small_claimed", {"player": p, "plot": cell.id}))
 
-    def legal_claim(self, s):
+    def legal_claim(self, s: State) -> list[Action]:
         if s.phase != "setup":
             return []
         free = tuple(pid for pid in self.edition.industry_plots(SMALL) if pid not in s.owner)
@@ -227,24 +228,24 @@ class MadMillionaireRules(MadMoves, MadStunts, MadBusinesses):
 
     # ----- who may act ---------------------------------------------------------------------
 
-    def party(self, s, cmd):
+    def party(self, s: State, cmd: Command) -> str | None:
         if self.WHO[cmd.verb] != "revealer":
             return super().party(s, cmd)
-        a = s.pending
+        a: Pending | None = s.pending
         if a is None or a.kind != "reveal" or cmd.args:
             return None
         return a.player
 
     # ----- the end ------------------------------------------------------------------------
 
-    def wealth(self, s, p):
+    def wealth(self, s: State, p: str) -> int:
         """Timed game: cash, bought businesses at their price, leases at their refund."""
-        total = s.cash(p)
+        total: int = s.cash(p)
         for pid in s.plots_of(p):
             total += self.lease_price[pid] if self.leased(s, pid) else self.edition.plots[pid].price
         return total
 
-    def check_invariants(self, s):
+    def check_invariants(self, s: State) -> None:
         super().check_invariants(s)
         for p in s.players:
             on_board = sum(1 for q in s.owner.values() if q == p)

@@ -1,19 +1,21 @@
 """Mad Millionaire's 2. COMPLETE PUBLICITY STUNTS and 3. COLLECT PAYMENT, and RETURN TO START."""
 
+from typing import cast
+
 from companion.engine.actions import TABLE, Action, OneOf
-from companion.engine.board import shown
+from companion.engine.board import Cell, Edition, shown
 from companion.engine.command import Command
 from companion.engine.core import Pending
 from companion.engine.madmillionaire.base import STUNT_DECK, MadBase
 from companion.engine.shuffle import shuffled
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Note, State
 from companion.errors import EditionProblem, RuleViolation
 
 
 class MadStunts(MadBase):
     # ----- 2. COMPLETE PUBLICITY STUNTS and 3. COLLECT PAYMENT ---------------------------
 
-    def land_landmark(self, s, p, cell):
+    def land_landmark(self, s: State, p: str, cell: Cell) -> None:
         cards = [c for c in s.extra["stunts"] if self.stunt_cell[c] == cell.id]
         if not cards:
             return
@@ -27,7 +29,7 @@ class MadStunts(MadBase):
         s.discards[STUNT_DECK] = s.discards[STUNT_DECK] + (card,)
         s.pending = Pending("reveal", player=p, count=1)
 
-    def runs(self, s, p):
+    def runs(self, s: State, p: str) -> list[int]:
         """Sizes of p's groups of businesses standing next to each other (bought or leased)."""
         mine = {pid for pid, q in s.owner.items() if q == p}
         sizes = []
@@ -45,12 +47,12 @@ class MadStunts(MadBase):
             sizes.append(size)
         return sorted(sizes, reverse=True)
 
-    def income(self, s, p):
+    def income(self, s: State, p: str) -> tuple[int, list[int]]:
         # 3. COLLECT PAYMENT: n together earn $10k x n, times n
         sizes = self.runs(s, p)
         return sum(n * n * self.opt["stunt_unit"] for n in sizes), sizes
 
-    def cmd_reveal(self, s, args):
+    def cmd_reveal(self, s: State, args: tuple[str, ...]) -> None:
         """`reveal [CARD]`: turn over the next Publicity Stunt card (or name the physical one)."""
         if s.pending is None or s.pending.kind != "reveal":
             raise RuleViolation("no_reveal")
@@ -72,7 +74,7 @@ class MadStunts(MadBase):
             raise RuleViolation("card_not_in_deck", card=card, deck=STUNT_DECK)
         s.decks[STUNT_DECK] = tuple(c for c in pile if c != card)
         s.extra["stunts"] = s.extra["stunts"] + (card,)
-        where = self.edition.cell(self.stunt_cell[card])
+        where = cast(Cell, self.edition.cell(self.stunt_cell[card]))  # a landmark (check_edition)
         s.notes.append(Note("stunt_revealed", {"card": card, "cell": where.id}))
         # RETURN TO START 1: a car on the location when its card is turned over goes back
         for q in s.alive:
@@ -91,11 +93,11 @@ class MadStunts(MadBase):
         if pend.stage == "six":
             self.offer_six(s, p)
 
-    def send_home(self, s, q, reason):
+    def send_home(self, s: State, q: str, reason: str) -> None:
         s.position[q] = 0
         s.notes.append(Note("sent_home", {"player": q, "reason": reason}))
 
-    def board_changes(self, before, after):
+    def board_changes(self, before: State, after: State) -> list[Note]:
         # and the Publicity Stunt cards lying face up
         notes = super().board_changes(before, after)
         if before.extra.get("stunts") != after.extra.get("stunts"):
@@ -104,14 +106,15 @@ class MadStunts(MadBase):
 
     # ----- legal actions of the stunt verbs (each mirrors its cmd_ method's checks) ---------
 
-    def stunt_pile(self, s):
+    def stunt_pile(self, s: State) -> tuple[str, ...]:
         """The stunt cards `reveal` turns over from, in order (the discards reshuffled if none are left)."""
         if s.decks[STUNT_DECK]:
             return s.decks[STUNT_DECK]
+        pile: tuple[str, ...]
         pile, _ = shuffled(s.discards[STUNT_DECK], s.rng)
         return pile
 
-    def legal_reveal(self, s):
+    def legal_reveal(self, s: State) -> list[Action]:
         a = s.pending
         if a is None or a.kind != "reveal":
             return []
@@ -124,13 +127,13 @@ class MadStunts(MadBase):
         return out
 
 
-def next_to(edition):
+def next_to(edition: Edition) -> dict[str, tuple[str, ...]]:
     """Business -> businesses whose buildings stand next to it, from `extra.rows`."""
     src = edition.source
     rows = edition.extra.get("rows", [])
     if not isinstance(rows, list):
         raise EditionProblem("edition_rows", src, "extra.rows")
-    near = {}
+    near: dict[str, set[str]] = {}
     for i, row in enumerate(rows):
         if not isinstance(row, list) or len(row) < 2:
             raise EditionProblem("edition_row_short", src, f"extra.rows[{i}]")

@@ -5,11 +5,14 @@ Building levels on a lot: 1..H are houses, H + 1 is the hotel, where H is
 to the bank, so a lot at H + 1 holds one hotel and no house.
 """
 
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import cast
 
 from companion.engine.actions import TABLE, Action
+from companion.engine.board import Cell
 from companion.engine.core import Pending, Rules
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Note, State
 from companion.errors import RuleViolation
 
 KINDS = ("house", "hotel")
@@ -18,17 +21,18 @@ KINDS = ("house", "hotel")
 class MonopolyBuildings(Rules):
     # ----- building levels: houses, then a hotel -----------------------------------------
 
-    def houses_max(self):
-        return self.opt["hotel_after_houses"]
+    def houses_max(self) -> int:
+        houses: int = self.opt["hotel_after_houses"]
+        return houses
 
-    def max_level(self):
+    def max_level(self) -> int:
         return self.houses_max() + 1
 
-    def split(self, level):
+    def split(self, level: int) -> tuple[int, int]:
         """(houses, hotels) standing on a lot at this level."""
         return (0, 1) if level > self.houses_max() else (level, 0)
 
-    def count_buildings(self, levels):
+    def count_buildings(self, levels: Iterable[int]) -> tuple[int, int]:
         houses = hotels = 0
         top = self.houses_max()
         for level in levels:  # self.split, inlined: this runs for every build and sale question
@@ -38,33 +42,36 @@ class MonopolyBuildings(Rules):
                 houses += level
         return houses, hotels
 
-    def player_buildings(self, s, p):
+    def player_buildings(self, s: State, p: str) -> tuple[int, int]:
         return self.count_buildings(s.level.get(pid, 0) for pid in s.plots_of(p))
 
-    def left(self, s, kind):
+    def left(self, s: State, kind: str) -> int:
         """How many houses or hotels the bank still holds."""
         houses, hotels = self.buildings_in_use(s)
         if kind == "house":
-            return self.edition.supply.get("small", 10**6) - houses
-        return self.edition.supply.get("large", 10**6) - hotels
+            small: int = self.edition.supply.get("small", 10**6) - houses
+            return small
+        large: int = self.edition.supply.get("large", 10**6) - hotels
+        return large
 
-    def rent(self, s, cell):
+    def rent(self, s: State, cell: Cell) -> int:
         # the hotel's rent is the last of the row, also in the short game (hotel after 3 houses)
         if s.level.get(cell.id, 0) > self.houses_max():
-            return cell.rent[-1]
+            hotel: int = cell.rent[-1]
+            return hotel
         return super().rent(s, cell)
 
-    def group_mortgaged(self, s, industry_id):
+    def group_mortgaged(self, s: State, industry_id: str) -> bool:
         return any(pid in s.mortgaged for pid in self.edition.industry_plots(industry_id))
 
-    def can_build_group(self, s, p, industry_id):
+    def can_build_group(self, s: State, p: str, industry_id: str) -> bool:
         ind = self.edition.industries[industry_id]
         return ind.buildable and self.industry_owner(s, industry_id) == p and not self.group_mortgaged(s, industry_id)
 
-    def next_kind(self, s, cell):
+    def next_kind(self, s: State, cell: Cell) -> str:
         return "hotel" if s.level.get(cell.id, 0) >= self.houses_max() else "house"
 
-    def placeable(self, s, p, kind):
+    def placeable(self, s: State, p: str, kind: str) -> list[str]:
         """Lots of p where one building of this kind may go now (evenly, box permitting)."""
         memo = s.memo
         if memo is None:
@@ -75,7 +82,7 @@ class MonopolyBuildings(Rules):
             found = memo[key] = self.find_placeable(s, p, kind)
         return list(found)
 
-    def find_placeable(self, s, p, kind):
+    def find_placeable(self, s: State, p: str, kind: str) -> list[str]:
         if self.left(s, kind) < 1:
             return []
         out = []
@@ -89,7 +96,7 @@ class MonopolyBuildings(Rules):
                     out.append(pid)
         return out
 
-    def rivals(self, s, cell):
+    def rivals(self, s: State, cell: Cell) -> tuple[str, str] | None:
         """(owner, kind) of a building wanted on cell, if its owner could place it there now and
         another player could place one of the kind too: the last ones may be contested."""
         p = s.owner.get(cell.id)
@@ -102,11 +109,11 @@ class MonopolyBuildings(Rules):
             return None
         return p, kind
 
-    def building_right(self, s):
+    def building_right(self, s: State) -> Pending | None:
         a = s.pending
         return a if a is not None and a.kind == "place_building" else None
 
-    def build_terms(self, s, cell):
+    def build_terms(self, s: State, cell: Cell) -> tuple[str, int]:
         p = self.owner_of(s, cell)
         ind = self.edition.industries[cell.industry]
         if ind.buildable and self.industry_owner(s, ind.id) == p and self.group_mortgaged(s, ind.id):
@@ -121,13 +128,13 @@ class MonopolyBuildings(Rules):
             raise RuleViolation("building_at_auction", kind=kind)  # the last ones go to the highest bid
         return super().build_terms(s, cell)
 
-    def cmd_build(self, s, args):
+    def cmd_build(self, s: State, args: tuple[str, ...]) -> None:
         right = self.building_right(s)
         super().cmd_build(s, args)
         if right is not None:
             s.pending = None
 
-    def build_price(self, s, cell):
+    def build_price(self, s: State, cell: Cell) -> int:
         # a building won at a shortage auction costs the winning bid
         right = self.building_right(s)
         if right is not None and right.player == s.owner.get(cell.id):
@@ -138,15 +145,15 @@ class MonopolyBuildings(Rules):
     # (Rules.sell_large_short, "All hotels of one color group must be sold at the same time")
     SHORT_SALE_NOTE = "hotels_sold_short"
 
-    def small_top(self):
+    def small_top(self) -> int:
         return self.houses_max()
 
-    def small_left(self, s):
+    def small_left(self, s: State) -> int:
         return self.left(s, "house")
 
     # ----- Lack of buildings: the shortage auction -----------------------------------------
 
-    def cmd_house_auction(self, s, args):
+    def cmd_house_auction(self, s: State, args: tuple[str, ...]) -> None:
         """`house_auction PLOT`: the table says someone else wants the last buildings too.
 
         "Lack of buildings": when two or more players want more houses (or hotels) than
@@ -170,12 +177,13 @@ class MonopolyBuildings(Rules):
         s.pending = Pending("house_auction", seller=BANK, stage=kind, opening=opening)
         s.notes.append(Note("house_auction_opened", {"kind": kind, "left": left, "opening": opening}))
 
-    def auction(self, s):
+    def auction(self, s: State) -> Pending:
         if s.pending is not None and s.pending.kind == "house_auction":
-            return s.pending
+            shortage: Pending = s.pending
+            return shortage
         return super().auction(s)
 
-    def cmd_bid(self, s, args):
+    def cmd_bid(self, s: State, args: tuple[str, ...]) -> None:
         a = s.pending
         shortage = a is not None and a.kind == "house_auction"
         if shortage and args:
@@ -187,7 +195,7 @@ class MonopolyBuildings(Rules):
             b = s.pending
             s.notes[-1] = Note("house_bid", {"player": b.bidder, "amount": b.bid, "kind": b.stage})
 
-    def cmd_hammer(self, s, args):
+    def cmd_hammer(self, s: State, args: tuple[str, ...]) -> None:
         a = s.pending
         if a is None or a.kind != "house_auction":
             super().cmd_hammer(s, args)
@@ -204,7 +212,7 @@ class MonopolyBuildings(Rules):
         s.pending = Pending("place_building", player=a.bidder, stage=a.stage, bid=a.bid)
         s.notes.append(Note("house_auction_won", {"player": a.bidder, "kind": a.stage, "amount": a.bid}))
 
-    def cmd_decline(self, s, args):
+    def cmd_decline(self, s: State, args: tuple[str, ...]) -> None:
         right = self.building_right(s)
         if right is None:
             super().cmd_decline(s, args)
@@ -214,17 +222,17 @@ class MonopolyBuildings(Rules):
 
     # ----- legal actions of the building verbs (each mirrors its cmd_ method's checks) ------
 
-    def may_bid(self, s, a, p):
+    def may_bid(self, s: State, a: Pending, p: str) -> bool:
         # a shortage auction is only for players with a lot where the building can go now
         return super().may_bid(s, a, p) and (a.kind != "house_auction" or bool(self.placeable(s, p, a.stage)))
 
-    def legal_decline(self, s):
+    def legal_decline(self, s: State) -> list[Action]:
         right = self.building_right(s)
         if right is not None:
-            return [Action("decline", (), right.player)]
+            return [Action("decline", (), cast(str, right.player))]  # a won building has a winner
         return super().legal_decline(s)
 
-    def builders(self, s):
+    def builders(self, s: State) -> list[str]:
         """Players who own a whole buildable, unmortgaged group (only they may want a building)."""
         out = []
         for ind_id in self.edition.industries:
@@ -233,7 +241,7 @@ class MonopolyBuildings(Rules):
                 out.append(p)
         return out
 
-    def legal_house_auction(self, s):
+    def legal_house_auction(self, s: State) -> list[Action]:
         if s.pending is not None or not self.opt["building_shortage_auction"]:
             return []
         if len(self.builders(s)) < 2:

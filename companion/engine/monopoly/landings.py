@@ -1,8 +1,11 @@
 """Monopoly's landings (GO, Free Parking, rents and the utilities' dice) and its cards."""
 
+from typing import Any
+
 from companion.engine.actions import Action, dice
+from companion.engine.board import Card, Cell
 from companion.engine.core import CORE_EFFECTS, Pending, Rules
-from companion.engine.state import BANK, POT, Note
+from companion.engine.state import BANK, POT, Note, State
 from companion.errors import RuleViolation
 
 MONOPOLY_EFFECTS = {
@@ -16,27 +19,27 @@ MONOPOLY_EFFECTS = {
 class MonopolyLandings(Rules):
     # ----- landings -----------------------------------------------------------------------
 
-    def land_start(self, s, p, cell):
+    def land_start(self, s: State, p: str, cell: Cell) -> None:
         super().land_start(s, p, cell)
         bonus = self.opt["go_landing_bonus"]
         if bonus:
             self.transfer(s, BANK, p, bonus)
             s.notes.append(Note("go_bonus", {"player": p, "amount": bonus}))
 
-    def land_parking(self, s, p, cell):
+    def land_parking(self, s: State, p: str, cell: Cell) -> None:
         # Free parking: nothing happens, unless the table plays the pot house rule
         if self.opt["free_parking_pot"] and s.cash(POT):
             amount = s.cash(POT)
             self.transfer(s, POT, p, amount)
             s.notes.append(Note("pot_collected", {"player": p, "amount": amount}))
 
-    def tax_account(self):
+    def tax_account(self) -> str:
         return POT if self.opt["free_parking_pot"] else BANK
 
-    def fine_account(self):
+    def fine_account(self) -> str:
         return POT if self.opt["free_parking_pot"] else BANK
 
-    def land_plot(self, s, p, cell):
+    def land_plot(self, s: State, p: str, cell: Cell) -> None:
         owner = s.owner.get(cell.id)
         if owner is None or owner == p or cell.id in s.mortgaged:
             super().land_plot(s, p, cell)
@@ -60,7 +63,7 @@ class MonopolyLandings(Rules):
             s.notes.append(Note("card_rent_multiplied", {"player": p, "plot": cell.id, "times": times}))
         self.charge(s, p, owner, self.rent(s, cell) * times, "rent_paid", plot=cell.id)
 
-    def cmd_rent_roll(self, s, args):
+    def cmd_rent_roll(self, s: State, args: tuple[str, ...]) -> None:
         """`rent_roll D D`: the throw that prices a utility's rent after a card move."""
         dice = self.dice_args(args, 2, "rent_roll D D")
         a = s.pending
@@ -73,7 +76,7 @@ class MonopolyLandings(Rules):
             return
         self.charge(s, a.player, owner, a.count * sum(dice), "rent_paid", plot=a.plot)
 
-    def legal_rent_roll(self, s):
+    def legal_rent_roll(self, s: State) -> list[Action]:
         a = s.pending
         if a is not None and a.kind == "rent_roll":
             return [Action("rent_roll", dice(2), a.player)]
@@ -81,13 +84,13 @@ class MonopolyLandings(Rules):
 
     # ----- cards ------------------------------------------------------------------------------
 
-    def apply_card(self, s, p, card):
+    def apply_card(self, s: State, p: str, card: Card) -> None:
         # while a card's effects run, landings know the move came from a card
         s.extra["card_move"] = (1, 0)
         super().apply_card(s, p, card)
         s.extra.pop("card_move", None)
 
-    def apply_effect(self, s, p, eff, card):
+    def apply_effect(self, s: State, p: str, eff: dict[str, Any], card: Card) -> None:
         do = eff["do"]
         if do == "advance_to_nearest":
             self.advance_to_nearest(s, p, eff)
@@ -97,7 +100,7 @@ class MonopolyLandings(Rules):
         else:
             super().apply_effect(s, p, eff, card)
 
-    def advance_to_nearest(self, s, p, eff):
+    def advance_to_nearest(self, s: State, p: str, eff: dict[str, Any]) -> None:
         pos = s.position[p]
         targets = [self.edition.plots[pid].index for pid in self.edition.industry_plots(eff["industry"])]
         target = min(targets, key=lambda i: (i - pos) % self.n_cells or self.n_cells)

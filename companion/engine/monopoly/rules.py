@@ -14,13 +14,13 @@ lots changing hands, bankruptcy). This module holds the edition's tables, its
 checks of the edition file and the short game's deal.
 """
 
-from companion.engine.board import MONEY, PERCENT
+from companion.engine.board import MONEY, PERCENT, Edition
 from companion.engine.core import Rules
 from companion.engine.monopoly.buildings import MonopolyBuildings
 from companion.engine.monopoly.landings import MONOPOLY_EFFECTS, MonopolyLandings
 from companion.engine.monopoly.trades import MonopolyTrades
 from companion.engine.shuffle import shuffled
-from companion.engine.state import BANK, POT, Note
+from companion.engine.state import BANK, POT, Note, State
 from companion.errors import EditionProblem
 
 
@@ -81,12 +81,12 @@ class MonopolyRules(MonopolyBuildings, MonopolyLandings, MonopolyTrades):
     # house_auction is the auction host's, like opening and hammer: the table's alone
     WHO = {**Rules.WHO, "rent_roll": "pending", "house_auction": "table", "keep_mortgage": "pending"}
 
-    def __init__(self, edition):
+    def __init__(self, edition: Edition) -> None:
         super().__init__(edition)
         self.LANDINGS["parking"] = self.land_parking
 
     @classmethod
-    def check_edition(cls, edition):
+    def check_edition(cls, edition: Edition) -> None:
         super().check_edition(edition)
         src, opt, b = edition.source, edition.options, edition.buildings
         if b["large_max"] != 1 or not b["large_returns_small"]:
@@ -111,12 +111,12 @@ class MonopolyRules(MonopolyBuildings, MonopolyLandings, MonopolyTrades):
 
     # ----- setup: the short game's deal ------------------------------------------------
 
-    def setup(self, s):
+    def setup(self, s: State) -> None:
         # Rules of a shortened game, 1: the banker deals title deeds, paid at the printed price
         if not self.opt["start_deal"]:
             return
-        deck, s.rng = shuffled(tuple(self.edition.plots), s.rng)
-        deck = list(deck)
+        dealt, s.rng = shuffled(tuple(self.edition.plots), s.rng)
+        deck = list(dealt)
         for _ in range(self.opt["start_deal"]):
             for p in s.players:
                 if not deck:

@@ -1,30 +1,33 @@
 """Where Monopoly's lots change hands: trades, a mortgaged lot's new owner (Pledge), bankruptcy."""
 
+from typing import cast
+
 from companion.engine.actions import Action
+from companion.engine.board import Cell
 from companion.engine.core import Pending, Rules
-from companion.engine.state import BANK, Note
+from companion.engine.state import BANK, Debt, Note, State
 from companion.errors import BadCommand, RuleViolation
 
 
 class MonopolyTrades(Rules):
     # ----- trades: mortgaged lots and Get Out of Jail Free cards ----------------------------
 
-    def check_tradable(self, s, holder, cell):
+    def check_tradable(self, s: State, holder: str, cell: Cell) -> None:
         # Property For Sale: no lot of a colour group with buildings on any of its lots
         if s.owner.get(cell.id) != holder:
             raise RuleViolation("not_owner", player=holder, plot=cell.id)
-        if any(self.levels(s, cell.industry)):
+        if any(self.levels(s, cast(str, cell.industry))):  # a plot's industry is never None
             raise RuleViolation("group_built", plot=cell.id, industry=cell.industry)
         if cell.id in s.mortgaged and not self.opt["trade_mortgaged"]:
             raise RuleViolation("plot_mortgaged", plot=cell.id)
 
-    def cmd_trade(self, s, args):
+    def cmd_trade(self, s: State, args: tuple[str, ...]) -> None:
         """`trade A B give ITEM... get ITEM...`; items are lots, cash and kept cards."""
         usage = "trade PLAYER PLAYER give ITEM... get ITEM..."
         self.need(args, 3, usage)
         a = self.player_arg(s, args[0])
         b = self.player_arg(s, args[1])
-        cards = {"give": [], "get": []}
+        cards: dict[str, list[str]] = {"give": [], "get": []}
         rest, side = [], None
         for tok in args[2:]:
             if tok.lower() in cards:
@@ -53,30 +56,31 @@ class MonopolyTrades(Rules):
             if pid in s.mortgaged and before.get(pid) != s.owner.get(pid):
                 self.queue_mortgage_transfer(s, s.owner[pid], pid)
 
-    def move_kept_card(self, s, frm, to, card_id):
+    def move_kept_card(self, s: State, frm: str, to: str, card_id: str) -> None:
         s.kept[frm] = tuple(c for c in s.kept[frm] if c != card_id)
         if not s.kept[frm]:
             del s.kept[frm]
         s.kept[to] = s.kept.get(to, ()) + (card_id,)
 
-    def tradable_cards(self, s, p):
+    def tradable_cards(self, s: State, p: str) -> tuple[str, ...]:
         return s.kept.get(p, ())
 
-    def transfer_interest(self, cell):
-        return (cell.mortgage * self.opt["transfer_interest_percent"] + 99) // 100
+    def transfer_interest(self, cell: Cell) -> int:
+        interest: int = (cell.mortgage * self.opt["transfer_interest_percent"] + 99) // 100
+        return interest
 
-    def queue_mortgage_transfer(self, s, p, pid):
+    def queue_mortgage_transfer(self, s: State, p: str, pid: str) -> None:
         # Pledge: the new owner redeems at once (mortgage + 10%) or pays 10% now and again on redeeming
         if self.opt["transfer_interest_percent"]:
             s.extra["queue"] = s.extra.get("queue", ()) + (("mortgage_transfer", p, pid),)
 
-    def cmd_redeem(self, s, args):
+    def cmd_redeem(self, s: State, args: tuple[str, ...]) -> None:
         a = s.pending
         super().cmd_redeem(s, args)
         if a is not None and a.kind == "mortgage_transfer" and a.plot not in s.mortgaged:
             s.pending = None  # redeemed at once: no separate interest
 
-    def cmd_keep_mortgage(self, s, args):
+    def cmd_keep_mortgage(self, s: State, args: tuple[str, ...]) -> None:
         """`keep_mortgage PLOT`: the new owner of a mortgaged lot pays the interest and keeps it mortgaged."""
         cell = self.plot_arg(args[0])
         a = s.pending
@@ -85,17 +89,17 @@ class MonopolyTrades(Rules):
         s.pending = None
         self.charge(s, a.player, BANK, self.transfer_interest(cell), "transfer_interest", plot=cell.id)
 
-    def legal_keep_mortgage(self, s):
+    def legal_keep_mortgage(self, s: State) -> list[Action]:
         a = s.pending
         if a is not None and a.kind == "mortgage_transfer":
             return [Action("keep_mortgage", (a.plot,), a.player)]
         return []
 
-    def after_command(self, s):
+    def after_command(self, s: State) -> None:
         super().after_command(s)
         self.open_queued(s)
 
-    def open_queued(self, s):
+    def open_queued(self, s: State) -> None:
         """Open the next queued decision (auctions of a bankrupt's lots, mortgaged lots received)."""
         queue = s.extra.get("queue", ())
         while queue and s.pending is None and s.phase != "over":
@@ -125,7 +129,7 @@ class MonopolyTrades(Rules):
 
     # ----- bankruptcy and the end ------------------------------------------------------------
 
-    def liquidate(self, s, p, debts):
+    def liquidate(self, s: State, p: str, debts: list[Debt]) -> None:
         """Bankruptcy: to a player, the creditor takes everything; to the bank, the lots go back.
 
         The creditor is the one of the first debt (the payment that broke the
@@ -164,7 +168,7 @@ class MonopolyTrades(Rules):
             s.extra["queue"] = s.extra.get("queue", ()) + tuple(("auction", pid) for pid in plots)
         s.notes.append(Note("bankrupt_to_bank", {"player": p, "plots": plots}))
 
-    def cmd_bankrupt(self, s, args):
+    def cmd_bankrupt(self, s: State, args: tuple[str, ...]) -> None:
         super().cmd_bankrupt(s, args)
         n = self.opt["end_at_bankruptcy"]
         if n and len(s.players) - len(s.alive) >= n and len(s.alive) > 1:
@@ -173,6 +177,6 @@ class MonopolyTrades(Rules):
             s.pending = None
             self.cmd_end_game(s, ())
 
-    def wealth(self, s, p):
+    def wealth(self, s: State, p: str) -> int:
         # cash, lots at the printed price (mortgaged: less the mortgage), buildings at cost, less debts
         return super().wealth(s, p) - sum(d.amount for d in s.debts if d.debtor == p)
