@@ -547,6 +547,41 @@ def test_a_debtor_who_could_still_pay_may_not_go_bankrupt():
     assert not g.state.debts and cash(g, "Anna") == 100 + 4 * 100 - 450  # each level at half of 200
 
 
+@pytest.mark.parametrize(
+    ("tele_levels", "in_the_box", "sold_short"),
+    [((2, 2, 1), 1, True), ((1, 1, 1), 3, False)],
+    ids=["one branch in the box", "three branches in the box"],
+)
+def test_an_enterprise_is_sold_short_whenever_the_box_holds_fewer_than_its_three_branches(
+    tele_levels, in_the_box, sold_short
+):
+    """ФИЛИАЛЫ И ПРЕДПРИЯТИЯ and the box of 24 branches (docs/rule-choices.md, Buildings): an enterprise
+    sold back puts its three branches on the plot, so with one branch in the box the industry's
+    enterprises go at once (the short sale); with three the enterprise becomes three branches."""
+    g = new()
+    arrange(
+        g,
+        owner={
+            **{p: "Anna" for p in ("heavy1", "heavy2", "heavy3")},
+            **{p: "Boris" for ind in ("transport", "media", "tele") for p in (f"{ind}1", f"{ind}2", f"{ind}3")},
+        },
+        level={
+            **{p: 4 for p in ("heavy1", "heavy2", "heavy3")},
+            **{p: 3 for p in ("transport1", "transport2", "transport3", "media1", "media2", "media3")},
+            **dict(zip(("tele1", "tele2", "tele3"), tele_levels, strict=True)),
+        },
+    )
+    assert g.rules.small_left(g.state) == in_the_box
+    event = play(g, "sell_building heavy2")
+    if sold_short:
+        assert codes(event) == ["large_sold_short"]
+        # no enterprise is left, and the industry keeps only the one branch the box could give
+        assert [g.state.level.get(p, 0) for p in ("heavy1", "heavy2", "heavy3")] == [1, 0, 0]
+    else:
+        assert codes(event) == ["building_sold"]
+        assert g.state.level["heavy2"] == 3 and g.rules.small_left(g.state) == 0
+
+
 def test_an_enterprise_the_box_cannot_take_back_is_sold_with_its_industry():
     """ПРАВИЛА ЗАЛОГА («продать в БАНК ... все постройки») and the box of 24 branches: when the box
     lacks the three branches an enterprise gives back, the industry's enterprises are sold at
