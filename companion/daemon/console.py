@@ -54,9 +54,10 @@ __all__ = [
 
 
 class Desk(Protocol):
-    """What the console asks of the daemon (all on the writer thread)."""
+    """What the console asks of the daemon (all on the writer thread; the box's is boxdesk.BoxDesk)."""
 
-    lang: str
+    @property
+    def lang(self) -> str: ...
 
     @property
     def muted(self) -> bool: ...

@@ -26,7 +26,7 @@ def walk_menu(console: "Console") -> ListView:
             try:
                 walking.start(ref)
             except SaidInput as exc:
-                walking.daemon._refuse(exc.code, **exc.params)
+                walking.daemon.reading.refuse(exc.code, **exc.params)
 
         return chosen
 
