@@ -89,7 +89,7 @@ class ControlRequests:
         }
 
     def _op_state(self, request: Request, lang: str) -> Answer:
-        def look():
+        def look() -> Answer:
             table = self.box.owner.table
             if table is None:
                 raise NoGame()
@@ -173,7 +173,7 @@ class ControlRequests:
         }
 
     def _op_forget(self, request: Request, lang: str) -> Answer:
-        def forget():
+        def forget() -> Answer:
             role = self.box.cards.saved_or_undone(lambda: self.box.cards.forget(_text(request, "uid")))
             return {"kind": role.kind, "ref": role.ref}
 
