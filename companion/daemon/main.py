@@ -38,30 +38,21 @@ from .catalogue import Catalogue
 from .config import Config
 from .console import Console
 from .control import ControlServer
-from .controlops import OPS, ControlRequests
+from .controlops import ControlRequests
 from .gamelife import GameLife
 from .games import BOARDS, DaemonLock, Games
 from .owner import Owner
 from .panel import Panel
-from .printer import JOURNAL_WARNINGS, Printer
+from .printer import Printer
 from .screens import notice_frames
 from .settings import BoxSettings
-from .tapdesk import ENROL_WAIT_S, VERDICT_BOOKED, VERDICT_REFUSED, TapDesk, reader_request_id
+from .tapdesk import TapDesk, reader_request_id
 from .virtual import VirtualTableService
 from .walkdesk import BoardWalk
 from .wiring import open_buttons, open_panel, reader_port, serve_phone, serve_virtual_table
 
-# the names other modules import from here, where they lived before the Daemon was split
-__all__ = [
-    "ENROL_WAIT_S",
-    "JOURNAL_WARNINGS",
-    "OPS",
-    "VERDICT_BOOKED",
-    "VERDICT_REFUSED",
-    "Daemon",
-    "reader_request_id",
-    "wait_for",
-]
+# reader_request_id lived here before the Daemon was split (tests import it from here)
+__all__ = ["Daemon", "reader_request_id", "wait_for"]
 
 log = logging.getLogger("companion.daemon")
 
@@ -258,6 +249,8 @@ class Daemon:
         """A new game in place of the one on the box, which ends and is archived (GameLife.replace_game)."""
         return self.life.replace_game(edition, players, seed, options, lang)
 
+    # the box's settings and pages, as the phone's banker sets them (boxdesk.BoxDesk holds them)
+
     def jackpot_ready(self, player: str, bet: int) -> None:
         self.reading.jackpot_ready(player, bet)
 
@@ -297,11 +290,12 @@ class Daemon:
         """A control socket request answered (ControlRequests.handle), as `companion` and the tests ask."""
         return self.requests.handle(request)
 
-    # ----- the names phone.py, the benchmarks and the tests still call here (until the lead's merge
-    # rewrites them to the parts above: self.life, self.reading, self.desk) -------------------------
+    # ----- the names phone.py and the tests call on the box from before it was split: phone.py's five
+    # (the game's start, replace, archive; a refusal, a booking) go once it calls start_game, replace_game,
+    # self.life, self.reading; the tests' (the link's callbacks, a press, what ROLL was told) stay --------
 
-    _start_game = start_game
-    _replace_game = replace_game
+    _start_game = start_game  # phone.py, until it calls start_game
+    _replace_game = replace_game  # phone.py, until it calls replace_game
 
     def _archive_game(self) -> dict[str, Any]:
         return self.life.archive_game()
