@@ -14,6 +14,10 @@ it is open starts a payment from the first to the second. Nothing is booked
 without a confirmation screen showing the event's own lines (menus.preview).
 The box's buttons act as the table (the banker, present at the box); a menu
 opened by a player's card acts as that player.
+
+Here: the stack, the input, booking, and the table's and players' menus. The screens are in
+views.py, the trade screen in tradeview.py, the Game… menu (a new game, the PIN, the language)
+in gamemenu.py; what the menus' choices do on the box is the Desk (boxdesk.py).
 """
 
 from collections.abc import Callable
