@@ -34,8 +34,8 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
         cpu: list[float] = []
         link = daemon.link
         assert link is not None
-        on_tap, on_roll, book = link.on_tap, link.on_roll, daemon._book
-        tap, roll = daemon._tap, daemon._roll
+        on_tap, on_roll, book = link.on_tap, link.on_roll, daemon.reading.book
+        tap, roll = daemon.reading.tap, daemon.reading.roll
         current: list[float] = []  # the arrival of the input the writer is handling now
 
         def tapped(uid: str, *origin: Any) -> None:
@@ -67,8 +67,8 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
             return done
 
         link.on_tap, link.on_roll = tapped, rolled
-        daemon._tap, daemon._roll = handling(tap), handling(roll)  # type: ignore[method-assign]
-        daemon._book = booked  # type: ignore[method-assign, assignment]
+        daemon.reading.tap, daemon.reading.roll = handling(tap), handling(roll)  # type: ignore[method-assign]
+        daemon.reading.book = booked  # type: ignore[method-assign]
         play(daemon, Hands(daemon, cards, lambda line: None, "en"), seed, events)
         return samples, cpu
 

@@ -94,7 +94,7 @@ class Clocks:
         link, panel = daemon.link, daemon.panel
         assert link is not None and panel is not None
         on_tap, on_roll = link.on_tap, link.on_roll
-        tap, roll = daemon._tap, daemon._roll
+        tap, roll = daemon.reading.tap, daemon.reading.roll
         show = panel.screen.show
         frames_for = panel._frames_for
 
@@ -137,8 +137,8 @@ class Clocks:
 
         link.on_tap, link.on_roll = tapped, rolled
         panel._frames_for = composed  # type: ignore[method-assign]
-        daemon._tap = tap_on_writer  # type: ignore[method-assign]
-        daemon._roll = roll_on_writer  # type: ignore[method-assign]
+        daemon.reading.tap = tap_on_writer  # type: ignore[method-assign]
+        daemon.reading.roll = roll_on_writer  # type: ignore[method-assign]
         panel.screen.show = shown  # type: ignore[method-assign]
 
     def finished(self) -> list[Sample]:

@@ -18,7 +18,7 @@ from .reading import Reading
 
 class BankerDesk:
     """The banker's own pages. The daemon is handed in: starting, archiving and the settings are its own
-    (`_start_game`, `_replace_game`, `_archive_game`, `set_banker_pin`, `set_language`, `walking`, `boards`)."""
+    (`start_game`, `replace_game`, `life.archive_game`, `set_banker_pin`, `set_language`, `walking`, `boards`)."""
 
     def __init__(self, daemon: Any, owner: Owner, reading: Reading, acting: PhoneActions):
         self.daemon = daemon
@@ -123,7 +123,7 @@ class BankerDesk:
 
         def work() -> dict[str, Any]:
             seed = secrets.randbelow(2**32)
-            start = self.daemon._replace_game if replace else self.daemon._start_game
+            start = self.daemon.replace_game if replace else self.daemon.start_game
             try:
                 started = self.owner.call(lambda: start(edition, names, seed, {}, language))
             except CompanionError as exc:
@@ -150,7 +150,7 @@ class BankerDesk:
     def archive_game(self, action_id: str, language: str) -> dict[str, Any]:
         def work() -> dict[str, Any]:
             try:
-                self.owner.call(self.daemon._archive_game)
+                self.owner.call(self.daemon.life.archive_game)
             except CompanionError as exc:
                 raise Refused(self.reading.error(exc, language), 409) from None
             except OSError as exc:

@@ -213,8 +213,8 @@ class CardPairing:
                 self._end(pairing, "bound", self.clock())
                 pairing.player, pairing.game = player, gid
         if pairing is None:
-            self.daemon._refuse("phone_pair_gone", pairing=code)
+            self.daemon.reading.refuse("phone_pair_gone", pairing=code)
             return False
-        self.daemon._booked()
+        self.daemon.reading.booked()
         self.owner.announce("phone_paired", pairing=code, player=player)
         return True
