@@ -68,7 +68,7 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
 
         link.on_tap, link.on_roll = tapped, rolled
         daemon.reading.tap, daemon.reading.roll = handling(tap), handling(roll)  # type: ignore[method-assign]
-        daemon.reading.book = booked  # type: ignore[method-assign]
+        daemon.reading.book = booked  # type: ignore[method-assign, assignment]
         play(daemon, Hands(daemon, cards, lambda line: None, "en"), seed, events)
         return samples, cpu
 
