@@ -251,7 +251,7 @@ def test_a_forged_ledger_under_a_new_game_id_is_shown_as_a_strangers_never_booke
     """The attack of issue 21: a new game id, a payment rewritten, the chain recomputed. `state` and `verify`
     used to exit 0 (verify saying the anchor agrees) and `do` adopted the forgery; now they exit 10, say the file
     is a stranger's and book nothing, until `companion accept`."""
-    from test_ledger import attack, forge_under_a_new_game_id, money_game
+    from test_ledger_damage import attack, forge_under_a_new_game_id, money_game
 
     money_game(db)
     attack(db, [forge_under_a_new_game_id], recompute=True)
@@ -275,7 +275,7 @@ def test_a_forged_ledger_under_a_new_game_id_is_shown_as_a_strangers_never_booke
 
 
 def test_accept_speaks_russian(db, capsys, tmp_path, monkeypatch):
-    from test_ledger import money_game
+    from test_ledger_damage import money_game
 
     money_game(db)
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "another-machine"))
@@ -285,7 +285,7 @@ def test_accept_speaks_russian(db, capsys, tmp_path, monkeypatch):
 
 def test_a_copied_file_that_does_not_replay_is_ledger_damaged_not_a_halt(db, capsys, tmp_path, monkeypatch):
     """The old answer was exit 9, "BANK HALTED (a bug)"; the file is what is wrong: exit 6, "ledger damaged"."""
-    from test_ledger import attack, edit_field, money_game
+    from test_ledger_damage import attack, edit_field, money_game
 
     money_game(db)
     attack(
@@ -305,7 +305,7 @@ def test_a_copied_file_that_does_not_replay_is_ledger_damaged_not_a_halt(db, cap
 
 
 def test_verify_names_a_damaged_checkpoint_opening_does_not_use_yet(db, capsys):
-    from test_ledger import attack, checkpoint_game
+    from test_ledger_damage import attack, checkpoint_game
 
     checkpoint_game(db)
     attack(

@@ -462,7 +462,7 @@ def test_a_forged_game_on_the_box_is_shown_read_only_until_a_person_accepts_it(t
     """Issue 21: the box's game forged under a new game id (chain recomputed) was adopted by the next booking.
     Now the daemon resumes it as a stranger's game: nothing is booked (exit 10) until `companion accept`,
     which the daemon does on its own table (its control op "accept")."""
-    from test_ledger import attack, forge_under_a_new_game_id
+    from test_ledger_damage import attack, forge_under_a_new_game_id
 
     cfg = config(tmp_path)
     daemon = Daemon(cfg, out=lambda line: None).start()

@@ -18,7 +18,7 @@ def imported(path):
 
 
 def test_hardware_adapters_import_no_engine_ledger_table_daemon_or_web():
-    for path in (ROOT / "companion" / "hw").glob("*.py"):
+    for path in (ROOT / "companion" / "hw").rglob("*.py"):
         for name in imported(path):
             assert not name.startswith(
                 (
@@ -43,13 +43,13 @@ def test_the_firmware_imports_only_itself_micropython_and_the_shared_protocol():
 
 
 def test_the_daemon_reaches_the_ledger_only_through_the_table():
-    for path in (ROOT / "companion" / "daemon").glob("*.py"):
+    for path in (ROOT / "companion" / "daemon").rglob("*.py"):
         for name in imported(path):
             assert not name.startswith("companion.ledger.store"), (path, name)
 
 
 def test_the_web_app_talks_only_to_the_service_it_is_handed():
-    for path in (ROOT / "web").glob("*.py"):
+    for path in (ROOT / "web").rglob("*.py"):
         for name in imported(path):
             assert not name.startswith(
                 ("companion.ledger", "companion.hw", "companion.engine", "companion.daemon", "companion.table.service")

@@ -156,7 +156,7 @@ def test_each_mistake_is_said_in_russian_and_english(edition, changes, code):
 def raised_codes() -> dict[str, list[str]]:
     """Every refusal the engine raises: EditionProblem codes (an f-string's start), and uncoded EditionErrors."""
     found: dict[str, list[str]] = {"coded": [], "uncoded": []}
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 if node.func.id == "EditionError":

@@ -40,7 +40,7 @@ def emitted_codes():
     """(code, file:line) for every literal code in the engine: Note("code"), RuleViolation("code"),
     BadCommand("code"), and the reason given to self.charge(s, debtor, creditor, amount, "reason")."""
     found = []
-    for path, node, name in named_calls(sorted(ENGINE.glob("*.py"))):
+    for path, node, name in named_calls(sorted(ENGINE.rglob("*.py"))):
         arg = None
         if name in ("Note", "RuleViolation", "BadCommand") and node.args:
             arg = node.args[0]

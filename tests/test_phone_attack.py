@@ -134,13 +134,13 @@ def test_markup_in_a_refused_request_comes_back_as_json_never_as_a_page(box):
 def test_pins_sent_all_at_once_get_no_more_tries_than_one_after_another(box, monkeypatch):
     from companion.daemon import phone as phone_service
 
-    real = phone_service.hmac.compare_digest
+    real = phone_service.roles.hmac.compare_digest
 
     def slow(a, b):  # a comparison that takes a while, so the requests overlap as on a busy box
         time.sleep(0.05)
         return real(a, b)
 
-    monkeypatch.setattr(phone_service.hmac, "compare_digest", slow)
+    monkeypatch.setattr(phone_service.roles.hmac, "compare_digest", slow)
     phones = [Phone(box).join() for _ in range(3 * phone_service.PIN_TRIES)]  # all from one address
     start, answers = threading.Barrier(len(phones)), []
 

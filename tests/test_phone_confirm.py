@@ -110,8 +110,8 @@ class Clock:
 def auctioneer(box):
     """The box's auctioneer driven by hand on a clock of the test's own (its thread stopped)."""
     service = box.phone
-    service._stop.set()
-    service._watcher.join(5.0)
+    service.auctioneer._stop.set()
+    service.auctioneer._watcher.join(5.0)
     clock = Clock()
     service.clock = clock
     box.config.values["phone.auction_quiet_seconds"] = 30.0
@@ -119,7 +119,7 @@ def auctioneer(box):
     def after(seconds):
         clock.now += seconds
         for _ in range(3):  # a round notices the event, the next ones count the quiet
-            service._auction_round()
+            service.auctioneer.round()
 
     return after
 

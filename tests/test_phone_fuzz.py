@@ -279,7 +279,7 @@ def test_thousands_of_random_requests_no_500_no_change_without_the_right_role(bo
         if roles["Anna"].role() != "player":  # a fuzzed /leave took her role: pair again, alone
             for pending in roles.values():
                 pending.post("/phone/pair/cancel")
-            box.phone._pairings.clear()  # a page the fuzz left waiting would make her wait her turn
+            box.phone.pairing._pairings.clear()  # a page the fuzz left waiting would make her wait her turn
             box.phone._pair_next = None
             roles["Anna"] = Phone(box).join().pair(ANNA)
         if roles["banker"].role() != "banker":

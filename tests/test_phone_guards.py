@@ -198,7 +198,7 @@ def test_asking_again_from_the_same_phone_replaces_its_request_and_does_not_rest
     clock.now += 50
     replaced = phone.post("/phone/pair")
     assert replaced.status_code == 200 and replaced.json["code"] == code
-    assert [p.state for p in box.phone._pairings.values()] == ["waiting"]  # one request, not two
+    assert [p.state for p in box.phone.pairing._pairings.values()] == ["waiting"]  # one request, not two
     clock.now += 11  # 61 s after the first ask: asking again did not extend it
     assert phone.client.get("/phone/api/me").json["pairing"]["state"] == "stale"
 

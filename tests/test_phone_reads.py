@@ -9,7 +9,7 @@ import pytest
 from test_phone_live import ledger, read, stream
 from test_phone_views import ANNA, Phone, box, head, start_box
 
-from companion.daemon import phone as phone_service
+from companion.daemon.phone import reading as phone_service
 from web.phone import create_phone_app
 
 __all__ = ["box"]

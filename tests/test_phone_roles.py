@@ -125,7 +125,7 @@ def test_two_phones_pair_one_at_a_time(box):
 def test_a_stale_pairing_binds_nothing_and_the_card_means_what_it_always_means(box, monkeypatch):
     phone = Phone(box).join()
     phone.post("/phone/pair")
-    monkeypatch.setattr(phone_service, "PAIR_WAIT_S", 0.05)
+    monkeypatch.setattr(phone_service.pairing, "PAIR_WAIT_S", 0.05)
     time.sleep(0.1)
     tap_card(box, ANNA)
     assert phone.role() == "spectator"
@@ -251,7 +251,7 @@ def test_a_replayed_action_id_pays_once_and_answers_as_the_first_time(box):
 def test_a_retry_after_the_cache_is_gone_is_still_answered_from_the_ledger(box):
     anna = Phone(box).join().pair(ANNA)
     first = anna.act("pay", "Anna", "Boris", "100", aid="tap-0002-retry")
-    box.phone._results.clear()  # the daemon forgot (the request id in the ledger has not)
+    box.phone.acting._results.clear()  # the daemon forgot (the request id in the ledger has not)
     again = anna.act("pay", "Anna", "Boris", "100", aid="tap-0002-retry")
     assert again.json["seq"] == first.json["seq"]
     assert sum(1 for e in box.owner.table.game.events if e.command == "pay Anna Boris 100") == 1
@@ -448,4 +448,4 @@ def test_a_visitor_without_the_table_code_can_neither_pair_nor_claim(box):
         answer = visitor.post(path, **fields)
         assert answer.status_code == 403 and "table code" in answer.json["error"]
     tap_card(box, ANNA)
-    assert visitor.role() == "visitor" and box.phone._pairings == {}
+    assert visitor.role() == "visitor" and box.phone.pairing._pairings == {}

@@ -395,9 +395,9 @@ def test_a_built_wheel_carries_the_phone_page_and_serves_it(tmp_path, built_whee
     names = built_wheel.names
     templates = sorted(p.name for p in (root / "web" / "templates" / "phone").glob("*.html"))
     for name in [
-        "web/phone.py",
+        "web/phone/__init__.py",
         "companion/words/phone.py",
-        "companion/daemon/phone.py",
+        "companion/daemon/phone/__init__.py",
         "web/static/phone.css",
         "web/static/phone.js",
     ] + [f"web/templates/phone/{t}" for t in templates]:

@@ -88,7 +88,7 @@ LEDGER = ENGINE.parent / "ledger"
 LEDGER_MAY_IMPORT = {"companion.errors", "companion.engine.state", "companion.ledger"}
 
 
-@pytest.mark.parametrize("path", sorted(LEDGER.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(LEDGER.rglob("*.py")), ids=lambda p: p.name)
 def test_the_ledger_imports_only_the_engines_records(path):
     bad = [
         name

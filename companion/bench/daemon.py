@@ -34,8 +34,8 @@ import threading
 import time
 from typing import Any
 
-from companion.bench.engine import PLAYERS, command_stream
-from companion.bench.web import _spectator, p99, start_box
+from companion.bench.box import spectator, start_box
+from companion.bench.common import PLAYERS, command_stream, median_p99_row, p99
 
 EXPORT = "/phone/export.json"
 MS = 1000.0
@@ -106,12 +106,10 @@ def _clients(pipe: Any, port: int, cookies: list[str], kind: str, pace: float = 
 
 
 def _row(label: str, values: list[float], base: list[float] | None = None) -> str:
-    if not values:
-        return f"  {label:<44} {'-':>9} {'-':>9}  (no samples)"
-    line = f"  {label:<44} {statistics.median(values):>9.2f} {p99(values):>9.2f}  ms"
-    if base:
-        line += f"  ({statistics.median(values) / statistics.median(base):.2f}x, p99 {p99(values) / p99(base):.2f}x)"
-    return line
+    ratio = ""
+    if values and base:
+        ratio = f"  ({statistics.median(values) / statistics.median(base):.2f}x, p99 {p99(values) / p99(base):.2f}x)"
+    return median_p99_row(label, values, 44, "ms" + ratio)
 
 
 def _rolls(owner: Any, lines: list[str], at: int, rolls: int) -> tuple[list[float], int]:
@@ -140,7 +138,7 @@ def _under_load(
     at: int,
     rolls: int,
     pace: float = 0.0,
-) -> tuple[list[float], int, dict]:
+) -> tuple[list[float], int, dict[str, Any]]:
     here, there = ctx.Pipe()
     child = ctx.Process(target=_clients, args=(there, port, cookies, kind, pace), daemon=True)
     child.start()
@@ -181,7 +179,7 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
                 at += 1
             owner.call(lambda: table.ledger.conn.execute("PRAGMA synchronous=FULL"))
             port, code = daemon.phone_server.port, daemon.phone.table_code()
-            cookie = _spectator(port, code)
+            cookie = spectator(port, code)
             print(
                 f"daemon with its phone page on waitress at 127.0.0.1:{port}, an Elite game of {len(PLAYERS)} "
                 f"players at event #{owner.snapshot.head_seq} (WAL, synchronous=FULL); clients in another process"
@@ -201,7 +199,7 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
             print(f"  {'':<44} {'median':>9} {'p99':>9}")
             base, at = _rolls(owner, lines, at, rolls)
             print(_row("baseline: nobody reads", base))
-            cookies = [_spectator(port, code) for _ in range(spectators)]
+            cookies = [spectator(port, code) for _ in range(spectators)]
             paced, at, counts = _under_load(ctx, port, cookies, "export", owner, lines, at, rolls, pace=1.0)
             print(_row(f"{spectators} spectators, the export every second", paced, base))
             print(f"    (exports fetched: {counts['done'] - counts['errors']}, refused or failed: {counts['errors']})")
@@ -211,7 +209,7 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
                 f"    (exports fetched: {counts['done'] - counts['errors']}, refused or failed: {counts['errors']}; "
                 "as fast as loopback carries them, far beyond a phone's Wi-Fi)"
             )
-            stream_cookies = [_spectator(port, code) for _ in range(streams)]
+            stream_cookies = [spectator(port, code) for _ in range(streams)]
             storm, at, counts = _under_load(ctx, port, stream_cookies, "streams", owner, lines, at, rolls)
             print(_row(f"{streams} streams reopening", storm, base))
             print(f"    (streams opened: {counts['done'] - counts['errors']}, refused or failed: {counts['errors']})")

@@ -11,52 +11,18 @@ reader reboots, as a Pico does) and times until its HELLO is accepted.
 Targets (issue 9): our code under 5 ms at p99, the reader back within 2 s.
 """
 
-import os
 import statistics
 import tempfile
 import time
 from collections import deque
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.daemon.cards import CardMap
-from companion.daemon.config import Config, defaults
-from companion.daemon.demo import PLAYERS, Hands, demo_cards, play
-from companion.daemon.main import Daemon, wait_for
-
-
-def _daemon(folder: Path, seed: int) -> Daemon:
-    values = dict(defaults().values)
-    # no virtual table: a bench needs no web server (nor port 8000 free)
-    values.update({"games_dir": str(folder), "reader.retry_seconds": 0.05, "virtual_table.port": 0})
-    return Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed)
-
-
-@contextmanager
-def bench_box(folder: Path, seed: int, durable: bool) -> Iterator[tuple[Daemon, Any, dict]]:
-    """The daemon on simulated hardware with an Elite game, the demo's cards and the reader ready:
-    (daemon, table, cards). durable=False: every sync elided (the ledger's and the anchor's
-    fdatasync), so what is left is our code; the syncs come back and the daemon stops afterwards."""
-    daemon = _daemon(folder, seed).start()
-    real_fsync, real_fdatasync = os.fsync, os.fdatasync
-    try:
-        answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})
-        assert answer["ok"], answer
-        table = daemon.owner.table
-        assert table is not None and daemon.sim is not None
-        cards = demo_cards(table.rules.edition)
-        daemon.cards = CardMap(folder / "cards.json", cards)
-        if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10):
-            raise RuntimeError("the simulated reader did not answer")
-        if not durable:
-            daemon.owner.call(lambda: table.ledger.conn.execute("PRAGMA synchronous=OFF"))
-            os.fsync = os.fdatasync = lambda fd: None
-        yield daemon, table, cards
-    finally:
-        os.fsync, os.fdatasync = real_fsync, real_fdatasync
-        daemon.stop(quiet=True)
+from companion.bench.box import bench_box, reader_daemon
+from companion.bench.common import p99_inclusive as p99
+from companion.daemon.demo import Hands, play
+from companion.daemon.main import wait_for
 
 
 def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tuple[list[float], list[float]]:
@@ -68,22 +34,22 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
         cpu: list[float] = []
         link = daemon.link
         assert link is not None
-        on_tap, on_roll, book = link.on_tap, link.on_roll, daemon._book
-        tap, roll = daemon._tap, daemon._roll
+        on_tap, on_roll, book = link.on_tap, link.on_roll, daemon.reading.book
+        tap, roll = daemon.reading.tap, daemon.reading.roll
         current: list[float] = []  # the arrival of the input the writer is handling now
 
-        def tapped(uid, *origin):
+        def tapped(uid: str, *origin: Any) -> None:
             arrived.append(time.perf_counter())
             on_tap(uid, *origin)
 
-        def rolled(dice, *origin):
+        def rolled(dice: tuple[int, ...], *origin: Any) -> None:
             arrived.append(time.perf_counter())
             on_roll(dice, *origin)
 
         # the writer takes inputs in arrival order; each input's bookings (none for a player's card that
         # opens a menu, two for a ROLL that ends a turn and rolls) count from that input's arrival
-        def handling(work):
-            def handle(value, *request_id):
+        def handling(work: Callable[..., None]) -> Callable[..., None]:
+            def handle(value: Any, *request_id: Any) -> None:
                 current[:] = [arrived.popleft()] if arrived else []
                 try:
                     work(value, *request_id)
@@ -92,7 +58,7 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
 
             return handle
 
-        def booked(meaning, *request_id):
+        def booked(meaning: Any, *request_id: Any) -> Any:
             started = time.thread_time()
             done = book(meaning, *request_id)
             cpu.append((time.thread_time() - started) * 1000)
@@ -101,14 +67,14 @@ def frame_to_commit(folder: Path, seed: int, events: int, durable: bool) -> tupl
             return done
 
         link.on_tap, link.on_roll = tapped, rolled
-        daemon._tap, daemon._roll = handling(tap), handling(roll)  # type: ignore[method-assign]
-        daemon._book = booked  # type: ignore[method-assign]
+        daemon.reading.tap, daemon.reading.roll = handling(tap), handling(roll)  # type: ignore[method-assign]
+        daemon.reading.book = booked  # type: ignore[method-assign, assignment]
         play(daemon, Hands(daemon, cards, lambda line: None, "en"), seed, events)
         return samples, cpu
 
 
 def replug_to_ready(folder: Path, seed: int, runs: int) -> list[float]:
-    daemon = _daemon(folder, seed).start()
+    daemon = reader_daemon(folder, seed).start()
     try:
         link, sim = daemon.link, daemon.sim
         assert link is not None and sim is not None
@@ -126,10 +92,6 @@ def replug_to_ready(folder: Path, seed: int, runs: int) -> list[float]:
         return times
     finally:
         daemon.stop(quiet=True)
-
-
-def p99(values: list[float]) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[98] if len(values) > 1 else values[0]
 
 
 def main(events: int = 120, runs: int = 10) -> int:

@@ -24,9 +24,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.bench.common import one_core
+
 ROUND_CAP = 1000
 PLAYERS = 4
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the checkout this package is in (companion/bench/sim.py: three levels up), whose engine the rows play
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # One row of ours: play_game from the companion package under sys.argv[1], one game after another
 # (a short warm-up game first, not counted).
@@ -131,7 +134,7 @@ class BenchError(Exception):
     """A row could not run (no peer at DIR, no simulator in the baseline), or nothing to measure: one
     line for the user, a SIM message code with its parameters (str() is the English line)."""
 
-    def __init__(self, key: str, **params):
+    def __init__(self, key: str, **params: object):
         self.key, self.params = key, params
         super().__init__(self.say("en"))
 
@@ -139,10 +142,6 @@ class BenchError(Exception):
         from companion.sim.report import say
 
         return say(self.key, lang, **self.params)
-
-
-def one_core() -> int:
-    return min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 0
 
 
 def run_row(row: Row, games: int, round_cap: int) -> Figures:

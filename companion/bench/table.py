@@ -38,11 +38,13 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.bench.link import bench_box
+from companion.bench.box import bench_box
+from companion.bench.common import p99_inclusive as p99
 from companion.bots.autoplay import next_command
 from companion.daemon.cards import Role
 from companion.daemon.main import Daemon, wait_for
@@ -92,7 +94,7 @@ class Clocks:
         link, panel = daemon.link, daemon.panel
         assert link is not None and panel is not None
         on_tap, on_roll = link.on_tap, link.on_roll
-        tap, roll = daemon._tap, daemon._roll
+        tap, roll = daemon.reading.tap, daemon.reading.roll
         show = panel.screen.show
         frames_for = panel._frames_for
 
@@ -123,7 +125,7 @@ class Clocks:
                         self._changed.notify_all()
             return drawn
 
-        def composed(item):
+        def composed(item: Any) -> Any:
             t0, c0 = time.monotonic_ns(), time.thread_time_ns()
             frames = frames_for(item)
             t1, c1 = time.monotonic_ns(), time.thread_time_ns()
@@ -135,8 +137,8 @@ class Clocks:
 
         link.on_tap, link.on_roll = tapped, rolled
         panel._frames_for = composed  # type: ignore[method-assign]
-        daemon._tap = tap_on_writer  # type: ignore[method-assign]
-        daemon._roll = roll_on_writer  # type: ignore[method-assign]
+        daemon.reading.tap = tap_on_writer  # type: ignore[method-assign]
+        daemon.reading.roll = roll_on_writer  # type: ignore[method-assign]
         panel.screen.show = shown  # type: ignore[method-assign]
 
     def finished(self) -> list[Sample]:
@@ -154,7 +156,7 @@ class Clocks:
                     done.append(sample)
         return done
 
-    def wait(self, condition, timeout: float) -> bool:
+    def wait(self, condition: Callable[[], bool], timeout: float) -> bool:
         """Sleep until condition() holds (checked each time a booking or a drawing hook has run)."""
         with self._changed:
             return self._changed.wait_for(condition, timeout)
@@ -168,7 +170,7 @@ class Clocks:
         with self._lock:
             self._arrived.append(sample)
 
-    def _run(self, work, value, *request_id) -> None:
+    def _run(self, work: Callable[..., object], value: Any, *request_id: str | None) -> None:
         """On the writer thread: the input the link handed over first is the one handled now."""
         with self._lock:
             self._current = self._arrived.popleft()
@@ -183,11 +185,11 @@ class Clocks:
                 sample.cpu_ns += c1 - c0
                 self.samples.append(sample)
 
-    def watch(self, table) -> None:
+    def watch(self, table: Any) -> None:
         """Time the open table's submit (the writer thread's booking and commit)."""
         submit = table.submit
 
-        def timed(*args, **kwargs):
+        def timed(*args: Any, **kwargs: Any) -> Any:
             t0 = time.monotonic_ns()
             event = submit(*args, **kwargs)
             t1 = time.monotonic_ns()
@@ -260,15 +262,15 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
         return clocks.finished(), clocks.frames
 
 
-def _moved(table, before: int):
+def _moved(table: Any, before: int) -> Callable[[], bool]:
     return lambda: table.head_seq != before
 
 
-def _drawn(clocks: Clocks, seq: int):
+def _drawn(clocks: Clocks, seq: int) -> Callable[[], bool]:
     return lambda: clocks.seen(seq)
 
 
-def _tap(sim, clocks: Clocks, uid: str, booked) -> None:
+def _tap(sim: Any, clocks: Clocks, uid: str, booked: Callable[[], bool]) -> None:
     sim.place(uid)
     clocks.wait(booked, timeout=3)
     sim.remove()
@@ -286,10 +288,6 @@ def render_alone(frames: list[Frame], rounds: int = 3) -> list[float]:
             screen.show(frame)
             times.append((time.monotonic_ns() - t0) / MS)
     return times
-
-
-def p99(values: list[float]) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[98] if len(values) > 1 else values[0]
 
 
 def _row(name: str, values: list[float], note: str = "") -> str:

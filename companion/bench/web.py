@@ -36,8 +36,12 @@ import statistics
 import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Any
+
+from companion.bench.box import spectator, start_box
+from companion.bench.common import median_p99_row, p99
+
+__all__ = ["main", "p99"]  # p99: the nearest-rank percentile this bench reports (tests/test_bench_web.py)
 
 STATIC = "/phone/static/phone.js"
 TABLE = "/phone/table"
@@ -46,16 +50,10 @@ WAIT_S = 5.0  # the longest a commit may take to reach every page before it coun
 MS = 1000.0
 
 
-def p99(values: list[float]) -> float:
-    """The 99th percentile, nearest rank (the worst value with fewer than 100 samples)."""
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, -(-99 * len(ordered) // 100) - 1))]
-
-
 # ----- the clients (the spawned process) -------------------------------------------------------------------
 
 
-def _rates(port: int, cookie: str, paths: list[str], rounds: int, seconds: float, threads: int) -> dict:
+def _rates(port: int, cookie: str, paths: list[str], rounds: int, seconds: float, threads: int) -> dict[str, Any]:
     """Requests per second for each path: `rounds` rounds of `seconds` each, paths alternating in order;
     `threads` threads each on its own keep-alive connection. {path: [req/s per round], "errors": n}."""
     out: dict[str, Any] = {path: [] for path in paths}
@@ -172,69 +170,6 @@ def _rates_child(pipe: Any, *args: Any) -> None:
 # ----- the box and its sessions ------------------------------------------------------------------------------
 
 
-def start_box(tmp: str, seed: int, players: list[str]) -> Any:
-    """The daemon the web benches measure: simulated hardware, its phone page on a free loopback port, a
-    new Elite game of `players` started (stopped again if any of that fails)."""
-    from companion.daemon.config import Config, defaults
-    from companion.daemon.main import Daemon
-
-    values = dict(defaults().values)
-    values.update(
-        {
-            "games_dir": str(Path(tmp) / "games"),
-            "virtual_table.port": 0,
-            "phone.host": "127.0.0.1",
-            "phone.port": _free_port(),
-            "phone.auction_quiet_seconds": 0.0,
-        }
-    )
-    daemon = Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed).start()
-    try:
-        if daemon.phone_server is None:
-            raise RuntimeError("the phone page's server did not start")
-        answer = daemon.handle({"op": "start", "edition": "elite", "players": players, "seed": seed})
-        if not answer.get("ok"):
-            raise RuntimeError(f"no game: {answer}")
-    except BaseException:
-        daemon.stop(quiet=True)
-        raise
-    return daemon
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _spectator(port: int, code: str) -> str:
-    """A spectator's session cookie ("name=value"): the page, then the table code posted with its token."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.request("GET", "/phone/")
-        response = conn.getresponse()
-        page = response.read().decode()
-        cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
-        found = re.search(r'data-csrf="([^"]*)"', page)
-        if not cookie or not found:
-            raise RuntimeError("the phone page gave no session")
-        body = f"csrf={found.group(1)}&code={code}"
-        conn.request(
-            "POST",
-            "/phone/join",
-            body=body,
-            headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"},
-        )
-        answer = conn.getresponse()
-        answer.read()
-        if answer.status != 200:
-            raise RuntimeError(f"joining the table answered {answer.status}")
-        # the role rising gives the session a new token (docs/phone.md: no session fixation)
-        return (answer.getheader("Set-Cookie") or "").split(";", 1)[0] or cookie
-    finally:
-        conn.close()
-
-
 def _check_view(port: int, cookie: str) -> int:
     """The table view really is the table (not the join page or a redirect): its size in bytes."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -311,9 +246,7 @@ def _commits(
 
 
 def _row(label: str, values: list[float], unit: str = "ms", note: str = "") -> str:
-    if not values:
-        return f"  {label:<52} {'-':>9} {'-':>9}  (no samples)"
-    return f"  {label:<52} {statistics.median(values):>9.2f} {p99(values):>9.2f}  {unit}{'  ' + note if note else ''}"
+    return median_p99_row(label, values, 52, unit + ("  " + note if note else ""))
 
 
 def _history(daemon: Any, events: int, seed: int) -> int:
@@ -360,7 +293,7 @@ def main(
             )
 
             # 1. the table view against a static file, the same server, alternating rounds
-            cookie = _spectator(port, code)
+            cookie = spectator(port, code)
             view_bytes, static_bytes = _check_view(port, cookie), _size(port, STATIC)
             here, there = ctx.Pipe()
             child = ctx.Process(
@@ -389,9 +322,9 @@ def main(
                 f"{commits} commits each, median and p99:"
             )
             print(f"  {'':<52} {'median':>9} {'p99':>9}")
-            one, _, book_one, miss_one = _commits(daemon, [_spectator(port, code)], commits, ctx)
+            one, _, book_one, miss_one = _commits(daemon, [spectator(port, code)], commits, ctx)
             print(_row("1 live page (baseline)", one))
-            cookies = [_spectator(port, code) for _ in range(pages)]
+            cookies = [spectator(port, code) for _ in range(pages)]
             arrivals, last_page, booking, missing = _commits(daemon, cookies, commits, ctx)
             print(_row(f"{pages} live pages: each arrival ({len(arrivals)} samples)", arrivals))
             print(_row(f"{pages} live pages: until the last page has it", last_page))

@@ -1,95 +1,30 @@
-"""The box's commands: `companion run`, `companion game ...`, `companion cards ...`, and `do` handed
-to a running daemon. With a daemon running each goes through its control socket; without one,
-`game` and `cards` work on the games folder directly (the daemon resumes what they leave)."""
+"""The box's commands: `companion run`, `companion game ...`, `companion cards ...`.
+
+With a daemon running each goes through its control socket (companion/cli/common.py: through_daemon);
+without one, `game` and `cards` work on the games folder directly (the daemon resumes what they leave)."""
 
 import argparse
 import logging
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
+from companion.cli.common import CommandFactory, option_pairs, said, through_daemon
 from companion.daemon.cards import CardMap, Role, check_ref, check_role, normal_uid, role_words
-from companion.daemon.config import load_config
-from companion.daemon.control import Unanswered, ask
+from companion.daemon.config import Config, load_config
 from companion.daemon.games import Games, folder_holder
 from companion.editions import load_edition
-from companion.engine.actions import TABLE
-from companion.errors import LedgerError, OutcomeUnknown, RuleViolation, SaidInput
+from companion.errors import RuleViolation, SaidInput
 from companion.table.view import event_lines, state_text
 from companion.words import messages
 from companion.words.messages import label
 
-# longer than the daemon's longest wait for its writer (daemon.answer_seconds, at most 50 s), so its own
-# answer ("nothing was done" or "outcome unknown") comes first
-ASK_TIMEOUT_S = 60.0
 
-
-def _config(args):
+def _config(args: argparse.Namespace) -> Config:
     return load_config(getattr(args, "config", None))
 
 
-def through_daemon(holder: dict, where: str, request: dict, lang: str) -> dict:
-    """Ask the daemon; its answer, or one line saying it holds `where` and did not answer (or, for a
-    booking that may have reached it, that its outcome is unknown)."""
-    try:
-        answer = ask(holder.get("socket", ""), {**request, "lang": lang}, timeout=ASK_TIMEOUT_S)
-    except TimeoutError:
-        if request.get("request_id"):  # it may be under way: only the ledger can say, by its id
-            raise OutcomeUnknown("owner_late", request_id=request["request_id"], seconds=f"{ASK_TIMEOUT_S:g}") from None
-        raise LedgerError(
-            "daemon_silent", path=where, pid=holder.get("pid", "?"), socket=holder.get("socket", "?")
-        ) from None
-    except Unanswered:
-        if request.get("request_id"):  # it took the line and went (killed, stopped): it may have booked it
-            raise OutcomeUnknown("daemon_gone", request_id=request["request_id"]) from None
-        raise LedgerError(
-            "daemon_silent", path=where, pid=holder.get("pid", "?"), socket=holder.get("socket", "?")
-        ) from None
-    except (OSError, ValueError):
-        raise LedgerError(
-            "daemon_silent", path=where, pid=holder.get("pid", "?"), socket=holder.get("socket", "?")
-        ) from None
-    return answer
-
-
-def said(answer: dict, lang: str) -> int:
-    """Print a daemon's refusal or error as the direct path would; its exit code."""
-    code = answer.get("exit", 4)
-    code = code if isinstance(code, int) else 4
-    key = (
-        "refused"
-        if answer.get("refused")
-        else {6: "ledger damaged", 7: "outcome unknown", 8: "disk full", 9: "halted"}.get(code, "error")
-    )
-    print(f"{label(key, lang)}: {' '.join(str(answer.get('message', '?')).split())}", file=sys.stderr)
-    return code
-
-
-def do_via_daemon(holder: dict, path: str, actor: str | None, command, request_id: str, lang: str) -> int:
-    answer = through_daemon(
-        holder,
-        path,
-        {
-            "op": "do",
-            "actor": actor or TABLE,
-            "command": command.text(),
-            "request_id": request_id,
-            "game": str(Path(path).resolve()),
-        },
-        lang,
-    )
-    if not answer.get("ok"):
-        return said(answer, lang)
-    who = "" if answer["actor"] == TABLE else f"{answer['actor']}: "
-    print(f"#{answer['seq']} {who}{answer['command']}")
-    for line in answer.get("lines", []):
-        print("  " + line)
-    print(f"{label('head', lang)}: #{answer['seq']} {answer.get('head', '')}")
-    return 0
-
-
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     from companion.daemon.main import Daemon
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -98,18 +33,16 @@ def cmd_run(args) -> int:
     return daemon.run_until_signal()
 
 
-def _folder(args) -> tuple[Path, dict | None]:
+def _folder(args: argparse.Namespace) -> tuple[Path, dict[str, Any] | None]:
     """The games folder the configuration names, and the daemon holding it (None: no daemon runs)."""
     folder = _config(args).games_dir
     return folder, folder_holder(folder)
 
 
-def cmd_game(args) -> int:
+def cmd_game(args: argparse.Namespace) -> int:
     folder, holder = _folder(args)
     lang = args.lang
     if args.action == "start":
-        from companion.cli import option_pairs  # at call time: companion.cli imports this module
-
         options = option_pairs(args.option, lang)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
         request = {"op": "start", "edition": args.edition, "players": args.players, "seed": seed, "options": options}
@@ -188,7 +121,7 @@ def _print_game_answer(action: str, answer: dict[str, Any], lang: str) -> None:
             print(answer["stopped"])
 
 
-def cmd_cards(args) -> int:
+def cmd_cards(args: argparse.Namespace) -> int:
     folder, holder = _folder(args)
     lang = args.lang
     if args.action == "enrol":
@@ -228,7 +161,7 @@ def cmd_cards(args) -> int:
     return 0
 
 
-def _cards_here(folder: Path, request: dict) -> dict:
+def _cards_here(folder: Path, request: dict[str, Any]) -> dict[str, Any]:
     """The card requests without a daemon: straight on the map file."""
     cards = CardMap.load(folder / "cards.json")
     if request["op"] == "enrol":
@@ -251,8 +184,8 @@ def _cards_here(folder: Path, request: dict) -> dict:
     }
 
 
-def add_parsers(command, lang: argparse.ArgumentParser) -> None:
-    """The box's subcommands, added to the `companion` parser by companion/cli/__init__.py (lang: its --lang parent)."""
+def add_parsers(command: CommandFactory, lang: argparse.ArgumentParser) -> None:
+    """run, game, cards (lang: the --lang parent, given to the actions under `game` and `cards` too)."""
     # --config may come before or after the action (`game --config F start ...`, `game start --config F`)
     conf = argparse.ArgumentParser(add_help=False)
     conf.add_argument(

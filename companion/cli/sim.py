@@ -7,6 +7,7 @@ command exits with code 9 (a bug halted it: docs/exit-codes.md).
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import errno
 import json
@@ -14,8 +15,10 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion.bots.strategies import NAMES
+from companion.cli.common import CommandFactory, option_pairs
 from companion.editions import load_edition, shipped
 from companion.errors import EXIT_HALTED, EXIT_OK, BadInput, EditionError
 from companion.sim import report
@@ -23,9 +26,12 @@ from companion.sim.runner import SEATS, GameRecord, Study, option_text, play_man
 from companion.sim.shrink import confirm, shrink
 from companion.words import messages
 
+if TYPE_CHECKING:
+    from companion.engine.board import Edition
 
-def add_parser(command) -> None:
-    """The `sim` subcommand's arguments (command: companion.cli's subparser factory)."""
+
+def add_parsers(command: CommandFactory, lang: argparse.ArgumentParser) -> None:
+    """sim."""
     p = command("sim", help="simulate games with bots and report what a table asks (docs/simulation.md)")
     p.add_argument("edition", help="shipped edition id or path to an edition file")
     p.add_argument("--games", type=int, default=100, help="how many games (seeds SEED .. SEED+N-1)")
@@ -70,18 +76,16 @@ def number(value: int, option: str, low: int, high: int, lang: str) -> int:
     return value
 
 
-def pairs(items, flag: str, lang: str) -> dict[str, str]:
+def pairs(items: list[str] | None, flag: str, lang: str) -> dict[str, str]:
     """`KEY=VALUE` words as {key: value}; a word without `=` is one line naming the flag it came with."""
     for item in items or ():
         key, sep, _ = item.partition("=")
         if not sep or not key:
             raise BadInput(report.say("option_form", lang, flag=flag, item=item))
-    from companion.cli import option_pairs
-
     return option_pairs(items, lang)
 
 
-def load(ref: str, options: dict[str, str], given: dict[str, str], flag: str, lang: str):
+def load(ref: str, options: dict[str, str], given: dict[str, str], flag: str, lang: str) -> Edition:
     """The edition under these options. An unknown edition, or an option `given` with `flag` that the
     edition lacks or whose value it cannot take, is one line in the language naming what was typed and
     with which flag (--option or --compare), with a close match for a mistyped key; the loader's own line
@@ -133,7 +137,7 @@ def writable_folder(folder: str) -> None:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
 
 
-def progress_bar(total: int, label: str):
+def progress_bar(total: int, label: str) -> Any:
     """A tqdm bar on standard error (silent when it is no terminal); a no-op without tqdm."""
     try:
         from tqdm import tqdm  # type: ignore[import-untyped]
@@ -151,7 +155,7 @@ def play(study: Study, jobs: int, label: str) -> list[GameRecord]:
             bar.close()
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     lang = args.lang
     number(args.games, "--games", 1, 1_000_000, lang)
     number(args.jobs, "--jobs", 0, 256, lang)
@@ -196,7 +200,7 @@ def run(args) -> int:
     seconds = time.perf_counter() - started
     summary = report.summarize(records)
     code = EXIT_OK
-    out: dict = {"summary": summary}
+    out: dict[str, Any] = {"summary": summary}
     lines = report.summary_lines(summary, edition, lang)
     rounds = sum(r.rounds for r in records)
     lines.append(
@@ -258,14 +262,21 @@ def run(args) -> int:
     return code
 
 
-def show(args, out: dict, lines: list[str]) -> None:
+def show(args: argparse.Namespace, out: dict[str, Any], lines: list[str]) -> None:
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True))
     else:
         print("\n".join(lines))
 
 
-def charts(args, summary, records, edition, lang, out) -> list[Path]:
+def charts(
+    args: argparse.Namespace,
+    summary: dict[str, Any],
+    records: list[GameRecord],
+    edition: Edition,
+    lang: str,
+    out: dict[str, Any],
+) -> list[Path]:
     from companion.sim import charts as drawing
 
     prefix = f"sim-{edition.id}"

@@ -120,7 +120,7 @@ class BoardWalk:
         recent = self.clock() - self.dropped_at <= DROPPED_GRACE_S
         self.dropped_at = None
         if recent:
-            self.daemon._refuse("walk_dropped_input")
+            self.daemon.reading.refuse("walk_dropped_input")
         return recent
 
     @_locked
@@ -131,7 +131,7 @@ class BoardWalk:
         self.walk = None
         self.said = None
         save_walk(self.folder, None)
-        self.daemon._refuse("walk_timed_out", minutes=int(IDLE_S // 60))
+        self.daemon.reading.refuse("walk_timed_out", minutes=int(IDLE_S // 60))
         self._changed()
         return True
 
@@ -213,7 +213,7 @@ class BoardWalk:
         self.said = None
         save_walk(self.folder, None)
         self.daemon.say("walk_saved", name=self._board_name(board.edition, self.daemon.lang))
-        self.daemon._booked()
+        self.daemon.reading.booked()
         self._changed()
         return {
             "ref": self.store.ref_of(walk.base),
@@ -314,14 +314,14 @@ class BoardWalk:
 
     def _tell(self, code: str, **params: Any) -> None:
         self.said, self.refused = (code, params), False
-        self.daemon._booked()
+        self.daemon.reading.booked()
         self._changed()
 
     def _refuse(self, code: str, **params: Any) -> None:
         """A wrong or repeated tap: said at once on the box (a notice and the "no" buzz) and on the phones."""
         self.said, self.refused = (code, params), True
         edition = self.walk.edition if self.walk is not None else None
-        self.daemon._refuse("walk_said", text=messages.render(code, params, self.daemon.lang, edition))
+        self.daemon.reading.refuse("walk_said", text=messages.render(code, params, self.daemon.lang, edition))
         self._changed()
 
     def _changed(self) -> None:

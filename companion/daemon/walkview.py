@@ -4,16 +4,19 @@ board), BACK takes the last step back (on the first cell: leave the walk)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import SaidInput
 from companion.hw.display import Frame, line_room, wrap
 
-from .console import Console, Item, ListView, TextView, View
 from .menus import words
+from .views import Item, ListView, TextView, View
+
+if TYPE_CHECKING:
+    from .console import Console
 
 
-def walk_menu(console: Console) -> ListView:
+def walk_menu(console: "Console") -> ListView:
     """Which board to walk: the editions the box ships and the table's own boards."""
     walking = console.desk.walking  # type: ignore[attr-defined]
 
@@ -23,7 +26,7 @@ def walk_menu(console: Console) -> ListView:
             try:
                 walking.start(ref)
             except SaidInput as exc:
-                walking.daemon._refuse(exc.code, **exc.params)
+                walking.daemon.reading.refuse(exc.code, **exc.params)
 
         return chosen
 
@@ -63,7 +66,7 @@ class WalkView(View):
             lines.append(words("walk_last", self.lang, index=last["index"], name=last["name"]))
         return Frame(title=title, lines=tuple(lines[:room]), inverse_title=True)
 
-    def press(self, console: Console, name: str, long: bool) -> None:
+    def press(self, console: "Console", name: str, long: bool) -> None:
         walking = self.walking
         if not walking.on():
             console.pop(self)
@@ -96,14 +99,14 @@ class WalkView(View):
             else:
                 walking.back()
 
-    def _then(self, console: Console, step: Callable[[str], bool], arg: str) -> Callable[[], None]:
+    def _then(self, console: "Console", step: Callable[[str], bool], arg: str) -> Callable[[], None]:
         def chosen() -> None:
             console.pop()
             step(arg)
 
         return chosen
 
-    def _leave(self, console: Console) -> None:
+    def _leave(self, console: "Console") -> None:
         def leave() -> None:
             console.close()
             self.walking.leave()

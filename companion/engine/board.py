@@ -10,7 +10,7 @@ refused when the file loads, never when a player first lands on it.
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import EditionProblem
 
@@ -43,10 +43,10 @@ class Industry:
     name: str
     buildable: bool = True
     build_cost: int = 0
-    rent_by_count: tuple = ()  # rent by number of plots of the industry owned
-    tax_by_count: tuple = ()  # circle tax by number owned (Elite central industry)
-    dice_multiplier_by_count: tuple = ()  # rent = multiplier x dice (Monopoly utilities)
-    names: dict = field(default_factory=dict, hash=False, compare=False)  # language -> name (name_en = ...)
+    rent_by_count: tuple[int, ...] = ()  # rent by number of plots of the industry owned
+    tax_by_count: tuple[int, ...] = ()  # circle tax by number owned (Elite central industry)
+    dice_multiplier_by_count: tuple[int, ...] = ()  # rent = multiplier x dice (Monopoly utilities)
+    names: dict[str, str] = field(default_factory=dict, hash=False, compare=False)  # language -> name (name_en = ...)
 
 
 @dataclass(frozen=True)
@@ -57,16 +57,16 @@ class Cell:
     name: str
     industry: str | None = None
     price: int = 0
-    rent: tuple = ()  # [printed, monopoly, level 1, level 2, ...]
-    tax: tuple = ()  # same shape as rent, for circle tax (Elite)
+    rent: tuple[int, ...] = ()  # [printed, monopoly, level 1, level 2, ...]
+    tax: tuple[int, ...] = ()  # same shape as rent, for circle tax (Elite)
     build_cost: int = 0
     mortgage: int = 0
     deck: str | None = None
-    params: dict = field(default_factory=dict, hash=False)
-    names: dict = field(default_factory=dict, hash=False, compare=False)  # language -> name (name_en = ...)
+    params: dict[str, Any] = field(default_factory=dict, hash=False)
+    names: dict[str, str] = field(default_factory=dict, hash=False, compare=False)  # language -> name (name_en = ...)
 
     @property
-    def is_plot(self):
+    def is_plot(self) -> bool:
         return self.industry is not None
 
 
@@ -75,11 +75,11 @@ class Card:
     id: str
     deck: str
     text: str
-    effects: tuple  # tuple of dicts: {"do": verb, ...arguments}
+    effects: tuple[dict[str, Any], ...]  # tuple of dicts: {"do": verb, ...arguments}
     keep: bool = False  # kept by the player until used (e.g. leave TAX INSPECTION)
     long_term: bool = False  # FORTUNE: in force until the next card is drawn
     favourable: bool | None = None  # Deluxe rating scale: up (True) or down (False)
-    texts: dict = field(default_factory=dict, hash=False, compare=False)  # language -> text (text_en = ...)
+    texts: dict[str, str] = field(default_factory=dict, hash=False, compare=False)  # language -> text (text_en = ...)
 
 
 @dataclass(frozen=True)
@@ -92,25 +92,27 @@ class Edition:
     players_min: int
     players_max: int
     start_cash: int
-    cells: tuple
-    industries: dict = field(hash=False)
-    plots: dict = field(hash=False)
-    options: dict = field(hash=False)
-    supply: dict = field(hash=False)
-    buildings: dict = field(hash=False)
-    decks: dict = field(hash=False)
-    cards: dict = field(hash=False)
-    slot: dict = field(hash=False)
-    extra: dict = field(hash=False)  # edition-module data ([extra] table), checked by the module
+    cells: tuple[Cell, ...]
+    industries: dict[Any, Industry] = field(hash=False)  # looked up by a cell's industry (str | None)
+    plots: dict[str, Cell] = field(hash=False)
+    options: dict[str, Any] = field(hash=False)
+    supply: dict[str, int] = field(hash=False)
+    buildings: dict[str, Any] = field(hash=False)  # small_max, large_max, large_returns_small
+    decks: dict[str, tuple[str, ...]] = field(hash=False)
+    cards: dict[str, Card] = field(hash=False)
+    slot: dict[str, Any] = field(hash=False)
+    extra: dict[str, Any] = field(hash=False)  # edition-module data ([extra] table), checked by the module
     text: str = ""  # the file as read, stored in the ledger with the game
-    by_id: dict = field(default_factory=dict, hash=False)  # cell id -> Cell
-    by_name: dict = field(default_factory=dict, hash=False)  # a cell's name, lower-case -> Cell (if unique)
-    names: dict = field(default_factory=dict, hash=False)  # language -> the edition's name (name_en = ...)
-    groups: dict = field(default_factory=dict, hash=False)  # industry id -> plot ids in board order
+    by_id: dict[str, Cell] = field(default_factory=dict, hash=False)  # cell id -> Cell
+    by_name: dict[str, Cell] = field(default_factory=dict, hash=False)  # a cell's name, lower-case -> Cell (if unique)
+    names: dict[str, str] = field(default_factory=dict, hash=False)  # language -> the edition's name (name_en = ...)
+    groups: dict[Any, tuple[str, ...]] = field(
+        default_factory=dict, hash=False
+    )  # industry id -> plot ids in board order
     # [box]: what a table checked against its box (companion/editions/boards.py reads it; the rules never do)
-    box: dict = field(default_factory=dict, hash=False, compare=False)
+    box: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
-    def cell(self, ref):
+    def cell(self, ref: int | str) -> Cell | None:
         """A cell by id, index or its name as shown (any case; only a name no other cell has), or None."""
         if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
             i = int(ref)
@@ -120,28 +122,28 @@ class Edition:
             found = self.by_name.get(ref.lower())
         return found
 
-    def industry_plots(self, industry_id):
+    def industry_plots(self, industry_id: str | None) -> tuple[str, ...]:
         return self.groups.get(industry_id, ())
 
-    def cells_of_kind(self, kind):
+    def cells_of_kind(self, kind: str) -> tuple[int, ...]:
         return tuple(c.index for c in self.cells if c.kind == kind)
 
 
 # ----- value checks shared by the loader and the rules modules' check_edition -------------
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """A value as an error message quotes it: repr, cut short (a message stays one short line)."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def keyname(key) -> str:
+def keyname(key: object) -> str:
     """A key as an error's key path shows it: as written when it is a plain word, else quoted."""
     return key if isinstance(key, str) and re.fullmatch(r"[A-Za-z0-9_-]+", key) else shown(key)
 
 
-def check_number(value, bounds: tuple, source: str, key: str) -> int:
+def check_number(value: object, bounds: tuple[int, int], source: str, key: str) -> int:
     """A whole number within bounds (low, high), or an EditionError naming the key."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise EditionProblem("edition_whole", source, key, value=shown(value))
@@ -151,14 +153,14 @@ def check_number(value, bounds: tuple, source: str, key: str) -> int:
     return value
 
 
-def check_numbers(value, bounds: tuple, source: str, key: str) -> tuple:
+def check_numbers(value: object, bounds: tuple[int, int], source: str, key: str) -> tuple[int, ...]:
     """A list of whole numbers, each within bounds; the error names the item (key[i])."""
     if not isinstance(value, list):
         raise EditionProblem("edition_whole_list", source, key, value=shown(value))
     return tuple(check_number(v, bounds, source, f"{key}[{i}]") for i, v in enumerate(value))
 
 
-def check_text(value, source: str, key: str) -> str:
+def check_text(value: object, source: str, key: str) -> str:
     """Non-empty text (names, labels)."""
     if not isinstance(value, str):
         raise EditionProblem("edition_text", source, key, value=shown(value))
@@ -167,7 +169,7 @@ def check_text(value, source: str, key: str) -> str:
     return value
 
 
-def check_ref(value, source: str, key: str) -> str:
+def check_ref(value: object, source: str, key: str) -> str:
     """An id typed in commands: 1 to 32 letters, digits, '_' or '-', not all digits."""
     if not isinstance(value, str):
         raise EditionProblem("edition_text", source, key, value=shown(value))
@@ -176,7 +178,7 @@ def check_ref(value, source: str, key: str) -> str:
     return value
 
 
-def check_option(rules_cls, rules_name: str, key: str, value, source: str):
+def check_option(rules_cls: "type[Rules]", rules_name: str, key: str, value: object, source: str) -> object:
     """One [options] value: a known option, of its default's type, within its range or choices.
 
     Cross-checks that need the rest of the file (a deck that must exist, a minimum
@@ -209,16 +211,16 @@ def check_option(rules_cls, rules_name: str, key: str, value, source: str):
 class _Reader:
     """Typed access to one table of the file, reporting the key path on error."""
 
-    def __init__(self, source, path, table):
+    def __init__(self, source: str, path: str, table: object) -> None:
         if not isinstance(table, dict):
             raise EditionProblem("edition_table", source, path)
         self.source, self.path, self.table = source, path, table
-        self.used = set()
+        self.used: set[str] = set()
 
-    def key(self, key):
+    def key(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
 
-    def get(self, key, kind, default=...):
+    def get(self, key: str, kind: type, default: Any = ...) -> Any:
         self.used.add(key)
         if key not in self.table:
             if default is ...:
@@ -231,54 +233,54 @@ class _Reader:
             raise EditionProblem(f"edition_kind_{_kind_code(kind)}", self.source, self.key(key), value=shown(value))
         return value
 
-    def number(self, key, bounds, default=...):
+    def number(self, key: str, bounds: tuple[int, int], default: Any = ...) -> Any:
         value = self.get(key, int, default)
         return value if key not in self.table else check_number(value, bounds, self.source, self.key(key))
 
-    def money(self, key, default=...):
+    def money(self, key: str, default: Any = ...) -> Any:
         return self.number(key, MONEY, default)
 
-    def numbers(self, key, bounds, default=...):
+    def numbers(self, key: str, bounds: tuple[int, int], default: Any = ...) -> tuple[int, ...]:
         value = self.get(key, list, default)
         return check_numbers(value, bounds, self.source, self.key(key))
 
-    def money_list(self, key, default=...):
+    def money_list(self, key: str, default: Any = ...) -> tuple[int, ...]:
         return self.numbers(key, MONEY, default)
 
-    def text(self, key, default=...):
+    def text(self, key: str, default: Any = ...) -> Any:
         """Non-empty text."""
         value = self.get(key, str, default)
         return value if key not in self.table else check_text(value, self.source, self.key(key))
 
-    def translations(self, key):
+    def translations(self, key: str) -> dict[str, str]:
         """language -> text of the `KEY_LANG` keys beside KEY (name_en, text_ru ...): names per language."""
         return {lang: self.text(f"{key}_{lang}") for lang in NAME_LANGUAGES if f"{key}_{lang}" in self.table}
 
-    def ref(self, key, default=...):
+    def ref(self, key: str, default: Any = ...) -> Any:
         value = self.get(key, str, default)
         return value if key not in self.table else check_ref(value, self.source, self.key(key))
 
-    def done(self, allowed_extra=()):
+    def done(self, allowed_extra: tuple[str, ...] = ()) -> None:
         unknown = set(self.table) - self.used - set(allowed_extra)
         if unknown:
             raise EditionProblem("edition_unknown_key", self.source, self.key(keyname(sorted(unknown)[0])))
 
 
-def _kind_code(kind) -> str:
+def _kind_code(kind: type) -> str:
     """The message code's tail for a value kind (edition_kind_*): what a key must hold."""
     return {str: "text", bool: "bool", list: "list", dict: "table", int: "whole"}.get(kind, "text")
 
 
-def names_of(cells) -> dict:
+def names_of(cells: list[Cell]) -> dict[str, Cell]:
     """Cell name (lower case, in any of its languages) -> cell, for names no other cell shares."""
-    owners: dict = {}
+    owners: dict[str, list[Cell]] = {}
     for c in cells:
         for name in {c.name.lower(), *(n.lower() for n in c.names.values())}:
             owners.setdefault(name, []).append(c)
     return {name: found[0] for name, found in owners.items() if len(found) == 1}
 
 
-def in_language(text: str, translations: dict, language: str | None) -> str:
+def in_language(text: str, translations: dict[str, str], language: str | None) -> str:
     """A name or text in the language asked for, else as the file writes it."""
     return translations.get(language, text) if language else text
 
@@ -288,9 +290,9 @@ def in_language(text: str, translations: dict, language: str | None) -> str:
 BOX_ITEM = re.compile(r"[A-Za-z0-9_*-]{1,32}(\.[A-Za-z0-9_*-]{1,32}){0,3}")
 
 
-def _box(r: "_Reader") -> dict:
+def _box(r: "_Reader") -> dict[str, Any]:
     """The [box] table: the edition it was made from, its saved version and the marks (docs/edition-format.md)."""
-    box: dict = {}
+    box: dict[str, Any] = {}
     if "base" in r.table:
         box["base"] = r.get("base", str)
         if not EDITION_ID.fullmatch(box["base"]):
@@ -308,7 +310,7 @@ def _box(r: "_Reader") -> dict:
     return box
 
 
-def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str = "") -> "Edition":
+def build_edition(data: dict[str, Any], source: str, rules_cls: "type[Rules]", text: str = "") -> "Edition":
     """Check a parsed edition file against the rules module and return an Edition."""
     top = _Reader(source, "", data)
     head = _Reader(source, "edition", top.get("edition", dict))
@@ -333,7 +335,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     for key, value in top.get("options", dict, {}).items():
         options[key] = check_option(rules_cls, rules, key, value, source)
 
-    supply = {}
+    supply: dict[str, int] = {}
     for key, value in top.get("supply", dict, {}).items():
         if key not in rules_cls.SUPPLY:
             raise EditionProblem(
@@ -349,7 +351,7 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     }
     b.done()
 
-    industries = {}
+    industries: dict[str, Industry] = {}
     for i, raw in enumerate(top.get("industries", list, [])):
         r = _Reader(source, f"industries[{i}]", raw)
         ind = Industry(
@@ -368,7 +370,8 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
         industries[ind.id] = ind
 
     levels = 2 + buildings["small_max"] + buildings["large_max"]
-    cells, seen = [], set()
+    cells: list[Cell] = []
+    seen: set[str] = set()
     for i, raw in enumerate(top.get("cells", list)):
         r = _Reader(source, f"cells[{i}]", raw)
         cid = r.ref("id")
@@ -447,12 +450,13 @@ def build_edition(data: dict, source: str, rules_cls: "type[Rules]", text: str =
     if not cells or cells[0].kind != "start":
         raise EditionProblem("edition_first_start", source, "cells[0].kind")
 
-    decks, cards = {}, {}
+    decks: dict[str, tuple[str, ...]] = {}
+    cards: dict[str, Card] = {}
     for deck_name, raw_cards in top.get("decks", dict, {}).items():
         check_ref(deck_name, source, f"decks.{keyname(deck_name)}")
         if not isinstance(raw_cards, list) or not raw_cards:
             raise EditionProblem("edition_deck_empty", source, f"decks.{deck_name}")
-        ids = []
+        ids: list[str] = []
         for j, raw in enumerate(raw_cards):
             path = f"decks.{deck_name}[{j}]"
             r = _Reader(source, path, raw)

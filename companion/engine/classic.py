@@ -8,9 +8,11 @@ Millionaire family's (engine/millionaire.py). Ambiguous points are named options
 in the edition file and explained in docs/editions/classic.md.
 """
 
-from companion.engine.board import MONEY, shown
+from typing import Any
+
+from companion.engine.board import MONEY, Card, Cell, Edition, shown
 from companion.engine.millionaire import MillionaireRules
-from companion.engine.state import BANK, CHARITY, JACKPOT, Note
+from companion.engine.state import BANK, CHARITY, JACKPOT, Note, State
 from companion.errors import EditionProblem
 
 CARD_MOVES = ("move_to", "move_steps", "move_nearest")  # the effects that move the token
@@ -38,7 +40,7 @@ class ClassicRules(MillionaireRules):
     CELL_KINDS = MillionaireRules.CELL_KINDS | {"charity", "white_business", "black_business"}
     SYSTEM_ACCOUNTS = (BANK, JACKPOT, CHARITY)
 
-    def __init__(self, edition):
+    def __init__(self, edition: Edition) -> None:
         super().__init__(edition)
         self.LANDINGS.update(
             {
@@ -49,7 +51,7 @@ class ClassicRules(MillionaireRules):
         )
 
     @classmethod
-    def check_edition(cls, edition):
+    def check_edition(cls, edition: Edition) -> None:
         super().check_edition(edition)  # the slot machine and the bets: MillionaireRules
         source = edition.source
         if edition.options["movement_deck"] not in edition.decks:
@@ -83,17 +85,18 @@ class ClassicRules(MillionaireRules):
 
     # ----- setup -----------------------------------------------------------------------
 
-    def setup(self, s):
+    def setup(self, s: State) -> None:
         super().setup(s)  # 200 into the JACKPOT cash box
         # the CHARITY FUND BANK is an account of its own, empty at the start
         s.balances.setdefault(CHARITY, 0)
 
     # ----- the CHARITY FUND, "white" and "black" business --------------------------------
 
-    def charity_index(self):
-        return self.edition.cells_of_kind("charity")[0]
+    def charity_index(self) -> int:
+        index: int = self.edition.cells_of_kind("charity")[0]
+        return index
 
-    def take_fund(self, s, p):
+    def take_fund(self, s: State, p: str) -> None:
         # Charitable foundation, "white" business: "he takes all the money located there"
         amount = s.cash(CHARITY)
         if amount:
@@ -102,13 +105,13 @@ class ClassicRules(MillionaireRules):
         else:
             s.notes.append(Note("fund_empty", {"player": p}))
 
-    def land_charity(self, s, p, cell):
+    def land_charity(self, s: State, p: str, cell: Cell) -> None:
         self.take_fund(s, p)
 
-    def land_white_business(self, s, p, cell):
+    def land_white_business(self, s: State, p: str, cell: Cell) -> None:
         self.take_fund(s, p)
 
-    def land_black_business(self, s, p, cell):
+    def land_black_business(self, s: State, p: str, cell: Cell) -> None:
         # Black business: "go to the CHARITY FOUNDATION cell and pay a fine of 50 to the
         # CHARITY FUND BANK". The token is sent there (START is not counted on the way)
         # and, by default, the fund cell does not pay out: the player is there to pay,
@@ -122,7 +125,7 @@ class ClassicRules(MillionaireRules):
 
     # ----- MOVEMENT cards ----------------------------------------------------------------
 
-    def apply_effect(self, s, p, eff, card):
+    def apply_effect(self, s: State, p: str, eff: dict[str, Any], card: Card) -> None:
         if eff["do"] in CARD_MOVES and card.deck == self.opt["movement_deck"]:
             # "Surprise" cells: the MOVEMENT card moves the pawn; if START lies between, no
             # circle income (not even when the named cell is START itself), whatever kind
@@ -132,7 +135,7 @@ class ClassicRules(MillionaireRules):
 
     # ----- a CHANCE card the player cannot carry out now is kept ("Surprise" cells) ------------
 
-    def card_cost(self, s, p, card):
+    def card_cost(self, s: State, p: str, card: Card) -> int:
         """What carrying out the card costs p from their own cash now (0: nothing to pay)."""
         total = 0
         for eff in card.effects:
@@ -145,7 +148,7 @@ class ClassicRules(MillionaireRules):
                 total += small * eff["small"] + large * eff["large"]
         return total
 
-    def apply_card(self, s, p, card):
+    def apply_card(self, s: State, p: str, card: Card) -> None:
         cost = self.card_cost(s, p, card)
         if self.opt["unpayable_card_kept"] and cost and s.cash(p) < cost and not card.keep:
             # the card stays with the player, out of the deck, until they can carry it out
@@ -157,12 +160,12 @@ class ClassicRules(MillionaireRules):
             return
         super().apply_card(s, p, card)
 
-    def after_command(self, s):
+    def after_command(self, s: State) -> None:
         super().after_command(s)
         if s.extra.get("due_cards") and s.phase != "over":
             self.carry_out_due_cards(s)
 
-    def carry_out_due_cards(self, s):
+    def carry_out_due_cards(self, s: State) -> None:
         """Kept cards whose holder can now pay are carried out, and go back under their deck."""
         waiting = []
         for p, card_id in s.extra["due_cards"]:
@@ -183,7 +186,7 @@ class ClassicRules(MillionaireRules):
         else:
             s.extra.pop("due_cards", None)
 
-    def move_to(self, s, p, index, collect=True, forward=True):
+    def move_to(self, s: State, p: str, index: int, collect: bool = True, forward: bool = True) -> None:
         if not collect and self.cells[index].kind == "start":
             s.position[p] = index
             s.notes.append(Note("landed", {"player": p, "cell": self.cells[index].id}))

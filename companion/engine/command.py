@@ -24,7 +24,7 @@ class Command:
     verb: str
     args: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # normalised and checked here so every Command has a text that parses back to it
         # (one join and a few scans of it: every command of the hot path is built here)
         if not isinstance(self.verb, str):

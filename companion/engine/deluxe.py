@@ -9,9 +9,9 @@ step is the counter `holdings[(player, "rating")]`; 0 is the yellow line beside
 the scale where every token starts. Choices are in docs/editions/deluxe.md.
 """
 
-from companion.engine.board import MONEY, PLAYERS, check_numbers
+from companion.engine.board import MONEY, PLAYERS, Card, Cell, Edition, check_numbers
 from companion.engine.classic import ClassicRules
-from companion.engine.state import Note
+from companion.engine.state import Note, State
 from companion.errors import EditionProblem
 
 RATING = "rating"
@@ -29,7 +29,7 @@ class DeluxeRules(ClassicRules):
     RATING_STEPS = (1, 20)  # steps on the scale: len(rating_places)
 
     @classmethod
-    def check_edition(cls, edition):
+    def check_edition(cls, edition: Edition) -> None:
         super().check_edition(edition)
         places = edition.extra.get("rating_places")
         low, high = cls.RATING_STEPS
@@ -48,10 +48,11 @@ class DeluxeRules(ClassicRules):
 
     # ----- the rating scale («Шкала личного рейтинга игроков») ----------------------------
 
-    def places(self):
-        return self.edition.extra["rating_places"]
+    def places(self) -> list[int]:
+        places: list[int] = self.edition.extra["rating_places"]
+        return places
 
-    def rate(self, s, p, direction, reason):
+    def rate(self, s: State, p: str, direction: int, reason: str) -> None:
         """Move p's extra token one step up (+1) or down (-1), if the target step has room."""
         if p not in s.alive or s.phase == "over":
             return
@@ -80,36 +81,36 @@ class DeluxeRules(ClassicRules):
             s.notes.append(Note("winner", {"player": p}))
 
     # up: «Белый» бизнес, Благотворительный фонд, a favourable CHANCE instruction
-    def land_charity(self, s, p, cell):
+    def land_charity(self, s: State, p: str, cell: Cell) -> None:
         super().land_charity(s, p, cell)
         self.rate(s, p, +1, cell.id)
 
-    def land_white_business(self, s, p, cell):
+    def land_white_business(self, s: State, p: str, cell: Cell) -> None:
         super().land_white_business(s, p, cell)
         self.rate(s, p, +1, cell.id)
 
     # down: «Чёрный» бизнес, Налоговая инспекция, an unfavourable CHANCE instruction
-    def land_black_business(self, s, p, cell):
+    def land_black_business(self, s: State, p: str, cell: Cell) -> None:
         self.rate(s, p, -1, cell.id)
         super().land_black_business(s, p, cell)
 
-    def land_inspection(self, s, p, cell):
+    def land_inspection(self, s: State, p: str, cell: Cell) -> None:
         super().land_inspection(s, p, cell)
         self.rate(s, p, -1, cell.id)
 
-    def send_to_detention(self, s, p):
+    def send_to_detention(self, s: State, p: str) -> None:
         super().send_to_detention(s, p)
         if self.opt["rating_down_when_sent"]:
             self.rate(s, p, -1, self.cells[self.detention_index()].id)
 
-    def apply_card(self, s, p, card):
+    def apply_card(self, s: State, p: str, card: Card) -> None:
         before = len(s.notes)
         super().apply_card(s, p, card)
         # a card kept until the player can pay it moves the token on the scale when carried out
         if not any(n.code == "card_kept_until_paid" for n in s.notes[before:]):
             self.rate_card(s, p, card)
 
-    def draw_card(self, s, p, deck, card_id=None):
+    def draw_card(self, s: State, p: str, deck: str, card_id: str | None = None) -> None:
         before = len(s.notes)
         super().draw_card(s, p, deck, card_id)
         # a card kept for later (leave TAX INSPECTION) is not applied now but was still received
@@ -117,14 +118,15 @@ class DeluxeRules(ClassicRules):
             if note.code == "card_kept" and note.params["player"] == p:
                 self.rate_card(s, p, self.edition.cards[note.params["card"]])
 
-    def rate_card(self, s, p, card):
+    def rate_card(self, s: State, p: str, card: Card) -> None:
         # cards with no `favourable` key (moves onto a rated cell) leave the step to the cell
         if card.favourable is not None:
             self.rate(s, p, +1 if card.favourable else -1, card.id)
 
     # ----- the end ------------------------------------------------------------------------
 
-    def wealth(self, s, p):
+    def wealth(self, s: State, p: str) -> int:
         # a timed game: «игроки, чьи дополнительные фишки находятся на ступенях шкалы
         # рейтинга, прибавляют к своему капиталу оговоренную правилами сумму»
-        return super().wealth(s, p) + s.held(p, RATING) * self.opt["rating_step_value"]
+        total: int = super().wealth(s, p) + s.held(p, RATING) * self.opt["rating_step_value"]
+        return total

@@ -7,15 +7,29 @@ depends on N (docs/undo.md). The ledger therefore never changes a row.
 """
 
 import copy
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol, overload
 
 from companion.engine.actions import TABLE, issued
 from companion.engine.command import Command, parse_command
-from companion.engine.core import parse_line
+from companion.engine.core import Rules, parse_line
 from companion.engine.state import Event, Note, Posting, State
 from companion.errors import BadCommand, InvariantViolation, RuleViolation, check
 
 MAX_SEED = (1 << 64) - 1  # the deck shuffle is splitmix64: a seed is 64 bits
+
+
+class EventList(Protocol):
+    """A game's events in order: a list, or the ledger's log read on demand (table/service.py's EventLog)."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __iter__(self) -> Iterator[Event]: ...
+    def append(self, event: Event) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -24,20 +38,20 @@ class Proposal:
 
     event: Event
     state: State
-    replayed: tuple = ()  # (seq, state) snapshots recomputed by an undo
+    replayed: tuple[tuple[int, State], ...] = ()  # (seq, state) snapshots recomputed by an undo
 
 
 class Game:
-    def __init__(self, rules, first_event, first_state):
+    def __init__(self, rules: Rules, first_event: Event, first_state: State) -> None:
         self.rules = rules
-        self.events = [first_event]
+        self.events: EventList = [first_event]
         self.state = first_state
         # state after each active event, for the last undo_window events
-        self.after = {first_event.seq: first_state}
-        self.reversed = set()
+        self.after: dict[int, State] = {first_event.seq: first_state}
+        self.reversed: set[int] = set()
 
     @classmethod
-    def start(cls, rules, seed, players):
+    def start(cls, rules: Rules, seed: int, players: Iterable[str]) -> "Game":
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise BadCommand("bad_seed", seed=seed, high=MAX_SEED)
         state = rules.new_state(list(players), seed)
@@ -46,7 +60,7 @@ class Game:
         return cls(rules, event, state)
 
     @staticmethod
-    def parse_start(line):
+    def parse_start(line: str) -> tuple[str, int, list[str]]:
         verb, args = parse_line(line)
         if verb != "new" or len(args) < 3 or not (args[1].isascii() and args[1].isdigit()):
             raise BadCommand("usage", usage="new EDITION SEED PLAYER...")
@@ -73,7 +87,7 @@ class Game:
         event = Event(len(self.events) + 1, text, tuple(new.postings), tuple(new.notes), actor=actor)
         return Proposal(event, new)
 
-    def accept(self, proposal):
+    def accept(self, proposal: Proposal) -> Event:
         event = proposal.event
         check(event.seq == len(self.events) + 1, "proposal is stale")
         self.events.append(event)
@@ -110,10 +124,10 @@ class Game:
 
     # ----- undo ------------------------------------------------------------------------
 
-    def active_after(self, seq):
+    def active_after(self, seq: int) -> list[Event]:
         return [e for e in self.events[seq:] if e.reverses is None and e.seq not in self.reversed]
 
-    def propose_undo(self, args):
+    def propose_undo(self, args: tuple[str, ...]) -> Proposal:
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
             raise BadCommand("usage", usage="undo EVENT")
         n = int(args[0])
@@ -130,7 +144,7 @@ class Game:
         if not before or n not in self.after:
             raise RuleViolation("too_old_to_undo", event=n, window=self.rules.opt["undo_window"])
         state = self.after[max(before)]
-        replayed = []
+        replayed: list[tuple[int, State]] = []
         for e in self.active_after(n):
             try:
                 new = self.rules.apply(state, e.command, e.actor, trusted=True, seq=e.seq)
@@ -142,7 +156,7 @@ class Game:
             state = new
             replayed.append((e.seq, new))
         postings = tuple(Posting(p.account, -p.amount) for p in target.postings)
-        notes = (Note("undone", {"event": n, "command": issued(target.actor, target.command)}),)
+        notes: tuple[Note, ...] = (Note("undone", {"event": n, "command": issued(target.actor, target.command)}),)
         # pair assertion: balances from the replay equal the ledger's sums with the correction
         for account in {p.account for p in target.postings}:
             expected = self.state.balances.get(account, 0) + sum(p.amount for p in postings if p.account == account)
@@ -157,7 +171,7 @@ class Game:
     # ----- replay from stored events -------------------------------------------------------
 
     @classmethod
-    def replay(cls, rules, events):
+    def replay(cls, rules: Rules, events: Sequence[Event]) -> "Game":
         """Rebuild a game from stored events, checking every posting and note matches."""
         edition_id, seed, players = cls.parse_start(events[0].command)
         check(edition_id == rules.edition.id, "stored game is of another edition")
@@ -170,7 +184,7 @@ class Game:
         return game
 
     @classmethod
-    def resume(cls, rules, events, state, reversed_):
+    def resume(cls, rules: Rules, events: EventList, state: State, reversed_: Iterable[int]) -> "Game":
         """A game whose history is `events` (any sequence) and whose state after the last is `state`.
 
         Used with a checkpoint: the undo window holds only that state until
@@ -184,7 +198,7 @@ class Game:
         game.reversed = set(reversed_)
         return game
 
-    def replay_onto(self, stored_events):
+    def replay_onto(self, stored_events: Iterable[Event]) -> None:
         """Apply stored events in order, each checked against what was stored (postings and notes)."""
         for stored in stored_events:
             try:

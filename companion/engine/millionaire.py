@@ -9,9 +9,9 @@ subclass `MillionaireRules` and add their own cells on top.
 """
 
 from companion.engine.actions import Action, Span, dice
-from companion.engine.board import MONEY, MONEY_MAX, check_number, keyname, shown
+from companion.engine.board import MONEY, MONEY_MAX, Cell, Edition, check_number, keyname, shown
 from companion.engine.core import Rules
-from companion.engine.state import BANK, JACKPOT, Note
+from companion.engine.state import BANK, JACKPOT, Note, State
 from companion.errors import EditionProblem, RuleViolation
 
 
@@ -37,12 +37,12 @@ class MillionaireRules(Rules):
     DICE_VERBS = {**Rules.DICE_VERBS, "jackpot": (1, 3)}
     WHO = {**Rules.WHO, "jackpot": "turn"}
 
-    def __init__(self, edition):
+    def __init__(self, edition: Edition) -> None:
         super().__init__(edition)
         self.LANDINGS.update({"jackpot": self.land_jackpot, "detention": self.land_inspection})
 
     @classmethod
-    def check_edition(cls, edition):
+    def check_edition(cls, edition: Edition) -> None:
         super().check_edition(edition)
         check_slot(edition)
         low, high = edition.options["jackpot_min_bet"], edition.options["jackpot_max_bet"]
@@ -53,38 +53,38 @@ class MillionaireRules(Rules):
 
     # ----- setup and turns ------------------------------------------------------------
 
-    def setup(self, s):
+    def setup(self, s: State) -> None:
         # ПОДГОТОВКА К ИГРЕ: the banker puts 200 into the JACKPOT cash box
         self.transfer(s, BANK, JACKPOT, self.opt["start_jackpot"])
 
-    def turn_started(self, s, p):
+    def turn_started(self, s: State, p: str) -> None:
         s.extra.pop("jackpot", None)
 
-    def move_started(self, s, p):
+    def move_started(self, s: State, p: str) -> None:
         # a new move ends the chance to play the JACKPOT
         s.extra.pop("jackpot", None)
 
     # ----- TAX INSPECTION and redemption ---------------------------------------------
 
-    def land_inspection(self, s, p, cell):
+    def land_inspection(self, s: State, p: str, cell: Cell) -> None:
         # НАЛОГОВАЯ ИНСПЕКЦИЯ: a token landing there is held (pay 50 or a double in three turns)
         if self.opt["inspection_landing_detains"] and p in s.alive:
             s.detained[p] = 0
             s.again = False
             s.notes.append(Note("detained", {"player": p, "cell": cell.id}))
 
-    def check_redeem_time(self, s, p):
+    def check_redeem_time(self, s: State, p: str) -> None:
         # ПРАВИЛА ЗАЛОГА: redeem only before one's own turn
         if s.turn == p and s.phase == "moved":
             raise RuleViolation("before_own_turn_only", player=p, action="redeem")
 
     # ----- the JACKPOT ----------------------------------------------------------------
 
-    def land_jackpot(self, s, p, cell):
+    def land_jackpot(self, s: State, p: str, cell: Cell) -> None:
         s.extra["jackpot"] = p
         s.notes.append(Note("jackpot_offered", {"player": p}))
 
-    def cmd_jackpot(self, s, args):
+    def cmd_jackpot(self, s: State, args: tuple[str, ...]) -> None:
         """`jackpot BET D D D`: bet into the cash box, one die per column."""
         self.need(args, 4, "jackpot BET D D D")
         bet = self.int_arg(args[0], "bet", self.opt["jackpot_min_bet"], self.opt["jackpot_max_bet"])
@@ -113,7 +113,7 @@ class MillionaireRules(Rules):
                 return
         s.notes.append(Note("jackpot_lost", {"player": p, "bet": bet}))
 
-    def legal_jackpot(self, s):
+    def legal_jackpot(self, s: State) -> list[Action]:
         p = s.turn
         high = min(self.opt["jackpot_max_bet"], s.cash(p))
         if s.extra.get("jackpot") != p or high < self.opt["jackpot_min_bet"]:
@@ -121,7 +121,7 @@ class MillionaireRules(Rules):
         return [Action("jackpot", (Span(self.opt["jackpot_min_bet"], high, "bet"), *dice(3)), p)]
 
 
-def check_slot(edition):
+def check_slot(edition: Edition) -> None:
     """The slot machine table: three columns of six symbols and the winning lines.
 
     A win pays `multiplier` x the bet (1..1000), a fixed `amount` (money) or, with

@@ -5,10 +5,15 @@ starts the game, and this splitmix64 generator turns it into deck orders, so a
 replay of the ledger deals exactly the same cards.
 """
 
+from collections.abc import Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 MASK = (1 << 64) - 1
 
 
-def next_value(seed):
+def next_value(seed: int) -> tuple[int, int]:
     """One splitmix64 step: returns (value, new_seed)."""
     seed = (seed + 0x9E3779B97F4A7C15) & MASK
     z = seed
@@ -17,7 +22,7 @@ def next_value(seed):
     return z ^ (z >> 31), seed
 
 
-def shuffled(items, seed):
+def shuffled(items: Iterable[T], seed: int) -> tuple[tuple[T, ...], int]:
     """Fisher-Yates with splitmix64: returns (tuple, new_seed)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):

@@ -8,16 +8,16 @@ dicts in the same order (the engine iterates some of them).
 
 import json
 from dataclasses import fields
+from typing import Any
 
-from companion.engine.core import Pending
-from companion.engine.state import Debt, Offer, State
+from companion.engine.state import Debt, Offer, Pending, State
 from companion.errors import check
 
-_RECORDS = {"P": Pending, "D": Debt, "O": Offer}
+_RECORDS: dict[str, type] = {"P": Pending, "D": Debt, "O": Offer}
 _TAGS = {cls: tag for tag, cls in _RECORDS.items()}
 
 
-def _encode(value):
+def _encode(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, tuple):
@@ -34,7 +34,7 @@ def _encode(value):
     return {tag: {f.name: _encode(getattr(value, f.name)) for f in fields(value)}}
 
 
-def _decode(data):
+def _decode(data: Any) -> Any:
     if not isinstance(data, dict):
         return data
     ((tag, body),) = data.items()

@@ -23,9 +23,9 @@ class Note:
     """What happened, as a message code with parameters (rendered at the edge)."""
 
     code: str
-    params: dict = field(default_factory=dict, compare=True, hash=False)
+    params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
-    def as_json(self):
+    def as_json(self) -> dict[str, Any]:
         return {"code": self.code, **self.params}
 
 
@@ -47,8 +47,24 @@ class Offer:
     number: int  # how the table and the phones name it: `accept 3`
     proposer: str
     other: str
-    terms: tuple  # the trade's `give ... get ...` words, canonical
-    stamp: tuple  # both sides' holdings when proposed: any change lapses the offer
+    terms: tuple[str, ...]  # the trade's `give ... get ...` words, canonical
+    stamp: tuple[Any, ...]  # both sides' holdings when proposed: any change lapses the offer
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A decision the table must take before play goes on."""
+
+    kind: str  # offer, auction, draw, choose, ... (editions add more)
+    player: str | None = None
+    plot: str | None = None
+    seller: str | None = None
+    opening: int = 0
+    bidder: str | None = None
+    bid: int = 0
+    options: tuple[int, ...] = ()
+    stage: str = ""
+    count: int = 0
 
 
 @dataclass(frozen=True)
@@ -57,8 +73,8 @@ class Event:
 
     seq: int
     command: str
-    postings: tuple
-    notes: tuple
+    postings: tuple[Posting, ...]
+    notes: tuple[Note, ...]
     reverses: int | None = None
     actor: str = "table"  # TABLE, or the player who issued it (companion.engine.actions)
 
@@ -112,7 +128,7 @@ class State:
     decks: dict[str, tuple[str, ...]]
     discards: dict[str, tuple[str, ...]]
     kept: dict[str, tuple[str, ...]]
-    flags: dict[str, frozenset]
+    flags: dict[str, frozenset[str]]
     detained: dict[str, int]
     skip: dict[str, int]
     extra: dict[str, Any]
@@ -141,14 +157,14 @@ class State:
     # Rules.legal reads the state, which nothing changes meanwhile; None otherwise, so a state
     # being changed (a command's fresh copy) never reads a stale fact.
     __slots__ = DICTS + SCALARS + ("postings", "notes", "command", "memo")
-    memo: dict | None
+    memo: dict[Any, Any] | None
 
-    def __init__(self):
+    def __init__(self) -> None:
         for name in self.DICTS:
             setattr(self, name, {})
         self.players = ()
         self.alive = ()
-        self.turn = None
+        self.turn = None  # type: ignore[assignment]  # the first player, once new_state knows them
         self.phase = "setup"
         self.pending = None
         self.debts = ()
@@ -164,7 +180,7 @@ class State:
         self.command = None
         self.memo = None
 
-    def copy(self):
+    def copy(self) -> "State":
         # written out field by field (DICTS, then SCALARS): every command makes one copy, and
         # the loop over names with getattr/setattr cost as much again
         new = State.__new__(State)
@@ -199,13 +215,13 @@ class State:
         new.memo = None
         return new
 
-    def cash(self, account):
+    def cash(self, account: str) -> int:
         return self.balances.get(account, 0)
 
-    def held(self, player, item):
+    def held(self, player: str, item: str) -> int:
         return self.holdings.get((player, item), 0)
 
-    def plots_of(self, player):
+    def plots_of(self, player: str) -> list[str]:
         memo = self.memo
         if memo is not None:
             key = ("plots_of", player)
@@ -215,9 +231,9 @@ class State:
             return list(found)
         return sorted(p for p, o in self.owner.items() if o == player)
 
-    def signature(self):
+    def signature(self) -> str:
         """Everything that matters, as plain data: two states with equal signatures are equal."""
-        out = {}
+        out: dict[str, Any] = {}
         for name in self.__slots__:
             if name in ("postings", "notes", "command", "memo"):
                 continue

@@ -21,7 +21,7 @@ class Said(CompanionError):
     language = "en"  # the language str() speaks
     edition: Any = None  # the game's edition, when names in the message are its plots and cells
 
-    def __init__(self, code: str, **params):
+    def __init__(self, code: str, **params: Any) -> None:
         self.code, self.params = code, params
         super().__init__(code)
 
@@ -56,7 +56,7 @@ class RuleViolation(CompanionError, ValueError):
     (see companion.words.messages) so every screen can speak its own language.
     """
 
-    def __init__(self, code, **params):
+    def __init__(self, code: str, **params: Any) -> None:
         self.code = code
         self.params = params
         super().__init__(f"{code} {params}")
@@ -91,7 +91,7 @@ class EditionProblem(EditionError):
     messages.render_error says it in the screen's language from `code` and `params`.
     """
 
-    def __init__(self, code: str, source: str, key: str, **params):
+    def __init__(self, code: str, source: str, key: str, **params: Any) -> None:
         from companion.words.messages import render  # at raise time only: messages imports the engine
 
         self.code, self.params = code, {"source": source, "key": key, **params}
@@ -148,7 +148,7 @@ class InvariantViolation(CompanionError, AssertionError):
     """A broken invariant: a bug. The daemon stops writing and says so."""
 
 
-def check(condition, message):
+def check(condition: object, message: str) -> None:
     """An assertion that stays on under -O (TigerBeetle style)."""
     if not condition:
         raise InvariantViolation(message)

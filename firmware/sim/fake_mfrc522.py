@@ -167,6 +167,18 @@ def from_bits(bits):
     return bytes(out)
 
 
+def superpose(answers):
+    """Bits as the reader decodes several cards answering at once: where they differ, a collision."""
+    longest = max(len(a) for a in answers)
+    bits, coll = [], None
+    for i in range(longest):
+        seen = [a[i] for a in answers if i < len(a)]
+        if coll is None and 0 in seen and 1 in seen:
+            coll = i
+        bits.append(1 if 1 in seen else 0)
+    return bits, coll
+
+
 class FakePin:
     """A machine.Pin stand-in: value() reads, value(v) sets; the chip hears the change."""
 
@@ -603,7 +615,7 @@ class FakeMFRC522:
             answers = []
         bits, coll, err = None, None, 0
         if answers:
-            bits, coll = self._superpose(answers)
+            bits, coll = superpose(answers)
             bits, err = self._garble(bits)
         if bits is None:
             timer_runs = r[REG["TModeReg"]] & 0x80 and (r[REG["TReloadRegH"]] or r[REG["TReloadRegL"]])
@@ -611,17 +623,6 @@ class FakeMFRC522:
                 self._pending = [self.timeout_after, self._time_out]
             return
         self._pending = [self.answer_after, lambda: self._receive(bits, coll, err)]
-
-    def _superpose(self, answers):
-        """Bits as the reader decodes several cards at once: where they differ, a collision."""
-        longest = max(len(a) for a in answers)
-        bits, coll = [], None
-        for i in range(longest):
-            seen = [a[i] for a in answers if i < len(a)]
-            if coll is None and 0 in seen and 1 in seen:
-                coll = i
-            bits.append(1 if 1 in seen else 0)
-        return bits, coll
 
     def _random(self):
         x = self._rng  # xorshift32: the same garbling for the same seed
