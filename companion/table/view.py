@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.board import Edition
 from companion.engine.state import Event, Offer, State
 from companion.words.messages import (
     buildings_words,
@@ -141,6 +142,13 @@ def extra_text(rules: Rules, key: str, value: Any, language: str = "en") -> str:
     return f"{key.replace('_', ' ')}: {listing(value, lang, ed) if isinstance(value, (list, tuple)) else value}"
 
 
+def board_index(ed: Edition, pid: str) -> int:
+    """Where a plot the game holds lies on its board (counted from START)."""
+    cell = ed.cell(pid)
+    assert cell is not None, pid  # a plot in the state is one of the edition's
+    return cell.index
+
+
 def state_text(rules: Rules, s: State, language: str = "en") -> str:
     """A compact table for the terminal, in the language: names and words, never ids."""
     data = state_json(rules, s)
@@ -151,7 +159,7 @@ def state_text(rules: Rules, s: State, language: str = "en") -> str:
         mark = ">" if p["name"] == s.turn and s.phase != "over" else " "
         out = "" if p["alive"] else "  " + label("out", lang)
         # plots in board order from START, each with its buildings in words
-        owned = sorted(p["plots"], key=lambda pid: ed.cell(pid).index)
+        owned = sorted(p["plots"], key=lambda pid: board_index(ed, pid))
         plots = ", ".join(
             cell_name(ed, pid, lang)
             + (f" ({buildings_words(s.level[pid], ed, lang)})" if s.level.get(pid) else "")
