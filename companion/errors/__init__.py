@@ -1,7 +1,32 @@
-"""The exception tree: expected operating errors versus broken invariants, and their exit codes."""
+"""The exception tree: expected operating errors versus broken invariants, and their exit codes.
+
+Errors carry a message code and its parameters; the words are chosen at the edge. This package imports
+no wording (the engine imports it, and the words import the engine's board): the words package hands
+its `render` to `set_renderer` when it is imported (companion/words/messages.py), and `str()` of a
+coded error speaks through it; before that (a process that never imported the words) an error says
+its code and parameters.
+"""
 
 import errno
+from collections.abc import Callable
 from typing import Any
+
+# render(code, params, language, edition) -> the line in words; set by companion.words.messages
+Renderer = Callable[[str, dict, str, Any], str]
+_renderer: Renderer | None = None
+
+
+def set_renderer(render: Renderer | None) -> None:
+    """The function that says a code in words (the words package registers its own at import)."""
+    global _renderer
+    _renderer = render
+
+
+def said_in(code: str, params: dict, language: str = "en", edition: Any = None) -> str:
+    """A code and its parameters in words through the registered renderer, else as `code {params}`."""
+    if _renderer is None:
+        return f"{code} {params}"
+    return _renderer(code, params, language, edition)
 
 
 class CompanionError(Exception):
@@ -26,9 +51,7 @@ class Said(CompanionError):
         super().__init__(code)
 
     def __str__(self):
-        from companion.words.messages import render  # at print time only: messages imports the engine
-
-        return render(self.code, self.params, self.language, self.edition)
+        return said_in(self.code, self.params, self.language, self.edition)
 
 
 class Message(str):
@@ -42,9 +65,7 @@ class Message(str):
     params: dict
 
     def __new__(cls, code: str, **params):
-        from companion.words.messages import render
-
-        line = super().__new__(cls, render(code, params, "en"))
+        line = super().__new__(cls, said_in(code, params, "en"))
         line.code, line.params = code, params
         return line
 
@@ -88,16 +109,24 @@ class EditionProblem(EditionError):
     the whole line with its file and key, so a language may say the key or leave it out.
 
     `source`, `key` and `problem` stay what an EditionError holds (the English words, as before);
-    messages.render_error says it in the screen's language from `code` and `params`.
+    messages.render_error says it in the screen's language from `code` and `params`. The English
+    `problem` is said when it is read, not when the loader raises (the engine's loader raises these,
+    and the engine imports no words).
     """
 
     def __init__(self, code: str, source: str, key: str, **params):
-        from companion.words.messages import render  # at raise time only: messages imports the engine
-
         self.code, self.params = code, {"source": source, "key": key, **params}
-        line = render(code, self.params, "en")
-        prefix = f"{source}: {key}: "
-        super().__init__(source, key, line[len(prefix) :] if line.startswith(prefix) else line)
+        self.source, self.key = source, key
+        BadInput.__init__(self, code)
+
+    @property
+    def problem(self) -> str:
+        line = said_in(self.code, self.params, "en")
+        prefix = f"{self.source}: {self.key}: "
+        return line[len(prefix) :] if line.startswith(prefix) else line
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.key}: {self.problem}"
 
 
 class UsageError(Said):
