@@ -19,7 +19,7 @@ from companion.words import messages
 from companion.words.messages import CATALOGS, DERIVED, EDGE, EDITIONS, render, render_error
 
 ENGINE = Path(companion.engine.__file__).parent
-LANGS = ("en", "ru")
+LANGS = messages.LANGUAGES  # every language with a folder of .po files (companion/words/locale/)
 
 
 def named_calls(paths):

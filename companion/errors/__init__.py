@@ -105,7 +105,7 @@ class SaidInput(Said, BadInput):
 
 
 class EditionProblem(EditionError):
-    """An EditionError said as a message code (`edition_*` in companion/words/messages.py), each template
+    """An EditionError said as a message code (`edition_*` in companion/words/locale/*/LC_MESSAGES/messages.po), each template
     the whole line with its file and key, so a language may say the key or leave it out.
 
     `source`, `key` and `problem` stay what an EditionError holds (the English words, as before);
@@ -138,7 +138,7 @@ class LedgerError(Said, RuntimeError):
     """The ledger file cannot be used now (no game in it, locked, read-only, another writer).
 
     Said as a message code with parameters (the file's path among them): `LedgerError("no_game",
-    path=...)`; companion/words/messages.py holds the words in every language.
+    path=...)`; companion/words/locale/ holds the words in every language.
     """
 
 

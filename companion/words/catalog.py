@@ -28,12 +28,15 @@ word asked of it and kept for the life of the process (`functools.cache`).
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-LOCALE_DIR = Path(__file__).with_name("locale")
+# $COMPANION_LOCALE_DIR: another folder of the same shape, for a translator trying a language's files
+LOCALE_DIR = Path(os.environ.get("COMPANION_LOCALE_DIR") or Path(__file__).with_name("locale"))
 SOURCE_LANGUAGE = "en"  # the language every other falls back to, table by table and code by code
+_ABSENT = object()
 CORE = ""  # the table name of the main catalogue's entries (no msgctxt)
 
 
@@ -138,6 +141,16 @@ class Table(Mapping[str, Any]):
         self._by_language[language] = value
         return value
 
+    def get(self, language: str, default: Any = None) -> Any:
+        # the renderer's hot path (every parameter of every line): a dict's get once a language is loaded
+        found = self._by_language.get(language, _ABSENT)
+        if found is not _ABSENT:
+            return found
+        try:
+            return self[language]
+        except KeyError:
+            return default
+
     def __iter__(self) -> Iterator[str]:
         return (lang for lang in languages(self.locale_dir) if lang in self)
 
@@ -145,6 +158,8 @@ class Table(Mapping[str, Any]):
         return sum(1 for _ in self)
 
     def __contains__(self, language: object) -> bool:
+        if language in self._by_language:
+            return True
         try:
             self[language]  # type: ignore[index]
         except KeyError:

@@ -1,6 +1,6 @@
 """The words of the box: language choice, plural forms, and the game's terms (companion/words/glossary.toml).
 
-Templates in companion/words/messages.py are `str.format` strings with two additions
+Templates (companion/words/locale/<lang>/LC_MESSAGES/*.po) are `str.format` strings with two additions
 (see `Formatter`):
 
 - `{count:p:акцию|акции|акций}` renders the number and the noun in the plural

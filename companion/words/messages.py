@@ -5,6 +5,12 @@ command line call `render` with the language they show. A code without a
 template still renders (as the code and its parameters), and a test checks
 that every code the engine emits has a template in every language.
 
+The templates and the tables of words are data, one gettext file a language:
+companion/words/locale/<lang>/LC_MESSAGES/messages.po (see companion/words/catalog.py for how
+an entry becomes a template or a table's word, and why plural forms stay inline); this module
+holds what chooses and fills them. Importing it wires the errors' English words
+(errors.set_renderer), so companion/errors imports no words.
+
 Russian is written as a player reads it (tests/test_words.py holds every template to it):
 a name is never declined (a player's name is the subject of a present-tense verb, which has
 no gender, or stands before a colon or an arrow: «Аня → Боря: 120, аренда за участок
@@ -225,6 +231,7 @@ AND = Table("messages", "PHRASES/AND")
 OR = Table("messages", "PHRASES/OR")
 NOTHING_READABLE = Table("messages", "PHRASES/NOTHING_READABLE")
 NO_BUILDINGS = Table("messages", "PHRASES/NO_BUILDINGS")
+AND_LAST = Table("messages", "PHRASES/AND_LAST")  # before the last of a list: a, b and c; а, б и в
 ACTOR_USAGE = Table("messages", "PHRASES/ACTOR_USAGE")
 # the placeholders of a command's syntax as a Russian table reads them (the verbs stay: they are typed)
 USAGE_PLACEHOLDERS = Table("messages", "USAGE_PLACEHOLDERS")
@@ -257,7 +264,7 @@ def label(key, language="en", **params):
 
 
 def _lang(language):
-    return language if language in CATALOGS else "en"
+    return language if language in LANGUAGES else SOURCE_LANGUAGE
 
 
 def inner_quotes(text, language):
@@ -343,7 +350,7 @@ def building_word(level, edition, language="en"):
 
 def joined(items, language):
     """a, b and c; а, б и в."""
-    last = " and " if _lang(language) == "en" else " и "
+    last = AND_LAST[_lang(language)]
     return ", ".join(items[:-1]) + last + items[-1] if len(items) > 1 else "".join(items)
 
 
