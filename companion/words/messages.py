@@ -152,48 +152,11 @@ DECKS = {
 BUILDINGS = {"millionaire": ("branch", "enterprise"), "monopoly": ("house", "hotel")}
 KINDS = {"house": "house", "hotel": "hotel", "shares": "share"}
 PARTY_KEYS = ("player", "other", "actor", "seller", "holder", "winner", "to", "creditor")
-NUMBER_KEYS = (
-    "amount",
-    "price",
-    "cash",
-    "count",
-    "held",
-    "steps",
-    "tries",
-    "level",
-    "cost",
-    "number",
-    "event",
-    "by",
-    "window",
-    "limit",
-    "length",
-    "position",
-    "min",
-    "max",
-    "given",
-    "high",
-    "low",
-    "opening",
-    "minimum",
-    "bet",
-    "old",
-    "new",
-    "left",
-    "redeem",
-    "interest",
-    "times",
-    "step",
-    "target",
-    "die",
-    "lease",
-    "paid",
-    "received",
-    "from_debtor",
-    "seed",
-    "could",
-    "small",
-    "large",
+# the parameters that are numbers (shown as they are)
+NUMBER_KEYS = tuple(
+    "amount price cash count held steps tries level cost number event by window limit length position "
+    "min max given high low opening minimum bet old new left redeem interest times step target die "
+    "lease paid received from_debtor seed could small large".split()
 )
 
 # what a number or a payment is (`what` of not_a_number, out_of_range, insufficient_funds)
