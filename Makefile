@@ -21,7 +21,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/mypy --strict --follow-imports=silent companion/engine companion/ledger companion/table companion/hw
+	$(BIN)/mypy --strict --follow-imports=silent companion/engine companion/errors companion/ledger companion/table companion/hw
 
 $(NODE_STAMP): firmware/package.json firmware/package-lock.json
 	cd firmware && npm ci --silent

@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+# the errors' English words (str() of a coded error, errors.Message) are wired by importing the words, as
+# every program's entry does (companion/errors imports no words): tests of one layer alone read them too
+import companion.words.messages  # noqa: F401
+
 ROOT = Path(__file__).parent.parent
 
 

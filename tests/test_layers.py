@@ -54,3 +54,12 @@ def test_the_web_app_talks_only_to_the_service_it_is_handed():
             assert not name.startswith(
                 ("companion.ledger", "companion.hw", "companion.engine", "companion.daemon", "companion.table.service")
             ), (path, name)
+
+
+def test_the_errors_and_the_engine_import_no_words():
+    """Errors carry codes and parameters, words are said at the edge: neither companion/errors nor the engine
+    imports the wording (the words import the engine's board, and hand errors their renderer)."""
+    paths = [*(ROOT / "companion" / "errors").glob("*.py"), *(ROOT / "companion" / "engine").glob("*.py")]
+    for path in paths:
+        for name in imported(path):
+            assert not name.startswith("companion.words"), (path, name)

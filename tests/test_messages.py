@@ -19,7 +19,7 @@ from companion.words import messages
 from companion.words.messages import CATALOGS, DERIVED, EDGE, EDITIONS, render, render_error
 
 ENGINE = Path(companion.engine.__file__).parent
-LANGS = ("en", "ru")
+LANGS = messages.LANGUAGES  # every language with a folder of .po files (companion/words/locale/)
 
 
 def named_calls(paths):
@@ -339,9 +339,10 @@ def test_reasons_inside_messages_are_translated_too():
 
 def test_the_boxs_words_never_replace_a_games_words():
     """The daemon's catalogue is merged into the game's: a code in both would change an event's note."""
-    import re
+    from companion.words.catalog import entries
 
-    source = (Path(messages.__file__)).read_text(encoding="utf-8")
-    before = source[: source.index("BOX = {")]
-    assert [k for k in messages.BOX["en"] if re.search(rf'"{k}":', before)] == []
+    # every key of the English messages.po before the box's own (the game's codes and their tables)
+    keys = list(entries("messages", "en"))
+    before = {msgid for context, msgid in keys[: [c for c, _ in keys].index("BOX")]}
+    assert [k for k in messages.BOX["en"] if k in before] == []
     assert set(messages.BOX["en"]) == set(messages.BOX["ru"])

@@ -23,7 +23,7 @@ from companion.cli.common import (
 from companion.daemon.games import daemon_holding
 from companion.engine.actions import TABLE
 from companion.engine.command import Command, parse_command, split_actor
-from companion.errors import BadCommand, BadInput, LedgerError, OutcomeUnknown
+from companion.errors import BadCommand, BadInput, LedgerError, OutcomeUnknown, check
 from companion.table.service import new_game, new_request_id, open_game
 from companion.table.view import event_lines, state_json, state_text
 from companion.words import messages
@@ -157,7 +157,10 @@ def cmd_do(args: argparse.Namespace) -> int | None:
                 f"{label('warning', args.lang)}: {messages.render('do_stored', {'seq': exc.seq}, args.lang)}",
                 file=sys.stderr,
             )
-            event = table.game.events[exc.seq - 1]
+            seq = exc.seq
+            check(seq is not None, "an event found stored after an unknown outcome has its number")
+            assert seq is not None  # for the type checker: check() above stays on under -O
+            event = table.game.events[seq - 1]
         out(f"#{event.seq} {event_text(event)}")
         for text in event_lines(table.rules, event, args.lang):
             out("  " + text)

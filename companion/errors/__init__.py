@@ -1,7 +1,32 @@
-"""The exception tree: expected operating errors versus broken invariants, and their exit codes."""
+"""The exception tree: expected operating errors versus broken invariants, and their exit codes.
+
+Errors carry a message code and its parameters; the words are chosen at the edge. This package imports
+no wording (the engine imports it, and the words import the engine's board): the words package hands
+its `render` to `set_renderer` when it is imported (companion/words/messages.py), and `str()` of a
+coded error speaks through it; before that (a process that never imported the words) an error says
+its code and parameters.
+"""
 
 import errno
+from collections.abc import Callable
 from typing import Any
+
+# render(code, params, language, edition) -> the line in words; set by companion.words.messages
+Renderer = Callable[[str, dict[str, Any], str, Any], str]
+_renderer: Renderer | None = None
+
+
+def set_renderer(render: Renderer | None) -> None:
+    """The function that says a code in words (the words package registers its own at import)."""
+    global _renderer
+    _renderer = render
+
+
+def said_in(code: str, params: dict[str, Any], language: str = "en", edition: Any = None) -> str:
+    """A code and its parameters in words through the registered renderer, else as `code {params}`."""
+    if _renderer is None:
+        return f"{code} {params}"
+    return _renderer(code, params, language, edition)
 
 
 class CompanionError(Exception):
@@ -17,7 +42,7 @@ class Said(CompanionError):
     """
 
     code: str
-    params: dict
+    params: dict[str, Any]
     language = "en"  # the language str() speaks
     edition: Any = None  # the game's edition, when names in the message are its plots and cells
 
@@ -25,10 +50,8 @@ class Said(CompanionError):
         self.code, self.params = code, params
         super().__init__(code)
 
-    def __str__(self):
-        from companion.words.messages import render  # at print time only: messages imports the engine
-
-        return render(self.code, self.params, self.language, self.edition)
+    def __str__(self) -> str:
+        return said_in(self.code, self.params, self.language, self.edition)
 
 
 class Message(str):
@@ -39,12 +62,10 @@ class Message(str):
     """
 
     code: str
-    params: dict
+    params: dict[str, Any]
 
-    def __new__(cls, code: str, **params):
-        from companion.words.messages import render
-
-        line = super().__new__(cls, render(code, params, "en"))
+    def __new__(cls, code: str, **params: Any) -> "Message":
+        line = super().__new__(cls, said_in(code, params, "en"))
         line.code, line.params = code, params
         return line
 
@@ -73,9 +94,14 @@ class BadInput(CompanionError, ValueError):
 class EditionError(BadInput):
     """An edition data file that is missing, malformed or inconsistent."""
 
-    def __init__(self, source, key, problem):
-        self.source, self.key, self.problem = source, key, problem
+    def __init__(self, source: str, key: str, problem: str) -> None:
+        self.source, self.key, self._problem = source, key, problem
         super().__init__(f"{source}: {key}: {problem}")
+
+    @property
+    def problem(self) -> str:
+        """What is wrong, in English words (EditionProblem says it from its code when it is read)."""
+        return self._problem
 
 
 class SaidInput(Said, BadInput):
@@ -84,20 +110,28 @@ class SaidInput(Said, BadInput):
 
 
 class EditionProblem(EditionError):
-    """An EditionError said as a message code (`edition_*` in companion/words/messages.py), each template
+    """An EditionError said as a message code (`edition_*` in companion/words/locale/*/LC_MESSAGES/messages.po), each template
     the whole line with its file and key, so a language may say the key or leave it out.
 
     `source`, `key` and `problem` stay what an EditionError holds (the English words, as before);
-    messages.render_error says it in the screen's language from `code` and `params`.
+    messages.render_error says it in the screen's language from `code` and `params`. The English
+    `problem` is said when it is read, not when the loader raises (the engine's loader raises these,
+    and the engine imports no words).
     """
 
     def __init__(self, code: str, source: str, key: str, **params: Any) -> None:
-        from companion.words.messages import render  # at raise time only: messages imports the engine
-
         self.code, self.params = code, {"source": source, "key": key, **params}
-        line = render(code, self.params, "en")
-        prefix = f"{source}: {key}: "
-        super().__init__(source, key, line[len(prefix) :] if line.startswith(prefix) else line)
+        self.source, self.key = source, key
+        BadInput.__init__(self, code)
+
+    @property
+    def problem(self) -> str:
+        line = said_in(self.code, self.params, "en")
+        prefix = f"{self.source}: {self.key}: "
+        return line[len(prefix) :] if line.startswith(prefix) else line
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.key}: {self.problem}"
 
 
 class UsageError(Said):
@@ -109,7 +143,7 @@ class LedgerError(Said, RuntimeError):
     """The ledger file cannot be used now (no game in it, locked, read-only, another writer).
 
     Said as a message code with parameters (the file's path among them): `LedgerError("no_game",
-    path=...)`; companion/words/messages.py holds the words in every language.
+    path=...)`; companion/words/locale/ holds the words in every language.
     """
 
 
@@ -137,7 +171,14 @@ class OutcomeUnknown(LedgerError):
     a retry with the same request id is always answered from the ledger.
     """
 
-    def __init__(self, code, seq=None, request_id=None, command=None, **params):
+    def __init__(
+        self,
+        code: str,
+        seq: int | None = None,
+        request_id: str | None = None,
+        command: str | None = None,
+        **params: Any,
+    ) -> None:
         self.seq, self.request_id, self.command = seq, request_id, command
         self.write_failed = False  # the -wal write itself ran out of space (see Table.submit)
         known = {"seq": seq, "request_id": request_id, "command": command}

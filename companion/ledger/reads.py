@@ -106,7 +106,7 @@ class LedgerReads:
             before, prev = prev, stored
         return {"count": count, "head": prev, "prev": before, "reversed": reversed_}
 
-    def request(self, request_id: str) -> tuple[int, str, str] | None:
+    def request(self, request_id: str | None) -> tuple[int, str, str] | None:
         """(seq, actor, submitted) of a stored request id, or None."""
         found = self.conn.execute("SELECT seq, body FROM events WHERE request_id = ?", (request_id,)).fetchone()
         if found is None:

@@ -221,7 +221,7 @@ class Ledger(LedgerFile, LedgerReads):
         self.close()
         self.conn = self._open()
 
-    def record_resolution(self, request_id: str, seq: int, stored: bool, command: str) -> None:
+    def record_resolution(self, request_id: str | None, seq: int, stored: bool, command: str) -> None:
         """Write (and so sync) a note of what a later look found; OutcomeUnknown if the sync fails."""
         with self.writing() as w:
             w.record_resolution(request_id, seq, stored, command)
@@ -233,9 +233,9 @@ class _Writing:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.conn = ledger.conn
-        self.pending: tuple[int, str, str] | None = None  # (seq, request id, command) being committed
+        self.pending: tuple[int, str | None, str] | None = None  # (seq, request id, command) being committed
 
-    def record_resolution(self, request_id: str, seq: int, stored: bool, command: str) -> None:
+    def record_resolution(self, request_id: str | None, seq: int, stored: bool, command: str) -> None:
         """Note what a look at the ledger found for a request; its COMMIT syncs the answer."""
         self.pending = (seq, request_id, command)
         self.conn.execute(

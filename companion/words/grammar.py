@@ -1,6 +1,6 @@
 """The words of the box: language choice, plural forms, and the game's terms (companion/words/glossary.toml).
 
-Templates in companion/words/messages.py are `str.format` strings with two additions
+Templates (companion/words/locale/<lang>/LC_MESSAGES/*.po) are `str.format` strings with two additions
 (see `Formatter`):
 
 - `{count:p:акцию|акции|акций}` renders the number and the noun in the plural
@@ -21,8 +21,10 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from companion.words.catalog import languages
+
 GLOSSARY_FILE = Path(__file__).with_name("glossary.toml")
-LANGUAGE_CODES = ("en", "ru")
+LANGUAGE_CODES = languages()  # a folder of .po files each (companion/words/locale/): en, ru
 ENV_LANG = "COMPANION_LANG"
 
 
@@ -50,7 +52,8 @@ def language_from_env(environ: Mapping[str, str] | None = None) -> str:
     """The language when no --lang is given: $COMPANION_LANG, else the locale, else English.
 
     The locale is read as POSIX does for messages: LC_ALL, then LC_MESSAGES, then LANG
-    (the first one set and not empty); a Russian locale (ru*) gives Russian, any other English.
+    (the first one set and not empty); a locale of a language with words (ru_RU.UTF-8, ru*) gives
+    that language, any other English.
     """
     env = os.environ if environ is None else environ
     chosen = language_of(env.get(ENV_LANG))
@@ -59,7 +62,7 @@ def language_from_env(environ: Mapping[str, str] | None = None) -> str:
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(var)
         if value:
-            return "ru" if value.strip().lower().startswith("ru") else "en"
+            return language_of(value) or ("ru" if value.strip().lower().startswith("ru") else "en")
     return "en"
 
 

@@ -1,5 +1,8 @@
 """Every rule option of every edition in words, English and Russian, for the box's OLED menu of a new game.
 
+The words themselves are data: companion/words/locale/<lang>/LC_MESSAGES/options.po (msgctxt: the
+table below, msgid: the option or value); this module holds what puts them together.
+
 An option's name and each of its values are words a player reads, in the rulebooks' terms
 (the Russian Elite rulebook's for the Millionaire family: круговой доход, НАЛОГОВАЯ ИНСПЕКЦИЯ,
 полис, ПУНКТ, ФОРТУНА; companion/words/glossary.toml spells them); `option_line` puts the two
@@ -36,6 +39,7 @@ from typing import Any
 from companion.editions import load_edition
 from companion.engine.board import MONEY_MAX
 from companion.engine.rulesets import RULESETS
+from companion.words.catalog import Table
 from companion.words.grammar import plural
 from companion.words.messages import FACES, LANGUAGES, deck_name, industry_name, joined
 
@@ -44,298 +48,30 @@ from companion.words.messages import FACES, LANGUAGES, deck_name, industry_name,
 # plain space, at which the OLED's wrap can split a sum; wrap never breaks at this one.)
 THOUSANDS = "\u202f"
 # Russian writes a space before the per cent sign («20 %», the Elite rulebook); it never breaks there
-PERCENT = {"en": "{n}%", "ru": "{n}\u00a0%"}
+PERCENT = Table("options", "PHRASES/PERCENT")
 # money as the edition's catalogue shows it: Mad Millionaire's is dollars ("$10 000")
 CURRENCY = {"madmillionaire": "${}"}
 
-YES_NO = {"en": {True: "yes", False: "no"}, "ru": {True: "да", False: "нет"}}
-NONE = {"en": "none", "ru": "нет"}
+YES_NO = Table("options", "YES_NO")
+NONE = Table("options", "PHRASES/NONE")
 
 # ----- option names ------------------------------------------------------------------------------
-OPTION_NAMES: dict[str, dict[str, str]] = {
-    "en": {
-        # every rules module
-        "undo_window": "Undo depth",
-        "dice": "Dice",
-        "three_doubles_detain": "Three doubles in a row",
-        "detention_fine": "TAX INSPECTION fine",
-        "detention_tries": "Tries to leave by a double",
-        "detention_third_miss": "No double on the last try",
-        "monopoly_broken_by_mortgage": "Mortgaged plot ends monopoly",
-        "mortgage_needs_empty_industry": "Before a mortgage, sell",
-        "redeem_interest_percent": "Redemption interest",
-        "redeem_interest_base": "Interest counted on",
-        "building_sale_percent": "Buildings sell back at",
-        "decline_opens_auction": "Plot not bought",
-        "auction_opening_percent": "Auction opening price",
-        "card_move_collects": "CHANCE card past START",
-        "circle_income": "Circle income",
-        "discard_decks": "Cards not returned",
-        "land_checks_distance": "Check landings by dice",
-        # the Millionaire family
-        "start_jackpot": "JACKPOT cash box at start",
-        "inspection_landing_detains": "Stopping on TAX INSPECTION",
-        "jackpot_min_bet": "JACKPOT bet at least",
-        "jackpot_max_bet": "JACKPOT bet at most",
-        # Classic and Deluxe
-        "movement_deck": "Deck with no circle income",
-        "movement_collects": "MOVEMENT card past START",
-        "monopoly_rent_multiplier": "Monopoly rent",
-        "black_business_fine": "BLACK BUSINESS fine",
-        "black_business_lands_on_fund": "BLACK BUSINESS",
-        "unpayable_card_kept": "Cannot pay a CHANCE card",
-        # Deluxe
-        "rating_top_wins": "Top of the rating scale",
-        "rating_step_value": "Rating step worth, timed game",
-        "rating_down_when_sent": "Sent to TAX INSPECTION",
-        # Elite
-        "share_start_price": "Share price at start",
-        "share_point": "Share price point",
-        "dividend_percent": "Dividend on shares",
-        "share_tax": "Tax per share",
-        "circle_tax_when_sent": "Sent to TAX INSPECTION",
-        "tax_on_mortgaged": "Tax on mortgaged plots",
-        "sell_shares_in_debt": "Debtor may sell shares",
-        "wealth_counts_shares": "Timed game counts shares",
-        "policy_green": "GREEN policy price",
-        "policy_blue": "BLUE policy price",
-        "policy_orange": "ORANGE policy price",
-        "policy_red": "RED policy price",
-        "long_term_policies": "Long-term policies",
-        "red_policy_pays_owner": "Rent a RED policy cancels",
-        "central_industry": "Central industry",
-        "central_tax": "Central industry tax",
-        "fortune_sets": "FORTUNE rent or tax",
-        # Monopoly
-        "hotel_after_houses": "Houses before a hotel",
-        "end_at_bankruptcy": "Game ends",
-        "start_deal": "Deeds dealt at start",
-        "bankrupt_to_bank": "Bankrupt to the bank",
-        "transfer_interest_percent": "Interest on a mortgaged lot received",
-        "trade_mortgaged": "Trade mortgaged lots",
-        "card_utility_roll": "Card to a utility",
-        "building_shortage_auction": "Auction houses when short",
-        "free_parking_pot": "Free Parking pot",
-        "go_landing_bonus": "Bonus for landing on GO",
-        "jail_blocks_rent": "Owner in Jail",
-        # Mad Millionaire
-        "target": "Cash to win",
-        "signs": "SOLD signs each",
-        "stunt_unit": "Stunt income per business",
-        "six_rule": "Rolling a six",
-        "six_bonus": "Bonus for a six",
-        "sale_faces": "Sale price by die 1 to 6",
-        "sale_round": "Half price rounded up to",
-        "face_up": "Stunts face up by players",
-        "finish_exact": "FINISH needs the exact roll",
-        "one_way": "ONE WAY sign",
-        "check_moves": "Check moves on the map",
-        "finish_late_cash": "Cash raised later on FINISH",
-    },
-    "ru": {
-        "undo_window": "Глубина отмены",
-        "dice": "Число кубиков",
-        "three_doubles_detain": "Три дубля подряд",
-        "detention_fine": "НАЛОГОВАЯ ИНСПЕКЦИЯ, штраф",
-        "detention_tries": "Попыток выйти дублем",
-        "detention_third_miss": "Последний промах",
-        "monopoly_broken_by_mortgage": "Залог лишает монополии",
-        "mortgage_needs_empty_industry": "Перед залогом продать",
-        "redeem_interest_percent": "Надбавка при выкупе",
-        "redeem_interest_base": "Надбавка считается от",
-        "building_sale_percent": "Продажа построек в БАНК",
-        "decline_opens_auction": "Отказ от покупки",
-        "auction_opening_percent": "Стартовая цена аукциона",
-        "card_move_collects": "ШАНС через СТАРТ",
-        "circle_income": "Круговой доход",
-        "discard_decks": "Колоды без возврата",
-        "land_checks_distance": "Сверять клетку с броском",
-        "start_jackpot": "Касса «Джекпот» в начале",
-        "inspection_landing_detains": "Попал на НАЛОГОВУЮ ИНСПЕКЦИЮ",
-        "jackpot_min_bet": "Ставка в ДЖЕКПОТ не меньше",
-        "jackpot_max_bet": "Ставка в ДЖЕКПОТ не больше",
-        "movement_deck": "Колода без кругового дохода",
-        "movement_collects": "ПЕРЕМЕЩЕНИЕ через СТАРТ",
-        "monopoly_rent_multiplier": "Аренда монополиста",
-        "black_business_fine": "Штраф «ЧЁРНОГО» БИЗНЕСА",
-        "black_business_lands_on_fund": "«ЧЁРНЫЙ» БИЗНЕС",
-        "unpayable_card_kept": "Нечем оплатить ШАНС",
-        "rating_top_wins": "Вершина шкалы рейтинга",
-        "rating_step_value": "Цена ступени рейтинга",
-        "rating_down_when_sent": "Отправлен в НАЛОГОВУЮ ИНСПЕКЦИЮ",
-        "share_start_price": "Первоначальная цена акции",
-        "share_point": "ПУНКТ курса акций",
-        "dividend_percent": "Проценты по акциям",
-        "share_tax": "Налог с каждой акции",
-        "circle_tax_when_sent": "Отправлен в НАЛОГОВУЮ ИНСПЕКЦИЮ",
-        "tax_on_mortgaged": "Налог с заложенных участков",
-        "sell_shares_in_debt": "Должник продаёт акции",
-        "wealth_counts_shares": "Акции в подсчёте капитала",
-        "policy_green": "Цена ЗЕЛЁНОГО полиса",
-        "policy_blue": "Цена СИНЕГО полиса",
-        "policy_orange": "Цена ОРАНЖЕВОГО полиса",
-        "policy_red": "Цена КРАСНОГО полиса",
-        "long_term_policies": "Долговременные полисы",
-        "red_policy_pays_owner": "КРАСНЫЙ полис, аренда",
-        "central_industry": "Центральная отрасль",
-        "central_tax": "Налог с центральных",
-        "fortune_sets": "Аренда и налог ФОРТУНЫ",
-        "hotel_after_houses": "Домов до отеля",
-        "end_at_bankruptcy": "Конец игры",
-        "start_deal": "Раздача участков в начале",
-        "bankrupt_to_bank": "Банкрот перед БАНКОМ",
-        "transfer_interest_percent": "Проценты за полученный залог",
-        "trade_mortgaged": "Торговля заложенными участками",
-        "card_utility_roll": "Коммунальные по карточке",
-        "building_shortage_auction": "Аукцион при нехватке построек",
-        "free_parking_pot": "Копилка Бесплатной стоянки",
-        "go_landing_bonus": "Премия за остановку на ВПЕРЁД",
-        "jail_blocks_rent": "Владелец в тюрьме",
-        "target": "Сумма для победы",
-        "signs": "Табличек SOLD у игрока",
-        "stunt_unit": "Доход с предприятия за акцию",
-        "six_rule": "Выпала шестёрка",
-        "six_bonus": "Премия за шестёрку",
-        "sale_faces": "Цена продажи по кубику",
-        "sale_round": "Полцены округляется до",
-        "face_up": "Открытых акций по игрокам",
-        "finish_exact": "На ФИНИШ только точным броском",
-        "one_way": "Одностороннее движение",
-        "check_moves": "Сверять ходы с картой",
-        "finish_late_cash": "Деньги позже на ФИНИШЕ",
-    },
-}
+OPTION_NAMES = Table("options", "OPTION_NAMES")
 
 # where an option means something else in an edition (by edition id; see the docstring)
-EDITION_OPTION_NAMES: dict[str, dict[str, dict[str, str]]] = {
-    "monopoly": {
-        "en": {
-            "detention_fine": "Fine to leave Jail",
-            "detention_tries": "Tries for doubles in Jail",
-            "redeem_interest_percent": "Unmortgage interest",
-            "monopoly_broken_by_mortgage": "Mortgage stops double rent",
-            "decline_opens_auction": "Property not bought",
-            "card_move_collects": "Card move past GO",
-            "circle_income": "GO salary",
-        },
-        "ru": {
-            "detention_fine": "Штраф за выход из тюрьмы",
-            "detention_tries": "Попыток выйти из тюрьмы дублем",
-            "monopoly_broken_by_mortgage": "Залог отменяет двойную аренду",
-            "card_move_collects": "Карточка через ВПЕРЁД",
-            "circle_income": "Зарплата на поле ВПЕРЁД",
-        },
-    },
-}
+EDITION_OPTION_NAMES = {"monopoly": Table("options", "EDITION_OPTION_NAMES/monopoly")}
 
 # ----- the words of a value ------------------------------------------------------------------------
 # text choices (OPTION_CHOICES) and the yes/no options a phrase says better than yes or no
-CHOICE_WORDS: dict[str, dict[str, dict[Any, str]]] = {
-    "en": {
-        "detention_third_miss": {"pay_next_turn": "pay on the next turn", "pay_and_move": "pay and move at once"},
-        "redeem_interest_base": {"price": "the plot's price", "mortgage": "the mortgage"},
-        "long_term_policies": {"ask": "holder decides when", "auto": "used at the first chance"},
-        "central_tax": {"per_plot": "on each plot", "per_owner": "once per owner"},
-        "fortune_sets": {"value": "exactly as written", "printed": "multiplied by tables"},
-        "bankrupt_to_bank": {"auction": "lots auctioned", "return": "lots back to the bank"},
-        "three_doubles_detain": {True: "to TAX INSPECTION", False: "roll again"},
-        "mortgage_needs_empty_industry": {True: "the industry's buildings", False: "the plot's buildings"},
-        "decline_opens_auction": {True: "goes to auction", False: "stays unsold"},
-        "card_move_collects": {True: "circle income", False: "no circle income"},
-        "movement_collects": {True: "circle income", False: "no circle income"},
-        "inspection_landing_detains": {True: "held there", False: "not held"},
-        "black_business_lands_on_fund": {True: "fine, then take the fund", False: "fine only"},
-        "unpayable_card_kept": {True: "keep it until able", False: "owe the sum"},
-        "rating_top_wins": {True: "wins the game", False: "play goes on"},
-        "rating_down_when_sent": {True: "rating step down", False: "rating stays"},
-        "circle_tax_when_sent": {True: "pays circle tax", False: "no circle tax"},
-        "red_policy_pays_owner": {True: "the bank pays the owner", False: "the owner gets nothing"},
-        "card_utility_roll": {True: "throw again for rent", False: "use the throw made"},
-        "jail_blocks_rent": {True: "collects no rent", False: "still collects rent"},
-        "six_rule": {True: "bonus or a missed turn", False: "nothing extra"},
-        "one_way": {True: "obeyed", False: "ignored"},
-        "finish_late_cash": {True: "wins too", False: "does not count"},
-    },
-    "ru": {
-        "detention_third_miss": {"pay_next_turn": "штраф в следующий ход", "pay_and_move": "штраф и сразу ход"},
-        "redeem_interest_base": {"price": "цены участка", "mortgage": "суммы залога"},
-        "long_term_policies": {"ask": "решает владелец", "auto": "в первом же случае"},
-        "central_tax": {"per_plot": "с каждого участка", "per_owner": "раз с владельца"},
-        "fortune_sets": {"value": "как написано", "printed": "по таблицам"},
-        "bankrupt_to_bank": {"auction": "участки на аукцион", "return": "участки в БАНК"},
-        "three_doubles_detain": {True: "НАЛОГОВАЯ ИНСПЕКЦИЯ", False: "ещё ход"},
-        "mortgage_needs_empty_industry": {True: "постройки всей отрасли", False: "постройки участка"},
-        "decline_opens_auction": {True: "участок на аукцион", False: "участок свободен"},
-        "card_move_collects": {True: "с круговым доходом", False: "без кругового дохода"},
-        "movement_collects": {True: "с доходом", False: "без дохода"},
-        "inspection_landing_detains": {True: "задержан", False: "свободен"},
-        "black_business_lands_on_fund": {True: "штраф и забрать фонд", False: "только штраф в фонд"},
-        "unpayable_card_kept": {True: "карточка ждёт у игрока", False: "сумма в долг"},
-        "rating_top_wins": {True: "победа", False: "игра дальше"},
-        "rating_down_when_sent": {True: "шаг вниз", False: "на месте"},
-        "circle_tax_when_sent": {True: "с налогом", False: "без налога"},
-        "red_policy_pays_owner": {True: "БАНК платит владельцу", False: "владелец без аренды"},
-        "card_utility_roll": {True: "новый бросок", False: "тот же бросок"},
-        "jail_blocks_rent": {True: "аренду не получает", False: "получает аренду"},
-        "six_rule": {True: "премия или пропуск хода", False: "обычный ход"},
-        "one_way": {True: "соблюдается", False: "не действует"},
-        "finish_late_cash": {True: "тоже победа", False: "не в счёт"},
-    },
-}
+CHOICE_WORDS = Table("options", "CHOICE_WORDS")
+# an edition's own choice words (by edition id, as EDITION_OPTION_NAMES)
+EDITION_CHOICE_WORDS = {"monopoly": Table("options", "EDITION_CHOICE_WORDS/monopoly")}
 
-EDITION_CHOICE_WORDS: dict[str, dict[str, dict[str, dict[Any, str]]]] = {
-    "monopoly": {
-        "en": {
-            "three_doubles_detain": {True: "go to Jail", False: "roll again"},
-            "mortgage_needs_empty_industry": {True: "the group's houses", False: "the lot's houses"},
-            "redeem_interest_base": {"price": "the lot's price", "mortgage": "the mortgage"},
-            "decline_opens_auction": {True: "auctioned", False: "stays with the bank"},
-            "card_move_collects": {True: "collect salary", False: "no salary"},
-        },
-        "ru": {
-            "three_doubles_detain": {True: "в тюрьму", False: "ещё ход"},
-            "mortgage_needs_empty_industry": {True: "постройки всей группы", False: "постройки участка"},
-            "card_move_collects": {True: "с зарплатой", False: "без зарплаты"},
-        },
-    },
-}
 
 # whole numbers said with their unit; {n} the number (money grouped, per cent signed), {nth} its ordinal
-NUMBER_WORDS = {
-    "en": {
-        "undo_window": "{n} event|{n} events",
-        "auction_opening_percent": "{n} of the price",
-        "monopoly_rent_multiplier": "printed ×{n}",
-        "end_at_bankruptcy": "at the {nth} bankruptcy",
-        "start_deal": "{n} each",
-    },
-    "ru": {
-        "undo_window": "{n} событие|{n} события|{n} событий",
-        "auction_opening_percent": "{n} цены",
-        "monopoly_rent_multiplier": "×{n}",
-        "end_at_bankruptcy": "после {nth} банкротства",
-        "start_deal": "по {n} каждому",
-    },
-}
+NUMBER_WORDS = Table("options", "NUMBER_WORDS")
 # what a zero means where it switches a rule off or leaves a choice open
-ZERO_WORDS = {
-    "en": {
-        "undo_window": "no undo",
-        "auction_opening_percent": "any",
-        "end_at_bankruptcy": "one player left",
-        "start_deal": "none",
-        "go_landing_bonus": "none",
-        "sale_round": "no rounding",
-    },
-    "ru": {
-        "undo_window": "без отмены",
-        "auction_opening_percent": "любая",
-        "end_at_bankruptcy": "остался один",
-        "start_deal": "нет",
-        "go_landing_bonus": "нет",
-        "sale_round": "без округления",
-    },
-}
+ZERO_WORDS = Table("options", "ZERO_WORDS")
 # Mad Millionaire's sale prices for the die's faces, as multiples of the buy price
 FACE_SIGNS = {"half": "×½", "full": "×1", "double": "×2", "triple": "×3"}
 
