@@ -238,7 +238,11 @@ install_unit() {
     return
   fi
   if [ -z "${COMPANION_SERVICE_CTL:-}" ] && [ $changed = 1 ]; then systemctl daemon-reload; fi
-  if ! ctl is-active --quiet "$UNIT_NAME"; then
+  if [ $changed = 1 ] && ctl is-active --quiet "$UNIT_NAME"; then
+    say "  the unit changed: restarting $UNIT_NAME (waiting for READY, at most ${READY_SECONDS}s)"
+    wait_ready || die "$UNIT_NAME did not report READY after the unit changed: journalctl -u companion -b"
+    did "restarted $UNIT_NAME with the new unit"
+  elif ! ctl is-active --quiet "$UNIT_NAME"; then
     say "  starting $UNIT_NAME (waiting for READY, at most ${READY_SECONDS}s)"
     timeout "$READY_SECONDS" "${COMPANION_SERVICE_CTL:-systemctl}" start "$UNIT_NAME" ||
       die "$UNIT_NAME did not report READY: journalctl -u companion -b"
@@ -260,8 +264,12 @@ source_id() { # <version>-<commit> of this clone; a changed or unversioned tree:
 }
 
 source_files() { # what a version keeps of the clone (relative paths), none of its build leftovers
-  (cd "$SRC" && find pyproject.toml README.md companion web systemd docs firmware hardware -type f \
-     -not -path '*/__pycache__/*' -not -path '*/node_modules/*' -not -name '*.pyc' -not -path '*.egg-info*' 2>/dev/null)
+  local top tops=()
+  for top in pyproject.toml README.md companion web systemd docs firmware hardware; do
+    [ -e "$SRC/$top" ] && tops+=("$top")
+  done
+  (cd "$SRC" && find "${tops[@]}" -type f \
+     -not -path '*/__pycache__/*' -not -path '*/node_modules/*' -not -name '*.pyc' -not -path '*.egg-info*')
 }
 
 python_minor() { python3 -c 'import sys; print(sys.version_info[1])'; }
@@ -397,7 +405,7 @@ finish_switch() { # after a switch: the daemon restarted on the new version says
   local old
   [ -f "$PREFIX/switching" ] || return 0
   old=$(cat "$PREFIX/switching")
-  if systemd_running && ctl is-enabled --quiet "$UNIT_NAME" 2>/dev/null || [ -n "${COMPANION_SERVICE_CTL:-}" ]; then
+  if systemd_running && ctl is-enabled --quiet "$UNIT_NAME" 2>/dev/null; then
     say "  restarting $UNIT_NAME on $(readlink "$PREFIX/current") (READY within ${READY_SECONDS}s, or back to $old)"
     kill_at restarting
     if ! wait_ready; then
