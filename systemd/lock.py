@@ -59,8 +59,26 @@ def resolve(reqs: list[str], python: str, dest: Path) -> dict[str, tuple[str, se
     abi = "cp" + python.replace(".", "")
     skip = WITHOUT.get(python, set())
     wanted = [r for r in reqs if norm(re.split(r"[<>=!~ \[]", r)[0]) not in skip]
-    cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--dest", str(dest),
-           "--python-version", python, "--implementation", "cp", "--abi", abi, "--abi", "abi3", "--abi", "none"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--only-binary=:all:",
+        "--dest",
+        str(dest),
+        "--python-version",
+        python,
+        "--implementation",
+        "cp",
+        "--abi",
+        abi,
+        "--abi",
+        "abi3",
+        "--abi",
+        "none",
+    ]
     for p in PLATFORMS:
         cmd += ["--platform", p]
     # PyPI alone: no local wheel folders or constraints from this machine's pip configuration
@@ -89,9 +107,30 @@ def wheelhouse(dest: Path, python: str) -> int:
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as reqs:
         reqs.write("\n".join(lines) + "\n")
         reqs.flush()
-        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--no-deps", "--require-hashes",
-               "--dest", str(dest), "--python-version", python, "--implementation", "cp", "--abi", abi, "--abi", "abi3",
-               "--abi", "none", "-r", reqs.name]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--only-binary=:all:",
+            "--no-deps",
+            "--require-hashes",
+            "--dest",
+            str(dest),
+            "--python-version",
+            python,
+            "--implementation",
+            "cp",
+            "--abi",
+            abi,
+            "--abi",
+            "abi3",
+            "--abi",
+            "none",
+            "-r",
+            reqs.name,
+        ]
         for p in PLATFORMS:
             cmd += ["--platform", p]
         env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_") or k == "PIP_CERT"}

@@ -19,7 +19,6 @@ import os
 import shutil
 import stat
 import subprocess
-import tarfile
 import time
 from pathlib import Path
 
@@ -35,7 +34,7 @@ PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # systemctl's stand-in inside the root (no systemd runs in a chroot): start, restart, stop,
 # is-active and is-enabled of companion.service, Type=notify as systemd does it: the daemon gets a
 # NOTIFY_SOCKET, and start succeeds only once READY=1 arrives on it (or fails when the daemon exits).
-FAKE_CTL = r'''#!/usr/bin/python3
+FAKE_CTL = r"""#!/usr/bin/python3
 import os, pwd, signal, socket, subprocess, sys, time
 STATE = "/var/lib/companion-test"
 PIDFILE = STATE + "/pid"
@@ -119,7 +118,7 @@ if verb == "is-active":
 if verb == "is-enabled":
     sys.exit(0 if os.path.exists("/etc/systemd/system/multi-user.target.wants/companion.service") else 1)
 sys.exit(f"fake systemctl: {sys.argv[1:]} not known")
-'''
+"""
 
 
 def _binfmt_ready() -> bool:
@@ -160,8 +159,18 @@ def base_tar() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not tar.exists():
             part = tar.with_suffix(".part")
-            cmd = ["nice", "-n", "19", "mmdebstrap", "--quiet", "--variant=minbase", "--architectures=arm64",
-                   "--include=" + ",".join(PACKAGES), "bookworm", str(part)]
+            cmd = [
+                "nice",
+                "-n",
+                "19",
+                "mmdebstrap",
+                "--quiet",
+                "--variant=minbase",
+                "--architectures=arm64",
+                "--include=" + ",".join(PACKAGES),
+                "bookworm",
+                str(part),
+            ]
             started = time.monotonic()
             done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
             if done.returncode != 0:
@@ -193,8 +202,7 @@ class Root:
     @classmethod
     def unpack(cls, path: Path) -> Root:
         path.mkdir(parents=True, exist_ok=True)
-        with tarfile.open(base_tar()) as tar:
-            tar.extractall(path, filter="fully_trusted") if hasattr(tarfile, "data_filter") else tar.extractall(path)
+        subprocess.run(["tar", "-C", str(path), "--numeric-owner", "-xpf", str(base_tar())], check=True)
         # name resolution and the proxies' certificates as this machine has them (pip reaches PyPI)
         for f in ("/etc/resolv.conf", "/etc/hosts", "/etc/ssl/certs/ca-certificates.crt"):
             if Path(f).exists():
@@ -207,11 +215,21 @@ class Root:
         ctl.chmod(0o755)
         return cls(path)
 
-    def run(self, *cmd: str, env: dict[str, str] | None = None, net: bool = True, timeout: float = 900,
-            check: bool = True) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *cmd: str, env: dict[str, str] | None = None, net: bool = True, timeout: float = 900, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
         base = {"PATH": PATH, "LANG": "C.UTF-8", "HOME": "/root", "TERM": "dumb"}
-        for k in ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "PIP_CERT",
-                  "PIP_INDEX_URL", "PIP_DEFAULT_TIMEOUT"):
+        for k in (
+            "http_proxy",
+            "https_proxy",
+            "no_proxy",
+            "HTTP_PROXY",
+            "HTTPS_PROXY",
+            "NO_PROXY",
+            "PIP_CERT",
+            "PIP_INDEX_URL",
+            "PIP_DEFAULT_TIMEOUT",
+        ):
             if k in os.environ:
                 base[k] = os.environ[k]
         base.update(env or {})
@@ -225,7 +243,9 @@ class Root:
             timeout=timeout,
         )
         if check and done.returncode != 0:
-            raise AssertionError(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+            raise AssertionError(
+                f"{' '.join(cmd)} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+            )
         return done
 
     def checksums(self, *under: str, skip: tuple[str, ...] = ()) -> dict[str, str]:

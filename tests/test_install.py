@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import shutil
 import socket
-import sys
 import subprocess
+import sys
 import time
 import urllib.request
 import warnings
@@ -38,8 +38,18 @@ PREFIX = "/opt/companion"
 CONFIG = "/etc/companion/companion.toml"
 LOG = "/var/log/companion-install.log"
 # what the installer owns: their checksums must not move on a second run
-TREE = ("/opt/companion", "/etc/companion", "/etc/systemd/system", "/etc/sysusers.d", "/etc/modules-load.d",
-        "/etc/udev/rules.d", "/boot/firmware", "/etc/passwd", "/etc/group", "/var/lib/companion")
+TREE = (
+    "/opt/companion",
+    "/etc/companion",
+    "/etc/systemd/system",
+    "/etc/sysusers.d",
+    "/etc/modules-load.d",
+    "/etc/udev/rules.d",
+    "/boot/firmware",
+    "/etc/passwd",
+    "/etc/group",
+    "/var/lib/companion",
+)
 BOOT_CONFIG = "# Raspberry Pi OS's own lines\n[all]\ndtparam=audio=on\n"
 CTL = "/usr/local/sbin/fake-service-ctl"
 TIMES: dict[str, float] = {}
@@ -86,8 +96,12 @@ def installed(pi):
     first = install(pi, timing="first install under qemu")
     after_first = pi.checksums(*TREE)
     second = install(pi, timing="second install (nothing to do)")
-    return {"first": first.stdout, "second": second.stdout, "after_first": after_first,
-            "after_second": pi.checksums(*TREE)}
+    return {
+        "first": first.stdout,
+        "second": second.stdout,
+        "after_first": after_first,
+        "after_second": pi.checksums(*TREE),
+    }
 
 
 def test_install_puts_every_file_in_place(pi, installed):
@@ -98,8 +112,10 @@ def test_install_puts_every_file_in_place(pi, installed):
     wants = pi.path / "etc/systemd/system/multi-user.target.wants/companion.service"
     assert wants.is_symlink() and str(wants.readlink()).endswith("/companion.service")
     assert "u companion -" in read(pi, "/etc/sysusers.d/companion.conf")
-    assert any(line.startswith("companion:") and line.endswith(":/var/lib/companion:/usr/sbin/nologin")
-               for line in read(pi, "/etc/passwd").splitlines())
+    assert any(
+        line.startswith("companion:") and line.endswith(":/var/lib/companion:/usr/sbin/nologin")
+        for line in read(pi, "/etc/passwd").splitlines()
+    )
     assert read(pi, "/etc/modules-load.d/companion.conf").split("\n")[-4:] == ["i2c-dev", "spidev", "cdc_acm", ""]
     rule = read(pi, "/etc/udev/rules.d/70-companion-reader.rules")
     assert 'SYMLINK+="companion-reader"' in rule and 'ENV{ID_MM_DEVICE_IGNORE}="1"' in rule
@@ -120,7 +136,11 @@ def test_install_puts_every_file_in_place(pi, installed):
     assert "lgpio==0.2.2.0" in freeze and "pillow==" in freeze.lower() and "companion @ file://" in freeze
     assert pi.run(f"{PREFIX}/.venv/bin/companion", "editions").stdout.startswith("classic")
     log = read(pi, LOG)
-    assert "== systemd/install.sh --install" in log and "built version" in log and "wrote /etc/companion/companion.toml" in log
+    assert (
+        "== systemd/install.sh --install" in log
+        and "built version" in log
+        and "wrote /etc/companion/companion.toml" in log
+    )
 
 
 def test_a_second_run_changes_nothing(installed):
@@ -130,8 +150,12 @@ def test_a_second_run_changes_nothing(installed):
 
 
 def test_systemd_analyze_verify_prints_nothing(pi, installed):
-    done = subprocess.run(["systemd-analyze", "verify", f"--root={pi.path}", "/etc/systemd/system/companion.service"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={pi.path}", "/etc/systemd/system/companion.service"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0 and done.stdout == "" and done.stderr == "", done.stdout + done.stderr
 
 
@@ -163,11 +187,29 @@ def running(pi, installed):
         f'[virtual_table]\nport = 0\n[phone]\nhost = "127.0.0.1"\nport = {port}\n'
     )
     pi.run("install", "-d", "-o", "companion", "-g", "companion", "-m", "0750", "/var/lib/companion")
-    pi.run("setpriv", "--reuid=companion", "--regid=companion", "--clear-groups", "env",
-           "COMPANION_STATE_DIR=/var/lib/companion", f"{PREFIX}/.venv/bin/companion", "new",
-           "--db", "/var/lib/companion/current.sqlite", "--seed", "7", "classic", "Ann", "Bob")
-    env = {"COMPANION_SERVICE_CTL": CTL, "COMPANION_TEST_CONFIG": "/etc/companion-test/sim.toml",
-           "COMPANION_READY_SECONDS": "240", "COMPANION_SETTLE_SECONDS": "3"}
+    pi.run(
+        "setpriv",
+        "--reuid=companion",
+        "--regid=companion",
+        "--clear-groups",
+        "env",
+        "COMPANION_STATE_DIR=/var/lib/companion",
+        f"{PREFIX}/.venv/bin/companion",
+        "new",
+        "--db",
+        "/var/lib/companion/current.sqlite",
+        "--seed",
+        "7",
+        "classic",
+        "Ann",
+        "Bob",
+    )
+    env = {
+        "COMPANION_SERVICE_CTL": CTL,
+        "COMPANION_TEST_CONFIG": "/etc/companion-test/sim.toml",
+        "COMPANION_READY_SECONDS": "240",
+        "COMPANION_SETTLE_SECONDS": "3",
+    }
     started = time.monotonic()
     pi.run(CTL, "start", "companion.service", env=env)
     TIMES["daemon start to READY under qemu"] = time.monotonic() - started
@@ -204,7 +246,7 @@ def new_source(pi, name, patch=None):
     return name
 
 
-BROKEN_RUN = '''
+BROKEN_RUN = """
 _unbroken_main = main
 
 
@@ -214,7 +256,7 @@ def main(argv=None):  # tests/test_install.py: a version whose daemon never says
     if (sys.argv[1:] if argv is None else list(argv))[:1] == ["run"]:
         raise SystemExit("broken on purpose")
     return _unbroken_main(argv)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -225,8 +267,12 @@ def wheelhouse(pi):
     stamp = cache / ".requirements"
     if not (stamp.exists() and stamp.read_text() == req):
         shutil.rmtree(cache, ignore_errors=True)
-        subprocess.run(["python3", str(pi_root.REPO / "systemd/lock.py"), "--wheelhouse", str(cache), "--python", "3.11"],
-                       check=True, capture_output=True, timeout=600)
+        subprocess.run(
+            ["python3", str(pi_root.REPO / "systemd/lock.py"), "--wheelhouse", str(cache), "--python", "3.11"],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
         stamp.write_text(req)
     shutil.copytree(cache, pi.path / "wheels", dirs_exist_ok=True)
     return "/wheels"
@@ -236,8 +282,15 @@ def test_an_update_replays_the_game_switches_and_waits_for_ready(pi, running, wh
     old = current(pi)
     src = new_source(pi, "/src-v2")
     # --no-index: the wheels come from the folder only, as on a box without internet
-    out = install(pi, "--update", "--wheelhouse", wheelhouse, src=src, env=running["env"],
-                  timing="update: build from the wheelhouse, verify, switch, READY").stdout
+    out = install(
+        pi,
+        "--update",
+        "--wheelhouse",
+        wheelhouse,
+        src=src,
+        env=running["env"],
+        timing="update: build from the wheelhouse, verify, switch, READY",
+    ).stdout
     assert "the new version replays the game in play: verified:" in out, out
     assert f"switched {PREFIX}/current: {old.name} -> " in out
     assert "the daemon says READY on versions/" in out
@@ -248,7 +301,9 @@ def test_an_update_replays_the_game_switches_and_waits_for_ready(pi, running, wh
 def test_an_update_to_a_broken_version_rolls_back(pi, running):
     good = current(pi)
     src = new_source(pi, "/src-broken", BROKEN_RUN)
-    done = install(pi, "--update", src=src, env=running["env"], check=False, timing="update to a broken version, rolled back")
+    done = install(
+        pi, "--update", src=src, env=running["env"], check=False, timing="update to a broken version, rolled back"
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "did not report READY: back to " + str(good) in done.stdout
     assert f"FAILED: update rolled back to {good}" in done.stdout
@@ -257,43 +312,54 @@ def test_an_update_to_a_broken_version_rolls_back(pi, running):
     assert not (pi.path / "opt/companion/switching").exists()
 
 
-STEPS = ["build-started", "venv-made", "venv-built", "verified", "link-made", "switched", "restarting", "pruning"]
+# (step, the clone the update is run from): the build's steps on a new version; the switch's steps
+# on the broken version, already built (its daemon never says READY, so the run that finishes the
+# cut switch rolls back); the last step, pruning, on the first version, still kept
+STEPS = [
+    ("build-started", "/src-v3"),
+    ("venv-made", "/src-v3"),
+    ("venv-built", "/src-v3"),
+    ("verified", "/src-broken"),
+    ("link-made", "/src-broken"),
+    ("switched", "/src-broken"),
+    ("restarting", "/src-broken"),
+    ("pruning", "/src"),
+]
 
 
 def test_kill_9_at_every_step_of_an_update_leaves_a_complete_version(pi, running):
-    """Each run is cut by kill -9 at one step; the link is on a complete version after every one, a
-    daemon runs, and the next run finishes the work (the broken version's build is reused: only
-    the link and the restarts are under test from `verified` on, so a good version is the target)."""
+    """Each run is cut by kill -9 at one step: the link is on a complete version, old or new, after
+    every one, a daemon runs, and the next run finishes or undoes what the cut one began."""
     env = running["env"]
-    a = current(pi)
-    b_src = new_source(pi, "/src-v3")
-    seen = []
-    for step in STEPS:
-        if step == "pruning":  # the last step of a run that switches back to a (already built)
-            target_src = "/src-v2"
-        else:
-            target_src = b_src
-        done = install(pi, "--update", src=target_src, env={**env, "COMPANION_KILL_AT": step}, check=False)
-        assert done.returncode == -9 or done.returncode == 137, (step, done.stdout, done.stderr)
+    a = current(pi).name
+    new_source(pi, "/src-v3")
+    seen = {}
+    for step, src in STEPS:
+        done = install(pi, "--update", src=src, env={**env, "COMPANION_KILL_AT": step}, check=False)
+        assert done.returncode == -9, (step, done.returncode, done.stdout, done.stderr)
         assert f"(test) kill -9 at {step}" in done.stdout, (step, done.stdout)
         link = current(pi)
         version = pi.path / "opt/companion" / link
         assert (version / ".complete").is_file() and (version / "venv/bin/companion").is_file(), (step, link)
         assert daemon_runs(pi), step
-        seen.append((step, link.name))
-        if step == "restarting":  # the run after finishes the switch: READY on the new version
-            out = install(pi, "--update", src=b_src, env=env).stdout
-            assert "the daemon says READY on versions/" in out, out
-    links = dict(seen)
-    assert links["build-started"] == links["venv-made"] == links["venv-built"] == links["verified"] == a.name
-    assert links["link-made"] == a.name and links["switched"] != a.name
-    assert links["pruning"] == a.name
-    assert daemon_runs(pi) and "<html" in page(running["port"]).lower()
-    assert not (pi.path / "opt/companion/trash").exists() or True
-    # what a cut run left behind is cleared by the next one
+        seen[step] = link.name
+        if step == "restarting":  # the next run finishes the switch: the broken version fails, back to a
+            done = install(pi, "--update", src=src, env=env, check=False)
+            assert done.returncode == 1 and f"FAILED: update rolled back to versions/{a}" in done.stdout, done.stdout
+            assert current(pi).name == a and daemon_runs(pi)
+    broken = seen["switched"]
+    assert seen["build-started"] == seen["venv-made"] == seen["venv-built"] == seen["verified"] == a
+    assert seen["link-made"] == a and broken != a and seen["restarting"] == broken
+    assert seen["pruning"] not in (a, broken)
+    assert "<html" in page(running["port"]).lower()
+    # what the cut runs left behind is cleared by the next one
     install(pi, "--update", src="/src-v2", env=env)
-    assert not (pi.path / "opt/companion/current.new").exists()
-    assert not (pi.path / "opt/companion/trash").exists()
+    assert current(pi).name == a
+    for left in ("current.new", "switching", "trash"):
+        assert not (pi.path / "opt/companion" / left).exists(), left
+    assert (
+        sorted(p.name for p in (pi.path / "opt/companion/versions").iterdir() if not (p / ".complete").exists()) == []
+    )
 
 
 def test_old_versions_are_kept_to_a_bound(pi, running):
@@ -308,9 +374,15 @@ def test_uninstall_keeps_the_games(pi, running):
     out = install(pi, "--uninstall", src="/src-v2", env=running["env"]).stdout
     assert "kept: the games and backups in /var/lib/companion" in out
     assert not daemon_runs(pi)
-    for gone in ("opt/companion", "etc/companion", "etc/systemd/system/companion.service",
-                 "etc/systemd/system/multi-user.target.wants/companion.service", "etc/sysusers.d/companion.conf",
-                 "etc/modules-load.d/companion.conf", "etc/udev/rules.d/70-companion-reader.rules"):
+    for gone in (
+        "opt/companion",
+        "etc/companion",
+        "etc/systemd/system/companion.service",
+        "etc/systemd/system/multi-user.target.wants/companion.service",
+        "etc/sysusers.d/companion.conf",
+        "etc/modules-load.d/companion.conf",
+        "etc/udev/rules.d/70-companion-reader.rules",
+    ):
         assert not (pi.path / gone).exists(), gone
     assert ledger.read_bytes() == before
     assert read(pi, "/boot/firmware/config.txt") == BOOT_CONFIG

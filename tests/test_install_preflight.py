@@ -25,12 +25,19 @@ PI_OS = {  # what 64-bit Raspberry Pi OS Bookworm says (its os-release is Debian
     "VERSION_CODENAME": "bookworm",
 }
 
-pytestmark = pytest.mark.skipif(shutil.which("bash") is None or shutil.which("python3") is None, reason="no bash/python3")
+pytestmark = pytest.mark.skipif(
+    shutil.which("bash") is None or shutil.which("python3") is None, reason="no bash/python3"
+)
 
 
-def preflight(tmp_path: Path, os_release: dict[str, str] | None = PI_OS, arch: str = "aarch64",
-              python: str | None = None, free_mb: int | None = None, as_nobody: bool = False,
-              ) -> subprocess.CompletedProcess[str]:
+def preflight(
+    tmp_path: Path,
+    os_release: dict[str, str] | None = PI_OS,
+    arch: str = "aarch64",
+    python: str | None = None,
+    free_mb: int | None = None,
+    as_nobody: bool = False,
+) -> subprocess.CompletedProcess[str]:
     root = tmp_path / "fake-root"
     (root / "etc").mkdir(parents=True, exist_ok=True)
     for d in (root, root / "etc"):
@@ -127,8 +134,9 @@ def test_everything_wrong_at_once_is_one_line_each():
     # a folder that the user nobody may read, for the faked os-release and python3
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o755)
-        done = preflight(Path(tmp), {"ID": "fedora", "VERSION_ID": "40"}, arch="x86_64", python="3.10",
-                         free_mb=10**9, as_nobody=True)
+        done = preflight(
+            Path(tmp), {"ID": "fedora", "VERSION_ID": "40"}, arch="x86_64", python="3.10", free_mb=10**9, as_nobody=True
+        )
     lines = refusals(done)
     topics = [line.split(":")[1].strip() for line in lines]
     expected = ["OS", "architecture", "Python", "disk"]
