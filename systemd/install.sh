@@ -151,7 +151,7 @@ g dialout -
 EOF
   local before
   before=$(getent passwd companion || true)
-  systemd-sysusers "$SYSUSERS"
+  systemd-sysusers "$SYSUSERS" >> "$LOG" 2>&1
   [ -n "$before" ] || did "made the system user companion"
 }
 
@@ -279,21 +279,30 @@ pip_env() { # only this file's choices: no index or wheel folder from the box's 
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 "$@"
 }
 
-debian_packages() { # what the venv needs from Debian: venv itself; lgpio on Python 3.13 (no wheel)
+apt_install() { # apt_install PACKAGE...: from the lists there are, else after an apt-get update
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends "$@" >> "$LOG" 2>&1 ||
+    { apt-get update -q >> "$LOG" 2>&1 && apt-get install -y -q --no-install-recommends "$@" >> "$LOG" 2>&1; }
+}
+
+debian_packages() { # what the box needs from Debian: venv itself; lgpio on Python 3.13 (no wheel); the OLED's font
   local need=()
   python3 -c 'import ensurepip' 2>/dev/null || need+=(python3-venv)
   if [ "$(python_minor)" -ge 13 ]; then python3 -c 'import lgpio' 2>/dev/null || need+=(python3-lgpio); fi
-  [ ${#need[@]} -eq 0 ] && return
-  command -v apt-get >/dev/null || die "missing Debian packages: ${need[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >> "$LOG" 2>&1 ||
-    die "apt-get install ${need[*]} failed (offline? install them first): see $LOG"
-  did "installed ${need[*]} (apt)"
+  if [ ${#need[@]} -gt 0 ]; then
+    command -v apt-get >/dev/null || die "missing Debian packages: ${need[*]}"
+    apt_install "${need[@]}" || die "apt-get install ${need[*]} failed (offline? install them first): see $LOG"
+    did "installed ${need[*]} (apt)"
+  fi
+  if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+    if command -v apt-get >/dev/null && apt_install fonts-dejavu-core; then did "installed fonts-dejavu-core (apt): the OLED's letters"
+    else say "  fonts-dejavu-core missing and not installed (offline?): the OLED falls back to a plain font; apt install fonts-dejavu-core"; fi
+  fi
 }
 
 build_version() { # build_version DIR: the version's own copy of the source and its own venv
   local dir=$1 site=() index=()
   [ -f "$dir/.complete" ] && return
-  debian_packages
   rm -rf "$dir"  # a build that was cut short: start it again
   mkdir -p "$dir/src"
   kill_at build-started
@@ -311,6 +320,9 @@ build_version() { # build_version DIR: the version's own copy of the source and 
   pip_env "$dir/venv/bin/pip" install --quiet --no-deps --no-build-isolation --no-index "$dir/src" >> "$LOG" 2>&1 ||
     die "could not install companion into $dir/venv: see $LOG"
   rm -rf "$dir/src/build" "$dir/src"/*.egg-info
+  # the reader's firmware beside the package, where companion/hw/simreader.py looks for it: with it
+  # hardware = "simulated" runs on the box too (a try before the wiring; the tests run it so)
+  ln -sfn ../../../../src/firmware "$("$dir/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/firmware"
   "$dir/venv/bin/companion" --help > /dev/null || die "$dir/venv/bin/companion does not run"
   kill_at venv-built
   sync -f "$dir/venv" 2>/dev/null || sync
@@ -445,6 +457,7 @@ install_version() {
   id=$(source_id)
   dir=$VERSIONS/$id
   mkdir -p "$VERSIONS"
+  debian_packages
   rm -f "$PREFIX/current.new" "$PREFIX/switching.new"
   finish_switch  # an update cut short after its switch
   build_version "$dir"

@@ -233,7 +233,7 @@ class Root:
             if k in os.environ:
                 base[k] = os.environ[k]
         base.update(env or {})
-        script = 'mount -t proc proc "$R/proc" && mount --bind /dev "$R/dev" && exec chroot "$R" "$@"'
+        script = 'mount -t proc proc "$R/proc" && mount --rbind /dev "$R/dev" && exec chroot "$R" "$@"'
         args = ["unshare", "--mount", "--propagation", "private"] + ([] if net else ["--net"])
         done = subprocess.run(
             [*args, "/bin/sh", "-c", script, "sh", *cmd],
