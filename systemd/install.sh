@@ -381,7 +381,10 @@ dst = sqlite3.connect(sys.argv[2])
 src.backup(dst)
 dst.close(); src.close()' "$ledger" "$tmp/current.sqlite" ||
     { rm -rf "$tmp"; die "could not copy the game in play ($ledger)"; }
-  if out=$(cd "$tmp" && COMPANION_STATE_DIR=$tmp "$1/venv/bin/companion" verify --db "$tmp/current.sqlite" 2>&1); then
+  # verified as the daemon verifies: as its user, against this box's anchors (the unit's COMPANION_STATE_DIR),
+  # so a stranger's or a rolled-back file is refused too; verify writes nothing
+  if out=$(cd "$tmp" && setpriv --reuid="$(stat -c %u "$ledger")" --regid="$(stat -c %g "$ledger")" --clear-groups \
+             env COMPANION_STATE_DIR="$STATE" HOME="$tmp" "$1/venv/bin/companion" verify --db "$tmp/current.sqlite" 2>&1); then
     say "  the new version replays the game in play: $(echo "$out" | tail -1)"
     rm -rf "$tmp"
   else
