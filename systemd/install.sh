@@ -385,7 +385,7 @@ dst.close(); src.close()' "$ledger" "$tmp/current.sqlite" ||
   # so a stranger's or a rolled-back file is refused too; verify writes nothing
   if out=$(cd "$tmp" && setpriv --reuid="$(stat -c %u "$ledger")" --regid="$(stat -c %g "$ledger")" --clear-groups \
              env COMPANION_STATE_DIR="$STATE" HOME="$tmp" "$1/venv/bin/companion" verify --db "$tmp/current.sqlite" 2>&1); then
-    say "  the new version replays the game in play: $(echo "$out" | tail -1)"
+    say "  the new version replays the game in play: $(echo "$out" | head -1)"
     rm -rf "$tmp"
   else
     echo "$out" >> "$LOG"
