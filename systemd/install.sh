@@ -58,6 +58,7 @@ while [ $# -gt 0 ]; do
 done
 
 changes=0
+reboot=0  # config.txt or raspi-config changed: the buses change at the next boot
 logging=0 # the log is written from the moment the preflight has passed
 say() { # one line to the terminal and to the install log
   echo "$*"
@@ -190,12 +191,13 @@ install_buses() {
       # get_i2c / get_spi print 0 when enabled
       if [ "$(raspi-config nonint "get_$iface" 2>/dev/null)" != 0 ]; then
         raspi-config nonint "do_$iface" 0 && did "enabled ${iface^^} (raspi-config nonint do_$iface 0; takes effect at the next boot)"
+        reboot=1
       fi
     done
   elif [ -n "$cfg" ]; then
     for iface in i2c_arm spi; do
       grep -Eq "^[[:space:]]*dtparam=([^#]*,)?$iface=on" "$cfg" ||
-        { printf '%s\ndtparam=%s=on\n' "$MARK" "$iface" >> "$cfg"; did "enabled $iface in $cfg (no raspi-config; at the next boot)"; }
+        { printf '%s\ndtparam=%s=on\n' "$MARK" "$iface" >> "$cfg"; did "enabled $iface in $cfg (no raspi-config; at the next boot)"; reboot=1; }
     done
   fi
   if [ -z "$cfg" ]; then
@@ -205,6 +207,7 @@ install_buses() {
   else
     printf '%s\n%s\n' "$MARK" "$BAUD_LINE" >> "$cfg"
     did "the I2C bus at 400 kHz: $BAUD_LINE in $cfg (at the next boot)"
+    reboot=1
   fi
 }
 
@@ -432,6 +435,8 @@ finish_switch() { # after a switch: the daemon restarted on the new version says
       die "update rolled back to $old (the new version's log: journalctl -u companion -b)"
     fi
     did "the daemon says READY on $(readlink "$PREFIX/current")"
+  elif systemd_running; then
+    say "  $UNIT_NAME is not enabled: not restarted (systemctl enable --now companion starts the new version)"
   else
     say "  no running systemd: the new version starts at the next boot"
   fi
@@ -515,3 +520,4 @@ case $mode in
 esac
 if [ $changes -eq 0 ]; then say "== $mode: nothing to change, everything was in place"
 else say "== $mode: $changes change(s), listed above"; fi
+if [ $reboot = 1 ] && [ -d /run/systemd/system ]; then say "== reboot once to turn the I2C/SPI changes on: sudo reboot"; fi

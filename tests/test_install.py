@@ -268,7 +268,7 @@ def wheelhouse(pi):
     if not (stamp.exists() and stamp.read_text() == req):
         shutil.rmtree(cache, ignore_errors=True)
         subprocess.run(
-            ["python3", str(pi_root.REPO / "systemd/lock.py"), "--wheelhouse", str(cache), "--python", "3.11"],
+            [sys.executable, str(pi_root.REPO / "systemd/lock.py"), "--wheelhouse", str(cache), "--python", "3.11"],
             check=True,
             capture_output=True,
             timeout=600,
