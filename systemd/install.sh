@@ -80,7 +80,11 @@ preflight() {
   [ "$(id -u)" = 0 ] || problems+=("not root: run sudo make install (it writes /etc, /opt and the systemd unit)")
   osr=${COMPANION_PREFLIGHT_ROOT:-}/etc/os-release
   if [ -r "$osr" ]; then
-    id=$(. "$osr" && echo "${ID:-}"); codename=$(. "$osr" && echo "${VERSION_CODENAME:-}")
+    # shellcheck disable=SC1090
+    id=$(. "$osr" && echo "${ID:-}")
+    # shellcheck disable=SC1090
+    codename=$(. "$osr" && echo "${VERSION_CODENAME:-}")
+    # shellcheck disable=SC1090
     version_id=$(. "$osr" && echo "${VERSION_ID:-}")
     case "$id:$codename" in
       debian:bookworm|raspbian:bookworm|debian:trixie|raspbian:trixie) ;;
@@ -447,6 +451,7 @@ prune_versions() { # keep the newest $KEEP complete versions (the current one al
   local cur d n=0
   cur=$(readlink "$PREFIX/current" 2>/dev/null || true)
   mkdir -p "$PREFIX/trash"
+  # shellcheck disable=SC2011 # the names are ours: <version>-<commit>
   for d in $(ls -1t "$VERSIONS"/*/.complete 2>/dev/null | xargs -r -n1 dirname); do
     if [ "versions/$(basename "$d")" = "$cur" ]; then continue; fi
     n=$((n + 1))

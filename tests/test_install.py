@@ -312,6 +312,14 @@ def test_an_update_to_a_broken_version_rolls_back(pi, running):
     assert not (pi.path / "opt/companion/switching").exists()
 
 
+def test_an_update_without_the_disk_for_it_changes_nothing(pi, running):
+    before = pi.checksums(*TREE)
+    env = {**running["env"], "COMPANION_MIN_FREE_MB": str(10**9)}
+    done = install(pi, "--update", src=new_source(pi, "/src-v3"), env=env, check=False)
+    assert done.returncode == 1 and "preflight: disk: " in done.stderr, done.stdout + done.stderr
+    assert pi.checksums(*TREE) == before and daemon_runs(pi)
+
+
 # (step, the clone the update is run from): the build's steps on a new version; the switch's steps
 # on the broken version, already built (its daemon never says READY, so the run that finishes the
 # cut switch rolls back); the last step, pruning, on the first version, still kept
