@@ -261,9 +261,10 @@ install_unit() {
 source_id() { # <version>-<commit> of this clone; a changed or unversioned tree: a hash of its files
   local version commit
   version=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["project"]["version"])' "$SRC/pyproject.toml")
-  if command -v git >/dev/null && git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 &&
-     [ -z "$(git -C "$SRC" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-    commit=$(git -C "$SRC" rev-parse --short=12 HEAD)
+  # safe.directory: under sudo the clone belongs to someone else, which git refuses otherwise
+  if command -v git >/dev/null && git -c safe.directory="$SRC" -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 &&
+     [ -z "$(git -c safe.directory="$SRC" -C "$SRC" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit=$(git -c safe.directory="$SRC" -C "$SRC" rev-parse --short=12 HEAD)
   else
     commit=t$(source_files | LC_ALL=C sort | (cd "$SRC" && xargs -d '\n' sha256sum) | sha256sum | cut -c1-11)
   fi
@@ -434,6 +435,8 @@ finish_switch() { # after a switch: the daemon restarted on the new version says
       say "  $(readlink "$PREFIX/current") did not report READY: back to $old"
       point_current_at "$PREFIX/$old"
       rm -f "$PREFIX/switching"
+      # the new version's failed starts must not use up StartLimitBurst= for the old one
+      if [ -z "${COMPANION_SERVICE_CTL:-}" ]; then systemctl reset-failed "$UNIT_NAME" 2>/dev/null || true; fi
       timeout "$READY_SECONDS" "${COMPANION_SERVICE_CTL:-systemctl}" restart "$UNIT_NAME" >> "$LOG" 2>&1 ||
         say "  the old version did not report READY either: journalctl -u companion -b"
       die "update rolled back to $old (the new version's log: journalctl -u companion -b)"
