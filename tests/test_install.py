@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 import warnings
 from pathlib import Path
@@ -238,11 +239,14 @@ def new_source(pi, name, patch=None):
         shutil.copytree(pi.path / "src", src, symlinks=True)
         with open(src / "companion/__init__.py", "a") as f:
             f.write(f"# {name}: another version for tests/test_install.py\n")
-        if patch:
-            cli = src / "companion/cli/__init__.py"
-            assert "\ndef main(" in cli.read_text()
+        if patch:  # appended to the module of the `companion` command's entry point (pyproject.toml)
+            entry = tomllib.loads((src / "pyproject.toml").read_text())["project"]["scripts"]["companion"]
+            module, func = entry.split(":")
+            cli = src / module.replace(".", "/")
+            cli = cli / "__init__.py" if cli.is_dir() else cli.with_suffix(".py")
+            assert f"\ndef {func}(" in cli.read_text()
             with open(cli, "a") as f:
-                f.write(patch)
+                f.write(patch.replace("main", func))
     return name
 
 
