@@ -374,7 +374,7 @@ games_dir() {
 }
 
 verify_game_in_play() { # verify_game_in_play NEWDIR: the new version replays the game in play, or no switch
-  local ledger tmp out
+  local ledger tmp out rc=0
   ledger=$(games_dir)/current.sqlite
   if [ ! -f "$ledger" ]; then say "  no game in play ($ledger): nothing to replay"; return; fi
   tmp=$(mktemp -d)
@@ -391,8 +391,11 @@ dst.close(); src.close()' "$ledger" "$tmp/current.sqlite" ||
     { rm -rf "$tmp"; die "could not copy the game in play ($ledger)"; }
   # verified as the daemon verifies: as its user, against this box's anchors (the unit's COMPANION_STATE_DIR),
   # so a stranger's or a rolled-back file is refused too; verify writes nothing
-  if out=$(cd "$tmp" && setpriv --reuid="$(stat -c %u "$ledger")" --regid="$(stat -c %g "$ledger")" --clear-groups \
-             env COMPANION_STATE_DIR="$STATE" HOME="$tmp" "$1/venv/bin/companion" verify --db "$tmp/current.sqlite" 2>&1); then
+  out=$(cd "$tmp" && setpriv --reuid="$(stat -c %u "$ledger")" --regid="$(stat -c %g "$ledger")" --clear-groups \
+          env COMPANION_STATE_DIR="$STATE" HOME="$tmp" "$1/venv/bin/companion" verify --db "$tmp/current.sqlite" 2>&1) || rc=$?
+  # 0: verified; 10: a stranger's game (docs/exit-codes.md: replayed and its chain checked, but no
+  # anchor here vouches for it; the daemon shows it read-only): either way the new version reads it
+  if [ $rc = 0 ] || [ $rc = 10 ]; then
     say "  the new version replays the game in play: $(echo "$out" | head -1)"
     rm -rf "$tmp"
   else
