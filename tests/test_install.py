@@ -316,6 +316,31 @@ def test_an_update_to_a_broken_version_rolls_back(pi, running):
     assert not (pi.path / "opt/companion/switching").exists()
 
 
+BROKEN_VERIFY = """
+_unbroken_main = main
+
+
+def main(argv=None):  # tests/test_install.py: a version that cannot replay the game in play
+    import sys
+
+    if (sys.argv[1:] if argv is None else list(argv))[:1] == ["verify"]:
+        print("ledger damaged: broken on purpose")
+        raise SystemExit(6)
+    return _unbroken_main(argv)
+"""
+
+
+def test_an_update_that_cannot_replay_the_game_in_play_is_not_switched(pi, running):
+    good = current(pi)
+    src = new_source(pi, "/src-noverify", BROKEN_VERIFY)
+    done = install(pi, "--update", src=src, env=running["env"], check=False)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "does not verify the game in play (/var/lib/companion/current.sqlite): not switched" in done.stdout
+    assert current(pi) == good and daemon_runs(pi)
+    assert "ledger damaged: broken on purpose" in read(pi, LOG)
+    assert not (pi.path / "opt/companion/switching").exists()
+
+
 def test_an_update_without_the_disk_for_it_changes_nothing(pi, running):
     before = pi.checksums(*TREE)
     env = {**running["env"], "COMPANION_MIN_FREE_MB": str(10**9)}
