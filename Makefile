@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # the official MicroPython WebAssembly port (npm), to run firmware files under real MicroPython
 NODE_STAMP := firmware/node_modules/.installed
 
-.PHONY: demo test lint bench transcripts clean
+.PHONY: demo test lint bench transcripts clean install update uninstall lock wheelhouse
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,27 @@ bench: $(STAMP)
 	$(BIN)/companion bench web
 	$(BIN)/companion bench daemon
 	$(BIN)/companion bench sim
+
+# the box (a Raspberry Pi, 64-bit Raspberry Pi OS): `sudo make install`, then `git pull && sudo make update`
+# (systemd/README.md); these need no venv here: systemd/install.sh builds the box's own
+install:
+	systemd/install.sh $(if $(WHEELHOUSE),--wheelhouse $(WHEELHOUSE))
+
+update:
+	systemd/install.sh --update $(if $(WHEELHOUSE),--wheelhouse $(WHEELHOUSE))
+
+uninstall:
+	systemd/install.sh --uninstall
+
+# the box's pinned, hashed wheels (systemd/requirements-aarch64.txt) made again from pyproject.toml
+lock: $(STAMP)
+	$(BIN)/python systemd/lock.py
+
+# the same wheels in a folder, for a box without internet: sudo make install WHEELHOUSE=... there
+# (PY=3.13 for Trixie)
+PY ?= 3.11
+wheelhouse: $(STAMP)
+	$(BIN)/python systemd/lock.py --wheelhouse wheelhouse --python $(PY)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
