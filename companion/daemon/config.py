@@ -203,6 +203,26 @@ KEYS = (
         low=0.1,
         high=50.0,
     ),
+    # issue 25: backups (docs/backup.md)
+    Key(
+        "backup",
+        "keep",
+        int,
+        10,
+        "how many archives the box keeps in <games_dir>/backups (one is written at each game's end; the "
+        "oldest, by their number, go first); 0: no automatic backups",
+        low=0,
+        high=1000,
+    ),
+    Key(
+        "backup",
+        "usb",
+        str,
+        "",
+        "a USB stick's mount point (e.g. /media/usb): each automatic backup is also copied into its "
+        "companion-backups folder, kept to backup.keep; a stick that is missing or read-only is said in one "
+        "line; empty: none",
+    ),
 )
 
 

@@ -3,10 +3,13 @@ written), a new game started or put in place of the running one, the game over k
 stranger's game accepted as the box's own. All on the writer thread (companion/daemon/owner.py)."""
 
 import os
+import threading
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.backup.keeper import after_game
+from companion.backup.restore import apply_staged
 from companion.editions.boards import counts as board_counts
 from companion.engine.actions import TABLE
 from companion.engine.command import Command
@@ -25,6 +28,7 @@ class GameLife:
 
     def __init__(self, box: "Daemon"):
         self.box = box
+        self.backup_thread: threading.Thread | None = None  # the backup of the game just kept (issue 25)
 
     def resume(self) -> tuple[Table | None, str]:
         """The game the box had when it stopped (None: none, or a damaged ledger) and the warning to say
@@ -140,7 +144,44 @@ class GameLife:
         box.say("game_kept")  # a family needs no file path: `companion game archive` prints it
         box.reading.update_dice()
         box.console.sync()
+        self.backup_after_game()
         return {"path": str(path)}
+
+    # ----- issue 25: backups (companion/backup/, docs/backup.md) ----------------------------------------------
+
+    def backup_after_game(self) -> None:
+        """(writer thread) The automatic backup of the box at a game's end, made on a thread of its own so
+        neither the game's end nor the next game waits for it; its lines are said on every screen."""
+        box = self.box
+        keep, usb = box.config["backup.keep"], box.config["backup.usb"]
+        if keep <= 0:
+            return
+        games_dir, state_dir = box.config.games_dir, box.games.state_dir or default_state_dir()
+        source = box.config.source if os.path.isfile(box.config.source) else None
+        self.wait_for_backup(None)  # one at a time: two games ended in a row make two archives, in order
+
+        def work() -> None:
+            for line in after_game(games_dir, Path(state_dir), keep, usb, source):
+                box.say(line.code, **line.params)
+
+        self.backup_thread = threading.Thread(target=work, name="companion-backup", daemon=True)
+        self.backup_thread.start()
+
+    def wait_for_backup(self, timeout: float | None) -> bool:
+        """Wait for the backup under way (if any); True once none is."""
+        thread = self.backup_thread
+        if thread is not None:
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
+
+    def apply_restore(self) -> list[Message]:
+        """(at start, the games folder's lock held, before anything is read) A restore staged by `companion
+        restore` is applied; the box's own files are read again. The lines to say ([]: none waited)."""
+        box = self.box
+        lines = apply_staged(box.config.games_dir, Path(box.games.state_dir or default_state_dir()))
+        if any(line.code.startswith("restore_applied") for line in lines):
+            box.reload_files()
+        return lines
 
     def accept(self, lang: str) -> dict[str, Any]:
         """(writer thread) The stranger's game the box shows read-only becomes the box's own, as it stands

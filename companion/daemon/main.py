@@ -94,6 +94,16 @@ class Daemon:
         self.printer = Printer(self)
         self.console = Console(self.owner, self.desk)
         self.walking = BoardWalk(self)  # issue 23: walking the board with the cards (companion/daemon/walkdesk.py)
+        self._restored: list[Any] = []  # issue 25: what applying a staged restore said at start
+
+    def reload_files(self) -> None:
+        """Read the box's own files again (a restore put others in their place before the start)."""
+        folder = self.config.games_dir
+        self.settings, self._settings_damaged = BoxSettings.load(folder)
+        self.lang = self.settings.language or self.config["language"]
+        self.boards = BoardStore(folder / BOARDS)
+        self.catalogue = Catalogue(self.boards)
+        self.cards = CardMap.load(folder / "cards.json")
 
     # ----- life ------------------------------------------------------------------------------
 
@@ -101,6 +111,7 @@ class Daemon:
         """Open the current game, the reader and the socket; on any failure undo what was started."""
         self.lock.acquire(str(self.config.socket_path))
         try:
+            self._restored = self.life.apply_restore()  # issue 25: a staged restore, before anything is read
             self._start()
         except BaseException:
             self.stop(quiet=True)
@@ -120,6 +131,8 @@ class Daemon:
             self.owner.announce("ledger_warning", why=warning)
         if self._settings_damaged:
             self.owner.announce("settings_reset", file=self._settings_damaged)
+        for line in self._restored:
+            self.owner.announce(line.code, **line.params)
         if self.config["hardware"] == "simulated":
             self.sim = SimulatedReader(self.config.games_dir / "sim", seed=self.sim_seed).start()
         port = reader_port(self.config, self.sim)
@@ -186,6 +199,7 @@ class Daemon:
                 self.panel.screen.close()
             except OSError as exc:
                 log.warning("the OLED could not be closed: %s", exc)
+        self.life.wait_for_backup(15.0)  # a backup under way is let finish (its lines reach the journal)
         self.owner.stop()
         self.stopped.set()
         self.printer.join(2.0)

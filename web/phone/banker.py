@@ -4,7 +4,7 @@ table's own board (issue 23), which only the banker sees or changes."""
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Blueprint, Response, g, jsonify, request, send_file
 
 from companion.words.phone import WORDS
 
@@ -165,3 +165,13 @@ def add_banker(bp: Blueprint, kit: Kit) -> None:
         session.game = service.game_id()
         kit.keep(session)
         return kit.done(**result)
+
+    # ----- issue 25: a backup of the box, only for the banker (docs/backup.md) -----------------------------
+
+    @bp.get("/backup")
+    def backup_download() -> Response:
+        """One zip of the box (every game, the archive, the card map, the box's files; no PINs), streamed."""
+        kit.need("banker")
+        kit.heavy()
+        name, handle = service.backup_archive(kit.lang())
+        return send_file(handle, mimetype="application/zip", as_attachment=True, download_name=name, max_age=0)

@@ -1,6 +1,6 @@
 """What the phone page reads and does on the box: the `PhoneTable` protocol its service answers."""
 
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 
 class PhoneTable(Protocol):
@@ -69,3 +69,5 @@ class PhoneTable(Protocol):
     def walk_view(self, language: str) -> dict[str, Any]: ...
     def walk_brief(self, language: str) -> dict[str, Any]: ...
     def walk_do(self, op: str, fields: dict[str, Any], language: str) -> dict[str, Any]: ...
+    # issue 25: a backup of the box (the banker's), without the PINs
+    def backup_archive(self, language: str) -> tuple[str, BinaryIO]: ...

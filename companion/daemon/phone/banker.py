@@ -2,12 +2,18 @@
 box's settings (the banker's PIN, its language), the board walk with the cards and the table's own board
 (issue 23). Each goes through the writer thread as a tap does; a refusal is one line (Refused)."""
 
+import os
 import secrets
-from typing import Any
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, BinaryIO
 
+from companion.backup.archive import make_backup
 from companion.engine.actions import TABLE
 from companion.engine.command import Command
-from companion.errors import CompanionError
+from companion.errors import CompanionError, cause_of
+from companion.ledger.anchor import default_state_dir
 
 from ..boardedit import BoardEditor
 from ..owner import Owner
@@ -182,3 +188,30 @@ class BankerDesk:
         """The banker sets the box's language (the OLED's, and the phones' that chose none)."""
         self.owner.call(lambda: self.daemon.set_language(lang))
         return {"lines": [say("language_set", lang)]}
+
+    # ----- issue 25: a backup of the box, downloaded by the banker (companion/backup/, docs/backup.md) --------
+
+    def backup_archive(self, language: str) -> tuple[str, BinaryIO]:
+        """A fresh archive of the box without the PINs (the banker's and the seats'), as its name and an open
+        file: the file has no name left on the box once opened, so an abandoned download leaves nothing behind.
+        Made off the writer thread (SQLite's backup API reads a consistent copy while the game goes on)."""
+        daemon = self.daemon
+        games_dir = Path(daemon.config.games_dir)
+        state_dir = Path(daemon.games.state_dir or default_state_dir())
+        try:
+            games_dir.mkdir(parents=True, exist_ok=True)
+            folder = Path(tempfile.mkdtemp(prefix=".download-", dir=games_dir))  # on the box's card, not in RAM
+        except OSError as exc:
+            raise Refused(
+                say("backup_auto_failed", language, detail=exc.strerror or str(exc), cause=cause_of(exc)), 409
+            ) from None
+        try:
+            made = make_backup(games_dir, state_dir, folder, None, pins=False)
+            handle = open(made.path, "rb")
+            os.unlink(made.path)
+        except (OSError, CompanionError) as exc:
+            detail = getattr(exc, "strerror", None) or str(exc)
+            raise Refused(say("backup_auto_failed", language, detail=detail, cause=cause_of(exc)), 409) from None
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return made.path.name, handle

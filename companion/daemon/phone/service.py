@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 from companion.engine.command import Command
@@ -242,6 +242,9 @@ class PhoneService:
 
     def walk_view(self, language: str) -> dict[str, Any]:
         return self.banker.walk_view(language)
+
+    def backup_archive(self, language: str) -> tuple[str, BinaryIO]:
+        return self.banker.backup_archive(language)
 
     def walk_brief(self, language: str) -> dict[str, Any]:
         return self.banker.walk_brief(language)
