@@ -90,7 +90,12 @@ def test_a_played_game_backed_up_and_restored_replays_identically(box, capsys):
     with zipfile.ZipFile(archive) as zf:
         names = set(zf.namelist())
         manifest = json.loads(zf.read("manifest.json"))
-    assert {"games/current.sqlite", "games/archive/2026-01-01-elite.sqlite", "games/cards.json", "games/box.json"} <= names
+    assert {
+        "games/current.sqlite",
+        "games/archive/2026-01-01-elite.sqlite",
+        "games/cards.json",
+        "games/box.json",
+    } <= names
     assert "config/companion.toml" in names and manifest["rules_version"] == RULES_VERSION
     assert manifest["schema_version"] == SCHEMA_VERSION and manifest["pins"] == "kept"
     assert all(len(e["sha256"]) == 64 for e in manifest["files"].values())
@@ -165,8 +170,11 @@ def drop_entry(data):
         (flipped, "games/current.sqlite is damaged (its size or checksum differs from the manifest's)"),
         (truncated, "is not a companion backup, or it is cut short"),
         (lambda a, t: rewritten(a, t, manifest_changed(drop_entry)), "games/cards.json is not in its manifest"),
-        (lambda a, t: rewritten(a, t, lambda m: m.pop("games/box.json")), "games/box.json, named in its manifest, is missing"),
-        (lambda a, t: rewritten(a, t, lambda m: m.pop("manifest.json")), "has no manifest.json"),
+        (
+            lambda a, t: rewritten(a, t, lambda m: m.pop("games/box.json")),
+            "games/box.json, named in its manifest, is missing",
+        ),
+        (lambda a, t: rewritten(a, t, lambda m: m.pop("manifest.json")), "has no `manifest.json`"),
         (
             lambda a, t: rewritten(a, t, lambda m: m.update({"games/box.json": b'{"banker_pin": "0000"}'})),
             "games/box.json is damaged",
@@ -284,3 +292,31 @@ def test_the_archive_is_a_zip_with_the_manifest_first():
 def test_a_refusal_is_a_said_input(box, tmp_path):
     with pytest.raises(SaidInput):
         check_and_stage(tmp_path / "none.zip", box["games"], "en")
+
+
+def test_a_copy_onto_the_usb_stick_and_a_stick_that_refuses_writes(box, tmp_path, monkeypatch):
+    import errno
+    import shutil
+
+    from companion.backup import keeper
+
+    made = make_backup(box["games"], box["state"], tmp_path / "out")
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    assert keeper.copy_to_usb(made.path, stick, 3).code == "backup_usb_missing"  # a folder, not a mounted stick
+    monkeypatch.setattr(keeper.os.path, "ismount", lambda path: Path(path) == stick)
+    line = keeper.copy_to_usb(made.path, stick, 3)
+    assert line.code == "backup_usb_copied"
+    assert (stick / keeper.USB_FOLDER / made.path.name).read_bytes() == made.path.read_bytes()
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(shutil, "copyfile", read_only)
+    line = keeper.copy_to_usb(made.path, stick, 3)
+    assert line.code == "backup_usb_read_only"
+    from companion.words import messages
+
+    text = messages.render(line.code, line.params, "en")
+    assert text.startswith(f"The USB stick at {stick} cannot be written") and "stays on the box only" in text
+    assert not list((stick / keeper.USB_FOLDER).glob(".*.tmp"))

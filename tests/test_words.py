@@ -260,6 +260,14 @@ EDGE_SAMPLES = {
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = (
+    # issue 25: an archive's file name, a file inside it, a mount point, a folder, a manifest's field, versions
+    "archive",
+    "member",
+    "mount",
+    "aside",
+    "field",
+    "theirs",
+    "mine",
     "path",
     "source",
     "new_path",
@@ -376,6 +384,19 @@ NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cell
 # issue 23: a menu line with the party's name: what it acts on, what passes between two players
 EDGE_SAMPLES.update({"objects": ["«Шоколадная фабрика» за 90"], "deal": ["платёж"]})
 NUMERIC |= {"seats", "deeds", "factor", "side", "least", "most"}  # issue 23: loader words
+# issue 25: backups (companion/backup/): the archive's name, a file in it, the versions, the stick's mount point
+EDGE_SAMPLES.update(
+    {
+        "archive": ["companion-backup-0007-3fa2b9c1-2026-11-28T2130.zip"],
+        "theirs": ["0.2.0", "4"],
+        "mine": ["0.1.0", "3"],
+        "mount": ["/media/usb"],
+        "aside": ["before-restore-1"],
+        "field": ["rules_version"],
+        "member": ["games/archive/2026-11-28-elite.sqlite"],
+    }
+)
+NUMERIC |= {"games", "kb"}
 LISTS_OF_NUMBERS = {"dice"}
 
 

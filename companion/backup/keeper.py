@@ -31,8 +31,8 @@ def after_game(
     except (OSError, CompanionError) as exc:
         return [Message("backup_auto_failed", detail=_detail(exc), cause=cause_of(exc))]
     prune(folder, keep)
-    lines = [Message("backup_made", name=made.path.name, games=len(made.manifest["ledgers"]))]
-    lines += [Message("backup_left_out", name=name, why=why) for name, why in made.left_out.items()]
+    lines = [Message("backup_made", archive=made.path.name, games=len(made.manifest["ledgers"]))]
+    lines += [Message("backup_left_out", member=name, why=why) for name, why in made.left_out.items()]
     if usb:
         lines.append(copy_to_usb(made.path, Path(usb), keep))
     return lines
@@ -61,7 +61,7 @@ def copy_to_usb(archive: Path, mount: Path, keep: int) -> Message:
             pass
         code = "backup_usb_read_only" if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else "backup_usb_failed"
         return Message(code, mount=str(mount), detail=_detail(exc), cause=cause_of(exc))
-    return Message("backup_usb_copied", mount=str(mount), name=archive.name)
+    return Message("backup_usb_copied", mount=str(mount), archive=archive.name)
 
 
 def _detail(exc: BaseException) -> str:

@@ -109,10 +109,10 @@ def read_manifest(raw: bytes, archive: str) -> dict[str, Any]:
             or not isinstance(entry.get("sha256"), str)
             or not _HEX.fullmatch(entry["sha256"])
         ):
-            raise SaidInput("backup_manifest_entry", archive=archive, name=str(name)[:100])
+            raise SaidInput("backup_manifest_entry", archive=archive, member=str(name)[:100])
     for name, entry in ledgers.items():
         if "games/" + str(name) not in files or not isinstance(entry, dict) or not isinstance(entry.get("game"), str):
-            raise SaidInput("backup_manifest_entry", archive=archive, name=str(name)[:100])
+            raise SaidInput("backup_manifest_entry", archive=archive, member=str(name)[:100])
         if not re.fullmatch(r"[0-9a-f]{1,64}", entry["game"]) or not isinstance(entry.get("anchored"), bool):
-            raise SaidInput("backup_manifest_entry", archive=archive, name=str(name)[:100])
+            raise SaidInput("backup_manifest_entry", archive=archive, member=str(name)[:100])
     return data

@@ -85,17 +85,17 @@ def _unpack(archive: Path, shown: str, work: Path) -> dict[str, Any]:
         files = manifest["files"]
         present = {i.filename: i for i in zf.infolist() if i.filename != layout.MANIFEST}
         for name in sorted(set(present) - set(files)):
-            raise SaidInput("backup_file_unlisted", archive=shown, name=name[:100])
+            raise SaidInput("backup_file_unlisted", archive=shown, member=name[:100])
         for name in sorted(set(files) - set(present)):
-            raise SaidInput("backup_file_missing", archive=shown, name=name)
+            raise SaidInput("backup_file_missing", archive=shown, member=name)
         for name, entry in sorted(files.items()):
             if present[name].file_size != entry["size"] or entry["size"] > MAX_FILE:
-                raise SaidInput("backup_file_damaged", archive=shown, name=name)
+                raise SaidInput("backup_file_damaged", archive=shown, member=name)
             target = work / name
             target.parent.mkdir(parents=True, exist_ok=True)
             digest = _extract(zf, present[name], target, shown)
             if digest != entry["sha256"]:
-                raise SaidInput("backup_file_damaged", archive=shown, name=name)
+                raise SaidInput("backup_file_damaged", archive=shown, member=name)
     (work / layout.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     return manifest
 
@@ -104,7 +104,7 @@ def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str) -> bytes:
     try:
         return zf.read(info)
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError):
-        raise SaidInput("backup_file_damaged", archive=shown, name=info.filename) from None
+        raise SaidInput("backup_file_damaged", archive=shown, member=info.filename) from None
 
 
 def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, shown: str) -> str:
@@ -115,7 +115,7 @@ def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, shown: st
                 digest.update(block)
                 dst.write(block)
     except (zipfile.BadZipFile, zlib.error, EOFError):  # a CRC or a compressed stream that fails its check
-        raise SaidInput("backup_file_damaged", archive=shown, name=info.filename) from None
+        raise SaidInput("backup_file_damaged", archive=shown, member=info.filename) from None
     os.chmod(target, 0o600)
     return digest.hexdigest()
 
@@ -128,7 +128,7 @@ def _verify_ledgers(manifest: dict[str, Any], work: Path, shown: str, lang: str)
         if entry["anchored"]:
             anchor = work / (layout.ANCHORS + entry["game"] + ".anchor")
             if not anchor.is_file():
-                raise SaidInput("backup_file_missing", archive=shown, name=layout.ANCHORS + entry["game"] + ".anchor")
+                raise SaidInput("backup_file_missing", archive=shown, member=layout.ANCHORS + entry["game"] + ".anchor")
             target = anchor_path(state, entry["game"])
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(anchor, target)
@@ -137,13 +137,13 @@ def _verify_ledgers(manifest: dict[str, Any], work: Path, shown: str, lang: str)
             table = verify_game(str(path), state_dir=state)
         except CompanionError as exc:
             why = " ".join(messages.render_error(exc, lang).split())
-            raise SaidInput("backup_ledger_bad", archive=shown, name=name, why=why) from None
+            raise SaidInput("backup_ledger_bad", archive=shown, member=name, why=why) from None
         try:
             found = (table.meta["game_id"], table.head_seq, table.head_hash, table.stranger)
         finally:
             table.close()
         if found != (entry["game"], entry.get("events"), entry.get("head"), not entry["anchored"]):
-            raise SaidInput("backup_ledger_bad", archive=shown, name=name, why=entry["game"][:8])
+            raise SaidInput("backup_ledger_bad", archive=shown, member=name, why=entry["game"][:8])
 
 
 # ----- applying a staged restore (the daemon at its start, or `companion restore` with no daemon) ---------------

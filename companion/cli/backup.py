@@ -37,7 +37,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         prune(folder, config["backup.keep"])
     out(messages.render("backup_written", {"path": str(made.path), "games": len(made.manifest["ledgers"])}, args.lang))
     for name, why in made.left_out.items():
-        out(messages.render("backup_left_out", {"name": name, "why": why}, args.lang))
+        out(messages.render("backup_left_out", {"member": name, "why": why}, args.lang))
     return 0
 
 
@@ -50,7 +50,7 @@ def _list(config: Config, lang: str) -> int:
         if not found:
             out(messages.render("backup_list_none", {"folder": str(folder)}, lang))
         for _, path in found:
-            out(messages.render("backup_list_line", {"name": str(path), "games": _games(path), "kb": _kb(path)}, lang))
+            out(messages.render("backup_list_line", {"archive": str(path), "games": _games(path), "kb": _kb(path)}, lang))
     return 0
 
 
