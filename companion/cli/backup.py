@@ -50,7 +50,11 @@ def _list(config: Config, lang: str) -> int:
         if not found:
             out(messages.render("backup_list_none", {"folder": str(folder)}, lang))
         for _, path in found:
-            out(messages.render("backup_list_line", {"archive": str(path), "games": _games(path), "kb": _kb(path)}, lang))
+            out(
+                messages.render(
+                    "backup_list_line", {"archive": str(path), "games": _games(path), "kb": _kb(path)}, lang
+                )
+            )
     return 0
 
 
