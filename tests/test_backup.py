@@ -3,7 +3,6 @@ identically; a damaged archive, one from a newer companion and one whose manifes
 what is wrong, with nothing changed; a backup taken while a game is being written holds ledgers that verify."""
 
 import hashlib
-import io
 import json
 import os
 import random
@@ -21,7 +20,6 @@ from companion.backup.restore import check_and_stage
 from companion.bots.autoplay import next_command
 from companion.cli import main
 from companion.engine.rulesets import RULES_VERSION
-from companion.errors import SaidInput
 from companion.ledger.schema import VERSION as SCHEMA_VERSION
 from companion.table.service import new_game, open_game, verify_game
 
@@ -279,19 +277,6 @@ def test_a_backup_without_pins_carries_no_pin(box):
 def test_an_archive_restores_refused_for_a_missing_file_and_says_so_in_russian(box, capsys):
     code, said = run(capsys, "--lang", "ru", "restore", "--config", box["config"], str(box["tmp"] / "nowhere.zip"))
     assert code == 4 and "такого файла нет" in said
-
-
-def test_the_archive_is_a_zip_with_the_manifest_first():
-    """Why zip (docs/backup.md): a phone or a laptop opens it with a tap; the manifest is read first."""
-    raw = io.BytesIO()
-    with zipfile.ZipFile(raw, "w") as zf:
-        zf.writestr("x", b"y")
-    assert zipfile.is_zipfile(raw)
-
-
-def test_a_refusal_is_a_said_input(box, tmp_path):
-    with pytest.raises(SaidInput):
-        check_and_stage(tmp_path / "none.zip", box["games"], "en")
 
 
 def test_a_copy_onto_the_usb_stick_and_a_stick_that_refuses_writes(box, tmp_path, monkeypatch):
