@@ -29,6 +29,7 @@ class GameLife:
     def __init__(self, box: "Daemon"):
         self.box = box
         self.backup_thread: threading.Thread | None = None  # the backup of the game just kept (issue 25)
+        self._one_backup = threading.Lock()  # two games ended in a row: two archives, one after the other
 
     def resume(self) -> tuple[Table | None, str]:
         """The game the box had when it stopped (None: none, or a damaged ledger) and the warning to say
@@ -158,17 +159,18 @@ class GameLife:
             return
         games_dir, state_dir = box.config.games_dir, box.games.state_dir or default_state_dir()
         source = box.config.source if os.path.isfile(box.config.source) else None
-        self.wait_for_backup(None)  # one at a time: two games ended in a row make two archives, in order
 
-        def work() -> None:
-            for line in after_game(games_dir, Path(state_dir), keep, usb, source):
+        def work() -> None:  # the writer never waits for it; a second backup waits for the first
+            with self._one_backup:
+                lines = after_game(games_dir, Path(state_dir), keep, usb, source)
+            for line in lines:
                 box.say(line.code, **line.params)
 
         self.backup_thread = threading.Thread(target=work, name="companion-backup", daemon=True)
         self.backup_thread.start()
 
     def wait_for_backup(self, timeout: float | None) -> bool:
-        """Wait for the backup under way (if any); True once none is."""
+        """Wait for the last backup begun (an earlier one is done before it starts); True once none runs."""
         thread = self.backup_thread
         if thread is not None:
             thread.join(timeout)
