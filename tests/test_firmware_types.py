@@ -1,4 +1,4 @@
-"""The reader's Pico files are type-checked against the MicroPython rp2 stubs (tools/pico_types.py, run by `make lint`):
+"""The reader's Pico files are type-checked against the MicroPython rp2 stubs (firmware/tools/pico_types.py, run by `make lint`):
 the real files pass, and a wrong machine.Pin or SPI call planted in a copy is reported on its line, though the
 laptop's fakes (firmware/sim/machine.py) take most of them without a word and only a Pico would refuse them."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-TOOL = ROOT / "tools" / "pico_types.py"
+TOOL = ROOT / "firmware" / "tools" / "pico_types.py"
 
 
 def _tool():

@@ -1,5 +1,5 @@
 """Type-checks the files the reader's Pico runs against the MicroPython rp2 stubs, so a wrong machine.Pin or SPI call
-is caught without a Pico (`make lint`; `python tools/pico_types.py [folder]`)."""
+is caught without a Pico (`make lint`; `python firmware/tools/pico_types.py [folder]`)."""
 
 # The Pico sees one flat folder: firmware/*.py (not firmware/sim/, the laptop's fakes) and companion/hw/protocol.py
 # copied in as protocol.py (hardware/flashing.md). The check stages exactly that folder and runs mypy over it with
@@ -17,11 +17,11 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (this file is firmware/tools/pico_types.py)
 BOARD_STUBS = "micropython-rp2-rpi_pico-stubs"  # the plain RP2040 Pico's firmware (RPI_PICO), see pyproject.toml
 STDLIB_STUBS = "micropython-stdlib-stubs"  # its dependency: MicroPython's builtins, sys, os ... in typeshed layout
 # firmware/sim/ is the laptop's stand-ins and node_modules the test port: neither goes onto the Pico
-NOT_ON_THE_PICO = {"sim", "node_modules"}
+NOT_ON_THE_PICO = {"sim", "node_modules", "tools"}
 
 CONFIG = Path(__file__).resolve().parent / "pico_mypy.ini"  # the check's flags, commented there
 
