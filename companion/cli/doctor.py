@@ -13,9 +13,9 @@ EXIT_PROBLEM = 1  # some check failed (a WARN alone exits 0)
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     system = System(args.root)
-    config = box_config(system, args.config)
+    config, verdict = box_config(system, args.config)
     ctx = context(system, config, args.lang)
-    results = run_checks(ctx)
+    results = [verdict, *run_checks(ctx)]
     report = lines(results, args.lang)
     for line in report:
         out(line)

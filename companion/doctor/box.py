@@ -1,8 +1,12 @@
 """The doctor's checks of the box itself: the unit, the phone page's port, the disk, the ledger, the
 power supply, the addresses the phones reach and the mDNS name."""
 
+import contextlib
 import os
+import shutil
 import sqlite3
+import tempfile
+from pathlib import Path
 
 from companion.daemon.games import CURRENT
 from companion.errors import CompanionError
@@ -56,9 +60,8 @@ def check_port(ctx: Context) -> Result:
             return fail("port", "doctor_port_silent", "doctor_fix_journal", port=port)
         return warn("port", "doctor_port_free", "doctor_fix_start", port=port)
     holders = sys.holders(sockets)
-    daemon = str(ctx.holder.get("pid")) if ctx.holder else None
-    others = [h for h in holders if str(h.pid) != daemon]
-    if ctx.holder is not None and len(others) < len(holders):
+    others = [h for h in holders if not ctx.is_daemon(h)]
+    if len(others) < len(holders):
         return ok("port", "doctor_port_ours", port=port)
     if others:
         who = others[0]
@@ -82,31 +85,49 @@ def check_disk(ctx: Context) -> Result:
 
 
 def check_ledger(ctx: Context) -> Result:
-    """The current game's file: SQLite's integrity check, then its hash chain replayed (read-only)."""
+    """The current game's file: SQLite's integrity check, then its hash chain replayed, never writing to it."""
     path = ctx.system.path(ctx.config.games_dir) / CURRENT
     if not path.exists():
         return ok("ledger", "doctor_ledger_none")
+    if not os.access(path, os.R_OK):
+        return warn("ledger", "doctor_ledger_unreadable", "doctor_fix_games_dir", path=str(path))
+    where = {"path": str(path)}
+    with tempfile.TemporaryDirectory(prefix="companion-doctor-") as scratch:
+        checked = path
+        if ctx.holder is None:
+            # no daemon: a copy is checked, because SQLite leaves -wal and -shm files beside a WAL ledger a
+            # read-only reader opened (owned by root under sudo, they would lock the service out of its game)
+            checked = Path(scratch) / CURRENT
+            for suffix in ("", "-wal"):
+                if Path(f"{path}{suffix}").exists():
+                    shutil.copyfile(f"{path}{suffix}", f"{checked}{suffix}")
+        # else the daemon holds the game: read-only in place, as `companion verify` does (a WAL reader never
+        # blocks the writer, and the daemon's own connection keeps its -wal and -shm files)
+        problem = _integrity(checked)
+        if problem is not None:
+            return fail("ledger", "doctor_ledger_corrupt", "doctor_fix_recover", where, detail=problem, **where)
+        try:
+            # the anchors: $COMPANION_STATE_DIR as the unit sets it, else the games folder (one folder by default)
+            table = verify_game(str(checked), os.environ.get("COMPANION_STATE_DIR") or str(path.parent))
+        except CompanionError as exc:
+            return fail("ledger", "doctor_ledger_chain", "doctor_fix_recover", where, why=exc, **where)
+        try:
+            seq, stranger = table.head_seq, table.stranger
+        finally:
+            table.close()
+    if stranger:
+        return warn("ledger", "doctor_ledger_stranger", "doctor_fix_accept", where, count=seq, **where)
+    return ok("ledger", "doctor_ledger_ok", count=seq, **where)
+
+
+def _integrity(path: Path) -> str | None:
+    """SQLite's integrity check of a ledger file opened read-only: None when it says ok, else its first line."""
     try:
-        # read-only, never creating a file: a game in play is only read (WAL readers do not block its writer)
-        with sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True) as db:
+        with contextlib.closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
             verdict = [row[0] for row in db.execute("PRAGMA integrity_check")]
     except sqlite3.Error as exc:
-        verdict = [str(exc)]
-    if verdict != ["ok"]:
-        return fail("ledger", "doctor_ledger_corrupt", "doctor_fix_recover", path=str(path), detail=verdict[0])
-    try:
-        # the anchors: $COMPANION_STATE_DIR as the unit sets it, else the games folder (one folder by default)
-        table = verify_game(str(path), os.environ.get("COMPANION_STATE_DIR") or str(path.parent))
-    except CompanionError as exc:
-        return fail("ledger", "doctor_ledger_chain", "doctor_fix_recover", path=str(path), why=exc)
-    try:
-        seq = table.head_seq
-        stranger = table.stranger
-    finally:
-        table.close()
-    if stranger:
-        return warn("ledger", "doctor_ledger_stranger", "doctor_fix_accept", path=str(path), count=seq)
-    return ok("ledger", "doctor_ledger_ok", path=str(path), count=seq)
+        return str(exc)
+    return None if verdict == ["ok"] else str(verdict[0])
 
 
 def throttled_flags(ctx: Context) -> int | None:

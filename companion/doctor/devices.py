@@ -69,7 +69,7 @@ def check_reader(ctx: Context) -> Result:
     if port is None:
         return fail("reader", "doctor_reader_missing", "doctor_fix_plug_reader", port=ctx.config["reader.port"])
     tty = sys.link_target(port) or port
-    holders = [h for h in sys.holders({tty, port}) if ctx.holder is None or str(h.pid) != str(ctx.holder.get("pid"))]
+    holders = [h for h in sys.holders({tty, port}) if not ctx.is_daemon(h)]
     for holder in holders:
         if holder.name == "ModemManager":
             return fail("reader", "doctor_reader_modem", "doctor_fix_modem", tty=tty)
@@ -129,6 +129,7 @@ def check_firmware(ctx: Context) -> Result:
     else:
         port = reader_port(ctx)
         if port is not None and not ctx.system.holders({ctx.system.link_target(port) or port, port}):
+            # nobody has the port open (a daemon would): the reader answers our HELLO with its own
             said = ctx.system.ask_firmware(port)
     if said is None:
         return warn("firmware", "doctor_firmware_unheard", "doctor_fix_plug_reader", shipped=SHIPPED)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.daemon.config import Config, load_config
+from companion.daemon.config import Config, ConfigError, defaults, load_config
 from companion.daemon.control import ask
 from companion.daemon.games import folder_holder
 from companion.daemon.phonekeep import FOLDER as PHONE_FOLDER
@@ -16,7 +16,7 @@ from companion.hw.firmware import SHIPPED
 from companion.words import messages
 
 from . import box, devices
-from .result import FAIL, OK, WARN, Check, Context, Result
+from .result import FAIL, OK, WARN, Check, Context, Result, fail, ok
 from .system import System
 
 INSTALLED_CONFIG = "/etc/companion/companion.toml"  # the installer's (systemd/install.sh)
@@ -41,14 +41,20 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-def box_config(system: System, path: str | None) -> Config:
-    """The configuration the box runs with: --config, else the installer's file, else the defaults. With the
+def box_config(system: System, path: str | None) -> tuple[Config, Result]:
+    """The configuration the box runs with (--config, else the installer's file, else the defaults) and the
+    verdict on it: a file the daemon would refuse is a FAIL, and the checks go on with the defaults. With the
     installer's file and no games_dir in it, the unit's StateDirectory (/var/lib/companion) is the games folder."""
     chosen = path or (INSTALLED_CONFIG if system.exists(INSTALLED_CONFIG) else None)
-    config = load_config(system.path(chosen) if chosen else None)
+    try:
+        config = load_config(system.path(chosen) if chosen else None)
+        verdict = ok("config", "doctor_config_ok", path=chosen) if chosen else ok("config", "doctor_config_defaults")
+    except ConfigError as exc:
+        config = defaults()
+        verdict = fail("config", "doctor_config_bad", "doctor_fix_config", {"path": chosen}, why=exc)
     if chosen == INSTALLED_CONFIG and not config["games_dir"]:
         config = dataclasses.replace(config, values={**config.values, "games_dir": str(system.path(UNIT_STATE_DIR))})
-    return config
+    return config, verdict
 
 
 def context(system: System, config: Config, lang: str) -> Context:

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.daemon.config import Config
 
-from .system import System
+from .system import Holder, System
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -32,6 +32,13 @@ class Context:
     config: Config
     status: dict[str, Any] | None = None  # None: no daemon holds the games folder (or it did not answer)
     holder: dict[str, Any] | None = None  # {pid, socket} of the daemon holding the games folder
+
+    def is_daemon(self, process: Holder) -> bool:
+        """Whether a process is the box's daemon: the folder's holder, or (its lock unreadable to this user)
+        a `companion run`."""
+        if self.holder is not None:
+            return str(process.pid) == str(self.holder.get("pid"))
+        return "companion run" in process.command
 
     @property
     def real(self) -> bool:
