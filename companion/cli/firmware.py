@@ -54,7 +54,7 @@ def cmd_firmware(args: argparse.Namespace) -> int:
         out(f"  {source} -> :{name}")
     done = subprocess.run([tool, *mpremote_args(str(system.path(port)))], stdin=subprocess.DEVNULL)
     if done.returncode != 0:
-        raise SaidInput("firmware_copy_failed", code=done.returncode)
+        raise SaidInput("firmware_copy_failed", status=done.returncode)
     out(messages.render("firmware_copied", {"version": SHIPPED}, lang))
     return 0
 
