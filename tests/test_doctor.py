@@ -295,7 +295,7 @@ def test_the_report_in_russian(pi):
     _unplugged(root, system)
     results, ctx = check(system)
     text = "\n".join(lines(list(results.values()), "ru"))
-    assert "ОШИБКА    считыватель карт: считыватель не найден (auto)" in text
+    assert "ОШИБКА    считыватель карт: считыватель не найден (`auto`)" in text
     assert "как исправить: подключите Pico кабелем с передачей данных" in text
     assert "в порядке: 13, внимание: 0, ошибки: 1" in text
     assert "None" not in text and "doctor_" not in text

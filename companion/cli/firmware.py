@@ -41,15 +41,15 @@ def cmd_firmware(args: argparse.Namespace) -> int:
     if port is None:
         raise SaidInput("firmware_no_pico", pattern=BY_ID_PATTERN)
     if not system.exists(port):
-        raise SaidInput("firmware_no_port", port=port)
+        raise SaidInput("firmware_no_port", device=port)
     tty = system.link_target(port) or port
     holders = system.holders({tty, port})
     if holders:
-        raise SaidInput("firmware_port_held", port=port, pid=holders[0].pid, name=holders[0].name)
+        raise SaidInput("firmware_port_held", device=port, pid=holders[0].pid, name=holders[0].name)
     tool = mpremote()
     if tool is None:
         raise SaidInput("firmware_no_mpremote")
-    out(messages.render("firmware_copying", {"port": port, "version": SHIPPED}, lang))
+    out(messages.render("firmware_copying", {"device": port, "version": SHIPPED}, lang))
     for source, name in FILES:
         out(f"  {source} -> :{name}")
     done = subprocess.run([tool, *mpremote_args(str(system.path(port)))], stdin=subprocess.DEVNULL)

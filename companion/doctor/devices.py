@@ -67,7 +67,7 @@ def check_reader(ctx: Context) -> Result:
     port = reader_port(ctx)
     modem = [p for p in sys.processes() if p.name == "ModemManager"]
     if port is None:
-        return fail("reader", "doctor_reader_missing", "doctor_fix_plug_reader", port=ctx.config["reader.port"])
+        return fail("reader", "doctor_reader_missing", "doctor_fix_plug_reader", device=ctx.config["reader.port"])
     tty = sys.link_target(port) or port
     holders = [h for h in sys.holders({tty, port}) if not ctx.is_daemon(h)]
     for holder in holders:
@@ -79,8 +79,8 @@ def check_reader(ctx: Context) -> Result:
     if modem and not sys.exists(UDEV_RULE):
         return warn("reader", "doctor_reader_no_rule", "doctor_fix_install", tty=tty)
     if not sys.exists(UDEV_NAME):
-        return warn("reader", "doctor_reader_no_udev", "doctor_fix_install", port=port, name=UDEV_NAME)
-    return ok("reader", "doctor_reader_ok", port=port, tty=tty)
+        return warn("reader", "doctor_reader_no_udev", "doctor_fix_install", device=port, name=UDEV_NAME)
+    return ok("reader", "doctor_reader_ok", device=port, tty=tty)
 
 
 def check_oled(ctx: Context) -> Result:
