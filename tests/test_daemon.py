@@ -326,7 +326,10 @@ def test_game_status_and_cards_through_the_running_daemon_speak_words(tmp_path):
         assert cli("game", "start", "elite", "Анна", "Борис", "--seed", "2").returncode == 0
         assert wait_for(lambda: daemon.link.state.state == "ready")
         status = cli("game", "status", "--lang", "ru")
-        assert "current.sqlite (#1)" in status.stdout and f"Считыватель готов (прошивка {FIRMWARE_VERSION})" in status.stdout
+        assert (
+            "current.sqlite (#1)" in status.stdout
+            and f"Считыватель готов (прошивка {FIRMWARE_VERSION})" in status.stdout
+        )
         assert "None" not in status.stdout
         enrolled = cli("cards", "enrol", "plot", "leisure1", "--uid", "04a1b2c3", "--lang", "ru")
         assert enrolled.returncode == 0, enrolled.stderr

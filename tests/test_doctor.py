@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.daemon.games import Games
-from companion.doctor import box, devices
+from companion.doctor import box
 from companion.doctor.report import CHECKS, box_config, bundle, lines, run_checks
 from companion.doctor.result import FAIL, OK, WARN, Context
 from companion.doctor.system import System
@@ -47,7 +47,10 @@ class FakePi(System):
             ("vcgencmd",): (0, "throttled=0x0\n"),
             ("ip",): (0, "1: lo    inet 127.0.0.1/8 scope host lo\n2: wlan0    inet 192.168.1.23/24 brd x\n"),
             ("uname",): (0, "Linux box 6.6.51+rpt-rpi-v8 aarch64 GNU/Linux\n"),
-            ("journalctl",): (0, "companion[300]: wpa_passphrase=SuperSecretWifi\ncompanion[300]: token: tok123secret\n"),
+            ("journalctl",): (
+                0,
+                "companion[300]: wpa_passphrase=SuperSecretWifi\ncompanion[300]: token: tok123secret\n",
+            ),
         }
         self.calls = []
         self.free = 5 * 1024**3
@@ -88,7 +91,9 @@ def healthy_pi(root, monkeypatch):
     etc = root / "etc"
     (etc / "udev/rules.d").mkdir(parents=True)
     (etc / "udev/rules.d/70-companion-reader.rules").write_text("# the rule\n")
-    (etc / "passwd").write_text("root:x:0:0::/root:/bin/bash\ncompanion:x:990:990::/var/lib/companion:/usr/sbin/nologin\n")
+    (etc / "passwd").write_text(
+        "root:x:0:0::/root:/bin/bash\ncompanion:x:990:990::/var/lib/companion:/usr/sbin/nologin\n"
+    )
     (etc / "group").write_text("gpio:x:986:\ni2c:x:987:\nspi:x:988:\ndialout:x:20:\ncompanion:x:990:\n")
     (etc / "hostname").write_text("box\n")
     (etc / "os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n')
@@ -99,7 +104,13 @@ def healthy_pi(root, monkeypatch):
     (root / "proc/net/tcp").write_text(TCP_HEADER + tcp_line(8080, 4242) + tcp_line(22, 17, "01"))
     (root / "proc/net/tcp6").write_text(TCP_HEADER)
     process(root, 1, "systemd", "/sbin/init")
-    process(root, DAEMON_PID, "companion", "/opt/companion/.venv/bin/python companion run", ["socket:[4242]", "/dev/ttyACM0"])
+    process(
+        root,
+        DAEMON_PID,
+        "companion",
+        "/opt/companion/.venv/bin/python companion run",
+        ["socket:[4242]", "/dev/ttyACM0"],
+    )
     process(root, 200, "avahi-daemon", "avahi-daemon: running [box.local]")
     games = root / "var/lib/companion"
     monkeypatch.setenv("COMPANION_STATE_DIR", str(games))
@@ -109,8 +120,13 @@ def healthy_pi(root, monkeypatch):
 
 
 def daemon_status(firmware=FIRMWARE_VERSION):
-    return {"ok": True, "reader": "ready", "reader_detail": firmware, "reader_firmware": firmware,
-            "firmware_shipped": FIRMWARE_VERSION}
+    return {
+        "ok": True,
+        "reader": "ready",
+        "reader_detail": firmware,
+        "reader_firmware": firmware,
+        "firmware_shipped": FIRMWARE_VERSION,
+    }
 
 
 @pytest.fixture
@@ -183,7 +199,10 @@ def _button_on_i2c(root, system):
 
 
 def _unit_failed(root, system):
-    system.answers[("systemctl", "show")] = (0, "LoadState=loaded\nActiveState=failed\nResult=exit-code\nExecMainStatus=6\n")
+    system.answers[("systemctl", "show")] = (
+        0,
+        "LoadState=loaded\nActiveState=failed\nResult=exit-code\nExecMainStatus=6\n",
+    )
 
 
 def _port_taken(root, system):
@@ -349,7 +368,10 @@ def test_the_command_line_without_a_daemon_and_with_a_bundle(pi, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(HERE.parent), "PATH": str(tmp_path / "nobin")}
     done = subprocess.run(
         [sys.executable, "-m", "companion", "doctor", "--root", str(root), "--bundle", str(out), "--lang", "en"],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert "WARN  phone page port: nothing listens on port 8080: the box is not running" in done.stdout

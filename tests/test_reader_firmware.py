@@ -30,8 +30,12 @@ def test_the_firmware_says_the_shipped_version_and_the_daemon_status_and_doctor_
         assert ask_version(board.path, timeout=10) == FIRMWARE_VERSION
         values = dict(defaults().values)
         values.update(
-            {"games_dir": str(tmp_path / "games"), "hardware": "real", "reader.port": board.path,
-             "reader.retry_seconds": 0.05}
+            {
+                "games_dir": str(tmp_path / "games"),
+                "hardware": "real",
+                "reader.port": board.path,
+                "reader.retry_seconds": 0.05,
+            }
         )
         daemon = Daemon(Config(values, "(test)"), out=lambda line: None).start()
         try:
@@ -82,7 +86,10 @@ def firmware_install(tmp_path, root, *extra, path_dir=None):
     env = {**os.environ, "PYTHONPATH": str(HERE.parent), "PATH": f"{path_dir or tmp_path / 'nobin'}:/usr/bin:/bin"}
     return subprocess.run(
         [sys.executable, "-m", "companion", "firmware", "install", "--root", str(root), *extra],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
 
 

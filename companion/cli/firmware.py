@@ -63,9 +63,11 @@ def add_parsers(command: CommandFactory, lang: argparse.ArgumentParser) -> None:
     """firmware."""
     p = command("firmware", help="the reader's firmware: install copies it onto the Pico (with mpremote)")
     sub = p.add_subparsers(dest="action", required=True)
-    s = sub.add_parser("install", help="copy the firmware this version ships onto a Pico running MicroPython",
-                       parents=[lang])
-    s.add_argument("--port", help="the Pico's serial device (default: /dev/companion-reader, else the first "
-                   f"{BY_ID_PATTERN})")
+    s = sub.add_parser(
+        "install", help="copy the firmware this version ships onto a Pico running MicroPython", parents=[lang]
+    )
+    s.add_argument(
+        "--port", help=f"the Pico's serial device (default: /dev/companion-reader, else the first {BY_ID_PATTERN})"
+    )
     s.add_argument("--root", help=argparse.SUPPRESS)  # the tests' fake /dev and /proc
     p.set_defaults(func=cmd_firmware)

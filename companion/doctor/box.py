@@ -145,10 +145,26 @@ def check_power(ctx: Context) -> Result:
     flags = throttled_flags(ctx)
     if flags is None:
         return warn("power", "doctor_power_unknown", "doctor_fix_vcgencmd")
-    now = [w for bit, w in ((UNDERVOLTAGE_NOW, "undervoltage"), (THROTTLED_NOW, "throttled"), (CAPPED_NOW, "capped"),
-                            (SOFT_TEMP_NOW, "hot")) if flags & bit]
-    since = [w for bit, w in ((UNDERVOLTAGE_SINCE, "undervoltage"), (THROTTLED_SINCE, "throttled"),
-                              (CAPPED_SINCE, "capped"), (SOFT_TEMP_SINCE, "hot")) if flags & bit]
+    now = [
+        w
+        for bit, w in (
+            (UNDERVOLTAGE_NOW, "undervoltage"),
+            (THROTTLED_NOW, "throttled"),
+            (CAPPED_NOW, "capped"),
+            (SOFT_TEMP_NOW, "hot"),
+        )
+        if flags & bit
+    ]
+    since = [
+        w
+        for bit, w in (
+            (UNDERVOLTAGE_SINCE, "undervoltage"),
+            (THROTTLED_SINCE, "throttled"),
+            (CAPPED_SINCE, "capped"),
+            (SOFT_TEMP_SINCE, "hot"),
+        )
+        if flags & bit
+    ]
     hex_flags = f"0x{flags:X}"
     if "undervoltage" in now:
         return fail("power", "doctor_power_low_now", "doctor_fix_power", flags=hex_flags)

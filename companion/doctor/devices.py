@@ -109,7 +109,14 @@ def check_buttons(ctx: Context) -> Result:
     seen: dict[int, str] = {}
     for name, pin in pins.items():
         if pin in seen:
-            return fail("buttons", "doctor_buttons_same", "doctor_fix_buttons", first=seen[pin].upper(), second=name.upper(), pin=pin)
+            return fail(
+                "buttons",
+                "doctor_buttons_same",
+                "doctor_fix_buttons",
+                first=seen[pin].upper(),
+                second=name.upper(),
+                pin=pin,
+            )
         seen[pin] = name
     bus_pins = I2C_PINS if ctx.config["display.bus"] == "i2c" else SPI_PINS
     for name, pin in pins.items():

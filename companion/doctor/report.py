@@ -95,7 +95,9 @@ def lines(results: Sequence[Result], lang: str) -> list[str]:
         name = _words(f"doctor_check_{result.check}", {}, lang)
         out.append(f"{status}  {name}: {_words(result.code, result.params, lang)}")
         if result.fix is not None:
-            out.append(f"{' ' * width}  {_words('doctor_fix', {'fix': _words(result.fix, result.fix_params, lang)}, lang)}")
+            out.append(
+                f"{' ' * width}  {_words('doctor_fix', {'fix': _words(result.fix, result.fix_params, lang)}, lang)}"
+            )
     counts = {s: sum(r.status == s for r in results) for s in (OK, WARN, FAIL)}
     out.append(_words("doctor_summary", {"ok": counts[OK], "warn": counts[WARN], "fail": counts[FAIL]}, lang))
     return out

@@ -48,13 +48,13 @@ class Context:
 Check = Callable[[Context], Result]
 
 
-def ok(check: str, code: str, **params: Any) -> Result:
+def ok(check: str, code: str, /, **params: Any) -> Result:
     return Result(check, OK, code, params)
 
 
-def warn(check: str, code: str, fix: str, fix_params: dict[str, Any] | None = None, **params: Any) -> Result:
+def warn(check: str, code: str, fix: str, fix_params: dict[str, Any] | None = None, /, **params: Any) -> Result:
     return Result(check, WARN, code, params, fix, fix_params or {})
 
 
-def fail(check: str, code: str, fix: str, fix_params: dict[str, Any] | None = None, **params: Any) -> Result:
+def fail(check: str, code: str, fix: str, fix_params: dict[str, Any] | None = None, /, **params: Any) -> Result:
     return Result(check, FAIL, code, params, fix, fix_params or {})

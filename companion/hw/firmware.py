@@ -55,7 +55,9 @@ def ask_version(path: str, timeout: float = 3.0) -> str | None:
     receiver, splitter = protocol.Receiver(), protocol.LineSplitter()
     start = time.monotonic()
     try:
-        port.write(protocol.Sender().send("HELLO", {"proto": protocol.PROTOCOL_VERSION, "boot": os.urandom(4).hex()}, 0.0))
+        port.write(
+            protocol.Sender().send("HELLO", {"proto": protocol.PROTOCOL_VERSION, "boot": os.urandom(4).hex()}, 0.0)
+        )
         while time.monotonic() - start < timeout:
             for line in splitter.feed(port.read(max(1, port.in_waiting))):
                 frame, replies = receiver.take(line, time.monotonic() - start)
