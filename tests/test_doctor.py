@@ -379,3 +379,38 @@ def test_the_command_line_without_a_daemon_and_with_a_bundle(pi, tmp_path):
     assert f"Report written to {out}" in done.stdout
     assert "9876" not in out.read_text() and "HJKL" not in out.read_text()
     assert done.returncode == (1 if " FAIL  " in done.stdout or "\nFAIL" in done.stdout else 0)
+
+
+def free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_with_the_daemon_running_the_doctor_asks_it_and_reads_the_real_proc(tmp_path, monkeypatch):
+    """A simulated daemon in this process: the doctor finds it through its games folder's lock, takes the
+    reader's firmware from its status, and sees in the real /proc that the phone page's port is the box's."""
+    from companion.daemon.config import Config, defaults
+    from companion.daemon.main import Daemon
+    from companion.doctor.report import context
+
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "games"))
+    port = free_port()
+    values = {**defaults().values, "games_dir": str(tmp_path / "games"), "phone.port": port, "virtual_table.port": 0}
+    config = Config(values, "(test)")
+    daemon = Daemon(config, out=lambda line: None).start()
+    try:
+        assert daemon.handle({"op": "start", "edition": "classic", "players": ["Anna", "Boris"], "seed": 3})["ok"]
+        ctx = context(System("/"), config, "en")
+        assert ctx.holder is not None and str(ctx.holder["pid"]) == str(os.getpid())
+        assert ctx.status["firmware_shipped"] == FIRMWARE_VERSION
+        assert box.check_port(ctx).code == "doctor_port_ours"
+        ledger = box.check_ledger(ctx)
+        assert ledger.status == OK and ledger.params["count"] == 1
+    finally:
+        daemon.stop()
+    ctx = context(System("/"), config, "en")  # stopped: the doctor works without it
+    assert ctx.holder is None and ctx.status is None
+    assert box.check_port(ctx).code == "doctor_port_free" and box.check_ledger(ctx).status == OK
