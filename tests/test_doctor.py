@@ -178,6 +178,13 @@ def _unplugged(root, system):
     (root / BY_ID).unlink()
 
 
+def _no_udev_rule(root, system):
+    (root / "etc/companion/companion.toml").write_text(
+        CONFIG.replace("[phone]", '[reader]\nport = "/dev/companion-reader"\n[phone]')
+    )
+    (root / "dev/companion-reader").unlink()
+
+
 def _modem_manager(root, system):
     process(root, 400, "ModemManager", "/usr/sbin/ModemManager", ["/dev/ttyACM0"])
 
@@ -258,6 +265,14 @@ BROKEN = [
     (_no_spidev_needed_but_no_gpio, "nodes", FAIL, "no /dev/gpiochip*", 'hardware = "simulated"', ()),
     (_no_i2c, "nodes", FAIL, "/dev/i2c-1 is missing", "raspi-config nonint do_i2c 0", ("oled",)),
     (_unplugged, "reader", FAIL, "no reader found (auto)", "data cable", ()),
+    (
+        _no_udev_rule,
+        "reader",
+        FAIL,
+        "/dev/companion-reader is missing, but a Pico is at /dev/serial/by-id/",
+        "make install",
+        (),
+    ),
     (_modem_manager, "reader", FAIL, "ModemManager holds the reader (/dev/ttyACM0)", "ID_MM" and "ModemManager", ()),
     (_minicom, "reader", FAIL, "/dev/ttyACM0 is held by process 401 (minicom)", "close that program", ()),
     (_oled_silent, "oled", FAIL, "nothing answers at 0x3C on /dev/i2c-1", "display.i2c_address", ()),

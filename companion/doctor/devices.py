@@ -67,6 +67,15 @@ def check_reader(ctx: Context) -> Result:
     port = reader_port(ctx)
     modem = [p for p in sys.processes() if p.name == "ModemManager"]
     if port is None:
+        found = sys.glob(BY_ID_PATTERN)
+        if found:  # reader.port names the udev rule's /dev/companion-reader, and the rule is not there
+            return fail(
+                "reader",
+                "doctor_reader_elsewhere",
+                "doctor_fix_install",
+                device=ctx.config["reader.port"],
+                name=found[0],
+            )
         return fail("reader", "doctor_reader_missing", "doctor_fix_plug_reader", device=ctx.config["reader.port"])
     tty = sys.link_target(port) or port
     holders = [h for h in sys.holders({tty, port}) if not ctx.is_daemon(h)]
