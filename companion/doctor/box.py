@@ -66,7 +66,8 @@ def check_port(ctx: Context) -> Result:
     if others:
         who = others[0]
         return fail("port", "doctor_port_taken", "doctor_fix_port", port=port, pid=who.pid, name=who.name)
-    # a listener whose process we may not look into (another user's): not the daemon, which would hold the folder
+    if os.geteuid() != 0:  # another user's process: only root may look into its descriptors
+        return warn("port", "doctor_port_unseen", "doctor_fix_games_dir", port=port)
     return fail("port", "doctor_port_taken_unknown", "doctor_fix_port", port=port)
 
 
@@ -87,6 +88,9 @@ def check_disk(ctx: Context) -> Result:
 def check_ledger(ctx: Context) -> Result:
     """The current game's file: SQLite's integrity check, then its hash chain replayed, never writing to it."""
     path = ctx.system.path(ctx.config.games_dir) / CURRENT
+    if path.parent.is_dir() and not os.access(path.parent, os.R_OK | os.X_OK):
+        # the service's folder (0750): another user cannot even see whether a game is there
+        return warn("ledger", "doctor_ledger_unreadable", "doctor_fix_games_dir", path=str(path.parent))
     if not path.exists():
         return ok("ledger", "doctor_ledger_none")
     if not os.access(path, os.R_OK):

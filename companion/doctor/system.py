@@ -48,7 +48,7 @@ class System:
     def path(self, name: str | os.PathLike[str]) -> Path:
         """The file a machine path names here (a path already inside the root is taken as it is)."""
         path = Path(name)
-        if self.root == Path("/") or path.is_relative_to(self.root):
+        if self.root == Path("/") or not path.is_absolute() or path.is_relative_to(self.root):
             return path
         return self.root / path.relative_to(path.anchor)
 
