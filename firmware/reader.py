@@ -56,7 +56,7 @@ class Reader:
     buzzer and led are pins with value(v); write(bytes) sends to the Pi; random_bytes(n) -> n bytes.
     """
 
-    def __init__(self, rfid, roll, buzzer, led, write, random_bytes, fw="0.1.0", boot=None):
+    def __init__(self, rfid, roll, buzzer, led, write, random_bytes, fw=protocol.FIRMWARE_VERSION, boot=None):
         self.rfid = rfid
         self.roll = roll
         self.buzzer = buzzer

@@ -377,6 +377,30 @@ NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cell
 EDGE_SAMPLES.update({"objects": ["«Шоколадная фабрика» за 90"], "deal": ["платёж"]})
 NUMERIC |= {"seats", "deeds", "factor", "side", "least", "most"}  # issue 23: loader words
 LISTS_OF_NUMBERS = {"dice"}
+# issue 25: companion doctor and the reader's firmware (companion/doctor/, companion/cli/firmware.py)
+EDGE_SAMPLES.update(
+    {
+        "address": ["0x3C"],
+        "bus": ["/dev/i2c-1"],
+        "button": ["DOWN"],
+        "second": ["UP"],
+        "fix": ["`sudo make install`"],
+        "device": ["/dev/companion-reader"],
+        "flags": ["0x50005"],
+        "groups": ["i2c, spi"],
+        "host": ["box"],
+        "node": ["/dev/spidev0.0"],
+        "nodes": ["/dev/gpiochip0, /dev/i2c-1"],
+        "pattern": ["/dev/serial/by-id/usb-MicroPython*"],
+        "pins": ["OK GPIO17, BACK GPIO27"],
+        "result": ["exit-code"],
+        "state": ["inactive"],
+        "tty": ["/dev/ttyACM0"],
+        "urls": ["http://192.168.1.23:8080/ (wlan0)"],
+        "user": ["companion"],
+    }
+)
+NUMERIC |= {"mb", "ok", "warn", "fail", "status", "port"}
 
 
 def cases(code, ed):
