@@ -22,6 +22,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/mypy --strict --follow-imports=silent companion/engine companion/errors companion/ledger companion/table companion/hw
+# the reader's Pico files against the MicroPython rp2 stubs only (no CPython, no firmware/sim fakes)
+	$(BIN)/python firmware/tools/pico_types.py
 
 $(NODE_STAMP): firmware/package.json firmware/package-lock.json
 	cd firmware && npm ci --silent

@@ -12,11 +12,11 @@ from machine import SPI, Pin
 try:
     import micropython
 except ImportError:  # CPython (a laptop, the tests): no keyboard interrupt to turn off
-    micropython = None
+    micropython = None  # type: ignore[assignment]  # a module on the Pico, which tools/pico_types.py checks
 try:
     import select
 except ImportError:
-    import uselect as select
+    import uselect as select  # type: ignore[no-redef]
 
 SPI_ID = 0
 PIN_SCK = 18
@@ -41,7 +41,7 @@ if hasattr(time, "ticks_ms"):
 else:
 
     def ticks_ms():
-        return int(time.monotonic() * 1000)
+        return int(time.monotonic() * 1000)  # type: ignore[attr-defined]  # CPython's time, not the Pico's
 
     def ticks_diff(a, b):
         return a - b
@@ -55,10 +55,12 @@ class Clock:
     RP2040), so the differences are summed with ticks_diff, which is right across a wrap."""
 
     def __init__(self):
+        # type: () -> None
         self.last = ticks_ms()
         self.ms = 0
 
     def now(self):
+        # type: () -> int
         t = ticks_ms()
         self.ms += ticks_diff(t, self.last)
         self.last = t
@@ -76,6 +78,7 @@ class UsbSerial:
         self.poller.register(poll_on, select.POLLIN)
 
     def read(self):
+        # type: () -> bytes
         """What has arrived, without waiting (stdin.read would block until its count is reached)."""
         data = b""
         while len(data) < READ_MAX and self.poller.poll(0):
@@ -86,10 +89,12 @@ class UsbSerial:
         return data
 
     def write(self, data):
+        # type: (bytes) -> None
         self.write_to.write(data)
 
 
 def blink(led, times, ms=100):
+    # type: (Pin, int, int) -> None
     """The LED's error pattern: times quick flashes, then a pause of a second (blocking: nothing else runs)."""
     for _ in range(times):
         led.value(1)
@@ -100,6 +105,7 @@ def blink(led, times, ms=100):
 
 
 def start_chip(chip, led, tries=-1):
+    # type: (mfrc522.MFRC522, Pin, int) -> bool
     """chip.init() until the MFRC522 answers, blinking 2 flashes per try while it does not (a loose
     wire): the reader stays silent on the link meanwhile, so the Pi shows it offline. True once it answers."""
     while tries != 0:

@@ -1,6 +1,7 @@
 """MFRC522 driver over SPI: wakes the type A cards in the field and reads one card's UID (ISO/IEC 14443-3)."""
-# MicroPython subset (also runs under CPython 3.11): no typing, no f-strings, no machine or time imports;
-# the SPI bus and pins are passed in. Written from the NXP MFRC522 datasheet and ISO/IEC 14443-3.
+# MicroPython subset (also runs under CPython 3.11): no f-strings, no machine or time imports at run time (the SPI
+# bus and pins are passed in); types in `# type:` comments, which MicroPython skips and tools/pico_types.py checks
+# against the MicroPython rp2 stubs. Written from the NXP MFRC522 datasheet and ISO/IEC 14443-3.
 # Every wait is a bounded count of register polls, never a clock: the chip's own timer (init) ends an
 # exchange with a silent field, and the counts only guard against a chip that never answers at all.
 
@@ -77,6 +78,14 @@ CRC_POLLS = 100  # the coprocessor needs microseconds for a few bytes
 TX_POLLS = 200  # HLTA takes 0.4 ms on air
 RX_POLLS = 2000  # outlasts the 25 ms timer at any SPI speed a Pico reaches from Python
 
+TYPE_CHECKING = False  # mypy takes this name as true: `typing` and the stubs' machine exist only there
+if TYPE_CHECKING:
+    from typing import Optional, Tuple, Union  # noqa: F401  (read in the `# type:` comments)
+
+    from machine import SPI, Pin  # noqa: F401
+
+    Buffer = Union[bytes, bytearray]  # bytes for the chip (its FIFO, the CRC coprocessor)
+
 
 class MFRC522Error(Exception):
     """No MFRC522 answers on SPI (raised by init() only)."""
@@ -84,6 +93,7 @@ class MFRC522Error(Exception):
 
 class MFRC522:
     def __init__(self, spi, cs, rst=None):
+        # type: (SPI, Pin, Optional[Pin]) -> None
         self.spi = spi
         self.cs = cs
         self.rst = rst
@@ -94,6 +104,7 @@ class MFRC522:
     # ---- SPI: address byte ((reg << 1) & 0x7E) | 0x80 to read, without 0x80 to write (datasheet 8.1.2) ----
 
     def _write(self, reg, value):
+        # type: (int, int) -> None
         self._out[0] = (reg << 1) & 0x7E
         self._out[1] = value
         self.cs.value(0)
@@ -103,6 +114,7 @@ class MFRC522:
             self.cs.value(1)
 
     def _read(self, reg):
+        # type: (int) -> int
         self._out[0] = ((reg << 1) & 0x7E) | 0x80
         self._out[1] = 0x00
         self.cs.value(0)
@@ -113,6 +125,7 @@ class MFRC522:
         return self._in[1]
 
     def _write_fifo(self, data):
+        # type: (Buffer) -> None
         # one chip-select pulse: every byte after the address goes to the same register
         buf = bytearray(1) + data
         buf[0] = (FIFODataReg << 1) & 0x7E
@@ -123,6 +136,7 @@ class MFRC522:
             self.cs.value(1)
 
     def _read_fifo(self, n):
+        # type: (int) -> bytes
         # one pulse: each byte sent is the next address to read, a 0x00 ends it; answers lag one byte
         out = bytearray(n + 1)
         for i in range(n):
@@ -138,14 +152,17 @@ class MFRC522:
     # ---- set-up ----
 
     def version(self):
+        # type: () -> int
         return self._read(VersionReg)
 
     def _wait_awake(self):
+        # type: () -> None
         for _ in range(RESET_POLLS):
             if not self._read(CommandReg) & PowerDown:
                 return
 
     def init(self):
+        # type: () -> None
         if self.rst is not None:
             self.rst.value(0)  # NRSTPD low: hard power-down
             self.rst.value(1)  # the rising edge resets the chip
@@ -170,6 +187,7 @@ class MFRC522:
     # ---- one exchange with the field ----
 
     def _start(self, data, command, framing):
+        # type: (Buffer, int, int) -> None
         self._write(CommandReg, Idle)  # stop whatever runs
         self._write(ComIrqReg, 0x7F)  # Set1 = 0: clear every marked IRQ bit
         self._write(FIFOLevelReg, FlushBuffer)
@@ -182,6 +200,7 @@ class MFRC522:
             self._write(CommandReg, command)
 
     def _transceive(self, data, tx_last_bits, rx_align):
+        # type: (Buffer, int, int) -> Optional[Tuple[bytes, int, int]]
         """Send data (the last byte's tx_last_bits only, 0 = all 8) and receive the answer into the FIFO
         from bit rx_align of its first byte. Returns (bytes, RxLastBits, ErrorReg) or None for silence."""
         self._start(data, Transceive, (rx_align << 4) | tx_last_bits)
@@ -199,6 +218,7 @@ class MFRC522:
         return data, self._read(ControlReg) & 0x07, err
 
     def _crc(self, data):
+        # type: (Buffer) -> Optional[bytes]
         """CRC_A of data by the chip's coprocessor, low byte first as it goes on air; None if it never ends."""
         self._write(CommandReg, Idle)
         self._write(DivIrqReg, CRCIRq)  # Set2 = 0: clear CRCIRq
@@ -216,6 +236,7 @@ class MFRC522:
     # ---- ISO/IEC 14443-3 ----
 
     def scan(self):
+        # type: () -> Optional[bytes]
         """The UID (4, 7 or 10 bytes) of one card in the field, or None. With several cards, the anticollision
         always takes the 1 branch, so the same field gives the same card. The card is halted after."""
         if self._transceive(bytes((WUPA,)), 7, 0) is None:
@@ -225,6 +246,7 @@ class MFRC522:
         return uid
 
     def _select(self):
+        # type: () -> Optional[bytes]
         uid = bytearray()
         for sel in (SEL_CL1, SEL_CL2, SEL_CL3):
             cl = self._anticollision(sel)
@@ -245,6 +267,7 @@ class MFRC522:
         return None
 
     def _anticollision(self, sel):
+        # type: (int) -> Optional[bytearray]
         """UID CLn and BCC (5 bytes) of the card this cascade level resolves to, or None."""
         cl = bytearray(5)
         known = 0  # bits of cl already settled, from bit 0 of cl[0]
@@ -283,6 +306,7 @@ class MFRC522:
         return None
 
     def _merge(self, cl, whole, extra, data, upto):
+        # type: (bytearray, int, int, bytes, int) -> None
         """Put received bytes into cl from byte `whole` (its low `extra` bits were ours), keeping bits < upto."""
         keep = (1 << extra) - 1
         for i in range(len(data)):
@@ -296,6 +320,7 @@ class MFRC522:
                 cl[i] = 0
 
     def _select_level(self, sel, cl):
+        # type: (int, bytearray) -> Optional[int]
         """SELECT with UID CLn, BCC and CRC_A; the SAK, or None."""
         frame = bytearray((sel, NVB_SELECT)) + cl
         crc = self._crc(frame)
@@ -312,6 +337,7 @@ class MFRC522:
         return data[0]
 
     def _halt(self):
+        # type: () -> None
         """HLTA with CRC_A. A halted card stays quiet until WUPA; no answer is due, so Transmit, not Transceive."""
         frame = bytes((HLTA, 0x00))
         crc = self._crc(frame)

@@ -5,7 +5,8 @@
 try:
     import protocol  # on the Pico: the deploy copies companion/hw/protocol.py here
 except ImportError:
-    from companion.hw import protocol  # on a laptop and in the tests: the very same file
+    # on a laptop and in the tests: the very same file (tools/pico_types.py checks the Pico's folder, where it is absent)
+    from companion.hw import protocol  # type: ignore[import-not-found, no-redef]
 
 SCAN_EVERY_MS = 50  # the MFRC522 is asked for a card this often, not every poll
 GONE_AFTER_SCANS = 4  # consecutive empty scans (~200 ms) before a card counts as lifted: one lost
@@ -55,7 +56,7 @@ class Reader:
     buzzer and led are pins with value(v); write(bytes) sends to the Pi; random_bytes(n) -> n bytes.
     """
 
-    def __init__(self, rfid, roll, buzzer, led, write, random_bytes, fw="0.1.0", boot=None):
+    def __init__(self, rfid, roll, buzzer, led, write, random_bytes, fw=protocol.FIRMWARE_VERSION, boot=None):
         self.rfid = rfid
         self.roll = roll
         self.buzzer = buzzer

@@ -13,6 +13,7 @@ import pytest
 
 from companion.daemon.config import Config, defaults
 from companion.daemon.main import Daemon, wait_for
+from companion.hw.protocol import FIRMWARE_VERSION
 from companion.table.service import open_game
 
 ANNA, BORIS, STRANGER = "0A000001", "0A000002", "DEADBEEF"
@@ -325,7 +326,10 @@ def test_game_status_and_cards_through_the_running_daemon_speak_words(tmp_path):
         assert cli("game", "start", "elite", "Анна", "Борис", "--seed", "2").returncode == 0
         assert wait_for(lambda: daemon.link.state.state == "ready")
         status = cli("game", "status", "--lang", "ru")
-        assert "current.sqlite (#1)" in status.stdout and "Считыватель готов (прошивка 0.1.0)" in status.stdout
+        assert (
+            "current.sqlite (#1)" in status.stdout
+            and f"Считыватель готов (прошивка {FIRMWARE_VERSION})" in status.stdout
+        )
         assert "None" not in status.stdout
         enrolled = cli("cards", "enrol", "plot", "leisure1", "--uid", "04a1b2c3", "--lang", "ru")
         assert enrolled.returncode == 0, enrolled.stderr

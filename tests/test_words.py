@@ -260,14 +260,6 @@ EDGE_SAMPLES = {
 }
 # what a person typed (a file's path, a line's words) stands as typed in every language, like a name
 TYPED_KEYS = (
-    # issue 25: an archive's file name, a file inside it, a mount point, a folder, a manifest's field, versions
-    "archive",
-    "member",
-    "mount",
-    "aside",
-    "field",
-    "theirs",
-    "mine",
     "path",
     "source",
     "new_path",
@@ -384,20 +376,31 @@ NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cell
 # issue 23: a menu line with the party's name: what it acts on, what passes between two players
 EDGE_SAMPLES.update({"objects": ["«Шоколадная фабрика» за 90"], "deal": ["платёж"]})
 NUMERIC |= {"seats", "deeds", "factor", "side", "least", "most"}  # issue 23: loader words
-# issue 25: backups (companion/backup/): the archive's name, a file in it, the versions, the stick's mount point
+LISTS_OF_NUMBERS = {"dice"}
+# issue 25: companion doctor and the reader's firmware (companion/doctor/, companion/cli/firmware.py)
 EDGE_SAMPLES.update(
     {
-        "archive": ["companion-backup-0007-3fa2b9c1-2026-11-28T2130.zip"],
-        "theirs": ["0.2.0", "4"],
-        "mine": ["0.1.0", "3"],
-        "mount": ["/media/usb"],
-        "aside": ["before-restore-1"],
-        "field": ["rules_version"],
-        "member": ["games/archive/2026-11-28-elite.sqlite"],
+        "address": ["0x3C"],
+        "bus": ["/dev/i2c-1"],
+        "button": ["DOWN"],
+        "second": ["UP"],
+        "fix": ["`sudo make install`"],
+        "device": ["/dev/companion-reader"],
+        "flags": ["0x50005"],
+        "groups": ["i2c, spi"],
+        "host": ["box"],
+        "node": ["/dev/spidev0.0"],
+        "nodes": ["/dev/gpiochip0, /dev/i2c-1"],
+        "pattern": ["/dev/serial/by-id/usb-MicroPython*"],
+        "pins": ["OK GPIO17, BACK GPIO27"],
+        "result": ["exit-code"],
+        "state": ["inactive"],
+        "tty": ["/dev/ttyACM0"],
+        "urls": ["http://192.168.1.23:8080/ (wlan0)"],
+        "user": ["companion"],
     }
 )
-NUMERIC |= {"games", "kb"}
-LISTS_OF_NUMBERS = {"dice"}
+NUMERIC |= {"mb", "ok", "warn", "fail", "status", "port"}
 
 
 def cases(code, ed):

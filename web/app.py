@@ -340,7 +340,7 @@ def create_app(table: VirtualTable, **config: Any) -> Flask:
                     "kind_other",
                 )
             },
-            # the phone page, when the daemon serves it beside the virtual table (web/phone.py)
+            # the phone page, when the daemon serves it beside the virtual table (web/phone/)
             phone_url=url_for("phone.index") if "phone" in app.blueprints else "",
         )
 

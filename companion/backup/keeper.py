@@ -31,8 +31,8 @@ def after_game(
     except (OSError, CompanionError) as exc:
         return [Message("backup_auto_failed", detail=_detail(exc), cause=cause_of(exc))]
     prune(folder, keep)
-    lines = [Message("backup_made", archive=made.path.name, games=len(made.manifest["ledgers"]))]
-    lines += [Message("backup_left_out", member=name, why=why) for name, why in made.left_out.items()]
+    lines = [Message("backup_made", path=made.path.name, count=len(made.manifest["ledgers"]))]
+    lines += [Message("backup_left_out", file=name, why=why) for name, why in made.left_out.items()]
     if usb:
         lines.append(copy_to_usb(made.path, Path(usb), keep))
     return lines
@@ -41,7 +41,7 @@ def after_game(
 def copy_to_usb(archive: Path, mount: Path, keep: int) -> Message:
     """The archive copied onto the stick (written aside, synced, renamed), the stick's copies kept to `keep`."""
     if not os.path.ismount(mount):  # never onto the SD card under an empty mount point
-        return Message("backup_usb_missing", mount=str(mount))
+        return Message("backup_usb_missing", folder=str(mount))
     folder = mount / USB_FOLDER
     tmp = folder / f".{archive.name}.tmp"
     try:
@@ -60,8 +60,8 @@ def copy_to_usb(archive: Path, mount: Path, keep: int) -> Message:
         except OSError:
             pass
         code = "backup_usb_read_only" if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else "backup_usb_failed"
-        return Message(code, mount=str(mount), detail=_detail(exc), cause=cause_of(exc))
-    return Message("backup_usb_copied", mount=str(mount), archive=archive.name)
+        return Message(code, folder=str(mount), detail=_detail(exc), cause=cause_of(exc))
+    return Message("backup_usb_copied", folder=str(mount), path=archive.name)
 
 
 def _detail(exc: BaseException) -> str:

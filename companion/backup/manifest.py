@@ -73,15 +73,15 @@ def read_manifest(raw: bytes, archive: str) -> dict[str, Any]:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise SaidInput("backup_manifest_unreadable", archive=archive) from None
+        raise SaidInput("backup_manifest_unreadable", path=archive) from None
     if not isinstance(data, dict) or data.get("kind") != KIND:
-        raise SaidInput("backup_manifest_unreadable", archive=archive)
+        raise SaidInput("backup_manifest_unreadable", path=archive)
     for key in ("format", "rules_version", "schema_version", "counter"):
         if not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
-            raise SaidInput("backup_manifest_field", archive=archive, field=key)
+            raise SaidInput("backup_manifest_field", path=archive, setting=key)
     for key in ("companion", "clock", "pins"):
         if not isinstance(data.get(key), str):
-            raise SaidInput("backup_manifest_field", archive=archive, field=key)
+            raise SaidInput("backup_manifest_field", path=archive, setting=key)
     ours = companion_version()
     newer: list[tuple[str, object, object]] = [
         (what, theirs, mine)
@@ -96,10 +96,10 @@ def read_manifest(raw: bytes, archive: str) -> dict[str, Any]:
         newer.insert(0, ("companion", data["companion"], ours))
     if newer:
         what, theirs, mine = newer[0]
-        raise SaidInput("backup_newer_" + what, archive=archive, theirs=str(theirs), mine=str(mine))
+        raise SaidInput("backup_newer_" + what, path=archive, found=str(theirs), supported=str(mine))
     files, ledgers = data.get("files"), data.get("ledgers")
     if not isinstance(files, dict) or not isinstance(ledgers, dict):
-        raise SaidInput("backup_manifest_field", archive=archive, field="files")
+        raise SaidInput("backup_manifest_field", path=archive, setting="files")
     for name, entry in files.items():
         if (
             not good_name(name)
@@ -109,10 +109,10 @@ def read_manifest(raw: bytes, archive: str) -> dict[str, Any]:
             or not isinstance(entry.get("sha256"), str)
             or not _HEX.fullmatch(entry["sha256"])
         ):
-            raise SaidInput("backup_manifest_entry", archive=archive, member=str(name)[:100])
+            raise SaidInput("backup_manifest_entry", path=archive, file=str(name)[:100])
     for name, entry in ledgers.items():
         if "games/" + str(name) not in files or not isinstance(entry, dict) or not isinstance(entry.get("game"), str):
-            raise SaidInput("backup_manifest_entry", archive=archive, member=str(name)[:100])
+            raise SaidInput("backup_manifest_entry", path=archive, file=str(name)[:100])
         if not re.fullmatch(r"[0-9a-f]{1,64}", entry["game"]) or not isinstance(entry.get("anchored"), bool):
-            raise SaidInput("backup_manifest_entry", archive=archive, member=str(name)[:100])
+            raise SaidInput("backup_manifest_entry", path=archive, file=str(name)[:100])
     return data

@@ -71,31 +71,31 @@ def _unpack(archive: Path, shown: str, work: Path) -> dict[str, Any]:
     try:
         zf = zipfile.ZipFile(archive)
     except FileNotFoundError:
-        raise SaidInput("backup_no_archive", archive=str(archive)) from None
+        raise SaidInput("backup_no_archive", path=str(archive)) from None
     except (zipfile.BadZipFile, OSError, ValueError):  # cut short, or not a zip at all
-        raise SaidInput("backup_not_archive", archive=shown) from None
+        raise SaidInput("backup_not_archive", path=shown) from None
     with zf:
         try:
             info = zf.getinfo(layout.MANIFEST)
         except KeyError:
-            raise SaidInput("backup_no_manifest", archive=shown) from None
+            raise SaidInput("backup_no_manifest", path=shown) from None
         if info.file_size > MANIFEST_MAX:
-            raise SaidInput("backup_manifest_unreadable", archive=shown)
+            raise SaidInput("backup_manifest_unreadable", path=shown)
         manifest = read_manifest(_member(zf, info, shown), shown)
         files = manifest["files"]
         present = {i.filename: i for i in zf.infolist() if i.filename != layout.MANIFEST}
         for name in sorted(set(present) - set(files)):
-            raise SaidInput("backup_file_unlisted", archive=shown, member=name[:100])
+            raise SaidInput("backup_file_unlisted", path=shown, file=name[:100])
         for name in sorted(set(files) - set(present)):
-            raise SaidInput("backup_file_missing", archive=shown, member=name)
+            raise SaidInput("backup_file_missing", path=shown, file=name)
         for name, entry in sorted(files.items()):
             if present[name].file_size != entry["size"] or entry["size"] > MAX_FILE:
-                raise SaidInput("backup_file_damaged", archive=shown, member=name)
+                raise SaidInput("backup_file_damaged", path=shown, file=name)
             target = work / name
             target.parent.mkdir(parents=True, exist_ok=True)
             digest = _extract(zf, present[name], target, shown)
             if digest != entry["sha256"]:
-                raise SaidInput("backup_file_damaged", archive=shown, member=name)
+                raise SaidInput("backup_file_damaged", path=shown, file=name)
     (work / layout.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
     return manifest
 
@@ -104,7 +104,7 @@ def _member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str) -> bytes:
     try:
         return zf.read(info)
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError):
-        raise SaidInput("backup_file_damaged", archive=shown, member=info.filename) from None
+        raise SaidInput("backup_file_damaged", path=shown, file=info.filename) from None
 
 
 def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, shown: str) -> str:
@@ -115,7 +115,7 @@ def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, shown: st
                 digest.update(block)
                 dst.write(block)
     except (zipfile.BadZipFile, zlib.error, EOFError):  # a CRC or a compressed stream that fails its check
-        raise SaidInput("backup_file_damaged", archive=shown, member=info.filename) from None
+        raise SaidInput("backup_file_damaged", path=shown, file=info.filename) from None
     os.chmod(target, 0o600)
     return digest.hexdigest()
 
@@ -128,7 +128,7 @@ def _verify_ledgers(manifest: dict[str, Any], work: Path, shown: str, lang: str)
         if entry["anchored"]:
             anchor = work / (layout.ANCHORS + entry["game"] + ".anchor")
             if not anchor.is_file():
-                raise SaidInput("backup_file_missing", archive=shown, member=layout.ANCHORS + entry["game"] + ".anchor")
+                raise SaidInput("backup_file_missing", path=shown, file=layout.ANCHORS + entry["game"] + ".anchor")
             target = anchor_path(state, entry["game"])
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(anchor, target)
@@ -137,13 +137,13 @@ def _verify_ledgers(manifest: dict[str, Any], work: Path, shown: str, lang: str)
             table = verify_game(str(path), state_dir=state)
         except CompanionError as exc:
             why = " ".join(messages.render_error(exc, lang).split())
-            raise SaidInput("backup_ledger_bad", archive=shown, member=name, why=why) from None
+            raise SaidInput("backup_ledger_bad", path=shown, file=name, why=why) from None
         try:
             found = (table.meta["game_id"], table.head_seq, table.head_hash, table.stranger)
         finally:
             table.close()
         if found != (entry["game"], entry.get("events"), entry.get("head"), not entry["anchored"]):
-            raise SaidInput("backup_ledger_bad", archive=shown, member=name, why=entry["game"][:8])
+            raise SaidInput("backup_ledger_bad", path=shown, file=name, why=entry["game"][:8])
 
 
 # ----- applying a staged restore (the daemon at its start, or `companion restore` with no daemon) ---------------
@@ -170,15 +170,15 @@ def apply_staged(games_dir: Path, state_dir: Path) -> list[Message]:
             record, tries = {}, TRIES + 1
         if tries > TRIES:
             applying.unlink()
-            return [Message("restore_dropped", archive=str(record.get("archive", "?")))]
+            return [Message("restore_dropped", path=str(record.get("archive", "?")))]
         _write_synced(applying, json.dumps({**record, "tries": tries}))
         aside = _apply(games_dir, state_dir, games_dir / layout.STAGED)
         applying.unlink()
         archive = str(record.get("archive", "?"))
         return [
-            Message("restore_applied_aside", archive=archive, aside=aside)
+            Message("restore_applied_aside", path=archive, folder=aside)
             if aside
-            else Message("restore_applied", archive=archive)
+            else Message("restore_applied", path=archive)
         ]
     except (OSError, ValueError, KeyError) as exc:
         applying.unlink(missing_ok=True)

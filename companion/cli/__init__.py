@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from companion.cli import backup, bench, box, demo, editions, game, ledger, script, sim
+from companion.cli import backup, bench, box, demo, doctor, editions, firmware, game, ledger, script, sim
 from companion.cli.common import USAGE_CODES, Parser, language, language_in
 from companion.errors import (
     EXIT_BAD_INPUT,
@@ -34,7 +34,7 @@ from companion.words.messages import label
 
 __all__ = ["USAGE_CODES", "build_parser", "main"]  # USAGE_CODES: read by tests/test_messages.py
 
-GROUPS = (game, ledger, script, editions, demo, box, backup, bench, sim)
+GROUPS = (game, ledger, script, editions, demo, box, backup, doctor, firmware, bench, sim)
 
 
 def build_parser() -> Parser:

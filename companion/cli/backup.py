@@ -35,9 +35,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
     made = make_backup(config.games_dir, default_state_dir(), folder, _config_file(config), pins=not args.without_pins)
     if not args.to and config["backup.keep"] > 0:
         prune(folder, config["backup.keep"])
-    out(messages.render("backup_written", {"path": str(made.path), "games": len(made.manifest["ledgers"])}, args.lang))
+    out(messages.render("backup_written", {"path": str(made.path), "count": len(made.manifest["ledgers"])}, args.lang))
     for name, why in made.left_out.items():
-        out(messages.render("backup_left_out", {"member": name, "why": why}, args.lang))
+        out(messages.render("backup_left_out", {"file": name, "why": why}, args.lang))
     return 0
 
 
@@ -51,9 +51,7 @@ def _list(config: Config, lang: str) -> int:
             out(messages.render("backup_list_none", {"folder": str(folder)}, lang))
         for _, path in found:
             out(
-                messages.render(
-                    "backup_list_line", {"archive": str(path), "games": _games(path), "kb": _kb(path)}, lang
-                )
+                messages.render("backup_list_line", {"path": str(path), "count": _games(path), "size": _kb(path)}, lang)
             )
     return 0
 
@@ -87,7 +85,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
         except (KeyError, OSError, zipfile.BadZipFile):
             pass
     if folder_holder(config.games_dir) is not None:  # the daemon holds the game: it applies it at its start
-        out(messages.render("restore_staged", {"archive": Path(args.archive).name, "games": staged.games}, lang))
+        out(messages.render("restore_staged", {"path": Path(args.archive).name, "count": staged.games}, lang))
         return 0
     lock = DaemonLock(config.games_dir)
     lock.acquire("")  # no daemon may start on the folder while its files are swapped

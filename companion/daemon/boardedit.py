@@ -1,6 +1,6 @@
 """The banker phone's editor of the table's own board: views in words, corrections checked as the loader checks.
 
-web/phone.py reaches it through PhoneService (board_*): the page never imports the store. Each
+web/phone/ reaches it through PhoneService (board_*): the page never imports the store. Each
 value typed on the phone is read as the edition file would write it, the whole board is checked
 by the edition loader (companion/editions/boards.py saves nothing else), and a refusal is one line in the
 phone's language naming the plot, card or key. Numbers the rulebook fixes are shown, locked.

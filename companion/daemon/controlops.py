@@ -13,6 +13,7 @@ from companion.editions import load_edition
 from companion.engine.actions import TABLE
 from companion.engine.command import parse_command
 from companion.errors import BadCommand, BadInput, CompanionError, RuleViolation, SaidInput, exit_code
+from companion.hw import protocol
 from companion.hw.reader import LinkState
 from companion.table.view import event_lines, state_text
 from companion.words import messages
@@ -140,6 +141,9 @@ class ControlRequests:
             "seq": table.head_seq if table is not None else 0,
             "reader": link.state,
             "reader_detail": link.detail,
+            # the reader's firmware as its HELLO said it ("": not heard, or too old to say), and this version's
+            "reader_firmware": self.box.link.firmware if self.box.link is not None else "",
+            "firmware_shipped": protocol.FIRMWARE_VERSION,
             "enrolling": enrolling.kind + " " + enrolling.ref if enrolling else None,
             "enrolling_words": self.box.role_words(enrolling, lang) if enrolling else None,
             "halted": self.box.owner.halted,

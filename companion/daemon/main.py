@@ -82,7 +82,7 @@ class Daemon:
         self.buttons: box_buttons.Buttons | None = None
         self.pin_factory: Any = None  # gpiozero's MockFactory with simulated hardware (the virtual table's)
         self.virtual: Any = None  # the virtual table's web server (simulated hardware only)
-        self.phone: Any = None  # the phone page's service (companion/daemon/phone.py) ...
+        self.phone: Any = None  # the phone page's service (companion/daemon/phone/) ...
         self.phone_server: Any = None  # ... and its own web server (phone.host, phone.port)
         self._stop_begun = False
         # what the box does, each part handed the box and reading its parts at each call (a test may swap one)
@@ -249,7 +249,7 @@ class Daemon:
         if self.panel is not None:
             self.panel.poke()
 
-    # ----- what the phone service asks (companion/daemon/phone.py; on the writer thread) -----------
+    # ----- what the phone service asks (companion/daemon/phone/; on the writer thread) -----------
 
     def start_game(
         self, edition: str, players: list[str], seed: int, options: dict[str, Any], lang: str

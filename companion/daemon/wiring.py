@@ -94,7 +94,7 @@ def serve_virtual_table(config: Config, service: Any, phone: Any, say: Say) -> A
 
 
 def serve_phone(config: Config, phone: Any, page_url: str, say: Say) -> Any:
-    """The phone page (web/phone.py) on its own server, where the config says (docs/phone.md). page_url: the
+    """The phone page (web/phone/) on its own server, where the config says (docs/phone.md). page_url: the
     address phones use, said when the server listens on every network. None: the port is taken."""
     from web.phone import create_phone_app
     from web.serve import VirtualTableServer

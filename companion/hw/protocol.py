@@ -14,6 +14,10 @@ A frame is one ASCII line:  <seq> <VERB>[ <key>=<value>]... *<crc>\\n
 """
 
 PROTOCOL_VERSION = 1
+# The version of the reader's firmware this checkout ships (every file `companion firmware install` copies
+# onto the Pico, this one among them): the reader says it in its HELLO (`fw=`), and `companion doctor`
+# compares what the reader said with this. Raise it whenever any of those files changes.
+FIRMWARE_VERSION = "0.2.0"
 MAX_LINE = 120  # bytes, newline excluded: a longer line is noise
 MAX_PENDING = 8  # sequenced lines a sender keeps unacknowledged (Klipper's buttons.c keeps 8)
 RESEND_FIRST_S = 0.05  # the first resend; each further one waits twice as long ...

@@ -79,7 +79,7 @@ class ReaderLink:
         self.open_port = open_port or self._open
         self.receiver = protocol.Receiver()
         self.state = LinkState("searching")
-        self.firmware = ""
+        self.firmware = ""  # the firmware version of the reader's last HELLO ("" : none heard, or it said none)
         self.dice = 2
         # the sequence number of the DICE line carrying the newest count, once written (None until then):
         # the reader has the Pi's last word when its count came from this line (tests wait for that)
@@ -223,15 +223,17 @@ class ReaderLink:
             if greeted and not self.receiver.online(now) and self.state.state == "ready":
                 self._set_state("offline", "silent")
             elif greeted and self.receiver.online(now) and self.state.state == "offline":
-                self._set_state("ready", self.firmware)
+                self._set_state("ready", self.firmware or "?")
 
     def _hello(self, frame: protocol.Frame) -> bool:
+        # what the reader says it runs, kept even when its protocol is refused (doctor says to update it);
+        # a firmware older than the `fw` field says nothing: "" (an unknown version, never an error)
+        self.firmware = frame.fields.get("fw", "")
         proto = frame.fields.get("proto", "")
         if proto != str(protocol.PROTOCOL_VERSION):
             self._set_state("refused", proto or "?")
             return False
-        self.firmware = frame.fields.get("fw", "?")
-        self._set_state("ready", self.firmware)
+        self._set_state("ready", self.firmware or "?")
         return True
 
     def _act(self, frame: protocol.Frame) -> None:

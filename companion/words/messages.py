@@ -109,7 +109,7 @@ BOX = Table("messages", "BOX")
 # ----- the box's menus: buttons, cards and the OLED (companion/daemon/console.py, menus.py) -----
 MENU = Table("messages", "MENU")
 
-# ----- the phone page (companion/daemon/phone.py, web/phone.py): what the box and the phones say -----
+# ----- the phone page (companion/daemon/phone/, web/phone/): what the box and the phones say -----
 PHONE = Table("messages", "PHONE")
 
 # issue 23: walking the board with the cards (companion/daemon/walk.py, walkdesk.py; the box and the phones)

@@ -5,7 +5,7 @@ import random
 
 from fake_mfrc522 import FakeMFRC522
 from mfrc522 import MFRC522
-from reader import DEBOUNCE_MS, Reader
+from reader import DEBOUNCE_MS, Reader, protocol
 
 HOLD_MS = DEBOUNCE_MS + 50  # press_roll holds the button this long, then leaves it up as long
 
@@ -14,7 +14,7 @@ class SimReader:
     """poll(now_ms, incoming) like the Pico's loop does, every ~10 ms, and get back what the reader
     wrote to the Pi; place(), remove() and press_roll() are a player's hands."""
 
-    def __init__(self, seed=0, fw="0.1.0"):
+    def __init__(self, seed=0, fw=protocol.FIRMWARE_VERSION):
         self.rng = random.Random(seed)  # the dice and the boot id repeat run to run
         self.bus = FakeMFRC522()
         self.chip = MFRC522(self.bus, self.bus.cs, self.bus.rst)

@@ -26,7 +26,7 @@ class Pairing:
 
     code: str
     started: float
-    who: str = ""  # the asking phone's session (web/phone.py): its next ask replaces this one
+    who: str = ""  # the asking phone's session (web/phone/): its next ask replaces this one
     state: str = "waiting"  # waiting, bound, stale, cancelled
     player: str = ""
     game: str | None = None
