@@ -232,9 +232,9 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
         (
             ["foo"],
             "usage: unknown command 'foo' (choose from new, do, state, history, verify, accept, recover, "
-            "script, editions, check-edition, demo, run, game, cards, doctor, firmware, bench, sim); see `companion --help`",
+            "script, editions, check-edition, demo, run, game, cards, backup, restore, doctor, firmware, bench, sim); see `companion --help`",
             "ошибка в командной строке: Неизвестная команда `foo` (есть: `new`, `do`, `state`, `history`, `verify`, "
-            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `doctor`, `firmware`, `bench`, `sim`); справка: `companion --help`",
+            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `backup`, `restore`, `doctor`, `firmware`, `bench`, `sim`); справка: `companion --help`",
         ),
         (
             ["state", "/x.db"],
@@ -266,9 +266,9 @@ def test_a_script_that_cannot_be_read(tmp_path, capsys):
         (
             [],
             "usage: a command is required (choose from new, do, state, history, verify, accept, recover, script, "
-            "editions, check-edition, demo, run, game, cards, doctor, firmware, bench, sim); see `companion --help`",
+            "editions, check-edition, demo, run, game, cards, backup, restore, doctor, firmware, bench, sim); see `companion --help`",
             "ошибка в командной строке: Не указана команда (есть: `new`, `do`, `state`, `history`, `verify`, "
-            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `doctor`, `firmware`, `bench`, `sim`); справка: `companion --help`",
+            "`accept`, `recover`, `script`, `editions`, `check-edition`, `demo`, `run`, `game`, `cards`, `backup`, `restore`, `doctor`, `firmware`, `bench`, `sim`); справка: `companion --help`",
         ),
     ],
 )
@@ -461,8 +461,8 @@ def test_an_edition_file_that_cannot_be_read_is_said_in_the_language(tmp_path, c
         ),
         (
             "[screen]\nx = 1\n",
-            "unknown section [screen] (known: buttons, control, daemon, display, phone, reader, virtual_table)",
-            "Неизвестный раздел [screen] (есть: `buttons`, `control`, `daemon`, `display`, `phone`, "
+            "unknown section [screen] (known: backup, buttons, control, daemon, display, phone, reader, virtual_table)",
+            "Неизвестный раздел [screen] (есть: `backup`, `buttons`, `control`, `daemon`, `display`, `phone`, "
             "`reader`, `virtual_table`)",
         ),
         (
