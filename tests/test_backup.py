@@ -305,3 +305,22 @@ def test_a_copy_onto_the_usb_stick_and_a_stick_that_refuses_writes(box, tmp_path
     text = messages.render(line.code, line.params, "en")
     assert text.startswith(f"The USB stick at {stick} cannot be written") and "stays on the box only" in text
     assert not list((stick / keeper.USB_FOLDER).glob(".*.tmp"))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root hands files to another user")
+def test_a_restore_run_with_sudo_leaves_the_files_to_the_boxs_user(box, capsys):
+    """`sudo companion restore` on the Pi: a ledger left root's (mode 0600) could not be opened by the daemon."""
+    games, state = box["games"], box["state"]
+    assert run(capsys, "backup", "--config", box["config"])[0] == 0
+    os.chown(games, 4321, 4321)
+    os.chown(state, 4321, 4321)
+    code, said = run(capsys, "restore", "--config", box["config"], str(the_archive(box)))
+    assert code == 0, said
+    game = json.loads(zipfile.ZipFile(the_archive(box)).read("manifest.json"))["ledgers"]["current.sqlite"]["game"]
+    for path in (
+        games / "current.sqlite",
+        games / "archive",
+        games / "cards.json",
+        state / "anchors" / f"{game}.anchor",
+    ):
+        assert path.stat().st_uid == 4321, path

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.errors import CompanionError, Message, SaidInput
 from companion.files.wholefile import write_whole
-from companion.ledger.anchor import anchor_path, write_place
+from companion.ledger.anchor import anchor_path, place_path, write_place
 from companion.table.service import verify_game
 from companion.words import messages
 
@@ -63,6 +63,7 @@ def check_and_stage(archive: Path, games_dir: Path, lang: str) -> Staged:
     shutil.rmtree(staged, ignore_errors=True)
     os.replace(work, staged)
     _write_synced(marker, json.dumps({"archive": shown, "tries": 0}))
+    give_to_owner(games_dir, [staged, marker])
     return Staged(staged, manifest)
 
 
@@ -215,9 +216,12 @@ def _apply(games_dir: Path, state_dir: Path, staged: Path) -> str:
             shutil.copyfile(target, aside / "anchors" / path.name)
         shutil.copyfile(path, str(target) + ".tmp")
         os.replace(str(target) + ".tmp", target)
+        give_to_owner(state_dir, [target])
     for name, entry in manifest["ledgers"].items():
         if entry["anchored"]:  # this machine keeps this game here now (a stranger's game stays one)
             write_place(state_dir, str(games_dir / name), entry["game"], entry["first"])
+            give_to_owner(state_dir, [place_path(state_dir, str(games_dir / name))])
+    give_to_owner(games_dir, [aside])
     shutil.rmtree(staged, ignore_errors=True)
     return aside.name if aside.exists() else ""
 
@@ -232,6 +236,19 @@ def _aside_folder(games_dir: Path, staged: Path) -> Path:
         n += 1
     _write_synced(kept, f"{layout.REPLACED}-{n}")
     return games_dir / f"{layout.REPLACED}-{n}"
+
+
+def give_to_owner(folder: Path, paths: list[Path]) -> None:
+    """Run as root (`sudo companion restore`), hand what was written to the folder's owner (the box's user):
+    a ledger left root's, mode 0600, could not be opened by the daemon. Nothing to do for anyone else."""
+    if os.geteuid() != 0:
+        return
+    owner = Path(folder).stat()
+    for path in paths:
+        if not path.exists():
+            continue
+        for item in [path, *(path.rglob("*") if path.is_dir() else ())]:
+            os.chown(item, owner.st_uid, owner.st_gid, follow_symlinks=False)
 
 
 def _write_synced(path: Path, text: str) -> None:
