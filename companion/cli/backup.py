@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.backup.archive import make_backup, numbered, prune
 from companion.backup.keeper import USB_FOLDER, box_folder
 from companion.backup.layout import CONFIG, MANIFEST
-from companion.backup.restore import apply_staged, check_and_stage
+from companion.backup.restore import apply_staged, check_and_stage, give_to_owner
 from companion.cli.common import CommandFactory, out, say
 from companion.daemon.config import Config, load_config
 from companion.daemon.games import DaemonLock, folder_holder
@@ -33,8 +33,10 @@ def cmd_backup(args: argparse.Namespace) -> int:
         return _list(config, args.lang)
     folder = Path(args.to).expanduser() if args.to else box_folder(config.games_dir)
     made = make_backup(config.games_dir, default_state_dir(), folder, _config_file(config), pins=not args.without_pins)
-    if not args.to and config["backup.keep"] > 0:
-        prune(folder, config["backup.keep"])
+    if not args.to:
+        if config["backup.keep"] > 0:
+            prune(folder, config["backup.keep"])
+        give_to_owner(config.games_dir, [folder])  # run with sudo: the daemon still writes its own there
     out(messages.render("backup_written", {"path": str(made.path), "count": len(made.manifest["ledgers"])}, args.lang))
     for name, why in made.left_out.items():
         out(messages.render("backup_left_out", {"file": name, "why": why}, args.lang))
