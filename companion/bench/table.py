@@ -206,8 +206,9 @@ class Clocks:
         table.submit = timed
 
 
-def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Sample], list[Frame]]:
-    """A seeded game on the box, ROLL and cards on the simulated reader; the samples of `inputs` of them."""
+def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Sample], list[Frame], list[str]]:
+    """A seeded game on the box, ROLL and cards on the simulated reader: the samples of `inputs` of them, the
+    receipts drawn, and the inputs that booked nothing within 3 s (none, or the daemon lost a tap)."""
     with bench_box(folder, seed, durable) as (daemon, table, cards):
         uid = {role.key(): u for u, role in cards.items()}
         clocks = Clocks(daemon)
@@ -217,6 +218,7 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
         assert sim is not None
         edition = table.rules.edition
         fired = 0
+        lost: list[str] = []  # inputs that booked nothing within 3 s: a lost tap would show here
         while len(clocks.samples) < inputs and table.state.phase != "over" and fired < inputs * 3:
             state = table.state
             line, _ = next_command(table.game, rng)
@@ -232,9 +234,17 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
                 # ROLL: the reader throws as many dice as the Pi last said, so let that line arrive first
                 wait_for(lambda: daemon.shown >= table.head_seq and sim.firmware.dice_n == daemon.dice > 0, timeout=2)
                 sim.press_roll()
-                clocks.wait(booked, timeout=3)
+                if not clocks.wait(booked, timeout=3):
+                    lost.append(line)
             elif command.verb == "buy" and pending is not None and pending.plot:
-                _tap(sim, clocks, uid[("plot", pending.plot, edition.id)], booked)
+                # the purchase is shown first and OK books it (issue 22): the tap to its confirmation and the
+                # OK to its receipt are a person reading, not measured; the bench presses OK for them
+                if not _buy(daemon, sim, uid[("plot", pending.plot, edition.id)], booked):
+                    lost.append(line)
+                clocks.wait(_drawn(clocks, table.head_seq), timeout=2)
+                wait_for(lambda: sim.firmware.reader.card is None, timeout=3)
+                time.sleep(0.02)
+                continue
             elif (
                 command.verb == "draw"
                 and not command.args
@@ -243,7 +253,8 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
                 and state.decks.get(pending.stage)
             ):
                 card = state.decks[pending.stage][0]
-                _tap(sim, clocks, uid[Role("card", card, edition.id).key()], booked)
+                if not _tap(sim, clocks, uid[Role("card", card, edition.id).key()], booked):
+                    lost.append(line)
             else:  # no card for it: the banker types it (not measured)
                 if not daemon.handle({"op": "do", "command": line})["ok"]:
                     break
@@ -259,7 +270,7 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
             # empty scans)
             wait_for(lambda: sim.firmware.presses == 0 and sim.firmware.reader.card is None, timeout=3)
             time.sleep(0.02)
-        return clocks.finished(), clocks.frames
+        return clocks.finished(), clocks.frames, lost
 
 
 def _moved(table: Any, before: int) -> Callable[[], bool]:
@@ -270,10 +281,23 @@ def _drawn(clocks: Clocks, seq: int) -> Callable[[], bool]:
     return lambda: clocks.seen(seq)
 
 
-def _tap(sim: Any, clocks: Clocks, uid: str, booked: Callable[[], bool]) -> None:
+def _tap(sim: Any, clocks: Clocks, uid: str, booked: Callable[[], bool]) -> bool:
     sim.place(uid)
-    clocks.wait(booked, timeout=3)
+    ok = clocks.wait(booked, timeout=3)
     sim.remove()
+    return ok
+
+
+def _buy(daemon: Daemon, sim: Any, uid: str, booked: Callable[[], bool]) -> bool:
+    """Tap the plot's card, wait for its confirmation on the OLED, lift the card and press OK."""
+    console = daemon.console
+    sim.place(uid)
+    shown = wait_for(lambda: bool(console.stack) and getattr(console.stack[-1], "books", None) is not None, timeout=3)
+    sim.remove()
+    if not shown:
+        return False
+    daemon.owner.call(lambda: console.press("ok"))
+    return wait_for(booked, timeout=3)
 
 
 def render_alone(frames: list[Frame], rounds: int = 3) -> list[float]:
@@ -312,8 +336,8 @@ def stages(samples: list[Sample]) -> dict[str, list[float]]:
 
 def main(inputs: int = 200, seed: int = 7) -> int:
     with tempfile.TemporaryDirectory(prefix="companion-bench-table-") as tmp:
-        shipped, frames = play(Path(tmp) / "durable", seed, inputs, durable=True)
-        elided, _ = play(Path(tmp) / "elided", seed, inputs, durable=False)
+        shipped, frames, lost = play(Path(tmp) / "durable", seed, inputs, durable=True)
+        elided, _, lost_elided = play(Path(tmp) / "elided", seed, inputs, durable=False)
     alone = render_alone(frames)
     a, b = stages(shipped), stages(elided)
     two = sum(1 for s in shipped if len(s.seqs) > 1)
@@ -321,6 +345,8 @@ def main(inputs: int = 200, seed: int = 7) -> int:
         f"tap to screen on simulated hardware: {len(shipped)} ROLLs and card taps that booked "
         f"({two} ROLLs ended the turn and rolled: two events)"
     )
+    lost += lost_elided
+    print(f"  inputs that booked nothing within 3 s: {len(lost)}" + (f" ({', '.join(lost[:5])})" if lost else ""))
     print(f"  {'':<58} {'median':>7} {'p99':>8}  (ms)")
     print("as shipped (WAL, synchronous=FULL, the anchor synced):")
     print(_row("frame in -> the writer starts booking", a["in"], "link thread, queue, what the tap means"))
