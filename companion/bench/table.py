@@ -210,67 +210,83 @@ def play(folder: Path, seed: int, inputs: int, durable: bool) -> tuple[list[Samp
     """A seeded game on the box, ROLL and cards on the simulated reader: the samples of `inputs` of them, the
     receipts drawn, and the inputs that booked nothing within 3 s (none, or the daemon lost a tap)."""
     with bench_box(folder, seed, durable) as (daemon, table, cards):
-        uid = {role.key(): u for u, role in cards.items()}
         clocks = Clocks(daemon)
         clocks.watch(table)
-        rng = random.Random(seed)
-        sim = daemon.sim
-        assert sim is not None
-        edition = table.rules.edition
-        fired = 0
-        lost: list[str] = []  # inputs that booked nothing within 3 s: a lost tap would show here
-        while len(clocks.samples) < inputs and table.state.phase != "over" and fired < inputs * 3:
-            state = table.state
-            line, _ = next_command(table.game, rng)
-            if line is None:
-                break
-            command = parse_command(line)
-            assert command is not None
-            pending = state.pending
-            booked = _moved(table, table.head_seq)
-            if dice_action(table.rules, state) is not None or (
-                command.verb == "end" and end_meaning(table.rules, state) is not None
-            ):
-                # ROLL: the reader throws as many dice as the Pi last said, so let that line arrive first
-                wait_for(lambda: daemon.shown >= table.head_seq and sim.firmware.dice_n == daemon.dice > 0, timeout=2)
-                sim.press_roll()
-                if not clocks.wait(booked, timeout=3):
-                    lost.append(line)
-            elif command.verb == "buy" and pending is not None and pending.plot:
-                # the purchase is shown first and OK books it (issue 22): the tap to its confirmation and the
-                # OK to its receipt are a person reading, not measured; the bench presses OK for them
-                if not _buy(daemon, sim, uid[("plot", pending.plot, edition.id)], booked):
-                    lost.append(line)
-                clocks.wait(_drawn(clocks, table.head_seq), timeout=2)
-                wait_for(lambda: sim.firmware.reader.card is None, timeout=3)
-                time.sleep(0.02)
-                continue
-            elif (
-                command.verb == "draw"
-                and not command.args
-                and pending is not None
-                and not pending.count
-                and state.decks.get(pending.stage)
-            ):
-                card = state.decks[pending.stage][0]
-                if not _tap(sim, clocks, uid[Role("card", card, edition.id).key()], booked):
-                    lost.append(line)
-            else:  # no card for it: the banker types it (not measured)
-                if not daemon.handle({"op": "do", "command": line})["ok"]:
-                    break
-                # its receipt drawn and the threads settled before the next input, as for the measured ones:
-                # at a table inputs are seconds apart, never on the heels of the last event's drawing
-                clocks.wait(_drawn(clocks, table.head_seq), timeout=2)
-                time.sleep(0.02)
-                continue
-            fired += 1
-            # the receipt drawn, and a moment for the printer and the panel to settle before the next input
-            clocks.wait(_drawn(clocks, table.head_seq), timeout=2)
-            # polled only now, past the window measured: the ROLL button let go, the card lifted (four
-            # empty scans)
-            wait_for(lambda: sim.firmware.presses == 0 and sim.firmware.reader.card is None, timeout=3)
-            time.sleep(0.02)
+        lost = play_on(daemon, table, cards, clocks, random.Random(seed), inputs)
         return clocks.finished(), clocks.frames, lost
+
+
+def play_on(
+    daemon: Daemon,
+    table: Any,
+    cards: dict[str, Any],
+    clocks: Clocks,
+    rng: random.Random,
+    inputs: int,
+    patience: float = 1,
+) -> list[str]:
+    """Play on until `inputs` more ROLLs and card taps booked (timed by `clocks`); the inputs that booked nothing
+    in time. `patience` multiplies every wait (a CPU-capped box is slower)."""
+    uid = {role.key(): u for u, role in cards.items()}
+    sim = daemon.sim
+    assert sim is not None
+    edition = table.rules.edition
+    fired, wanted = 0, len(clocks.samples) + inputs
+    lost: list[str] = []  # inputs that booked nothing within 3 s: a lost tap would show here
+    while len(clocks.samples) < wanted and table.state.phase != "over" and fired < inputs * 3:
+        state = table.state
+        line, _ = next_command(table.game, rng)
+        if line is None:
+            break
+        command = parse_command(line)
+        assert command is not None
+        pending = state.pending
+        booked = _moved(table, table.head_seq)
+        if dice_action(table.rules, state) is not None or (
+            command.verb == "end" and end_meaning(table.rules, state) is not None
+        ):
+            # ROLL: the reader throws as many dice as the Pi last said, so let that line arrive first
+            wait_for(
+                lambda: daemon.shown >= table.head_seq and sim.firmware.dice_n == daemon.dice > 0, timeout=2 * patience
+            )
+            sim.press_roll()
+            if not clocks.wait(booked, timeout=3 * patience):
+                lost.append(line)
+        elif command.verb == "buy" and pending is not None and pending.plot:
+            # the purchase is shown first and OK books it (issue 22): the tap to its confirmation and the
+            # OK to its receipt are a person reading, not measured; the bench presses OK for them
+            if not _buy(daemon, sim, uid[("plot", pending.plot, edition.id)], booked, patience):
+                lost.append(line)
+            clocks.wait(_drawn(clocks, table.head_seq), timeout=2 * patience)
+            wait_for(lambda: sim.firmware.reader.card is None, timeout=3 * patience)
+            time.sleep(0.02)
+            continue
+        elif (
+            command.verb == "draw"
+            and not command.args
+            and pending is not None
+            and not pending.count
+            and state.decks.get(pending.stage)
+        ):
+            card = state.decks[pending.stage][0]
+            if not _tap(sim, clocks, uid[Role("card", card, edition.id).key()], booked, patience):
+                lost.append(line)
+        else:  # no card for it: the banker types it (not measured)
+            if not daemon.handle({"op": "do", "command": line})["ok"]:
+                break
+            # its receipt drawn and the threads settled before the next input, as for the measured ones:
+            # at a table inputs are seconds apart, never on the heels of the last event's drawing
+            clocks.wait(_drawn(clocks, table.head_seq), timeout=2 * patience)
+            time.sleep(0.02)
+            continue
+        fired += 1
+        # the receipt drawn, and a moment for the printer and the panel to settle before the next input
+        clocks.wait(_drawn(clocks, table.head_seq), timeout=2 * patience)
+        # polled only now, past the window measured: the ROLL button let go, the card lifted (four
+        # empty scans)
+        wait_for(lambda: sim.firmware.presses == 0 and sim.firmware.reader.card is None, timeout=3 * patience)
+        time.sleep(0.02)
+    return lost
 
 
 def _moved(table: Any, before: int) -> Callable[[], bool]:
@@ -281,23 +297,25 @@ def _drawn(clocks: Clocks, seq: int) -> Callable[[], bool]:
     return lambda: clocks.seen(seq)
 
 
-def _tap(sim: Any, clocks: Clocks, uid: str, booked: Callable[[], bool]) -> bool:
+def _tap(sim: Any, clocks: Clocks, uid: str, booked: Callable[[], bool], patience: float = 1) -> bool:
     sim.place(uid)
-    ok = clocks.wait(booked, timeout=3)
+    ok = clocks.wait(booked, timeout=3 * patience)
     sim.remove()
     return ok
 
 
-def _buy(daemon: Daemon, sim: Any, uid: str, booked: Callable[[], bool]) -> bool:
+def _buy(daemon: Daemon, sim: Any, uid: str, booked: Callable[[], bool], patience: float = 1) -> bool:
     """Tap the plot's card, wait for its confirmation on the OLED, lift the card and press OK."""
     console = daemon.console
     sim.place(uid)
-    shown = wait_for(lambda: bool(console.stack) and getattr(console.stack[-1], "books", None) is not None, timeout=3)
+    shown = wait_for(
+        lambda: bool(console.stack) and getattr(console.stack[-1], "books", None) is not None, timeout=3 * patience
+    )
     sim.remove()
     if not shown:
         return False
     daemon.owner.call(lambda: console.press("ok"))
-    return wait_for(booked, timeout=3)
+    return wait_for(booked, timeout=3 * patience)
 
 
 def render_alone(frames: list[Frame], rounds: int = 3) -> list[float]:
