@@ -75,6 +75,14 @@ def child(folder: str, port: int, seed: int, patience: float) -> None:
         clocks = Clocks(daemon)
         clocks.watch(table)
         rng = random.Random(seed)
+        said: list[str] = []  # what the box said (a ROLL may only name the JACKPOT first: booked nothing, by design)
+        box_say = daemon.say
+
+        def saying(code: str, **params: Any) -> Any:
+            said.append(code)
+            return box_say(code, **params)
+
+        daemon.say = saying  # type: ignore[method-assign]
         say(code=daemon.phone.table_code(), pid=os.getpid())
         for line in sys.stdin:
             words = line.split()
@@ -82,10 +90,12 @@ def child(folder: str, port: int, seed: int, patience: float) -> None:
                 break
             before = len(clocks.finished())
             clocks.frames.clear()
+            said.clear()
             lost = play_on(daemon, table, cards, clocks, rng, int(words[1]), patience)
+            lost += [f"the box said {code}" for code in said if code.startswith(("roll_", "tap_"))] if lost else []
             done = clocks.finished()[before:]
             clocks.frames.clear()
-            say(taps=[(s.drawn - s.t_in) / 1e6 for s in done], lost=len(lost))
+            say(taps=[(s.drawn - s.t_in) / 1e6 for s in done], lost=lost)
 
 
 # ----- the bench (this process) ---------------------------------------------------------------------------------
@@ -185,7 +195,7 @@ class Box:
             except OSError:
                 time.sleep(0.005)
 
-    def taps(self, n: int) -> tuple[list[float], int]:
+    def taps(self, n: int) -> tuple[list[float], list[str]]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(f"taps {n}\n")
         self.proc.stdin.flush()
@@ -278,7 +288,7 @@ def report(seed: int = 7, taps: int = 20, capped: bool = True) -> None:
             worst = p99(latencies) if latencies else float("nan")
             print(
                 f"  {phones:<18} {proc['VmRSS'] / 1024:7.1f} {proc['Threads']:7d} {proc['VmSize'] / 1024:7.0f}"
-                f"  {med:8.2f} {worst:8.2f}  ({len(latencies)} taps{f', {lost} booked nothing' if lost else ''})"
+                f"  {med:8.2f} {worst:8.2f}  ({len(latencies)} taps{f', booked nothing in time: {lost}' if lost else ''})"
             )
         print(f"  peak resident (VmHWM) over the run: {result['peak'] / 1024:.1f} MB")
         eight = next(proc for phones, proc, _, _ in result["rows"] if phones == 8)["VmRSS"] / 1024
