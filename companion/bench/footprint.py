@@ -7,8 +7,9 @@ clock for every process): READY (the sd_notify datagram, to a socket of this ben
 systemd's $NOTIFY_SOCKET), the first OLED frame (the dummy screen's first Screen.show) and the
 first page served (GET /phone/ answered 200, polled by this process). Then with 0, 8 and 50 phone
 pages live (each an open /phone/events stream of a joined spectator, held by this process, outside
-the box, as phones are) it reads the child's resident memory (VmRSS), its peak (VmHWM) and its
-threads from /proc, and times `taps` reader inputs (ROLLs and card taps, frame in to receipt
+the box, as phones are) it reads the child's resident memory (VmRSS), its peak (VmHWM), its
+threads and the CPU it spends over 2 s while nothing happens (the open pages' own cost) from /proc,
+and times `taps` reader inputs (ROLLs and card taps, frame in to receipt
 drawn: the table bench's clocks).
 
 The same is run inside a cgroup (v1, /sys/fs/cgroup/{memory,cpu}; root needed) standing in for a
@@ -101,14 +102,21 @@ def child(folder: str, port: int, seed: int, patience: float) -> None:
 # ----- the bench (this process) ---------------------------------------------------------------------------------
 
 
-def _proc(pid: int) -> dict[str, int]:
-    values = {}
+def _proc(pid: int) -> dict[str, float]:
+    values: dict[str, float] = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             key, _, rest = line.partition(":")
             if key in ("VmRSS", "VmHWM", "VmSize", "Threads"):
                 values[key] = int(rest.split()[0])
     return values
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system, all its threads)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _zero_cgroup() -> tuple[list[Path], str]:
@@ -246,8 +254,11 @@ def run_box(seed: int, taps: int, capped: bool) -> dict[str, Any]:
             for phones in PHONES:
                 pages = _open_pages(box.port, box.code, phones)
                 try:
-                    time.sleep(1.0 * patience)
-                    proc = _proc(box.proc.pid)
+                    time.sleep(1.0 * patience)  # the pages opened and settled
+                    cpu0, t0 = _cpu_seconds(box.proc.pid), time.monotonic()
+                    time.sleep(2.0 * patience)  # nothing happens: what the open pages cost by themselves
+                    idle = (_cpu_seconds(box.proc.pid) - cpu0) / (time.monotonic() - t0)
+                    proc = dict(_proc(box.proc.pid), idle=idle)
                     latencies, lost = box.taps(taps)
                     result["rows"].append((phones, proc, latencies, lost))
                 finally:
@@ -282,12 +293,16 @@ def report(seed: int = 7, taps: int = 20, capped: bool = True) -> None:
                 times.get("first page served", float("nan")),
             )
         )
-        print(f"  {'phone pages live':<18} {'RSS MB':>7} {'threads':>7} {'VSZ MB':>7}  tap to receipt ms: median, p99")
+        print(
+            f"  {'phone pages live':<18} {'RSS MB':>7} {'threads':>7} {'VSZ MB':>7} {'idle CPU':>8}"
+            "  tap to receipt ms: median, p99"
+        )
         for phones, proc, latencies, lost in result["rows"]:
             med = statistics.median(latencies) if latencies else float("nan")
             worst = p99(latencies) if latencies else float("nan")
             print(
-                f"  {phones:<18} {proc['VmRSS'] / 1024:7.1f} {proc['Threads']:7d} {proc['VmSize'] / 1024:7.0f}"
+                f"  {phones:<18} {proc['VmRSS'] / 1024:7.1f} {proc['Threads']:7.0f} {proc['VmSize'] / 1024:7.0f}"
+                f" {proc['idle'] * 100:7.1f}%"
                 f"  {med:8.2f} {worst:8.2f}  ({len(latencies)} taps{f', booked nothing in time: {lost}' if lost else ''})"
             )
         print(f"  peak resident (VmHWM) over the run: {result['peak'] / 1024:.1f} MB")
