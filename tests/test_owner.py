@@ -194,3 +194,40 @@ def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_befo
     finally:
         owner.stop()
     assert (tmp_path / "second.sqlite.backup").exists()
+
+
+def test_a_phone_gets_an_event_only_once_the_box_has_drawn_its_receipt(tmp_path, monkeypatch):
+    """The receipt on the OLED first, the phones after it (issue 25): fifty phone pages never make the
+    family's receipt wait behind them; the phone still gets every event, in order."""
+    from companion.daemon import relay
+    from companion.daemon.panel import Panel
+    from companion.hw.display import Screen, open_device
+
+    monkeypatch.setattr(relay, "WAIT_S", 60.0)  # the phones wait for the screen, however slow it is
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    table = new_game(str(tmp_path / "game.sqlite"), "elite", PLAYERS, 7)
+    owner = Owner(table, idle_check=0.02).start()
+    release = threading.Event()
+    drawing = threading.Event()
+
+    class SlowScreen(Screen):
+        def show(self, frame):
+            if frame.title.startswith("#"):  # a receipt: the OLED is busy drawing it
+                drawing.set()
+                release.wait(30)
+            return super().show(frame)
+
+    panel = Panel(SlowScreen(open_device("dummy")), owner, "en").start()
+    try:
+        phone, _ = owner.follow()
+        owner.submit("table", "pay Anna Boris 1")
+        assert drawing.wait(10)
+        assert phone.get(timeout=0.3) is None  # the receipt is still being drawn: the phone waits
+        release.set()
+        assert [e.seq for e in events_of(phone, 1)] == [2]
+        owner.submit("table", "pay Boris Vera 1")
+        assert [e.seq for e in events_of(phone, 1)] == [3]
+    finally:
+        release.set()
+        panel.stop()
+        owner.stop()

@@ -107,6 +107,14 @@ def test_the_unit_has_what_the_daemon_relies_on():
     assert {"gpio", "i2c", "spi", "dialout"} <= set(" ".join(s["Service.SupplementaryGroups"]).split())
 
 
+def test_the_unit_caps_memory_with_room_for_the_daemon_and_for_a_zero_2_w():
+    """MemoryHigh= above the daemon's measured ~60 MB with 50 phones (bench daemon), below MemoryMax=,
+    and MemoryMax= well inside a Zero 2 W's 512 MB (issue 25)."""
+    s = unit_settings(UNIT.read_text(encoding="utf-8"))
+    high, most = (int(s[f"Service.{key}"][0].removesuffix("M")) for key in ("MemoryHigh", "MemoryMax"))
+    assert 100 <= high < most <= 256
+
+
 def test_the_unit_reaches_the_devices_and_nothing_else():
     s = unit_settings(UNIT.read_text(encoding="utf-8"))
     assert s["Service.DevicePolicy"] == ["closed"]

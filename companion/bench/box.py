@@ -18,19 +18,23 @@ if TYPE_CHECKING:
     from companion.daemon.main import Daemon
 
 
-def reader_daemon(folder: Path, seed: int) -> "Daemon":
-    """The daemon on simulated hardware, its games in `folder`, not yet started: no virtual table or phone page."""
+def reader_daemon(folder: Path, seed: int, extra: dict[str, Any] | None = None) -> "Daemon":
+    """The daemon on simulated hardware, its games in `folder`, not yet started: no virtual table (nor a phone
+    page unless `extra` names its port)."""
     from companion.daemon.config import Config, defaults
     from companion.daemon.main import Daemon
 
     values = dict(defaults().values)
     # no virtual table: a bench needs no web server (nor port 8000 free)
     values.update({"games_dir": str(folder), "reader.retry_seconds": 0.05, "virtual_table.port": 0})
+    values.update(extra or {})
     return Daemon(Config(values, "(bench)"), out=lambda line: None, sim_seed=seed)
 
 
 @contextmanager
-def bench_box(folder: Path, seed: int, durable: bool) -> Iterator[tuple["Daemon", Any, dict[str, Any]]]:
+def bench_box(
+    folder: Path, seed: int, durable: bool, extra: dict[str, Any] | None = None, patience: float = 1
+) -> Iterator[tuple["Daemon", Any, dict[str, Any]]]:
     """The daemon on simulated hardware with an Elite game, the demo's cards and the reader ready:
     (daemon, table, cards). durable=False: every sync elided (the ledger's and the anchor's
     fdatasync), so what is left is our code; the syncs come back and the daemon stops afterwards."""
@@ -38,7 +42,7 @@ def bench_box(folder: Path, seed: int, durable: bool) -> Iterator[tuple["Daemon"
     from companion.daemon.demo import PLAYERS, demo_cards
     from companion.daemon.main import wait_for
 
-    daemon = reader_daemon(folder, seed).start()
+    daemon = reader_daemon(folder, seed, extra).start()
     real_fsync, real_fdatasync = os.fsync, os.fdatasync
     try:
         answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})
@@ -47,7 +51,7 @@ def bench_box(folder: Path, seed: int, durable: bool) -> Iterator[tuple["Daemon"
         assert table is not None and daemon.sim is not None
         cards = demo_cards(table.rules.edition)
         daemon.cards = CardMap(folder / "cards.json", cards)
-        if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10):
+        if not wait_for(lambda: daemon.link is not None and daemon.link.state.state == "ready", timeout=10 * patience):
             raise RuntimeError("the simulated reader did not answer")
         if not durable:
             daemon.owner.call(lambda: table.ledger.conn.execute("PRAGMA synchronous=OFF"))

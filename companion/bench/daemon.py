@@ -23,6 +23,10 @@ Also reported: one export of the whole game, cold (first) and warm, timed by a
 client with nothing else running, and the clients' fetches per second.
 Target: ROLL to booked p99 under 50 ms with 8 spectators refreshing the export.
 Everything is bounded by deadlines and stops by itself; nothing leaves loopback.
+
+Then the footprint (companion/bench/footprint.py): a fresh box in a process of its own, its resident
+memory, threads and start-up times (READY, first OLED frame, first page served), with 0, 8 and 50
+phone pages live and a tap's latency among them; again inside a cgroup standing in for a Zero 2 W.
 """
 
 import http.client
@@ -34,6 +38,7 @@ import threading
 import time
 from typing import Any
 
+from companion.bench import footprint
 from companion.bench.box import spectator, start_box
 from companion.bench.common import PLAYERS, command_stream, median_p99_row, p99
 
@@ -220,6 +225,17 @@ def main(events: int = 10_000, rolls: int = 60, spectators: int = 8, streams: in
                     f"({'met' if worst < 50 else 'NOT met'}: target under 50 ms)"
                 )
             print("the clients share this machine's cores with the daemon; on the box they are phones.")
+            # this process holds the daemon with a long game after its exports: an upper bound for the box's
+            # memory (the bench's own lines and the game's command stream are counted in it too)
+            rss = _status("VmRSS") / 1024
+            print(f"  this process after the rounds (daemon, #{owner.snapshot.head_seq} events, bench): {rss:.1f} MB")
+            print(f"  resident, peak {_status('VmHWM') / 1024:.1f} MB, {threading.active_count()} threads")
         finally:
             daemon.stop(quiet=True)
+    footprint.report()
     return 0
+
+
+def _status(key: str) -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(key + ":"))

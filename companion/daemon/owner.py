@@ -40,6 +40,8 @@ from companion.errors import (
 )
 from companion.table.service import Table, new_request_id
 
+from .relay import Relay
+
 log = logging.getLogger("companion.owner")
 
 IDLE_CHECK_S = 0.25  # how often an idle writer looks for other processes' writes
@@ -182,6 +184,8 @@ class Owner:
         self.on_commit = on_commit
         self._jobs: queue.Queue[Any] = queue.Queue()
         self._subscriptions: list[Subscription] = []
+        # the phones' subscriptions (follow()): filled by the relay's thread once the OLED has each event
+        self.relay = Relay()
         self._lock = threading.Lock()  # guards the subscription list only
         self._job_lock = threading.Lock()  # a job's move out of "queued": taken by the writer, or withdrawn
         self._thread = threading.Thread(target=self._run, name="companion-writer", daemon=True)
@@ -207,6 +211,7 @@ class Owner:
             return True
         self._jobs.put(_STOP)
         self._thread.join(timeout)
+        self.relay.stop()
         return not self._thread.is_alive()
 
     @property
@@ -300,9 +305,9 @@ class Owner:
         the snapshot's head comes through the subscription (one at or before it may come too: skip it);
         the ones before it are the caller's to read from the ledger (companion/table/history.py)."""
         sub = Subscription(self)
-        with self._lock:
+        with self._lock:  # under the lock that publishing takes: no item lands between snapshot and subscription
             snapshot = self.snapshot
-            self._subscriptions.append(sub)
+            self.relay.add(sub)
         return sub, snapshot
 
     def announce(self, code: str, **params: Any) -> None:
@@ -392,6 +397,7 @@ class Owner:
     def _publish(self, item: Published) -> None:
         with self._lock:
             subs = list(self._subscriptions)
+            self.relay.put(item)  # under the lock, so the relay's items come in the order published
         for sub in subs:
             sub.put(item)
 
@@ -399,6 +405,7 @@ class Owner:
         with self._lock:
             if sub in self._subscriptions:
                 self._subscriptions.remove(sub)
+        self.relay.remove(sub)
 
     def _run(self) -> None:
         while True:

@@ -57,6 +57,8 @@ class Panel:
         self._last_activity = clock()
         self._contrast = FULL
         self._stop = threading.Event()
+        self._drawn_seq = 0  # the last event whose receipt this thread has taken and drawn (or queued)
+        self._drawn = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="companion-panel", daemon=True)
 
     def start(self, thread: bool = True) -> "Panel":
@@ -65,10 +67,20 @@ class Panel:
         self._sub = self.owner.subscribe(since=table.head_seq if table is not None else 0)
         if thread:
             self._thread.start()
+            self.owner.relay.first = self.wait_drawn  # the phones get each event once its receipt is drawn
         return self
+
+    def wait_drawn(self, seq: int, timeout: float) -> bool:
+        """Wait (up to `timeout`) until this thread has drawn event `seq`'s receipt; False if it has not."""
+        with self._drawn:
+            return self._drawn.wait_for(lambda: self._drawn_seq >= seq or self._stop.is_set(), timeout)
 
     def stop(self) -> None:
         self._stop.set()
+        if self.owner.relay.first == self.wait_drawn:
+            self.owner.relay.first = None
+        with self._drawn:
+            self._drawn.notify_all()
         if self._thread.is_alive():
             self._thread.join(2.0)
         self._sub.close()
@@ -133,6 +145,10 @@ class Panel:
             self._showing = False
             self._draw_idle(now)
         self._dim(now)
+        if item is not None and item.event is not None:
+            with self._drawn:
+                self._drawn_seq = max(self._drawn_seq, item.event.seq)
+                self._drawn.notify_all()
 
     def _frames_for(self, item) -> list[Frame]:
         table = self.owner.table
