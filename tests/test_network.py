@@ -278,7 +278,7 @@ def test_the_wifi_code_escapes_what_the_format_reserves():
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_oled_shows_the_wifi_code_first_then_the_phone_page(tmp_path, lang):
     from companion.daemon.gamemenu import HotspotView, PhonePageView
-    from companion.hw.display import fits, render, default_fonts
+    from companion.hw.display import default_fonts, fits, render
 
     spot = Hotspot("when_offline", "companion-box", "k7qx2mhn4rtz", 0.0, FakeRunner({"nmcli -t": Ran(0, "")}))
     assert spot.check()

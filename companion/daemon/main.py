@@ -88,6 +88,7 @@ class Daemon:
         self.phone: Any = None  # the phone page's service (companion/daemon/phone.py) ...
         self.phone_server: Any = None  # ... and its own web server (phone.host, phone.port)
         self._stop_begun = False
+        self._stop_lock = threading.Lock()  # a second stop (SIGTERM during a power-off) waits for the first
         # issue 25: the address phones reach (netwatch.py), the box's own Wi-Fi (hotspot.py), and the one runner
         # every other program goes through (nmcli, the power-off): a test replaces it before start
         self.address: AddressWatch | None = None
@@ -171,9 +172,13 @@ class Daemon:
         """Stop taking requests, finish the one in hand, close the ledger and the devices. Once: a second
         call does nothing (it would close descriptors and unlink a socket a newer daemon may own by then).
         last_words: the notice left on the OLED (power_off_safe: left lit, the display not switched off)."""
-        if self._stop_begun:
-            return
-        self._stop_begun = True
+        with self._stop_lock:
+            if self._stop_begun:
+                return
+            self._stop_begun = True
+            self._stop(quiet, last_words)
+
+    def _stop(self, quiet: bool, last_words: str) -> None:
         systemd.notify("STOPPING=1")
         if self._watchdog is not None:
             self._watchdog.stop()
