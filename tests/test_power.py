@@ -19,9 +19,9 @@ ROOT = Path(__file__).parent.parent
 
 
 class FakeRunner:
-    def __init__(self, answer=Ran(0, "")):
+    def __init__(self, answer: Ran | None = None):
         self.lines: list[list[str]] = []
-        self.answer = answer
+        self.answer = answer or Ran(0, "")
 
     def __call__(self, argv):
         self.lines.append(list(argv))
@@ -129,6 +129,7 @@ def test_the_clock_counts_as_set_only_once_timesyncd_says_so(tmp_path):
 def test_an_unset_clock_is_said_in_the_archived_games_names(tmp_path, monkeypatch):
     from companion.daemon import games as games_module
     from companion.daemon.games import Games
+
     monkeypatch.setattr(games_module, "clock_synchronized", lambda: False)
     store = Games(tmp_path / "games")
     table = store.start("elite", ["Anna", "Boris"], 1)
