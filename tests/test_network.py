@@ -322,3 +322,30 @@ def test_the_oled_shows_the_wifi_code_first_then_the_phone_page(tmp_path, lang):
     shutil.copy(tmp_path / "wifi.png", tmp_path.parent / f"network-wifi-{lang}.png")
     view.press(console, "ok", False)  # type: ignore[arg-type]
     assert isinstance(console.stack[-1], PhonePageView)
+
+
+# ----- the phone page's own join code --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_phone_pages_join_code_carries_the_address_now_and_names_the_local_name(tmp_path, lang):
+    from test_phone_views import Phone, start_box
+
+    from web.phone.svg import qr_svg
+
+    daemon = start_box(tmp_path)
+    try:
+        daemon.address.stop()  # the box's own watch, replaced by one that answers as told
+        daemon.address = AddressWatch(every=3600, lookup=lambda: "10.9.8.7")
+        phone = Phone(daemon, language=lang).join()
+        code = daemon.phone.table_code()
+        page = phone.open("/phone/table").data.decode()
+        assert str(qr_svg(f"http://10.9.8.7:8080/phone/#code={code}")) in page
+        host = os.uname().nodename.split(".")[0]
+        assert f"{host}.local:8080" in page and ("или наберите" if lang == "ru" else "or type") in page
+        daemon.address.lookup = lambda: "192.168.5.40"  # a new lease: the next page carries it
+        assert daemon.address.refresh()
+        page = phone.open("/phone/table").data.decode()
+        assert str(qr_svg(f"http://192.168.5.40:8080/phone/#code={code}")) in page
+    finally:
+        daemon.stop()
