@@ -32,6 +32,9 @@ UNIT=/etc/systemd/system/$UNIT_NAME
 SYSUSERS=/etc/sysusers.d/companion.conf
 MODULES=/etc/modules-load.d/companion.conf
 UDEV_RULE=/etc/udev/rules.d/70-companion-reader.rules
+AVAHI_SERVICE=/etc/avahi/services/companion.service  # http://<name>.local where mDNS works
+POLKIT_RULE=/etc/polkit-1/rules.d/50-companion.rules  # the buttons' Power off… (logind's PowerOff)
+HOTSPOT_RULE=/etc/polkit-1/rules.d/51-companion-hotspot.rules  # copied in by hand only (docs/daemon.md)
 LOCK=/run/lock/companion-install.lock
 MIN_FREE_MB=${COMPANION_MIN_FREE_MB:-400}
 KEEP=${COMPANION_KEEP_VERSIONS:-3}
@@ -180,6 +183,11 @@ EOF
       udevadm control --reload && udevadm trigger --subsystem-match=tty --action=add || true
     fi
   fi
+}
+
+install_network() { # the avahi service file and the polkit rule: plain files, read when they appear
+  put "$AVAHI_SERVICE" 644 < "$SRC/systemd/avahi/companion.service" || true
+  put "$POLKIT_RULE" 644 < "$SRC/systemd/polkit/50-companion.rules" || true
 }
 
 boot_config() { # the firmware's config.txt: /boot/firmware on Bookworm, /boot before it
@@ -492,7 +500,7 @@ uninstall() {
     systemctl disable --quiet "$UNIT_NAME" 2>/dev/null || systemctl --root=/ disable --quiet "$UNIT_NAME" 2>/dev/null || true
   fi
   local f cfg
-  for f in "$UNIT" "$SYSUSERS" "$MODULES" "$UDEV_RULE" "$CONFIG"; do
+  for f in "$UNIT" "$SYSUSERS" "$MODULES" "$UDEV_RULE" "$AVAHI_SERVICE" "$POLKIT_RULE" "$HOTSPOT_RULE" "$CONFIG"; do
     if [ -e "$f" ]; then rm -f "$f"; did "removed $f"; fi
   done
   rmdir "$CONFIG_DIR" 2>/dev/null || true
@@ -523,6 +531,7 @@ case $mode in
   install)
     install_user
     install_devices
+    install_network
     install_buses
     write_config
     install_version

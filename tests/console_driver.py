@@ -94,6 +94,18 @@ class FakeDesk:
     def phone_url(self) -> str:
         return "http://box.local:8080/"
 
+    def phone_name_address(self) -> str:
+        return "box.local:8080"
+
+    def has_address(self) -> bool:
+        return True
+
+    def hotspot_qr(self) -> tuple[str, str, str]:
+        return "", "", ""
+
+    def power_off(self) -> None:
+        self.powered_off = getattr(self, "powered_off", 0) + 1
+
     def table_code(self) -> str:
         return ""
 

@@ -56,7 +56,19 @@ class Desk:
         self.muted = muted
 
     def phone_url(self):
-        return "http://companion.local:8080/#code=K7QX2M"
+        return "http://192.168.178.23:8080/phone/#code=K7QX2M"  # the address phones reach (issue 25)
+
+    def phone_name_address(self):
+        return "companion.local:8080"
+
+    def has_address(self):
+        return True
+
+    def hotspot_qr(self):
+        return "", "", ""
+
+    def power_off(self):
+        self.powered_off = getattr(self, "powered_off", 0) + 1
 
     def table_code(self):
         return "K7QX2M"

@@ -120,6 +120,9 @@ def test_install_puts_every_file_in_place(pi, installed):
     assert read(pi, "/etc/modules-load.d/companion.conf").split("\n")[-4:] == ["i2c-dev", "spidev", "cdc_acm", ""]
     rule = read(pi, "/etc/udev/rules.d/70-companion-reader.rules")
     assert 'SYMLINK+="companion-reader"' in rule and 'ENV{ID_MM_DEVICE_IGNORE}="1"' in rule
+    # issue 25: the phone page announced over mDNS, and the service's user allowed to power the box off
+    assert "<port>8080</port>" in read(pi, "/etc/avahi/services/companion.service")
+    assert "org.freedesktop.login1.power-off" in read(pi, "/etc/polkit-1/rules.d/50-companion.rules")
     boot = read(pi, "/boot/firmware/config.txt")
     assert boot.startswith(BOOT_CONFIG) and boot.count("dtparam=i2c_arm_baudrate=400000") == 1
     # no raspi-config in a Debian root: the installer turns the buses on in config.txt itself
@@ -419,6 +422,8 @@ def test_uninstall_keeps_the_games(pi, running):
         "etc/sysusers.d/companion.conf",
         "etc/modules-load.d/companion.conf",
         "etc/udev/rules.d/70-companion-reader.rules",
+        "etc/avahi/services/companion.service",
+        "etc/polkit-1/rules.d/50-companion.rules",
     ):
         assert not (pi.path / gone).exists(), gone
     assert ledger.read_bytes() == before

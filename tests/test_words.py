@@ -376,6 +376,7 @@ NUMERIC |= {"at", "size", "index", "minutes"}  # issue 23: the board walk's cell
 # issue 23: a menu line with the party's name: what it acts on, what passes between two players
 EDGE_SAMPLES.update({"objects": ["«Шоколадная фабрика» за 90"], "deal": ["платёж"]})
 NUMERIC |= {"seats", "deeds", "factor", "side", "least", "most"}  # issue 23: loader words
+EDGE_SAMPLES.update({"ssid": ["Коробка"]})  # issue 25: the box's own Wi-Fi
 LISTS_OF_NUMBERS = {"dice"}
 # issue 25: companion doctor and the reader's firmware (companion/doctor/, companion/cli/firmware.py)
 EDGE_SAMPLES.update(

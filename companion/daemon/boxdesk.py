@@ -6,7 +6,7 @@ The console (companion/daemon/console.py) asks these through its Desk protocol, 
 """
 
 import random
-import socket
+import threading
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.actions import TABLE
@@ -17,6 +17,7 @@ from companion.words import messages
 
 from .cards import Role
 from .gamemenu import NAMES
+from .netwatch import mdns_name
 from .taps import Meaning
 
 if TYPE_CHECKING:
@@ -200,9 +201,41 @@ class BoxDesk:
             self.box.phone.pair_with(code, player)
 
     def phone_base_url(self) -> str:
-        """Where phones reach this box: phone.url, else this host's .local name and the phone page's port."""
-        port = self.box.config["phone.port"] or 8080
-        return self.box.config["phone.url"] or f"http://{socket.gethostname()}.local:{port}/"
+        """Where phones reach this box NOW: phone.url (an override), else the box's IP address (the default
+        route's interface first: companion/daemon/netwatch.py; Android does not resolve .local everywhere),
+        else, with no network yet, this host's .local name; the phone page's port after it."""
+        if self.box.config["phone.url"]:
+            return str(self.box.config["phone.url"])
+        address = self.box.address.address if self.box.address is not None else ""
+        return f"http://{address or mdns_name()}:{self.phone_port()}/"
+
+    def phone_port(self) -> int:
+        return int(self.box.config["phone.port"] or 8080)
+
+    def phone_name_address(self) -> str:
+        """The .local name phones whose browser resolves mDNS may type (shown as text beside the QR code);
+        "" when phone.url overrides the address."""
+        if self.box.config["phone.url"]:
+            return ""
+        port = self.phone_port()
+        return mdns_name() + ("" if port == 80 else f":{port}")
+
+    def has_address(self) -> bool:
+        """Whether phones can reach the box now (an override, or any IPv4 address)."""
+        return bool(self.box.config["phone.url"]) or bool(self.box.address and self.box.address.address)
+
+    def hotspot_qr(self) -> tuple[str, str, str]:
+        """(the Wi-Fi QR code's text, the network's name, its password) while the box's own Wi-Fi is open,
+        else ("", "", "")."""
+        spot = self.box.hotspot
+        if spot is None or not spot.active:
+            return "", "", ""
+        return spot.qr(), spot.ssid, spot.password
+
+    def power_off(self) -> None:
+        """(writer thread) Game… → Power off…, confirmed: the daemon stops cleanly on a thread of its own
+        (stopping joins the writer thread this runs on), then asks logind to power off."""
+        threading.Thread(target=self.box.power_off, name="power-off", daemon=True).start()
 
     def footer(self) -> str:
         """What every idle page says at the bottom: the reader is away, the sound is off."""

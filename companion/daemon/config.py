@@ -123,7 +123,9 @@ KEYS = (
         "url",
         str,
         "",
-        "the phone page's address the OLED shows as a QR code; empty: http://<this machine's name>.local:8080/",
+        "an override of the phone page's address the QR codes carry (a name of your own); empty: the box's "
+        "IP address now (the default route's interface first, looked up again every 5 s), the .local name "
+        "shown beside it",
     ),
     Key(
         "phone",
@@ -180,6 +182,34 @@ KEYS = (
         "more names the phone page may be reached under, comma-separated (a "
         "name of your own for the box); localhost, this machine's name (.local too), phone.url's host and any IP "
         "address always are: a page asked for under another name is refused (DNS rebinding, docs/phone.md)",
+    ),
+    # issue 25: phones find the box (docs/daemon.md, "Phones find the box")
+    Key(
+        "network",
+        "hotspot",
+        str,
+        "off",
+        "`when_offline`: when no known Wi-Fi has answered network.hotspot_wait_seconds after the start, "
+        "the box opens its own Wi-Fi through NetworkManager and the phone page's menu shows a Wi-Fi QR code "
+        "to join it first; `off`: never",
+        ("off", "when_offline"),
+    ),
+    Key("network", "hotspot_ssid", str, "", "the box's own Wi-Fi's name; empty: companion-<this machine's name>"),
+    Key(
+        "network",
+        "hotspot_password",
+        str,
+        "",
+        "the box's own Wi-Fi's password (8 to 63 characters); empty: one made once and kept in <games_dir>/hotspot.key",
+    ),
+    Key(
+        "network",
+        "hotspot_wait_seconds",
+        float,
+        90.0,
+        "how long NetworkManager is given to join a known Wi-Fi before the box opens its own",
+        low=0.0,
+        high=3600.0,
     ),
     Key(
         "daemon",
@@ -295,6 +325,9 @@ def validated(data: dict, source: str) -> dict:
         for b in pins[i + 1 :]:
             if values[a] == values[b]:
                 raise ConfigError("config_same_pin", path=source, a=a, b=b, pin=values[a])
+    password = values["network.hotspot_password"]
+    if password and not 8 <= len(password) <= 63:  # WPA2's passphrase: NetworkManager refuses any other
+        raise ConfigError("config_hotspot_password", path=source, key="network.hotspot_password", n=len(password))
     return values
 
 

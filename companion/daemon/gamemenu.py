@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.actions import Span
-from companion.hw.display import Frame
+from companion.hw.display import Frame, default_fonts, ink_width
 from companion.words import messages
 from companion.words.options import option_line, settable_options
 
 from .menus import words
-from .views import Item, ListView, NumberView, TextView, View
+from .views import Item, ListView, NumberView, TextView, View, text_column
 from .walkview import walk_menu
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ def game_menu(console: "Console") -> ListView:
                 lambda: console.push(TextView(words("menu_head", lang), [desk.head_words()])),
             )
         )
+    items.append(Item(words("menu_power_off", lang), lambda: _power_off(console)))  # issue 25: switched off safely
     return ListView(words("menu_game", lang).rstrip("…"), items)
 
 
@@ -102,11 +103,71 @@ def _archive(console: "Console") -> None:
 
 
 def _phone_page(console: "Console") -> None:
-    """The phone page's QR code, and the table code in letters for a phone that cannot scan."""
-    lang, desk = console.desk.lang, console.desk
-    code = desk.table_code()
-    lines = [words("phone_scan", lang)] + ([words("phone_code", lang, letters=code)] if code else [])
-    console.push(TextView(words("menu_phone", lang), lines, qr=desk.phone_url()))
+    """The phone page's QR code (the box's address now), its .local name and the table code in letters for
+    a phone that cannot scan; with the box's own Wi-Fi open, first that Wi-Fi's code (join, then OK)."""
+    if console.desk.hotspot_qr()[0]:
+        console.push(HotspotView(console))
+    else:
+        console.push(PhonePageView(console))
+
+
+class PhonePageView(TextView):
+    """The phone page's QR code, drawn from the box's address at every frame: a new address (a new lease,
+    another network) reaches the screen with the next refresh (companion/daemon/netwatch.py)."""
+
+    def __init__(self, console: "Console"):
+        self.console = console
+        super().__init__(words("phone_qr_title", console.desk.lang), [])  # short: the code takes a third
+
+    def frame(self) -> Frame:
+        lang, desk = self.console.desk.lang, self.console.desk
+        code = desk.table_code()
+        if not desk.has_address():
+            self.lines, self.qr = [words("phone_no_network", lang)], ""
+            return super().frame()
+        self.qr = desk.phone_url()
+        name = desk.phone_name_address()
+        if name and ink_width(default_fonts().text, name) > text_column(self.qr):
+            name = name.replace(":", " :")  # "raspberrypi.local" over ":8080", never broken inside the name
+        self.lines = (
+            [words("phone_or_open", lang) if name else words("phone_scan", lang)]
+            + ([name] if name else [])
+            + ([words("phone_code", lang, letters=code)] if code else [])
+        )
+        return super().frame()
+
+
+class HotspotView(TextView):
+    """The box's own Wi-Fi's QR code (WIFI:T:WPA;...) with its name and password; OK: the phone page's."""
+
+    def __init__(self, console: "Console"):
+        lang = console.desk.lang
+        qr, ssid, password = console.desk.hotspot_qr()
+        super().__init__(
+            words("hotspot_title", lang),
+            [words("hotspot_join", lang), ssid, words("hotspot_password", lang), password],
+            lambda: console.push(PhonePageView(console)),
+            footer=words("hotspot_next", lang),
+            qr=qr,
+        )
+
+
+def _power_off(console: "Console") -> None:
+    """Power off…: a confirmation first (BACK keeps the box on), OK closes the bank and switches off."""
+    lang = console.lang
+
+    def confirmed() -> None:
+        console.close()
+        console.desk.power_off()
+
+    console.push(
+        TextView(
+            words("menu_power_off", lang).rstrip("…"),
+            [words("power_off_warning", lang)],
+            confirmed,
+            footer=words("confirm_footer", lang),
+        )
+    )
 
 
 def _mute(console: "Console") -> None:

@@ -21,6 +21,8 @@ from pathlib import Path
 from companion.errors import RuleViolation, SaidInput
 from companion.table.service import Table, new_game, open_game
 
+from .clock import clock_synchronized
+
 CURRENT = "current.sqlite"
 ARCHIVE = "archive"
 BOARDS = "boards"  # the table's own boards (companion/editions/boards.py): boards/<edition>.toml
@@ -65,7 +67,9 @@ class Games:
         table.close()
         folder = self.folder / ARCHIVE
         folder.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y-%m-%d-%H%M%S")
+        # the name sorts by the time of day only when the clock was set from the network; a Pi without one
+        # says so in the name rather than pass 1970 (or the last shutdown's time) off as the date
+        stamp = time.strftime("%Y-%m-%d-%H%M%S") + ("" if clock_synchronized() else "-clock-unset")
         target = folder / f"{stamp}-{edition}.sqlite"
         n = 1
         while target.exists():

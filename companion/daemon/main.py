@@ -41,15 +41,18 @@ from .control import ControlServer
 from .controlops import ControlRequests
 from .gamelife import GameLife
 from .games import BOARDS, DaemonLock, Games
+from .hotspot import Hotspot
+from .netwatch import AddressWatch
 from .owner import Owner
 from .panel import Panel
 from .printer import Printer
+from .runner import Runner, run
 from .screens import notice_frames
 from .settings import BoxSettings
 from .tapdesk import TapDesk, reader_request_id
 from .virtual import VirtualTableService
 from .walkdesk import BoardWalk
-from .wiring import open_buttons, open_panel, reader_port, serve_phone, serve_virtual_table
+from .wiring import POWER_OFF, open_buttons, open_hotspot, open_panel, reader_port, serve_phone, serve_virtual_table
 
 # reader_request_id lived here before the Daemon was split (tests import it from here)
 __all__ = ["Daemon", "reader_request_id", "wait_for"]
@@ -85,6 +88,13 @@ class Daemon:
         self.phone: Any = None  # the phone page's service (companion/daemon/phone/) ...
         self.phone_server: Any = None  # ... and its own web server (phone.host, phone.port)
         self._stop_begun = False
+        self._stop_lock = threading.Lock()  # a second stop (SIGTERM during a power-off) waits for the first
+        # issue 25: the address phones reach (netwatch.py), the box's own Wi-Fi (hotspot.py), and the one runner
+        # every other program goes through (nmcli, the power-off): a test replaces it before start
+        self.address: AddressWatch | None = None
+        self.hotspot: Hotspot | None = None
+        self.runner: Runner = run
+        self.done = threading.Event()  # the box is finished (powered off from its menu): run_until_signal returns
         # what the box does, each part handed the box and reading its parts at each call (a test may swap one)
         self.catalogue = Catalogue(self.boards)
         self.life = GameLife(self)
@@ -152,6 +162,8 @@ class Daemon:
         self.owner.call(self.reading.update_dice)
         self.owner.call(self.walking.resume)  # a walk kept when the box stopped goes on, or is said dropped
         self.owner.post(self.console.sync)
+        self.address = AddressWatch(on_change=self._address_changed).start()
+        self.hotspot = open_hotspot(self.config, lambda argv: self.runner(argv)).start(self._hotspot_open)
         from .phone import PhoneService
 
         self.phone = PhoneService(self).start()
@@ -169,15 +181,24 @@ class Daemon:
             "READY=1", "STATUS=" + messages.render("daemon_ready", {"folder": str(self.config.games_dir)}, self.lang)
         )
 
-    def stop(self, quiet: bool = False) -> None:
+    def stop(self, quiet: bool = False, last_words: str = "daemon_stopped") -> None:
         """Stop taking requests, finish the one in hand, close the ledger and the devices. Once: a second
-        call does nothing (it would close descriptors and unlink a socket a newer daemon may own by then)."""
-        if self._stop_begun:
-            return
-        self._stop_begun = True
+        call does nothing (it would close descriptors and unlink a socket a newer daemon may own by then).
+        last_words: the notice left on the OLED (power_off_safe: left lit, the display not switched off)."""
+        with self._stop_lock:
+            if self._stop_begun:
+                return
+            self._stop_begun = True
+            self._stop(quiet, last_words)
+
+    def _stop(self, quiet: bool, last_words: str) -> None:
         systemd.notify("STOPPING=1")
         if self._watchdog is not None:
             self._watchdog.stop()
+        if self.address is not None:
+            self.address.stop()
+        if self.hotspot is not None:
+            self.hotspot.stop()
         if self.virtual is not None:
             self.virtual.stop()
         if self.phone_server is not None:
@@ -195,8 +216,13 @@ class Daemon:
         if self.panel is not None:
             self.panel.stop()
             try:  # the last word on the box's own screen, then the display is switched off
-                self.panel.screen.show(notice_frames(messages.render("daemon_stopped", {}, self.lang))[0])
-                self.panel.screen.close()
+                self.panel.screen.show(notice_frames(messages.render(last_words, {}, self.lang))[0])
+                if last_words == "power_off_safe":
+                    # the words stay lit after the Pi halts (the 3.3 V rail stays on): luma must not blank the
+                    # display at exit (its atexit hook cleans up unless the device persists)
+                    self.panel.screen.device.persist = True
+                else:
+                    self.panel.screen.close()
             except OSError as exc:
                 log.warning("the OLED could not be closed: %s", exc)
         self.life.wait_for_backup(15.0)  # a backup under way is let finish (its lines reach the journal)
@@ -221,7 +247,7 @@ class Daemon:
             self.start()
             try:
                 code = ready(self) if ready is not None else 0
-                while not code and not asked.wait(0.5):
+                while not code and not asked.wait(0.5) and not self.done.is_set():
                     pass
             finally:
                 self.stop()  # still under our handlers: a second Ctrl-C during the stop changes nothing
@@ -229,6 +255,33 @@ class Daemon:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
         return code
+
+    def power_off(self) -> None:
+        """The box's menu, Power off… confirmed (on a thread of its own): the daemon stops cleanly (the ledger
+        closed, the OLED saying it is safe to unplug), then logind is asked to power off (polkit lets the
+        service's user: systemd/install.sh). A refusal is said on the OLED and in the journal; the bank is
+        closed either way, and the process ends (exit 0: systemd does not start it again)."""
+        self.stop(last_words="power_off_safe")
+        ran = self.runner(POWER_OFF)
+        if ran.code != 0:
+            why = ran.output.splitlines()[-1] if ran.output else f"exit {ran.code}"
+            self.out(messages.render("power_off_failed", {"why": why}, self.lang))
+            if self.panel is not None:
+                try:
+                    self.panel.screen.show(
+                        notice_frames(messages.render("power_off_failed", {"why": why}, self.lang))[0]
+                    )
+                except OSError as exc:
+                    log.warning("the OLED could not be written: %s", exc)
+        self.done.set()
+
+    def _address_changed(self, address: str) -> None:
+        """(the address watch's thread) The QR codes follow: the console draws its page again."""
+        self.owner.post(self.console.refresh)
+
+    def _hotspot_open(self) -> None:
+        if self.hotspot is not None:
+            self.say("hotspot_open", ssid=self.hotspot.ssid)
 
     # ----- saying things ---------------------------------------------------------------------------
 

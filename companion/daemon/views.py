@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from companion.engine.actions import Span
-from companion.hw.display import WIDTH, Frame, line_room, wrap
+from companion.hw.display import QR_GAP, WIDTH, Frame, line_room, qr_code, wrap
 from companion.words import messages
 
 from . import menus
@@ -173,6 +173,12 @@ class NumberView(View):
             console.pop(self)
 
 
+def text_column(qr: str) -> int:
+    """The width lines have beside this QR code (render wraps them there: pages must count the same)."""
+    code = qr_code(qr) if qr else None
+    return WIDTH - code.field - QR_GAP if code is not None else WIDTH
+
+
 @dataclass
 class TextView(View):
     """Lines to read (a confirmation, the ledger's words, a QR code): UP/DOWN scroll, OK acts."""
@@ -186,7 +192,7 @@ class TextView(View):
     books: tuple[str, str] | None = None  # a confirmation's (actor, command): the same card again shows it once
 
     def frame(self) -> Frame:
-        wrapped = [part for line in self.lines for part in wrap(line)]
+        wrapped = [part for line in self.lines for part in wrap(line, width=text_column(self.qr))]
         room = max(1, line_room(True, False, bool(self.footer)))
         self.top = max(0, min(self.top, max(0, len(wrapped) - room)))
         more = len(wrapped) > room

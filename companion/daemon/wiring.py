@@ -12,6 +12,7 @@ from companion.hw.reader import BY_ID_PATTERN
 from companion.hw.simreader import SimulatedReader
 
 from .config import Config
+from .hotspot import Hotspot, default_ssid, kept_password
 from .owner import Owner
 from .panel import Panel
 
@@ -19,6 +20,23 @@ if TYPE_CHECKING:
     from .console import Console
 
 Say = Callable[..., None]  # the box's `say(code, **params)`: a notice on every screen and in the journal
+
+# logind's PowerOff straight over D-Bus (what `systemctl poweroff` asks for too, without its fallbacks); the
+# service's user may only because of the polkit rule systemd/install.sh writes. false: never ask a password
+POWER_OFF = [
+    "busctl", "call", "org.freedesktop.login1", "/org/freedesktop/login1",
+    "org.freedesktop.login1.Manager", "PowerOff", "b", "false",
+]  # fmt: skip
+
+
+def open_hotspot(config: Config, runner: Callable[[list[str]], Any]) -> Hotspot:
+    """The box's own Wi-Fi as the config asks (off by default: it then never runs anything); the password
+    is made and kept only when it is on."""
+    mode = config["network.hotspot"]
+    on = mode != "off"
+    password = config["network.hotspot_password"] or (kept_password(config.games_dir) if on else "")
+    ssid = config["network.hotspot_ssid"] or default_ssid()
+    return Hotspot(mode, ssid, password, config["network.hotspot_wait_seconds"], runner)
 
 
 def reader_port(config: Config, sim: SimulatedReader | None) -> str:

@@ -37,7 +37,14 @@ def add_pages(bp: Blueprint, kit: Kit) -> None:
         view = service.table_view(kit.lang())
         base = service.phone_url().rstrip("/")
         url = (base if base.endswith("/phone") else base + "/phone") + "/#code=" + service.table_code()
-        return kit.page("table.html", view=view, head=view["head"], code=service.table_code(), qr=qr_svg(url))
+        return kit.page(
+            "table.html",
+            view=view,
+            head=view["head"],
+            code=service.table_code(),
+            qr=qr_svg(url),
+            name=service.phone_name(),
+        )
 
     @bp.get("/board")
     @kit.shown_to(*VIEWERS)

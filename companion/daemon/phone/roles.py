@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..clock import clock_synchronized
 from ..owner import Owner
 from ..phonekeep import PhoneKeep, new_role_id, now, token_hash, trim
 from .common import Refused, WrongRole, say
@@ -165,6 +166,7 @@ class TableRoles:
         memo = self.memo(gid)
         order = {"banker": 0, "player": 1, "spectator": 2}
         mine = token_hash(token) if token else ""
+        synced = clock_synchronized()
         with self._lock:
             rows = sorted(
                 memo.roles.items(), key=lambda hr: (order.get(hr[1]["role"], 3), float(hr[1].get("since", 0)))
@@ -175,7 +177,8 @@ class TableRoles:
                     "role": r["role"],
                     "player": str(r.get("player", "")),
                     "mine": h == mine,
-                    "since": time.strftime("%d.%m %H:%M", time.localtime(float(r.get("since", 0)))),
+                    # a Pi without network has no clock to trust (companion/daemon/clock.py): no time of day then
+                    "since": time.strftime("%d.%m %H:%M", time.localtime(float(r.get("since", 0)))) if synced else "—",
                 }
                 for h, r in rows
             ]

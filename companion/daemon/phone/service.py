@@ -85,6 +85,10 @@ class PhoneService:
     def phone_url(self) -> str:
         return str(self.daemon.phone_base_url())
 
+    def phone_name(self) -> str:
+        """The box's .local name and port, shown as text beside the QR code ("" under phone.url)."""
+        return str(self.daemon.desk.phone_name_address())
+
     def allowed_hosts(self) -> frozenset[str]:
         """The names a phone may reach the page under (its Host header; any IP address is also fine, in
         web/phone/): localhost, this machine's name (also .local, and its full name), the host of
