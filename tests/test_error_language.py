@@ -461,9 +461,10 @@ def test_an_edition_file_that_cannot_be_read_is_said_in_the_language(tmp_path, c
         ),
         (
             "[screen]\nx = 1\n",
-            "unknown section [screen] (known: backup, buttons, control, daemon, display, phone, reader, virtual_table)",
-            "Неизвестный раздел [screen] (есть: `backup`, `buttons`, `control`, `daemon`, `display`, `phone`, "
-            "`reader`, `virtual_table`)",
+            "unknown section [screen] (known: backup, buttons, control, daemon, display, network, phone, reader, "
+            "virtual_table)",
+            "Неизвестный раздел [screen] (есть: `backup`, `buttons`, `control`, `daemon`, `display`, `network`, "
+            "`phone`, `reader`, `virtual_table`)",
         ),
         (
             'hardware = "virtual"\n',
