@@ -104,7 +104,8 @@ REFUSALS = {
     "roll_held_first",
     "roll_jackpot_first",
 }
-SAID = ("reader_", "game_", "enrol", "daemon_", "sound_")  # what the box says besides refusals
+# what the box says besides refusals (backup_: the backup made on its own thread once a game is archived)
+SAID = ("reader_", "game_", "enrol", "daemon_", "sound_", "backup_")
 DICE_MEANT = ("roll", "exchange", "auction_roll")
 
 
