@@ -101,6 +101,8 @@ def test_every_subcommand_takes_lang(no_language):
         "game": ["status"],
         "cards": ["list"],
         "sim": ["elite"],
+        "restore": ["backup.zip"],
+        "firmware": ["install"],
     }
     for name in sub.choices:
         args = parser.parse_args([name, "--lang", "ru", *minimal.get(name, [])])
