@@ -271,15 +271,16 @@ class Box:
 
     def read_table_code(self, scratch: Path, tries: int = 6) -> str | None:
         """The phone page's table code as a phone gets it: the QR code on the OLED's Game… → Phone page
-        (OK opens the table's menu, UP wraps to its last line "Game…", and two UPs from the first line of
-        the game menu reach "Phone page"), read with zbarimg. None when it cannot be read."""
+        (OK opens the table's menu, UP wraps to its last line "Game…", and three UPs from the first line of
+        the game menu reach "Phone page": its last lines are Phone page, the ledger's head, Power off…), read
+        with zbarimg. None when it cannot be read."""
         zbar = shutil.which("zbarimg")
         if zbar is None or self.board is not None:  # no zbarimg, or no OLED (real hardware: the pty reader)
             return None
         from PIL import Image, ImageOps
 
         for _ in range(tries):
-            for button in ("back", "back", "back", "ok", "up", "ok", "up", "up", "ok"):
+            for button in ("back", "back", "back", "ok", "up", "ok", "up", "up", "up", "ok"):
                 self.press(button)
             time.sleep(0.5)  # the panel draws the page
             image = Image.open(io.BytesIO(self.frame()))
