@@ -196,38 +196,114 @@ def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_befo
     assert (tmp_path / "second.sqlite.backup").exists()
 
 
-def test_a_phone_gets_an_event_only_once_the_box_has_drawn_its_receipt(tmp_path, monkeypatch):
-    """The receipt on the OLED first, the phones after it (issue 25): fifty phone pages never make the
-    family's receipt wait behind them; the phone still gets every event, in order."""
-    from companion.daemon import relay
-    from companion.daemon.panel import Panel
-    from companion.hw.display import Screen, open_device
+class SlowScreen:
+    """A dummy OLED whose receipts ("#seq" pages) wait for `release`: the screen busy drawing one."""
 
-    monkeypatch.setattr(relay, "WAIT_S", 60.0)  # the phones wait for the screen, however slow it is
+    def __init__(self):
+        from companion.hw.display import Screen, open_device
+
+        self.release = threading.Event()
+        self.drawing = threading.Event()
+        self.titles: list[str] = []
+        outer = self
+
+        class Slow(Screen):
+            def show(self, frame):
+                if frame.title.startswith("#"):
+                    outer.titles.append(frame.title)
+                    outer.drawing.set()
+                    outer.release.wait(30)
+                return super().show(frame)
+
+        self.screen = Slow(open_device("dummy"))
+
+
+def test_a_phone_gets_an_event_only_once_the_box_has_drawn_its_receipt(tmp_path, monkeypatch):
+    """The receipt on the OLED first, everyone else after it (issue 25): fifty phone pages, the printer and
+    the writer's own after-work never make the family's receipt wait behind them; the phone still gets
+    every event, in order, and the booking's caller hears its answer once the screen has it."""
+    from companion.daemon import owner as owner_module
+    from companion.daemon.panel import Panel
+
+    monkeypatch.setattr(owner_module, "LEAD_WAIT_S", 60.0)  # the others wait for the screen, however slow
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
     table = new_game(str(tmp_path / "game.sqlite"), "elite", PLAYERS, 7)
     owner = Owner(table, idle_check=0.02).start()
-    release = threading.Event()
-    drawing = threading.Event()
-
-    class SlowScreen(Screen):
-        def show(self, frame):
-            if frame.title.startswith("#"):  # a receipt: the OLED is busy drawing it
-                drawing.set()
-                release.wait(30)
-            return super().show(frame)
-
-    panel = Panel(SlowScreen(open_device("dummy")), owner, "en").start()
+    slow = SlowScreen()
+    panel = Panel(slow.screen, owner, "en").start()
     try:
         phone, _ = owner.follow()
-        owner.submit("table", "pay Anna Boris 1")
-        assert drawing.wait(10)
-        assert phone.get(timeout=0.3) is None  # the receipt is still being drawn: the phone waits
-        release.set()
+        printer = owner.subscribe(since=table.head_seq)
+        answered = threading.Event()
+        booking = threading.Thread(target=lambda: (owner.submit("table", "pay Anna Boris 1"), answered.set()))
+        booking.start()
+        assert slow.drawing.wait(10)
+        assert phone.get(timeout=0.3) is None  # the receipt is still being drawn: the phone waits,
+        assert printer.get(timeout=0) is None  # and so does the box's own printer,
+        assert not answered.is_set()  # and the caller
+        slow.release.set()
+        booking.join(10)
+        assert answered.is_set()
         assert [e.seq for e in events_of(phone, 1)] == [2]
+        assert [e.seq for e in events_of(printer, 1)] == [2]
         owner.submit("table", "pay Boris Vera 1")
         assert [e.seq for e in events_of(phone, 1)] == [3]
     finally:
-        release.set()
+        slow.release.set()
+        panel.stop()
+        owner.stop()
+
+
+def test_a_screen_that_hangs_holds_the_others_back_only_briefly(tmp_path, monkeypatch):
+    """A display that stopped answering costs each booking at most LEAD_WAIT_S: the phones and the caller
+    still hear of it."""
+    from companion.daemon import owner as owner_module
+    from companion.daemon.panel import Panel
+
+    monkeypatch.setattr(owner_module, "LEAD_WAIT_S", 0.2)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    table = new_game(str(tmp_path / "game.sqlite"), "elite", PLAYERS, 7)
+    owner = Owner(table, idle_check=0.02).start()
+    slow = SlowScreen()  # never released until the end
+    panel = Panel(slow.screen, owner, "en").start()
+    try:
+        phone, _ = owner.follow()
+        event = owner.submit("table", "pay Anna Boris 1", timeout=5)
+        assert [e.seq for e in events_of(phone, 1, timeout=5)] == [event.seq]
+    finally:
+        slow.release.set()
+        panel.stop()
+        owner.stop()
+
+
+def test_a_job_that_books_twice_is_drawn_once_and_its_notice_follows_its_events(tmp_path, monkeypatch):
+    """A ROLL that ends the turn books two events in one job: the OLED composes only the last one's receipt
+    (the first would be replaced before anyone could read it), and a notice the job says after booking
+    comes after both events for every listener, so it is not wiped from the screen by a receipt."""
+    from companion.daemon.panel import Panel
+
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    table = new_game(str(tmp_path / "game.sqlite"), "elite", PLAYERS, 7)
+    owner = Owner(table, idle_check=0.02).start()
+    slow = SlowScreen()
+    slow.release.set()
+    panel = Panel(slow.screen, owner, "en").start()
+    try:
+        listener = owner.subscribe(since=table.head_seq)
+
+        def two_and_a_word():
+            owner.apply("table", "pay Anna Boris 1")
+            owner.apply("table", "pay Boris Vera 1")
+            owner.announce("reader_offline")
+
+        owner.call(two_and_a_word)
+        items = [listener.get(timeout=5) for _ in range(3)]
+        assert [(i.event.seq if i.event else i.notice.code) for i in items] == [2, 3, "reader_offline"]
+        assert panel.wait_drawn(3, 5)
+        assert slow.titles == []  # the notice came last and is what the screen shows: no receipt drawn
+        owner.call(lambda: (owner.apply("table", "pay Anna Boris 1"), owner.apply("table", "pay Boris Vera 1")))
+        assert panel.wait_drawn(5, 5)
+        assert slow.titles == ["#5"]
+    finally:
         panel.stop()
         owner.stop()

@@ -252,6 +252,45 @@ def test_a_tap_that_drew_resent_after_the_daemon_restarted_is_answered_not_refus
         box.stop()
 
 
+def test_every_line_a_restart_left_unacknowledged_is_answered_from_the_ledger_not_booked_again(tmp_path):
+    """A reader keeps up to eight lines waiting for their ACK; after the daemon restarts it sends them all
+    again, in order. Each one already booked is answered from the ledger, the second and later ones too
+    (the box skips the ledger's look only for a boot's lines past those)."""
+    box = started(tmp_path)
+    try:
+        for request_id, actor, command in [
+            ("reader:0badcafe:10", "Anna", "roll 3 4"),
+            (None, "Anna", "buy"),
+            ("reader:0badcafe:11:end", "Anna", "end"),
+            ("reader:0badcafe:11", "Boris", "roll 2 5"),
+        ]:
+            request = {"op": "do", "actor": actor, "command": command}
+            if request_id:
+                request["request_id"] = request_id
+            assert box.handle(request)["ok"]
+        path, before = box.owner.table.ledger.path, box.owner.table.head_seq
+        booked = request_ids(path)
+    finally:
+        box.stop()
+    box = Daemon(config(tmp_path), out=lambda line: None).start()
+    try:
+        said = box.owner.subscribe(since=box.owner.table.head_seq)
+        box._on_roll((3, 4), ("0badcafe", 10))  # both resent: their ACKs were lost with the restart
+        box._on_roll((2, 5), ("0badcafe", 11))
+        box.owner.call(lambda: None)
+        assert box.owner.table.head_seq == before
+        assert request_ids(path) == booked
+        notices = []
+        while (item := said.get(timeout=0.2)) is not None:
+            notices.append(item.notice.code if item.notice else item.event)
+        assert [n for n in notices if not str(n).startswith("reader_")] == [], notices  # no refusal, no booking
+        box._on_roll((1, 2), ("0badcafe", 12))  # the next line is new: it is worked out and booked
+        box.owner.call(lambda: None)
+        assert box.owner.table.head_seq > before
+    finally:
+        box.stop()
+
+
 def test_a_roll_whose_turn_end_alone_was_booked_before_a_restart_books_only_its_roll(tmp_path):
     box = started(tmp_path)
     try:

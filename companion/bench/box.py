@@ -38,11 +38,13 @@ def bench_box(
     """The daemon on simulated hardware with an Elite game, the demo's cards and the reader ready:
     (daemon, table, cards). durable=False: every sync elided (the ledger's and the anchor's
     fdatasync), so what is left is our code; the syncs come back and the daemon stops afterwards."""
+    from companion.daemon import collector
     from companion.daemon.cards import CardMap
     from companion.daemon.demo import PLAYERS, demo_cards
     from companion.daemon.main import wait_for
 
     daemon = reader_daemon(folder, seed, extra).start()
+    collector.settle()  # as the daemon's own process does (Daemon.run_until_signal)
     real_fsync, real_fdatasync = os.fsync, os.fdatasync
     try:
         answer = daemon.handle({"op": "start", "edition": "elite", "players": PLAYERS, "seed": seed})

@@ -31,7 +31,7 @@ from companion.hw.reader import LinkState, Origin, ReaderLink
 from companion.hw.simreader import SimulatedReader
 from companion.words import messages
 
-from . import systemd
+from . import collector, systemd
 from .boxdesk import BoxDesk
 from .cards import CardMap, Role, role_words
 from .catalogue import Catalogue
@@ -131,7 +131,11 @@ class Daemon:
     def _start(self) -> None:
         table, warning = self.life.resume()
         self.owner = Owner(
-            table, on_commit=self.reading.update_dice, answer_timeout=self.config["daemon.answer_seconds"]
+            table,
+            on_commit=self.reading.update_dice,
+            answer_timeout=self.config["daemon.answer_seconds"],
+            on_idle=collector.when_idle,
+            after_job=collector.after_job,
         ).start()
         self.console = Console(self.owner, self.desk, on_change=self._console_changed)
         self.printer.start(self.owner.subscribe(since=table.head_seq if table else 0))
@@ -245,6 +249,7 @@ class Daemon:
         code = 0
         try:
             self.start()
+            collector.settle()  # this process is the daemon's: what it started with is never scanned again
             try:
                 code = ready(self) if ready is not None else 0
                 while not code and not asked.wait(0.5) and not self.done.is_set():

@@ -11,6 +11,15 @@ When idle the writer looks at SQLite's `data_version`: a change means another
 process wrote to the ledger (a `companion undo` at a terminal, say), so the
 table catches up and the new events are published like its own.
 
+The receipt comes first. The interpreter runs one thread at a time, so every
+thread woken by a commit (the printer, the phones' relay, the writer's own
+after-work) would make the OLED's thread wait its turn to draw what the table
+waits to see. So the events a job commits are held until the job ends; then the
+screen's subscription (`lead`) gets them, the writer waits (at most LEAD_WAIT_S)
+until that screen has drawn the last one, and only then tells the reader its
+dice (`on_commit`), takes the snapshot and publishes to everyone else. A notice
+said on the writer thread while events are held waits behind them, in order.
+
 After each commit (and each change of game) the writer also publishes a
 `Snapshot`: the rules, the state, the head and what an off-thread reader needs to
 find the history, all immutable. Pages, exports and streams read that (and the
@@ -45,6 +54,7 @@ from .relay import Relay
 log = logging.getLogger("companion.owner")
 
 IDLE_CHECK_S = 0.25  # how often an idle writer looks for other processes' writes
+LEAD_WAIT_S = 0.25  # the longest the writer waits for the screen's receipt before telling everyone else
 MAX_BEHIND = 10_000  # items a subscription may hold unread before it is dropped (it resubscribes)
 ANSWER_WITHIN_S = 30.0  # how long a caller waits for the writer by default (daemon.answer_seconds)
 _OWN_TIMEOUT = -1.0  # call()'s default: the owner's answer_timeout
@@ -174,14 +184,26 @@ class Owner:
         idle_check: float = IDLE_CHECK_S,
         on_commit: Callable[[], None] | None = None,
         answer_timeout: float = ANSWER_WITHIN_S,
+        on_idle: Callable[[], None] | None = None,
+        after_job: Callable[[], None] | None = None,
     ):
         self.table = table
         self.idle_check = idle_check
         self.answer_timeout = answer_timeout  # a caller's wait for the writer, unless it names its own
-        # run on the writer thread after events are committed and before they are published, so what it
-        # derives from the table (the reader's dice count) is from the state the events made, never from
-        # a state read off-thread while the writer applies the next command
+        # run on the writer thread after a job's events are committed and the screen has them, before anyone
+        # else does, so what it derives from the table (the reader's dice count) is from the state the events
+        # made, never from a state read off-thread while the writer applies the next command
         self.on_commit = on_commit
+        # run on the writer thread at each idle look, and after a job when no other waits (the garbage
+        # collector, kept out of a booking's way: collector.py)
+        self.on_idle = on_idle
+        self.after_job = after_job
+        # the screen's subscription and how to wait until it has drawn event seq (Panel.wait_drawn): set by
+        # lead(); None: every subscription hears of each commit at once
+        self._lead: Subscription | None = None
+        self._lead_drawn: Callable[[int, float], Any] | None = None
+        self._held: list[Published] = []  # committed in the running job, not yet published (writer thread)
+        self._in_job = False
         self._jobs: queue.Queue[Any] = queue.Queue()
         self._subscriptions: list[Subscription] = []
         # the phones' subscriptions (follow()): filled by the relay's thread once the OLED has each event
@@ -310,9 +332,20 @@ class Owner:
             self.relay.add(sub)
         return sub, snapshot
 
+    def lead(self, sub: Subscription | None, drawn: Callable[[int, float], Any] | None) -> None:
+        """Make `sub` (one of this owner's subscriptions) the screen's: it gets each job's events before anyone
+        else, and the rest wait until `drawn(seq, timeout)` says it has shown them. None: no screen leads."""
+        with self._lock:
+            self._lead, self._lead_drawn = sub, drawn
+
     def announce(self, code: str, **params: Any) -> None:
-        """Publish a notice to every listener (any thread may call this)."""
-        self._publish(Published(notice=Notice(code, params)))
+        """Publish a notice to every listener (any thread may call this). Said on the writer thread while the
+        job's events are held, it is published after them."""
+        item = Published(notice=Notice(code, params))
+        if self._held and self.on_writer_thread:
+            self._held.append(item)
+        else:
+            self._publish(item)
 
     def replace_table(self, table: Table | None) -> None:
         """Hand the writer another game (or none); runs on the writer thread."""
@@ -355,17 +388,39 @@ class Owner:
         self.announce("halted", why=why)
 
     def _publish_after(self, before: int) -> None:
-        """Publish every event past `before` (ours, or another process's caught up on the way)."""
+        """Publish every event past `before` (ours, or another process's caught up on the way): held until
+        the running job ends, at once outside a job."""
         table = self.table
         assert table is not None
-        if self.on_commit is not None and table.head_seq != before:
+        self._held.extend(Published(event=event, game=table.ledger.path) for event in table.game.events[before:])
+        if not self._in_job:
+            self._release()
+
+    def _release(self) -> None:
+        """The held events go out: to the screen first; once it has drawn the last (or LEAD_WAIT_S passed),
+        the reader's dice, the snapshot and every other listener."""
+        items, self._held = self._held, []
+        if not items:
+            return
+        with self._lock:
+            lead, drawn = self._lead, self._lead_drawn
+        last = next((item.event.seq for item in reversed(items) if item.event is not None), 0)
+        if lead is not None:
+            for item in items:
+                lead.put(item)
+            if drawn is not None and last:
+                try:
+                    drawn(last, LEAD_WAIT_S)
+                except Exception:  # a screen that cannot be waited for never keeps the others from their events
+                    log.exception("waiting for the screen failed")
+        if self.on_commit is not None and last:
             try:
                 self.on_commit()
             except Exception:  # the events are committed: they are published whatever this did
                 log.exception("the commit hook failed")
         self._snapshot_after_job()  # before the events go out: a listener given event N finds the snapshot at N
-        for event in table.game.events[before:]:
-            self._publish(Published(event=event, game=table.ledger.path))
+        for item in items:
+            self._publish(item, skip=lead)
 
     def _take_snapshot(self) -> None:
         """Publish the open game's Snapshot (writer thread, or before it starts) if the table or its head
@@ -394,9 +449,9 @@ class Owner:
             self.snapshot = snapshot
         self._snapshot_of = (table, table.head_seq if table is not None else 0)
 
-    def _publish(self, item: Published) -> None:
+    def _publish(self, item: Published, skip: Subscription | None = None) -> None:
         with self._lock:
-            subs = list(self._subscriptions)
+            subs = [sub for sub in self._subscriptions if sub is not skip]
             self.relay.put(item)  # under the lock, so the relay's items come in the order published
         for sub in subs:
             sub.put(item)
@@ -405,6 +460,8 @@ class Owner:
         with self._lock:
             if sub in self._subscriptions:
                 self._subscriptions.remove(sub)
+            if sub is self._lead:
+                self._lead = self._lead_drawn = None
         self.relay.remove(sub)
 
     def _run(self) -> None:
@@ -414,6 +471,8 @@ class Owner:
             except queue.Empty:
                 self._look_for_other_writers()
                 self._housekeeping()
+                if self.on_idle is not None:
+                    self.on_idle()
                 continue
             if job is _STOP:
                 break
@@ -421,6 +480,7 @@ class Owner:
                 if job.stage == "withdrawn":  # its caller gave up before we got here and was told so
                     continue
                 job.stage = "running"
+            self._in_job = True
             try:
                 job.result = job.work()
             except BaseException as exc:  # handed back to the caller, who reports it
@@ -428,9 +488,16 @@ class Owner:
                 if job.posted:
                     log.error("posted work failed: %r", exc, exc_info=exc)
             finally:
+                self._in_job = False
+                try:
+                    self._release()  # the job's events, published before its caller hears the answer
+                except Exception:
+                    log.exception("could not publish the job's events")
                 job.stage = "finished"
                 self._snapshot_after_job()
                 job.done.set()
+            if self.after_job is not None and self._jobs.empty():
+                self.after_job()
         # requests that came after the stop are refused, never left waiting
         while True:
             try:

@@ -67,7 +67,8 @@ class Panel:
         self._sub = self.owner.subscribe(since=table.head_seq if table is not None else 0)
         if thread:
             self._thread.start()
-            self.owner.relay.first = self.wait_drawn  # the phones get each event once its receipt is drawn
+            # the receipt first: everyone else hears of an event once this thread has drawn it (Owner.lead)
+            self.owner.lead(self._sub, self.wait_drawn)
         return self
 
     def wait_drawn(self, seq: int, timeout: float) -> bool:
@@ -77,8 +78,6 @@ class Panel:
 
     def stop(self) -> None:
         self._stop.set()
-        if self.owner.relay.first == self.wait_drawn:
-            self.owner.relay.first = None
         with self._drawn:
             self._drawn.notify_all()
         if self._thread.is_alive():
@@ -110,9 +109,20 @@ class Panel:
     def step(self, wait: float = 0.1) -> None:
         """Take what was published (waiting up to `wait`), then draw what is due now."""
         item = self._sub.get(timeout=0 if self._poked.is_set() else wait)
+        items = [item] if item is not None else []
+        while item is not None:  # everything published together (a ROLL that ended the turn: two events)
+            item = self._sub.get(timeout=0)
+            if item is not None:
+                items.append(item)
         now = self.clock()
-        new = self._frames_for(item) if item is not None else []
-        if item is not None:
+        # each new item interrupts what is showing, so of a batch only the last one with pages is ever seen:
+        # the others' pages would be composed only to be thrown away
+        new: list[Frame] = []
+        for item in reversed(items):
+            new = self._frames_for(item)
+            if new:
+                break
+        if items:
             self._wake(now)
         poked = self._poked.is_set()
         self._poked.clear()
@@ -145,9 +155,10 @@ class Panel:
             self._showing = False
             self._draw_idle(now)
         self._dim(now)
-        if item is not None and item.event is not None:
+        seqs = [item.event.seq for item in items if item.event is not None]
+        if seqs:
             with self._drawn:
-                self._drawn_seq = max(self._drawn_seq, item.event.seq)
+                self._drawn_seq = max(self._drawn_seq, *seqs)
                 self._drawn.notify_all()
 
     def _frames_for(self, item) -> list[Frame]:

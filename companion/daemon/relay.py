@@ -4,29 +4,22 @@ Every open phone page holds a server thread reading its own subscription (web/ph
 straight into 50 of them by the writer, an event wakes 50 threads at the moment the OLED's thread
 composes and draws its receipt, and the receipt waits behind them for the interpreter: measured with
 `companion bench daemon`, a tap's receipt took about twice as long with 50 phone pages open as with
-none (docs/performance.md). So the writer puts an item into the box's own subscriptions (the OLED,
-the printer) only, and hands it to this relay, whose single thread waits until the OLED has drawn
-that event (`first`, at most WAIT_S: a display that is slow or gone never holds the phones up for
-long) and only then fills the phones' subscriptions. The phones see each event a few milliseconds
-later, in the same order; the family at the table sees its receipt as if no phone were open.
+none (docs/performance.md). So the writer puts an item into the box's own subscriptions only, and
+hands it to this relay, whose single thread fills the phones' subscriptions. The writer hands an
+event over only once the OLED has drawn it (Owner.lead), so the phones see each event a few
+milliseconds later, in the same order; the family at the table sees its receipt as if no phone were
+open.
 """
 
-import logging
 import queue
 import threading
-from collections.abc import Callable
 from typing import Any
-
-log = logging.getLogger("companion.relay")
-
-WAIT_S = 0.5  # the longest a phone's event waits for the OLED's receipt
 
 
 class Relay:
     """The followers' subscriptions (objects with `put(item)`) and the thread that fills them, in order."""
 
     def __init__(self) -> None:
-        self.first: Callable[[int, float], Any] | None = None  # waits until the box has shown event seq
         self._followers: list[Any] = []
         self._lock = threading.Lock()
         self._items: queue.Queue[Any] = queue.Queue()
@@ -57,20 +50,13 @@ class Relay:
             thread = self._thread
         if thread is not None:
             self._items.put(None)
-            thread.join(WAIT_S + 1.0)
+            thread.join(1.0)
 
     def _run(self) -> None:
         while True:
             item = self._items.get()
             if item is None:
                 return
-            first = self.first
-            event = getattr(item, "event", None)
-            if first is not None and event is not None:
-                try:
-                    first(event.seq, WAIT_S)
-                except Exception:  # never keeps the phones from their events
-                    log.exception("waiting for the box's screen failed")
             with self._lock:
                 followers = list(self._followers)
             for sub in followers:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, RuleViolation
+from companion.hw.protocol import MAX_PENDING
 from companion.hw.reader import LinkState, Origin
 from companion.words import messages
 
@@ -36,6 +37,7 @@ log = logging.getLogger("companion.daemon")
 VERDICT_BOOKED = (2, 40)  # the Pi's answer after the reader's own beep: two short pips
 VERDICT_REFUSED = (3, 120)  # three longer ones: look at the screen
 ENROL_WAIT_S = 60.0  # an enrolment waits this long for its card, then lapses
+LOOKED_UP = 2 * MAX_PENDING  # request ids of a reader boot always looked up in the ledger (a ROLL has two)
 
 
 def reader_request_id(origin: Origin | None) -> str | None:
@@ -63,6 +65,11 @@ class TapDesk:
         # (player, bet, game id) chosen on the box: the next ROLL throws the JACKPOT's three dice with it.
         self.asked: tuple[str, str, int] | None = None
         self.jackpot_bet: tuple[str, int, str] | None = None
+        # the request ids of each reader boot this process has handled in the open game: (ledger, boot) -> ids.
+        # Only the lines a reader had not seen acknowledged when the daemon stopped (MAX_PENDING at most, the
+        # first it sends to this process) can have been booked before; a later line is new unless handled
+        # here, and needs no look in the ledger
+        self._looked: dict[tuple[str, str], set[str]] = {}
 
     def update_dice(self) -> None:
         """Tell the reader how many dice ROLL gives now. On the writer thread only (the owner's on_commit,
@@ -131,11 +138,22 @@ class TapDesk:
         it already changed."""
         if request_id is None:
             return False
+        key = (table.ledger.path, request_id.split(":")[1] if request_id.startswith("reader:") else "")
+        handled = self._looked.get(key)
+        if key[1] and handled is not None and len(handled) >= LOOKED_UP and request_id not in handled:
+            handled.add(request_id)  # past the lines a restart can have left unacknowledged, never handled here
+            return False
         try:
-            return table.ledger.request(request_id) is not None
+            found = table.ledger.request(request_id) is not None
         except Exception as exc:  # the booking's own look (Table.submit) answers it, or says what is wrong
             log.warning("could not look up %s: %s", request_id, exc)
             return False
+        if key[1]:
+            if handled is None:
+                self._looked = {k: v for k, v in self._looked.items() if k[0] == key[0]}  # another game: forget
+                handled = self._looked.setdefault(key, set())
+            handled.add(request_id)
+        return found
 
     def tap(self, uid: str, request_id: str | None = None) -> None:
         if self.enrolling is not None and time.monotonic() > self.enrolling_until:
