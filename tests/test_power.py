@@ -42,8 +42,8 @@ def box(tmp_path):
     daemon.stop()
 
 
-def press(daemon, name):
-    daemon.owner.call(lambda: daemon.desk.press(Press(name)))
+def press(daemon, name, long=False):
+    daemon.owner.call(lambda: daemon.desk.press(Press(name, long=long)))
 
 
 def top(daemon):
@@ -67,7 +67,7 @@ def open_power_off(daemon):
 
 def test_power_off_asks_first_and_back_keeps_the_box_on(box):
     frame = open_power_off(box)
-    assert frame.title == "Power off" and "OK: yes" in frame.footer
+    assert frame.title == "Power off" and "Hold OK: yes" in frame.footer
     assert any("switches off" in line for line in frame.lines)
     press(box, "back")
     assert isinstance(top(box), ListView) and top(box).title.startswith("Game")
@@ -75,10 +75,20 @@ def test_power_off_asks_first_and_back_keeps_the_box_on(box):
     assert box.runner.lines == [] and not box.stopped.is_set()
 
 
-def test_ok_closes_the_bank_then_asks_logind_once_and_the_oled_says_unplug_is_safe(box):
-    seq = box.owner.table.head_seq
+def test_a_short_ok_never_switches_off_only_ok_held_long_does(box):
+    """Issue 25: power off is a long press in the box's menu, so one press too many (a child's, a press
+    meant for the menu before) leaves the bank open."""
     open_power_off(box)
     press(box, "ok")
+    time.sleep(0.2)
+    assert box.runner.lines == [] and not box.stopped.is_set()
+    assert box.console.frame.title == "Power off"  # still asking
+
+
+def test_ok_held_closes_the_bank_then_asks_logind_once_and_the_oled_says_unplug_is_safe(box):
+    seq = box.owner.table.head_seq
+    open_power_off(box)
+    press(box, "ok", long=True)
     assert box.done.wait(20)
     assert box.stopped.is_set() and box.runner.lines == [POWER_OFF]
     assert POWER_OFF[:2] == ["busctl", "call"] and "PowerOff" in POWER_OFF
@@ -94,7 +104,7 @@ def test_ok_closes_the_bank_then_asks_logind_once_and_the_oled_says_unplug_is_sa
 def test_a_refused_power_off_is_said_and_the_bank_stays_closed(box):
     box.runner.answer = Ran(1, "Call failed: Access denied")
     open_power_off(box)
-    press(box, "ok")
+    press(box, "ok", long=True)
     assert box.done.wait(20)
     assert box.runner.lines == [POWER_OFF]
     assert wait_for(lambda: any("could not switch off (Call failed: Access denied)" in line for line in box.lines))

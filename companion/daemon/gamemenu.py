@@ -153,7 +153,8 @@ class HotspotView(TextView):
 
 
 def _power_off(console: "Console") -> None:
-    """Power off…: a confirmation first (BACK keeps the box on), OK closes the bank and switches off."""
+    """Power off…: a confirmation first (BACK keeps the box on); OK held long closes the bank and switches
+    off (issue 25: a long press in the box's menu; a short OK does nothing here)."""
     lang = console.lang
 
     def confirmed() -> None:
@@ -165,7 +166,8 @@ def _power_off(console: "Console") -> None:
             words("menu_power_off", lang).rstrip("…"),
             [words("power_off_warning", lang)],
             confirmed,
-            footer=words("confirm_footer", lang),
+            footer=words("hold_confirm_footer", lang),
+            hold=True,
         )
     )
 

@@ -190,6 +190,7 @@ class TextView(View):
     qr: str = ""
     top: int = 0
     books: tuple[str, str] | None = None  # a confirmation's (actor, command): the same card again shows it once
+    hold: bool = False  # only OK held long acts (Power off…): one press too many never switches the box off
 
     def frame(self) -> Frame:
         wrapped = [part for line in self.lines for part in wrap(line, width=text_column(self.qr))]
@@ -211,6 +212,8 @@ class TextView(View):
         elif name == "up":
             self.top = max(0, self.top - room)
         elif name == "ok":
+            if self.hold and not long:
+                return  # the footer says to hold it
             if self.ok is not None:
                 self.ok()
             else:
