@@ -185,8 +185,21 @@ EOF
   fi
 }
 
+phone_port() { # the phone page's port as the config sets it (phone.port), else the default the file names
+  python3 - "$CONFIG" <<'PY' 2>/dev/null || echo 8080
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        port = tomllib.load(f).get("phone", {}).get("port", 8080)
+except (OSError, tomllib.TOMLDecodeError):
+    port = 8080
+print(port if isinstance(port, int) and 0 < port < 65536 else 8080)
+PY
+}
+
 install_network() { # the avahi service file and the polkit rule: plain files, read when they appear
-  put "$AVAHI_SERVICE" 644 < "$SRC/systemd/avahi/companion.service" || true
+  # the port announced is the one the config gives the page (run the installer again after changing it)
+  put "$AVAHI_SERVICE" 644 < <(sed "s|<port>8080</port>|<port>$(phone_port)</port>|" "$SRC/systemd/avahi/companion.service") || true
   put "$POLKIT_RULE" 644 < "$SRC/systemd/polkit/50-companion.rules" || true
 }
 
@@ -531,9 +544,9 @@ case $mode in
   install)
     install_user
     install_devices
-    install_network
     install_buses
     write_config
+    install_network
     install_version
     install_unit
     ;;

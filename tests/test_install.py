@@ -178,6 +178,21 @@ def test_a_run_repairs_what_is_missing_and_keeps_the_config(pi, installed):
     assert after == installed["after_first"] | {CONFIG: after[CONFIG]}
 
 
+def test_the_avahi_file_announces_the_port_the_config_gives_the_phone_page(pi, installed):
+    """Issue 25: a box whose config moves the phone page to another port announces that port over mDNS once
+    the installer runs again (it used to say 8080 whatever the config said)."""
+    own = read(pi, CONFIG)
+    try:
+        (pi.path / CONFIG.lstrip("/")).write_text(own + "\n[phone]\nport = 8090\n")
+        out = install(pi).stdout
+        assert "wrote /etc/avahi/services/companion.service" in out, out
+        assert "<port>8090</port>" in read(pi, "/etc/avahi/services/companion.service")
+    finally:
+        (pi.path / CONFIG.lstrip("/")).write_text(own)
+        install(pi)
+    assert "<port>8080</port>" in read(pi, "/etc/avahi/services/companion.service")
+
+
 # ------------------------------------------------------------------ the daemon and updates
 
 
