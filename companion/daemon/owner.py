@@ -523,7 +523,7 @@ class Owner:
         table = self.table
         if table is None or self.halted:
             return
-        table.housekeeping()  # a failed backup is a warning on the table, never an error
+        table.housekeeping(aside=True)  # a failed backup is a warning on the table, never an error
         self._tell(table)
 
     def _tell(self, table: Table) -> None:

@@ -219,15 +219,16 @@ class LedgerFile:
         except FileNotFoundError:
             return True
 
-    def _synced_copy(self, tmp: str, journal_mode: str) -> None:
+    def _synced_copy(self, tmp: str, journal_mode: str, source: sqlite3.Connection | None = None) -> None:
         """This game copied into a fresh file `tmp` with SQLite's backup API (leftovers of an earlier try
-        removed first), in `journal_mode`, and synced: the first half of a backup and of a put-back."""
+        removed first), in `journal_mode`, and synced: the first half of a backup and of a put-back.
+        source: the connection read from (default: this ledger's own)."""
         for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
             if os.path.exists(leftover):
                 os.remove(leftover)
         dest = sqlite3.connect(tmp)
         try:
-            self.conn.backup(dest)
+            (source or self.conn).backup(dest)
             dest.execute(f"PRAGMA journal_mode={journal_mode}")
         finally:
             dest.close()
@@ -237,10 +238,19 @@ class LedgerFile:
         finally:
             os.close(fd)
 
-    def backup(self, target: str) -> None:
-        """A consistent copy with SQLite's backup API: written aside, synced, then renamed."""
+    def backup(self, target: str, own_connection: bool = False) -> None:
+        """A consistent copy with SQLite's backup API: written aside, synced, then renamed. own_connection:
+        read through a read-only connection of the calling thread's own (a thread beside the writer's: WAL
+        lets it read a consistent moment while the writer goes on)."""
         tmp = target + ".tmp"
-        self._synced_copy(tmp, "DELETE")
+        if own_connection:
+            source = self._connect(readonly=True)
+            try:
+                self._synced_copy(tmp, "DELETE", source)
+            finally:
+                source.close()
+        else:
+            self._synced_copy(tmp, "DELETE")
         os.replace(tmp, target)
         dfd = os.open(os.path.dirname(os.path.abspath(target)), os.O_RDONLY)
         try:
