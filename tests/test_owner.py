@@ -296,6 +296,41 @@ def test_a_phone_gets_an_event_only_once_the_box_has_drawn_its_receipt(tmp_path,
         owner.stop()
 
 
+def test_a_new_games_receipts_come_first_too(tmp_path, monkeypatch):
+    """A new game's events start again at #1: the phones still wait for each one's receipt (the screen's
+    "drawn up to" is the last event it drew, not the highest number it ever saw)."""
+    from companion.daemon import owner as owner_module
+    from companion.daemon.panel import Panel
+
+    monkeypatch.setattr(owner_module, "LEAD_WAIT_S", 60.0)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    owner = Owner(new_game(str(tmp_path / "first.sqlite"), "elite", PLAYERS, 7), idle_check=0.02).start()
+    slow = SlowScreen()
+    slow.release.set()
+    panel = Panel(slow.screen, owner, "en").start()
+    try:
+        for _ in range(3):
+            owner.submit("table", "pay Anna Boris 1")
+        assert panel.wait_drawn(4, 5)
+        owner.replace_table(new_game(str(tmp_path / "second.sqlite"), "elite", PLAYERS, 8))
+        owner.submit("table", "pay Anna Boris 1")  # the new game's #2
+        assert panel.wait_drawn(2, 5)
+        phone, _ = owner.follow()
+        slow.release.clear()
+        slow.drawing.clear()
+        booking = threading.Thread(target=lambda: owner.submit("table", "pay Boris Vera 1"))
+        booking.start()
+        assert slow.drawing.wait(10)
+        assert phone.get(timeout=0.3) is None  # #3's receipt is being drawn: the phone waits for it
+        slow.release.set()
+        booking.join(10)
+        assert [e.seq for e in events_of(phone, 1)] == [3]
+    finally:
+        slow.release.set()
+        panel.stop()
+        owner.stop()
+
+
 def test_a_screen_that_hangs_holds_the_others_back_only_briefly(tmp_path, monkeypatch):
     """A display that stopped answering costs each booking at most LEAD_WAIT_S: the phones and the caller
     still hear of it."""

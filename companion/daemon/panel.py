@@ -158,7 +158,8 @@ class Panel:
         seqs = [item.event.seq for item in items if item.event is not None]
         if seqs:
             with self._drawn:
-                self._drawn_seq = max(self._drawn_seq, *seqs)
+                # the last one, not the highest ever: a new game's events start again at 1 and are waited for too
+                self._drawn_seq = seqs[-1]
                 self._drawn.notify_all()
 
     def _frames_for(self, item) -> list[Frame]:
