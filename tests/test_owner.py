@@ -238,6 +238,34 @@ def test_a_tap_while_the_backup_beside_the_ledger_is_made_is_booked_at_once(tmp_
         copied.close()
 
 
+def test_the_backup_made_aside_copies_this_game_even_when_another_file_took_its_name(tmp_path, monkeypatch):
+    """The aside copy reads the ledger by its name: when another file was put there (a restore by hand, a
+    mistaken copy), the copy beside the ledger is still made of the game this table holds, never the
+    newcomer's."""
+    import os
+
+    from companion.table.service import open_game
+
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    path = tmp_path / "game.sqlite"
+    table = new_game(str(path), "classic", ["Anna", "Boris"], 1)
+    for i in range(5):
+        table.submit(f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
+    other = new_game(str(tmp_path / "other.sqlite"), "classic", ["Vera", "Gleb"], 2)
+    other.close()
+    table.ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # this game's pages all in its own file
+    os.replace(tmp_path / "other.sqlite", path)  # another game's file under this one's name
+    table.backup_due = True
+    table.housekeeping(aside=True)
+    table.finish_backup()
+    table.close()
+    copied = open_game(str(tmp_path / "game.sqlite.backup"))
+    try:
+        assert list(copied.state.players) == ["Anna", "Boris"] and copied.head_seq == 6
+    finally:
+        copied.close()
+
+
 class SlowScreen:
     """A dummy OLED whose receipts ("#seq" pages) wait for `release`: the screen busy drawing one."""
 
@@ -313,18 +341,16 @@ def test_a_new_games_receipts_come_first_too(tmp_path, monkeypatch):
             owner.submit("table", "pay Anna Boris 1")
         assert panel.wait_drawn(4, 5)
         owner.replace_table(new_game(str(tmp_path / "second.sqlite"), "elite", PLAYERS, 8))
-        owner.submit("table", "pay Anna Boris 1")  # the new game's #2
-        assert panel.wait_drawn(2, 5)
         phone, _ = owner.follow()
         slow.release.clear()
         slow.drawing.clear()
-        booking = threading.Thread(target=lambda: owner.submit("table", "pay Boris Vera 1"))
+        booking = threading.Thread(target=lambda: owner.submit("table", "pay Boris Vera 1"))  # the new game's #2
         booking.start()
         assert slow.drawing.wait(10)
-        assert phone.get(timeout=0.3) is None  # #3's receipt is being drawn: the phone waits for it
+        assert phone.get(timeout=0.3) is None  # #2's receipt is being drawn: the phone waits for it
         slow.release.set()
         booking.join(10)
-        assert [e.seq for e in events_of(phone, 1)] == [3]
+        assert [e.seq for e in events_of(phone, 1)] == [2]
     finally:
         slow.release.set()
         panel.stop()
@@ -349,6 +375,32 @@ def test_a_screen_that_hangs_holds_the_others_back_only_briefly(tmp_path, monkey
         assert [e.seq for e in events_of(phone, 1, timeout=5)] == [event.seq]
     finally:
         slow.release.set()
+        panel.stop()
+        owner.stop()
+
+
+def test_a_display_that_fails_never_holds_the_writer(tmp_path, monkeypatch):
+    """An OLED whose every draw fails (a loose wire) is still a screen that has handled its items: the
+    writer does not wait LEAD_WAIT_S behind it on every booking."""
+    from companion.daemon import owner as owner_module
+    from companion.daemon.panel import Panel
+    from companion.hw.display import Screen, open_device
+
+    monkeypatch.setattr(owner_module, "LEAD_WAIT_S", 60.0)
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+
+    class Broken(Screen):
+        def show(self, frame):
+            raise OSError(121, "Remote I/O error")
+
+    owner = Owner(new_game(str(tmp_path / "game.sqlite"), "elite", PLAYERS, 7), idle_check=0.02).start()
+    panel = Panel(Broken(open_device("dummy")), owner, "en").start()
+    try:
+        phone, _ = owner.follow()
+        for _ in range(3):
+            owner.submit("table", "pay Anna Boris 1", timeout=5)  # each answered, none held 60 s
+        assert [e.seq for e in events_of(phone, 3, timeout=5)] == [2, 3, 4]
+    finally:
         panel.stop()
         owner.stop()
 

@@ -340,3 +340,18 @@ def test_a_roll_refused_because_another_program_held_the_lock_never_says_the_ban
         assert wait_for(lambda: box.owner.table.head_seq > before, timeout=30)
     finally:
         box.stop(quiet=True)
+
+
+def test_the_box_knows_how_many_lines_the_reader_can_hold_back():
+    """The lines looked up in the ledger after a restart cover every line the reader can hold: its
+    unacknowledged ones and its queue (firmware/reader.py), each ROLL two request ids."""
+    import re
+    from pathlib import Path
+
+    from companion.daemon import tapdesk
+    from companion.hw.protocol import MAX_PENDING
+
+    firmware = (Path(__file__).resolve().parent.parent / "firmware" / "reader.py").read_text()
+    queue = int(re.search(r"^QUEUE_MAX = (\d+)", firmware, re.M).group(1))
+    assert tapdesk.READER_QUEUE == queue
+    assert tapdesk.LOOKED_UP >= 2 * (MAX_PENDING + queue)

@@ -141,6 +141,8 @@ class Subscription:
         self._owner = owner
         self._items: queue.Queue[Published | None] = queue.Queue()
         self.dropped = False  # fell MAX_BEHIND items behind: resubscribe from the last seq seen
+        self.given = 0  # items put so far (the screen's: how far the writer waits for it to have drawn)
+        self._count = threading.Lock()  # several threads put (the writer, announcers, the relay)
 
     def put(self, item: Published) -> None:
         if self._items.qsize() >= MAX_BEHIND:
@@ -148,7 +150,9 @@ class Subscription:
             self._owner._unsubscribe(self)
             self._items.put(None)
             return
-        self._items.put(item)
+        with self._count:
+            self.given += 1
+            self._items.put(item)
 
     def get(self, timeout: float | None = None) -> Published | None:
         try:
@@ -334,7 +338,8 @@ class Owner:
 
     def lead(self, sub: Subscription | None, drawn: Callable[[int, float], Any] | None) -> None:
         """Make `sub` (one of this owner's subscriptions) the screen's: it gets each job's events before anyone
-        else, and the rest wait until `drawn(seq, timeout)` says it has shown them. None: no screen leads."""
+        else, and the rest wait until `drawn(n, timeout)` says it has taken and shown the first n items put
+        into `sub` (a count, not an event's number: a new game's numbers start again). None: none leads."""
         with self._lock:
             self._lead, self._lead_drawn = sub, drawn
 
@@ -410,7 +415,7 @@ class Owner:
                 lead.put(item)
             if drawn is not None and last:
                 try:
-                    drawn(last, LEAD_WAIT_S)
+                    drawn(lead.given, LEAD_WAIT_S)
                 except Exception:  # a screen that cannot be waited for never keeps the others from their events
                     log.exception("waiting for the screen failed")
         if self.on_commit is not None and last:
@@ -471,8 +476,7 @@ class Owner:
             except queue.Empty:
                 self._look_for_other_writers()
                 self._housekeeping()
-                if self.on_idle is not None:
-                    self.on_idle()
+                self._hook(self.on_idle)
                 continue
             if job is _STOP:
                 break
@@ -496,8 +500,8 @@ class Owner:
                 job.stage = "finished"
                 self._snapshot_after_job()
                 job.done.set()
-            if self.after_job is not None and self._jobs.empty():
-                self.after_job()
+            if self._jobs.empty():
+                self._hook(self.after_job)
         # requests that came after the stop are refused, never left waiting
         while True:
             try:
@@ -510,6 +514,13 @@ class Owner:
         if self.table is not None:
             self._housekeeping()
             self.table.close()
+
+    def _hook(self, hook: Callable[[], None] | None) -> None:
+        if hook is not None:
+            try:
+                hook()
+            except Exception:  # housekeeping of the process never stops the writer
+                log.exception("an idle hook failed")
 
     def _snapshot_after_job(self) -> None:
         # after a commit, and after any job (it may have put another game in place: starting, archiving),
@@ -532,11 +543,12 @@ class Owner:
         told_table, warned, reason = self._told
         if told_table is not table:
             warned, reason = 0, None
-        for warning in table.warnings[warned:]:
+        warnings = list(table.warnings)  # one look: the backup's thread may add one meanwhile (said next time)
+        for warning in warnings[warned:]:
             self.announce("table_warning", error=warning)
         if table.readonly_reason is not None and table.readonly_reason is not reason:
             self.announce("table_stopped_booking", error=table.readonly_reason)
-        self._told = (table, len(table.warnings), table.readonly_reason)
+        self._told = (table, len(warnings), table.readonly_reason)
 
     def _look_for_other_writers(self) -> None:
         table = self.table

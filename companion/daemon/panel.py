@@ -58,6 +58,7 @@ class Panel:
         self._contrast = FULL
         self._stop = threading.Event()
         self._drawn_seq = 0  # the last event whose receipt this thread has taken and drawn (or queued)
+        self._taken = 0  # items taken from the subscription and handled (drawn, queued or skipped)
         self._drawn = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="companion-panel", daemon=True)
 
@@ -68,8 +69,14 @@ class Panel:
         if thread:
             self._thread.start()
             # the receipt first: everyone else hears of an event once this thread has drawn it (Owner.lead)
-            self.owner.lead(self._sub, self.wait_drawn)
+            self.owner.lead(self._sub, self.wait_taken)
         return self
+
+    def wait_taken(self, count: int, timeout: float) -> bool:
+        """Wait (up to `timeout`) until this thread has handled the first `count` items of its subscription
+        (drawn, or queued behind the page showing); False if it has not."""
+        with self._drawn:
+            return self._drawn.wait_for(lambda: self._taken >= count or self._stop.is_set(), timeout)
 
     def wait_drawn(self, seq: int, timeout: float) -> bool:
         """Wait (up to `timeout`) until this thread has drawn event `seq`'s receipt; False if it has not."""
@@ -114,6 +121,18 @@ class Panel:
             item = self._sub.get(timeout=0)
             if item is not None:
                 items.append(item)
+        try:
+            self._show(items)
+        finally:  # handled, drawn or not: a display that fails never holds the writer's wait (Owner.lead)
+            seqs = [item.event.seq for item in items if item.event is not None]
+            with self._drawn:
+                self._taken += len(items)
+                if seqs:  # the last one, not the highest ever: a new game's events start again at 1
+                    self._drawn_seq = seqs[-1]
+                self._drawn.notify_all()
+
+    def _show(self, items: list) -> None:
+        """Draw what is due now, the items just taken first (their last one with pages)."""
         now = self.clock()
         # each new item interrupts what is showing, so of a batch only the last one with pages is ever seen:
         # the others' pages would be composed only to be thrown away
@@ -155,12 +174,6 @@ class Panel:
             self._showing = False
             self._draw_idle(now)
         self._dim(now)
-        seqs = [item.event.seq for item in items if item.event is not None]
-        if seqs:
-            with self._drawn:
-                # the last one, not the highest ever: a new game's events start again at 1 and are waited for too
-                self._drawn_seq = seqs[-1]
-                self._drawn.notify_all()
 
     def _frames_for(self, item) -> list[Frame]:
         table = self.owner.table

@@ -37,7 +37,10 @@ log = logging.getLogger("companion.daemon")
 VERDICT_BOOKED = (2, 40)  # the Pi's answer after the reader's own beep: two short pips
 VERDICT_REFUSED = (3, 120)  # three longer ones: look at the screen
 ENROL_WAIT_S = 60.0  # an enrolment waits this long for its card, then lapses
-LOOKED_UP = 2 * MAX_PENDING  # request ids of a reader boot always looked up in the ledger (a ROLL has two)
+READER_QUEUE = 16  # lines the reader queues behind its MAX_PENDING unacknowledged ones (firmware QUEUE_MAX)
+# request ids of a reader boot always looked up in the ledger (a ROLL has two): after a restart the reader
+# resends its unacknowledged lines on their own timers, and its queued ones may go out in between
+LOOKED_UP = 2 * (MAX_PENDING + READER_QUEUE)
 
 
 def reader_request_id(origin: Origin | None) -> str | None:
@@ -66,9 +69,9 @@ class TapDesk:
         self.asked: tuple[str, str, int] | None = None
         self.jackpot_bet: tuple[str, int, str] | None = None
         # the request ids of each reader boot this process has handled in the open game: (ledger, boot) -> ids.
-        # Only the lines a reader had not seen acknowledged when the daemon stopped (MAX_PENDING at most, the
-        # first it sends to this process) can have been booked before; a later line is new unless handled
-        # here, and needs no look in the ledger
+        # Only the lines a reader had not seen acknowledged when the daemon stopped (MAX_PENDING at most) can
+        # have been booked before; they come among its first MAX_PENDING + READER_QUEUE lines to this
+        # process. A later line is new unless handled here, and needs no look in the ledger
         self._looked: dict[tuple[str, str], set[str]] = {}
 
     def update_dice(self) -> None:

@@ -246,6 +246,8 @@ class LedgerFile:
         if own_connection:
             source = self._connect(readonly=True)
             try:
+                if self.file_state() != "same":  # the path names another file now: not this game to copy
+                    raise OSError(f"{self.path} is no longer the file this game was opened from")
                 self._synced_copy(tmp, "DELETE", source)
             finally:
                 source.close()

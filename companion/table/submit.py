@@ -242,7 +242,8 @@ class Table:
         W's SD card, and a tap landing then waited); one at a time, the next waits for the next idle look."""
         if not self.backup_due:
             return
-        if not aside:
+        if not aside or self.readonly_reason is not None or not self._files_intact():
+            # the files under the table changed: copy what this table holds, through its own connection
             self.backup_due = False
             self.backup()
         elif self._backing is None or not self._backing.is_alive():
@@ -256,6 +257,8 @@ class Table:
         """Wait for a backup being made aside (before the ledger is closed, archived or moved)."""
         if self._backing is not None:
             self._backing.join(timeout)
+            if self._backing.is_alive():  # a disk that hangs: said, and the game goes on being closed
+                self.warn(Message("table_backup_failed", detail=f"still copying after {timeout:g} s", cause=None))
             self._backing = None
 
     def _absent_after_reopen(self, request_id: str) -> bool:
