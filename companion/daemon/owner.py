@@ -202,8 +202,8 @@ class Owner:
         # collector, kept out of a booking's way: collector.py)
         self.on_idle = on_idle
         self.after_job = after_job
-        # the screen's subscription and how to wait until it has drawn event seq (Panel.wait_drawn): set by
-        # lead(); None: every subscription hears of each commit at once
+        # the screen's subscription and how to wait until it has handled its first n items (Panel.wait_taken):
+        # set by lead(); None: every subscription hears of each commit at once
         self._lead: Subscription | None = None
         self._lead_drawn: Callable[[int, float], Any] | None = None
         self._held: list[Published] = []  # committed in the running job, not yet published (writer thread)
