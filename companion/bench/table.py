@@ -388,12 +388,12 @@ def main(inputs: int = 200, seed: int = 7) -> int:
     noticed = [line for line in lost if line.startswith("notice: ")]
     lost = [line for line in lost if not line.startswith("notice: ")]
     print(
-        f"  inputs that booked nothing within 3 s: {len(lost)}"
+        f"  inputs that booked nothing within 3 s, both runs: {len(lost)}"
         + (f" ({', '.join(lost[:5])})" if lost else "")
         + " (a ROLL that first names the JACKPOT books nothing by design; the next one goes on)"
     )
     print(
-        f"  booked, not timed: {len(noticed)} whose screen was a notice said after the booking (a ROLL that ended"
+        f"  booked, not timed, both runs: {len(noticed)} whose screen was a notice said after the booking (a ROLL that ended"
         " the turn, then names what comes first), not a receipt"
     )
     print(f"  {'':<58} {'median':>7} {'p99':>8}  (ms)")
