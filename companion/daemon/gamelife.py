@@ -120,14 +120,21 @@ class GameLife:
         if not low <= len(players) <= high or len(set(players)) != len(players):
             raise RuleViolation("new_game_players", low=low, high=high)
         table = box.owner.table
-        if table is not None:
-            if table.state.phase != "over":
-                box.owner.apply(TABLE, Command("end_game"), new_request_id())
-            self.archive_game()
-        return self.start_game(edition, players, seed, options, lang)
+        if table is None:
+            return self.start_game(edition, players, seed, options, lang)
+        if table.state.phase != "over":
+            box.owner.apply(TABLE, Command("end_game"), new_request_id())
+        self.archive_game(backup=False)
+        try:
+            return self.start_game(edition, players, seed, options, lang)
+        finally:
+            # the box's backup once the new game's file is in place: made while it was being created, the
+            # copy could find current.sqlite half made and say "Not in the backup: current.sqlite"
+            self.backup_after_game()
 
-    def archive_game(self) -> dict[str, Any]:
-        """(writer thread) The game over moves to the archive; the box has no game until the next starts."""
+    def archive_game(self, backup: bool = True) -> dict[str, Any]:
+        """(writer thread) The game over moves to the archive; the box has no game until the next starts.
+        backup: the box's automatic backup follows at once (False: the caller makes it, replace_game)."""
         box = self.box
         table = box.owner.table
         if table is None:
@@ -145,7 +152,8 @@ class GameLife:
         box.say("game_kept")  # a family needs no file path: `companion game archive` prints it
         box.reading.update_dice()
         box.console.sync()
-        self.backup_after_game()
+        if backup:
+            self.backup_after_game()
         return {"path": str(path)}
 
     # ----- issue 25: backups (companion/backup/, docs/backup.md) ----------------------------------------------
