@@ -288,6 +288,16 @@ class SlowScreen:
         self.screen = Slow(open_device("dummy"))
 
 
+def booked_while_drawing(owner, slow, command):
+    """Book `command` on another thread while the slow screen draws its receipt: (the thread, an Event set once
+    the caller has its answer); returns with the receipt being drawn."""
+    answered = threading.Event()
+    booking = threading.Thread(target=lambda: (owner.submit("table", command), answered.set()))
+    booking.start()
+    assert slow.drawing.wait(10)
+    return booking, answered
+
+
 def test_a_phone_gets_an_event_only_once_the_box_has_drawn_its_receipt(tmp_path, monkeypatch):
     """The receipt on the OLED first, everyone else after it (issue 25): fifty phone pages, the printer and
     the writer's own after-work never make the family's receipt wait behind them; the phone still gets
@@ -304,10 +314,7 @@ def test_a_phone_gets_an_event_only_once_the_box_has_drawn_its_receipt(tmp_path,
     try:
         phone, _ = owner.follow()
         printer = owner.subscribe(since=table.head_seq)
-        answered = threading.Event()
-        booking = threading.Thread(target=lambda: (owner.submit("table", "pay Anna Boris 1"), answered.set()))
-        booking.start()
-        assert slow.drawing.wait(10)
+        booking, answered = booked_while_drawing(owner, slow, "pay Anna Boris 1")
         assert phone.get(timeout=0.3) is None  # the receipt is still being drawn: the phone waits,
         assert printer.get(timeout=0) is None  # and so does the box's own printer,
         assert not answered.is_set()  # and the caller
@@ -344,9 +351,7 @@ def test_a_new_games_receipts_come_first_too(tmp_path, monkeypatch):
         phone, _ = owner.follow()
         slow.release.clear()
         slow.drawing.clear()
-        booking = threading.Thread(target=lambda: owner.submit("table", "pay Boris Vera 1"))  # the new game's #2
-        booking.start()
-        assert slow.drawing.wait(10)
+        booking, _ = booked_while_drawing(owner, slow, "pay Boris Vera 1")  # the new game's #2
         assert phone.get(timeout=0.3) is None  # #2's receipt is being drawn: the phone waits for it
         slow.release.set()
         booking.join(10)
