@@ -24,6 +24,12 @@ def save_and_wait(phone):
     return answer.value
 
 
+def refusal(phone):
+    """The refusal as the page shows it: the answer reaches the test before the page's script has written it."""
+    phone.page.wait_for_selector("#result.error:not([hidden])")
+    return phone.page.text_content("#result")
+
+
 def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     banker = Phone(browser, box, "banker", shots).join().banker()
     banker.goto("game")
@@ -55,9 +61,8 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     version = box.boards.load("elite").version
     banker.page.fill('#cell-leisure2 input[data-path="cells.leisure2.rent"]', "4, 8")
     assert save_and_wait(banker).status == 400
-    assert "Casino (cells[2].rent)" in banker.page.text_content(
-        "#result"
-    ) or "cells[2].rent" in banker.page.text_content("#result")
+    said = refusal(banker)
+    assert "Casino (cells[2].rent)" in said or "cells[2].rent" in said
     assert box.boards.load("elite").version == version
 
     # two banker phones from the same version: the later one is told what changed
@@ -71,7 +76,7 @@ def test_the_banker_checks_the_board_on_the_phone(browser, box, shots):
     assert save_and_wait(second).status == 409
     second.page.wait_for_selector("#board-changed:not([hidden])")
     assert "Шоколадная фабрика: цена" in second.page.text_content("#board-changed")  # in words, no internal id
-    assert "Другой телефон" in second.page.text_content("#result")
+    assert "Другой телефон" in refusal(second)
     second.page.screenshot(path=str(shots / "our-board-ru-conflict.png"), full_page=False)
     ed = box.boards.load("elite").edition
     assert ed.plots["food1"].price == 95 and ed.plots["food2"].price != 105
@@ -94,7 +99,7 @@ def test_a_cards_effect_is_typed_parameter_by_parameter(browser, box, shots):
         version = box.boards.load("elite").version
         banker.page.fill("#card-c03 .effect-param[data-key=steps]", "500")
         assert save_and_wait(banker).status == 400
-        said = banker.page.text_content("#result")
+        said = refusal(banker)
         assert refused in said and steps in said and "\n" not in said.strip()
         banker.page.locator("#card-c03").screenshot(path=str(shots / f"our-board-effect-steps-{language}.png"))
         assert box.boards.load("elite").version == version
