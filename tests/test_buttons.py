@@ -339,6 +339,33 @@ def test_a_pins_edge_wakes_the_thread_without_waiting_for_the_next_poll(factory)
         assert presses.get(timeout=2) == Press("up")
 
 
+def test_at_rest_the_thread_sleeps_until_an_edge_and_a_press_still_arrives_at_once(factory):
+    """A box at rest for an evening reads no pins 200 times a second (a fifth of a Zero 2 W's core): with every
+    button up the thread samples only on an edge (and a slow look for a lost one), and samples every `poll`
+    again while a button is down, so a hold still becomes a long press on time."""
+    presses: queue.Queue[Press] = queue.Queue()
+    with Buttons(presses.put, pin_factory=factory, poll=0.005, long_press=0.2) as b:
+        looks = []
+        step = b.step
+        b.step = lambda now=None: looks.append(time.monotonic()) or step(now)
+        time.sleep(0.6)
+        assert len(looks) <= 4  # at 0.005 s it was ~120
+        factory.pin(OK).drive_low()
+        assert presses.get(timeout=2) == Press("ok", long=True)
+        held = [t for t in looks if t >= looks[-1] - 0.15]
+        assert len(held) > 10  # sampled on the poll's clock while held
+        factory.pin(OK).drive_high()
+        wait_until(lambda: b.held() == frozenset())
+        time.sleep(0.1)  # the release confirmed: back to rest
+        before = len(looks)
+        time.sleep(0.6)
+        assert len(looks) - before <= 4
+        factory.pin(DOWN).drive_low()
+        wait_until(lambda: b.held() == {"down"})
+        factory.pin(DOWN).drive_high()
+        assert presses.get(timeout=2) == Press("down")
+
+
 def test_a_failing_callback_does_not_stop_the_thread(factory):
     """A press whose handling crashed is lost alone; the next press on the box still works."""
     presses: queue.Queue[Press] = queue.Queue()
