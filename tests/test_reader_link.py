@@ -9,9 +9,10 @@ import time
 import tty
 
 import pytest
+import serial
 
-from companion.hw import protocol
-from companion.hw.reader import ReaderLink
+from companion.hw import protocol, reader
+from companion.hw.reader import READ_TIMEOUT_S, ReaderLink
 
 
 class FakeClock:
@@ -262,3 +263,46 @@ def test_unplugged_and_plugged_in_again_the_reader_is_greeted_and_taps_count_aga
     assert wait(lambda: taps == ["04A1B2C3"])
     assert link.counts["reconnects"] >= 1
     assert [s.state for s in states].count("ready") == 2
+
+
+def test_a_quiet_link_rests_and_an_order_still_goes_out_at_once(tmp_path, monkeypatch):
+    """A box left on all evening: with nothing outstanding the link's thread waits on the port (a reader's line
+    or an order ends the wait) instead of waking 100 times a second, a fifth of a Zero 2 W's core; the
+    BEEP of a booking still reaches the reader at once."""
+    monkeypatch.setattr(reader, "REST_READ_S", 5.0)  # a beep waiting for the rest's end would take seconds
+    reads = []
+
+    class CountedPort(serial.Serial):
+        def read(self, size=1):
+            reads.append(time.monotonic())
+            return super().read(size)
+
+    peer = Peer(tmp_path)
+    link = ReaderLink(
+        str(tmp_path / "usb-MicroPython*"),
+        lambda uid, origin: None,
+        lambda dice, origin: None,
+        lambda state: None,
+        retry=0.05,
+        clock=FakeClock(),  # still: no ping falls due, so only the rest itself wakes the thread
+        open_port=lambda path: CountedPort(path, 115200, timeout=READ_TIMEOUT_S, write_timeout=1.0),
+    )
+    link.start()
+    try:
+        greet(peer, link)
+        assert wait(lambda: link.state.state == "ready")
+        peer.wait_heard("DICE")  # acknowledged by the pump: nothing outstanding now
+        time.sleep(0.3)
+        before = len(reads)
+        time.sleep(1.0)
+        assert len(reads) - before <= 2  # 100 at a 0.01 s read
+        asked = time.monotonic()
+        link.beep(2, 80)
+        [beep] = peer.wait_heard("BEEP")
+        assert time.monotonic() - asked < 1.0
+        stopping = time.monotonic()
+        link.stop()
+        assert time.monotonic() - stopping < 1.0  # the rest is cut short by the stop too
+        assert beep.fields == {"times": "2", "ms": "80"}
+    finally:
+        link.stop()
