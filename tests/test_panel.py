@@ -1,11 +1,14 @@
 """The OLED's thread: a receipt after each event (a new one cuts the old short), the box's notices,
 the idle carousel of balances, slow dimming when nothing happens, and waking on the next event."""
 
+import threading
+import time
+
 import pytest
 
 from companion.daemon.owner import Owner
 from companion.daemon.panel import DIM_AFTER_S, PAGE_SECONDS, Panel
-from companion.hw.display import Screen, open_device
+from companion.hw.display import Frame, Screen, open_device
 from companion.table.service import new_game
 
 
@@ -82,3 +85,25 @@ def test_the_screen_is_pushed_only_when_the_picture_changes(panel):
     for _ in range(5):
         p.step(wait=0.01)  # nothing new, no page due
     assert p.screen.draws == draws
+
+
+def test_a_button_pressed_or_an_event_wakes_the_screen_at_once_not_at_its_next_look(panel):
+    """The console's screen changing (a button pressed) and a booking both end the thread's wait: a family
+    pressing DOWN through a menu sees each step drawn at once, not at the end of the panel's pause."""
+    p, owner, clock = panel
+    settle(p, clock)
+
+    class Console:
+        frame = Frame(title="Menu", lines=("> Pay",))
+        version = 1
+
+    p.console = Console()
+    for wake, title in ((p.poke, "Menu"), (lambda: owner.submit("table", "roll 3 4"), "#2")):
+        step = threading.Thread(target=p.step, kwargs={"wait": 60.0})
+        started = time.monotonic()
+        step.start()
+        time.sleep(0.05)
+        wake()
+        step.join(30.0)
+        assert not step.is_alive() and time.monotonic() - started < 30.0  # it would have waited 60 s
+        assert p.frame.title == title

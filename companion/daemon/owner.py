@@ -137,8 +137,9 @@ NO_GAME = Snapshot()
 class Subscription:
     """What one listener reads, in order: `get` blocks up to `timeout` and gives None when nothing came."""
 
-    def __init__(self, owner: "Owner"):
+    def __init__(self, owner: "Owner", stir: threading.Event | None = None):
         self._owner = owner
+        self._stir = stir  # set at each put: a listener waiting on more than this subscription (the OLED)
         self._items: queue.Queue[Published | None] = queue.Queue()
         self.dropped = False  # fell MAX_BEHIND items behind: resubscribe from the last seq seen
         self.given = 0  # items put so far (the screen's: how far the writer waits for it to have drawn)
@@ -149,10 +150,12 @@ class Subscription:
             self.dropped = True
             self._owner._unsubscribe(self)
             self._items.put(None)
-            return
-        with self._count:
-            self.given += 1
-            self._items.put(item)
+        else:
+            with self._count:
+                self.given += 1
+                self._items.put(item)
+        if self._stir is not None:
+            self._stir.set()
 
     def get(self, timeout: float | None = None) -> Published | None:
         try:
@@ -309,9 +312,10 @@ class Owner:
         except (WriterBusy, OutcomeUnknown, OwnerStopped):
             return False
 
-    def subscribe(self, since: int = 0) -> Subscription:
-        """A new subscription; events after `since` of the open game are replayed into it first."""
-        sub = Subscription(self)
+    def subscribe(self, since: int = 0, stir: threading.Event | None = None) -> Subscription:
+        """A new subscription; events after `since` of the open game are replayed into it first. `stir`, when
+        given, is set at every item put (a listener that also waits for other things waits on it)."""
+        sub = Subscription(self, stir)
 
         def attach():
             if self.table is not None:

@@ -47,6 +47,8 @@ class Panel:
         self._showing = False  # a receipt or notice page is on the screen now
         self._lock = threading.Lock()  # the pages queue and _showing: dismiss() comes from the writer thread
         self._poked = threading.Event()
+        # set by a published item or a poke: the thread waits on this, so a button's screen is drawn at once
+        self._stir = threading.Event()
         self.on_draw: Callable[[], None] = lambda: None  # the virtual table's wake-up
         self.footer: Callable[[], str] = lambda: ""  # a state every idle page shows ("Reader offline")
         self.warning = ""  # a ledger that went back or forked at the start: said on every idle round
@@ -65,7 +67,7 @@ class Panel:
     def start(self, thread: bool = True) -> "Panel":
         """Listen from the current head on; thread=False: the caller calls step() (tests, a fake clock)."""
         table = self.owner.table
-        self._sub = self.owner.subscribe(since=table.head_seq if table is not None else 0)
+        self._sub = self.owner.subscribe(since=table.head_seq if table is not None else 0, stir=self._stir)
         if thread:
             self._thread.start()
             # the receipt first: everyone else hears of an event once this thread has drawn it (Owner.lead)
@@ -85,6 +87,7 @@ class Panel:
 
     def stop(self) -> None:
         self._stop.set()
+        self._stir.set()
         with self._drawn:
             self._drawn.notify_all()
         if self._thread.is_alive():
@@ -100,8 +103,9 @@ class Panel:
                 self._stop.wait(1.0)
 
     def poke(self) -> None:
-        """The console's screen changed (any thread): draw it at the next step."""
+        """The console's screen changed (any thread): draw it at the next step, which comes at once."""
         self._poked.set()
+        self._stir.set()
 
     def dismiss(self) -> bool:
         """Put away the receipt or notice showing (any thread); True if there was one."""
@@ -109,13 +113,16 @@ class Panel:
             showing = self._showing or bool(self._queue)
             self._queue.clear()
             self._showing = False
-        if showing:
+        if showing:  # the screen under it is drawn at the next look, not now: a tap's receipt comes first
             self._poked.set()
         return showing
 
     def step(self, wait: float = 0.1) -> None:
         """Take what was published (waiting up to `wait`), then draw what is due now."""
-        item = self._sub.get(timeout=0 if self._poked.is_set() else wait)
+        if not self._poked.is_set():
+            self._stir.wait(wait)  # a published item or a poke ends the wait (a button pressed: drawn at once)
+        self._stir.clear()  # before taking: an item put after this sets it again for the next step
+        item = self._sub.get(timeout=0)
         items = [item] if item is not None else []
         while item is not None:  # everything published together (a ROLL that ended the turn: two events)
             item = self._sub.get(timeout=0)
