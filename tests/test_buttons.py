@@ -366,6 +366,26 @@ def test_at_rest_the_thread_sleeps_until_an_edge_and_a_press_still_arrives_at_on
         assert presses.get(timeout=2) == Press("down")
 
 
+def test_a_tap_whose_first_sample_caught_a_bounce_is_still_reported(factory):
+    """On a Pi the kernel may report a bouncing contact's edges late, all as "down", and gpiozero calls back
+    only on a change: the thread woken by the first edge may sample a bounce-up and hear of nothing more
+    until the release. It keeps sampling after every edge until the contact has settled, so the tap counts."""
+    for _ in range(5):
+        presses: queue.Queue[Press] = queue.Queue()
+        with Buttons(presses.put, pin_factory=factory, poll=0.005) as b:
+            pin, device = factory.pin(OK), b._lines[0].device
+            pin._state = False  # the contact closes; the kernel reports the falling edge
+            device._fire_events(factory.ticks(), True)
+            pin._state = True  # a bounce up: what the woken thread samples
+            time.sleep(0.02)
+            pin._state = False  # settled down; the kernel's next report says "down" again: no callback
+            device._fire_events(factory.ticks(), True)
+            time.sleep(0.12)
+            pin.drive_high()  # the finger lifts
+            assert presses.get(timeout=2) == Press("ok")
+        factory.reset()
+
+
 def test_a_failing_callback_does_not_stop_the_thread(factory):
     """A press whose handling crashed is lost alone; the next press on the box still works."""
     presses: queue.Queue[Press] = queue.Queue()

@@ -207,8 +207,16 @@ class Buttons:
 
     def _run(self) -> None:
         failing = False
+        settle_until = 0.0
+        poll = self.poll or REST_POLL_S  # the thread is started only with a poll
         while not self._stop.is_set():
-            self._wake.wait(self.poll if self._moving() else max(self.poll, REST_POLL_S))
+            moving = self._moving() or self.clock() < settle_until
+            if self._wake.wait(poll if moving else max(poll, REST_POLL_S)):
+                # an edge: sampled on the poll's clock until the contact has had time to settle, whatever the
+                # first sample saw. The kernel may report the edges of a bounce late, as one level, and
+                # gpiozero calls back only on a change: a first sample in a bounce-up would otherwise leave
+                # the thread at rest while the button is held, and a tap would be lost
+                settle_until = self.clock() + self.debounce + 2 * poll
             self._wake.clear()
             if self._stop.is_set():
                 break
@@ -222,9 +230,10 @@ class Buttons:
                 failing = True
 
     def _moving(self) -> bool:
-        """Whether a button is down or its level still settling: the thread must sample on its own clock (a
-        debounce, a hold reaching long_press, a release to confirm). Read on the thread that steps."""
-        return any(line.down or line.raw != line.down for line in self._lines)
+        """Whether a button's level is still settling or a hold has yet to reach long_press: the thread must
+        sample on its own clock. A hold already reported (or a button down since the start) waits for the
+        release's edge: a stuck button does not keep the thread sampling. Read on the thread that steps."""
+        return any(line.raw != line.down or (line.down and not line.spent) for line in self._lines)
 
     def _close_devices(self) -> None:
         for line in self._lines:

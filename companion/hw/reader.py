@@ -7,7 +7,7 @@ daemon decides what a tap means and answers with `set_dice` and `beep`.
 
 The port is opened with exclusive=True (a second daemon cannot steal lines)
 and looked for again whenever it fails: pulling the cable shows as "offline"
-within OFFLINE_AFTER_S, and the reader is back as soon as its HELLO arrives
+within OFFLINE_AFTER_S (and the link's rest, REST_READ_S), and the reader is back as soon as its HELLO arrives
 after it is plugged in again. Each opening greets the reader with a new boot
 id, so the reader forgets our old sequence numbers; our Receiver lives across
 openings, so a tap the reader resends after a glitch is still booked once.
@@ -95,6 +95,9 @@ class ReaderLink:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="companion-reader", daemon=True)
         self._serial: serial.Serial | None = None
+        # _wake (the writer's thread) against the port's close (the link's): pyserial closes the pipe that
+        # cancel_read writes to before it marks the port closed, and a write then could land in a reused fd
+        self._port_lock = threading.Lock()
 
     # ----- what the daemon calls ------------------------------------------------------------
 
@@ -123,13 +126,13 @@ class ReaderLink:
 
     def _wake(self) -> None:
         """End the link thread's wait on the port, so an order goes out now, not at the end of a rest."""
-        port = self._serial
-        cancel = getattr(port, "cancel_read", None)  # pyserial's POSIX ports have it (a pipe beside the fd)
-        if cancel is not None:
-            try:
-                cancel()
-            except (serial.SerialException, OSError, ValueError):  # closing under us: the next opening sends it
-                pass
+        with self._port_lock:
+            cancel = getattr(self._serial, "cancel_read", None)  # pyserial's POSIX ports: a pipe beside the fd
+            if cancel is not None:
+                try:
+                    cancel()
+                except (serial.SerialException, OSError, ValueError, TypeError):  # the next opening sends it
+                    pass
 
     # ----- the thread ------------------------------------------------------------------------
 
@@ -169,11 +172,12 @@ class ReaderLink:
                 if self.state.state == "ready":
                     self._set_state("offline", "unplugged")
             finally:
-                try:
-                    self._serial.close()
-                except (serial.SerialException, OSError):
-                    pass
-                self._serial = None
+                with self._port_lock:
+                    try:
+                        self._serial.close()
+                    except (serial.SerialException, OSError):
+                        pass
+                    self._serial = None
             self._stop.wait(min(self.retry, 0.05))
 
     def _session(self, port: serial.Serial) -> None:
