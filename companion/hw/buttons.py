@@ -6,10 +6,11 @@ debounce and the long press are ours, timed by an injectable clock: gpiozero's
 mock pins ignore bounce_time, so a debounce left to gpiozero could not be
 tested on a laptop, and its edge callbacks arrive on its own threads with its
 own timing. `Buttons.step` samples every pin and moves each button's small
-state machine on; the adapter's thread calls it every `poll` seconds while a
-button is down or its level is still settling, and a pin's edge wakes that
-thread early. With every button at rest nothing can happen but an edge, so
-the thread sleeps until one (looking every REST_POLL_S all the same).
+state machine on; the adapter's thread calls it every `poll` seconds from a
+pin's edge until the contact has settled, while a hold has yet to become a
+long press and while a release is unconfirmed. With every button at rest
+nothing can happen but an edge, so the thread sleeps until one (looking every
+REST_POLL_S all the same).
 
 What a press means is the daemon's business: this module hands `Press(name,
 long)` to one callback and imports nothing of the game (tests/test_layers.py).
