@@ -56,7 +56,16 @@ def preflight(
         env["PATH"] = f"{bin_dir}:{env['PATH']}"
     if free_mb is not None:
         env["COMPANION_MIN_FREE_MB"] = str(free_mb)
-    cmd = ["bash", str(INSTALL), "--preflight"]
+    script = INSTALL
+    if as_nobody and os.geteuid() == 0:
+        # the script copied where nobody may read it: a clone under `mktemp -d` (0700) is not
+        script = tmp_path / "checkout" / "systemd" / "install.sh"
+        script.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(INSTALL, script)
+        for d in (script.parent.parent, script.parent):
+            d.chmod(0o755)
+        script.chmod(0o644)
+    cmd = ["bash", str(script), "--preflight"]
     if as_nobody and os.geteuid() == 0:
         cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
