@@ -58,7 +58,7 @@ def preflight(
         env["COMPANION_MIN_FREE_MB"] = str(free_mb)
     script = INSTALL
     if as_nobody and os.geteuid() == 0:
-        # the script copied where nobody may read it: a clone under `mktemp -d` (0700) is not
+        # a copy of the script the user nobody can read: a clone under `mktemp -d` (0700) is closed to it
         script = tmp_path / "checkout" / "systemd" / "install.sh"
         script.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(INSTALL, script)
