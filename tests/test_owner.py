@@ -149,6 +149,11 @@ def test_without_a_game_a_command_says_so(tmp_path):
         owner.stop()
 
 
+def payment(i):
+    """The i-th of a run of payments between Anna and Boris, back and forth (nobody runs out of money)."""
+    return f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1"
+
+
 def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_before_the_screens_have_it(
     tmp_path, monkeypatch
 ):
@@ -166,7 +171,7 @@ def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_befo
     published_without_backup = []
 
     def pay_and_look(i):
-        event = owner.apply("table", f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
+        event = owner.apply("table", payment(i))
         if event.seq == BACKUP_EVERY:
             published_without_backup.append(not backup.exists())  # published, the copy not yet made
 
@@ -184,12 +189,7 @@ def test_the_backup_beside_the_ledger_is_made_when_the_writer_is_idle_never_befo
     path2 = tmp_path / "second.sqlite"
     owner = Owner(new_game(str(path2), "classic", ["Anna", "Boris"], 1), idle_check=60.0).start()
     try:
-        owner.call(
-            lambda: [
-                owner.apply("table", f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
-                for i in range(BACKUP_EVERY - 1)
-            ]
-        )
+        owner.call(lambda: [owner.apply("table", payment(i)) for i in range(BACKUP_EVERY - 1)])
         assert not (tmp_path / "second.sqlite.backup").exists()
     finally:
         owner.stop()
@@ -217,12 +217,7 @@ def test_a_tap_while_the_backup_beside_the_ledger_is_made_is_booked_at_once(tmp_
     monkeypatch.setattr(files.LedgerFile, "_synced_copy", slow_copy)
     owner = Owner(new_game(str(path), "classic", ["Anna", "Boris"], 1), idle_check=0.02).start()
     try:
-        owner.call(
-            lambda: [
-                owner.apply("table", f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
-                for i in range(BACKUP_EVERY - 1)
-            ]
-        )
+        owner.call(lambda: [owner.apply("table", payment(i)) for i in range(BACKUP_EVERY - 1)])
         assert copying.wait(10)  # the writer went idle and the copy began
         event = owner.submit("table", "pay Anna Boris 1", timeout=2)  # not behind the copy
         assert event.seq == BACKUP_EVERY + 1
@@ -250,7 +245,7 @@ def test_the_backup_made_aside_copies_this_game_even_when_another_file_took_its_
     path = tmp_path / "game.sqlite"
     table = new_game(str(path), "classic", ["Anna", "Boris"], 1)
     for i in range(5):
-        table.submit(f"pay {'Anna Boris' if i % 2 else 'Boris Anna'} 1")
+        table.submit(payment(i))
     other = new_game(str(tmp_path / "other.sqlite"), "classic", ["Vera", "Gleb"], 2)
     other.close()
     table.ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # this game's pages all in its own file
